@@ -1,0 +1,93 @@
+/* cli — dispatch from argv to a command through one table. Knows every
+ * command by name, nothing of what they do. */
+#include "cmd/cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* The one table. Order is the order of --help. */
+static const CliCommand commands[] = {
+    {"help", cmd_help, "", "show this help"},
+    {"version", cmd_version, "", "print the version"},
+};
+
+static const struct {
+    const char *flag;
+    const char *command;
+} aliases[] = {
+    {"--help", "help"},
+    {"-h", "help"},
+    {"--version", "version"},
+    {"-V", "version"},
+};
+
+const CliCommand *cli_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(aliases[i].flag, name) == 0)
+            return cli_find(aliases[i].command);
+    return NULL;
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("scalelab: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_USAGE;
+}
+
+void cli_usage(FILE *out)
+{
+    fputs("scalelab - learn how AI clusters scale up, out and across, in a terminal\n"
+          "\n"
+          "Usage:\n"
+          "  scalelab                     open the lesson menu\n",
+          out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].args);
+        fprintf(out, "  scalelab %-19s %s\n", left, commands[i].summary);
+    }
+    fputs("\n"
+          "Exit status: 0 success, 1 a failed check, 2 bad usage.\n"
+          "See scalelab(1) for every flag and more examples.\n",
+          out);
+}
+
+int cmd_help(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1)
+        return cli_usage_error("help takes no arguments");
+    cli_usage(stdout);
+    return CLI_OK;
+}
+
+int cmd_version(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1)
+        return cli_usage_error("version takes no arguments");
+    printf("scalelab %s\n", SCALELAB_VERSION);
+    return CLI_OK;
+}
+
+int cli_run(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage_error("the lesson menu is not built yet; try 'scalelab --help'");
+    const CliCommand *cmd = cli_find(argv[1]);
+    if (!cmd) {
+        if (argv[1][0] == '-')
+            return cli_usage_error("unknown option '%s' (try 'scalelab --help')", argv[1]);
+        return cli_usage_error("unknown command '%s' (try 'scalelab --help')", argv[1]);
+    }
+    return cmd->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,97 @@
+/* lesson — loading a lesson file in a Lua sandbox and reading its pages.
+ *
+ * A lesson is a Lua file that returns { id, title, summary, track, order,
+ * pages = {...} } (format: lessons/AUTHORING.md). Lessons are untrusted: each
+ * Lesson owns one fresh sandboxed lua_State with instruction, time, memory
+ * and pattern limits; nothing here lets a script touch files or processes.
+ *
+ * Every error is one line "file:line: message", escaped so no control
+ * character reaches the terminal. This header does not include lua.h: only
+ * src/lesson/ sees Lua.
+ *
+ * Ownership: lesson_load returns a Lesson the caller frees with lesson_free
+ * (NULL accepted). Strings returned are owned by the Lesson and live until it
+ * is freed or reloaded.
+ */
+#ifndef SCALELAB_LESSON_LESSON_H
+#define SCALELAB_LESSON_LESSON_H
+
+#include "model/scenario.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    PAGE_TEXT,
+    PAGE_DIAGRAM,
+    PAGE_SCENARIO,
+    PAGE_QUIZ,
+    PAGE_COMPARE,
+} PageKind;
+
+typedef enum { VIEW_RACK, VIEW_FABRIC, VIEW_BAR, VIEW_CHART } ViewKind;
+
+typedef struct Lesson Lesson;
+
+#define LESSON_ERR_LEN 512
+
+/* Loads and validates the file. NULL on error, with "file:line: message". */
+Lesson *lesson_load(const char *path, char *err, size_t err_len);
+void lesson_free(Lesson *l);
+
+const char *lesson_path(const Lesson *l);
+const char *lesson_id(const Lesson *l);
+const char *lesson_title(const Lesson *l);
+const char *lesson_summary(const Lesson *l);
+const char *lesson_track(const Lesson *l);
+int lesson_order(const Lesson *l);
+int lesson_page_count(const Lesson *l);
+
+PageKind lesson_page_kind(const Lesson *l, int page);
+const char *lesson_page_title(const Lesson *l, int page);
+/* Body text in light markup (# heading, *emphasis*, `code`, "- " bullets):
+ * the text of a text page, the caption of a diagram, the briefing of a
+ * scenario, the question of a quiz. Never NULL (may be ""). */
+const char *lesson_page_text(const Lesson *l, int page);
+
+/* Diagram and compare pages: what to draw. For compare pages, side 0 and 1;
+ * for diagrams, side 0 only. Returns false with err when the page's cluster
+ * cannot be built. The caller frees *placement (may be NULL = default). */
+typedef struct {
+    ViewKind view;
+    Cluster cluster;
+    Workload workload;
+    Mapping mapping;
+    Placement *placement;
+    char label[64];
+} LessonDiagram;
+bool lesson_page_diagram(const Lesson *l, int page, int side, LessonDiagram *out, char *err,
+                         size_t err_len);
+
+/* Scenario pages. */
+Scenario *lesson_scenario_start(const Lesson *l, int page, char *err, size_t err_len);
+const char *lesson_scenario_goal_text(const Lesson *l, int page);
+int lesson_scenario_hint_count(const Lesson *l, int page);
+const char *lesson_scenario_hint(const Lesson *l, int page, int i);
+const char *lesson_scenario_debrief(const Lesson *l, int page);
+/* Reference solution: moves in scenario_apply_text form. */
+int lesson_scenario_solution_count(const Lesson *l, int page);
+const char *lesson_scenario_solution_move(const Lesson *l, int page, int i);
+/* Runs the page's goal function on the scenario's current result, in the
+ * sandbox. Returns 1 met, 0 not met, -1 on a script error (err says where).
+ * When not met and the goal returns a reason string, it goes to why. */
+int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why,
+                             size_t why_len, char *err, size_t err_len);
+
+/* Quiz pages. */
+int lesson_quiz_choice_count(const Lesson *l, int page);
+const char *lesson_quiz_choice(const Lesson *l, int page, int i);
+bool lesson_quiz_is_correct(const Lesson *l, int page, int i);
+const char *lesson_quiz_explanation(const Lesson *l, int page, int i);
+
+/* Validation as `scalelab check` does it: structure, presets, goals callable,
+ * scenarios evaluate. Writes every problem, one "file:line: message" per
+ * line, through report; returns the number of problems. */
+typedef void (*LessonReportFn)(void *ctx, const char *line);
+int lesson_check_file(const char *path, LessonReportFn report, void *ctx);
+
+#endif

@@ -1,0 +1,7 @@
+/* main — the scalelab program: everything else is in libscalelab.a. */
+#include "cmd/cli.h"
+
+int main(int argc, char **argv)
+{
+    return cli_run(argc, argv);
+}

@@ -1,0 +1,49 @@
+/* collective — alpha-beta cost of NCCL-style collectives over the tiers a
+ * group actually spans.
+ *
+ * Terms as in NVIDIA/nccl-tests doc/PERFORMANCE.md: for a message of S bytes
+ * on n ranks, algbw = S / t and busbw = algbw * factor, factor = 2(n-1)/n for
+ * all-reduce, (n-1)/n for reduce-scatter, all-gather and all-to-all. A ring
+ * reaches a busbw independent of n, so t = alpha + S * factor / busbw.
+ *
+ * A group inside one scale-up domain runs at the scale-up bandwidth. A group
+ * over m domains with k ranks in each runs hierarchically: reduce-scatter
+ * inside the domain, all-reduce of S/k across domains on each GPU's NIC,
+ * all-gather inside. All-to-all pays scale-out for the share (m-1)/m of its
+ * data that leaves the domain. Oversubscription divides the scale-out rate
+ * when a group crosses leaf switches; a site crossing is bounded by the
+ * scale-across link shared by the GPUs that cross it.
+ *
+ * Pure: no I/O, no allocation.
+ */
+#ifndef SCALELAB_MODEL_COLLECTIVE_H
+#define SCALELAB_MODEL_COLLECTIVE_H
+
+#include "model/cluster.h"
+#include "model/mapping.h"
+
+typedef enum {
+    COLL_ALL_REDUCE,
+    COLL_REDUCE_SCATTER,
+    COLL_ALL_GATHER,
+    COLL_ALL_TO_ALL,
+    COLL_SEND_RECV,
+} CollKind;
+
+typedef enum { TIER_UP, TIER_OUT, TIER_ACROSS, TIER_COUNT } Tier;
+
+typedef struct {
+    double time_s;                   /* total */
+    double tier_s[TIER_COUNT];       /* time spent on each tier */
+    double tier_bytes[TIER_COUNT];   /* bytes each GPU sends on each tier */
+    Tier slowest;                    /* tier that bounds the time */
+} CollCost;
+
+/* Cost of one collective of `bytes` (the full buffer S per rank, as
+ * nccl-tests counts it) on a group with the given span. */
+CollCost collective_cost(CollKind kind, double bytes, GroupSpan span, const Cluster *c);
+
+const char *collective_name(CollKind kind);   /* "all-reduce", ... */
+const char *tier_name(Tier t);                /* "scale-up", "scale-out", "scale-across" */
+
+#endif

@@ -1,0 +1,94 @@
+/* step — the training step time of a workload on a cluster under a mapping,
+ * broken down so a learner can see where the time goes.
+ *
+ *   t_step = compute + exposed TP + exposed PP sends + bubble + exposed DP
+ *            + exposed EP + optimizer
+ *
+ * Compute: FLOPs at an achievable fraction of peak plus memory-bound
+ * non-matmul work at HBM bandwidth. Bubble: (p-1)/(v*m) of the pipelined
+ * part (SC21 §2.2). TP: 4 all-reduces of b*s*h per layer per micro-batch,
+ * on the critical path (SC21 §3.2). DP: one gradient reduction per step,
+ * partly hidden behind backward. EP: 4 all-to-alls per MoE layer per
+ * micro-batch. Sources and arithmetic in step.c and MODEL-FACTS.
+ *
+ * Pure: no I/O, no allocation. Every output is in StepResult.
+ */
+#ifndef SCALELAB_MODEL_STEP_H
+#define SCALELAB_MODEL_STEP_H
+
+#include "model/cluster.h"
+#include "model/collective.h"
+#include "model/mapping.h"
+#include "model/workload.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    STEP_COMPUTE,
+    STEP_TP,
+    STEP_PP,
+    STEP_BUBBLE,
+    STEP_DP,
+    STEP_EP,
+    STEP_PART_COUNT
+} StepPart;
+
+typedef struct {
+    double compute_efficiency; /* achievable fraction of peak for matmuls */
+    double nonmatmul_bytes_per_act; /* HBM traffic of elementwise ops, per stored activation byte */
+    double up_efficiency;      /* achievable busbw / line rate, scale-up */
+    double out_efficiency;     /* achievable busbw / line rate, scale-out */
+    double dp_overlap;         /* fraction of backward that can hide DP reduction */
+} StepParams;
+
+/* The calibrated defaults (see step.c for how they were chosen). */
+StepParams step_params_default(void);
+
+typedef struct {
+    double step_s;
+    double part_s[STEP_PART_COUNT];   /* exposed time of each part */
+    double optimizer_s;
+    double tokens_per_s;
+    double tflops_per_gpu;            /* model FLOPs (fwd+bwd, no recompute) */
+    double hw_tflops_per_gpu;         /* counting recomputed forward passes */
+    double mfu;                       /* model FLOPs / peak */
+    int micro_batches;                /* m per pipeline per step */
+    /* memory per GPU, bytes */
+    double mem_weights, mem_grads, mem_optimizer, mem_activations;
+    double mem_per_gpu_bytes;
+    double hbm_bytes;
+    bool fits;
+    /* traffic: bytes each GPU sends per step on each tier */
+    double tier_bytes[TIER_COUNT];
+    double tier_busy_s[TIER_COUNT];   /* time each tier is busy per step */
+    GroupSpan span[DIM_COUNT];        /* worst group span of each dimension */
+    StepPart bottleneck_part;         /* largest non-compute part, or compute */
+    Tier bottleneck_tier;             /* tier the bottleneck part runs on */
+    char bottleneck[160];             /* in words, for the UI and `eval` */
+} StepResult;
+
+typedef enum {
+    STEP_OK,
+    STEP_ERR_CLUSTER,
+    STEP_ERR_WORKLOAD,
+    STEP_ERR_MAPPING,
+    STEP_ERR_PLACEMENT,
+} StepStatus;
+
+/* Evaluates one step. placement may be NULL (default placement) and params
+ * NULL (defaults). On error returns the status and writes the reason to err;
+ * *out is then unspecified. A mapping whose memory does not fit still
+ * evaluates, with fits = false and the shortfall in bottleneck. */
+StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
+                     const Placement *p, const StepParams *params, StepResult *out,
+                     char *err, size_t err_len);
+
+const char *step_part_name(StepPart part);   /* "compute", "TP", "PP", "bubble", "DP", "EP" */
+
+/* One line that explains how a part's time was computed, with the current
+ * values substituted ("TP: 4 x 96 layers x 8 micro-batches x all-reduce of
+ * 16.8 MB over 8 GPUs at 370 GB/s = 0.42 s"). */
+char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,
+                   const StepResult *r, StepPart part, char *buf, size_t buf_len);
+
+#endif

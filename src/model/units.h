@@ -1,0 +1,44 @@
+/* units — parse and print the quantities scalelab teaches, the way engineers
+ * write them.
+ *
+ * Conventions (one place, used everywhere):
+ *   - Prefixes are decimal SI: k=1e3, M=1e6, G=1e9, T=1e12, P=1e15. Binary
+ *     prefixes (KiB, MiB, GiB, TiB) are accepted for sizes and mean powers of 2.
+ *   - "B" is a byte, "b" is a bit. "800 Gb/s" = 100e9 bytes/s. A bare NIC speed
+ *     like "400G" means gigabits per second (as in "400G Ethernet").
+ *   - Bandwidths are stored in bytes per second, sizes in bytes, times in
+ *     seconds, compute in FLOP/s, all as double.
+ *   - Every bandwidth in scalelab is per direction unless a name says "bidir".
+ *
+ * Pure: no I/O, no allocation. Depends on nothing but libc.
+ */
+#ifndef SCALELAB_MODEL_UNITS_H
+#define SCALELAB_MODEL_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    UNITS_BANDWIDTH, /* bytes/s: "1.8 TB/s", "800 Gb/s", "400G", "100 GB/s" */
+    UNITS_BYTES,     /* bytes:   "80 GB", "141GB", "64 MiB" */
+    UNITS_TIME,      /* seconds: "2 us", "1.5 µs", "3 ms", "1.2 s" */
+    UNITS_FLOPS,     /* FLOP/s:  "989 TFLOP/s", "2.5 PFLOPS" */
+    UNITS_COUNT,     /* plain non-negative number: "72", "1e6" */
+} UnitsKind;
+
+/* Parses text as a quantity of kind. On success stores the value in *out and
+ * returns true. On failure returns false, leaves *out untouched and writes a
+ * one-line reason ("'1.8 TB' is a size, not a bandwidth: did you mean 1.8 TB/s?")
+ * into err (err may be NULL). Rejects empty, negative, non-finite and
+ * overflowing input and units of the wrong kind; never returns a silent 0. */
+bool units_parse(UnitsKind kind, const char *text, double *out, char *err, size_t err_len);
+
+/* Prints value in a readable unit with three significant digits
+ * ("1.80 TB/s", "100 GB/s", "1.23 s", "850 µs" — or "850 us" when ascii).
+ * Returns buf. buf_len of 32 is always enough. */
+char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t buf_len);
+
+/* "800 Gb/s = 100 GB/s": a bandwidth in bits and in bytes side by side. */
+char *units_format_bits_bytes(double bytes_per_s, char *buf, size_t buf_len);
+
+#endif

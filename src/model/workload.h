@@ -1,0 +1,69 @@
+/* workload — what is being trained: a dense or mixture-of-experts
+ * transformer, its batch, precision and recomputation policy, and its
+ * FLOP and parameter counts.
+ *
+ * FLOPs follow Narayanan et al., SC21 ("Efficient Large-Scale Language Model
+ * Training on GPU Clusters Using Megatron-LM"), Eq. 2-3 and appendix, with the
+ * GQA / SwiGLU / MoE generalisation of Megatron-LM's
+ * num_floating_point_operations. Pure: no I/O.
+ */
+#ifndef SCALELAB_MODEL_WORKLOAD_H
+#define SCALELAB_MODEL_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { WL_BF16, WL_FP8 } WlPrecision;
+typedef enum { WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE, WL_RECOMPUTE_FULL } WlRecompute;
+
+typedef struct {
+    char id[32];          /* preset id or "custom" */
+    int layers;
+    int hidden;
+    int heads;
+    int kv_heads;         /* == heads without GQA */
+    int ffn;              /* feed-forward width; per expert for MoE */
+    bool swiglu;          /* gated MLP: 3 matrices instead of 2 */
+    int seq;              /* sequence length, tokens */
+    int vocab;
+    double params;        /* total parameters; 0 = derive with workload_params */
+    int global_batch;     /* sequences per step */
+    int micro_batch;      /* sequences per micro-batch */
+    int experts;          /* 0 or 1 = dense */
+    int topk;             /* experts per token */
+    int shared_experts;   /* always-on experts per MoE layer */
+    int moe_layers;       /* layers that are MoE (rest dense), 0 = all when experts > 1 */
+    WlRecompute recompute;
+    WlPrecision precision;
+} Workload;
+
+typedef struct {
+    const char *id;       /* "llama3-70b" */
+    const char *name;     /* "Llama 3 70B" */
+    const char *source;   /* where the dimensions come from */
+    Workload w;
+} WorkloadPreset;
+
+int workload_preset_count(void);
+const WorkloadPreset *workload_preset_at(int i);
+const WorkloadPreset *workload_preset_find(const char *id); /* NULL when unknown */
+
+bool workload_is_moe(const Workload *w);
+
+/* Total parameters (w->params when set, else derived from the shape). */
+double workload_params(const Workload *w);
+/* Parameters touched per token (MoE: only the top-k and shared experts). */
+double workload_active_params(const Workload *w);
+
+/* Model FLOPs of one training step over the whole global batch: forward and
+ * backward, no recomputation (what MFU counts). */
+double workload_model_flops(const Workload *w);
+/* Hardware FLOPs: model FLOPs plus recomputed forward work (SC21 Eq. 3 when
+ * recompute is full). */
+double workload_hw_flops(const Workload *w);
+
+/* Checks the workload on its own (positive sizes, heads divide hidden, ...).
+ * Returns true when valid; else writes a one-line reason to err. */
+bool workload_check(const Workload *w, char *err, size_t err_len);
+
+#endif
