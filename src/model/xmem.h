@@ -1,0 +1,17 @@
+/* xmem — the one out-of-memory policy of scalelab: allocation failure of
+ * scalelab's own (small, bounded) structures is not recoverable, so these
+ * wrappers print one line and abort. Lua's allocator is separate: there a
+ * failed allocation is a script error (src/lesson/), never an abort.
+ * Pure C, no other dependency.
+ */
+#ifndef SCALELAB_MODEL_XMEM_H
+#define SCALELAB_MODEL_XMEM_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+
+#endif
