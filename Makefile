@@ -58,7 +58,8 @@ CPPFLAGS += $(PKG_CFLAGS)
 LIB_SRC   := $(sort $(wildcard src/*/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libscalelab.a
-BIN       := scalelab
+# The sanitizer build keeps its own binary so the two never mix.
+BIN       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/scalelab,scalelab)
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
@@ -71,6 +72,7 @@ all: $(BIN)
 
 ifeq ($(DEPS_OK),yes)
 $(BIN): $(BUILD)/src/main.o $(LIB)
+	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(LIB): $(LIB_OBJ)
@@ -91,21 +93,21 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 endif
 
 run: all
-	./$(BIN)
+	./$(BIN) $(ARGS)
 
 # `make test`: layering rule, cmocka units, lesson check, then the end-to-end
 # suites. Each step stops the run on its first failure.
 test: all $(TEST_BIN)
 	@scripts/check-layers
 	@scripts/run-unit-tests $(TEST_BIN)
-	@scripts/run-suites ./$(BIN)
+	@scripts/run-suites $(abspath $(BIN))
 
 unit-tests: all $(TEST_BIN)
 	@scripts/run-unit-tests $(TEST_BIN)
 
 # Regenerates tests/golden/; never run by `make test`. Review the diff by eye.
 golden: all
-	@scripts/make-golden ./$(BIN)
+	@scripts/make-golden $(abspath $(BIN))
 
 bench: all $(BENCH_BIN)
 	@scripts/run-bench $(BENCH_BIN)
@@ -127,4 +129,4 @@ uninstall:
 clean:
 	rm -rf build $(BIN)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(TEST_BIN:=.d) $(BENCH_BIN:=.d)

@@ -21,9 +21,21 @@ static const struct {
     {"-V", "version"},
 };
 
+#define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+int cli_command_count(void)
+{
+    return N_COMMANDS;
+}
+
+const CliCommand *cli_command_at(int i)
+{
+    return i >= 0 && i < N_COMMANDS ? &commands[i] : NULL;
+}
+
 const CliCommand *cli_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (int i = 0; i < N_COMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0)
             return &commands[i];
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
@@ -50,7 +62,7 @@ void cli_usage(FILE *out)
           "Usage:\n"
           "  scalelab                     open the lesson menu\n",
           out);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    for (int i = 0; i < N_COMMANDS; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].args);
         fprintf(out, "  scalelab %-19s %s\n", left, commands[i].summary);

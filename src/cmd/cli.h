@@ -25,6 +25,9 @@ typedef struct {
 
 int cli_run(int argc, char **argv);
 void cli_usage(FILE *out);
+/* The table itself, for --help, the man page check and tests. */
+int cli_command_count(void);
+const CliCommand *cli_command_at(int i);
 /* Looks a command up by name in the one table; NULL when unknown. */
 const CliCommand *cli_find(const char *name);
 /* Prints "scalelab: MESSAGE" (printf-style) on stderr and returns CLI_USAGE. */
