@@ -1,0 +1,54 @@
+/* charts — the stacked step-time bar and line charts of a swept parameter.
+ *
+ * chart_step_bar: one horizontal bar split into compute, TP, PP, bubble, DP
+ * and EP (each with its own fill glyph and letter, not only a colour), the
+ * total time, a legend with each part's time, and the change against a
+ * reference result when one is given ("+0.42 s (+35%) against the start").
+ *
+ * chart_line: y against x with both axes, ticks labelled through
+ * units_format (y) and the series' x labels, points marked '●' ('*'), points
+ * that are not valid (e.g. does not fit in memory) marked '×' ('x').
+ *
+ * Pure C: depends on canvas, text and model/step, model/units. No curses.
+ */
+#ifndef SCALELAB_DRAW_CHARTS_H
+#define SCALELAB_DRAW_CHARTS_H
+
+#include "draw/canvas.h"
+#include "model/step.h"
+#include "model/units.h"
+#include <stdbool.h>
+
+/* The style and fill glyph of each step part (same order as StepPart). */
+Style chart_part_style(StepPart part);
+const char *chart_part_glyph(StepPart part, bool ascii);
+
+/* Draws the bar at (x, y), w columns wide. Returns the rows used (the bar,
+ * its legend and the delta line; 3 to 5 rows depending on w). r NULL: draws
+ * nothing and returns 0. */
+int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r,
+                   const StepResult *ref, bool ascii);
+
+#define CHART_MAX_POINTS 64
+
+typedef struct {
+    const char *title;           /* "Step time against TP degree" */
+    const char *x_label;         /* "TP" */
+    const char *y_label;         /* "step time" */
+    UnitsKind y_kind;            /* how y tick labels are formatted */
+    int n;                       /* points, <= CHART_MAX_POINTS */
+    double x[CHART_MAX_POINTS];  /* plotted at equal spacing in order given */
+    double y[CHART_MAX_POINTS];
+    bool valid[CHART_MAX_POINTS]; /* false: drawn as 'x' on the axis */
+    int highlight;               /* index of the current point, -1 none */
+    bool ascii;
+} ChartSeries;
+
+/* Draws the chart in the w x h box at (x, y). Returns the rows used. */
+int chart_line(Canvas *c, int x, int y, int w, int h, const ChartSeries *s);
+
+/* Plain-text descriptions for --describe. Caller frees. */
+char *chart_step_bar_describe(const StepResult *r, const StepResult *ref, bool ascii);
+char *chart_line_describe(const ChartSeries *s);
+
+#endif

@@ -1,0 +1,51 @@
+/* text — measuring, wrapping and drawing text for terminals.
+ *
+ * Widths follow Unicode East Asian Width without setlocale or wcwidth: our
+ * own table of ranges in text.c (wide and fullwidth = 2, combining marks and
+ * zero-width characters = 0, everything else = 1). Invalid UTF-8 counts one
+ * column per bad byte and draws as '?', so measuring never fails.
+ *
+ * Markup (lesson pages, captions), one construct per line start:
+ *   "# Heading" (also ##, ###), "- bullet" (hanging indent),
+ *   blank line = paragraph break; inline *emphasis* and `code`.
+ * Consecutive non-blank lines are joined into one paragraph and re-wrapped.
+ *
+ * Pure C: depends only on canvas. No allocation beyond what canvas does.
+ */
+#ifndef SCALELAB_DRAW_TEXT_H
+#define SCALELAB_DRAW_TEXT_H
+
+#include "draw/canvas.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Decodes one UTF-8 character at s. Returns the bytes consumed (1 for an
+ * invalid byte, with *cp = 0xFFFD; 0 at the end of the string). */
+size_t text_decode(const char *s, uint32_t *cp);
+/* Display width of one code point: 0, 1 or 2. */
+int text_cp_width(uint32_t cp);
+/* Display width of a NUL-terminated UTF-8 string (of its first n bytes). */
+int text_width(const char *s);
+int text_width_n(const char *s, size_t n);
+
+/* Word wrapping: finds the next line of at most width columns in s (breaking
+ * at spaces, or inside a word longer than width). Returns the bytes of the
+ * line (trailing spaces excluded) and sets *next to the offset of the next
+ * line's first byte (spaces and one '\n' skipped). At the end *next is the
+ * length of s. */
+size_t text_wrap_line(const char *s, int width, size_t *next);
+/* Number of lines text_wrap_line makes of s (at least 1). */
+int text_wrap_count(const char *s, int width);
+
+/* Draws plain text wrapped into the w x h box at (x, y). Returns the number
+ * of lines the whole text needs (drawn or not). */
+int text_draw_wrapped(Canvas *c, int x, int y, int w, int h, const char *s, Style st);
+
+/* Draws markup into the w x h box at (x, y), skipping the first `scroll`
+ * lines. Returns the number of lines the whole text needs at width w, so the
+ * caller can scroll. With ascii, bullets draw as '-' instead of '•'. */
+int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, int scroll,
+                     bool ascii);
+
+#endif
