@@ -48,6 +48,14 @@ export ASAN_OPTIONS = halt_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 endif
 
+# FUZZ=1: clang with libFuzzer instrumentation, for tests/fuzz/ (make fuzz).
+ifeq ($(FUZZ),1)
+BUILD    = build/fuzz
+CC       = clang
+CFLAGS  += -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=fuzzer,address,undefined
+endif
+
 ifeq ($(DEPS_OK),yes)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
@@ -62,10 +70,14 @@ LIB       := $(BUILD)/libscalelab.a
 BIN       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/scalelab,scalelab)
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_SECONDS ?= 60
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test unit-tests golden clean install uninstall format help bench
+.PHONY: all run test unit-tests golden clean install uninstall format help bench memcheck \
+	fuzz fuzz-build
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -86,6 +98,10 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(PKG_LIBS) $(LDLIBS)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
@@ -108,6 +124,20 @@ unit-tests: all $(TEST_BIN)
 # Regenerates tests/golden/; never run by `make test`. Review the diff by eye.
 golden: all
 	@scripts/make-golden $(abspath $(BIN))
+
+# The cmocka suites under valgrind: any error or leak fails the run.
+memcheck: $(TEST_BIN)
+	@command -v valgrind >/dev/null || { echo "scalelab: memcheck needs valgrind: apt-get install valgrind"; exit 1; }
+	@VALGRIND="valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+		scripts/run-unit-tests $(TEST_BIN)
+
+# Each libFuzzer harness for FUZZ_SECONDS on its committed seed corpus.
+fuzz:
+	@scripts/install-deps --fuzz
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-build
+	@scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/fuzz/%)
+
+fuzz-build: $(FUZZ_BIN)
 
 bench: all $(BENCH_BIN)
 	@scripts/run-bench $(BENCH_BIN)
