@@ -1,0 +1,487 @@
+/* progress — the learner's record, kept as text lines and rewritten
+ * atomically after every change.
+ *
+ * File format (version 1), one record per line, fields separated by spaces:
+ *   scalelab-progress 1
+ *   lesson ID new|started|done LAST_PAGE
+ *   page ID PAGE HINTS MET(0|1) ANSWER(-1..) CORRECT(0|1)
+ * Any other line, a bad number or a missing header makes the file corrupt:
+ * it is renamed to "<path>.corrupt" and the store starts empty. Lesson ids
+ * never contain white space (progress_id_ok refuses them).
+ */
+#include "ui/progress.h"
+
+#include "model/xmem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROGRESS_HEADER "scalelab-progress 1"
+#define PROGRESS_LINE_MAX 512
+
+typedef struct {
+    int page;
+    int hints;
+    bool met;
+    int answer;
+    bool correct;
+} PageRec;
+
+typedef struct {
+    char *id;
+    ProgressStatus status;
+    int page;
+    PageRec *pages;
+    int n_pages;
+} LessonRec;
+
+struct Progress {
+    char *path;
+    LessonRec *lessons;
+    int n_lessons;
+};
+
+static bool progress_id_ok(const char *id)
+{
+    if (!id || !*id || strlen(id) > 200)
+        return false;
+    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+        if (*c <= ' ' || *c == 0x7f)
+            return false;
+    return true;
+}
+
+static void progress_seterr(char *err, size_t err_len, const char *fmt, const char *a,
+                            const char *b)
+{
+    if (err && err_len)
+        snprintf(err, err_len, fmt, a, b);
+}
+
+const char *progress_default_path(char *buf, size_t n)
+{
+    const char *xdg = getenv("XDG_STATE_HOME");
+    int len;
+    if (xdg && xdg[0] == '/') {
+        len = snprintf(buf, n, "%s/scalelab/progress", xdg);
+    } else {
+        const char *home = getenv("HOME");
+        if (!home || !*home)
+            return NULL;
+        len = snprintf(buf, n, "%s/.local/state/scalelab/progress", home);
+    }
+    if (len < 0 || (size_t)len >= n)
+        return NULL;
+    return buf;
+}
+
+static LessonRec *progress_find(const Progress *p, const char *id)
+{
+    if (!p || !id)
+        return NULL;
+    for (int i = 0; i < p->n_lessons; i++)
+        if (strcmp(p->lessons[i].id, id) == 0)
+            return &p->lessons[i];
+    return NULL;
+}
+
+static LessonRec *progress_get(Progress *p, const char *id)
+{
+    LessonRec *l = progress_find(p, id);
+    if (l)
+        return l;
+    p->lessons = xrealloc(p->lessons, sizeof *p->lessons * (size_t)(p->n_lessons + 1));
+    l = &p->lessons[p->n_lessons++];
+    memset(l, 0, sizeof *l);
+    l->id = xstrdup(id);
+    l->status = PROGRESS_NEW;
+    return l;
+}
+
+static PageRec *progress_page_find(const LessonRec *l, int page)
+{
+    if (!l)
+        return NULL;
+    for (int i = 0; i < l->n_pages; i++)
+        if (l->pages[i].page == page)
+            return &l->pages[i];
+    return NULL;
+}
+
+static PageRec *progress_page_get(LessonRec *l, int page)
+{
+    PageRec *r = progress_page_find(l, page);
+    if (r)
+        return r;
+    l->pages = xrealloc(l->pages, sizeof *l->pages * (size_t)(l->n_pages + 1));
+    r = &l->pages[l->n_pages++];
+    r->page = page;
+    r->hints = 0;
+    r->met = false;
+    r->answer = -1;
+    r->correct = false;
+    return r;
+}
+
+static void progress_clear(Progress *p)
+{
+    for (int i = 0; i < p->n_lessons; i++) {
+        free(p->lessons[i].id);
+        free(p->lessons[i].pages);
+    }
+    free(p->lessons);
+    p->lessons = NULL;
+    p->n_lessons = 0;
+}
+
+/* Parses a non-negative (or >= -1 when allow_minus) decimal int field. */
+static bool progress_int(const char *s, int min, int *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || errno || v < min || v > 1000000)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* One line; false when it does not parse. */
+static bool progress_parse_line(Progress *p, char *line)
+{
+    char *f[8];
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        if (n == 8)
+            return false;
+        f[n++] = t;
+    }
+    if (n == 0)
+        return false;
+    if (strcmp(f[0], "lesson") == 0 && n == 4) {
+        ProgressStatus st;
+        int page;
+        if (strcmp(f[2], "new") == 0)
+            st = PROGRESS_NEW;
+        else if (strcmp(f[2], "started") == 0)
+            st = PROGRESS_STARTED;
+        else if (strcmp(f[2], "done") == 0)
+            st = PROGRESS_DONE;
+        else
+            return false;
+        if (!progress_id_ok(f[1]) || !progress_int(f[3], 0, &page))
+            return false;
+        LessonRec *l = progress_get(p, f[1]);
+        l->status = st;
+        l->page = page;
+        return true;
+    }
+    if (strcmp(f[0], "page") == 0 && n == 7) {
+        int page, hints, met, answer, correct;
+        if (!progress_id_ok(f[1]) || !progress_int(f[2], 0, &page) ||
+            !progress_int(f[3], 0, &hints) || !progress_int(f[4], 0, &met) || met > 1 ||
+            !progress_int(f[5], -1, &answer) || !progress_int(f[6], 0, &correct) ||
+            correct > 1)
+            return false;
+        PageRec *r = progress_page_get(progress_get(p, f[1]), page);
+        r->hints = hints;
+        r->met = met;
+        r->answer = answer;
+        r->correct = correct;
+        return true;
+    }
+    return false;
+}
+
+/* Reads the file into p. Returns 0 ok/missing, else writes why into why. */
+static int progress_read(Progress *p, char *why, size_t why_len)
+{
+    FILE *f = fopen(p->path, "r");
+    if (!f) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(why, why_len, "%s", strerror(errno));
+        return -1;
+    }
+    char line[PROGRESS_LINE_MAX];
+    int lineno = 0;
+    int rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        else if (!feof(f)) {
+            snprintf(why, why_len, "line %d is too long", lineno);
+            rc = -1;
+            break;
+        }
+        if (lineno == 1) {
+            if (strcmp(line, PROGRESS_HEADER) != 0) {
+                snprintf(why, why_len, "it does not start with '%s'", PROGRESS_HEADER);
+                rc = -1;
+                break;
+            }
+            continue;
+        }
+        if (!progress_parse_line(p, line)) {
+            snprintf(why, why_len, "line %d does not parse", lineno);
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && ferror(f)) {
+        snprintf(why, why_len, "%s", strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0 && lineno == 0) {
+        snprintf(why, why_len, "it is empty");
+        rc = -1;
+    }
+    fclose(f);
+    return rc;
+}
+
+Progress *progress_open(const char *path, char *note, size_t note_len)
+{
+    Progress *p = xcalloc(1, sizeof *p);
+    if (note && note_len)
+        note[0] = '\0';
+    if (!path)
+        return p;
+    p->path = xstrdup(path);
+    char why[160] = "";
+    if (progress_read(p, why, sizeof why) == 0)
+        return p;
+    progress_clear(p);
+    size_t alen = strlen(path) + sizeof ".corrupt";
+    char *aside = xmalloc(alen);
+    snprintf(aside, alen, "%s.corrupt", path);
+    if (rename(path, aside) == 0) {
+        if (note && note_len)
+            snprintf(note, note_len,
+                     "progress file %s was unreadable (%s): moved to %s, starting afresh",
+                     path, why, aside);
+    } else if (note && note_len) {
+        snprintf(note, note_len,
+                 "progress file %s is unreadable (%s) and could not be moved aside (%s): "
+                 "progress will not be kept",
+                 path, why, strerror(errno));
+        free(p->path);
+        p->path = NULL;
+    }
+    free(aside);
+    return p;
+}
+
+void progress_free(Progress *p)
+{
+    if (!p)
+        return;
+    progress_clear(p);
+    free(p->path);
+    free(p);
+}
+
+const char *progress_path(const Progress *p)
+{
+    return p ? p->path : NULL;
+}
+
+ProgressStatus progress_status(const Progress *p, const char *lesson_id)
+{
+    const LessonRec *l = progress_find(p, lesson_id);
+    return l ? l->status : PROGRESS_NEW;
+}
+
+int progress_page(const Progress *p, const char *lesson_id)
+{
+    const LessonRec *l = progress_find(p, lesson_id);
+    return l ? l->page : 0;
+}
+
+bool progress_scenario_met(const Progress *p, const char *lesson_id, int page)
+{
+    const PageRec *r = progress_page_find(progress_find(p, lesson_id), page);
+    return r && r->met;
+}
+
+int progress_hints(const Progress *p, const char *lesson_id, int page)
+{
+    const PageRec *r = progress_page_find(progress_find(p, lesson_id), page);
+    return r ? r->hints : 0;
+}
+
+int progress_quiz_answer(const Progress *p, const char *lesson_id, int page, bool *correct)
+{
+    const PageRec *r = progress_page_find(progress_find(p, lesson_id), page);
+    if (correct)
+        *correct = r && r->correct;
+    return r ? r->answer : -1;
+}
+
+/* mkdir -p of the folder that holds path. */
+static bool progress_mkdirs(const char *path, char *err, size_t err_len)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    bool ok = true;
+    if (slash && slash != dir) {
+        *slash = '\0';
+        for (char *c = dir + 1; ok; c++) {
+            if (*c == '/' || *c == '\0') {
+                char keep = *c;
+                *c = '\0';
+                if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+                    progress_seterr(err, err_len, "cannot create %s: %s", dir,
+                                    strerror(errno));
+                    ok = false;
+                }
+                *c = keep;
+                if (keep == '\0')
+                    break;
+            }
+        }
+    }
+    free(dir);
+    return ok;
+}
+
+static const char *progress_status_word(ProgressStatus s)
+{
+    return s == PROGRESS_DONE ? "done" : s == PROGRESS_STARTED ? "started" : "new";
+}
+
+bool progress_save(const Progress *p, char *err, size_t err_len)
+{
+    if (!p || !p->path)
+        return true;
+    if (!progress_mkdirs(p->path, err, err_len))
+        return false;
+    size_t tlen = strlen(p->path) + 32;
+    char *tmp = xmalloc(tlen);
+    snprintf(tmp, tlen, "%s.tmp.%ld", p->path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        progress_seterr(err, err_len, "cannot write %s: %s", tmp, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        free(tmp);
+        return false;
+    }
+    fprintf(f, "%s\n", PROGRESS_HEADER);
+    for (int i = 0; i < p->n_lessons; i++) {
+        const LessonRec *l = &p->lessons[i];
+        fprintf(f, "lesson %s %s %d\n", l->id, progress_status_word(l->status), l->page);
+        for (int j = 0; j < l->n_pages; j++) {
+            const PageRec *r = &l->pages[j];
+            fprintf(f, "page %s %d %d %d %d %d\n", l->id, r->page, r->hints, r->met ? 1 : 0,
+                    r->answer, r->correct ? 1 : 0);
+        }
+    }
+    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int saved = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (ok && rename(tmp, p->path) != 0) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok) {
+        progress_seterr(err, err_len, "cannot save %s: %s", p->path, strerror(saved));
+        unlink(tmp);
+    } else {
+        /* Make the rename itself durable. */
+        char *dir = xstrdup(p->path);
+        char *slash = strrchr(dir, '/');
+        if (slash) {
+            *slash = '\0';
+            int dfd = open(*dir ? dir : "/", O_RDONLY);
+            if (dfd >= 0) {
+                fsync(dfd);
+                close(dfd);
+            }
+        }
+        free(dir);
+    }
+    free(tmp);
+    return ok;
+}
+
+static LessonRec *progress_touch(Progress *p, const char *lesson_id, char *err, size_t err_len)
+{
+    if (!p)
+        return NULL;
+    if (!progress_id_ok(lesson_id)) {
+        progress_seterr(err, err_len, "lesson id '%s' cannot be recorded%s",
+                        lesson_id ? lesson_id : "(null)", "");
+        return NULL;
+    }
+    LessonRec *l = progress_get(p, lesson_id);
+    if (l->status == PROGRESS_NEW)
+        l->status = PROGRESS_STARTED;
+    return l;
+}
+
+bool progress_visit(Progress *p, const char *lesson_id, int page, char *err, size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    l->page = page < 0 ? 0 : page;
+    return progress_save(p, err, err_len);
+}
+
+bool progress_set_hints(Progress *p, const char *lesson_id, int page, int hints, char *err,
+                        size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    PageRec *r = progress_page_get(l, page);
+    if (hints > r->hints)
+        r->hints = hints;
+    return progress_save(p, err, err_len);
+}
+
+bool progress_set_scenario_met(Progress *p, const char *lesson_id, int page, char *err,
+                               size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    progress_page_get(l, page)->met = true;
+    return progress_save(p, err, err_len);
+}
+
+bool progress_set_quiz(Progress *p, const char *lesson_id, int page, int choice, bool correct,
+                       char *err, size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    PageRec *r = progress_page_get(l, page);
+    r->answer = choice < -1 ? -1 : choice;
+    r->correct = correct;
+    return progress_save(p, err, err_len);
+}
+
+bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    l->status = PROGRESS_DONE;
+    return progress_save(p, err, err_len);
+}

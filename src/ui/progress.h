@@ -1,0 +1,62 @@
+/* progress — what a learner has done: lessons started and finished, the page
+ * they were on, scenarios solved (with the hints they used) and quiz answers.
+ *
+ * Kept in $XDG_STATE_HOME/scalelab/progress (fallback ~/.local/state/scalelab/)
+ * as short text lines, rewritten whole after every change: temporary file in
+ * the same folder, fsync, rename, so a kill at any moment leaves either the
+ * old file or the new one. A file that cannot be read or parsed is reported
+ * once (progress_open's note), moved aside to "<path>.corrupt" and a fresh
+ * store is started; nothing here aborts or prints.
+ *
+ * No curses, no Lua. Lesson ids are the catalog's ids; ids with white space
+ * or control characters are refused (never written). The caller owns what
+ * progress_open returns; progress_free accepts NULL.
+ */
+#ifndef SCALELAB_UI_PROGRESS_H
+#define SCALELAB_UI_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { PROGRESS_NEW, PROGRESS_STARTED, PROGRESS_DONE } ProgressStatus;
+
+typedef struct Progress Progress;
+
+/* The default file: $XDG_STATE_HOME/scalelab/progress when XDG_STATE_HOME is
+ * an absolute path, else $HOME/.local/state/scalelab/progress. NULL when
+ * neither can be formed (no HOME) or the path does not fit in n. */
+const char *progress_default_path(char *buf, size_t n);
+
+/* Opens the store at path (NULL: an in-memory store that never saves). A
+ * missing file is an empty store. On a corrupt or unreadable file a one-line
+ * note is written to note (else note is ""), the file is moved aside when
+ * possible, and an empty store is returned. Never NULL. */
+Progress *progress_open(const char *path, char *note, size_t note_len);
+void progress_free(Progress *p);
+const char *progress_path(const Progress *p); /* NULL for an in-memory store */
+
+ProgressStatus progress_status(const Progress *p, const char *lesson_id);
+/* Last page visited (0 when never). */
+int progress_page(const Progress *p, const char *lesson_id);
+/* Scenario page solved; hints revealed on it (even when not solved). */
+bool progress_scenario_met(const Progress *p, const char *lesson_id, int page);
+int progress_hints(const Progress *p, const char *lesson_id, int page);
+/* Quiz: the choice answered (-1 when not answered) and whether it was right. */
+int progress_quiz_answer(const Progress *p, const char *lesson_id, int page, bool *correct);
+
+/* Changes. Each marks the lesson started (never un-done) and saves at once;
+ * they return false when the save failed (err says why) but keep the change
+ * in memory. err may be NULL. */
+bool progress_visit(Progress *p, const char *lesson_id, int page, char *err, size_t err_len);
+bool progress_set_hints(Progress *p, const char *lesson_id, int page, int hints, char *err,
+                        size_t err_len);
+bool progress_set_scenario_met(Progress *p, const char *lesson_id, int page, char *err,
+                               size_t err_len);
+bool progress_set_quiz(Progress *p, const char *lesson_id, int page, int choice, bool correct,
+                       char *err, size_t err_len);
+bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err_len);
+
+/* Writes the store now (atomically). True for an in-memory store. */
+bool progress_save(const Progress *p, char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,226 @@
+/* test_progress — the learner's record: default path, round trip through the
+ * file, atomic save, and a corrupt file reported once and moved aside. Each
+ * test works in its own temporary folder. */
+#include "ui/progress.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+    char dir[64];
+    char path[128];
+} Fixture;
+
+static int setup(void **state)
+{
+    Fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/scalelab-progress-XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    snprintf(f->path, sizeof f->path, "%s/sub/progress", f->dir);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fixture *f = *state;
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    if (system(cmd) != 0)
+        return -1;
+    free(f);
+    return 0;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static void test_progress_default_path_prefers_xdg(void **state)
+{
+    (void)state;
+    char buf[256];
+    setenv("XDG_STATE_HOME", "/x/state", 1);
+    setenv("HOME", "/home/u", 1);
+    assert_string_equal(progress_default_path(buf, sizeof buf), "/x/state/scalelab/progress");
+    /* A relative XDG_STATE_HOME is ignored (XDG base directory spec). */
+    setenv("XDG_STATE_HOME", "rel", 1);
+    assert_string_equal(progress_default_path(buf, sizeof buf),
+                        "/home/u/.local/state/scalelab/progress");
+    unsetenv("XDG_STATE_HOME");
+    assert_string_equal(progress_default_path(buf, sizeof buf),
+                        "/home/u/.local/state/scalelab/progress");
+    unsetenv("HOME");
+    assert_null(progress_default_path(buf, sizeof buf));
+    setenv("HOME", "/home/u", 1);
+    assert_null(progress_default_path(buf, 10)); /* does not fit */
+}
+
+static void test_progress_missing_file_is_empty(void **state)
+{
+    Fixture *f = *state;
+    char note[256];
+    Progress *p = progress_open(f->path, note, sizeof note);
+    assert_non_null(p);
+    assert_string_equal(note, "");
+    assert_int_equal(progress_status(p, "intro"), PROGRESS_NEW);
+    assert_int_equal(progress_page(p, "intro"), 0);
+    assert_int_equal(progress_quiz_answer(p, "intro", 2, NULL), -1);
+    progress_free(p);
+}
+
+static void test_progress_round_trip_survives_reopen(void **state)
+{
+    Fixture *f = *state;
+    char note[256], err[256];
+    Progress *p = progress_open(f->path, note, sizeof note);
+    assert_true(progress_visit(p, "intro", 3, err, sizeof err));
+    assert_true(progress_set_hints(p, "intro", 2, 2, err, sizeof err));
+    assert_true(progress_set_hints(p, "intro", 2, 1, err, sizeof err)); /* never goes down */
+    assert_true(progress_set_scenario_met(p, "intro", 2, err, sizeof err));
+    assert_true(progress_set_quiz(p, "intro", 4, 1, true, err, sizeof err));
+    assert_true(progress_visit(p, "other", 1, err, sizeof err));
+    assert_true(progress_set_done(p, "other", err, sizeof err));
+    assert_true(progress_visit(p, "other", 0, err, sizeof err)); /* done stays done */
+    progress_free(p);
+
+    p = progress_open(f->path, note, sizeof note);
+    assert_string_equal(note, "");
+    assert_int_equal(progress_status(p, "intro"), PROGRESS_STARTED);
+    assert_int_equal(progress_page(p, "intro"), 3);
+    assert_int_equal(progress_hints(p, "intro", 2), 2);
+    assert_true(progress_scenario_met(p, "intro", 2));
+    assert_false(progress_scenario_met(p, "intro", 3));
+    bool correct = false;
+    assert_int_equal(progress_quiz_answer(p, "intro", 4, &correct), 1);
+    assert_true(correct);
+    assert_int_equal(progress_status(p, "other"), PROGRESS_DONE);
+    assert_int_equal(progress_status(p, "never"), PROGRESS_NEW);
+    progress_free(p);
+}
+
+static void test_progress_save_leaves_no_temp_file(void **state)
+{
+    Fixture *f = *state;
+    Progress *p = progress_open(f->path, NULL, 0);
+    assert_true(progress_visit(p, "intro", 1, NULL, 0));
+    progress_free(p);
+    char sub[96];
+    snprintf(sub, sizeof sub, "%s/sub", f->dir);
+    DIR *d = opendir(sub);
+    assert_non_null(d);
+    int files = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            files++;
+            assert_string_equal(e->d_name, "progress");
+        }
+    closedir(d);
+    assert_int_equal(files, 1);
+}
+
+static void test_progress_corrupt_file_moved_aside_once(void **state)
+{
+    Fixture *f = *state;
+    char sub[96], note[512], aside[160];
+    snprintf(sub, sizeof sub, "%s/sub", f->dir);
+    mkdir(sub, 0700);
+    write_file(f->path, "scalelab-progress 1\nlesson intro started 2\ngarbage here\n");
+    Progress *p = progress_open(f->path, note, sizeof note);
+    assert_non_null(p);
+    assert_non_null(strstr(note, "line 3 does not parse"));
+    assert_non_null(strstr(note, "moved to"));
+    /* Nothing of the bad file is trusted. */
+    assert_int_equal(progress_status(p, "intro"), PROGRESS_NEW);
+    snprintf(aside, sizeof aside, "%s.corrupt", f->path);
+    assert_int_equal(access(aside, F_OK), 0);
+    assert_int_equal(access(f->path, F_OK), -1);
+    assert_true(progress_visit(p, "intro", 1, NULL, 0));
+    progress_free(p);
+    /* The second start is quiet: the note was shown once. */
+    p = progress_open(f->path, note, sizeof note);
+    assert_string_equal(note, "");
+    assert_int_equal(progress_page(p, "intro"), 1);
+    progress_free(p);
+}
+
+static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
+{
+    Fixture *f = *state;
+    static const char *bad[] = {
+        "",                                          /* empty */
+        "hello\n",                                   /* no header */
+        "scalelab-progress 1\nlesson a done x\n",    /* page not a number */
+        "scalelab-progress 1\nlesson a maybe 1\n",   /* unknown status */
+        "scalelab-progress 1\npage a 1 0 2 -1 0\n",  /* met is 0 or 1 */
+        "scalelab-progress 1\npage a 1 0 1 -2 0\n",  /* answer >= -1 */
+    };
+    char sub[96], note[512];
+    snprintf(sub, sizeof sub, "%s/sub", f->dir);
+    mkdir(sub, 0700);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(f->path, bad[i]);
+        Progress *p = progress_open(f->path, note, sizeof note);
+        if (note[0] == '\0')
+            fail_msg("case %zu was accepted: %s", i, bad[i]);
+        progress_free(p);
+    }
+}
+
+static void test_progress_refuses_ids_with_spaces(void **state)
+{
+    Fixture *f = *state;
+    char err[256];
+    Progress *p = progress_open(f->path, NULL, 0);
+    assert_false(progress_visit(p, "two words", 1, err, sizeof err));
+    assert_false(progress_visit(p, "", 1, err, sizeof err));
+    assert_int_equal(progress_status(p, "two words"), PROGRESS_NEW);
+    progress_free(p);
+}
+
+static void test_progress_in_memory_store_never_writes(void **state)
+{
+    (void)state;
+    Progress *p = progress_open(NULL, NULL, 0);
+    assert_null(progress_path(p));
+    assert_true(progress_visit(p, "intro", 2, NULL, 0));
+    assert_int_equal(progress_page(p, "intro"), 2);
+    progress_free(p);
+    progress_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_progress_default_path_prefers_xdg),
+        cmocka_unit_test_setup_teardown(test_progress_missing_file_is_empty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_round_trip_survives_reopen, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_progress_save_leaves_no_temp_file, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_progress_corrupt_file_moved_aside_once, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_progress_bad_header_and_numbers_are_corrupt,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_refuses_ids_with_spaces, setup,
+                                        teardown),
+        cmocka_unit_test(test_progress_in_memory_store_never_writes),
+    };
+    return cmocka_run_group_tests_name("progress", tests, NULL, NULL);
+}
