@@ -1,0 +1,194 @@
+/* test_units — parsing and printing of the quantities scalelab teaches.
+ * Every expected value is worked by hand in the comment beside it: bits are
+ * divided by 8, prefixes are decimal unless written with an "i". */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/units.h"
+
+static void check_parse(UnitsKind kind, const char *text, double want, const char *file,
+                        int line)
+{
+    double v = -1;
+    char err[160] = "";
+    bool ok = units_parse(kind, text, &v, err, sizeof err);
+    if (!ok || fabs(v - want) > 1e-9 * fabs(want)) {
+        print_error("%s:%d: parse '%s': ok=%d value=%.17g want %.17g (%s)\n", file, line, text,
+                    ok, v, want, err);
+        fail();
+    }
+}
+#define PARSE_OK(kind, text, want) check_parse(kind, text, want, __FILE__, __LINE__)
+
+static void check_reject(UnitsKind kind, const char *text, const char *must_contain,
+                         const char *file, int line)
+{
+    double v = 42;
+    char err[160] = "";
+    bool ok = units_parse(kind, text, &v, err, sizeof err);
+    if (ok || v != 42 || err[0] == '\0' || (must_contain && !strstr(err, must_contain))) {
+        print_error("%s:%d: '%s' should be rejected (ok=%d v=%g err='%s', want '%s')\n", file,
+                    line, text ? text : "(null)", ok, v, err, must_contain ? must_contain : "");
+        fail();
+    }
+}
+#define REJECT(kind, text, msg) check_reject(kind, text, msg, __FILE__, __LINE__)
+
+static void test_units_parse_bandwidth_bytes_and_bits(void **state)
+{
+    (void)state;
+    PARSE_OK(UNITS_BANDWIDTH, "1.8 TB/s", 1.8e12);  /* 1.8 x 1e12 bytes/s */
+    PARSE_OK(UNITS_BANDWIDTH, "900GB/s", 900e9);    /* no blank needed */
+    PARSE_OK(UNITS_BANDWIDTH, "800 Gb/s", 100e9);   /* 800e9 bits / 8 = 100e9 bytes */
+    PARSE_OK(UNITS_BANDWIDTH, "400G", 50e9);        /* NIC speed: 400e9 bits / 8 */
+    PARSE_OK(UNITS_BANDWIDTH, "100 GB/s", 100e9);
+    PARSE_OK(UNITS_BANDWIDTH, "130 TB/s", 130e12);
+    PARSE_OK(UNITS_BANDWIDTH, "200 Gbps", 25e9);    /* HDR: 200e9 / 8 */
+    PARSE_OK(UNITS_BANDWIDTH, "  25 GB/s  ", 25e9); /* blanks around are fine */
+    PARSE_OK(UNITS_BANDWIDTH, "1 GiB/s", 1073741824.0); /* binary only with the i: 2^30 */
+    PARSE_OK(UNITS_BANDWIDTH, "0 GB/s", 0);         /* an explicit zero is a value */
+}
+
+static void test_units_parse_sizes(void **state)
+{
+    (void)state;
+    PARSE_OK(UNITS_BYTES, "80 GB", 80e9);
+    PARSE_OK(UNITS_BYTES, "141GB", 141e9);
+    PARSE_OK(UNITS_BYTES, "64 GiB", 68719476736.0); /* 64 x 2^30 = 68,719,476,736 */
+    PARSE_OK(UNITS_BYTES, "64 MiB", 67108864.0);    /* 64 x 2^20 */
+    PARSE_OK(UNITS_BYTES, "16 KB", 16e3);           /* K = k = 1e3 (decimal) */
+    PARSE_OK(UNITS_BYTES, "8 Gb", 1e9);             /* 8e9 bits / 8 */
+    PARSE_OK(UNITS_BYTES, "512 B", 512);
+}
+
+static void test_units_parse_times(void **state)
+{
+    (void)state;
+    PARSE_OK(UNITS_TIME, "2 us", 2e-6);
+    PARSE_OK(UNITS_TIME, "1.5 \xc2\xb5s", 1.5e-6); /* U+00B5 micro sign */
+    PARSE_OK(UNITS_TIME, "1.5 \xce\xbcs", 1.5e-6); /* U+03BC greek mu */
+    PARSE_OK(UNITS_TIME, "3 ms", 3e-3);
+    PARSE_OK(UNITS_TIME, "1.2 s", 1.2);
+    PARSE_OK(UNITS_TIME, "250ns", 250e-9);
+    PARSE_OK(UNITS_TIME, "2 min", 120);             /* 2 x 60 */
+}
+
+static void test_units_parse_flops_and_counts(void **state)
+{
+    (void)state;
+    PARSE_OK(UNITS_FLOPS, "989 TFLOP/s", 989e12);
+    PARSE_OK(UNITS_FLOPS, "2.5 PFLOPS", 2.5e15);
+    PARSE_OK(UNITS_FLOPS, "312 TFLOPS", 312e12);
+    PARSE_OK(UNITS_COUNT, "72", 72);
+    PARSE_OK(UNITS_COUNT, "1e6", 1e6);
+    PARSE_OK(UNITS_COUNT, "+8", 8);
+}
+
+static void test_units_parse_rejects_malformed(void **state)
+{
+    (void)state;
+    REJECT(UNITS_BANDWIDTH, "1.8 TB", "size, not a bandwidth");
+    REJECT(UNITS_BANDWIDTH, "1.8 TB", "1.8 TB/s"); /* and suggests the fix */
+    REJECT(UNITS_BANDWIDTH, "fast", "not a number");
+    REJECT(UNITS_BANDWIDTH, "-5 GB/s", "negative");
+    REJECT(UNITS_BANDWIDTH, "1e400 GB/s", "too large");
+    REJECT(UNITS_BANDWIDTH, "1e300 EB/s", "too large"); /* finite number, overflow after scaling */
+    REJECT(UNITS_BANDWIDTH, "", "empty");
+    REJECT(UNITS_BANDWIDTH, "   ", "empty");
+    REJECT(UNITS_BANDWIDTH, NULL, NULL);
+    REJECT(UNITS_BANDWIDTH, "nan", "not a number");
+    REJECT(UNITS_BANDWIDTH, "inf GB/s", "not a number");
+    REJECT(UNITS_BANDWIDTH, "0x10 GB/s", "unknown unit");
+    REJECT(UNITS_BANDWIDTH, "100 GB/s x", "after the unit");
+    REJECT(UNITS_BANDWIDTH, "100 GB/sec/s", "unknown unit");
+    REJECT(UNITS_BANDWIDTH, "100", "no unit");
+    REJECT(UNITS_BANDWIDTH, "100 mb/s", "unknown unit"); /* m is milli, not mega */
+    REJECT(UNITS_BANDWIDTH, "2 us", "time, not a bandwidth");
+    REJECT(UNITS_BYTES, "80 GB/s", "bandwidth, not a size");
+    REJECT(UNITS_TIME, "3", "no unit");
+    REJECT(UNITS_TIME, "3 Ms", "unknown unit");
+    REJECT(UNITS_FLOPS, "989 TFLOP", "amount of work");
+    REJECT(UNITS_COUNT, "72 GB", "size, not a count");
+    REJECT(UNITS_COUNT, "1e-400", "too small");
+    REJECT(UNITS_COUNT, "7 2", "unknown unit");
+}
+
+static void check_format(UnitsKind kind, double v, bool ascii, const char *want,
+                         const char *file, int line)
+{
+    char buf[32];
+    units_format(kind, v, ascii, buf, sizeof buf);
+    if (strcmp(buf, want) != 0) {
+        print_error("%s:%d: format %.17g: got '%s' want '%s'\n", file, line, v, buf, want);
+        fail();
+    }
+}
+#define FORMAT(kind, v, ascii, want) check_format(kind, v, ascii, want, __FILE__, __LINE__)
+
+static void test_units_format_readable(void **state)
+{
+    (void)state;
+    FORMAT(UNITS_BANDWIDTH, 1.8e12, false, "1.80 TB/s");
+    FORMAT(UNITS_BANDWIDTH, 100e9, false, "100 GB/s");
+    FORMAT(UNITS_BANDWIDTH, 25e9, false, "25.0 GB/s");
+    FORMAT(UNITS_BANDWIDTH, 999.6e9, false, "1.00 TB/s"); /* rounds up into the next prefix */
+    FORMAT(UNITS_BANDWIDTH, 0, false, "0 B/s");
+    FORMAT(UNITS_TIME, 1.234, false, "1.23 s");
+    FORMAT(UNITS_TIME, 850e-6, false, "850 \xc2\xb5s");
+    FORMAT(UNITS_TIME, 850e-6, true, "850 us");
+    FORMAT(UNITS_TIME, 3e-3, true, "3.00 ms");
+    FORMAT(UNITS_TIME, 7200, true, "120 min");            /* 7200 / 60 */
+    FORMAT(UNITS_TIME, 86400 * 34.0, true, "816 h");      /* 34 days = 816 h */
+    FORMAT(UNITS_BYTES, 80e9, false, "80.0 GB");
+    FORMAT(UNITS_BYTES, 141e9, false, "141 GB");
+    FORMAT(UNITS_FLOPS, 989e12, false, "989 TFLOP/s");
+    FORMAT(UNITS_FLOPS, 2.5e15, false, "2.50 PFLOP/s");
+    FORMAT(UNITS_COUNT, 72, false, "72");
+    FORMAT(UNITS_BANDWIDTH, NAN, false, "n/a");
+}
+
+static void test_units_format_bits_bytes(void **state)
+{
+    (void)state;
+    char buf[64];
+    /* 100e9 bytes/s x 8 = 800e9 bits/s */
+    assert_string_equal(units_format_bits_bytes(100e9, buf, sizeof buf), "800 Gb/s = 100 GB/s");
+    /* 25e9 x 8 = 200e9 */
+    assert_string_equal(units_format_bits_bytes(25e9, buf, sizeof buf), "200 Gb/s = 25.0 GB/s");
+}
+
+static void test_units_round_trip(void **state)
+{
+    (void)state;
+    /* what we print, we can read back (to three significant digits) */
+    const double vals[] = {1.8e12, 450e9, 12.5e9, 6.25e9, 130e12};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        char buf[32];
+        double back = 0;
+        units_format(UNITS_BANDWIDTH, vals[i], true, buf, sizeof buf);
+        assert_true(units_parse(UNITS_BANDWIDTH, buf, &back, NULL, 0));
+        assert_true(fabs(back - vals[i]) <= 0.005 * vals[i]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_units_parse_bandwidth_bytes_and_bits),
+        cmocka_unit_test(test_units_parse_sizes),
+        cmocka_unit_test(test_units_parse_times),
+        cmocka_unit_test(test_units_parse_flops_and_counts),
+        cmocka_unit_test(test_units_parse_rejects_malformed),
+        cmocka_unit_test(test_units_format_readable),
+        cmocka_unit_test(test_units_format_bits_bytes),
+        cmocka_unit_test(test_units_round_trip),
+    };
+    return cmocka_run_group_tests_name("units", tests, NULL, NULL);
+}
