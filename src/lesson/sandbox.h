@@ -1,0 +1,88 @@
+/* sandbox — one fresh, limited Lua 5.4 state for one untrusted lesson file.
+ *
+ * The environment is built from an allow-list (never stripped from the full
+ * one): safe base functions, string without dump, table, math, utf8, os.clock,
+ * coroutine. load is text-only with a size cap and a chunk name the script
+ * cannot choose; collectgarbage answers "count" only; setmetatable refuses
+ * __gc; the string metatable is hidden so string methods cannot be changed.
+ *
+ * Limits, enforced around an unpatched Lua: an instruction budget and a
+ * wall-clock deadline per entry point, checked by a count hook that keeps
+ * raising once tripped (pcall, xpcall and coroutine.resume re-raise an
+ * abort, so a script cannot swallow it); call depth checked in the hook
+ * ("stack overflow"); a memory cap in the allocator with a lower soft limit
+ * checked in the hook so the message keeps its file:line; the pattern
+ * functions refuse calls whose worst case is too costly before they start,
+ * because hooks never fire inside C functions.
+ *
+ * Every error comes out as one line "file:line: message" with control
+ * characters escaped and the length cut. Entry points leave the Lua stack
+ * as they found it (plus documented results). This header does not include
+ * lua.h on purpose for C callers outside src/lesson; lesson code includes
+ * lua.h itself.
+ */
+#ifndef SCALELAB_LESSON_SANDBOX_H
+#define SCALELAB_LESSON_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct lua_State;
+
+typedef struct {
+    long instructions;      /* VM instructions per entry point */
+    double seconds;         /* wall-clock deadline per entry point */
+    size_t mem_bytes;       /* hard cap on the state's memory */
+    int depth;              /* nested Lua calls */
+    size_t file_bytes;      /* largest lesson file */
+    size_t load_bytes;      /* largest text given to load() */
+    double pattern_steps;   /* worst-case matcher steps a pattern call may cost */
+} SandboxLimits;
+
+#define SANDBOX_ERR_LEN 512
+
+/* The limits lesson files run with (see sandbox.c for why these values). */
+SandboxLimits sandbox_limits_default(void);
+/* Tighter limits for listing a folder of lessons (catalog). */
+SandboxLimits sandbox_limits_catalog(void);
+
+typedef struct Sandbox Sandbox;
+
+/* A fresh state with the allow-listed environment. name is the file name
+ * used in messages. NULL only when Lua cannot allocate the bare state. */
+Sandbox *sandbox_new(const char *name, const SandboxLimits *limits);
+void sandbox_free(Sandbox *sb);
+struct lua_State *sandbox_state(Sandbox *sb);
+const char *sandbox_name(const Sandbox *sb);
+size_t sandbox_mem_used(const Sandbox *sb);
+
+/* Reads path (regular file only, size cap, text only) and runs it under the
+ * limits. On success pushes the chunk's first result and returns true; on
+ * failure pushes nothing and writes "file:line: message" into err. */
+bool sandbox_run_file(Sandbox *sb, const char *path, char *err, size_t err_len);
+/* Same for a chunk held in memory (tests, reload from an editor buffer). */
+bool sandbox_run_string(Sandbox *sb, const char *text, size_t len, char *err,
+                        size_t err_len);
+
+/* Calls the function below nargs arguments on the stack with nresults
+ * results, under a fresh budget and deadline. On success the results
+ * replace function and arguments; on failure function and arguments are
+ * popped and err says "file:line: message". */
+bool sandbox_call(Sandbox *sb, int nargs, int nresults, char *err, size_t err_len);
+
+/* Runs a C function fn in protected mode under the limits: fn gets ud as a
+ * light userdata at index 1 and may raise Lua errors; they come back in err.
+ * Use it for every Lua API sequence that can raise (allocation included),
+ * so no error longjmps over C code that holds heap memory. Stack unchanged. */
+bool sandbox_protect(Sandbox *sb, int (*fn)(struct lua_State *L), void *ud, char *err,
+                     size_t err_len);
+
+/* Copies msg into out (out_len bytes), escaping control characters, DEL,
+ * invalid UTF-8 and C1 controls as \n, \t, \xNN and cutting it at out_len
+ * with "...". Never fails. Exposed for tests and for lesson messages. */
+void sandbox_escape(const char *msg, size_t msg_len, char *out, size_t out_len);
+
+/* For the API (lesson_api.c): the Sandbox that owns L. */
+Sandbox *sandbox_of(struct lua_State *L);
+
+#endif
