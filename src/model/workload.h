@@ -33,6 +33,10 @@ typedef struct {
     int topk;             /* experts per token */
     int shared_experts;   /* always-on experts per MoE layer */
     int moe_layers;       /* layers that are MoE (rest dense), 0 = all when experts > 1 */
+    int dense_ffn;        /* FFN width of the dense layers of an MoE model, 0 = ffn */
+    bool flash_attention; /* attention scores never stored in HBM (FlashAttention);
+                           * false for 2021-era Megatron, whose softmax and dropout
+                           * read and write the b*a*s*s score matrix */
     WlRecompute recompute;
     WlPrecision precision;
 } Workload;
@@ -61,6 +65,20 @@ double workload_model_flops(const Workload *w);
 /* Hardware FLOPs: model FLOPs plus recomputed forward work (SC21 Eq. 3 when
  * recompute is full). */
 double workload_hw_flops(const Workload *w);
+
+/* Forward FLOPs per token of one layer's matmuls (layer < layers; dense and
+ * MoE layers differ), of the attention scores, and of the logit layer. */
+double workload_layer_fwd_flops_per_token(const Workload *w, int layer);
+double workload_logit_fwd_flops_per_token(const Workload *w);
+/* Parameters of one layer (all experts included) and of the embeddings. */
+double workload_layer_params(const Workload *w, int layer);
+double workload_embedding_params(const Workload *w);
+/* The expert (routed) parameters of one layer; 0 for a dense layer. */
+double workload_layer_expert_params(const Workload *w, int layer);
+bool workload_layer_is_moe(const Workload *w, int layer);
+/* Bytes per element of activations and weights in compute (2 for BF16;
+ * FP8 training keeps master weights and most activations in BF16, so 2). */
+double workload_act_bytes(const Workload *w);
 
 /* Checks the workload on its own (positive sizes, heads divide hidden, ...).
  * Returns true when valid; else writes a one-line reason to err. */

@@ -1,0 +1,618 @@
+/* mapping — legality of a TP x CP x PP x DP (x EP) split, rank coordinates,
+ * placements, and how the groups of one dimension spread over the tiers.
+ *
+ * Rank layout, innermost first: TP, CP, EP, PP, rest of DP (dp = ep * dpr):
+ *   rank = tp_i + tp*(cp_i + cp*(ep_i + ep*(pp_i + pp*dpr_i)))
+ * The DP coordinate of a rank is ep_i + ep*dpr_i, so a DP group holds the ranks
+ * that share (tp_i, cp_i, pp_i); an EP group those that share everything but
+ * ep_i.
+ *
+ * Tiers of a GPU g (must agree with cluster.h): domain g / domain_gpus, leaf
+ * g / gpus_per_leaf, site domain / domains_per_site, with domains_per_site =
+ * ceil(domains / sites).
+ *
+ * Spans with the default placement (rank r on GPU r) are computed without
+ * visiting GPUs or groups: a group of one dimension is an arithmetic
+ * progression x + i*s (i < n) of GPU ids (DP with EP > 1: a progression of such
+ * progressions), and how many blocks of D consecutive GPUs such a progression
+ * touches is closed-form. The worst group is found by trying the group starts
+ * x that differ modulo D: at most D / gcd(period, D) of them, a number bounded
+ * by the domain size and independent of the cluster size (1 in the common
+ * case where the domain size is a multiple of the group period). Explicit
+ * placements are exact and cost O(ranks).
+ *
+ * Pure: no I/O. Placement is the only allocated object (xmem policy).
+ */
+#include "model/mapping.h"
+
+#include "model/xmem.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FAIL(...)                                                                          \
+    do {                                                                                   \
+        if (err && err_len)                                                                \
+            snprintf(err, err_len, __VA_ARGS__);                                           \
+        return false;                                                                      \
+    } while (0)
+
+char *mapping_format(const Mapping *m, char *buf, size_t buf_len)
+{
+    if (!buf || buf_len == 0)
+        return buf;
+    if (!m) {
+        snprintf(buf, buf_len, "(none)");
+        return buf;
+    }
+    int n = snprintf(buf, buf_len, "TP%d", m->tp);
+    if (m->cp > 1 && n >= 0 && (size_t)n < buf_len)
+        n += snprintf(buf + n, buf_len - (size_t)n, " CP%d", m->cp);
+    if (n >= 0 && (size_t)n < buf_len)
+        n += snprintf(buf + n, buf_len - (size_t)n, " PP%d", m->pp);
+    if (m->interleave > 1 && n >= 0 && (size_t)n < buf_len)
+        n += snprintf(buf + n, buf_len - (size_t)n, "x%d", m->interleave);
+    if (n >= 0 && (size_t)n < buf_len)
+        n += snprintf(buf + n, buf_len - (size_t)n, " DP%d", m->dp);
+    if (m->ep > 1 && n >= 0 && (size_t)n < buf_len)
+        snprintf(buf + n, buf_len - (size_t)n, " EP%d", m->ep);
+    return buf;
+}
+
+int mapping_world(const Mapping *m)
+{
+    if (!m)
+        return 0;
+    long long w = (long long)m->tp * m->cp * m->pp * m->dp;
+    return (w > 0 && w <= INT_MAX) ? (int)w : 0;
+}
+
+bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *err,
+                   size_t err_len)
+{
+    if (!m)
+        FAIL("no mapping");
+    if (m->tp < 1 || m->cp < 1 || m->pp < 1 || m->dp < 1 || m->ep < 1)
+        FAIL("TP, CP, PP, DP and EP must be at least 1 (got TP %d CP %d PP %d DP %d EP %d)",
+             m->tp, m->cp, m->pp, m->dp, m->ep);
+    if (m->interleave < 1)
+        FAIL("interleave must be at least 1 (got %d)", m->interleave);
+    if (m->zero < 0 || m->zero > 3)
+        FAIL("ZeRO stage must be 0, 1, 2 or 3 (got %d)", m->zero);
+    long long world = (long long)m->tp * m->cp * m->pp * m->dp;
+    if (world > CLUSTER_MAX_GPUS)
+        FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs is too many", m->tp, m->cp, m->pp,
+             m->dp, world);
+    if (c && world != c->n_gpus)
+        FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d", m->tp,
+             m->cp, m->pp, m->dp, world, c->n_gpus);
+    if (m->dp % m->ep != 0)
+        FAIL("EP %d does not divide DP %d (experts are spread over data-parallel ranks)",
+             m->ep, m->dp);
+    if (!w)
+        return true;
+    if (w->heads % m->tp != 0)
+        FAIL("TP %d does not divide the %d attention heads", m->tp, w->heads);
+    if (w->kv_heads % m->tp != 0 && m->tp % w->kv_heads != 0)
+        FAIL("TP %d and the %d KV heads do not divide one another", m->tp, w->kv_heads);
+    if (w->ffn % m->tp != 0)
+        FAIL("TP %d does not divide the feed-forward width %d", m->tp, w->ffn);
+    if (w->seq % m->cp != 0)
+        FAIL("CP %d does not divide the sequence length %d", m->cp, w->seq);
+    if (m->pp > w->layers)
+        FAIL("PP %d is more pipeline stages than the %d layers", m->pp, w->layers);
+    if (m->ep > 1 && !workload_is_moe(w))
+        FAIL("EP %d needs a mixture-of-experts model; this one is dense", m->ep);
+    if (workload_is_moe(w) && w->experts % m->ep != 0)
+        FAIL("EP %d does not divide the %d experts", m->ep, w->experts);
+    long long per_step = (long long)m->dp * w->micro_batch;
+    if (w->global_batch % per_step != 0)
+        FAIL("global batch %d is not a multiple of DP %d x micro-batch %d = %lld",
+             w->global_batch, m->dp, w->micro_batch, per_step);
+    if (m->interleave > 1) {
+        long long mb = w->global_batch / per_step;
+        if (m->pp < 2)
+            FAIL("interleave %d needs pipeline parallelism (PP >= 2)", m->interleave);
+        if (w->layers % (m->pp * m->interleave) != 0)
+            FAIL("interleave needs PP %d x %d chunks = %d to divide the %d layers", m->pp,
+                 m->interleave, m->pp * m->interleave, w->layers);
+        if (mb % m->pp != 0)
+            FAIL("interleave needs the %lld micro-batches to be a multiple of PP %d", mb,
+                 m->pp);
+    }
+    return true;
+}
+
+int mapping_dim_size(const Mapping *m, MappingDim d)
+{
+    if (!m)
+        return 0;
+    switch (d) {
+    case DIM_TP: return m->tp;
+    case DIM_CP: return m->cp;
+    case DIM_EP: return m->ep;
+    case DIM_PP: return m->pp;
+    case DIM_DP: return m->dp;
+    default: return 0;
+    }
+}
+
+const char *mapping_dim_name(MappingDim d)
+{
+    static const char *names[DIM_COUNT] = {"TP", "CP", "EP", "PP", "DP"};
+    return (d >= 0 && d < DIM_COUNT) ? names[d] : "?";
+}
+
+/* The five radix digits of a rank: tp, cp, ep, pp, dp-rest. */
+enum { R_TP, R_CP, R_EP, R_PP, R_DPR, R_COUNT };
+
+static void radix_sizes(const Mapping *m, int size[R_COUNT])
+{
+    size[R_TP] = m->tp;
+    size[R_CP] = m->cp;
+    size[R_EP] = m->ep;
+    size[R_PP] = m->pp;
+    size[R_DPR] = m->ep > 0 ? m->dp / m->ep : m->dp;
+}
+
+static bool radix_ok(const Mapping *m)
+{
+    return m && m->tp >= 1 && m->cp >= 1 && m->ep >= 1 && m->pp >= 1 && m->dp >= 1 &&
+           m->dp % m->ep == 0 && mapping_world(m) > 0;
+}
+
+static void rank_digits(const Mapping *m, int rank, int dig[R_COUNT])
+{
+    int size[R_COUNT];
+    radix_sizes(m, size);
+    for (int i = 0; i < R_COUNT; i++) {
+        dig[i] = rank % size[i];
+        rank /= size[i];
+    }
+}
+
+static int digits_rank(const Mapping *m, const int dig[R_COUNT])
+{
+    int size[R_COUNT];
+    radix_sizes(m, size);
+    int r = 0;
+    for (int i = R_COUNT - 1; i >= 0; i--)
+        r = r * size[i] + dig[i];
+    return r;
+}
+
+int mapping_coord(const Mapping *m, int rank, MappingDim d)
+{
+    if (!radix_ok(m) || rank < 0 || rank >= mapping_world(m))
+        return -1;
+    int dig[R_COUNT];
+    rank_digits(m, rank, dig);
+    switch (d) {
+    case DIM_TP: return dig[R_TP];
+    case DIM_CP: return dig[R_CP];
+    case DIM_EP: return dig[R_EP];
+    case DIM_PP: return dig[R_PP];
+    case DIM_DP: return dig[R_EP] + m->ep * dig[R_DPR];
+    default: return -1;
+    }
+}
+
+/* Whether radix digit i varies inside a group of dimension d. */
+static bool digit_in_dim(MappingDim d, int i)
+{
+    switch (d) {
+    case DIM_TP: return i == R_TP;
+    case DIM_CP: return i == R_CP;
+    case DIM_EP: return i == R_EP;
+    case DIM_PP: return i == R_PP;
+    case DIM_DP: return i == R_EP || i == R_DPR;
+    default: return false;
+    }
+}
+
+int mapping_group_of(const Mapping *m, int rank, MappingDim d)
+{
+    if (!radix_ok(m) || rank < 0 || rank >= mapping_world(m) || d < 0 || d >= DIM_COUNT)
+        return -1;
+    int dig[R_COUNT], size[R_COUNT];
+    rank_digits(m, rank, dig);
+    radix_sizes(m, size);
+    int g = 0;
+    for (int i = R_COUNT - 1; i >= 0; i--)
+        if (!digit_in_dim(d, i))
+            g = g * size[i] + dig[i];
+    return g;
+}
+
+/* The rank whose dimension-d coordinate is k and whose other digits are
+ * those of dig. */
+static int member_rank(const Mapping *m, const int dig[R_COUNT], MappingDim d, int k)
+{
+    int v[R_COUNT];
+    memcpy(v, dig, sizeof v);
+    switch (d) {
+    case DIM_TP: v[R_TP] = k; break;
+    case DIM_CP: v[R_CP] = k; break;
+    case DIM_EP: v[R_EP] = k; break;
+    case DIM_PP: v[R_PP] = k; break;
+    case DIM_DP:
+        v[R_EP] = k % m->ep;
+        v[R_DPR] = k / m->ep;
+        break;
+    default: break;
+    }
+    return digits_rank(m, v);
+}
+
+/* ---- placement ---------------------------------------------------------- */
+
+struct Placement {
+    int n;
+    int moved;     /* ranks not on their default GPU */
+    int *gpu_of;   /* rank -> GPU */
+    int *rank_on;  /* GPU -> rank */
+};
+
+Placement *placement_new(int n_ranks)
+{
+    if (n_ranks < 1 || n_ranks > CLUSTER_MAX_GPUS)
+        return NULL;
+    Placement *p = xmalloc(sizeof *p);
+    p->n = n_ranks;
+    p->moved = 0;
+    p->gpu_of = xmalloc((size_t)n_ranks * sizeof *p->gpu_of);
+    p->rank_on = xmalloc((size_t)n_ranks * sizeof *p->rank_on);
+    for (int i = 0; i < n_ranks; i++)
+        p->gpu_of[i] = p->rank_on[i] = i;
+    return p;
+}
+
+Placement *placement_dup(const Placement *p)
+{
+    if (!p)
+        return NULL;
+    Placement *q = placement_new(p->n);
+    q->moved = p->moved;
+    memcpy(q->gpu_of, p->gpu_of, (size_t)p->n * sizeof *q->gpu_of);
+    memcpy(q->rank_on, p->rank_on, (size_t)p->n * sizeof *q->rank_on);
+    return q;
+}
+
+void placement_free(Placement *p)
+{
+    if (!p)
+        return;
+    free(p->gpu_of);
+    free(p->rank_on);
+    free(p);
+}
+
+int placement_size(const Placement *p)
+{
+    return p ? p->n : 0;
+}
+
+int placement_gpu_of(const Placement *p, int rank)
+{
+    return (p && rank >= 0 && rank < p->n) ? p->gpu_of[rank] : -1;
+}
+
+int placement_rank_on(const Placement *p, int gpu)
+{
+    return (p && gpu >= 0 && gpu < p->n) ? p->rank_on[gpu] : -1;
+}
+
+bool placement_is_default(const Placement *p)
+{
+    return !p || p->moved == 0;
+}
+
+bool placement_swap_gpus(Placement *p, int gpu_a, int gpu_b)
+{
+    if (!p || gpu_a < 0 || gpu_b < 0 || gpu_a >= p->n || gpu_b >= p->n)
+        return false;
+    if (gpu_a == gpu_b)
+        return true;
+    int ra = p->rank_on[gpu_a], rb = p->rank_on[gpu_b];
+    p->moved -= (ra != gpu_a) + (rb != gpu_b);
+    p->rank_on[gpu_a] = rb;
+    p->rank_on[gpu_b] = ra;
+    p->gpu_of[ra] = gpu_b;
+    p->gpu_of[rb] = gpu_a;
+    p->moved += (rb != gpu_a) + (ra != gpu_b);
+    return true;
+}
+
+/* ---- tiers of a GPU ----------------------------------------------------- */
+
+typedef struct {
+    long long domain;   /* GPUs per domain */
+    long long leaf;     /* GPUs per leaf switch */
+    long long site;     /* GPUs per site */
+} TierSizes;
+
+static TierSizes tier_sizes(const Cluster *c)
+{
+    TierSizes t;
+    long long n = c->n_gpus > 0 ? c->n_gpus : 1;
+    t.domain = c->domain_gpus > 0 ? c->domain_gpus : n;
+    t.leaf = c->gpus_per_leaf > 0 ? c->gpus_per_leaf : n;
+    long long domains = (n + t.domain - 1) / t.domain;
+    long long sites = c->sites > 1 ? c->sites : 1;
+    long long dps = (domains + sites - 1) / sites;
+    t.site = dps * t.domain;
+    return t;
+}
+
+/* ---- spans with the default placement (closed form) --------------------- */
+
+/* Blocks of D consecutive GPUs touched by {x + i*s : i < n}, and the fewest
+ * members in one touched block. Exact except the interior blocks of a
+ * progression whose stride does not divide D, taken as floor(D/s). */
+static void prog_blocks(long long x, long long s, long long n, long long D, long long *count,
+                        long long *min_per)
+{
+    if (n <= 1) {
+        *count = 1;
+        *min_per = 1;
+        return;
+    }
+    if (s >= D) { /* consecutive members are at least one block apart */
+        *count = n;
+        *min_per = 1;
+        return;
+    }
+    long long f = x / D, last = (x + (n - 1) * s) / D;
+    *count = last - f + 1;
+    if (*count == 1) {
+        *min_per = n;
+        return;
+    }
+    long long in_first = ((f + 1) * D - x + s - 1) / s;
+    long long before_last = (last * D - x + s - 1) / s;
+    long long in_last = n - before_last;
+    long long mn = in_first < in_last ? in_first : in_last;
+    if (*count > 2 && D / s < mn)
+        mn = D / s;
+    *min_per = mn;
+}
+
+/* A default-placement group: {x + i*s1 + j*s2 : i < n1, j < n2}, s2 >= n1*s1. */
+typedef struct {
+    long long s1, n1, s2, n2;
+} GroupShape;
+
+static void shape_blocks(const GroupShape *g, long long x, long long D, long long *count,
+                         long long *min_per)
+{
+    long long c1, m1;
+    prog_blocks(x, g->s1, g->n1, D, &c1, &m1);
+    if (g->n2 <= 1) {
+        *count = c1;
+        *min_per = m1;
+        return;
+    }
+    if (g->s2 >= D) { /* sub-groups in separate blocks (a shared edge block is ignored) */
+        *count = c1 * g->n2;
+        *min_per = m1;
+        return;
+    }
+    long long extent_last = x + (g->n2 - 1) * g->s2 + (g->n1 - 1) * g->s1;
+    *count = extent_last / D - x / D + 1;
+    long long members = g->n1 * g->n2;
+    *min_per = *count > 0 ? members / *count : members;
+    if (*min_per < 1)
+        *min_per = 1;
+}
+
+static long long gcd_ll(long long a, long long b)
+{
+    while (b) {
+        long long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static GroupShape default_shape(const Mapping *m, MappingDim d, long long *period,
+                                long long *groups_outer)
+{
+    GroupShape g = {1, 1, 1, 1};
+    long long tp = m->tp, cp = m->cp, ep = m->ep, pp = m->pp, dpr = m->dp / m->ep;
+    long long world = tp * cp * ep * pp * dpr;
+    switch (d) {
+    case DIM_TP: g.s1 = 1; g.n1 = tp; break;
+    case DIM_CP: g.s1 = tp; g.n1 = cp; break;
+    case DIM_EP: g.s1 = tp * cp; g.n1 = ep; break;
+    case DIM_PP: g.s1 = tp * cp * ep; g.n1 = pp; break;
+    case DIM_DP:
+        if (ep > 1) {
+            g.s1 = tp * cp;
+            g.n1 = ep;
+            g.s2 = tp * cp * ep * pp;
+            g.n2 = dpr;
+        } else {
+            g.s1 = tp * cp * pp;
+            g.n1 = dpr;
+        }
+        break;
+    default: break;
+    }
+    /* Group starts: x = a + b*P with a < s1 (inner digits) and b counting the
+     * outer digits; P = s1*n1 when the group is one progression. */
+    *period = g.n2 > 1 ? g.s2 * g.n2 : g.s1 * g.n1;
+    if (g.n2 > 1 && pp > 1)
+        *period = g.s1 * g.n1; /* DP with EP: starts step by tp*cp*ep over pp first */
+    *groups_outer = world / (g.n1 * g.n2 * g.s1);
+    return g;
+}
+
+#define SPAN_MAX_STARTS 64
+
+/* Worst blocks of size S touched by a group over the group starts
+ * a + b*period (a in {0, s1-1}, b < outer). When the starts hit every
+ * residue class modulo S that a multiple of gcd(period, S) can (outer large),
+ * the latest such residue is the worst start, so one evaluation is enough;
+ * otherwise the few starts are tried one by one. */
+static void worst_blocks(const GroupShape *g, long long period, long long outer, long long S,
+                         long long *count, long long *min_per)
+{
+    long long step = gcd_ll(period, S);
+    long long classes = S / step;
+    bool two_a = g->s1 > 1 && S % g->s1 != 0;
+    *count = 0;
+    *min_per = LLONG_MAX;
+    if (classes > SPAN_MAX_STARTS && outer >= classes) {
+        long long x = S - step + (two_a ? g->s1 - 1 : 0);
+        shape_blocks(g, x, S, count, min_per);
+        long long c0, m0;
+        shape_blocks(g, 0, S, &c0, &m0);
+        if (c0 > *count || (c0 == *count && m0 < *min_per)) {
+            *count = c0;
+            *min_per = m0;
+        }
+        return;
+    }
+    long long tries = classes < outer ? classes : outer;
+    if (tries > SPAN_MAX_STARTS)
+        tries = SPAN_MAX_STARTS;
+    if (tries < 1)
+        tries = 1;
+    for (long long b = 0; b < tries; b++) {
+        for (int ai = 0; ai < (two_a ? 2 : 1); ai++) {
+            long long x = (ai ? g->s1 - 1 : 0) + b * period, cnt, mn;
+            shape_blocks(g, x, S, &cnt, &mn);
+            if (cnt > *count || (cnt == *count && mn < *min_per)) {
+                *count = cnt;
+                *min_per = mn;
+            }
+        }
+    }
+}
+
+static GroupSpan worst_span_default(const Mapping *m, const Cluster *c, MappingDim d)
+{
+    GroupSpan worst = {mapping_dim_size(m, d), 1, 1, 1, false};
+    if (worst.size <= 1)
+        return worst;
+    TierSizes ts = tier_sizes(c);
+    long long period, outer, dom, mn, leaves, sites;
+    GroupShape g = default_shape(m, d, &period, &outer);
+    worst_blocks(&g, period, outer, ts.domain, &dom, &mn);
+    worst.domains = (int)dom;
+    worst.min_per_domain = (int)mn;
+    worst_blocks(&g, period, outer, ts.leaf, &leaves, &mn);
+    worst.crosses_leaf = leaves > 1;
+    worst_blocks(&g, period, outer, ts.site, &sites, &mn);
+    worst.sites = (int)sites;
+    return worst;
+}
+
+/* ---- spans with an explicit placement (exact) --------------------------- */
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct values and the shortest run in a sorted copy of v[0..n). */
+static void distinct_runs(long long *v, int n, int *distinct, int *min_run)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_ll);
+    int d = 0, best = n, run = 0;
+    for (int i = 0; i < n; i++) {
+        run++;
+        if (i == n - 1 || v[i + 1] != v[i]) {
+            d++;
+            if (run < best)
+                best = run;
+            run = 0;
+        }
+    }
+    *distinct = d;
+    *min_run = best;
+}
+
+/* Span of the group of dimension d holding the digits dig, with scratch for
+ * 3 * size values. */
+static GroupSpan group_span_exact(const Mapping *m, const Cluster *c, const Placement *p,
+                                  MappingDim d, const int dig[R_COUNT], long long *scratch)
+{
+    TierSizes ts = tier_sizes(c);
+    int size = mapping_dim_size(m, d);
+    long long *dom = scratch, *leaf = scratch + size, *site = scratch + 2 * size;
+    for (int k = 0; k < size; k++) {
+        int r = member_rank(m, dig, d, k);
+        long long g = p ? placement_gpu_of(p, r) : r;
+        dom[k] = g / ts.domain;
+        leaf[k] = g / ts.leaf;
+        site[k] = g / ts.site;
+    }
+    GroupSpan s = {size, 1, size, 1, false};
+    int dummy, leaves;
+    distinct_runs(dom, size, &s.domains, &s.min_per_domain);
+    distinct_runs(leaf, size, &leaves, &dummy);
+    distinct_runs(site, size, &s.sites, &dummy);
+    s.crosses_leaf = leaves > 1;
+    return s;
+}
+
+static bool span_worse(GroupSpan a, GroupSpan b)
+{
+    return a.domains > b.domains ||
+           (a.domains == b.domains && a.min_per_domain < b.min_per_domain);
+}
+
+GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement *p,
+                             MappingDim d)
+{
+    GroupSpan none = {0, 0, 0, 0, false};
+    if (!radix_ok(m) || !c || d < 0 || d >= DIM_COUNT)
+        return none;
+    if (placement_is_default(p))
+        return worst_span_default(m, c, d);
+    int world = mapping_world(m);
+    if (placement_size(p) != world)
+        return none;
+    int size = mapping_dim_size(m, d);
+    long long *scratch = xmalloc((size_t)size * 3 * sizeof *scratch);
+    GroupSpan worst = {size, 0, size, 1, false};
+    bool first = true;
+    for (int r = 0; r < world; r++) {
+        if (mapping_coord(m, r, d) != 0)
+            continue; /* visit each group once, from its first member */
+        int dig[R_COUNT];
+        rank_digits(m, r, dig);
+        GroupSpan s = group_span_exact(m, c, p, d, dig, scratch);
+        bool leaf = worst.crosses_leaf || s.crosses_leaf;
+        int sites = s.sites > worst.sites ? s.sites : worst.sites;
+        if (first || span_worse(s, worst))
+            worst = s;
+        worst.crosses_leaf = leaf;
+        worst.sites = sites;
+        first = false;
+    }
+    free(scratch);
+    return worst;
+}
+
+GroupSpan mapping_group_span(const Mapping *m, const Cluster *c, const Placement *p,
+                             MappingDim d, int rank)
+{
+    GroupSpan none = {0, 0, 0, 0, false};
+    if (!radix_ok(m) || !c || d < 0 || d >= DIM_COUNT || rank < 0 || rank >= mapping_world(m))
+        return none;
+    if (p && placement_size(p) != mapping_world(m))
+        return none;
+    int size = mapping_dim_size(m, d);
+    long long *scratch = xmalloc((size_t)size * 3 * sizeof *scratch);
+    int dig[R_COUNT];
+    rank_digits(m, rank, dig);
+    GroupSpan s = group_span_exact(m, c, placement_is_default(p) ? NULL : p, d, dig, scratch);
+    free(scratch);
+    return s;
+}

@@ -1,0 +1,334 @@
+/* workload — transformer presets with their published shapes, and the FLOP
+ * and parameter counts the step model is built on.
+ *
+ * FLOPs (a multiply-add is 2 FLOPs) per token, forward, one layer:
+ *   attention projections  4*h^2*(1 + kv/heads)   (Q and O: 2h^2 each; K and V
+ *                                                   shrink with GQA)
+ *   attention scores       4*s*h                   (Q.K^T and scores.V; SC21
+ *                                                   counts the full s*s square,
+ *                                                   no causal halving: we do too)
+ *   MLP                    2*g*h*ffn per expert used, g = 3 for SwiGLU, 2 plain
+ *   logit layer            2*h*V                   (once, after the last layer)
+ * Backward is 2x forward, so model FLOPs = 3 x forward. For GPT (kv = heads,
+ * ffn = 4h, g = 2) this is SC21's 72*B*s*l*h^2*(1 + s/(6h) + V/(12lh)); full
+ * recomputation adds one more forward of the layers (not of the logit layer),
+ * giving Eq. 3: 96*B*s*l*h^2*(1 + s/(6h) + V/(16lh)). The GQA, SwiGLU and MoE
+ * terms follow Megatron-LM's num_floating_point_operations.
+ *
+ * Parameters: GPT style (plain MLP) follows SC21 Eq. 2 exactly: 12h^2 + 13h
+ * per layer (biases and two LayerNorms) and (V + s)*h of tied token and
+ * learned position embeddings. Llama style (SwiGLU) has no biases, two
+ * RMSNorm vectors per layer, untied input and output embeddings (2*V*h) and
+ * a final norm.
+ *
+ * Pure: no I/O, no allocation. Depends on nothing but libc.
+ */
+#include "model/workload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Each preset's shape is from the paper named in its source string. */
+static const WorkloadPreset presets[] = {
+    {"gpt3-175b", "GPT-3 175B",
+     /* Brown et al. 2020 Table 2.1 (96 layers, d_model 12288, 96 heads, context
+      * 2048); vocab 51200 as Megatron SC21 Table 1 pads it; batch 1536 as in
+      * SC21 §5.2 (about GPT-3's 3.2M tokens), micro-batch 1, full recompute. */
+     "Brown et al. 2020 Table 2.1; Megatron SC21 §5.2",
+     {.id = "gpt3-175b", .layers = 96, .hidden = 12288, .heads = 96, .kv_heads = 96,
+      .ffn = 4 * 12288, .swiglu = false, .seq = 2048, .vocab = 51200,
+      .global_batch = 1536, .micro_batch = 1, .recompute = WL_RECOMPUTE_FULL,
+      .precision = WL_BF16, .flash_attention = false}},
+    {"llama3-8b", "Llama 3 8B",
+     /* Llama 3 Herd paper Table 3: 32 layers, 4096, 32 heads / 8 KV heads,
+      * FFN 14336, vocab 128256, SwiGLU, context 8192. The paper gives the
+      * batch schedule only for 405B (4M -> 8M -> 16M tokens); 8B takes the
+      * first step, 4M tokens = 512 sequences of 8192. */
+     "Llama 3 Herd of Models (Dubey et al. 2024) Table 3",
+     {.id = "llama3-8b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8,
+      .ffn = 14336, .swiglu = true, .seq = 8192, .vocab = 128256, .global_batch = 512,
+      .micro_batch = 1, .recompute = WL_RECOMPUTE_SELECTIVE, .precision = WL_BF16,
+      .flash_attention = true}},
+    {"llama3-70b", "Llama 3 70B",
+     /* Table 3: 80 layers, 8192, 64 / 8 heads, FFN 28672; batch 8M tokens =
+      * 1024 sequences of 8192 (the middle step of the 405B schedule). */
+     "Llama 3 Herd of Models (Dubey et al. 2024) Table 3",
+     {.id = "llama3-70b", .layers = 80, .hidden = 8192, .heads = 64, .kv_heads = 8,
+      .ffn = 28672, .swiglu = true, .seq = 8192, .vocab = 128256, .global_batch = 1024,
+      .micro_batch = 1, .recompute = WL_RECOMPUTE_SELECTIVE, .precision = WL_BF16,
+      .flash_attention = true}},
+    {"llama3-405b", "Llama 3 405B",
+     /* Table 3: 126 layers, 16384, 128 / 8 heads, FFN 53248; §3.4.1: final
+      * batch 16M tokens = 2048 sequences of 8192. */
+     "Llama 3 Herd of Models (Dubey et al. 2024) Table 3, §3.4.1",
+     {.id = "llama3-405b", .layers = 126, .hidden = 16384, .heads = 128, .kv_heads = 8,
+      .ffn = 53248, .swiglu = true, .seq = 8192, .vocab = 128256, .global_batch = 2048,
+      .micro_batch = 1, .recompute = WL_RECOMPUTE_SELECTIVE, .precision = WL_BF16,
+      .flash_attention = true}},
+    {"megatron-1t", "Megatron GPT 1T",
+     /* Narayanan et al. SC21 Table 1, last row: 128 layers, 25600, 160 heads,
+      * seq 2048, vocab 51200, batch 3072; micro-batch 1 and full recompute as
+      * in NVIDIA/Megatron-LM examples/sc21/run_table_1.sh. */
+     "Narayanan et al. SC21 Table 1; Megatron-LM examples/sc21",
+     {.id = "megatron-1t", .layers = 128, .hidden = 25600, .heads = 160, .kv_heads = 160,
+      .ffn = 4 * 25600, .swiglu = false, .seq = 2048, .vocab = 51200,
+      .global_batch = 3072, .micro_batch = 1, .recompute = WL_RECOMPUTE_FULL,
+      .precision = WL_BF16, .flash_attention = false}},
+    {"deepseek-v3", "DeepSeek-V3 (MoE)",
+     /* DeepSeek-V3 Technical Report §4.2: 61 layers, hidden 7168, 128 heads,
+      * 1 shared + 256 routed experts of width 2048, top-8, first 3 layers
+      * dense (FFN 18432), vocab 129280, 671B total / 37B active, seq 4096,
+      * batch ramped to 15360 sequences, FP8 mixed precision (§3.3). MLA
+      * attention is modelled as plain multi-head attention of the same
+      * width (kv_heads = heads), which puts the derived size within 1%. */
+     "DeepSeek-V3 Technical Report (2024) §3.3, §4.2",
+     {.id = "deepseek-v3", .layers = 61, .hidden = 7168, .heads = 128, .kv_heads = 128,
+      .ffn = 2048, .swiglu = true, .seq = 4096, .vocab = 129280, .params = 671e9,
+      .global_batch = 15360, .micro_batch = 1, .experts = 256, .topk = 8,
+      .shared_experts = 1, .moe_layers = 58, .dense_ffn = 18432,
+      .recompute = WL_RECOMPUTE_SELECTIVE, .precision = WL_FP8, .flash_attention = true}},
+};
+
+#define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
+
+int workload_preset_count(void)
+{
+    return N_PRESETS;
+}
+
+const WorkloadPreset *workload_preset_at(int i)
+{
+    return (i >= 0 && i < N_PRESETS) ? &presets[i] : NULL;
+}
+
+const WorkloadPreset *workload_preset_find(const char *id)
+{
+    if (!id)
+        return NULL;
+    for (int i = 0; i < N_PRESETS; i++)
+        if (strcmp(presets[i].id, id) == 0)
+            return &presets[i];
+    return NULL;
+}
+
+bool workload_is_moe(const Workload *w)
+{
+    return w && w->experts > 1;
+}
+
+bool workload_layer_is_moe(const Workload *w, int layer)
+{
+    if (!workload_is_moe(w) || layer < 0 || layer >= w->layers)
+        return false;
+    int moe = w->moe_layers > 0 ? w->moe_layers : w->layers;
+    /* Dense layers come first (DeepSeek-V3: the first 3 of 61). */
+    return layer >= w->layers - moe;
+}
+
+static double gate_factor(const Workload *w)
+{
+    return w->swiglu ? 3.0 : 2.0;
+}
+
+static double dense_ffn(const Workload *w)
+{
+    return (workload_is_moe(w) && w->dense_ffn > 0) ? w->dense_ffn : w->ffn;
+}
+
+double workload_layer_fwd_flops_per_token(const Workload *w, int layer)
+{
+    if (!w || w->heads <= 0)
+        return 0;
+    double h = w->hidden;
+    double kv_ratio = (double)w->kv_heads / w->heads;
+    double attn_proj = 4.0 * h * h * (1.0 + kv_ratio);
+    double attn_score = 4.0 * w->seq * h;
+    double mlp;
+    if (workload_layer_is_moe(w, layer))
+        mlp = 2.0 * gate_factor(w) * h * w->ffn * (w->topk + w->shared_experts);
+    else
+        mlp = 2.0 * gate_factor(w) * h * dense_ffn(w);
+    return attn_proj + attn_score + mlp;
+}
+
+double workload_logit_fwd_flops_per_token(const Workload *w)
+{
+    return w ? 2.0 * w->hidden * (double)w->vocab : 0;
+}
+
+static double attn_score_fwd_flops_per_token(const Workload *w)
+{
+    return 4.0 * w->seq * (double)w->hidden;
+}
+
+static double layer_params(const Workload *w, int layer, bool active_only)
+{
+    double h = w->hidden;
+    double kv_ratio = w->heads > 0 ? (double)w->kv_heads / w->heads : 1.0;
+    double attn = 2.0 * h * h * (1.0 + kv_ratio);
+    double g = gate_factor(w);
+    double mlp, small;
+    if (w->swiglu)
+        small = 2.0 * h; /* two RMSNorm weight vectors */
+    else
+        small = 4.0 * h + 4.0 * h; /* QKV + out biases, two LayerNorms (weight, bias) */
+    if (workload_layer_is_moe(w, layer)) {
+        double experts = active_only ? w->topk : w->experts;
+        mlp = g * h * w->ffn * (experts + w->shared_experts);
+        mlp += h * w->experts; /* router */
+        if (!w->swiglu)
+            small += (experts + w->shared_experts) * (w->ffn + h);
+    } else {
+        mlp = g * h * dense_ffn(w);
+        if (!w->swiglu)
+            small += dense_ffn(w) + h; /* MLP biases */
+    }
+    return attn + mlp + small;
+}
+
+double workload_layer_params(const Workload *w, int layer)
+{
+    if (!w || layer < 0 || layer >= w->layers)
+        return 0;
+    return layer_params(w, layer, false);
+}
+
+double workload_layer_expert_params(const Workload *w, int layer)
+{
+    if (!workload_layer_is_moe(w, layer))
+        return 0;
+    return gate_factor(w) * w->hidden * (double)w->ffn * w->experts;
+}
+
+double workload_embedding_params(const Workload *w)
+{
+    if (!w)
+        return 0;
+    double h = w->hidden;
+    if (w->swiglu)
+        return 2.0 * w->vocab * h + h; /* untied in/out embeddings, final norm */
+    return ((double)w->vocab + w->seq) * h; /* SC21 Eq. 2: tied, learned positions */
+}
+
+static double derived_params(const Workload *w, bool active_only)
+{
+    double total = workload_embedding_params(w);
+    for (int l = 0; l < w->layers; l++)
+        total += layer_params(w, l, active_only);
+    return total;
+}
+
+double workload_params(const Workload *w)
+{
+    if (!w)
+        return 0;
+    if (w->params > 0)
+        return w->params;
+    return derived_params(w, false);
+}
+
+double workload_active_params(const Workload *w)
+{
+    if (!w)
+        return 0;
+    if (!workload_is_moe(w))
+        return workload_params(w);
+    return derived_params(w, true);
+}
+
+static double tokens_per_step(const Workload *w)
+{
+    return (double)w->global_batch * w->seq;
+}
+
+static double fwd_flops_per_token(const Workload *w)
+{
+    double f = workload_logit_fwd_flops_per_token(w);
+    for (int l = 0; l < w->layers; l++)
+        f += workload_layer_fwd_flops_per_token(w, l);
+    return f;
+}
+
+double workload_model_flops(const Workload *w)
+{
+    if (!w)
+        return 0;
+    return 3.0 * fwd_flops_per_token(w) * tokens_per_step(w);
+}
+
+double workload_hw_flops(const Workload *w)
+{
+    if (!w)
+        return 0;
+    double extra = 0; /* recomputed forward work per token */
+    if (w->recompute == WL_RECOMPUTE_FULL)
+        extra = fwd_flops_per_token(w) - workload_logit_fwd_flops_per_token(w);
+    else if (w->recompute == WL_RECOMPUTE_SELECTIVE)
+        extra = w->layers * attn_score_fwd_flops_per_token(w); /* Korthikanti 2022 */
+    return workload_model_flops(w) + extra * tokens_per_step(w);
+}
+
+double workload_act_bytes(const Workload *w)
+{
+    (void)w;
+    return 2.0; /* BF16 activations; FP8 recipes keep most of them in BF16 too */
+}
+
+#define FAIL(...)                                                                          \
+    do {                                                                                   \
+        if (err && err_len)                                                                \
+            snprintf(err, err_len, __VA_ARGS__);                                           \
+        return false;                                                                      \
+    } while (0)
+
+bool workload_check(const Workload *w, char *err, size_t err_len)
+{
+    if (!w)
+        FAIL("no workload");
+    if (w->layers <= 0)
+        FAIL("layers must be positive (got %d)", w->layers);
+    if (w->hidden <= 0)
+        FAIL("hidden size must be positive (got %d)", w->hidden);
+    if (w->heads <= 0)
+        FAIL("heads must be positive (got %d)", w->heads);
+    if (w->hidden % w->heads != 0)
+        FAIL("%d heads do not divide the hidden size %d", w->heads, w->hidden);
+    if (w->kv_heads <= 0 || w->kv_heads > w->heads)
+        FAIL("kv-heads must be between 1 and the %d heads (got %d)", w->heads, w->kv_heads);
+    if (w->heads % w->kv_heads != 0)
+        FAIL("%d kv-heads do not divide the %d heads", w->kv_heads, w->heads);
+    if (w->ffn <= 0)
+        FAIL("feed-forward width must be positive (got %d)", w->ffn);
+    if (w->seq <= 0)
+        FAIL("sequence length must be positive (got %d)", w->seq);
+    if (w->vocab <= 0)
+        FAIL("vocabulary must be positive (got %d)", w->vocab);
+    if (!(w->params >= 0) || !isfinite(w->params))
+        FAIL("parameter count must be positive or 0 to derive it");
+    if (w->global_batch <= 0)
+        FAIL("global batch must be positive (got %d)", w->global_batch);
+    if (w->micro_batch <= 0)
+        FAIL("micro-batch must be positive (got %d)", w->micro_batch);
+    if (w->micro_batch > w->global_batch)
+        FAIL("micro-batch %d is larger than the global batch %d", w->micro_batch,
+             w->global_batch);
+    if (w->experts < 0)
+        FAIL("experts must be 0 (dense) or more (got %d)", w->experts);
+    if (w->experts > 1) {
+        if (w->topk < 1 || w->topk > w->experts)
+            FAIL("top-k must be between 1 and the %d experts (got %d)", w->experts, w->topk);
+        if (w->moe_layers < 0 || w->moe_layers > w->layers)
+            FAIL("MoE layers must be between 0 and the %d layers (got %d)", w->layers,
+                 w->moe_layers);
+        if (w->shared_experts < 0)
+            FAIL("shared experts must be 0 or more (got %d)", w->shared_experts);
+        if (w->dense_ffn < 0)
+            FAIL("dense feed-forward width must be 0 or more (got %d)", w->dense_ffn);
+    }
+    if (w->recompute < WL_RECOMPUTE_NONE || w->recompute > WL_RECOMPUTE_FULL)
+        FAIL("unknown recompute policy");
+    if (w->precision != WL_BF16 && w->precision != WL_FP8)
+        FAIL("unknown precision");
+    return true;
+}
