@@ -1,0 +1,170 @@
+/* test_cluster — building clusters from presets, where a GPU sits, the
+ * leaf-spine counts, and the checks with their messages. Expected numbers are
+ * worked by hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "model/cluster.h"
+
+static void check_err(bool ok, const char *err, const char *must_contain)
+{
+    if (ok || !strstr(err, must_contain)) {
+        print_error("expected failure containing '%s', got ok=%d err='%s'\n", must_contain, ok,
+                    err);
+        fail();
+    }
+}
+
+static void test_cluster_from_system_copies_preset(void **state)
+{
+    (void)state;
+    Cluster c;
+    char err[200] = "";
+    assert_true(cluster_from_system(&c, "gb200-nvl72", 144, err, sizeof err));
+    assert_string_equal(c.system_id, "gb200-nvl72");
+    assert_string_equal(c.gpu.id, "gb200");
+    assert_int_equal(c.n_gpus, 144);
+    assert_int_equal(c.domain_gpus, 72);
+    assert_true(fabs(c.up_bytes_per_s - 900e9) < 1);  /* 1.8 TB/s bidir / 2 */
+    assert_true(fabs(c.out_bytes_per_s - 50e9) < 1);  /* 400 Gb/s / 8 */
+    assert_int_equal(c.sites, 1);
+    assert_true(cluster_check(&c, err, sizeof err));
+
+    /* n_gpus <= 0: the preset's default (dgx-h100: 256, one scalable unit) */
+    assert_true(cluster_from_system(&c, "dgx-h100", 0, err, sizeof err));
+    assert_int_equal(c.n_gpus, 256);
+}
+
+static void test_cluster_from_system_rejects_unknown_and_huge(void **state)
+{
+    (void)state;
+    Cluster c;
+    char err[300] = "";
+    check_err(cluster_from_system(&c, "dgx-h1000", 8, err, sizeof err), err,
+              "unknown system 'dgx-h1000'");
+    assert_non_null(strstr(err, "gb300-nvl72")); /* lists what is known */
+    /* 10^9 GPUs: a clear error, not an overflow */
+    check_err(cluster_from_system(&c, "dgx-h100", 1000000000, err, sizeof err), err,
+              "more than scalelab models");
+    check_err(cluster_from_system(NULL, "dgx-h100", 8, err, sizeof err), err, "no cluster");
+}
+
+static void test_cluster_domain_leaf_site_of(void **state)
+{
+    (void)state;
+    Cluster c;
+    assert_true(cluster_from_system(&c, "dgx-h100", 64, NULL, 0));
+    /* 64 GPUs / 8 per server = 8 domains; GPU 17 is in domain 17/8 = 2 */
+    assert_int_equal(cluster_domain_count(&c), 8);
+    assert_int_equal(cluster_domain_of(&c, 0), 0);
+    assert_int_equal(cluster_domain_of(&c, 7), 0);
+    assert_int_equal(cluster_domain_of(&c, 8), 1);
+    assert_int_equal(cluster_domain_of(&c, 17), 2);
+    assert_int_equal(cluster_domain_of(&c, 63), 7);
+    assert_int_equal(cluster_domain_of(&c, 64), -1);
+    assert_int_equal(cluster_domain_of(&c, -1), -1);
+    assert_int_equal(cluster_domain_of(NULL, 0), -1);
+    /* 32 GPUs per leaf: GPU 31 under leaf 0, GPU 32 under leaf 1 */
+    assert_int_equal(cluster_leaf_of(&c, 31), 0);
+    assert_int_equal(cluster_leaf_of(&c, 32), 1);
+    assert_int_equal(cluster_leaf_of(&c, 64), -1);
+    /* 2 sites: 8 domains / 2 = 4 per site; GPU 31 (domain 3) at site 0, GPU 32 (domain 4) at 1 */
+    c.sites = 2;
+    c.across_bytes_per_s = 1e12;
+    assert_true(cluster_check(&c, NULL, 0));
+    assert_int_equal(cluster_site_of(&c, 31), 0);
+    assert_int_equal(cluster_site_of(&c, 32), 1);
+    assert_int_equal(cluster_site_of(&c, 99), -1);
+
+    /* partial last domain: 100 GPUs in domains of 72 -> 2 domains */
+    assert_true(cluster_from_system(&c, "gb200-nvl72", 100, NULL, 0));
+    assert_int_equal(cluster_domain_count(&c), 2);
+    assert_int_equal(cluster_domain_of(&c, 99), 1);
+}
+
+static void test_cluster_leaf_spine_counts(void **state)
+{
+    (void)state;
+    Cluster c;
+    /* DGX H100 SuperPOD, 1,024 GPUs: 1024 / 32 per leaf = 32 leaves; each leaf
+     * has 32 uplinks; spines have 64 ports: 32 x 32 / 64 = 16 spines (the
+     * scaling book's 16 spine switches for 1,024 GPUs). */
+    assert_true(cluster_from_system(&c, "dgx-h100", 1024, NULL, 0));
+    assert_int_equal(cluster_leaf_count(&c), 32);
+    assert_int_equal(cluster_spine_count(&c), 16);
+    /* 2:1 oversubscribed: 16 uplinks per leaf -> 32 x 16 / 64 = 8 spines */
+    c.oversub = 2;
+    assert_int_equal(cluster_spine_count(&c), 8);
+    /* 3:1: ceil(32/3) = 11 uplinks -> ceil(32 x 11 / 64) = ceil(5.5) = 6 spines */
+    c.oversub = 3;
+    assert_int_equal(cluster_spine_count(&c), 6);
+    /* one leaf needs no spine: 16 GPUs < 32 per leaf */
+    assert_true(cluster_from_system(&c, "dgx-h100", 16, NULL, 0));
+    assert_int_equal(cluster_leaf_count(&c), 1);
+    assert_int_equal(cluster_spine_count(&c), 0);
+    /* 33 GPUs: 2 leaves, 2 x 32 / 64 = 1 spine */
+    c.n_gpus = 33;
+    assert_int_equal(cluster_leaf_count(&c), 2);
+    assert_int_equal(cluster_spine_count(&c), 1);
+    assert_int_equal(cluster_leaf_count(NULL), 0);
+    assert_int_equal(cluster_spine_count(NULL), 0);
+}
+
+static void test_cluster_check_explains(void **state)
+{
+    (void)state;
+    Cluster c, base;
+    char err[200];
+    assert_true(cluster_from_system(&base, "dgx-a100", 64, NULL, 0));
+
+    c = base;
+    c.n_gpus = 0;
+    check_err(cluster_check(&c, err, sizeof err), err, "at least 1 GPU");
+    c = base;
+    c.n_gpus = CLUSTER_MAX_GPUS + 1;
+    check_err(cluster_check(&c, err, sizeof err), err, "more than scalelab models");
+    c = base;
+    c.domain_gpus = 0;
+    check_err(cluster_check(&c, err, sizeof err), err, "domain needs at least 1 GPU");
+    c = base;
+    c.up_bytes_per_s = 0;
+    check_err(cluster_check(&c, err, sizeof err), err, "scale-up bandwidth");
+    c = base;
+    c.out_bytes_per_s = NAN;
+    check_err(cluster_check(&c, err, sizeof err), err, "scale-out bandwidth");
+    c = base;
+    c.oversub = 0.5;
+    check_err(cluster_check(&c, err, sizeof err), err, "oversubscription must be at least 1");
+    c = base;
+    c.sites = 3; /* 8 domains over 3 sites */
+    c.across_bytes_per_s = 1e12;
+    check_err(cluster_check(&c, err, sizeof err), err, "do not divide the 8 scale-up domains");
+    c = base;
+    c.sites = 16;
+    check_err(cluster_check(&c, err, sizeof err), err, "only 8 scale-up domains");
+    c = base;
+    c.sites = 2;
+    check_err(cluster_check(&c, err, sizeof err), err, "need a scale-across bandwidth");
+    c = base;
+    c.up_lat_s = -1e-6;
+    check_err(cluster_check(&c, err, sizeof err), err, "latencies");
+    check_err(cluster_check(NULL, err, sizeof err), err, "no cluster");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cluster_from_system_copies_preset),
+        cmocka_unit_test(test_cluster_from_system_rejects_unknown_and_huge),
+        cmocka_unit_test(test_cluster_domain_leaf_site_of),
+        cmocka_unit_test(test_cluster_leaf_spine_counts),
+        cmocka_unit_test(test_cluster_check_explains),
+    };
+    return cmocka_run_group_tests_name("cluster", tests, NULL, NULL);
+}

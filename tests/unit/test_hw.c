@@ -1,0 +1,316 @@
+/* test_hw — the hardware presets: the figures the issue names, the
+ * per-direction conversions, and agreement, field by field, between the
+ * compiled-in tables and assets/presets.lua (which lessons read). The Lua
+ * file is run in a plain lua_State: tests are not under src/, so the layer
+ * rule (only src/lesson includes Lua) does not apply here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/hw.h"
+#include "model/workload.h"
+
+#define PRESETS_LUA "assets/presets.lua"
+
+static void near(double got, double want, double rel, const char *what, const char *file,
+                 int line)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("%s:%d: %s = %.17g, want %.17g\n", file, line, what, got, want);
+        fail();
+    }
+}
+#define NEAR(got, want, what) near(got, want, 1e-12, what, __FILE__, __LINE__)
+
+static void test_hw_every_named_preset_exists(void **state)
+{
+    (void)state;
+    const char *gpu_ids[] = {"a100-sxm", "h100-sxm", "h200", "b200", "gb200", "gb300",
+                             "tpu-v5p"};
+    const char *sys_ids[] = {"dgx-a100",    "dgx-h100",    "hgx-h200", "dgx-b200",
+                             "gb200-nvl72", "gb300-nvl72", "tpu-v5p",  "ethernet-100g"};
+    for (size_t i = 0; i < sizeof gpu_ids / sizeof gpu_ids[0]; i++) {
+        const GpuSpec *g = hw_gpu_find(gpu_ids[i]);
+        assert_non_null(g);
+        assert_string_equal(g->id, gpu_ids[i]);
+    }
+    for (size_t i = 0; i < sizeof sys_ids / sizeof sys_ids[0]; i++) {
+        const SystemSpec *s = hw_system_find(sys_ids[i]);
+        assert_non_null(s);
+        assert_non_null(hw_gpu_find(s->gpu_id)); /* every system names a known GPU */
+    }
+    assert_int_equal(hw_gpu_count(), 7);
+    assert_int_equal(hw_system_count(), 8);
+    assert_null(hw_gpu_find("h100"));
+    assert_null(hw_gpu_find(NULL));
+    assert_null(hw_system_find("DGX-H100")); /* ids are exact */
+    assert_null(hw_system_at(-1));
+    assert_null(hw_system_at(8));
+    assert_null(hw_gpu_at(7));
+}
+
+static void test_hw_figures_per_direction(void **state)
+{
+    (void)state;
+    const SystemSpec *a = hw_system_find("dgx-a100");
+    const SystemSpec *h = hw_system_find("dgx-h100");
+    const SystemSpec *b = hw_system_find("dgx-b200");
+    const SystemSpec *g2 = hw_system_find("gb200-nvl72");
+    const SystemSpec *g3 = hw_system_find("gb300-nvl72");
+    const SystemSpec *e = hw_system_find("ethernet-100g");
+    /* NVLink 3: 600 GB/s bidir / 2 = 300 GB/s; HDR 200 Gb/s / 8 = 25 GB/s */
+    NEAR(a->up_bytes_per_s, 300e9, "dgx-a100 up");
+    NEAR(a->out_bytes_per_s, 25e9, "dgx-a100 out");
+    assert_int_equal(a->domain_gpus, 8);
+    /* NVLink 4: 900 / 2 = 450 GB/s; NDR 400 Gb/s / 8 = 50 GB/s */
+    NEAR(h->up_bytes_per_s, 450e9, "dgx-h100 up");
+    NEAR(h->out_bytes_per_s, 50e9, "dgx-h100 out");
+    /* NVLink 5: 1.8 TB/s / 2 = 900 GB/s */
+    NEAR(b->up_bytes_per_s, 900e9, "dgx-b200 up");
+    NEAR(b->out_bytes_per_s, 50e9, "dgx-b200 out");
+    assert_int_equal(b->domain_gpus, 8);
+    NEAR(g2->up_bytes_per_s, 900e9, "gb200 up");
+    assert_int_equal(g2->domain_gpus, 72);
+    /* 72 GPUs x 1.8 TB/s (both directions) = 129.6 TB/s, NVIDIA's "130 TB/s" within 0.5% */
+    near(72 * 2 * g2->up_bytes_per_s, 130e12, 0.005, "NVL72 domain", __FILE__, __LINE__);
+    NEAR(g2->out_bytes_per_s, 50e9, "gb200 out");   /* 400 Gb/s / 8 */
+    NEAR(g3->out_bytes_per_s, 100e9, "gb300 out");  /* 800 Gb/s / 8 */
+    NEAR(e->out_bytes_per_s, 12.5e9, "ethernet out"); /* 100 Gb/s / 8 */
+    /* racks of ~120-135 kW, liquid cooled */
+    assert_in_range((long)g2->domain_power_w, 120000, 135000);
+    assert_in_range((long)g3->domain_power_w, 120000, 135000);
+    assert_string_equal(g2->cooling, "liquid");
+    /* H100 dense BF16: 1,979 sparse / 2 = 989.5 TFLOP/s */
+    NEAR(hw_gpu_find("h100-sxm")->bf16_flops, 989.5e12, "h100 bf16");
+    /* GB200: 360 PF sparse per rack / 72 / 2 = 2.5 PF */
+    NEAR(hw_gpu_find("gb200")->bf16_flops, 2.5e15, "gb200 bf16");
+    /* TPU v5p slice: one 4x4x4 cube, 1,200 GB/s bidir / 2 */
+    const SystemSpec *t = hw_system_find("tpu-v5p");
+    assert_int_equal(t->domain_gpus, t->torus[0] * t->torus[1] * t->torus[2]);
+    assert_int_equal(t->up_kind, HW_UP_TORUS);
+    NEAR(t->up_bytes_per_s, 600e9, "tpu up");
+}
+
+static void test_hw_every_figure_is_sane(void **state)
+{
+    (void)state;
+    for (int i = 0; i < hw_system_count(); i++) {
+        const SystemSpec *s = hw_system_at(i);
+        assert_true(s->domain_gpus >= 1);
+        assert_true(s->default_gpus >= s->domain_gpus);
+        assert_true(s->up_bytes_per_s > s->out_bytes_per_s); /* scale-up is the fast tier */
+        assert_true(s->up_lat_s > 0 && s->up_lat_s < s->out_lat_s + 1e-12);
+        assert_true(s->oversub >= 1);
+        assert_true(s->gpus_per_leaf >= 1);
+        assert_true(strlen(s->summary) > 0 && strlen(s->summary) < 80);
+    }
+}
+
+/* --- agreement with assets/presets.lua ---------------------------------- */
+
+static lua_State *load_presets(void)
+{
+    lua_State *L = luaL_newstate();
+    assert_non_null(L);
+    luaL_openlibs(L);
+    if (luaL_dofile(L, PRESETS_LUA) != LUA_OK) {
+        print_error("%s: %s\n", PRESETS_LUA, lua_tostring(L, -1));
+        lua_close(L);
+        fail();
+    }
+    assert_true(lua_istable(L, -1));
+    return L;
+}
+
+/* Pushes the entry of list `field` (of the table at the top) whose id is id,
+ * or fails. */
+static void push_entry(lua_State *L, const char *field, const char *id)
+{
+    lua_getfield(L, -1, field);
+    assert_true(lua_istable(L, -1));
+    lua_Integer n = luaL_len(L, -1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, -1, i);
+        lua_getfield(L, -1, "id");
+        const char *s = lua_tostring(L, -1);
+        bool match = s && strcmp(s, id) == 0;
+        lua_pop(L, 1);
+        if (match) {
+            lua_remove(L, -2);
+            return;
+        }
+        lua_pop(L, 1);
+    }
+    print_error("%s: %s has no entry '%s'\n", PRESETS_LUA, field, id);
+    fail();
+}
+
+static lua_Integer list_len(lua_State *L, const char *field)
+{
+    lua_getfield(L, -1, field);
+    assert_true(lua_istable(L, -1));
+    lua_Integer n = luaL_len(L, -1);
+    lua_pop(L, 1);
+    return n;
+}
+
+static void lua_num(lua_State *L, const char *id, const char *key, double want)
+{
+    lua_getfield(L, -1, key);
+    int isnum = 0;
+    double got = lua_tonumberx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum || !(fabs(got - want) <= 1e-12 * fabs(want))) {
+        print_error("%s: %s.%s = %.17g in Lua, %.17g in C\n", PRESETS_LUA, id, key, got, want);
+        fail();
+    }
+}
+
+static void lua_str(lua_State *L, const char *id, const char *key, const char *want)
+{
+    lua_getfield(L, -1, key);
+    const char *got = lua_tostring(L, -1);
+    bool ok = got && want && strcmp(got, want) == 0;
+    if (!ok) {
+        print_error("%s: %s.%s = '%s' in Lua, '%s' in C\n", PRESETS_LUA, id, key,
+                    got ? got : "(nil)", want ? want : "(null)");
+        lua_pop(L, 1);
+        fail();
+    }
+    lua_pop(L, 1);
+}
+
+static void lua_bool(lua_State *L, const char *id, const char *key, bool want)
+{
+    lua_getfield(L, -1, key);
+    bool got = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (got != want) {
+        print_error("%s: %s.%s = %d in Lua, %d in C\n", PRESETS_LUA, id, key, got, want);
+        fail();
+    }
+}
+
+static void test_hw_lua_gpus_agree(void **state)
+{
+    (void)state;
+    lua_State *L = load_presets();
+    assert_int_equal(list_len(L, "gpus"), hw_gpu_count());
+    for (int i = 0; i < hw_gpu_count(); i++) {
+        const GpuSpec *g = hw_gpu_at(i);
+        push_entry(L, "gpus", g->id);
+        lua_str(L, g->id, "name", g->name);
+        lua_num(L, g->id, "bf16_flops", g->bf16_flops);
+        lua_num(L, g->id, "fp8_flops", g->fp8_flops);
+        lua_num(L, g->id, "hbm_bytes", g->hbm_bytes);
+        lua_num(L, g->id, "hbm_bytes_per_s", g->hbm_bytes_per_s);
+        lua_pop(L, 1);
+    }
+    lua_close(L);
+}
+
+static void test_hw_lua_systems_agree(void **state)
+{
+    (void)state;
+    lua_State *L = load_presets();
+    assert_int_equal(list_len(L, "systems"), hw_system_count());
+    for (int i = 0; i < hw_system_count(); i++) {
+        const SystemSpec *s = hw_system_at(i);
+        push_entry(L, "systems", s->id);
+        lua_str(L, s->id, "name", s->name);
+        lua_str(L, s->id, "gpu_id", s->gpu_id);
+        lua_num(L, s->id, "domain_gpus", s->domain_gpus);
+        lua_num(L, s->id, "default_gpus", s->default_gpus);
+        lua_str(L, s->id, "up_kind", s->up_kind == HW_UP_TORUS ? "torus" : "switched");
+        lua_str(L, s->id, "up_link", s->up_link);
+        lua_num(L, s->id, "up_bytes_per_s", s->up_bytes_per_s);
+        lua_num(L, s->id, "up_lat_s", s->up_lat_s);
+        lua_num(L, s->id, "up_switches", s->up_switches);
+        lua_getfield(L, -1, "torus");
+        assert_true(lua_istable(L, -1));
+        for (int k = 0; k < 3; k++) {
+            lua_geti(L, -1, k + 1);
+            if (lua_tointeger(L, -1) != s->torus[k]) {
+                print_error("%s: %s.torus[%d] differs\n", PRESETS_LUA, s->id, k + 1);
+                fail();
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        lua_str(L, s->id, "out_link", s->out_link);
+        lua_num(L, s->id, "out_bytes_per_s", s->out_bytes_per_s);
+        lua_num(L, s->id, "out_lat_s", s->out_lat_s);
+        lua_num(L, s->id, "oversub", s->oversub);
+        lua_num(L, s->id, "gpus_per_leaf", s->gpus_per_leaf);
+        lua_num(L, s->id, "domain_power_w", s->domain_power_w);
+        lua_str(L, s->id, "cooling", s->cooling);
+        lua_str(L, s->id, "summary", s->summary);
+        lua_pop(L, 1);
+    }
+    lua_close(L);
+}
+
+static const char *recompute_name(WlRecompute r)
+{
+    return r == WL_RECOMPUTE_FULL ? "full" : r == WL_RECOMPUTE_SELECTIVE ? "selective" : "none";
+}
+
+static void test_hw_lua_workloads_agree(void **state)
+{
+    (void)state;
+    lua_State *L = load_presets();
+    assert_int_equal(list_len(L, "workloads"), workload_preset_count());
+    for (int i = 0; i < workload_preset_count(); i++) {
+        const WorkloadPreset *p = workload_preset_at(i);
+        const Workload *w = &p->w;
+        push_entry(L, "workloads", p->id);
+        lua_str(L, p->id, "name", p->name);
+        lua_str(L, p->id, "source", p->source);
+        lua_num(L, p->id, "layers", w->layers);
+        lua_num(L, p->id, "hidden", w->hidden);
+        lua_num(L, p->id, "heads", w->heads);
+        lua_num(L, p->id, "kv_heads", w->kv_heads);
+        lua_num(L, p->id, "ffn", w->ffn);
+        lua_bool(L, p->id, "swiglu", w->swiglu);
+        lua_num(L, p->id, "seq", w->seq);
+        lua_num(L, p->id, "vocab", w->vocab);
+        if (w->params > 0)
+            lua_num(L, p->id, "params", w->params);
+        lua_num(L, p->id, "global_batch", w->global_batch);
+        lua_num(L, p->id, "micro_batch", w->micro_batch);
+        if (workload_is_moe(w)) {
+            lua_num(L, p->id, "experts", w->experts);
+            lua_num(L, p->id, "topk", w->topk);
+            lua_num(L, p->id, "shared_experts", w->shared_experts);
+            lua_num(L, p->id, "moe_layers", w->moe_layers);
+            lua_num(L, p->id, "dense_ffn", w->dense_ffn);
+        }
+        lua_bool(L, p->id, "flash_attention", w->flash_attention);
+        lua_str(L, p->id, "recompute", recompute_name(w->recompute));
+        lua_str(L, p->id, "precision", w->precision == WL_FP8 ? "fp8" : "bf16");
+        lua_pop(L, 1);
+    }
+    lua_close(L);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hw_every_named_preset_exists),
+        cmocka_unit_test(test_hw_figures_per_direction),
+        cmocka_unit_test(test_hw_every_figure_is_sane),
+        cmocka_unit_test(test_hw_lua_gpus_agree),
+        cmocka_unit_test(test_hw_lua_systems_agree),
+        cmocka_unit_test(test_hw_lua_workloads_agree),
+    };
+    return cmocka_run_group_tests_name("hw", tests, NULL, NULL);
+}
