@@ -1,0 +1,720 @@
+/* screen_scenario — the interactive scenario page: the cluster as boxes of
+ * scale-up domains with each GPU drawn as the letter of its parallel group
+ * (colour repeats the letter, never replaces it), a cursor, picking a GPU or
+ * a whole TP/PP/DP group and dropping it into another domain, keys for the
+ * degrees, micro-batch, domain size and system, undo/reset/reference, and
+ * the live result: stacked bar, step time, tokens/s, MFU, bottleneck, the
+ * effect of the last move, the goal with why it is not met in model terms,
+ * hints one at a time and "explain" for the formula behind each part.
+ *
+ * Every illegal move is explained in msg (the scenario's own reason), never
+ * silently refused. Pure: no curses; the Scenario is owned by the PageState.
+ */
+#include "ui/screens.h"
+
+#include "draw/charts.h"
+#include "draw/text.h"
+#include "lesson/lesson.h"
+#include "model/hw.h"
+#include "model/units.h"
+#include "ui/keys.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *screen_scenario_part_words(StepPart part)
+{
+    switch (part) {
+    case STEP_COMPUTE: return "compute";
+    case STEP_TP: return "TP all-reduce";
+    case STEP_PP: return "PP sends";
+    case STEP_BUBBLE: return "pipeline bubble";
+    case STEP_DP: return "DP gradient reduction";
+    case STEP_EP: return "EP all-to-all";
+    default: return "?";
+    }
+}
+
+static char *screen_scenario_time(double s, bool ascii, char *buf)
+{
+    return units_format(UNITS_TIME, s, ascii, buf, 32);
+}
+
+/* "123k", "4.56M": three significant digits. */
+static char *screen_scenario_count(double v, char *buf, size_t n)
+{
+    if (v >= 1e9)
+        snprintf(buf, n, "%.3gG", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, n, "%.3gM", v / 1e6);
+    else if (v >= 1e3)
+        snprintf(buf, n, "%.3gk", v / 1e3);
+    else
+        snprintf(buf, n, "%.3g", v);
+    return buf;
+}
+
+/* Why the goal is not met, in terms of the model: a TP/EP group that spans
+ * domains pays scale-out bandwidth; else the memory or the bottleneck. */
+static void screen_scenario_model_why(const ScenarioView *v, bool ascii, char *buf, size_t n)
+{
+    const Scenario *s = v->s;
+    const Cluster *c = scenario_cluster(s);
+    const Mapping *m = scenario_mapping(s);
+    const Placement *pl = scenario_placement(s);
+    const StepResult *r = scenario_result(s);
+    const StepResult *st = scenario_start_result(s);
+    static const struct {
+        MappingDim dim;
+        StepPart part;
+        const char *coll;
+    } spill[] = {{DIM_TP, STEP_TP, "all-reduce"}, {DIM_EP, STEP_EP, "all-to-all"}};
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof spill / sizeof spill[0]; i++) {
+        MappingDim d = spill[i].dim;
+        if (mapping_dim_size(m, d) <= 1 || r->span[d].domains <= 1)
+            continue;
+        int world = mapping_world(m);
+        for (int rank = 0; rank < world; rank++) {
+            if (mapping_coord(m, rank, d) != 0)
+                continue;
+            GroupSpan sp = mapping_group_span(m, c, pl, d, rank);
+            if (sp.domains <= 1)
+                continue;
+            char out[32], up[32], dt[32];
+            double delta = r->part_s[spill[i].part] - st->part_s[spill[i].part];
+            units_format(UNITS_BANDWIDTH, c->out_bytes_per_s, ascii, out, sizeof out);
+            units_format(UNITS_BANDWIDTH, c->up_bytes_per_s, ascii, up, sizeof up);
+            screen_scenario_time(fabs(delta), ascii, dt);
+            int gpu = pl ? placement_gpu_of(pl, rank) : rank;
+            snprintf(buf, n,
+                     "the %s group of GPU %d spans %d domains: its %s runs at %s instead of "
+                     "%s, %s%s",
+                     mapping_dim_name(d), gpu, sp.domains, spill[i].coll, out, up,
+                     delta >= 0 ? "+" : "-", dt);
+            return;
+        }
+    }
+    if (!r->fits)
+        snprintf(buf, n, "it does not fit in memory: %s", r->bottleneck);
+    else
+        snprintf(buf, n, "where the time goes: %s", r->bottleneck);
+}
+
+/* Runs the goal and records success. */
+static void screen_scenario_check(PageState *p)
+{
+    ScenarioView *v = &p->scn;
+    char why[256] = "", err[LESSON_ERR_LEN] = "";
+    int met = lesson_scenario_goal_met(p->lesson, p->page, v->s, why, sizeof why, err,
+                                       sizeof err);
+    v->goal = met;
+    v->why[0] = '\0';
+    if (met < 0) {
+        snprintf(v->why, sizeof v->why, "%s", err);
+        return;
+    }
+    if (met == 1) {
+        if (!v->met && p->progress)
+            progress_set_scenario_met(p->progress, lesson_id(p->lesson), p->page, NULL, 0);
+        if (!v->met)
+            snprintf(v->msg, sizeof v->msg, "Goal met! Read the debrief; n goes on.");
+        v->met = true;
+        return;
+    }
+    char model[300];
+    screen_scenario_model_why(v, false, model, sizeof model);
+    if (why[0])
+        snprintf(v->why, sizeof v->why, "%s: %s", why, model);
+    else
+        snprintf(v->why, sizeof v->why, "%s", model);
+}
+
+/* The effect of the last move: the part that changed most, and the step. */
+static void screen_scenario_effect(ScenarioView *v, bool ascii)
+{
+    const StepResult *a = scenario_previous(v->s), *b = scenario_result(v->s);
+    if (!a || !b) {
+        v->last[0] = '\0';
+        return;
+    }
+    int best = -1;
+    double best_d = 1e-12;
+    for (int i = 0; i < STEP_PART_COUNT; i++) {
+        double d = fabs(b->part_s[i] - a->part_s[i]);
+        if (d > best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    char t0[32], t1[32];
+    double pct = a->step_s > 0 ? (b->step_s / a->step_s - 1.0) * 100.0 : 0.0;
+    if (best < 0) {
+        snprintf(v->last, sizeof v->last, "step unchanged at %s",
+                 screen_scenario_time(b->step_s, ascii, t1));
+        return;
+    }
+    snprintf(v->last, sizeof v->last, "%s %s %s %s, step %+.0f%%",
+             screen_scenario_part_words((StepPart)best),
+             screen_scenario_time(a->part_s[best], ascii, t0), ascii ? "->" : "→",
+             screen_scenario_time(b->part_s[best], ascii, t1), pct);
+}
+
+void screen_scenario_open(PageState *p)
+{
+    ScenarioView *v = &p->scn;
+    memset(v, 0, sizeof *v);
+    v->picked = -1;
+    v->pick_dim = -1;
+    v->explain = -1;
+    char err[LESSON_ERR_LEN] = "";
+    v->s = lesson_scenario_start(p->lesson, p->page, err, sizeof err);
+    if (!v->s) {
+        snprintf(p->page_error, sizeof p->page_error, "%s", err[0] ? err : "scenario failed");
+        return;
+    }
+    if (p->progress)
+        v->hints = progress_hints(p->progress, lesson_id(p->lesson), p->page);
+    int hc = lesson_scenario_hint_count(p->lesson, p->page);
+    if (v->hints > hc)
+        v->hints = hc;
+    v->met = p->progress && progress_scenario_met(p->progress, lesson_id(p->lesson), p->page);
+    screen_scenario_check(p);
+    v->msg[0] = '\0';
+}
+
+void screen_scenario_close(PageState *p)
+{
+    scenario_free(p->scn.s);
+    memset(&p->scn, 0, sizeof p->scn);
+    p->scn.picked = -1;
+    p->scn.pick_dim = -1;
+    p->scn.explain = -1;
+}
+
+static void screen_scenario_after(PageState *p, bool ok, const char *err)
+{
+    ScenarioView *v = &p->scn;
+    if (!ok) {
+        snprintf(v->msg, sizeof v->msg, "Not possible: %s", err && *err ? err : "refused");
+        return;
+    }
+    v->msg[0] = '\0';
+    screen_scenario_effect(v, false);
+    screen_scenario_check(p);
+}
+
+bool screen_scenario_apply(PageState *p, const char *move)
+{
+    if (!p->scn.s)
+        return false;
+    char err[256] = "";
+    bool ok = scenario_apply_text(p->scn.s, move, err, sizeof err);
+    screen_scenario_after(p, ok, err);
+    return ok;
+}
+
+static bool screen_scenario_allows(ScenarioView *v, unsigned bit, const char *what)
+{
+    if (scenario_allowed(v->s) & bit)
+        return true;
+    snprintf(v->msg, sizeof v->msg, "This scenario does not let you change %s.", what);
+    return false;
+}
+
+static void screen_scenario_degree(PageState *p, MappingDim d, bool up)
+{
+    ScenarioView *v = &p->scn;
+    if (!screen_scenario_allows(v, SCN_ALLOW_DEGREES, "the parallel degrees"))
+        return;
+    int cur = mapping_dim_size(scenario_mapping(v->s), d);
+    int want = up ? cur * 2 : cur / 2;
+    if (want < 1) {
+        snprintf(v->msg, sizeof v->msg, "%s is already 1.", mapping_dim_name(d));
+        return;
+    }
+    char err[256] = "";
+    bool ok = scenario_set_degree(v->s, d, want, err, sizeof err);
+    screen_scenario_after(p, ok, err);
+}
+
+static void screen_scenario_micro(PageState *p, bool up)
+{
+    ScenarioView *v = &p->scn;
+    if (!screen_scenario_allows(v, SCN_ALLOW_MICRO, "the micro-batch"))
+        return;
+    int cur = scenario_workload(v->s)->micro_batch;
+    int want = up ? cur * 2 : cur / 2;
+    if (want < 1) {
+        snprintf(v->msg, sizeof v->msg, "The micro-batch is already 1 sequence.");
+        return;
+    }
+    char err[256] = "";
+    bool ok = scenario_set_micro_batch(v->s, want, err, sizeof err);
+    screen_scenario_after(p, ok, err);
+}
+
+static void screen_scenario_domain(PageState *p, bool up)
+{
+    static const int sizes[] = {1, 2, 4, 8, 16, 32, 36, 64, 72, 128, 144, 256, 288, 512, 576};
+    const int ns = (int)(sizeof sizes / sizeof sizes[0]);
+    ScenarioView *v = &p->scn;
+    if (!screen_scenario_allows(v, SCN_ALLOW_DOMAIN, "the scale-up domain size"))
+        return;
+    int cur = scenario_cluster(v->s)->domain_gpus;
+    char err[256] = "", first[256] = "";
+    for (int k = 0; k < ns; k++) {
+        int i = up ? k : ns - 1 - k;
+        if ((up && sizes[i] <= cur) || (!up && sizes[i] >= cur))
+            continue;
+        if (scenario_set_domain(v->s, sizes[i], err, sizeof err)) {
+            screen_scenario_after(p, true, NULL);
+            return;
+        }
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", err);
+    }
+    screen_scenario_after(p, false,
+                          first[0] ? first : up ? "the domain is as big as it gets"
+                                                : "the domain is already 1 GPU");
+}
+
+static void screen_scenario_system(PageState *p, int dir)
+{
+    ScenarioView *v = &p->scn;
+    if (!screen_scenario_allows(v, SCN_ALLOW_SYSTEM, "the system"))
+        return;
+    int n = hw_system_count(), idx = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(hw_system_at(i)->id, scenario_cluster(v->s)->system_id) == 0)
+            idx = i;
+    char err[256] = "", first[256] = "";
+    for (int k = 1; k < n; k++) {
+        const SystemSpec *sys = hw_system_at(((idx + dir * k) % n + n) % n);
+        if (scenario_set_system(v->s, sys->id, err, sizeof err)) {
+            screen_scenario_after(p, true, NULL);
+            snprintf(v->msg, sizeof v->msg, "System: %s.", sys->name);
+            return;
+        }
+        if (!first[0])
+            snprintf(first, sizeof first, "%s: %s", sys->name, err);
+    }
+    screen_scenario_after(p, false, first[0] ? first : "no other system fits");
+}
+
+static void screen_scenario_drop(PageState *p)
+{
+    ScenarioView *v = &p->scn;
+    if (v->picked < 0) {
+        snprintf(v->msg, sizeof v->msg,
+                 "Pick something first: Space picks the GPU under the cursor, g its group.");
+        return;
+    }
+    if (!screen_scenario_allows(v, SCN_ALLOW_MOVE, "where GPUs sit"))
+        return;
+    char err[256] = "";
+    bool ok;
+    if (v->pick_dim < 0) {
+        if (v->picked == v->cursor) {
+            v->picked = -1;
+            return;
+        }
+        ok = scenario_swap_gpus(v->s, v->picked, v->cursor, err, sizeof err);
+    } else {
+        int dom = cluster_domain_of(scenario_cluster(v->s), v->cursor);
+        ok = scenario_move_group(v->s, v->picked, (MappingDim)v->pick_dim, dom, err,
+                                 sizeof err);
+    }
+    if (ok) {
+        v->picked = -1;
+        v->pick_dim = -1;
+    }
+    screen_scenario_after(p, ok, err);
+}
+
+ScreenAction screen_scenario_key(PageState *p, int key)
+{
+    ScenarioView *v = &p->scn;
+    const Cluster *c = scenario_cluster(v->s);
+    int n = c->n_gpus, dom = c->domain_gpus > 0 ? c->domain_gpus : 1;
+    char err[256] = "";
+    if (key != UIK_RESIZE)
+        v->msg[0] = '\0';
+    switch (key) {
+    case UIK_LEFT: case 'H':
+        if (v->cursor > 0)
+            v->cursor--;
+        break;
+    case UIK_RIGHT: case 'L':
+        if (v->cursor + 1 < n)
+            v->cursor++;
+        break;
+    case UIK_UP: case 'K':
+        if (v->cursor - dom >= 0)
+            v->cursor -= dom;
+        break;
+    case UIK_DOWN: case 'J':
+        if (v->cursor + dom < n)
+            v->cursor += dom;
+        else if (cluster_domain_of(c, n - 1) != cluster_domain_of(c, v->cursor))
+            v->cursor = n - 1;
+        break;
+    case ' ':
+        if (v->picked == v->cursor && v->pick_dim < 0) {
+            v->picked = -1;
+        } else {
+            v->picked = v->cursor;
+            v->pick_dim = -1;
+            snprintf(v->msg, sizeof v->msg,
+                     "GPU %d picked: move to another GPU and press Enter to swap them.",
+                     v->cursor);
+        }
+        break;
+    case 'g': {
+        static const int cycle[] = {DIM_TP, DIM_PP, DIM_DP};
+        int next = DIM_TP;
+        if (v->picked == v->cursor && v->pick_dim >= 0) {
+            int at = 0;
+            for (int i = 0; i < 3; i++)
+                if (cycle[i] == v->pick_dim)
+                    at = i;
+            next = cycle[(at + 1) % 3];
+        }
+        v->picked = v->cursor;
+        v->pick_dim = next;
+        snprintf(v->msg, sizeof v->msg,
+                 "The %s group of GPU %d is picked (g again: next kind). Move to a domain, "
+                 "Enter.",
+                 mapping_dim_name((MappingDim)next), v->cursor);
+        break;
+    }
+    case UIK_ENTER:
+        screen_scenario_drop(p);
+        break;
+    case UIK_ESC:
+        if (v->picked >= 0) {
+            v->picked = -1;
+            v->pick_dim = -1;
+        } else if (v->explain >= 0) {
+            v->explain = -1;
+        } else {
+            return SCREEN_PASS;
+        }
+        break;
+    case '+': case '=':
+        screen_scenario_domain(p, true);
+        break;
+    case '-': case '_':
+        screen_scenario_domain(p, false);
+        break;
+    case 't': case 'T':
+        screen_scenario_degree(p, DIM_TP, key == 't');
+        break;
+    case 'y': case 'Y':
+        screen_scenario_degree(p, DIM_PP, key == 'y');
+        break;
+    case 'd': case 'D':
+        screen_scenario_degree(p, DIM_DP, key == 'd');
+        break;
+    case 'x': case 'X':
+        screen_scenario_degree(p, DIM_EP, key == 'x');
+        break;
+    case 'm': case 'M':
+        screen_scenario_micro(p, key == 'm');
+        break;
+    case 's': case 'S':
+        screen_scenario_system(p, key == 's' ? 1 : -1);
+        break;
+    case 'u':
+        if (scenario_undo(v->s)) {
+            screen_scenario_after(p, true, NULL);
+            snprintf(v->msg, sizeof v->msg, "Undone.");
+        } else {
+            snprintf(v->msg, sizeof v->msg, "Nothing to undo.");
+        }
+        break;
+    case '0':
+        scenario_reset(v->s);
+        v->picked = -1;
+        v->last[0] = '\0';
+        screen_scenario_check(p);
+        snprintf(v->msg, sizeof v->msg, "Back to the start.");
+        break;
+    case 'b':
+        scenario_set_reference(v->s);
+        snprintf(v->msg, sizeof v->msg, "This state is now the reference for the change shown.");
+        break;
+    case 'h': {
+        int hc = lesson_scenario_hint_count(p->lesson, p->page);
+        if (hc == 0) {
+            snprintf(v->msg, sizeof v->msg, "This scenario has no hints.");
+        } else if (v->hints < hc) {
+            v->hints++;
+            if (p->progress)
+                progress_set_hints(p->progress, lesson_id(p->lesson), p->page, v->hints, NULL,
+                                   0);
+        } else {
+            snprintf(v->msg, sizeof v->msg, "That was the last hint.");
+        }
+        break;
+    }
+    case 'e':
+        v->explain = v->explain + 1 >= STEP_PART_COUNT ? -1 : v->explain + 1;
+        break;
+    case 'E':
+        v->explain = -1;
+        break;
+    default:
+        (void)err;
+        return SCREEN_PASS;
+    }
+    return SCREEN_NONE;
+}
+
+/* ---- drawing ---- */
+
+typedef struct {
+    int per_row, rows, cell_w, box_w, box_h, per_line;
+} GridLayout;
+
+static GridLayout screen_scenario_layout(const Cluster *c, int w)
+{
+    GridLayout g;
+    int d = c->domain_gpus > 0 ? c->domain_gpus : 1;
+    if (d > c->n_gpus)
+        d = c->n_gpus > 0 ? c->n_gpus : 1;
+    g.cell_w = 2;
+    int max_inner = w - 3;
+    g.per_row = d;
+    if (g.per_row * g.cell_w > max_inner) {
+        /* prefer a divisor of the domain size so rows are even */
+        int best = max_inner / g.cell_w;
+        for (int k = best; k >= best / 2 && k > 0; k--)
+            if (d % k == 0) {
+                best = k;
+                break;
+            }
+        g.per_row = best > 0 ? best : 1;
+    }
+    g.rows = (d + g.per_row - 1) / g.per_row;
+    g.box_w = g.per_row * g.cell_w + 3;
+    g.box_h = g.rows + 2;
+    g.per_line = (w + 1) / (g.box_w + 1);
+    if (g.per_line < 1)
+        g.per_line = 1;
+    return g;
+}
+
+static int screen_scenario_grid_rows(const Cluster *c, int w)
+{
+    GridLayout g = screen_scenario_layout(c, w);
+    int nd = cluster_domain_count(c);
+    return ((nd + g.per_line - 1) / g.per_line) * g.box_h;
+}
+
+static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const ScenarioView *v,
+                                 bool ascii, ScreenCursor *cur)
+{
+    const Cluster *c = scenario_cluster(v->s);
+    const Mapping *m = scenario_mapping(v->s);
+    const Placement *pl = scenario_placement(v->s);
+    GridLayout g = screen_scenario_layout(c, w);
+    int nd = cluster_domain_count(c);
+    int lines = (nd + g.per_line - 1) / g.per_line;
+    int vis = h / g.box_h;
+    if (vis < 1)
+        vis = 1;
+    int cur_line = cluster_domain_of(c, v->cursor) / g.per_line;
+    int first = cur_line - vis + 1 > 0 ? cur_line - vis + 1 : 0;
+    int world = mapping_world(m);
+    MappingDim colour = v->pick_dim >= 0 ? (MappingDim)v->pick_dim : DIM_TP;
+    int picked_rank = v->picked >= 0 ? (pl ? placement_rank_on(pl, v->picked) : v->picked) : -1;
+    for (int line = first; line < lines && line < first + vis; line++) {
+        for (int col = 0; col < g.per_line; col++) {
+            int d = line * g.per_line + col;
+            if (d >= nd)
+                break;
+            int bx = x + col * (g.box_w + 1), by = y + (line - first) * g.box_h;
+            canvas_box(cv, bx, by, g.box_w, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
+            char label[24];
+            snprintf(label, sizeof label, g.box_w >= 14 ? " domain %d " : " D%d ", d);
+            canvas_put_text_max(cv, bx + 1, by, g.box_w - 2, label, STYLE_LABEL, ascii);
+            for (int k = 0; k < c->domain_gpus; k++) {
+                int gpu = d * c->domain_gpus + k;
+                if (gpu >= c->n_gpus)
+                    break;
+                int gx = bx + 2 + (k % g.per_row) * g.cell_w, gy = by + 1 + k / g.per_row;
+                int rank = pl ? placement_rank_on(pl, gpu) : gpu;
+                char glyph[4] = ".";
+                Style st = STYLE_DIM;
+                if (rank >= 0 && rank < world) {
+                    int grp = mapping_group_of(m, rank, colour);
+                    glyph[0] = (char)(grp % 52 < 26 ? 'A' + grp % 26 : 'a' + grp % 26);
+                    st = canvas_group_style(grp);
+                    if (picked_rank >= 0 &&
+                        (v->pick_dim < 0 ? gpu == v->picked
+                                         : mapping_group_of(m, rank, (MappingDim)v->pick_dim) ==
+                                               mapping_group_of(m, picked_rank,
+                                                                (MappingDim)v->pick_dim)))
+                        st = STYLE_SELECTED;
+                }
+                if (gpu == v->cursor) {
+                    st = STYLE_CURSOR;
+                    cur->x = gx;
+                    cur->y = gy;
+                }
+                canvas_put_text(cv, gx, gy, glyph, st);
+            }
+        }
+    }
+    if (lines > vis) {
+        char more[64];
+        snprintf(more, sizeof more, " domain rows %d-%d of %d ", first + 1, first + vis, lines);
+        canvas_put_text(cv, x + w - (int)strlen(more), y + vis * g.box_h - 1, more, STYLE_DIM);
+    }
+}
+
+/* Draws wrapped text with a bold lead-in; returns rows used (<= max_h). */
+static int screen_scenario_para(Canvas *c, int x, int y, int w, int max_h, const char *lead,
+                                const char *text, Style st)
+{
+    if (max_h <= 0 || !text || !*text)
+        return 0;
+    char buf[1200];
+    snprintf(buf, sizeof buf, "%s%s", lead, text);
+    int need = text_wrap_count(buf, w);
+    text_draw_wrapped(c, x, y, w, max_h, buf, st);
+    canvas_set_style(c, x, y, text_width(lead) < w ? text_width(lead) : w, 1, STYLE_BOLD);
+    return need < max_h ? need : max_h;
+}
+
+static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, PageState *p,
+                                   bool ascii, bool measure)
+{
+    ScenarioView *v = &p->scn;
+    const Scenario *s = v->s;
+    const StepResult *r = scenario_result(s);
+    const Mapping *m = scenario_mapping(s);
+    int row = y;
+    int end = y + max_h;
+    if (!measure)
+        row += chart_step_bar(c, x, row, w, r, scenario_reference(s), ascii);
+    else
+        row += w >= 60 ? 4 : 5;
+    char t[32], tok[32], mp[64], line[400];
+    mapping_format(m, mp, sizeof mp);
+    const char *sep = ascii ? " | " : " · ";
+    snprintf(line, sizeof line, "step %s%s%s tokens/s%sMFU %.0f%%%s%s mb%d%s%s",
+             screen_scenario_time(r->step_s, ascii, t), sep,
+             screen_scenario_count(r->tokens_per_s, tok, sizeof tok), sep, r->mfu * 100.0, sep,
+             mp, scenario_workload(s)->micro_batch, sep, scenario_cluster(s)->name);
+    if (!measure)
+        canvas_put_text_max(c, x, row, w, line, STYLE_BOLD, ascii);
+    row++;
+    if (!measure)
+        row += screen_scenario_para(c, x, row, w, 1, "Bottleneck: ", r->bottleneck,
+                                    r->fits ? STYLE_NORMAL : STYLE_BAD);
+    else
+        row++;
+    if (v->last[0]) {
+        if (!measure)
+            screen_scenario_para(c, x, row, w, 1, "Last move: ", v->last, STYLE_NORMAL);
+        row++;
+    }
+    const char *goal = lesson_scenario_goal_text(p->lesson, p->page);
+    if (goal && *goal) {
+        const char *state = v->goal == 1 ? (ascii ? "[met]" : "[met ✓]")
+                            : v->goal < 0 ? "[goal error]"
+                                          : "[not yet]";
+        snprintf(line, sizeof line, "%s  %s", goal, state);
+        if (!measure) {
+            row += screen_scenario_para(c, x, row, w, 2, "Goal: ", line,
+                                        v->goal == 1 ? STYLE_GOOD : STYLE_NORMAL);
+        } else {
+            row += text_wrap_count(line, w - 6) > 1 ? 2 : 1;
+        }
+        if (v->goal != 1 && v->why[0]) {
+            if (!measure)
+                row += screen_scenario_para(c, x, row, w, 2, "Why not: ", v->why,
+                                            v->goal < 0 ? STYLE_BAD : STYLE_WARNING);
+            else
+                row += 2;
+        }
+    }
+    if (measure)
+        return row - y;
+    /* What is left: the answer to the last key, the formula, the hint, the
+     * debrief, in that order, as far as they fit. */
+    row += screen_scenario_para(c, x, row, w, end - row, "", v->msg, STYLE_WARNING);
+    if (v->explain >= 0 && row < end) {
+        char ex[600];
+        step_explain(scenario_cluster(s), scenario_workload(s), m, r, (StepPart)v->explain, ex,
+                     sizeof ex);
+        row += screen_scenario_para(c, x, row, w, end - row, "Explain (e next, E close): ", ex,
+                                    STYLE_LABEL);
+    }
+    int hc = lesson_scenario_hint_count(p->lesson, p->page);
+    if (v->hints > 0 && row < end) {
+        char lead[32];
+        snprintf(lead, sizeof lead, "Hint %d/%d: ", v->hints, hc);
+        row += screen_scenario_para(c, x, row, w, end - row, lead,
+                                    lesson_scenario_hint(p->lesson, p->page, v->hints - 1),
+                                    STYLE_EMPH);
+    }
+    if (v->met && v->goal == 1 && row < end)
+        row += screen_scenario_para(c, x, row, w, end - row, "Debrief: ",
+                                    lesson_scenario_debrief(p->lesson, p->page), STYLE_GOOD);
+    return row - y;
+}
+
+void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCursor *cur)
+{
+    ScenarioView *v = &p->scn;
+    if (!v->s)
+        return;
+    int w = canvas_width(c), h = canvas_height(c);
+    int bottom = h - 4; /* status line and two footer lines below */
+    const Cluster *cl = scenario_cluster(v->s);
+    const char *brief = lesson_page_text(p->lesson, p->page);
+    bool wide = w >= 120;
+    int brief_h = 0;
+    if (*brief) {
+        int need = text_wrap_count(brief, w - 4);
+        int cap = h >= 40 ? 6 : 2;
+        brief_h = need < cap ? need : cap;
+        text_draw_markup(c, 2, top - 1, w - 4, brief_h, brief, 0, ascii);
+    }
+    int y = top - 1 + brief_h + (brief_h ? 1 : 0);
+    char legend[300], up[32], out[32];
+    units_format(UNITS_BANDWIDTH, cl->up_bytes_per_s, ascii, up, sizeof up);
+    units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
+    MappingDim colour = v->pick_dim >= 0 ? (MappingDim)v->pick_dim : DIM_TP;
+    snprintf(legend, sizeof legend,
+             "Letter = %s group. Inside a box: %s %s per GPU; between boxes: %s per GPU.",
+             mapping_dim_name(colour), cl->up_link, up, out);
+    if (wide) {
+        int gw = w / 2 - 3;
+        int rx = w / 2 + 1, rw = w - rx - 2;
+        int grid_h = bottom - y - 2;
+        int need = screen_scenario_grid_rows(cl, gw);
+        if (need < grid_h)
+            grid_h = need;
+        screen_scenario_grid(c, 2, y, gw, grid_h, v, ascii, cur);
+        text_draw_wrapped(c, 2, y + grid_h, gw, 2, legend, STYLE_DIM);
+        screen_scenario_results(c, rx, y, rw, bottom - y, p, ascii, false);
+        return;
+    }
+    int res_h = screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, true);
+    int grid_h = bottom - y - res_h - 1;
+    int need = screen_scenario_grid_rows(cl, w - 4);
+    if (need < grid_h)
+        grid_h = need;
+    if (grid_h < 3)
+        grid_h = 3;
+    screen_scenario_grid(c, 2, y, w - 4, grid_h, v, ascii, cur);
+    y += grid_h;
+    canvas_put_text_max(c, 2, y, w - 4, legend, STYLE_DIM, ascii);
+    y++;
+    screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, false);
+}

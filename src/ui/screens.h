@@ -1,0 +1,145 @@
+/* screens — every screen of the terminal UI as plain C: a state struct, a
+ * draw function onto a Canvas and a key function (state + key -> new state
+ * and an action). No curses here: term.c copies the canvas to the terminal,
+ * app.c runs the loop, and tests/unit/test_screens.c drives these directly.
+ *
+ * Screens: the lesson menu (screen_menu.c), a lesson page of any kind
+ * (screen_page.c; scenarios in screen_scenario.c, diagrams through
+ * screen_diagram.c), and the shared frame, help overlay and "terminal too
+ * small" line (screens.c).
+ *
+ * Ownership: states borrow their items, lessons and progress store; a
+ * PageState owns the Scenario of the scenario page it shows
+ * (screen_page_fini frees it). The hardware cursor position each draw
+ * returns is where the focused item is, for screen readers.
+ */
+#ifndef SCALELAB_UI_SCREENS_H
+#define SCALELAB_UI_SCREENS_H
+
+#include "draw/canvas.h"
+#include "model/scenario.h"
+#include "ui/progress.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct Lesson Lesson;
+
+/* Works at 80x24, uses room up to 250x70. */
+#define SCREEN_MIN_W 80
+#define SCREEN_MIN_H 24
+#define SCREEN_MAX_W 250
+#define SCREEN_MAX_H 70
+
+typedef enum {
+    SCREEN_NONE,   /* stay */
+    SCREEN_OPEN,   /* menu: open the selected lesson */
+    SCREEN_BACK,   /* page: back to the menu */
+    SCREEN_QUIT,   /* leave the program */
+    SCREEN_RELOAD, /* page: reload the lesson file, keep the page */
+    SCREEN_PASS,   /* internal: the key means nothing to this part */
+} ScreenAction;
+
+typedef struct {
+    int x, y; /* -1: no focused item */
+} ScreenCursor;
+
+/* ---- shared pieces (screens.c) ---- */
+bool screen_size_ok(int w, int h);
+/* One line asking for a larger terminal (drawn on a canvas of any size). */
+void screen_too_small_draw(Canvas *c, int w, int h);
+/* Title on row 0 (left) with `right` right-aligned, a rule on row 1, the
+ * footer lines at the bottom. Returns the first free row below the rule. */
+int screen_frame(Canvas *c, const char *title, const char *right, const char *footer1,
+                 const char *footer2, bool ascii);
+/* A centred box with the lines of a help text (NULL-terminated array). */
+void screen_help_draw(Canvas *c, const char *title, const char *const *lines, bool ascii);
+
+/* ---- the lesson menu (screen_menu.c) ---- */
+typedef struct {
+    const char *id;
+    const char *title;
+    const char *summary;
+    const char *track;
+    const char *error; /* NULL, or the file:line error of a lesson that fails to load */
+    int minutes;
+    ProgressStatus mark;
+} MenuItem;
+
+typedef struct {
+    const MenuItem *items; /* borrowed, in menu order (track, then order) */
+    int n_items;
+    int sel;               /* selected item, -1 when none is visible */
+    int scroll;            /* first row shown of the list */
+    char filter[64];       /* words that must all appear (case-insensitive) */
+    bool filtering;        /* typing into the filter */
+    bool help;
+    char note[400];        /* one line under the list (progress notes, errors) */
+    char where[200];       /* the lessons folder, shown in the header */
+} MenuState;
+
+void screen_menu_init(MenuState *m, const MenuItem *items, int n_items);
+/* Does item i pass the filter? */
+bool screen_menu_matches(const MenuState *m, int i);
+ScreenAction screen_menu_key(MenuState *m, int key);
+void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur);
+
+/* ---- scenario part of a page (screen_scenario.c) ---- */
+typedef struct {
+    Scenario *s;        /* owned */
+    int cursor;         /* GPU under the cursor */
+    int picked;         /* picked GPU, -1 none */
+    int pick_dim;       /* -1: one GPU; else the MappingDim of the picked group */
+    int goal;           /* 1 met, 0 not met, -1 script error */
+    char why[400];      /* why the goal is not met, in model terms */
+    char msg[400];      /* the answer to the last key: an illegal move, ... */
+    char last[200];     /* the effect of the last move */
+    int hints;          /* hints revealed */
+    int explain;        /* StepPart being explained, -1 none */
+    bool met;           /* the goal was met at least once (debrief shown) */
+} ScenarioView;
+
+/* ---- a lesson page (screen_page.c) ---- */
+typedef struct {
+    Lesson *lesson;          /* borrowed; NULL when the file did not load */
+    char path[400];
+    char load_error[512];    /* "file:line: message" when lesson is NULL */
+    Progress *progress;      /* borrowed, may be NULL */
+    int page;
+    int scroll;
+    int lines;               /* lines the text of this page needs (for scrolling) */
+    bool help;
+    char message[400];       /* one status line */
+    char page_error[512];    /* this page could not be built: "file:line: message" */
+    int quiz_sel;
+    int quiz_answer;         /* -1 until answered */
+    ScenarioView scn;
+} PageState;
+
+/* Opens page `page` (clamped) of lesson l; load_error when l is NULL. */
+void screen_page_init(PageState *p, Lesson *l, const char *path, const char *load_error,
+                      Progress *progress, int page);
+void screen_page_fini(PageState *p);
+/* After a reload: the new lesson (or NULL + error), same page when it exists. */
+void screen_page_set_lesson(PageState *p, Lesson *l, const char *load_error);
+ScreenAction screen_page_key(PageState *p, int key);
+void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur);
+/* Goes to page n (clamped), recording the visit. */
+void screen_page_goto(PageState *p, int n);
+
+/* Scenario pages: called by screen_page_*. */
+void screen_scenario_open(PageState *p);
+void screen_scenario_close(PageState *p);
+ScreenAction screen_scenario_key(PageState *p, int key);
+void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCursor *cur);
+/* Applies a move in scenario_apply_text form as if made with keys (the
+ * effect line, the goal check and progress included). False + msg on error. */
+bool screen_scenario_apply(PageState *p, const char *move);
+
+/* ---- diagrams (screen_diagram.c) ---- */
+/* view: 0 rack, 1 fabric, 2 bar, 3 chart (the ViewKind order). Returns the
+ * rows used; on a model error writes it into err and returns 0. */
+int screen_diagram_draw(Canvas *c, int x, int y, int w, int h, int view, const Cluster *cl,
+                        const Workload *wl, const Mapping *m, const Placement *pl, bool ascii,
+                        char *err, size_t err_len);
+
+#endif
