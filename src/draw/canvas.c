@@ -412,6 +412,31 @@ void canvas_box(Canvas *c, int x, int y, int w, int h, LineKind k, Style s, bool
     canvas_vline(c, x + w - 1, y, h, k, s, ascii);
 }
 
+void canvas_blit(Canvas *dst, int x, int y, const Canvas *src)
+{
+    if (!dst || !src)
+        return;
+    for (int j = 0; j < src->h; j++) {
+        if (y + j < 0 || y + j >= dst->h)
+            continue;
+        for (int i = 0; i < src->w; i++) {
+            const Cell *s = &src->cells[(size_t)j * (size_t)src->w + (size_t)i];
+            int dx = x + i;
+            if (dx < 0 || dx >= dst->w || s->width == 0)
+                continue;
+            if (s->width == 2 && dx + 1 >= dst->w)
+                continue;
+            cell_unshare(dst, dx, y + j);
+            if (s->width == 2)
+                cell_unshare(dst, dx + 1, y + j);
+            Cell *t = cell_at(dst, dx, y + j);
+            *t = *s;
+            if (s->width == 2)
+                *cell_at(dst, dx + 1, y + j) = s[1];
+        }
+    }
+}
+
 /* --- output ------------------------------------------------------------- */
 
 static const struct {

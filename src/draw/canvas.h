@@ -116,6 +116,11 @@ void canvas_hline(Canvas *c, int x, int y, int len, LineKind k, Style s, bool as
 void canvas_vline(Canvas *c, int x, int y, int len, LineKind k, Style s, bool ascii);
 void canvas_box(Canvas *c, int x, int y, int w, int h, LineKind k, Style s, bool ascii);
 
+/* Copies all of src onto dst with its top-left at (x, y), clipped to dst.
+ * Views draw into a canvas of their own box size and blit it, so nothing
+ * they draw can leave their box. */
+void canvas_blit(Canvas *dst, int x, int y, const Canvas *src);
+
 /* The canvas as text: one line per row, trailing blanks trimmed, each row
  * ending in '\n'. With ascii every non-ASCII glyph is replaced by an ASCII
  * look-alike (box drawing → + - |, others '?' per column). Caller frees. */

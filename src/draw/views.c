@@ -1,0 +1,1016 @@
+/* views — the rack and fabric views of a cluster and their descriptions; see
+ * views.h.
+ *
+ * Each view draws into a scratch canvas of its own box size and blits it, so
+ * nothing leaves the box. Work is bounded by what is drawn: a domain box
+ * shows at most DOMAIN_MAX_ROWS rows of GPUs, the fabric view draws as many
+ * domains as fit and one aggregate box ("× 228 racks") for the rest, and
+ * group letters are looked up only for GPUs that are drawn (O(1) each with
+ * the default placement).
+ *
+ * Figures come from the Cluster fields (which carry the preset's sources)
+ * and are printed with units_format. Depends on canvas, text, strbuf and the
+ * model headers; no curses, no Lua.
+ */
+#include "draw/views.h"
+
+#include "draw/strbuf.h"
+#include "draw/text.h"
+#include "model/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DOMAIN_MAX_ROWS 4
+#define DOMAIN_MAX_COLS 18
+
+ViewInput view_input_default(const Cluster *c)
+{
+    ViewInput in = {0};
+    in.cluster = c;
+    in.cursor_gpu = -1;
+    in.colour_by = DIM_TP;
+    return in;
+}
+
+static const char *const view_names[VIEW_COUNT] = {"rack", "fabric", "bar", "chart"};
+
+const char *view_kind_name(ViewKind k)
+{
+    return (unsigned)k < VIEW_COUNT ? view_names[k] : "?";
+}
+
+int view_kind_parse(const char *name)
+{
+    for (int i = 0; name && i < VIEW_COUNT; i++)
+        if (strcmp(view_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* --- shared helpers ----------------------------------------------------- */
+
+static int view_domain_size(const Cluster *c)
+{
+    return c->domain_gpus < c->n_gpus ? c->domain_gpus : c->n_gpus;
+}
+
+/* The rank on a GPU, or -1. */
+static int view_rank_on(const ViewInput *in, int gpu)
+{
+    if (gpu < 0 || gpu >= in->cluster->n_gpus)
+        return -1;
+    if (!in->placement)
+        return gpu;
+    return placement_rank_on(in->placement, gpu);
+}
+
+/* Group id of the GPU's rank along colour_by, -1 without a mapping. */
+static int view_group_of(const ViewInput *in, int gpu)
+{
+    if (!in->mapping)
+        return -1;
+    int rank = view_rank_on(in, gpu);
+    if (rank < 0 || rank >= mapping_world(in->mapping))
+        return -1;
+    return mapping_group_of(in->mapping, rank, in->colour_by);
+}
+
+char view_gpu_letter(const ViewInput *in, int gpu)
+{
+    if (!in || !in->cluster || gpu < 0 || gpu >= in->cluster->n_gpus)
+        return '.';
+    int g = view_group_of(in, gpu);
+    if (g < 0)
+        return 'G';
+    return (char)('A' + g % 26);
+}
+
+static Style view_gpu_style(const ViewInput *in, int gpu)
+{
+    if (gpu == in->cursor_gpu)
+        return STYLE_CURSOR;
+    if (gpu < 0 || gpu >= in->cluster->n_gpus)
+        return STYLE_DIM;
+    int g = view_group_of(in, gpu);
+    return g < 0 ? STYLE_GPU : canvas_group_style(g);
+}
+
+/* Draws one GPU as its group letter (the cursor also gets brackets when
+ * there is room, so it shows without colour). */
+static void view_put_gpu(Canvas *cv, int x, int y, const ViewInput *in, int gpu)
+{
+    char s[2] = {view_gpu_letter(in, gpu), '\0'};
+    if (gpu >= in->cluster->n_gpus)
+        s[0] = '.';
+    canvas_put_text(cv, x, y, s, view_gpu_style(in, gpu));
+}
+
+typedef enum { LOAD_NONE, LOAD_IDLE, LOAD_BUSY, LOAD_BOTTLENECK } LoadLevel;
+
+static double view_tier_share(const StepResult *r, Tier t)
+{
+    if (!r || !(r->step_s > 0))
+        return 0;
+    return r->tier_busy_s[t] / r->step_s;
+}
+
+static LoadLevel view_tier_load(const StepResult *r, Tier t)
+{
+    if (!r)
+        return LOAD_NONE;
+    if (r->bottleneck_part != STEP_COMPUTE && r->bottleneck_tier == t)
+        return LOAD_BOTTLENECK;
+    return view_tier_share(r, t) >= 0.05 ? LOAD_BUSY : LOAD_IDLE;
+}
+
+static Style view_link_style(const ViewInput *in, Tier t)
+{
+    switch (view_tier_load(in->result, t)) {
+    case LOAD_IDLE:
+        return STYLE_LOAD_IDLE;
+    case LOAD_BUSY:
+        return STYLE_LOAD_BUSY;
+    case LOAD_BOTTLENECK:
+        return STYLE_LOAD_BOTTLENECK;
+    default:
+        return t == TIER_UP ? STYLE_UP_LINK : t == TIER_OUT ? STYLE_OUT_LINK : STYLE_ACROSS_LINK;
+    }
+}
+
+static const char *view_load_word(LoadLevel l)
+{
+    return l == LOAD_BOTTLENECK ? "bottleneck" : l == LOAD_BUSY ? "busy" : "idle";
+}
+
+static const char *view_domain_noun(const Cluster *c, bool plural)
+{
+    if (c->up_kind == HW_UP_TORUS)
+        return plural ? "slices" : "slice";
+    if (c->domain_gpus > 16)
+        return plural ? "racks" : "rack";
+    return plural ? "servers" : "server";
+}
+
+static const char *view_bw(double v, bool ascii, char *buf, size_t n)
+{
+    return units_format(UNITS_BANDWIDTH, v, ascii, buf, n);
+}
+
+/* "NVLink 4 1.80 TB/s per GPU (900 GB/s each way)" */
+static void view_up_figure(const Cluster *c, bool ascii, char *buf, size_t n)
+{
+    char both[32], one[32];
+    view_bw(2 * c->up_bytes_per_s, ascii, both, sizeof both);
+    view_bw(c->up_bytes_per_s, ascii, one, sizeof one);
+    snprintf(buf, n, "%s: %s per GPU (%s each way)", c->up_link, both, one);
+}
+
+/* "800 Gb/s = 100 GB/s per GPU" */
+static void view_out_figure(const Cluster *c, char *buf, size_t n)
+{
+    char bb[64];
+    units_format_bits_bytes(c->out_bytes_per_s, bb, sizeof bb);
+    snprintf(buf, n, "%s per GPU", bb);
+}
+
+/* "18x" — the drop in per-GPU bandwidth when traffic leaves the domain. */
+static double view_drop(const Cluster *c)
+{
+    return c->out_bytes_per_s > 0 ? c->up_bytes_per_s / c->out_bytes_per_s : 0;
+}
+
+static void view_ratio(double r, char *buf, size_t n)
+{
+    if (r >= 10 || fabs(r - round(r)) < 0.05)
+        snprintf(buf, n, "%.0fx", r);
+    else
+        snprintf(buf, n, "%.1fx", r);
+}
+
+/* A line of styled text that is clipped with an ellipsis to w. */
+static void view_text(Canvas *cv, int x, int y, int w, const char *s, Style st, bool ascii)
+{
+    canvas_put_text_max(cv, x, y, w - x, s, st, ascii);
+}
+
+/* One sentence about the groups of in->colour_by: which letters, and
+ * whether the worst group spills out of its domain. Returns true when it
+ * spills (the caller styles the line as a warning). */
+static bool view_group_sentence(const ViewInput *in, char *buf, size_t n)
+{
+    const Mapping *m = in->mapping;
+    buf[0] = '\0';
+    if (!m)
+        return false;
+    const char *dim = mapping_dim_name(in->colour_by);
+    int size = mapping_dim_size(m, in->colour_by);
+    GroupSpan sp = mapping_worst_span(m, in->cluster, in->placement, in->colour_by);
+    int groups = size > 0 ? mapping_world(m) / size : 0;
+    if (sp.domains > 1) {
+        snprintf(buf, n, "Letters = %s groups of %d (%d groups). A %s group spans %d %s: "
+                 "its traffic leaves %s.", dim, size, groups, dim, sp.domains,
+                 view_domain_noun(in->cluster, true), in->cluster->up_link);
+        return true;
+    }
+    snprintf(buf, n, "Letters = %s groups of %d (%d groups); each fits in one %s.", dim, size,
+             groups, view_domain_noun(in->cluster, false));
+    return false;
+}
+
+/* The load line: "Load: scale-up busy 35% of the step, scale-out ..." */
+static void view_load_sentence(const ViewInput *in, char *buf, size_t n)
+{
+    const StepResult *r = in->result;
+    buf[0] = '\0';
+    if (!r)
+        return;
+    size_t used = (size_t)snprintf(buf, n, "Load over one step:");
+    for (int t = 0; t < TIER_COUNT && used < n; t++) {
+        if (t == TIER_ACROSS && in->cluster->sites < 2)
+            continue;
+        used += (size_t)snprintf(buf + used, n - used, "%s %s %s %.0f%%", t ? "," : "",
+                                 tier_name((Tier)t), view_load_word(view_tier_load(r, (Tier)t)),
+                                 100 * view_tier_share(r, (Tier)t));
+    }
+}
+
+/* Draws the legend/label lines from row y; returns the next free row. */
+static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in, bool fabric)
+{
+    const Cluster *c = in->cluster;
+    bool a = in->ascii;
+    char buf[1024], fig[160], r[16], b1[32], b2[32];
+    const char *noun = view_domain_noun(c, false);
+    view_up_figure(c, a, fig, sizeof fig);
+    snprintf(buf, sizeof buf, "%s scale-up inside a %s, %s", a ? "=" : "═", noun, fig);
+    y += text_draw_wrapped(cv, x, y, w - x, 2, buf, view_link_style(in, TIER_UP));
+    view_out_figure(c, fig, sizeof fig);
+    snprintf(buf, sizeof buf, "%s scale-out to the leaf switches, %s (%s)", a ? "-" : "─", fig,
+             c->out_link);
+    y += text_draw_wrapped(cv, x, y, w - x, 2, buf, view_link_style(in, TIER_OUT));
+    if (c->sites > 1) {
+        snprintf(buf, sizeof buf, "%s scale-across between %d sites, %s each way in all",
+                 a ? "~" : "┄", c->sites, view_bw(c->across_bytes_per_s, a, b1, sizeof b1));
+        y += text_draw_wrapped(cv, x, y, w - x, 2, buf, view_link_style(in, TIER_ACROSS));
+    }
+    view_ratio(view_drop(c), r, sizeof r);
+    snprintf(buf, sizeof buf, "Leaving the %s, bandwidth per GPU drops %s (%s %s %s).", noun, r,
+             view_bw(c->up_bytes_per_s, a, b1, sizeof b1), a ? "->" : "→",
+             view_bw(c->out_bytes_per_s, a, b2, sizeof b2));
+    y += text_draw_wrapped(cv, x, y, w - x, 2, buf, STYLE_WARNING);
+    (void)fabric;
+    if (in->mapping) {
+        bool spills = view_group_sentence(in, buf, sizeof buf);
+        y += text_draw_wrapped(cv, x, y, w - x, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
+    }
+    if (in->result) {
+        view_load_sentence(in, buf, sizeof buf);
+        y += text_draw_wrapped(cv, x, y, w - x, 2, buf, STYLE_LABEL);
+    }
+    if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
+        int g = in->cursor_gpu;
+        snprintf(buf, sizeof buf, "%s cursor: GPU %d, %s %d, leaf %d", a ? "^" : "▲", g, noun,
+                 cluster_domain_of(c, g) + 1, cluster_leaf_of(c, g) + 1);
+        if (c->sites > 1) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, sizeof buf - l, ", site %d", cluster_site_of(c, g) + 1);
+        }
+        view_text(cv, x, y++, w, buf, STYLE_CURSOR, a);
+    }
+    return y;
+}
+
+/* --- rack view ---------------------------------------------------------- */
+
+/* The domain the rack view shows: the cursor's, else the first. */
+static int view_rack_domain(const ViewInput *in)
+{
+    int d = cluster_domain_of(in->cluster, in->cursor_gpu);
+    return d < 0 ? 0 : d;
+}
+
+static void view_rack_title(Canvas *cv, int w, const ViewInput *in, int dom, const char *what)
+{
+    const Cluster *c = in->cluster;
+    char buf[1024];
+    int domains = cluster_domain_count(c);
+    if (domains > 1)
+        snprintf(buf, sizeof buf, "%s %s %d of %d: %s", c->name, view_domain_noun(c, false),
+                 dom + 1, domains, what);
+    else
+        snprintf(buf, sizeof buf, "%s: %s", c->name, what);
+    view_text(cv, 0, 0, w, buf, STYLE_HEADING, in->ascii);
+}
+
+/* Power and cooling, "" when unknown. */
+static void view_power(const Cluster *c, bool ascii, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (c->domain_power_w > 0)
+        snprintf(buf, n, "Power about %.1f kW per %s%s%s%s", c->domain_power_w / 1000,
+                 view_domain_noun(c, false), c->cooling[0] ? ", " : "", c->cooling,
+                 c->cooling[0] ? "-cooled" : "");
+    else if (c->cooling[0])
+        snprintf(buf, n, "Cooling: %s", c->cooling);
+    (void)ascii;
+}
+
+/* An 8-GPU server: half the GPUs above the NVSwitch chips, half below, each
+ * with its NIC out to the leaf switches. */
+static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int dom)
+{
+    const Cluster *c = in->cluster;
+    bool a = in->ascii;
+    int n = c->domain_gpus;
+    int first = dom * c->domain_gpus;
+    int top = (n + 1) / 2, pitch = 7, bx = 2;
+    char buf[1024];
+    const SystemSpec *sys = hw_system_find(c->system_id);
+    int chips = sys ? sys->up_switches : 0;
+    snprintf(buf, sizeof buf, "one %s of %d %s %s, %d NVSwitch chip%s",
+             view_domain_noun(c, false), n, a ? "x" : "×", c->gpu.name, chips,
+             chips == 1 ? "" : "s");
+    view_rack_title(cv, w, in, dom, buf);
+    Style up = view_link_style(in, TIER_UP), out = view_link_style(in, TIER_OUT);
+    int y0 = 2;
+    /* rows: 0 NIC line, 1 "NIC", 2-4 top GPUs, 5 bus, 6-8 switches, 9 bus,
+     * 10-12 bottom GPUs, 13 "NIC", 14 NIC line */
+    int span = (top - 1) * pitch + 5;
+    for (int i = 0; i < n; i++) {
+        bool upper = i < top;
+        int col = upper ? i : i - top;
+        int x = bx + col * pitch;
+        int gy = y0 + (upper ? 2 : 10);
+        int gpu = first + i;
+        canvas_box(cv, x, gy, 5, 3, LINE_LIGHT, STYLE_FRAME, a);
+        char label[24];
+        snprintf(label, sizeof label, "%c%d", view_gpu_letter(in, gpu), i);
+        if (gpu >= c->n_gpus)
+            snprintf(label, sizeof label, "--");
+        bool cur = gpu == in->cursor_gpu;
+        if (cur)
+            canvas_put_text(cv, x + 1, gy + 1, ">", STYLE_CURSOR);
+        canvas_put_text_max(cv, x + 1 + cur, gy + 1, 3 - cur, label, view_gpu_style(in, gpu),
+                            a);
+        /* NIC above the top row, below the bottom row */
+        int ny = upper ? y0 + 1 : y0 + 13;
+        canvas_put_text(cv, x + 1, ny, "NIC", STYLE_NIC);
+        canvas_vline(cv, x + 2, upper ? y0 : y0 + 14, 1, LINE_LIGHT, out, a);
+        canvas_put_text(cv, x + 2, upper ? y0 : y0 + 14, a ? (upper ? "^" : "v") :
+                        (upper ? "↑" : "↓"), out);
+        /* NVLink from the GPU to the switch bus */
+        canvas_vline(cv, x + 2, upper ? gy + 2 : gy - 1, 2, LINE_DOUBLE, up, a);
+    }
+    canvas_hline(cv, bx, y0 + 5, span, LINE_DOUBLE, up, a);
+    canvas_hline(cv, bx, y0 + 9, span, LINE_DOUBLE, up, a);
+    /* The NVSwitch chips between the buses. */
+    int sw_w = chips > 0 ? (span - (chips - 1)) / chips : span;
+    if (chips < 1 || sw_w < 4) {
+        chips = 1;
+        sw_w = span;
+    }
+    for (int s = 0; s < chips; s++) {
+        int x = bx + s * (sw_w + 1);
+        canvas_box(cv, x, y0 + 6, sw_w, 3, LINE_LIGHT, STYLE_SWITCH, a);
+        canvas_vline(cv, x + sw_w / 2, y0 + 5, 2, LINE_DOUBLE, up, a);
+        canvas_vline(cv, x + sw_w / 2, y0 + 8, 2, LINE_DOUBLE, up, a);
+        canvas_put_text_max(cv, x + 1, y0 + 7, sw_w - 2, sw_w >= 10 ? "NVSwitch" : "NVS",
+                            STYLE_SWITCH, a);
+    }
+    /* Labels: right of the picture when there is room, else below it. */
+    int lx = bx + span + 3, ly = y0;
+    int lw = w - lx;
+    if (lw < 36) {
+        lx = 0;
+        ly = y0 + 16;
+        lw = w;
+    }
+    char fig[160], r[16];
+    view_up_figure(c, a, fig, sizeof fig);
+    int yy = ly;
+    view_text(cv, lx, yy++, w, "Scale-up (inside the server):", STYLE_BOLD, a);
+    yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, fig, up);
+    snprintf(buf, sizeof buf, "every GPU one hop from every other through the switch%s",
+             chips == 1 ? "" : "es");
+    yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, buf, STYLE_LABEL);
+    yy++;
+    view_text(cv, lx, yy++, w, "Scale-out (to the leaf switches):", STYLE_BOLD, a);
+    view_out_figure(c, fig, sizeof fig);
+    yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, fig, out);
+    view_ratio(view_drop(c), r, sizeof r);
+    snprintf(buf, sizeof buf, "one NIC per GPU (%s), %s less than NVLink", c->out_link, r);
+    yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 3, buf, STYLE_LABEL);
+    view_power(c, a, buf, sizeof buf);
+    if (buf[0]) {
+        yy++;
+        yy += text_draw_wrapped(cv, lx, yy, lw, 2, buf, STYLE_LABEL);
+    }
+    int bottom = ly == y0 ? y0 + 15 : yy;
+    if (yy > bottom)
+        bottom = yy;
+    int ry = bottom + 1;
+    if (in->mapping) {
+        bool spills = view_group_sentence(in, buf, sizeof buf);
+        ry += text_draw_wrapped(cv, 0, ry, w, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
+    }
+    if (in->result) {
+        view_load_sentence(in, buf, sizeof buf);
+        ry += text_draw_wrapped(cv, 0, ry, w, 2, buf, STYLE_LABEL);
+    }
+    (void)h;
+    return ry;
+}
+
+/* An NVL72-style rack: compute trays of 4 GPUs above and below the NVLink
+ * switch trays, all joined by the copper spine. Drawn sideways so it fits:
+ * top trays on the left, switch trays in the middle, bottom trays right. */
+static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
+{
+    const Cluster *c = in->cluster;
+    bool a = in->ascii;
+    int n = c->domain_gpus, per_tray = 4;
+    int trays = (n + per_tray - 1) / per_tray;
+    const SystemSpec *sys = hw_system_find(c->system_id);
+    int chips = sys && sys->up_switches > 0 ? sys->up_switches : 2 * ((trays + 1) / 2);
+    int sw_trays = (chips + 1) / 2;
+    int left = (trays + 1) / 2 + (trays % 2 == 0 && trays > sw_trays ? 1 : 0);
+    if (left > trays)
+        left = trays;
+    int right = trays - left;
+    int rows = left > sw_trays ? left : sw_trays;
+    if (right > rows)
+        rows = right;
+    int first = dom * c->domain_gpus;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "one rack = one NVLink domain of %d %s %s", n, a ? "x" : "×",
+             c->gpu.name);
+    view_rack_title(cv, w, in, dom, buf);
+    Style up = view_link_style(in, TIER_UP);
+    /* columns: tray  "01 [A A A A]" = 13, link 3, spine, switch tray 14, spine, link 3 */
+    int xl = 0, tray_w = 2 + 1 + 2 * per_tray + 1;
+    int spine_l = xl + tray_w + 3;
+    int sw_x = spine_l + 2, sw_w = 15;
+    int spine_r = sw_x + sw_w + 1;
+    int xr = spine_r + 4;
+    int y0 = 3;
+    view_text(cv, xl, 1, w, "top trays", STYLE_BOLD, a);
+    view_text(cv, sw_x, 1, w, "switch trays", STYLE_BOLD, a);
+    view_text(cv, xr + 2, 1, w, "bottom trays", STYLE_BOLD, a);
+    view_text(cv, spine_l - 2, 2, w, "copper spine (NVLink cables)", STYLE_DIM, a);
+    canvas_vline(cv, spine_l, y0, left > sw_trays ? left : sw_trays, LINE_DOUBLE, up, a);
+    canvas_vline(cv, spine_r, y0, right > sw_trays ? right : sw_trays, LINE_DOUBLE, up, a);
+    for (int t = 0; t < trays; t++) {
+        bool on_left = t < left;
+        int row = on_left ? t : t - left;
+        int ty = y0 + row;
+        int tx = on_left ? xl : xr + 3;
+        snprintf(buf, sizeof buf, "%02d", t + 1);
+        if (on_left)
+            canvas_put_text(cv, tx, ty, buf, STYLE_DIM);
+        else
+            canvas_put_text(cv, tx + 2 * per_tray + 1, ty, buf, STYLE_DIM);
+        int gx = on_left ? tx + 3 : tx - 1;
+        canvas_put_text(cv, gx, ty, "[", STYLE_FRAME);
+        for (int k = 0; k < per_tray; k++) {
+            int gpu = first + t * per_tray + k;
+            if (t * per_tray + k >= n)
+                break;
+            view_put_gpu(cv, gx + 1 + 2 * k, ty, in, gpu);
+            if (gpu == in->cursor_gpu)
+                canvas_put_text(cv, gx + 2 * k, ty, ">", STYLE_CURSOR);
+        }
+        canvas_put_text(cv, gx + 2 * per_tray, ty, "]", STYLE_FRAME);
+        if (on_left)
+            canvas_hline(cv, gx + 2 * per_tray + 1, ty, spine_l - (gx + 2 * per_tray + 1) + 1,
+                         LINE_DOUBLE, up, a);
+        else
+            canvas_hline(cv, spine_r, ty, gx - spine_r, LINE_DOUBLE, up, a);
+    }
+    for (int s = 0; s < sw_trays; s++) {
+        int ty = y0 + s;
+        canvas_hline(cv, spine_l, ty, 2, LINE_DOUBLE, up, a);
+        canvas_hline(cv, spine_r - 1, ty, 2, LINE_DOUBLE, up, a);
+        int k = chips - 2 * s >= 2 ? 2 : 1;
+        snprintf(buf, sizeof buf, "[sw %d: %d chip%s]", s + 1, k, k == 1 ? "" : "s");
+        canvas_put_text_max(cv, sw_x, ty, sw_w, buf, STYLE_SWITCH, a);
+    }
+    int yy = y0 + rows + 1;
+    char fig[160], tot[32], r[16];
+    view_up_figure(c, a, fig, sizeof fig);
+    snprintf(buf, sizeof buf, "%s scale-up  %s; %s in the rack (%d GPUs x %s), %d switch chips",
+             a ? "=" : "═", fig,
+             view_bw(2 * c->up_bytes_per_s * n, a, tot, sizeof tot), n,
+             view_bw(2 * c->up_bytes_per_s, a, r, sizeof r), chips);
+    yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, up);
+    view_out_figure(c, fig, sizeof fig);
+    view_ratio(view_drop(c), r, sizeof r);
+    snprintf(buf, sizeof buf, "%s scale-out %s: one %s NIC per GPU, %s less than NVLink",
+             a ? "-" : "─", fig, c->out_link, r);
+    yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, view_link_style(in, TIER_OUT));
+    view_power(c, a, buf, sizeof buf);
+    if (buf[0])
+        yy += text_draw_wrapped(cv, 0, yy, w, 1, buf, STYLE_LABEL);
+    if (in->mapping) {
+        bool spills = view_group_sentence(in, buf, sizeof buf);
+        yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
+    }
+    if (in->result) {
+        view_load_sentence(in, buf, sizeof buf);
+        yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, STYLE_LABEL);
+    }
+    (void)h;
+    return yy;
+}
+
+/* The torus shape of one domain: the preset's, else a cube guess. */
+static void view_torus_shape(const Cluster *c, int dims[3])
+{
+    const SystemSpec *sys = hw_system_find(c->system_id);
+    if (sys && sys->torus[0] > 0 && sys->torus[0] * sys->torus[1] * sys->torus[2] ==
+                                        c->domain_gpus) {
+        memcpy(dims, sys->torus, 3 * sizeof dims[0]);
+        return;
+    }
+    int k = (int)lround(cbrt((double)c->domain_gpus));
+    if (k > 0 && k * k * k == c->domain_gpus) {
+        dims[0] = dims[1] = dims[2] = k;
+        return;
+    }
+    dims[0] = c->domain_gpus;
+    dims[1] = dims[2] = 1;
+}
+
+/* A TPU slice: each z layer as an x-y grid of chips joined by ICI links,
+ * with wrap-around stubs at the edges; layers side by side. */
+static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int dom)
+{
+    const Cluster *c = in->cluster;
+    bool a = in->ascii;
+    int d[3];
+    view_torus_shape(c, d);
+    char buf[1024];
+    snprintf(buf, sizeof buf, "one %dx%dx%d torus slice of %d %s chips", d[0], d[1], d[2],
+             c->domain_gpus, c->gpu.name);
+    view_rack_title(cv, w, in, dom, buf);
+    Style up = view_link_style(in, TIER_UP);
+    int lw = 2 * d[0] + 1, lh = 2 * d[1] + 1, gap = 3;
+    int fit = (w + gap) / (lw + gap);
+    if (fit < 1)
+        fit = 1;
+    int shown = d[2] < fit ? d[2] : fit;
+    if (shown < d[2] && shown > 1)
+        shown--; /* room for the "× more" note */
+    int rows_fit = h - 8;
+    int grid_rows = d[1];
+    if (lh > rows_fit && rows_fit >= 3)
+        grid_rows = (rows_fit - 1) / 2;
+    int first = dom * c->domain_gpus, y0 = 3;
+    for (int z = 0; z < shown; z++) {
+        int x0 = z * (lw + gap);
+        snprintf(buf, sizeof buf, "z=%d", z);
+        canvas_put_text(cv, x0 + 1, 1, buf, STYLE_DIM);
+        for (int yy = 0; yy < grid_rows; yy++) {
+            canvas_hline(cv, x0, y0 + 2 * yy, lw, LINE_DOUBLE, up, a);
+            if (yy == 0)
+                canvas_vline(cv, x0 + 1, y0 - 1, 1, LINE_DOUBLE, up, a);
+        }
+        for (int xx = 0; xx < d[0]; xx++)
+            canvas_vline(cv, x0 + 1 + 2 * xx, y0 - 1, 2 * grid_rows + 1, LINE_DOUBLE, up, a);
+        for (int yy = 0; yy < grid_rows; yy++)
+            for (int xx = 0; xx < d[0]; xx++) {
+                int gpu = first + z * d[0] * d[1] + yy * d[0] + xx;
+                view_put_gpu(cv, x0 + 1 + 2 * xx, y0 + 2 * yy, in, gpu);
+                if (gpu == in->cursor_gpu)
+                    canvas_put_text(cv, x0 + 2 * xx, y0 + 2 * yy, ">", STYLE_CURSOR);
+            }
+    }
+    int note_x = shown * (lw + gap);
+    if (shown < d[2]) {
+        snprintf(buf, sizeof buf, "%s %d more layers", a ? "x" : "×", d[2] - shown);
+        canvas_put_text_max(cv, note_x, y0 + grid_rows - 1, w - note_x, buf, STYLE_DIM, a);
+    }
+    int yy = y0 + 2 * grid_rows + 1;
+    if (grid_rows < d[1]) {
+        snprintf(buf, sizeof buf, "(rows %d-%d of each layer not drawn)", grid_rows, d[1] - 1);
+        view_text(cv, 0, yy++, w, buf, STYLE_DIM, a);
+    }
+    char fig[160], r[16];
+    view_up_figure(c, a, fig, sizeof fig);
+    snprintf(buf, sizeof buf, "%s scale-up  %s; each chip links to 6 neighbours (x, y, z), "
+             "edges wrap around, so far chips are several hops apart", a ? "=" : "═", fig);
+    yy += text_draw_wrapped(cv, 0, yy, w, 3, buf, up);
+    view_out_figure(c, fig, sizeof fig);
+    view_ratio(view_drop(c), r, sizeof r);
+    snprintf(buf, sizeof buf, "%s scale-out %s (%s) between slices, %s less than ICI",
+             a ? "-" : "─", fig, c->out_link, r);
+    yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, view_link_style(in, TIER_OUT));
+    if (in->mapping) {
+        bool spills = view_group_sentence(in, buf, sizeof buf);
+        yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
+    }
+    if (in->result) {
+        view_load_sentence(in, buf, sizeof buf);
+        yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, STYLE_LABEL);
+    }
+    return yy;
+}
+
+int view_rack_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
+{
+    if (!c || !in || !in->cluster || w <= 0 || h <= 0)
+        return 0;
+    Canvas *cv = canvas_new(w, h);
+    int dom = view_rack_domain(in);
+    int used;
+    if (in->cluster->up_kind == HW_UP_TORUS)
+        used = view_rack_torus(cv, w, h, in, dom);
+    else if (in->cluster->domain_gpus > 16)
+        used = view_rack_nvl(cv, w, h, in, dom);
+    else
+        used = view_rack_server(cv, w, h, in, dom);
+    canvas_blit(c, x, y, cv);
+    canvas_free(cv);
+    return used < h ? used : h;
+}
+
+/* --- fabric view -------------------------------------------------------- */
+
+typedef struct {
+    int cols, rows;      /* GPU letters inside a domain box */
+    int box_w, box_h;
+    bool truncated;      /* domain has more GPUs than cols*rows */
+} DomainShape;
+
+static DomainShape view_domain_shape(const Cluster *c, int max_w)
+{
+    DomainShape s;
+    int n = view_domain_size(c);
+    int cols = n <= 16 ? n : DOMAIN_MAX_COLS;
+    if (cols > max_w - 2)
+        cols = max_w - 2;
+    if (cols < 1)
+        cols = 1;
+    int rows = (n + cols - 1) / cols;
+    s.truncated = rows > DOMAIN_MAX_ROWS;
+    if (s.truncated)
+        rows = DOMAIN_MAX_ROWS;
+    s.cols = cols;
+    s.rows = rows;
+    s.box_w = cols + 2;
+    s.box_h = rows + 2;
+    return s;
+}
+
+/* A domain box: double frame (scale-up), its number, GPU letters inside. */
+static void view_draw_domain(Canvas *cv, int x, int y, const DomainShape *s, int dom,
+                             const ViewInput *in)
+{
+    const Cluster *c = in->cluster;
+    canvas_box(cv, x, y, s->box_w, s->box_h, LINE_DOUBLE, view_link_style(in, TIER_UP),
+               in->ascii);
+    char num[16];
+    snprintf(num, sizeof num, "%d", dom + 1);
+    if ((int)strlen(num) <= s->box_w - 4)
+        canvas_put_text(cv, x + 1, y, num, STYLE_DIM);
+    int first = dom * c->domain_gpus;
+    int n = c->domain_gpus;
+    for (int i = 0; i < s->cols * s->rows && i < n; i++) {
+        int gx = x + 1 + i % s->cols, gy = y + 1 + i / s->cols;
+        if (s->truncated && i == s->cols * s->rows - 1) {
+            canvas_put_text(cv, gx, gy, in->ascii ? "~" : "…", STYLE_DIM);
+            break;
+        }
+        view_put_gpu(cv, gx, gy, in, first + i);
+        if (first + i == in->cursor_gpu)
+            canvas_put_text(cv, gx, y + s->box_h - 1, in->ascii ? "^" : "▲", STYLE_CURSOR);
+    }
+}
+
+/* Which domains of a site to draw: the first ones, and the cursor's domain
+ * when it lies beyond them. out[] gets up to max ids, returns the count. */
+static int view_pick_domains(int first, int count, int max, int cursor_dom, int *out)
+{
+    int n = count < max ? count : max;
+    for (int i = 0; i < n; i++)
+        out[i] = first + i;
+    if (cursor_dom >= first + n && cursor_dom < first + count && n > 0)
+        out[n - 1] = cursor_dom;
+    return n;
+}
+
+#define FABRIC_MAX_DOMAINS 64
+
+/* One site of the fabric in the box [x0, x0+w): spines, leaves, domains.
+ * Returns the row below the domains. */
+static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *in, int site,
+                            int *spine_mid_x)
+{
+    const Cluster *c = in->cluster;
+    bool a = in->ascii;
+    int domains = cluster_domain_count(c);
+    int per_site = domains / (c->sites > 0 ? c->sites : 1);
+    int first = site * per_site;
+    DomainShape s = view_domain_shape(c, w);
+    int pitch = s.box_w + 1;
+    int fit = (w + 1) / pitch;
+    if (fit < 1)
+        fit = 1;
+    int drawn_max = fit;
+    bool aggregate = per_site > fit;
+    if (aggregate) {
+        /* keep room for the aggregate box of width >= 12 */
+        drawn_max = (w + 1 - 13) / pitch;
+        if (drawn_max < 1)
+            drawn_max = 1;
+    }
+    if (drawn_max > FABRIC_MAX_DOMAINS)
+        drawn_max = FABRIC_MAX_DOMAINS;
+    int cursor_dom = cluster_domain_of(c, in->cursor_gpu);
+    int ids[FABRIC_MAX_DOMAINS];
+    int nd = view_pick_domains(first, per_site, drawn_max, cursor_dom, ids);
+    Style out = view_link_style(in, TIER_OUT);
+    int y_spine = y0, y_bus = y0 + 3, y_leaf = y0 + 4, y_dom = y0 + 8;
+    /* Domains and the leaf each hangs from. */
+    int leaf_of[FABRIC_MAX_DOMAINS + 1], dom_x[FABRIC_MAX_DOMAINS + 1];
+    for (int i = 0; i < nd; i++) {
+        dom_x[i] = x0 + i * pitch;
+        view_draw_domain(cv, dom_x[i], y_dom, &s, ids[i], in);
+        leaf_of[i] = cluster_leaf_of(c, ids[i] * c->domain_gpus);
+        if (i > 0 && ids[i] != ids[i - 1] + 1)
+            canvas_put_text(cv, dom_x[i] - 1, y_dom + s.box_h / 2, a ? "~" : "…", STYLE_DIM);
+    }
+    int total_w = nd * pitch - 1;
+    char buf[128];
+    if (aggregate) {
+        int rest = per_site - nd;
+        int ax = x0 + nd * pitch, aw = w - nd * pitch;
+        if (aw > 24)
+            aw = 24;
+        canvas_box(cv, ax, y_dom, aw, s.box_h, LINE_DOUBLE, view_link_style(in, TIER_UP), a);
+        if (s.box_h > 3) {
+            snprintf(buf, sizeof buf, "%s %d", a ? "x" : "×", rest);
+            canvas_put_text_max(cv, ax + 2, y_dom + 1, aw - 3, buf, STYLE_BOLD, a);
+            snprintf(buf, sizeof buf, "more %s", view_domain_noun(c, rest != 1));
+            canvas_put_text_max(cv, ax + 2, y_dom + 2, aw - 3, buf, STYLE_LABEL, a);
+        } else {
+            snprintf(buf, sizeof buf, "%s %d more %s", a ? "x" : "×", rest,
+                     view_domain_noun(c, rest != 1));
+            if (text_width(buf) > aw - 2)
+                snprintf(buf, sizeof buf, "%s %d more", a ? "x" : "×", rest);
+            if (text_width(buf) > aw - 2)
+                snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", rest);
+            canvas_put_text_max(cv, ax + 1, y_dom + 1, aw - 2, buf, STYLE_BOLD, a);
+        }
+        dom_x[nd] = ax;
+        leaf_of[nd] = -2;
+        total_w = ax + aw - x0;
+    }
+    /* Leaves: one box over each run of drawn domains under the same leaf.
+     * Link from each domain top to its leaf. */
+    int i = 0;
+    int leaf_mid[FABRIC_MAX_DOMAINS + 1], n_leaf_boxes = 0;
+    int count = nd + (aggregate ? 1 : 0);
+    while (i < count) {
+        int j = i;
+        while (j + 1 < count && leaf_of[j + 1] == leaf_of[i] && leaf_of[i] >= 0 &&
+               ids[j + 1] == ids[j] + 1)
+            j++;
+        int lx = dom_x[i];
+        int rx = j < nd ? dom_x[j] + s.box_w - 1 : x0 + total_w - 1;
+        int bw = rx - lx + 1;
+        canvas_box(cv, lx, y_leaf, bw, 3, LINE_LIGHT, STYLE_SWITCH, a);
+        if (leaf_of[i] >= 0) {
+            int last_leaf = cluster_leaf_of(c, ids[j] * c->domain_gpus + view_domain_size(c) - 1);
+            if (last_leaf > leaf_of[i])
+                snprintf(buf, sizeof buf, "leaves %d-%d", leaf_of[i] + 1, last_leaf + 1);
+            else
+                snprintf(buf, sizeof buf, "leaf %d", leaf_of[i] + 1);
+        } else {
+            /* the leaves of the domains not drawn, after the last drawn one */
+            int l0 = cluster_leaf_of(c, (ids[nd - 1] + 1) * c->domain_gpus);
+            int l1 = cluster_leaf_of(c, (first + per_site) * c->domain_gpus - 1);
+            if (l1 < 0)
+                l1 = cluster_leaf_of(c, c->n_gpus - 1);
+            if (l0 < 0 || l0 > l1)
+                l0 = l1;
+            if (l1 > l0)
+                snprintf(buf, sizeof buf, "leaves %d-%d", l0 + 1, l1 + 1);
+            else
+                snprintf(buf, sizeof buf, "leaf %d", l0 + 1);
+        }
+        canvas_put_text_max(cv, lx + 1, y_leaf + 1, bw - 2, buf, STYLE_SWITCH, a);
+        for (int k = i; k <= j; k++) {
+            int mx = dom_x[k] + (k < nd ? s.box_w : x0 + total_w - dom_x[k]) / 2;
+            canvas_vline(cv, mx, y_leaf + 2, y_dom - (y_leaf + 2) + 1, LINE_LIGHT, out, a);
+        }
+        leaf_mid[n_leaf_boxes++] = lx + bw / 2;
+        i = j + 1;
+    }
+    /* Spines: as many boxes as fit over the leaves, joined to every leaf by
+     * the bus (a Clos: every leaf links to every spine). */
+    int spines = cluster_spine_count(c) / (c->sites > 0 ? c->sites : 1);
+    if (spines < 1)
+        spines = 1;
+    int sp_w = 9, sp_pitch = sp_w + 2;
+    int sp_fit = (total_w + 2) / sp_pitch;
+    if (sp_fit < 1)
+        sp_fit = 1;
+    int sp_drawn = spines <= sp_fit ? spines : sp_fit;
+    int sp_total = sp_drawn * sp_pitch - 2;
+    int sx0 = x0 + (total_w - sp_total) / 2;
+    if (sx0 < x0)
+        sx0 = x0;
+    int bus_l = leaf_mid[0], bus_r = leaf_mid[n_leaf_boxes - 1];
+    for (int k = 0; k < sp_drawn; k++) {
+        int sx = sx0 + k * sp_pitch;
+        canvas_box(cv, sx, y_spine, sp_w, 3, LINE_LIGHT, STYLE_SWITCH, a);
+        if (k == sp_drawn - 1 && sp_drawn < spines)
+            snprintf(buf, sizeof buf, "%s %d", a ? "x" : "×", spines - sp_drawn + 1);
+        else
+            snprintf(buf, sizeof buf, "spine %d", k + 1);
+        canvas_put_text_max(cv, sx + 1, y_spine + 1, sp_w - 2, buf, STYLE_SWITCH, a);
+        int mx = sx + sp_w / 2;
+        canvas_vline(cv, mx, y_spine + 2, 2, LINE_LIGHT, out, a);
+        if (mx < bus_l)
+            bus_l = mx;
+        if (mx > bus_r)
+            bus_r = mx;
+    }
+    if (spine_mid_x)
+        *spine_mid_x = sx0 + sp_total / 2;
+    for (int k = 0; k < n_leaf_boxes; k++)
+        canvas_vline(cv, leaf_mid[k], y_bus, 2, LINE_LIGHT, out, a);
+    canvas_hline(cv, bus_l, y_bus, bus_r - bus_l + 1, LINE_LIGHT, out, a);
+    return y_dom + s.box_h;
+}
+
+int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
+{
+    if (!c || !in || !in->cluster || w <= 0 || h <= 0)
+        return 0;
+    const Cluster *cl = in->cluster;
+    bool a = in->ascii;
+    Canvas *cv = canvas_new(w, h);
+    char buf[1024], m[64] = "";
+    int domains = cluster_domain_count(cl);
+    if (in->mapping)
+        snprintf(m, sizeof m, ", %s", mapping_format(in->mapping, buf, sizeof buf));
+    int leaves = cluster_leaf_count(cl), spines = cluster_spine_count(cl);
+    snprintf(buf, sizeof buf, "%s: %d GPUs = %d %s of %d, %d lea%s, %d spine%s (%g:1)%s%s",
+             cl->name, cl->n_gpus, domains, view_domain_noun(cl, domains != 1),
+             cl->domain_gpus, leaves, leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s",
+             cl->oversub, cl->sites > 1 ? ", " : "", "");
+    if (cl->sites > 1) {
+        size_t l = strlen(buf);
+        snprintf(buf + l, sizeof buf - l, "%d sites", cl->sites);
+    }
+    {
+        size_t l = strlen(buf);
+        snprintf(buf + l, sizeof buf - l, "%s", m);
+    }
+    view_text(cv, 0, 0, w, buf, STYLE_HEADING, a);
+    int sites_drawn = cl->sites > 1 ? 2 : 1;
+    int gap = 6;
+    int site_w = sites_drawn == 1 ? w : (w - gap) / 2;
+    int bottom = 0, mid[2] = {0, 0};
+    for (int s = 0; s < sites_drawn; s++) {
+        int site = s == 1 ? cl->sites - 1 : 0;
+        int sx = s * (site_w + gap);
+        if (sites_drawn > 1) {
+            snprintf(buf, sizeof buf, "site %d", site + 1);
+            view_text(cv, sx, 1, w, buf, STYLE_BOLD, a);
+        }
+        int b = view_fabric_site(cv, sx, sites_drawn > 1 ? 2 : 1, site_w, in, site, &mid[s]);
+        if (b > bottom)
+            bottom = b;
+    }
+    if (sites_drawn > 1) {
+        /* the scale-across link between the two sites' spine layers */
+        int ya = (sites_drawn > 1 ? 2 : 1) + 1;
+        int xa = site_w - 1, xb = site_w + gap;
+        canvas_hline(cv, xa + 1, ya, xb - xa - 1, LINE_DASHED, view_link_style(in,
+                     TIER_ACROSS), a);
+        if (cl->sites > 2) {
+            snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", cl->sites - 2);
+            canvas_put_text(cv, xa + 2, ya - 1, buf, STYLE_DIM);
+        }
+    }
+    int yy = view_labels(cv, 0, bottom, w, in, true);
+    canvas_blit(c, x, y, cv);
+    canvas_free(cv);
+    return yy < h ? yy : h;
+}
+
+/* --- descriptions ------------------------------------------------------- */
+
+static void desc_wrap(StrBuf *b, const char *s, int width)
+{
+    size_t off = 0, len = strlen(s);
+    do {
+        size_t next, line = text_wrap_line(s + off, width, &next);
+        strbuf_add_n(b, s + off, line);
+        strbuf_addc(b, '\n');
+        off += next;
+    } while (off < len);
+}
+
+static void desc_row(StrBuf *b, const char *k, const char *v)
+{
+    strbuf_addf(b, "  %-22s %s\n", k, v);
+}
+
+char *view_describe(ViewKind k, const ViewInput *in, int width)
+{
+    StrBuf b = {0};
+    if (!in || !in->cluster)
+        return strbuf_take(&b);
+    if (width < 40)
+        width = 40;
+    const Cluster *c = in->cluster;
+    bool a = in->ascii;
+    char s[1024], fig[160], v[160], r[16], t1[32], t2[32];
+    int domains = cluster_domain_count(c);
+    if (k == VIEW_RACK) {
+        int dom = view_rack_domain(in);
+        snprintf(s, sizeof s, "Rack view of %s, %s %d of %d. One scale-up domain holds %d %s "
+                 "GPUs.", c->name, view_domain_noun(c, false), dom + 1, domains,
+                 c->domain_gpus, c->gpu.name);
+    } else {
+        snprintf(s, sizeof s, "Fabric view of %s: %d GPUs in %d scale-up %s of %d GPUs, under "
+                 "%d leaf switches and %d spine switches (oversubscription %g:1)%s.",
+                 c->name, c->n_gpus, domains, view_domain_noun(c, domains != 1),
+                 c->domain_gpus, cluster_leaf_count(c), cluster_spine_count(c), c->oversub,
+                 c->sites > 1 ? ", spread over several sites" : "");
+    }
+    desc_wrap(&b, s, width);
+    view_up_figure(c, a, fig, sizeof fig);
+    view_out_figure(c, v, sizeof v);
+    view_ratio(view_drop(c), r, sizeof r);
+    snprintf(s, sizeof s, "Inside a %s, GPUs talk over %s. Leaving it, each GPU has %s (%s), "
+             "%s less.", view_domain_noun(c, false), fig, v, c->out_link, r);
+    desc_wrap(&b, s, width);
+    if (c->sites > 1) {
+        snprintf(s, sizeof s, "The %d sites are joined by a scale-across link of %s each way.",
+                 c->sites, view_bw(c->across_bytes_per_s, a, t1, sizeof t1));
+        desc_wrap(&b, s, width);
+    }
+    if (in->mapping) {
+        view_group_sentence(in, s, sizeof s);
+        desc_wrap(&b, s, width);
+    }
+    if (in->result) {
+        view_load_sentence(in, s, sizeof s);
+        strcat(s, ".");
+        desc_wrap(&b, s, width);
+    }
+    if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
+        snprintf(s, sizeof s, "The cursor is on GPU %d in %s %d, under leaf %d.",
+                 in->cursor_gpu, view_domain_noun(c, false),
+                 cluster_domain_of(c, in->cursor_gpu) + 1, cluster_leaf_of(c, in->cursor_gpu) + 1);
+        desc_wrap(&b, s, width);
+    }
+    strbuf_add(&b, "\nTier          Per GPU, each way   Reach\n");
+    snprintf(v, sizeof v, "%d GPUs in one %s", c->domain_gpus, view_domain_noun(c, false));
+    strbuf_addf(&b, "scale-up      %-19s %s\n", view_bw(c->up_bytes_per_s, a, t1, sizeof t1),
+                v);
+    snprintf(v, sizeof v, "%d GPUs per leaf, %d leaves", c->gpus_per_leaf,
+             cluster_leaf_count(c));
+    strbuf_addf(&b, "scale-out     %-19s %s\n", view_bw(c->out_bytes_per_s, a, t1, sizeof t1),
+                v);
+    if (c->sites > 1) {
+        double per = c->across_bytes_per_s / (c->n_gpus / c->sites);
+        snprintf(v, sizeof v, "%d sites (%s shared per site pair)", c->sites,
+                 view_bw(c->across_bytes_per_s, a, t2, sizeof t2));
+        strbuf_addf(&b, "scale-across  %-19s %s\n", view_bw(per, a, t1, sizeof t1), v);
+    }
+    strbuf_add(&b, "\n");
+    desc_row(&b, "system", c->name);
+    snprintf(v, sizeof v, "%s", c->gpu.name);
+    desc_row(&b, "GPU", v);
+    snprintf(v, sizeof v, "%d", c->n_gpus);
+    desc_row(&b, "GPUs", v);
+    snprintf(v, sizeof v, "%d of %d GPUs", domains, c->domain_gpus);
+    desc_row(&b, "scale-up domains", v);
+    if (c->domain_power_w > 0) {
+        snprintf(v, sizeof v, "%.1f kW per %s, %s", c->domain_power_w / 1000,
+                 view_domain_noun(c, false), c->cooling[0] ? c->cooling : "cooling unknown");
+        desc_row(&b, "power", v);
+    }
+    if (in->mapping) {
+        desc_row(&b, "mapping", mapping_format(in->mapping, v, sizeof v));
+        for (int d = 0; d < DIM_COUNT; d++) {
+            if (mapping_dim_size(in->mapping, (MappingDim)d) <= 1)
+                continue;
+            GroupSpan sp = mapping_worst_span(in->mapping, c, in->placement, (MappingDim)d);
+            snprintf(v, sizeof v, "group of %d spans %d %s%s", sp.size, sp.domains,
+                     view_domain_noun(c, sp.domains != 1),
+                     sp.sites > 1 ? " and crosses sites" : "");
+            snprintf(s, sizeof s, "%s groups", mapping_dim_name((MappingDim)d));
+            desc_row(&b, s, v);
+        }
+    }
+    return strbuf_take(&b);
+}
