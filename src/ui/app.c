@@ -1,0 +1,214 @@
+/* app — the event loop: draw the current screen onto a canvas (at most
+ * 250x70, or the "too small" line below 80x24), copy it to the terminal,
+ * wait for one key (blocking: no CPU while idle), hand it to the screen's
+ * key function and act on what it returns (open, back, reload, quit).
+ *
+ * Progress is written by the screens after every change, so the quit paths
+ * only have to restore the terminal. No curses here (term.c does that).
+ */
+#include "ui/app.h"
+
+#include "cmd/cli.h"
+#include "lesson/catalog.h"
+#include "lesson/lesson.h"
+#include "model/xmem.h"
+#include "ui/keys.h"
+#include "ui/progress.h"
+#include "ui/screens.h"
+#include "ui/term.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    Catalog *cat;
+    MenuItem *items;
+    int n_items;
+    MenuState menu;
+    PageState page;
+    bool in_page;
+    bool direct;        /* one lesson file, no menu */
+    Lesson *lesson;
+    Progress *progress;
+    Canvas *canvas;
+} App;
+
+static void app_fill_marks(App *a)
+{
+    for (int i = 0; i < a->n_items; i++)
+        a->items[i].mark = progress_status(a->progress, a->items[i].id);
+}
+
+static void app_build_menu(App *a, const char *dir)
+{
+    a->n_items = catalog_count(a->cat);
+    a->items = xcalloc(a->n_items > 0 ? (size_t)a->n_items : 1, sizeof *a->items);
+    for (int i = 0; i < a->n_items; i++) {
+        const CatalogEntry *e = catalog_entry(a->cat, i);
+        a->items[i].id = e->id;
+        a->items[i].title = e->title;
+        a->items[i].summary = e->summary;
+        a->items[i].track = e->track;
+        a->items[i].error = e->error;
+        a->items[i].minutes = e->minutes;
+    }
+    app_fill_marks(a);
+    screen_menu_init(&a->menu, a->items, a->n_items);
+    snprintf(a->menu.where, sizeof a->menu.where, "Lessons from %s", dir);
+}
+
+static void app_open(App *a, const char *path, const char *id)
+{
+    char err[LESSON_ERR_LEN] = "";
+    a->lesson = lesson_load(path, err, sizeof err);
+    int page = 0;
+    if (a->lesson && id && progress_status(a->progress, id) == PROGRESS_STARTED)
+        page = progress_page(a->progress, id);
+    screen_page_init(&a->page, a->lesson, path, err, a->progress, page);
+    a->in_page = true;
+}
+
+static void app_close_page(App *a)
+{
+    screen_page_fini(&a->page);
+    lesson_free(a->lesson);
+    a->lesson = NULL;
+    a->in_page = false;
+    app_fill_marks(a);
+}
+
+static void app_reload(App *a)
+{
+    char err[LESSON_ERR_LEN] = "";
+    Lesson *fresh = lesson_load(a->page.path, err, sizeof err);
+    screen_page_set_lesson(&a->page, fresh, err);
+    lesson_free(a->lesson);
+    a->lesson = fresh;
+}
+
+static void app_draw(App *a)
+{
+    int w, h;
+    term_size(&w, &h);
+    bool ascii = term_is_ascii();
+    ScreenCursor cur = {-1, -1};
+    if (!screen_size_ok(w, h)) {
+        canvas_resize(a->canvas, w, 1);
+        screen_too_small_draw(a->canvas, w, h);
+        term_blit(a->canvas, 0, 0);
+        return;
+    }
+    canvas_resize(a->canvas, w < SCREEN_MAX_W ? w : SCREEN_MAX_W,
+                  h < SCREEN_MAX_H ? h : SCREEN_MAX_H);
+    canvas_clear(a->canvas);
+    if (a->in_page)
+        screen_page_draw(a->canvas, &a->page, ascii, &cur);
+    else
+        screen_menu_draw(a->canvas, &a->menu, ascii, &cur);
+    term_blit(a->canvas, cur.x, cur.y);
+}
+
+/* Returns false when the program should end. */
+static bool app_key(App *a, int key)
+{
+    int w, h;
+    term_size(&w, &h);
+    if (!screen_size_ok(w, h))
+        return !(key == 'q' || key == UIK_CTRL_C);
+    if (!a->in_page) {
+        ScreenAction act = screen_menu_key(&a->menu, key);
+        if (act == SCREEN_QUIT)
+            return false;
+        if (act == SCREEN_OPEN && a->menu.sel >= 0) {
+            const CatalogEntry *e = catalog_entry(a->cat, a->menu.sel);
+            app_open(a, e->path, e->error ? NULL : e->id);
+        }
+        return true;
+    }
+    ScreenAction act = screen_page_key(&a->page, key);
+    switch (act) {
+    case SCREEN_BACK:
+        app_close_page(a);
+        return !a->direct;
+    case SCREEN_QUIT:
+        return false;
+    case SCREEN_RELOAD:
+        app_reload(a);
+        return true;
+    default:
+        return true;
+    }
+}
+
+int app_run(const AppOptions *o)
+{
+    char msg[600];
+    if (!term_preflight(msg, sizeof msg)) {
+        fprintf(stderr, "scalelab: %s\n", msg);
+        return CLI_FAIL;
+    }
+    App a;
+    memset(&a, 0, sizeof a);
+    char dirbuf[4096];
+    const char *dir = NULL;
+    if (o->lesson_file) {
+        a.direct = true;
+    } else {
+        dir = o->lessons_dir ? o->lessons_dir : catalog_default_dir(dirbuf, sizeof dirbuf);
+        if (!dir) {
+            fprintf(stderr, "scalelab: cannot find the lessons folder (set SCALELAB_LESSONS "
+                            "or use --lessons DIR)\n");
+            return CLI_FAIL;
+        }
+        char err[512] = "";
+        a.cat = catalog_load(dir, err, sizeof err);
+        if (!a.cat) {
+            fprintf(stderr, "scalelab: %s\n", err[0] ? err : "cannot read the lessons folder");
+            return CLI_FAIL;
+        }
+    }
+    char pathbuf[4096], note[600] = "";
+    const char *ppath = progress_default_path(pathbuf, sizeof pathbuf);
+    a.progress = progress_open(ppath, note, sizeof note);
+    if (!ppath)
+        snprintf(note, sizeof note, "no HOME or XDG_STATE_HOME: progress will not be kept");
+    if (!a.direct)
+        app_build_menu(&a, dir);
+    snprintf(a.menu.note, sizeof a.menu.note, "%s", note);
+
+    if (!term_start(msg, sizeof msg)) {
+        fprintf(stderr, "scalelab: %s\n", msg);
+        progress_free(a.progress);
+        free(a.items);
+        catalog_free(a.cat);
+        return CLI_FAIL;
+    }
+    a.canvas = canvas_new(SCREEN_MIN_W, SCREEN_MIN_H);
+    if (a.direct) {
+        app_open(&a, o->lesson_file, NULL);
+        if (note[0])
+            snprintf(a.page.message, sizeof a.page.message, "%s", note);
+    }
+    for (;;) {
+        app_draw(&a);
+        int key = term_read_key();
+        if (key == UIK_SIGNAL) {
+            int sig = term_quit_signal();
+            progress_save(a.progress, NULL, 0);
+            term_die_by_signal(sig);
+        }
+        if (key == UIK_NONE || key == UIK_RESIZE)
+            continue;
+        if (!app_key(&a, key))
+            break;
+    }
+    term_stop();
+    if (a.in_page)
+        app_close_page(&a);
+    canvas_free(a.canvas);
+    progress_free(a.progress);
+    free(a.items);
+    catalog_free(a.cat);
+    return CLI_OK;
+}
