@@ -39,6 +39,20 @@ typedef struct {
     Tier slowest;                    /* tier that bounds the time */
 } CollCost;
 
+/* The knobs of the cost model (defaults and their sources in collective.c). */
+typedef struct {
+    double up_efficiency;    /* achievable ring busbw / line rate, scale-up */
+    double out_efficiency;   /* achievable busbw / line rate, scale-out NIC */
+    double fixed_s;          /* launch and pipeline fill, paid once per collective */
+    double across_sharers;   /* GPUs sharing the scale-across link; 0 = n_gpus / sites */
+} CollParams;
+
+CollParams collective_params_default(void);
+
+/* As collective_cost, with explicit parameters (NULL = defaults). */
+CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const Cluster *c,
+                              const CollParams *params);
+
 /* Cost of one collective of `bytes` (the full buffer S per rank, as
  * nccl-tests counts it) on a group with the given span. */
 CollCost collective_cost(CollKind kind, double bytes, GroupSpan span, const Cluster *c);

@@ -39,7 +39,19 @@ typedef struct {
     double up_efficiency;      /* achievable busbw / line rate, scale-up */
     double out_efficiency;     /* achievable busbw / line rate, scale-out */
     double dp_overlap;         /* fraction of backward that can hide DP reduction */
+    double coll_fixed_s;       /* fixed cost of every collective (see collective.c) */
 } StepParams;
+
+/* How one communicating part was costed, for step_explain and the views. */
+typedef struct {
+    double count;         /* operations per step (per GPU, critical path) */
+    double bytes;         /* buffer of one operation (nccl-tests S) */
+    double each_s;        /* time of one operation */
+    double total_s;       /* count x each_s, before any overlap */
+    int group;            /* ranks in the group */
+    int domains;          /* scale-up domains the worst group spans */
+    Tier tier;            /* slowest tier of one operation */
+} StepComm;
 
 /* The calibrated defaults (see step.c for how they were chosen). */
 StepParams step_params_default(void);
@@ -65,6 +77,17 @@ typedef struct {
     StepPart bottleneck_part;         /* largest non-compute part, or compute */
     Tier bottleneck_tier;             /* tier the bottleneck part runs on */
     char bottleneck[160];             /* in words, for the UI and `eval` */
+    /* how the parts were computed (step_explain) */
+    StepComm comm[STEP_PART_COUNT];   /* TP, PP, DP, EP entries are filled */
+    int layers_per_stage;             /* of the slowest (last) stage */
+    double mb_flops;                  /* hardware FLOPs per GPU per micro-batch */
+    double mb_hbm_bytes;              /* memory-bound HBM traffic per GPU per micro-batch */
+    double mb_compute_s;              /* compute time of one micro-batch on the last stage */
+    double mb_stage_s;                /* compute + TP + PP + EP of one micro-batch */
+    double peak_flops;                /* peak used (BF16 or FP8) */
+    double dp_hidden_s;               /* DP time hidden behind backward */
+    double cp_s;                      /* context-parallel K/V exchange (inside part TP) */
+    StepParams params;                /* the parameters used */
 } StepResult;
 
 typedef enum {

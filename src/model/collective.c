@@ -1,0 +1,200 @@
+/* collective — alpha-beta cost of a collective over the tiers its group spans.
+ *
+ * Terms (NVIDIA/nccl-tests doc/PERFORMANCE.md): S = the buffer in bytes, n
+ * ranks, t = time; algbw = S/t; busbw = algbw * F with F = 2(n-1)/n for
+ * all-reduce and (n-1)/n for reduce-scatter, all-gather and all-to-all. A ring
+ * keeps busbw at the link's achievable rate B whatever n is, so
+ *   t = alpha + S * F / B.
+ * B = line rate x efficiency: NVLink reaches about 370 of 450 GB/s (0.82,
+ * NCCL maintainers, NVIDIA/nccl-tests#212), an NDR NIC 46-48 of 50 GB/s
+ * (0.94, NVIDIA/nccl-tests#290).
+ *
+ * Hierarchy. A group of n ranks over m domains (k ranks in the emptiest
+ * domain, k_in = n/m on average) and sigma sites (m_s = m/sigma domains per
+ * site) reduces in stages, each GPU using its own NIC (rail-optimised):
+ *   reduce-scatter  up:     S (k_in-1)/k_in          / B_up
+ *                   out:    (S/k) (m_s-1)/m_s        / B_out
+ *                   across: (S/(k m_s)) (sigma-1)/sigma / B_across_share
+ * all-gather is the mirror image and all-reduce = reduce-scatter +
+ * all-gather (2x each term). With m = 1 this is the flat ring
+ * 2(n-1)/n * S / B_up; with k = 1 (one rank per domain) every byte goes over
+ * the NIC. The emptiest domain sets the pace: its GPUs carry S/k each.
+ * B_out is divided by the oversubscription when the group spans leaf
+ * switches. The scale-across link is shared: B_across_share = across rate /
+ * (GPUs crossing at once, by default every GPU of a site).
+ *
+ * All-to-all: each rank sends S/n to every rank. The share (k_in-1)/n stays
+ * in the domain, (n/sigma - k_in)/n goes over the NIC to other domains of the
+ * site, (n - n/sigma)/n crosses sites; the tiers run at once, so the slowest
+ * bounds the time. Send/recv: S over the one tier between the two GPUs.
+ *
+ * Latency alpha: (k_in-1) ring steps of up_lat_s per scale-up phase; across
+ * domains and sites NCCL switches to trees at scale, so ceil(log2 m_s) steps
+ * of out_lat_s and ceil(log2 sigma) of across_lat_s per phase (MODEL-FACTS
+ * §4.2). On top, every collective pays fixed_s once (launch, pipeline fill):
+ * chosen so that a 58 MB all-reduce on 8 H100s reaches about 40% of the
+ * 450 GB/s line rate while GB-sized ones reach 80% (MODEL-FACTS §1.1, §9):
+ *   t(58 MB) = 58e6 * 2*7/8 / 0.4 / 450e9 = 564 us
+ *   bandwidth part 58e6 * 1.75 / 370e9 = 274 us, ring latency 14 x 2 us
+ *   fixed = 564 - 274 - 28 = 262 us, rounded to 250 us.
+ *
+ * Pure: no I/O, no allocation.
+ */
+#include "model/collective.h"
+
+#include <math.h>
+
+CollParams collective_params_default(void)
+{
+    CollParams p = {
+        .up_efficiency = 370.0 / 450.0, /* NVIDIA/nccl-tests#212, NVIDIA/nccl#1442 */
+        .out_efficiency = 47.0 / 50.0,  /* NVIDIA/nccl-tests#290: 46-48 GB/s per NDR NIC */
+        .fixed_s = 250e-6,              /* see the derivation above */
+        .across_sharers = 0,
+    };
+    return p;
+}
+
+const char *collective_name(CollKind kind)
+{
+    switch (kind) {
+    case COLL_ALL_REDUCE: return "all-reduce";
+    case COLL_REDUCE_SCATTER: return "reduce-scatter";
+    case COLL_ALL_GATHER: return "all-gather";
+    case COLL_ALL_TO_ALL: return "all-to-all";
+    case COLL_SEND_RECV: return "send/recv";
+    default: return "?";
+    }
+}
+
+const char *tier_name(Tier t)
+{
+    switch (t) {
+    case TIER_UP: return "scale-up";
+    case TIER_OUT: return "scale-out";
+    case TIER_ACROSS: return "scale-across";
+    default: return "?";
+    }
+}
+
+static double log2_steps(double m)
+{
+    return m > 1 ? ceil(log2(m)) : 0;
+}
+
+typedef struct {
+    double up_bps, out_bps, across_bps; /* achievable per-GPU rates */
+    double n, m, k, k_in, sigma, m_s;
+} Geometry;
+
+static Geometry geometry(GroupSpan span, const Cluster *c, const CollParams *p)
+{
+    Geometry g;
+    g.n = span.size > 0 ? span.size : 1;
+    g.m = span.domains > 0 ? span.domains : 1;
+    g.k = span.min_per_domain > 0 ? span.min_per_domain : 1;
+    g.k_in = g.n / g.m;
+    if (g.k_in < 1)
+        g.k_in = 1;
+    g.sigma = span.sites > 1 ? span.sites : 1;
+    g.m_s = ceil(g.m / g.sigma);
+    g.up_bps = c->up_bytes_per_s * p->up_efficiency;
+    g.out_bps = c->out_bytes_per_s * p->out_efficiency;
+    if (span.crosses_leaf && c->oversub > 1)
+        g.out_bps /= c->oversub;
+    double sharers = p->across_sharers;
+    if (sharers <= 0)
+        sharers = (double)c->n_gpus / (c->sites > 1 ? c->sites : 1);
+    if (sharers < 1)
+        sharers = 1;
+    g.across_bps = c->across_bytes_per_s > 0 ? c->across_bytes_per_s / sharers : 0;
+    return g;
+}
+
+static double safe_div(double a, double b)
+{
+    if (a <= 0)
+        return 0;
+    return b > 0 ? a / b : INFINITY;
+}
+
+/* One reduce-scatter (or all-gather) of S bytes: adds the per-tier bytes and
+ * times and returns the latency of its phases. */
+static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost)
+{
+    double up_b = g->k_in > 1 ? S * (g->k_in - 1) / g->k_in : 0;
+    double out_b = g->m_s > 1 ? (S / g->k) * (g->m_s - 1) / g->m_s : 0;
+    double across_b = g->sigma > 1 ? (S / (g->k * g->m_s)) * (g->sigma - 1) / g->sigma : 0;
+    cost->tier_bytes[TIER_UP] += up_b;
+    cost->tier_bytes[TIER_OUT] += out_b;
+    cost->tier_bytes[TIER_ACROSS] += across_b;
+    cost->tier_s[TIER_UP] += safe_div(up_b, g->up_bps);
+    cost->tier_s[TIER_OUT] += safe_div(out_b, g->out_bps);
+    cost->tier_s[TIER_ACROSS] += safe_div(across_b, g->across_bps);
+    return (g->k_in - 1) * c->up_lat_s + log2_steps(g->m_s) * c->out_lat_s +
+           log2_steps(g->sigma) * c->across_lat_s;
+}
+
+CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const Cluster *c,
+                              const CollParams *params)
+{
+    CollCost cost = {0, {0, 0, 0}, {0, 0, 0}, TIER_UP};
+    if (!c || !(bytes > 0) || span.size <= 1)
+        return cost;
+    CollParams p = params ? *params : collective_params_default();
+    Geometry g = geometry(span, c, &p);
+    double lat = 0;
+    bool sequential = true; /* hierarchical phases follow one another */
+    switch (kind) {
+    case COLL_ALL_REDUCE:
+        lat = rs_phase(bytes, &g, c, &cost);
+        lat += rs_phase(bytes, &g, c, &cost);
+        break;
+    case COLL_REDUCE_SCATTER:
+    case COLL_ALL_GATHER:
+        lat = rs_phase(bytes, &g, c, &cost);
+        break;
+    case COLL_ALL_TO_ALL: {
+        double per_site = g.n / g.sigma;
+        double up_b = bytes * (g.k_in - 1) / g.n;
+        double out_b = bytes * (per_site - g.k_in) / g.n;
+        double across_b = bytes * (g.n - per_site) / g.n;
+        cost.tier_bytes[TIER_UP] = up_b;
+        cost.tier_bytes[TIER_OUT] = out_b > 0 ? out_b : 0;
+        cost.tier_bytes[TIER_ACROSS] = across_b > 0 ? across_b : 0;
+        cost.tier_s[TIER_UP] = safe_div(up_b, g.up_bps);
+        cost.tier_s[TIER_OUT] = safe_div(out_b, g.out_bps);
+        cost.tier_s[TIER_ACROSS] = safe_div(across_b, g.across_bps);
+        lat = g.sigma > 1 ? c->across_lat_s : g.m > 1 ? c->out_lat_s : c->up_lat_s;
+        sequential = false;
+        break;
+    }
+    case COLL_SEND_RECV: {
+        Tier t = g.sigma > 1 ? TIER_ACROSS : g.m > 1 ? TIER_OUT : TIER_UP;
+        double bps = t == TIER_ACROSS ? g.across_bps : t == TIER_OUT ? g.out_bps : g.up_bps;
+        cost.tier_bytes[t] = bytes;
+        cost.tier_s[t] = safe_div(bytes, bps);
+        cost.time_s = cost.tier_s[t] + (t == TIER_ACROSS ? c->across_lat_s
+                                        : t == TIER_OUT  ? c->out_lat_s
+                                                         : c->up_lat_s);
+        cost.slowest = t;
+        return cost; /* a point-to-point copy has no ring to fill */
+    }
+    default: return cost;
+    }
+    double busy = 0, worst = -1;
+    for (int t = 0; t < TIER_COUNT; t++) {
+        busy = sequential ? busy + cost.tier_s[t] : fmax(busy, cost.tier_s[t]);
+        if (cost.tier_s[t] > worst) {
+            worst = cost.tier_s[t];
+            cost.slowest = (Tier)t;
+        }
+    }
+    cost.time_s = busy + lat + p.fixed_s;
+    return cost;
+}
+
+CollCost collective_cost(CollKind kind, double bytes, GroupSpan span, const Cluster *c)
+{
+    return collective_cost_with(kind, bytes, span, c, NULL);
+}
