@@ -96,7 +96,7 @@ Two GB300 NVL72 racks. Inside each: {up_dir} per GPU each way.
 Between them: {out_dir}. Each TP group of 8 sits in one rack.
 ]], V) },
 
-    { kind = "scenario", title = "Push one GPU over the edge", text = fill([[
+    { kind = "text", title = "Your move: break it", text = fill([[
 # Watch the cliff
 Two racks train Llama 3 70B with tensor parallelism (TP) 8: each
 group of 8 GPUs splits every layer and all-reduces 4 times per
@@ -104,7 +104,11 @@ layer. Today every group lives inside one rack.
 
 Move *one* GPU of TP group 0 (GPUs 0-7) into the second rack,
 swapping it with a GPU there, and watch the step time.
-]], V),
+]], V) },
+
+    { kind = "scenario", title = "Push one GPU over the edge",
+      text = "Swap one GPU of TP group 0 (GPUs 0-7) with a GPU in the " ..
+        "second rack, then watch the step time.",
       cluster = { system = "gb300-nvl72", gpus = 144 },
       workload = { model = "llama3-70b", batch = 288, mb = 1 },
       mapping = { tp = 8, pp = 1, dp = 18 },

@@ -131,7 +131,7 @@ GPT-3 175B on 16 DGX H100 servers, PP 8. Raising TP to 8 helps;
 at 16 the TP group leaves the server and the step time jumps.
 ]] },
 
-    { kind = "scenario", title = "Shrink the bubble", text = [[
+    { kind = "text", title = "The task: a starved pipeline", text = [[
 # Keep the line busy
 Llama 3 70B runs on 64 GPUs as TP 8 x PP 8: an eight-stage
 pipeline. Each pipeline gets 32 sequences per step, fed as
@@ -139,7 +139,10 @@ micro-batches of 4, so only 8 micro-batches flow through eight
 stages, and the stations spend much of the step idle.
 
 Change the micro-batch size so the bubble at least halves.
-]],
+]] },
+
+    { kind = "scenario", title = "Shrink the bubble",
+      text = "Change the micro-batch size so that the pipeline bubble at least halves.",
       cluster = { system = "dgx-h100", gpus = 64 },
       workload = { model = "llama3-70b", batch = 32, mb = 4 },
       mapping = { tp = 8, pp = 8, dp = 1 },

@@ -85,7 +85,7 @@ TP 8 inside each server, PP 4 and DP 2 across servers. Per GPU
 and step: {good_up} on NVLink, {good_out} over the network.
 ]], V) },
 
-    { kind = "scenario", title = "TP across servers", text = fill([[
+    { kind = "text", title = "The task: a misconfigured job", text = fill([[
 # Fix a misconfigured job
 GPT-3 175B is training on 64 GPUs in 8-GPU servers, but someone
 set tensor parallelism to 16. Every TP group straddles two
@@ -94,7 +94,11 @@ instead of NVLink's {up}. Step time: {bad_step}.
 
 Change the degrees so tensor parallelism fits inside a server.
 Data parallelism takes up whatever GPUs are left.
-]], V),
+]], V) },
+
+    { kind = "scenario", title = "TP across servers",
+      text = "TP 16 straddles two 8-GPU servers. Change the degrees so " ..
+        "every TP group fits in one server.",
       cluster = cluster, workload = workload, mapping = bad_map,
       allow = { "degrees" },
       goal = {

@@ -91,7 +91,7 @@ TP 8 x PP 9 = 72: one full copy of the model per rack. Eight such
 racks give DP 8, and only gradients cross between racks.
 ]] },
 
-    { kind = "scenario", title = "Tune the mapping", text = fill([[
+    { kind = "text", title = "The task: too many stages", text = fill([[
 # Find a better split
 Eight GB200 NVL72 racks (576 GPUs) train {name}. The job runs as
 TP 4 x PP 18 x DP 8: it fits in memory, but 18 pipeline stages
@@ -99,7 +99,11 @@ leave a large bubble ({start_bubble} per step). Step: {start_step}.
 
 Change TP and PP (DP follows) to bring the step time down. Keep
 TP inside a rack and make sure the model still fits.
-]], V),
+]], V) },
+
+    { kind = "scenario", title = "Tune the mapping",
+      text = "Change TP and PP (DP follows) to cut the step time; keep TP " ..
+        "inside a rack and the model in memory.",
       cluster = cluster, workload = workload, mapping = start_map,
       allow = { "degrees" },
       goal = {

@@ -96,7 +96,7 @@ copy and only gradients move, once per step. Both do about as well.
       left = { label = "8 x DGX B200", cluster = servers, mapping = moe_map },
       right = { label = "GB200 NVL72 (64)", cluster = rack, mapping = moe_map } },
 
-    { kind = "scenario", title = "Same GPUs, better wiring", text = fill([[
+    { kind = "text", title = "The task: same job, other wiring", text = fill([[
 # Change the machine, not the job
 {moe_name} routes each token to {topk} of its {experts} experts. With
 EP 64 on eight 8-GPU servers, most tokens' experts live in another
@@ -104,7 +104,11 @@ server, so the all-to-all runs at the NIC rate: {srv_step} per
 step, {srv_ep} of it in expert exchange.
 
 Keep the job and the GPU count. Change only the system.
-]], V),
+]], V) },
+
+    { kind = "scenario", title = "Same GPUs, better wiring",
+      text = "Keep the job and the 64 GPUs. Change only the system, and " ..
+        "watch the expert exchange.",
       cluster = servers, workload = moe_wl, mapping = moe_map,
       allow = { "system" },
       goal = {

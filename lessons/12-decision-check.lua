@@ -62,14 +62,18 @@ Most big training runs need both: scale-up for the inner groups,
 scale-out for the outer ones. The next cases test the rule.
 ]] },
 
-    { kind = "scenario", title = "Case 1: tune the mapping", text = fill([[
+    { kind = "text", title = "Case 1: a slow dense job", text = fill([[
 # A slow dense job
 A team trains GPT-3 175B on 16 DGX H100 servers (128 GPUs) as
 TP 32 x PP 4, with micro-batches of 4. Step: {bad1}.
 
 Diagnose the problems and fix the mapping. You may change the
 degrees and the micro-batch size.
-]], V),
+]], V) },
+
+    { kind = "scenario", title = "Case 1: tune the mapping",
+      text = "Two things are wrong with this mapping. Fix both with the " ..
+        "degrees and the micro-batch.",
       cluster = c1, workload = w1, mapping = m1,
       allow = { "degrees", "micro" },
       goal = {
@@ -91,7 +95,7 @@ small.
 ]], V),
       solution = { "tp 8", "mb 1" } },
 
-    { kind = "scenario", title = "Case 2: scale up or out?", text = fill([[
+    { kind = "text", title = "Case 2: a mixture of experts", text = fill([[
 # A mixture-of-experts job
 DeepSeek-V3 trains with EP 64 on 64 GPUs of a GB200 NVL72 rack.
 But the rack's NVLink was split into 8-GPU partitions, as if it
@@ -100,7 +104,10 @@ through the network cards. Step: {bad2}.
 
 Decide: does this job want a bigger scale-up domain, or more
 scale-out? Then act on it.
-]], V),
+]], V) },
+
+    { kind = "scenario", title = "Case 2: scale up or out?",
+      text = "Scale up or scale out? Decide, then change the size of the scale-up domain.",
       cluster = { system = "gb200-nvl72", gpus = 64 }, workload = w2, mapping = m2,
       start = { "domain 8" },
       allow = { "domain" },
@@ -113,15 +120,15 @@ scale-out? Then act on it.
       hints = {
         "Expert all-to-all is tightly coupled: every GPU talks to all.",
         "This job wants its whole EP group in one NVLink domain.",
-        "Grow the scale-up domain back to 72 GPUs.",
+        "Grow the scale-up domain to all 64 GPUs.",
       },
       debrief = [[
-Tightly coupled work, so scale-up: with one 72-GPU domain the EP
+Tightly coupled work, so scale-up: with one 64-GPU domain the EP
 group's all-to-all never leaves NVLink. Adding more GPUs over
 the network would not have helped: it would only add more
 traffic to the slow tier.
 ]],
-      solution = { "domain 72" } },
+      solution = { "domain 64" } },
 
     { kind = "quiz", title = "Case 3: a sweep", text = [[
 A lab will fine-tune 500 separate copies of an 8B model, each
