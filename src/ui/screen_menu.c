@@ -201,6 +201,8 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
                             STYLE_WARNING, ascii);
     else if (m->sel >= 0 && m->items[m->sel].error)
         canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].error, STYLE_BAD, ascii);
+    else if (m->sel >= 0 && m->items[m->sel].summary)
+        canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].summary, STYLE_DIM, ascii);
 
     /* Rows: a track heading before each new track, then its lessons. */
     int rows = 0, sel_row = -1;
