@@ -218,6 +218,24 @@ static const char *const screen_page_help[] = {
     NULL,
 };
 
+static const char *const screen_page_scenario_help[] = {
+    "Arrows or H J K L   move the cursor: left/right GPU, up/down domain",
+    "Space               pick the GPU under the cursor",
+    "g                   pick its TP group; g again: PP group, DP group",
+    "Enter               drop: swap the picked GPU with the one under the",
+    "                    cursor, or move the picked group into this domain",
+    "Esc                 drop the pick (or close explain); else the menu",
+    "t/T y/Y d/D x/X     TP, PP, DP, EP degree up (x2) / down (/2)",
+    "m/M                 micro-batch up / down",
+    "+ / -               bigger / smaller scale-up domain",
+    "s / S               next / previous system preset",
+    "u  0  b             undo, reset to the start, mark as reference",
+    "h                   next hint (nudge, concept, near-solution)",
+    "e / E               explain a part of the step time / close",
+    "n / p               next / previous page;  r reload the file",
+    NULL,
+};
+
 static const char *screen_page_kind_name(PageKind k)
 {
     switch (k) {
@@ -378,10 +396,15 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
              n);
     switch (kind) {
     case PAGE_SCENARIO:
-        f1 = "arrows/HJKL cursor · Space pick GPU · g group (again: PP, DP) · Enter drop · "
-             "u undo · 0 reset · b mark";
-        f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro · +/- domain · s system · "
-             "h hint · e explain · n/p page · ? help · Esc menu";
+        if (w >= 120) {
+            f1 = "←↓↑→ or H J K L cursor · Space pick a GPU · g pick its group (again: PP, DP) "
+                 "· Enter drop/swap · u undo · 0 reset · b mark reference";
+            f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro-batch · +/- domain size · "
+                 "s/S system · h hint · e explain · n/p page · ? help · Esc menu";
+        } else {
+            f1 = "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
+            f2 = "t/T TP y/Y PP d/D DP m/M mb · +/- domain · s system · h hint · e explain · ?";
+        }
         break;
     case PAGE_QUIZ:
         f2 = "1-9 or ↑↓+Enter answer · n next · p back · r reload · ? help · Esc menu";
@@ -425,5 +448,7 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
         cur->y = 2;
     }
     if (p->help)
-        screen_help_draw(c, "Lesson page keys", screen_page_help, ascii);
+        screen_help_draw(c, kind == PAGE_SCENARIO ? "Scenario keys" : "Lesson page keys",
+                         kind == PAGE_SCENARIO ? screen_page_scenario_help : screen_page_help,
+                         ascii);
 }
