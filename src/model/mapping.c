@@ -504,10 +504,14 @@ static GroupSpan worst_span_default(const Mapping *m, const Cluster *c, MappingD
     worst_blocks(&g, period, outer, ts.domain, &dom, &mn);
     worst.domains = (int)dom;
     worst.min_per_domain = (int)mn;
-    worst_blocks(&g, period, outer, ts.leaf, &leaves, &mn);
-    worst.crosses_leaf = leaves > 1;
-    worst_blocks(&g, period, outer, ts.site, &sites, &mn);
-    worst.sites = (int)sites;
+    if (ts.leaf < c->n_gpus) {
+        worst_blocks(&g, period, outer, ts.leaf, &leaves, &mn);
+        worst.crosses_leaf = leaves > 1;
+    }
+    if (c->sites > 1) {
+        worst_blocks(&g, period, outer, ts.site, &sites, &mn);
+        worst.sites = (int)sites;
+    }
     return worst;
 }
 

@@ -65,7 +65,7 @@ StepParams step_params_default(void)
 {
     CollParams cp = collective_params_default();
     StepParams p = {
-        .compute_efficiency = 0.70,
+        .compute_efficiency = 0.71,
         .nonmatmul_bytes_per_act = 8.0,
         .up_efficiency = cp.up_efficiency,
         .out_efficiency = cp.out_efficiency,
@@ -204,12 +204,17 @@ StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
         r->span[dim] = mapping_worst_span(m, c, p, (MappingDim)dim);
 
     /* Per-layer averages over the model (dense and MoE layers mixed). */
-    double fwd_sum = 0, layer_params = 0, expert_params = 0, moe_layers = 0;
-    for (int l = 0; l < w->layers; l++) {
-        fwd_sum += workload_layer_fwd_flops_per_token(w, l);
-        layer_params += workload_layer_params(w, l);
-        expert_params += workload_layer_expert_params(w, l);
-        moe_layers += workload_layer_is_moe(w, l);
+    /* All dense layers are alike and so are all MoE layers (dense first). */
+    double moe_layers = workload_moe_layer_count(w), dense_layers = L - moe_layers;
+    double fwd_sum = 0, layer_params = 0, expert_params = 0;
+    if (dense_layers > 0) {
+        fwd_sum += dense_layers * workload_layer_fwd_flops_per_token(w, 0);
+        layer_params += dense_layers * workload_layer_params(w, 0);
+    }
+    if (moe_layers > 0) {
+        fwd_sum += moe_layers * workload_layer_fwd_flops_per_token(w, w->layers - 1);
+        layer_params += moe_layers * workload_layer_params(w, w->layers - 1);
+        expert_params += moe_layers * workload_layer_expert_params(w, w->layers - 1);
     }
     double derived = layer_params + workload_embedding_params(w);
     double pscale = w->params > 0 ? w->params / derived : 1.0;

@@ -117,13 +117,19 @@ bool workload_is_moe(const Workload *w)
     return w && w->experts > 1;
 }
 
+int workload_moe_layer_count(const Workload *w)
+{
+    if (!workload_is_moe(w))
+        return 0;
+    return w->moe_layers > 0 ? w->moe_layers : w->layers;
+}
+
 bool workload_layer_is_moe(const Workload *w, int layer)
 {
     if (!workload_is_moe(w) || layer < 0 || layer >= w->layers)
         return false;
-    int moe = w->moe_layers > 0 ? w->moe_layers : w->layers;
     /* Dense layers come first (DeepSeek-V3: the first 3 of 61). */
-    return layer >= w->layers - moe;
+    return layer >= w->layers - workload_moe_layer_count(w);
 }
 
 static double gate_factor(const Workload *w)
@@ -211,12 +217,22 @@ double workload_embedding_params(const Workload *w)
     return ((double)w->vocab + w->seq) * h; /* SC21 Eq. 2: tied, learned positions */
 }
 
+/* All dense layers are alike and so are all MoE layers: sums over layers
+ * need one of each (the dense ones come first, the MoE ones last). */
+static double sum_layers(const Workload *w, double (*f)(const Workload *, int, bool), bool flag)
+{
+    int moe = workload_moe_layer_count(w), dense = w->layers - moe;
+    double sum = 0;
+    if (dense > 0)
+        sum += dense * f(w, 0, flag);
+    if (moe > 0)
+        sum += moe * f(w, w->layers - 1, flag);
+    return sum;
+}
+
 static double derived_params(const Workload *w, bool active_only)
 {
-    double total = workload_embedding_params(w);
-    for (int l = 0; l < w->layers; l++)
-        total += layer_params(w, l, active_only);
-    return total;
+    return workload_embedding_params(w) + sum_layers(w, layer_params, active_only);
 }
 
 double workload_params(const Workload *w)
@@ -242,12 +258,15 @@ static double tokens_per_step(const Workload *w)
     return (double)w->global_batch * w->seq;
 }
 
+static double layer_fwd(const Workload *w, int layer, bool unused)
+{
+    (void)unused;
+    return workload_layer_fwd_flops_per_token(w, layer);
+}
+
 static double fwd_flops_per_token(const Workload *w)
 {
-    double f = workload_logit_fwd_flops_per_token(w);
-    for (int l = 0; l < w->layers; l++)
-        f += workload_layer_fwd_flops_per_token(w, l);
-    return f;
+    return workload_logit_fwd_flops_per_token(w) + sum_layers(w, layer_fwd, false);
 }
 
 double workload_model_flops(const Workload *w)

@@ -76,6 +76,8 @@ double workload_embedding_params(const Workload *w);
 /* The expert (routed) parameters of one layer; 0 for a dense layer. */
 double workload_layer_expert_params(const Workload *w, int layer);
 bool workload_layer_is_moe(const Workload *w, int layer);
+/* How many layers are MoE layers (0 for a dense model). */
+int workload_moe_layer_count(const Workload *w);
 /* Bytes per element of activations and weights in compute (2 for BF16;
  * FP8 training keeps master weights and most activations in BF16, so 2). */
 double workload_act_bytes(const Workload *w);
