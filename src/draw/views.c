@@ -500,11 +500,12 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
     int yy = y0 + rows + 1;
     char fig[160], tot[32], r[16];
     view_up_figure(c, a, fig, sizeof fig);
-    snprintf(buf, sizeof buf, "%s scale-up  %s; %s in the rack (%d GPUs x %s), %d switch chips",
-             a ? "=" : "═", fig,
-             view_bw(2 * c->up_bytes_per_s * n, a, tot, sizeof tot), n,
-             view_bw(2 * c->up_bytes_per_s, a, r, sizeof r), chips);
+    snprintf(buf, sizeof buf, "%s scale-up  %s", a ? "=" : "═", fig);
     yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, up);
+    snprintf(buf, sizeof buf, "%s in the rack (%d %s %s) through %d NVSwitch chips",
+             view_bw(2 * c->up_bytes_per_s * n, a, tot, sizeof tot), n, a ? "x" : "×",
+             view_bw(2 * c->up_bytes_per_s, a, r, sizeof r), chips);
+    yy += text_draw_wrapped(cv, 2, yy, w - 2, 2, buf, STYLE_LABEL);
     view_out_figure(c, fig, sizeof fig);
     view_ratio(view_drop(c), r, sizeof r);
     snprintf(buf, sizeof buf, "%s scale-out %s: one %s NIC per GPU, %s less than NVLink",

@@ -1,0 +1,251 @@
+/* test_views — rack and fabric views drawn from real presets: group letters,
+ * figures in labels, aggregation of large clusters, the cursor, fitting in
+ * the box, and drawing time for 16,384 GPUs. Expected figures are worked by
+ * hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "draw/text.h"
+#include "draw/views.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static Cluster make_cluster(const char *sys, int gpus)
+{
+    Cluster c;
+    char err[200];
+    if (!cluster_from_system(&c, sys, gpus, err, sizeof err))
+        fail_msg("cluster %s: %s", sys, err);
+    return c;
+}
+
+/* Draws a view and returns its text (caller frees). */
+static char *draw(ViewKind k, const ViewInput *in, int w, int h, bool ascii, int *rows)
+{
+    Canvas *cv = canvas_new(w, h);
+    int used = k == VIEW_RACK ? view_rack_draw(cv, 0, 0, w, h, in)
+                              : view_fabric_draw(cv, 0, 0, w, h, in);
+    if (rows)
+        *rows = used;
+    char *t = canvas_to_text(cv, ascii);
+    canvas_free(cv);
+    return t;
+}
+
+static void assert_contains(const char *text, const char *want)
+{
+    if (!strstr(text, want))
+        fail_msg("expected \"%s\" in:\n%s", want, text);
+}
+
+/* Every line at most w columns wide. */
+static void assert_fits(const char *text, int w)
+{
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (text_width_n(p, n) > w)
+            fail_msg("line wider than %d: %.*s", w, (int)n, p);
+        p = nl ? nl + 1 : p + n;
+    }
+}
+
+static void test_views_letters_follow_tp_groups(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 64);
+    Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(&c);
+    in.mapping = &m;
+    /* TP innermost: rank r is in TP group r / 16; GPU 17 -> group 1 -> 'B' */
+    assert_int_equal(view_gpu_letter(&in, 0), 'A');
+    assert_int_equal(view_gpu_letter(&in, 17), 'B');
+    assert_int_equal(view_gpu_letter(&in, 63), 'D');
+    assert_int_equal(view_gpu_letter(&in, 64), '.'); /* not a GPU */
+    /* swapping GPUs 0 and 17 moves rank 17 (group B) onto GPU 0 */
+    Placement *p = placement_new(64);
+    assert_true(placement_swap_gpus(p, 0, 17));
+    in.placement = p;
+    assert_int_equal(view_gpu_letter(&in, 0), 'B');
+    assert_int_equal(view_gpu_letter(&in, 17), 'A');
+    placement_free(p);
+    in.mapping = NULL;
+    assert_int_equal(view_gpu_letter(&in, 0), 'G');
+}
+
+static void test_views_kind_names(void **state)
+{
+    (void)state;
+    assert_int_equal(view_kind_parse("rack"), VIEW_RACK);
+    assert_int_equal(view_kind_parse("chart"), VIEW_CHART);
+    assert_int_equal(view_kind_parse("pie"), -1);
+    assert_int_equal(view_kind_parse(NULL), -1);
+    assert_string_equal(view_kind_name(VIEW_FABRIC), "fabric");
+}
+
+static void test_views_server_rack_figures(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 8);
+    ViewInput in = view_input_default(&c);
+    char *t = draw(VIEW_RACK, &in, 80, 24, false, NULL);
+    /* NVLink 4: 900 GB/s both ways = 450 GB/s each way; NIC 400 Gb/s / 8 = 50 GB/s;
+     * 450 / 50 = 9x */
+    assert_contains(t, "900 GB/s per GPU (450 GB/s each way)");
+    assert_contains(t, "400 Gb/s = 50.0 GB/s per GPU");
+    assert_contains(t, "9x less than NVLink");
+    assert_contains(t, "NVSwitch");
+    assert_fits(t, 80);
+    free(t);
+}
+
+static void test_views_nvl72_rack_total(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("gb200-nvl72", 72);
+    ViewInput in = view_input_default(&c);
+    char *t = draw(VIEW_RACK, &in, 80, 24, false, NULL);
+    /* 72 GPUs x 1.8 TB/s = 129.6 TB/s, printed with 3 digits as 130 TB/s */
+    assert_contains(t, "130 TB/s in the rack");
+    assert_contains(t, "18 "); /* compute tray 18 is drawn */
+    assert_contains(t, "[sw 9: 2 chips]"); /* 18 NVSwitch chips in 9 trays */
+    assert_contains(t, "liquid");
+    assert_fits(t, 80);
+    free(t);
+}
+
+static void test_views_torus_slice(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("tpu-v5p", 64);
+    ViewInput in = view_input_default(&c);
+    char *t = draw(VIEW_RACK, &in, 80, 24, true, NULL);
+    assert_contains(t, "4x4x4 torus slice");
+    assert_contains(t, "z=3");
+    for (const char *p = t; *p; p++)
+        assert_true((unsigned char)*p < 0x80);
+    free(t);
+}
+
+static void test_views_fabric_spill_is_named(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 64);
+    Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(&c);
+    in.mapping = &m;
+    int rows;
+    char *t = draw(VIEW_FABRIC, &in, 80, 24, false, &rows);
+    /* TP 16 on 8-GPU servers: each group spans 16 / 8 = 2 servers */
+    assert_contains(t, "A TP group spans 2 servers");
+    assert_contains(t, "AAAAAAAA");
+    assert_contains(t, "drops 9x");
+    assert_true(rows <= 24);
+    assert_fits(t, 80);
+    free(t);
+    m = (Mapping){.tp = 8, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
+    t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
+    assert_contains(t, "each fits in one server");
+    free(t);
+}
+
+static void test_views_fabric_aggregates_large_cluster(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("gb200-nvl72", 16384);
+    ViewInput in = view_input_default(&c);
+    in.cursor_gpu = 5000;
+    int rows;
+    char *t = draw(VIEW_FABRIC, &in, 80, 24, false, &rows);
+    /* 16384 / 72 = 227.6 -> 228 racks. A rack box is 18 + 2 = 20 wide, pitch 21;
+     * the aggregate box needs 13 columns: (80 + 1 - 13) / 21 = 3 racks drawn,
+     * 228 - 3 = 225 aggregated. The cursor GPU 5000 is in rack 5000 / 72 + 1 = 70,
+     * which replaces the third drawn rack. */
+    assert_contains(t, "228 racks");
+    assert_contains(t, "× 225");
+    assert_contains(t, "╔70");
+    assert_contains(t, "cursor: GPU 5000, rack 70");
+    assert_contains(t, "▲");
+    assert_true(rows <= 24);
+    assert_fits(t, 80);
+    free(t);
+}
+
+static void test_views_fabric_sites_joined(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 128);
+    c.sites = 2;
+    c.across_bytes_per_s = 1.25e12; /* 10 Tb/s = 1.25 TB/s */
+    ViewInput in = view_input_default(&c);
+    char *t = draw(VIEW_FABRIC, &in, 120, 30, false, NULL);
+    assert_contains(t, "site 1");
+    assert_contains(t, "site 2");
+    assert_contains(t, "┄");
+    assert_contains(t, "between 2 sites, 1.25 TB/s each way");
+    free(t);
+}
+
+static void test_views_describe_has_table(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 64);
+    Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(&c);
+    in.mapping = &m;
+    char *d = view_describe(VIEW_FABRIC, &in, 80);
+    assert_contains(d, "64 GPUs in 8 scale-up servers");
+    assert_contains(d, "scale-up      450 GB/s");
+    assert_contains(d, "scale-out     50.0 GB/s");
+    assert_contains(d, "TP groups");
+    assert_fits(d, 80);
+    free(d);
+}
+
+static void test_views_16k_draws_fast(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("gb200-nvl72", 16384);
+    Mapping m = {.tp = 8, .cp = 1, .pp = 4, .dp = 512, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(&c);
+    in.mapping = &m;
+    in.cursor_gpu = 9999;
+    Canvas *cv = canvas_new(200, 60);
+    enum { RUNS = 200 };
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < RUNS; i++) {
+        canvas_clear(cv);
+        view_fabric_draw(cv, 0, 0, 200, 60, &in);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double per_ms = ((t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6) / RUNS;
+    printf("fabric view of 16384 GPUs at 200x60: %.3f ms per draw\n", per_ms);
+    /* a frame at 60 Hz is 16.7 ms; the budget is well under it even with sanitizers */
+    assert_true(per_ms < 5.0);
+    canvas_free(cv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_views_letters_follow_tp_groups),
+        cmocka_unit_test(test_views_kind_names),
+        cmocka_unit_test(test_views_server_rack_figures),
+        cmocka_unit_test(test_views_nvl72_rack_total),
+        cmocka_unit_test(test_views_torus_slice),
+        cmocka_unit_test(test_views_fabric_spill_is_named),
+        cmocka_unit_test(test_views_fabric_aggregates_large_cluster),
+        cmocka_unit_test(test_views_fabric_sites_joined),
+        cmocka_unit_test(test_views_describe_has_table),
+        cmocka_unit_test(test_views_16k_draws_fast),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
