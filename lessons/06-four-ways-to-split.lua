@@ -134,35 +134,38 @@ at 16 the TP group leaves the server and the step time jumps.
     { kind = "text", title = "The task: a starved pipeline", text = [[
 # Keep the line busy
 Llama 3 70B runs on 64 GPUs as TP 8 x PP 8: an eight-stage
-pipeline. Each pipeline gets 32 sequences per step, fed as
-micro-batches of 4, so only 8 micro-batches flow through eight
-stages, and the stations spend much of the step idle.
+pipeline. Each step it gets 16 sequences, fed as micro-batches
+of 2, so only 8 micro-batches flow through 8 stages. The bubble
+is (8 - 1) / 8 of the work: the stations spend nearly half the
+step waiting.
 
-Change the micro-batch size so the bubble at least halves.
+On the next page, change the micro-batch size until the bubble is
+less than a third of the step. Watch the bar's bubble segment.
 ]] },
 
     { kind = "scenario", title = "Shrink the bubble",
-      text = "Change the micro-batch size so that the pipeline bubble at least halves.",
+      text = "Change the micro-batch size so that the pipeline bubble " ..
+        "takes less than a third of the step.",
       cluster = { system = "dgx-h100", gpus = 64 },
-      workload = { model = "llama3-70b", batch = 32, mb = 4 },
+      workload = { model = "llama3-70b", batch = 16, mb = 2 },
       mapping = { tp = 8, pp = 8, dp = 1 },
       allow = { "micro" },
       goal = {
-        text = "Cut the bubble time at least in half.",
+        text = "Make the bubble less than a third of the step.",
         check = function(r)
-          local b, b0 = r.breakdown.bubble_s, r.start.breakdown.bubble_s
-          if b <= 0.5 * b0 then return true end
-          return false, string.format("bubble %.2f s, need %.2f s or less", b, 0.5 * b0)
+          local share = r.breakdown.bubble_s / r.step_s
+          if share < 1 / 3 then return true end
+          return false, string.format("the bubble is still %.0f%% of the step", 100 * share)
         end },
       hints = {
         "The bubble is (stages - 1) / micro-batches of the work.",
         "Smaller micro-batches mean more of them per step.",
-        "Set the micro-batch to 1: 32 micro-batches instead of 8.",
+        "Set the micro-batch to 1: 16 micro-batches instead of 8.",
       },
       debrief = [[
-With micro-batches of 1, 32 of them stream through 8 stages: the
-idle share falls from 7/8 to 7/32 of the work. The price: smaller
-matrix multiplications and more, smaller sends per step.
+Micro-batches of 1: 16 of them now stream through 8 stages, and
+the idle share falls from 7/8 to 7/16 of the work. The price is
+smaller matrix multiplications and more, smaller sends.
 ]],
       solution = { "mb 1" } },
 

@@ -18,7 +18,7 @@ local h = scalelab.system("dgx-h100")
 local cluster = { system = "dgx-h100", gpus = 64 }
 local workload = { model = "gpt3-175b", batch = 64, mb = 1 }
 local bad_map = { tp = 16, pp = 4, dp = 1 }
-local good_map = { tp = 8, pp = 4, dp = 2 }
+local good_map = { tp = 8, pp = 8, dp = 1 }
 
 local bad = scalelab.step { cluster = cluster, workload = workload, mapping = bad_map }
 local good = scalelab.step { cluster = cluster, workload = workload, mapping = good_map }
@@ -81,8 +81,8 @@ whose TP size fits the domain is laid out well from the start.
     { kind = "diagram", title = "A well-mapped job", view = "rack",
       cluster = cluster, workload = workload, mapping = good_map,
       text = fill([[
-TP 8 inside each server, PP 4 and DP 2 across servers. Per GPU
-and step: {good_up} on NVLink, {good_out} over the network.
+TP 8 inside each server, 8 pipeline stages across servers. Per
+GPU and step: {good_up} on NVLink, {good_out} over the network.
 ]], V) },
 
     { kind = "text", title = "The task: a misconfigured job", text = fill([[
@@ -93,7 +93,8 @@ servers, so its all-reduces cross the network at {out} per GPU
 instead of NVLink's {up}. Step time: {bad_step}.
 
 Change the degrees so tensor parallelism fits inside a server.
-Data parallelism takes up whatever GPUs are left.
+Changing TP or PP resizes DP to use all 64 GPUs. Watch memory:
+a smaller TP group leaves more of the model on each GPU.
 ]], V) },
 
     { kind = "scenario", title = "TP across servers",
@@ -102,23 +103,23 @@ Data parallelism takes up whatever GPUs are left.
       cluster = cluster, workload = workload, mapping = bad_map,
       allow = { "degrees" },
       goal = {
-        text = "Bring the step time under " .. V.target .. ".",
+        text = "Fit in memory with a step under " .. V.target .. ".",
         check = function(r)
+          if not r.fits then return false, "the model does not fit in HBM" end
           if r.step_s < target_s then return true end
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
         end },
       hints = {
         "Which parallel group is crossing between servers?",
         "A TP group must fit in one server: TP at most " .. h.domain_gpus .. ".",
-        "Set TP to 8; DP doubles to 2 to use all 64 GPUs.",
+        "Set TP to 8, then PP to 8 so the model fits again.",
       },
       debrief = fill([[
 With TP 8 every all-reduce stays on NVLink: TP time falls from
-{bad_tp} to {good_tp} and the step from {bad_step} to {good_step}.
-The extra data-parallel copy only adds a once-per-step gradient
-reduction, which the network handles easily.
+{bad_tp} to {good_tp}, the step from {bad_step} to {good_step}.
+PP 8 keeps the model in memory; its small sends cross servers.
 ]], V),
-      solution = { "tp 8" } },
+      solution = { "tp 8", "pp 8" } },
 
     { kind = "text", title = "What about EP?", text = [[
 # Experts follow the same rule

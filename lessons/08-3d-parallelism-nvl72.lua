@@ -22,12 +22,13 @@ local m = scalelab.model("llama3-405b")
 
 local cluster = { system = "gb200-nvl72", gpus = 576 }
 local servers = { system = "dgx-b200", gpus = 576 }
-local workload = { model = "llama3-405b", batch = 512, mb = 1 }
-local start_map = { tp = 4, pp = 18, dp = 8 }
+local workload = { model = "llama3-405b", batch = 1152, mb = 1 }
+local start_map = { tp = 16, pp = 9, dp = 4 }
 local good_map = { tp = 8, pp = 9, dp = 8 }
 
 local start = scalelab.step { cluster = cluster, workload = workload, mapping = start_map }
 local good = scalelab.step { cluster = cluster, workload = workload, mapping = good_map }
+local on_servers = scalelab.step { cluster = servers, workload = workload, mapping = good_map }
 local target_s = good.step_s * 1.05
 
 local state = m.params * 16
@@ -41,8 +42,10 @@ local V = {
   start_step = U.format("time", start.step_s),
   good_step = U.format("time", good.step_s),
   target = U.format("time", target_s),
-  start_bubble = U.format("time", start.breakdown.bubble_s),
-  good_bubble = U.format("time", good.breakdown.bubble_s),
+  start_tp = U.format("time", start.breakdown.tp_s),
+  good_tp = U.format("time", good.breakdown.tp_s),
+  srv_step = U.format("time", on_servers.step_s),
+  gap = string.format("%.0f", 100 * (on_servers.step_s / good.step_s - 1)),
 }
 
 return {
@@ -91,19 +94,23 @@ TP 8 x PP 9 = 72: one full copy of the model per rack. Eight such
 racks give DP 8, and only gradients cross between racks.
 ]] },
 
-    { kind = "text", title = "The task: too many stages", text = fill([[
-# Find a better split
-Eight GB200 NVL72 racks (576 GPUs) train {name}. The job runs as
-TP 4 x PP 18 x DP 8: it fits in memory, but 18 pipeline stages
-leave a large bubble ({start_bubble} per step). Step: {start_step}.
+    { kind = "text", title = "The task: TP 16 on NVL72", text = fill([[
+# "72 GPUs per domain, so TP 16 is safe"
+Eight GB200 NVL72 racks (576 GPUs) train {name} as TP 16 x PP 9
+x DP 4. The reasoning was: 16 GPUs fit easily in a {n}-GPU rack.
 
-Change TP and PP (DP follows) to bring the step time down. Keep
-TP inside a rack and make sure the model still fits.
+But ranks are laid out in order, and {n} / 16 = 4.5: the fifth TP
+group of every rack runs into the next rack. Every layer, all
+the other groups wait for it. TP time: {start_tp} per step.
+Step: {start_step}.
+
+Change TP and PP (DP follows) so that every TP group stays in one
+rack, and the model still fits in memory.
 ]], V) },
 
     { kind = "scenario", title = "Tune the mapping",
-      text = "Change TP and PP (DP follows) to cut the step time; keep TP " ..
-        "inside a rack and the model in memory.",
+      text = "Some TP groups straddle two racks. Change TP and PP (DP " ..
+        "follows) to keep every group in one rack.",
       cluster = cluster, workload = workload, mapping = start_map,
       allow = { "degrees" },
       goal = {
@@ -114,23 +121,22 @@ TP inside a rack and make sure the model still fits.
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
         end },
       hints = {
-        "Where does the time go? Look at the bubble.",
-        "Fewer stages shrink the bubble; wider TP keeps the model fitting.",
-        "Try TP 8 and PP 9: one model copy per rack.",
+        "Where does the time go? Look at the TP part of the bar.",
+        "A TP size that divides 72 never straddles a rack boundary.",
+        "Set TP to 8: with PP 9 that is one model copy per rack.",
       },
       debrief = fill([[
-TP 8 x PP 9 x DP 8: each rack holds one copy of the model, the
-bubble drops from {start_bubble} to {good_bubble}, and the step
-from {start_step} to {good_step}. Only gradient reductions cross
-the scale-out fabric.
+TP 8 x PP 9 x DP 8: each rack holds one model copy, TP time falls
+from {start_tp} to {good_tp} and the step from {start_step} to
+{good_step}. Only gradient reductions cross between racks.
 ]], V),
-      solution = { "tp 8", "pp 9" } },
+      solution = { "tp 8" } },
 
-    { kind = "compare", title = "Racks against servers", text = [[
-The same 576 Blackwell GPUs, the same TP 8 x PP 9 x DP 8. Left,
-NVL72 racks: a copy per rack. Right, 8-GPU servers: every stage
-edge and every gradient reduction crosses the network.
-]],
+    { kind = "compare", title = "Racks against servers", text = fill([[
+576 Blackwell GPUs, TP 8 x PP 9 x DP 8 on both. With TP 8 this
+dense model fits either box: servers take {srv_step} against
+{good_step}, {gap}% slower, as stage edges cross the network.
+]], V),
       workload = workload,
       left = { label = "8 x GB200 NVL72", cluster = cluster, mapping = good_map },
       right = { label = "72 x DGX B200", cluster = servers, mapping = good_map } },
@@ -147,20 +153,20 @@ edge and every gradient reduction crosses the network.
   the slower tier.
 ]], V) },
 
-    { kind = "quiz", title = "Check: TP 16 on NVL72?", text = fill([[
-On NVL72 racks, why is TP 16 a poor choice even though 16 GPUs
-fit easily inside one {n}-GPU rack?
+    { kind = "quiz", title = "Check: the recipe", text = fill([[
+On a cluster of {n}-GPU NVL72 racks, which split should span the
+whole scale-out fabric?
 ]], V),
       choices = {
-        { text = "16 does not divide 72, so some TP group spans two racks.",
+        { text = "Data parallelism: gradients move once per step.",
           correct = true,
-          explain = "72 / 16 = 4.5: the fifth group straddles the boundary." },
-        { text = "NVLink cannot join more than 8 GPUs.",
+          explain = "Yes: it is the least frequent traffic and can overlap." },
+        { text = "Tensor parallelism: it needs the most GPUs.",
           correct = false,
-          explain = "Inside NVL72 all 72 GPUs are joined by NVLink." },
-        { text = "TP must always equal PP.",
+          explain = "TP talks in every layer: keep it inside one rack." },
+        { text = "Expert parallelism: experts like to be far apart.",
           correct = false,
-          explain = "There is no such rule; the degrees are independent." },
+          explain = "EP exchanges tokens all-to-all each layer: keep it in." },
       } },
   },
 }

@@ -19,16 +19,21 @@ local b200 = scalelab.system("dgx-b200")
 local nvl = scalelab.system("gb200-nvl72")
 local moe = scalelab.model("deepseek-v3")
 
-local servers = { system = "dgx-b200", gpus = 64 }
-local rack = { system = "gb200-nvl72", gpus = 64 }
+-- 128 GPUs each side: sixteen 8-GPU servers, or two NVL72 racks (72 + 56 used).
+-- ZeRO-3 shards DeepSeek-V3's weights, gradients and optimizer over DP so the
+-- 671B-parameter model fits in 128 GPUs' HBM.
+local servers = { system = "dgx-b200", gpus = 128 }
+local rack = { system = "gb200-nvl72", gpus = 128 }
 local moe_wl = { model = "deepseek-v3", batch = 256, mb = 1 }
-local moe_map = { tp = 1, pp = 1, dp = 64, ep = 64, zero = 1 }
+local moe_map = { tp = 1, pp = 1, dp = 128, ep = 64, zero = 3 }
 local dense_wl = { model = "llama3-8b", batch = 256, mb = 1 }
-local dense_map = { tp = 1, pp = 1, dp = 64 }
+local dense_map = { tp = 1, pp = 1, dp = 128, zero = 1 }
 
 local on_servers = scalelab.step { cluster = servers, workload = moe_wl, mapping = moe_map }
 local on_rack = scalelab.step { cluster = rack, workload = moe_wl, mapping = moe_map }
-local target_s = on_servers.step_s * 0.67
+local target_s = on_servers.step_s * 0.8
+local dense_srv = scalelab.step { cluster = servers, workload = dense_wl, mapping = dense_map }
+local dense_rack = scalelab.step { cluster = rack, workload = dense_wl, mapping = dense_map }
 
 local V = {
   b_gpu = b200.gpu_id, n_gpu = nvl.gpu_id,
@@ -43,6 +48,7 @@ local V = {
   rack_ep = U.format("time", on_rack.breakdown.ep_s),
   speedup = string.format("%.1f", on_servers.step_s / on_rack.step_s),
   target = U.format("time", target_s),
+  dense_gap = string.format("%.0f", 100 * math.abs(dense_srv.step_s / dense_rack.step_s - 1)),
 }
 
 return {
@@ -54,7 +60,7 @@ return {
   minutes = 10,
   pages = {
     { kind = "text", title = "Counting GPUs", text = [[
-# "We have 64 GPUs"
+# "We have 128 GPUs"
 Announcements and price lists lead with one number: how many
 GPUs. It is the easiest figure to compare and the least telling.
 
@@ -67,47 +73,48 @@ not by the count alone.
 This lesson puts two such clusters side by side.
 ]] },
 
-    { kind = "text", title = "Two clusters of 64", text = fill([[
-# Same chip, different wiring
-- *Eight DGX B200 servers*: 8 GPUs per NVLink domain; each GPU
+    { kind = "text", title = "Two clusters of 128", text = fill([[
+# Blackwell GPUs both, wired differently
+- *Sixteen DGX B200 servers*: 8 GPUs per NVLink domain; each GPU
   has {b_up} per direction inside its server and {b_out} to
   the network.
-- *One GB200 NVL72 rack*, 64 of its GPUs used: all of them in one
-  NVLink domain at {n_up} per direction.
+- *Two GB200 NVL72 racks* (72 + 56 GPUs used): NVLink domains of
+  72 at {n_up} per direction, and {n_out} per GPU between racks.
 
-For jobs that split cleanly into independent 8-GPU pieces, the
-two are close. For jobs whose groups want to be wider than 8,
-they are different machines.
+The rack's GPUs are a little faster chips, but the big difference
+is the width of the fast tier. For jobs that split into separate
+8-GPU pieces, the two are close. For jobs whose groups want to be
+wider than 8, they are different machines.
 ]], V) },
 
-    { kind = "compare", title = "A dense model: close", text = [[
-Llama 3 8B, pure data parallelism on 64 GPUs: each GPU holds a
-copy and only gradients move, once per step. Both do about as well.
-]],
+    { kind = "compare", title = "A dense model: close", text = fill([[
+Llama 3 8B, pure data parallelism on 128 GPUs: each GPU holds a
+copy, only gradients move, once per step. Close: {dense_gap}% apart.
+]], V),
       workload = dense_wl,
-      left = { label = "8 x DGX B200", cluster = servers, mapping = dense_map },
-      right = { label = "GB200 NVL72 (64)", cluster = rack, mapping = dense_map } },
+      left = { label = "16 x DGX B200", cluster = servers, mapping = dense_map },
+      right = { label = "2 x GB200 NVL72", cluster = rack, mapping = dense_map } },
 
     { kind = "compare", title = "A mixture of experts: far apart", text = fill([[
-{moe_name} with EP 64: every MoE layer exchanges tokens among all
-64 GPUs. Servers: {srv_step} per step. One rack: {rack_step}.
+{moe_name} with EP 64: every MoE layer exchanges tokens among 64
+GPUs. Servers: {srv_step} per step. NVL72 racks: {rack_step}.
 ]], V),
       workload = moe_wl,
-      left = { label = "8 x DGX B200", cluster = servers, mapping = moe_map },
-      right = { label = "GB200 NVL72 (64)", cluster = rack, mapping = moe_map } },
+      left = { label = "16 x DGX B200", cluster = servers, mapping = moe_map },
+      right = { label = "2 x GB200 NVL72", cluster = rack, mapping = moe_map } },
 
     { kind = "text", title = "The task: same job, other wiring", text = fill([[
 # Change the machine, not the job
 {moe_name} routes each token to {topk} of its {experts} experts. With
-EP 64 on eight 8-GPU servers, most tokens' experts live in another
+EP 64 on sixteen 8-GPU servers, most tokens' experts live in another
 server, so the all-to-all runs at the NIC rate: {srv_step} per
 step, {srv_ep} of it in expert exchange.
 
 Keep the job and the GPU count. Change only the system.
 ]], V) },
 
-    { kind = "scenario", title = "Same GPUs, better wiring",
-      text = "Keep the job and the 64 GPUs. Change only the system, and " ..
+    { kind = "scenario", title = "Same count, better wiring",
+      text = "Keep the job and the 128 GPUs. Change only the system, and " ..
         "watch the expert exchange.",
       cluster = servers, workload = moe_wl, mapping = moe_map,
       allow = { "system" },
@@ -123,9 +130,10 @@ Keep the job and the GPU count. Change only the system.
         "Switch the system to gb200-nvl72.",
       },
       debrief = fill([[
-Same 64 Blackwell GPUs, same mapping: expert exchange falls from
-{srv_ep} to {rack_ep} and the step runs {speedup}x faster. The
-only change was how the GPUs are wired together.
+Same 128 GPUs, same mapping: expert exchange falls from {srv_ep}
+to {rack_ep}, the step runs {speedup}x faster. One EP group still
+straddles the two racks (72 is not a multiple of 64): lesson 12
+shows a fix.
 ]], V),
       solution = { "system gb200-nvl72" } },
 

@@ -14,22 +14,24 @@ local function fill(text, v)
   end))
 end
 
--- Case 1: a dense model on 8-GPU servers, set up badly.
+-- Case 1: a dense model on 8-GPU servers, set up badly (TP across servers,
+-- a model that would not fit at TP 8 alone, and too few micro-batches).
 local c1 = { system = "dgx-h100", gpus = 128 }
 local w1 = { model = "gpt3-175b", batch = 128, mb = 4 }
 local m1 = { tp = 32, pp = 4, dp = 1 }
 local good1 = scalelab.step { cluster = c1, workload = { model = "gpt3-175b",
-  batch = 128, mb = 1 }, mapping = { tp = 8, pp = 4, dp = 4 } }
+  batch = 128, mb = 1 }, mapping = { tp = 8, pp = 8, dp = 2 } }
 local bad1 = scalelab.step { cluster = c1, workload = w1, mapping = m1 }
-local target1 = good1.step_s * 1.10
+local target1 = good1.step_s * 1.05
 
--- Case 2: a mixture-of-experts job on a rack split into 8-GPU partitions.
-local c2 = { system = "gb200-nvl72", gpus = 64 }
+-- Case 2: a mixture-of-experts job on two NVL72 racks whose NVLink was split
+-- into 8-GPU partitions. ZeRO-3 lets the 671B-parameter model fit.
+local c2 = { system = "gb200-nvl72", gpus = 128 }
 local w2 = { model = "deepseek-v3", batch = 256, mb = 1 }
-local m2 = { tp = 1, pp = 1, dp = 64, ep = 64, zero = 1 }
-local bad2 = scalelab.step { cluster = { system = "gb200-nvl72", gpus = 64, domain = 8 },
+local m2 = { tp = 1, pp = 1, dp = 128, ep = 64, zero = 3 }
+local bad2 = scalelab.step { cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
   workload = w2, mapping = m2 }
-local target2 = bad2.step_s * 0.67
+local target2 = bad2.step_s * 0.5
 
 local V = {
   bad1 = U.format("time", bad1.step_s), target1 = U.format("time", target1),
@@ -68,47 +70,48 @@ A team trains GPT-3 175B on 16 DGX H100 servers (128 GPUs) as
 TP 32 x PP 4, with micro-batches of 4. Step: {bad1}.
 
 Diagnose the problems and fix the mapping. You may change the
-degrees and the micro-batch size.
+degrees and the micro-batch size. The model must fit in memory.
 ]], V) },
 
     { kind = "scenario", title = "Case 1: tune the mapping",
-      text = "Two things are wrong with this mapping. Fix both with the " ..
-        "degrees and the micro-batch.",
+      text = "Three problems: tiers, memory, the pipeline. Fix them with " ..
+        "the degrees and the micro-batch.",
       cluster = c1, workload = w1, mapping = m1,
       allow = { "degrees", "micro" },
       goal = {
-        text = "Bring the step under " .. V.target1 .. ".",
+        text = "Fit in memory with a step under " .. V.target1 .. ".",
         check = function(r)
+          if not r.fits then return false, "the model does not fit in HBM" end
           if r.step_s < target1 then return true end
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target1
         end },
       hints = {
-        "Two things are wrong: one about tiers, one about the pipeline.",
-        "TP 32 spans four servers; micro-batches of 4 leave few of them.",
-        "Set TP to 8 (DP becomes 4) and the micro-batch to 1.",
+        "Find the tier problem first, then look at memory and the bubble.",
+        "TP 32 spans four servers; TP 8 alone no longer fits; mb 4 is big.",
+        "Set TP to 8, PP to 8 (DP becomes 2), then the micro-batch to 1.",
       },
       debrief = fill([[
-TP 8 keeps the all-reduces on NVLink ({h_up} per direction), DP 4
-puts only gradient reductions on the network, and micro-batches
-of 1 give the 4-stage pipeline enough work to keep its bubble
-small.
+TP 8 keeps the all-reduces on NVLink ({h_up} per direction), PP 8
+makes the model fit, and micro-batches of 1 keep the 8-stage
+pipeline busy. Only PP sends and gradients use the network.
 ]], V),
-      solution = { "tp 8", "mb 1" } },
+      solution = { "tp 8", "pp 8", "mb 1" } },
 
     { kind = "text", title = "Case 2: a mixture of experts", text = fill([[
 # A mixture-of-experts job
-DeepSeek-V3 trains with EP 64 on 64 GPUs of a GB200 NVL72 rack.
-But the rack's NVLink was split into 8-GPU partitions, as if it
-were eight separate servers: the all-to-all leaves each partition
+DeepSeek-V3 trains with EP 64 on 128 GPUs in GB200 NVL72 racks.
+But the racks' NVLink was split into 8-GPU partitions, as if they
+were separate servers: the all-to-all leaves each partition
 through the network cards. Step: {bad2}.
 
 Decide: does this job want a bigger scale-up domain, or more
-scale-out? Then act on it.
+scale-out? Then act on it, so each EP group of 64 has a domain
+of its own (64 GPUs used in each rack).
 ]], V) },
 
     { kind = "scenario", title = "Case 2: scale up or out?",
       text = "Scale up or scale out? Decide, then change the size of the scale-up domain.",
-      cluster = { system = "gb200-nvl72", gpus = 64 }, workload = w2, mapping = m2,
+      cluster = c2, workload = w2, mapping = m2,
       start = { "domain 8" },
       allow = { "domain" },
       goal = {
@@ -120,13 +123,13 @@ scale-out? Then act on it.
       hints = {
         "Expert all-to-all is tightly coupled: every GPU talks to all.",
         "This job wants its whole EP group in one NVLink domain.",
-        "Grow the scale-up domain to all 64 GPUs.",
+        "Set the scale-up domain to 64 GPUs: one EP group per domain.",
       },
       debrief = [[
-Tightly coupled work, so scale-up: with one 64-GPU domain the EP
-group's all-to-all never leaves NVLink. Adding more GPUs over
-the network would not have helped: it would only add more
-traffic to the slow tier.
+Tightly coupled work, so scale-up: with a 64-GPU domain per EP
+group, the all-to-all never leaves NVLink. (At 72, one group
+would straddle the racks.) More GPUs over the network would only
+have added traffic to the slow tier.
 ]],
       solution = { "domain 64" } },
 
