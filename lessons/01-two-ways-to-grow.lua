@@ -23,7 +23,18 @@ local big = scalelab.model("llama3-405b")
 local weights_bytes = big.params * 2
 local gpus_for_weights = math.ceil(weights_bytes / h100.hbm_bytes)
 
+-- The lesson 9 comparison, previewed: DeepSeek-V3 (a mixture of experts) with
+-- expert parallelism 64 on 128 GPUs; ZeRO-3 so the model fits in HBM.
+local servers = { system = "dgx-b200", gpus = 128 }
+local racks = { system = "gb200-nvl72", gpus = 128 }
+local moe_wl = { model = "deepseek-v3", batch = 256, mb = 1 }
+local moe_map = { tp = 1, pp = 1, dp = 128, ep = 64, zero = 3 }
+local on_servers = scalelab.step { cluster = servers, workload = moe_wl, mapping = moe_map }
+local on_racks = scalelab.step { cluster = racks, workload = moe_wl, mapping = moe_map }
+
 local V = {
+  srv_step = U.format("time", on_servers.step_s),
+  rack_step = U.format("time", on_racks.step_s),
   h100_mem = U.format("bytes", h100.hbm_bytes),
   big_name = big.name,
   big_params = string.format("%.0f billion", big.params / 1e9),
@@ -107,17 +118,14 @@ An NVL72 rack: all 72 GPUs sit in one scale-up domain, so any
 GPU reaches any other at full NVLink speed.
 ]] },
 
-    { kind = "compare", title = "Same count, different machine", text = [[
-72 GPUs each side, the same job. Left: nine 8-GPU servers.
-Right: one NVL72 rack. The count says little; the wiring decides.
-]],
-      workload = { model = "llama3-70b", batch = 256, mb = 1 },
-      left = { label = "9 x 8-GPU servers",
-               cluster = { system = "dgx-b200", gpus = 72 },
-               mapping = { tp = 8, pp = 1, dp = 9 } },
-      right = { label = "1 NVL72 rack",
-                cluster = { system = "gb200-nvl72", gpus = 72 },
-                mapping = { tp = 8, pp = 1, dp = 9 } } },
+    { kind = "compare", title = "Same count, different machine", text = fill([[
+128 Blackwell GPUs each side, the same mixture-of-experts job.
+Left: sixteen 8-GPU servers, {srv_step} per step. Right: NVL72
+racks, {rack_step}. The count is equal; the wiring is not.
+]], V),
+      workload = moe_wl,
+      left = { label = "16 x 8-GPU servers", cluster = servers, mapping = moe_map },
+      right = { label = "2 x NVL72 racks", cluster = racks, mapping = moe_map } },
 
     { kind = "text", title = "Summary", text = [[
 # What to keep

@@ -127,8 +127,8 @@ can hide behind compute: they can live with a slower network.
       mapping = { tp = 1, pp = 8, dp = 16 },
       chart = { x = "tp", values = { 1, 2, 4, 8, 16 } },
       text = [[
-GPT-3 175B on 16 DGX H100 servers, PP 8. Raising TP to 8 helps;
-at 16 the TP group leaves the server and the step time jumps.
+GPT-3 175B on 16 DGX H100 servers, PP 8. Below TP 8 it does not
+fit in 80 GB; at TP 16 each group spans two servers: a jump.
 ]] },
 
     { kind = "text", title = "The task: a starved pipeline", text = [[
