@@ -148,7 +148,7 @@ static const char *view_load_word(LoadLevel l)
 static const char *view_domain_noun(const Cluster *c, bool plural)
 {
     if (c->up_kind == HW_UP_TORUS)
-        return plural ? "slices" : "slice";
+        return plural ? "cubes" : "cube";
     if (c->domain_gpus > 16)
         return plural ? "racks" : "rack";
     return plural ? "servers" : "server";
@@ -206,6 +206,12 @@ static bool view_group_sentence(const ViewInput *in, char *buf, size_t n)
     if (!m)
         return false;
     const char *dim = mapping_dim_name(in->colour_by);
+    char ms[64];
+    int used = snprintf(buf, n, "%s. ", mapping_format(m, ms, sizeof ms));
+    if (used < 0 || (size_t)used >= n)
+        used = 0;
+    buf += used;
+    n -= (size_t)used;
     int size = mapping_dim_size(m, in->colour_by);
     GroupSpan sp = mapping_worst_span(m, in->cluster, in->placement, in->colour_by);
     int groups = size > 0 ? mapping_world(m) / size : 0;
@@ -553,7 +559,7 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     int d[3];
     view_torus_shape(c, d);
     char buf[1024];
-    snprintf(buf, sizeof buf, "one %dx%dx%d torus slice of %d %s chips", d[0], d[1], d[2],
+    snprintf(buf, sizeof buf, "a %dx%dx%d torus of %d %s chips", d[0], d[1], d[2],
              c->domain_gpus, c->gpu.name);
     view_rack_title(cv, w, in, dom, buf);
     Style up = view_link_style(in, TIER_UP);
@@ -605,7 +611,7 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     yy += text_draw_wrapped(cv, 0, yy, w, 3, buf, up);
     view_out_figure(c, fig, sizeof fig);
     view_ratio(view_drop(c), r, sizeof r);
-    snprintf(buf, sizeof buf, "%s scale-out %s (%s) between slices, %s less than ICI",
+    snprintf(buf, sizeof buf, "%s scale-out %s (%s) between cubes, %s less than ICI",
              a ? "-" : "─", fig, c->out_link, r);
     yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, view_link_style(in, TIER_OUT));
     if (in->mapping) {
@@ -855,10 +861,8 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
     const Cluster *cl = in->cluster;
     bool a = in->ascii;
     Canvas *cv = canvas_new(w, h);
-    char buf[1024], m[64] = "";
+    char buf[1024];
     int domains = cluster_domain_count(cl);
-    if (in->mapping)
-        snprintf(m, sizeof m, ", %s", mapping_format(in->mapping, buf, sizeof buf));
     int leaves = cluster_leaf_count(cl), spines = cluster_spine_count(cl);
     snprintf(buf, sizeof buf, "%s: %d GPUs = %d %s of %d, %d lea%s, %d spine%s (%g:1)%s%s",
              cl->name, cl->n_gpus, domains, view_domain_noun(cl, domains != 1),
@@ -867,10 +871,6 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
     if (cl->sites > 1) {
         size_t l = strlen(buf);
         snprintf(buf + l, sizeof buf - l, "%d sites", cl->sites);
-    }
-    {
-        size_t l = strlen(buf);
-        snprintf(buf + l, sizeof buf - l, "%s", m);
     }
     view_text(cv, 0, 0, w, buf, STYLE_HEADING, a);
     int sites_drawn = cl->sites > 1 ? 2 : 1;
