@@ -127,7 +127,7 @@ static void test_views_torus_slice(void **state)
     Cluster c = make_cluster("tpu-v5p", 64);
     ViewInput in = view_input_default(&c);
     char *t = draw(VIEW_RACK, &in, 80, 24, true, NULL);
-    assert_contains(t, "4x4x4 torus slice");
+    assert_contains(t, "4x4x4 torus of 64");
     assert_contains(t, "z=3");
     for (const char *p = t; *p; p++)
         assert_true((unsigned char)*p < 0x80);
