@@ -1,0 +1,270 @@
+/* test_mapping — legality messages, rank coordinates, placements and group
+ * spans. Clusters are filled by hand so every tier boundary is known; the
+ * closed-form spans of the default placement are checked against hand-worked
+ * cases and against the exact per-group walk. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "model/mapping.h"
+
+static Cluster hand_cluster(int n, int domain, int per_leaf, int sites)
+{
+    Cluster c;
+    memset(&c, 0, sizeof c);
+    strcpy(c.system_id, "custom");
+    c.n_gpus = n;
+    c.domain_gpus = domain;
+    c.gpus_per_leaf = per_leaf;
+    c.sites = sites;
+    c.up_bytes_per_s = 300e9;
+    c.out_bytes_per_s = 25e9;
+    c.oversub = 1;
+    return c;
+}
+
+static Workload gpt(int layers, int heads, int batch, int mb)
+{
+    Workload w = {.id = "t", .layers = layers, .hidden = 128 * heads, .heads = heads,
+                  .kv_heads = heads, .ffn = 512 * heads, .seq = 2048, .vocab = 51200,
+                  .global_batch = batch, .micro_batch = mb};
+    return w;
+}
+
+static void expect_illegal(const Mapping *m, const Cluster *c, const Workload *w,
+                           const char *must_contain, int line)
+{
+    char err[200] = "";
+    if (mapping_check(m, c, w, err, sizeof err) || !strstr(err, must_contain)) {
+        print_error("line %d: want '%s', got '%s'\n", line, must_contain, err);
+        fail();
+    }
+}
+#define ILLEGAL(m, c, w, text) expect_illegal(&(m), &(c), &(w), (text), __LINE__)
+
+static void test_mapping_check_names_the_constraint(void **state)
+{
+    (void)state;
+    Cluster c = hand_cluster(512, 8, 32, 1);
+    Workload w = gpt(96, 96, 1536, 1);
+    Mapping ok = {.tp = 8, .cp = 1, .pp = 4, .dp = 16, .ep = 1, .interleave = 1};
+    char err[200] = "";
+    assert_true(mapping_check(&ok, &c, &w, err, sizeof err));
+    Mapping m = ok;
+    m.dp = 15; /* 8*4*15 = 480 */
+    ILLEGAL(m, c, w, "TP 8 x CP 1 x PP 4 x DP 15 = 480 GPUs, but the cluster has 512");
+    m = ok;
+    m.tp = 16, m.dp = 8; /* 96 heads / 16 = 6 is fine; 72 / 16 is not */
+    Workload w72 = gpt(96, 72, 1536, 1);
+    ILLEGAL(m, c, w72, "TP 16 does not divide the 72 attention heads");
+    m = ok;
+    m.ep = 3;
+    ILLEGAL(m, c, w, "EP 3 does not divide DP 16");
+    m.ep = 4;
+    ILLEGAL(m, c, w, "EP 4 needs a mixture-of-experts model");
+    Workload moe = w;
+    moe.experts = 6, moe.topk = 2;
+    ILLEGAL(m, c, moe, "EP 4 does not divide the 6 experts");
+    Workload bad_batch = gpt(96, 96, 1000, 1); /* 1000 % 16 = 8 */
+    ILLEGAL(ok, c, bad_batch, "global batch 1000 is not a multiple of DP 16 x micro-batch 1 = 16");
+    m = ok;
+    m.interleave = 5; /* 96 % (4*5) = 16 */
+    ILLEGAL(m, c, w, "PP 4 x 5 chunks = 20 to divide the 96 layers");
+    m.interleave = 2;
+    Workload few = gpt(96, 96, 16 * 6, 1); /* 6 micro-batches, not a multiple of 4 */
+    ILLEGAL(m, c, few, "the 6 micro-batches to be a multiple of PP 4");
+    m = ok;
+    m.pp = 128, m.tp = 1, m.dp = 4;
+    ILLEGAL(m, c, w, "PP 128 is more pipeline stages than the 96 layers");
+    m = ok;
+    m.zero = 4;
+    ILLEGAL(m, c, w, "ZeRO stage");
+    Workload gqa = gpt(96, 96, 1536, 1);
+    gqa.kv_heads = 3; /* neither 3 % 8 nor 8 % 3 */
+    ILLEGAL(ok, c, gqa, "TP 8 and the 3 KV heads");
+    char buf[64];
+    Mapping f = {.tp = 8, .cp = 2, .pp = 4, .dp = 16, .ep = 8, .interleave = 2};
+    assert_string_equal(mapping_format(&f, buf, sizeof buf), "TP8 CP2 PP4x2 DP16 EP8");
+}
+
+static void test_mapping_coordinates(void **state)
+{
+    (void)state;
+    /* TP 2, PP 2, DP 2: rank = tp + 2*(pp + 2*dp). Rank 5 = 1 + 2*2:
+     * tp 1, pp 0, dp 1. */
+    Mapping m = {.tp = 2, .cp = 1, .pp = 2, .dp = 2, .ep = 1, .interleave = 1};
+    assert_int_equal(mapping_world(&m), 8);
+    assert_int_equal(mapping_coord(&m, 5, DIM_TP), 1);
+    assert_int_equal(mapping_coord(&m, 5, DIM_PP), 0);
+    assert_int_equal(mapping_coord(&m, 5, DIM_DP), 1);
+    /* TP groups are pairs: rank 5 is in group 2 (ranks 4, 5). */
+    assert_int_equal(mapping_group_of(&m, 5, DIM_TP), 2);
+    assert_int_equal(mapping_group_of(&m, 4, DIM_TP), 2);
+    /* DP groups share (tp, pp): ranks 1 and 5 (tp 1, pp 0). */
+    assert_int_equal(mapping_group_of(&m, 1, DIM_DP), mapping_group_of(&m, 5, DIM_DP));
+    assert_true(mapping_group_of(&m, 1, DIM_DP) != mapping_group_of(&m, 3, DIM_DP));
+    /* With EP: TP 2, EP 2, PP 2, DP 4 (EP 2 x rest 2): 16 ranks,
+     * rank = tp + 2*(ep + 2*(pp + 2*dpr)). Rank 13 = 1 + 2*6: ep 0,
+     * then 3 = pp 1 + 2*dpr 1. DP coordinate = ep + 2*dpr = 2. */
+    Mapping e = {.tp = 2, .cp = 1, .pp = 2, .dp = 4, .ep = 2, .interleave = 1};
+    assert_int_equal(mapping_coord(&e, 13, DIM_TP), 1);
+    assert_int_equal(mapping_coord(&e, 13, DIM_EP), 0);
+    assert_int_equal(mapping_coord(&e, 13, DIM_PP), 1);
+    assert_int_equal(mapping_coord(&e, 13, DIM_DP), 2);
+    /* Rank 15 (ep 1) shares rank 13's EP group; rank 13 + 4 = 17 is out. */
+    assert_int_equal(mapping_group_of(&e, 13, DIM_EP), mapping_group_of(&e, 15, DIM_EP));
+    assert_int_equal(mapping_coord(&e, 16, DIM_TP), -1);
+    assert_int_equal(mapping_coord(NULL, 0, DIM_TP), -1);
+    assert_string_equal(mapping_dim_name(DIM_EP), "EP");
+    assert_int_equal(mapping_dim_size(&e, DIM_DP), 4);
+}
+
+static void test_mapping_placement_swap_and_inverse(void **state)
+{
+    (void)state;
+    Placement *p = placement_new(16);
+    assert_non_null(p);
+    assert_true(placement_is_default(p));
+    assert_int_equal(placement_gpu_of(p, 3), 3);
+    assert_true(placement_swap_gpus(p, 3, 12));
+    assert_false(placement_is_default(p));
+    assert_int_equal(placement_gpu_of(p, 3), 12);
+    assert_int_equal(placement_rank_on(p, 12), 3);
+    assert_int_equal(placement_rank_on(p, 3), 12);
+    Placement *q = placement_dup(p);
+    assert_true(placement_swap_gpus(p, 12, 3)); /* back to the default */
+    assert_true(placement_is_default(p));
+    assert_false(placement_is_default(q));
+    assert_false(placement_swap_gpus(p, -1, 3));
+    assert_false(placement_swap_gpus(p, 0, 16));
+    assert_int_equal(placement_gpu_of(p, 16), -1);
+    assert_int_equal(placement_rank_on(p, -1), -1);
+    assert_null(placement_new(0));
+    placement_free(p);
+    placement_free(q);
+    placement_free(NULL);
+    assert_true(placement_is_default(NULL));
+}
+
+static void expect_span(GroupSpan s, int size, int domains, int min_per, int sites, bool leaf,
+                        int line)
+{
+    if (s.size != size || s.domains != domains || s.min_per_domain != min_per ||
+        s.sites != sites || s.crosses_leaf != leaf) {
+        print_error("line %d: span {size %d, domains %d, min %d, sites %d, leaf %d}, want "
+                    "{%d, %d, %d, %d, %d}\n",
+                    line, s.size, s.domains, s.min_per_domain, s.sites, s.crosses_leaf, size,
+                    domains, min_per, sites, leaf);
+        fail();
+    }
+}
+#define SPAN(s, size, dom, mn, sites, leaf) expect_span((s), size, dom, mn, sites, leaf, __LINE__)
+
+static void test_mapping_default_spans_hand_worked(void **state)
+{
+    (void)state;
+    /* 64 GPUs in 8-GPU servers, 32 GPUs per leaf. TP 8 fills one server. */
+    Cluster c = hand_cluster(64, 8, 32, 1);
+    Mapping m = {.tp = 8, .cp = 1, .pp = 2, .dp = 4, .ep = 1, .interleave = 1};
+    SPAN(mapping_worst_span(&m, &c, NULL, DIM_TP), 8, 1, 8, 1, false);
+    /* PP stride 8: GPUs x and x+8, two servers, same leaf. */
+    SPAN(mapping_worst_span(&m, &c, NULL, DIM_PP), 2, 2, 1, 1, false);
+    /* DP stride 16: x, x+16, x+32, x+48: 4 servers over 2 leaves. */
+    SPAN(mapping_worst_span(&m, &c, NULL, DIM_DP), 4, 4, 1, 1, true);
+    /* TP 16 spans two servers with 8 each. */
+    Mapping t16 = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    SPAN(mapping_worst_span(&t16, &c, NULL, DIM_TP), 16, 2, 8, 1, false);
+    /* NVL72 racks, 144 GPUs: TP 16 groups start at 0, 16, ..., 128; the one
+     * at 64 covers 64..79 = 8 GPUs in rack 0 and 8 in rack 1. */
+    Cluster r = hand_cluster(144, 72, 72, 1);
+    Mapping t16r = {.tp = 16, .cp = 1, .pp = 1, .dp = 9, .ep = 1, .interleave = 1};
+    SPAN(mapping_worst_span(&t16r, &r, NULL, DIM_TP), 16, 2, 8, 1, true);
+    /* TP 8 in NVL72: 72 = 9 x 8, never split. */
+    Mapping t8r = {.tp = 8, .cp = 1, .pp = 1, .dp = 18, .ep = 1, .interleave = 1};
+    SPAN(mapping_worst_span(&t8r, &r, NULL, DIM_TP), 8, 1, 8, 1, false);
+    /* Two sites of 32 GPUs: DP 4 at stride 16 touches both. */
+    Cluster s = hand_cluster(64, 8, 32, 2);
+    SPAN(mapping_worst_span(&m, &s, NULL, DIM_DP), 4, 4, 1, 2, true);
+    /* Size-1 dimensions span nothing. */
+    SPAN(mapping_worst_span(&m, &c, NULL, DIM_EP), 1, 1, 1, 1, false);
+}
+
+/* Closed form against the exact walk over every group (the default placement
+ * passed to mapping_group_span is walked member by member). */
+static void test_mapping_closed_form_matches_walk(void **state)
+{
+    (void)state;
+    const int shapes[][5] = {/* tp, cp, ep, pp, dp */
+                             {8, 1, 1, 4, 4}, {16, 1, 1, 2, 4}, {2, 2, 1, 4, 4},
+                             {4, 1, 4, 2, 8}, {1, 1, 8, 2, 8},  {8, 1, 2, 1, 8},
+                             {3, 1, 1, 4, 12}, {6, 1, 1, 2, 12}};
+    const int domains[] = {8, 72, 6, 16, 4};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
+            Mapping m = {.tp = shapes[i][0], .cp = shapes[i][1], .ep = shapes[i][2],
+                         .pp = shapes[i][3], .dp = shapes[i][4], .interleave = 1};
+            int world = mapping_world(&m);
+            Cluster c = hand_cluster(world, domains[j], 2 * domains[j], 1);
+            for (int d = 0; d < DIM_COUNT; d++) {
+                GroupSpan closed = mapping_worst_span(&m, &c, NULL, (MappingDim)d);
+                int worst_dom = 0, worst_min = 0;
+                bool leaf = false;
+                for (int r = 0; r < world; r++) {
+                    GroupSpan g = mapping_group_span(&m, &c, NULL, (MappingDim)d, r);
+                    if (g.domains > worst_dom ||
+                        (g.domains == worst_dom && g.min_per_domain < worst_min)) {
+                        worst_dom = g.domains;
+                        worst_min = g.min_per_domain;
+                    }
+                    leaf = leaf || g.crosses_leaf;
+                }
+                if (closed.domains != worst_dom || closed.crosses_leaf != leaf ||
+                    closed.min_per_domain != worst_min) {
+                    print_error("shape %zu domain %d dim %s: closed %d domains (min %d) leaf "
+                                "%d, walk %d (min %d) leaf %d\n",
+                                i, domains[j], mapping_dim_name((MappingDim)d), closed.domains,
+                                closed.min_per_domain, closed.crosses_leaf, worst_dom,
+                                worst_min, leaf);
+                    fail();
+                }
+            }
+        }
+    }
+}
+
+static void test_mapping_explicit_placement_spans(void **state)
+{
+    (void)state;
+    /* 16 GPUs in two 8-GPU servers, TP 8 x DP 2. Move rank 7 (last of TP
+     * group 0) to GPU 8 by swapping GPUs 7 and 8: TP group 0 now has 7 GPUs in
+     * server 0 and 1 in server 1. */
+    Cluster c = hand_cluster(16, 8, 16, 1);
+    Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 2, .ep = 1, .interleave = 1};
+    Placement *p = placement_new(16);
+    assert_true(placement_swap_gpus(p, 7, 8));
+    SPAN(mapping_worst_span(&m, &c, p, DIM_TP), 8, 2, 1, 1, false);
+    SPAN(mapping_group_span(&m, &c, p, DIM_TP, 0), 8, 2, 1, 1, false);
+    /* DP pairs (r, r+8) still straddle the two servers. */
+    SPAN(mapping_worst_span(&m, &c, p, DIM_DP), 2, 2, 1, 1, false);
+    /* Default placement: TP inside one server. */
+    SPAN(mapping_worst_span(&m, &c, NULL, DIM_TP), 8, 1, 8, 1, false);
+    placement_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mapping_check_names_the_constraint),
+        cmocka_unit_test(test_mapping_coordinates),
+        cmocka_unit_test(test_mapping_placement_swap_and_inverse),
+        cmocka_unit_test(test_mapping_default_spans_hand_worked),
+        cmocka_unit_test(test_mapping_closed_form_matches_walk),
+        cmocka_unit_test(test_mapping_explicit_placement_spans),
+    };
+    return cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
+}
