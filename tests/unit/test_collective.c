@@ -1,0 +1,205 @@
+/* test_collective — alpha-beta costs worked by hand on a hand-made cluster:
+ * 300 GB/s scale-up at 80% efficiency = 240 GB/s, 25 GB/s NICs at 100%,
+ * 2 us per scale-up ring step, 5 us per network step, no fixed cost unless a
+ * test says so. Times in seconds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "model/collective.h"
+
+static void check_near(double got, double want, double rel, const char *what, const char *file,
+                       int line)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("%s:%d: %s = %.10g, want %.10g (within %.3g%%)\n", file, line, what, got,
+                    want, rel * 100);
+        fail();
+    }
+}
+#define NEAR(got, want, rel) check_near((got), (want), (rel), #got, __FILE__, __LINE__)
+
+static Cluster hand_cluster(int n, int domain)
+{
+    Cluster c;
+    memset(&c, 0, sizeof c);
+    c.n_gpus = n;
+    c.domain_gpus = domain;
+    c.gpus_per_leaf = n;
+    c.sites = 1;
+    c.up_bytes_per_s = 300e9;
+    c.up_lat_s = 2e-6;
+    c.out_bytes_per_s = 25e9;
+    c.out_lat_s = 5e-6;
+    c.oversub = 1;
+    return c;
+}
+
+static const CollParams P = {.up_efficiency = 0.8, .out_efficiency = 1.0, .fixed_s = 0};
+
+static GroupSpan span(int size, int domains, int min_per, int sites, bool leaf)
+{
+    GroupSpan s = {size, domains, min_per, sites, leaf};
+    return s;
+}
+
+static void test_collective_inside_one_domain(void **state)
+{
+    (void)state;
+    Cluster c = hand_cluster(64, 8);
+    /* All-reduce of 1 GB on 8 GPUs: 2 x 7/8 x 1e9 / 240e9 = 7.2917e-3 s, plus
+     * 2 x 7 ring steps x 2 us = 28e-6: 7.3197e-3 s. */
+    CollCost a = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(8, 1, 8, 1, false), &c, &P);
+    NEAR(a.time_s, 7.2916667e-3 + 28e-6, 1e-6);
+    NEAR(a.tier_bytes[TIER_UP], 1.75e9, 1e-12);
+    assert_true(a.tier_bytes[TIER_OUT] == 0);
+    assert_int_equal(a.slowest, TIER_UP);
+    /* Reduce-scatter: half, 3.6458e-3 + 14e-6. */
+    CollCost r = collective_cost_with(COLL_REDUCE_SCATTER, 1e9, span(8, 1, 8, 1, false), &c, &P);
+    NEAR(r.time_s, 3.6458333e-3 + 14e-6, 1e-6);
+    /* The fixed cost is added once: +250 us. */
+    CollParams f = P;
+    f.fixed_s = 250e-6;
+    CollCost af = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(8, 1, 8, 1, false), &c, &f);
+    NEAR(af.time_s, a.time_s + 250e-6, 1e-9);
+    /* Nothing to do for one rank or no bytes. */
+    assert_true(collective_cost_with(COLL_ALL_REDUCE, 1e9, span(1, 1, 1, 1, false), &c, &P)
+                    .time_s == 0);
+    assert_true(collective_cost_with(COLL_ALL_REDUCE, 0, span(8, 1, 8, 1, false), &c, &P)
+                    .time_s == 0);
+}
+
+static void test_collective_ring_busbw_is_independent_of_n(void **state)
+{
+    (void)state;
+    /* busbw = S x 2(n-1)/n / t; for 10 GB and no fixed cost the latency is
+     * negligible, so busbw = 240 GB/s for every n inside the domain. */
+    Cluster c = hand_cluster(64, 64);
+    for (int n = 2; n <= 64; n *= 2) {
+        CollCost a = collective_cost_with(COLL_ALL_REDUCE, 10e9, span(n, 1, n, 1, false), &c, &P);
+        double busbw = 10e9 * 2.0 * (n - 1) / n / a.time_s;
+        NEAR(busbw, 240e9, 0.005);
+    }
+}
+
+static void test_collective_hierarchical_two_domains(void **state)
+{
+    (void)state;
+    Cluster c = hand_cluster(64, 8);
+    /* 16 GPUs over 2 domains of 8: reduce-scatter inside 7/8 x 1e9 / 240e9
+     * twice (RS and AG) = 7.2917e-3; all-reduce of S/8 = 125 MB across 2
+     * domains on each NIC: 2 x 1/2 x 125e6 / 25e9 = 5e-3; latency
+     * 2 x (7 x 2 us + 1 x 5 us) = 38e-6. Total 12.3297e-3. */
+    CollCost a = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(16, 2, 8, 1, false), &c, &P);
+    NEAR(a.time_s, 7.2916667e-3 + 5e-3 + 38e-6, 1e-6);
+    NEAR(a.tier_bytes[TIER_OUT], 125e6, 1e-9);
+    NEAR(a.tier_s[TIER_OUT], 5e-3, 1e-9);
+    assert_int_equal(a.slowest, TIER_UP);
+    /* One rank per domain (a DP group over 8 servers): everything over the
+     * NIC, 2 x 7/8 x 1e9 / 25e9 = 70e-3, latency 2 x 3 tree steps x 5 us. */
+    CollCost d = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(8, 8, 1, 1, false), &c, &P);
+    NEAR(d.time_s, 70e-3 + 30e-6, 1e-6);
+    assert_int_equal(d.slowest, TIER_OUT);
+    /* The emptiest domain sets the pace: 8 ranks with 7 + 1 (k = 1): the lone
+     * GPU carries all 1e9 across, 2 x 1/2 x 1e9 / 25e9 = 40e-3; inside
+     * (k_in = 4): 2 x 3/4 x 1e9 / 240e9 = 6.25e-3; latency 2 x (3 x 2 + 5) us. */
+    CollCost s = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(8, 2, 1, 1, false), &c, &P);
+    NEAR(s.time_s, 40e-3 + 6.25e-3 + 22e-6, 1e-6);
+    /* Oversubscription 2 when the group crosses leaves: the NIC phase
+     * doubles, 10e-3 instead of 5e-3. */
+    Cluster o = c;
+    o.oversub = 2;
+    CollCost ao = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(16, 2, 8, 1, true), &o, &P);
+    NEAR(ao.time_s, 7.2916667e-3 + 10e-3 + 38e-6, 1e-6);
+    CollCost an = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(16, 2, 8, 1, false), &o, &P);
+    NEAR(an.time_s, a.time_s, 1e-12);
+}
+
+static void test_collective_all_to_all_and_send(void **state)
+{
+    (void)state;
+    Cluster c = hand_cluster(64, 8);
+    /* All-to-all of 1 GB per rank on 16 ranks in 2 domains: 7/16 of it to
+     * the other ranks of the domain (1.8229e-3 s at 240 GB/s), 8/16 out of
+     * the domain (0.5e9 / 25e9 = 20e-3 s); the tiers run at once, so the
+     * NIC bounds it: 20e-3 + one network step 5 us. */
+    CollCost a = collective_cost_with(COLL_ALL_TO_ALL, 1e9, span(16, 2, 8, 1, false), &c, &P);
+    NEAR(a.time_s, 20e-3 + 5e-6, 1e-6);
+    NEAR(a.tier_bytes[TIER_UP], 1e9 * 7 / 16, 1e-12);
+    NEAR(a.tier_bytes[TIER_OUT], 0.5e9, 1e-12);
+    assert_int_equal(a.slowest, TIER_OUT);
+    /* Inside one domain of 8: 7/8 x 1e9 / 240e9 = 3.6458e-3 + 2 us. */
+    CollCost i = collective_cost_with(COLL_ALL_TO_ALL, 1e9, span(8, 1, 8, 1, false), &c, &P);
+    NEAR(i.time_s, 3.6458333e-3 + 2e-6, 1e-6);
+    /* Send of 100 MB to another domain: 100e6 / 25e9 = 4e-3 + 5 us; inside:
+     * 100e6 / 240e9 = 0.41667e-3 + 2 us. No fixed cost for a copy. */
+    CollParams f = P;
+    f.fixed_s = 1;
+    CollCost s = collective_cost_with(COLL_SEND_RECV, 100e6, span(2, 2, 1, 1, false), &c, &f);
+    NEAR(s.time_s, 4e-3 + 5e-6, 1e-6);
+    CollCost u = collective_cost_with(COLL_SEND_RECV, 100e6, span(2, 1, 2, 1, false), &c, &f);
+    NEAR(u.time_s, 0.41666667e-3 + 2e-6, 1e-6);
+    assert_string_equal(collective_name(COLL_ALL_TO_ALL), "all-to-all");
+    assert_string_equal(tier_name(TIER_ACROSS), "scale-across");
+}
+
+static void test_collective_across_sites(void **state)
+{
+    (void)state;
+    /* 64 GPUs, 2 sites of 32, a 100 GB/s link shared by the 32 GPUs of a site
+     * (3.125 GB/s each), 1 ms per site step. 16 ranks: 8 in a domain at each
+     * site (m = 2, sigma = 2, m_s = 1). Inside: 7.2917e-3 (as above); no
+     * domain-to-domain phase inside a site; across: 2 x 1/2 x (1e9/8) /
+     * 3.125e9 = 40e-3; latency 2 x (7 x 2 us + 1 ms) = 2.028e-3. */
+    Cluster c = hand_cluster(64, 8);
+    c.sites = 2;
+    c.across_bytes_per_s = 100e9;
+    c.across_lat_s = 1e-3;
+    CollCost a = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(16, 2, 8, 2, false), &c, &P);
+    NEAR(a.time_s, 7.2916667e-3 + 40e-3 + 2.028e-3, 1e-6);
+    assert_int_equal(a.slowest, TIER_ACROSS);
+    NEAR(a.tier_bytes[TIER_ACROSS], 125e6, 1e-9);
+    /* Fewer GPUs crossing at once get more of the link: 8 sharers, 10e-3. */
+    CollParams f = P;
+    f.across_sharers = 8;
+    CollCost b = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(16, 2, 8, 2, false), &c, &f);
+    NEAR(b.time_s, 7.2916667e-3 + 10e-3 + 2.028e-3, 1e-6);
+}
+
+static void test_collective_default_small_message_share(void **state)
+{
+    (void)state;
+    /* MODEL-FACTS §1.1/§9: 58 MB all-reduce on 8 H100 (450 GB/s per
+     * direction, 1.9 us per NVLink step) reaches about 40% of line rate as
+     * busbw, multi-GB messages about 80%. Default parameters. Hand: 58e6 x 1.75
+     * / 370e9 = 274 us + 26.6 us latency + 250 us fixed = 551 us ->
+     * busbw 58e6 x 1.75 / 551e-6 = 184 GB/s = 41% of 450. */
+    Cluster c = hand_cluster(8, 8);
+    c.up_bytes_per_s = 450e9;
+    c.up_lat_s = 1.9e-6;
+    GroupSpan s = span(8, 1, 8, 1, false);
+    CollCost small = collective_cost(COLL_ALL_REDUCE, 58e6, s, &c);
+    double share = 58e6 * 1.75 / small.time_s / 450e9;
+    NEAR(share, 0.41, 0.05);
+    CollCost big = collective_cost(COLL_ALL_REDUCE, 8e9, s, &c);
+    double big_share = 8e9 * 1.75 / big.time_s / 450e9;
+    assert_in_range((long)(big_share * 100), 78, 83);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_collective_inside_one_domain),
+        cmocka_unit_test(test_collective_ring_busbw_is_independent_of_n),
+        cmocka_unit_test(test_collective_hierarchical_two_domains),
+        cmocka_unit_test(test_collective_all_to_all_and_send),
+        cmocka_unit_test(test_collective_across_sites),
+        cmocka_unit_test(test_collective_default_small_message_share),
+    };
+    return cmocka_run_group_tests_name("collective", tests, NULL, NULL);
+}
