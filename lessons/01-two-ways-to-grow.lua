@@ -90,8 +90,8 @@ the power and heat into one cabinet.
     { kind = "text", title = "Two tiers of wiring", text = fill([[
 # In an AI cluster the words name two networks
 - The *scale-up domain*: a group of GPUs joined by very fast,
-  short links. {dgx_domain} GPUs in a classic server, {nvl_domain} in an NVL72
-  rack. Inside it the GPUs act almost like one big device.
+  short links; a classic server has {dgx_domain}, an NVL72 rack {nvl_domain}.
+  Inside it the GPUs act almost like one big device.
 - The *scale-out network*: a data-center fabric (InfiniBand or
   Ethernet) that joins many domains, with far less bandwidth
   for each GPU.

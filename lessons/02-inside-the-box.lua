@@ -21,7 +21,7 @@ local h100 = scalelab.system("dgx-h100")
 local b200 = scalelab.system("dgx-b200")
 
 local function row(s)
-  return string.format("%s (%s): %s per direction (%s both ways); NIC %s",
+  return string.format("%s, %s: %s each way (%s both); NIC %s",
     s.name, s.up_link, U.format("bandwidth", s.up_bytes_per_s),
     U.format("bandwidth", 2 * s.up_bytes_per_s), gbit(s.out_bytes_per_s))
 end

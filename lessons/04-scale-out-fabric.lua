@@ -70,8 +70,9 @@ machine's memory, with no operating system or copying in between.
 On Ethernet this is RoCE: the RDMA payload rides inside ordinary
 UDP/IP packets.
 
-The cards are *SuperNICs*, one per GPU: on the DGX H100 a
-{h_nic}; on the GB300 NVL72 a {g3_nic}.
+The cards are *SuperNICs*, one per GPU:
+- DGX H100: {h_nic}
+- GB300 NVL72: {g3_nic}
 ]], V) },
 
     { kind = "text", title = "Leaf and spine", text = [[

@@ -141,8 +141,8 @@ server. Lesson 9 puts numbers on it.
 - Place dimensions innermost to outermost: TP, CP, PP, DP.
 - A TP group that crosses the boundary pays the network price in
   every layer: throughput collapses.
-- Fixing it can be one setting: shrink TP to the domain size and
-  let DP absorb the rest.
+- The fix is a setting or two: shrink TP to fit the domain, then
+  let PP or DP take up the rest, and check that memory still fits.
 ]] },
 
     { kind = "quiz", title = "Check: which may cross?", text = [[

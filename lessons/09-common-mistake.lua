@@ -64,7 +64,7 @@ return {
 Announcements and price lists lead with one number: how many
 GPUs. It is the easiest figure to compare and the least telling.
 
-Two clusters with the same count and the same chip can behave
+Two clusters with the same count of similar chips can behave
 very differently, because one couples its GPUs tightly (a large
 scale-up domain) while the other joins small boxes over a
 network. What a big model can do is set by the interconnect,

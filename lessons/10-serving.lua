@@ -38,7 +38,7 @@ local spread_comm_s = 2 * m.layers * dgx.out_lat_s
 local V = {
   name = m.name,
   params = string.format("%.0f billion", m.params / 1e9),
-  layers = m.layers,
+  layers = m.layers, n_ar = 2 * m.layers,
   weights = U.format("bytes", weights),
   server_mem = U.format("bytes", server_mem),
   rack_mem = U.format("bytes", rack_mem),
@@ -98,15 +98,15 @@ practical.
 To produce one token, a dense model multiplies through all its
 weights, so every byte of them is read from HBM at least once.
 
-Floor on time per token (weights / total HBM bandwidth):
-- one NVL72 rack, {n} GPUs:        {rack_read}
-- {spread_gpus} H100s in {servers} servers:       {spread_read}
+Floor on the time per token (weights / total HBM bandwidth):
+- one NVL72 rack, {n} GPUs: {rack_read}
+- {spread_gpus} H100s in {servers} servers: {spread_read}
 
-On top, tensor parallelism needs 2 all-reduces per layer per
-token: {layers} x 2 waits of about {up_lat} on NVLink ({rack_comm}),
-but of about {out_lat} over the network ({spread_comm}).
+On top, each token waits for {n_ar} tensor-parallel all-reduces
+(2 per layer). Each costs at least one step of latency, {up_lat} on
+NVLink or {out_lat} on the network: {rack_comm} against {spread_comm}.
 
-Best case: ~{rack_tok} tokens/s per user in the rack, ~{spread_tok} spread out.
+At the very best: ~{rack_tok} tokens/s per user in the rack, ~{spread_tok} spread out.
 ]], V) },
 
     { kind = "diagram", title = "One model, one rack", view = "rack",

@@ -27,18 +27,26 @@ local UALINK_MAX = 1024          -- UALink 1.0 announcement, April 2025
 local FIBRE_S_PER_KM = 5e-6      -- rule of thumb, see above
 local distance_km = 1000
 
+-- 8960 -> "8,960"
+local function commas(n)
+  local s = string.format("%d", n)
+  local out = s:sub(1, (#s - 1) % 3 + 1)
+  for i = (#s - 1) % 3 + 2, #s, 3 do out = out .. "," .. s:sub(i, i + 2) end
+  return out
+end
+
 local V = {
-  pod = TPU_V5P_POD_CHIPS,
+  pod = commas(TPU_V5P_POD_CHIPS),
   slice = tpu.domain_gpus,
   ici = U.format("bandwidth", tpu.up_bytes_per_s),
   dcn = U.format("bandwidth", tpu.out_bytes_per_s),
   nvl = nvl.domain_gpus,
   nvl_max = NVLINK5_MAX_GPUS,
-  ualink = UALINK_MAX,
-  km = distance_km,
+  ualink = commas(UALINK_MAX),
+  km = commas(distance_km),
   fibre = U.format("time", FIBRE_S_PER_KM * distance_km),
   out_lat = U.format("time", nvl.out_lat_s),
-  lat_ratio = string.format("%.0f", FIBRE_S_PER_KM * distance_km / nvl.out_lat_s),
+  lat_ratio = commas(math.floor(FIBRE_S_PER_KM * distance_km / nvl.out_lat_s + 0.5)),
 }
 
 return {
