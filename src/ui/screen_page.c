@@ -356,7 +356,9 @@ static void screen_page_draw_quiz(Canvas *c, PageState *p, int top, int bottom, 
         int tw = text_width(lead);
         if (*mark)
             tw += canvas_put_text(c, x + tw, y, mark, st);
-        const char *choice = lesson_quiz_choice(p->lesson, p->page, i);
+        char choice[600];
+        snprintf(choice, sizeof choice, "%s%s", lesson_quiz_choice(p->lesson, p->page, i),
+                 i == p->quiz_answer ? (ascii ? "  <- your answer" : "  ← your answer") : "");
         int used = text_draw_wrapped(c, x + tw, y, w - x - tw - 2, bottom - y, choice,
                                      p->quiz_answer >= 0 ? st : STYLE_NORMAL);
         if (i == p->quiz_sel) {
@@ -419,7 +421,7 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
     canvas_put_text_max(c, 1, top, w - 2, lesson_page_title(p->lesson, p->page), STYLE_BOLD,
                         ascii);
     top += 2;
-    int bottom = h - (f1 ? 3 : 2) - 1; /* status line above the footer */
+    int bottom = h - (f1 ? 3 : 2); /* the status line, right above the footer */
     if (p->message[0])
         canvas_put_text_max(c, 1, bottom, w - 2, p->message, STYLE_WARNING, ascii);
     if (p->page_error[0]) {

@@ -613,10 +613,10 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
         canvas_put_text_max(c, x, row, w, line, STYLE_BOLD, ascii);
     row++;
     if (!measure)
-        row += screen_scenario_para(c, x, row, w, 1, "Bottleneck: ", r->bottleneck,
+        row += screen_scenario_para(c, x, row, w, 2, "Bottleneck: ", r->bottleneck,
                                     r->fits ? STYLE_NORMAL : STYLE_BAD);
     else
-        row++;
+        row += text_wrap_count(r->bottleneck, w - 12) > 1 ? 2 : 1;
     if (v->last[0]) {
         if (!measure)
             screen_scenario_para(c, x, row, w, 1, "Last move: ", v->last, STYLE_NORMAL);
@@ -674,7 +674,7 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
     if (!v->s)
         return;
     int w = canvas_width(c), h = canvas_height(c);
-    int bottom = h - 4; /* status line and two footer lines below */
+    int bottom = h - 3; /* the status line and two footer lines below */
     const Cluster *cl = scenario_cluster(v->s);
     const char *brief = lesson_page_text(p->lesson, p->page);
     bool wide = w >= 120;
@@ -706,7 +706,8 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         return;
     }
     int res_h = screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, true);
-    int grid_h = bottom - y - res_h - 1;
+    int leg_h = text_wrap_count(legend, w - 4) > 1 && bottom - y - res_h > 6 ? 2 : 1;
+    int grid_h = bottom - y - res_h - leg_h;
     int need = screen_scenario_grid_rows(cl, w - 4);
     if (need < grid_h)
         grid_h = need;
@@ -714,7 +715,10 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         grid_h = 3;
     screen_scenario_grid(c, 2, y, w - 4, grid_h, v, ascii, cur);
     y += grid_h;
-    canvas_put_text_max(c, 2, y, w - 4, legend, STYLE_DIM, ascii);
-    y++;
+    if (leg_h == 2)
+        text_draw_wrapped(c, 2, y, w - 4, 2, legend, STYLE_DIM);
+    else
+        canvas_put_text_max(c, 2, y, w - 4, legend, STYLE_DIM, ascii);
+    y += leg_h;
     screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, false);
 }
