@@ -86,7 +86,7 @@ adding leaves and spines, and with enough spines every server
 can send at full speed at once (*full bisection*).
 
 Builders often save money with fewer uplinks than downlinks.
-The ratio is the *oversubscription*: at 1:7, traffic crossing
+The ratio is the *oversubscription*: at 7:1, traffic crossing
 the spines gets only a seventh of the rate the servers could send.
 ]] },
 
@@ -121,8 +121,8 @@ against {g3_up} each way on NVLink, about {ratio}x less.
 
 What it buys is reach. Leaf-spine fabrics can join hundreds of
 thousands of GPUs into one AI supercomputer. Meta's Llama 3 cluster
-joined 24,000 GPUs over RoCE Ethernet, oversubscribed 1:7 above
-pods of 3,072 GPUs.
+joined 24,000 GPUs over RoCE Ethernet, oversubscribed seven to
+one above pods of 3,072 GPUs.
 
 Even a whole GB200 NVL72 rack sends at most {n} x {g2_bits}
 = {rack_out} into the fabric, each way.
@@ -131,7 +131,7 @@ Even a whole GB200 NVL72 rack sends at most {n} x {g2_bits}
     { kind = "diagram", title = "An oversubscribed fabric", view = "fabric",
       cluster = { system = "dgx-h100", gpus = 256, oversub = 4 },
       text = [[
-The same 32 servers with 1:4 oversubscription: a quarter of the
+The same 32 servers at 4:1 oversubscription: a quarter of the
 spine links. Cheaper, but traffic between leaves now queues.
 ]] },
 
