@@ -372,19 +372,28 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     }
     canvas_hline(cv, bx, y0 + 5, span, LINE_DOUBLE, up, a);
     canvas_hline(cv, bx, y0 + 9, span, LINE_DOUBLE, up, a);
-    /* The NVSwitch chips between the buses. */
-    int sw_w = chips > 0 ? (span - (chips - 1)) / chips : span;
+    /* The NVSwitch chips between the buses: under GPU columns when there are
+     * no more chips than columns (so links run straight), else spread. */
+    bool aligned = chips >= 1 && chips <= top;
+    int sw_w = aligned ? 5 : chips > 0 ? (span - (chips - 1)) / chips : span;
+    int chips_real = chips;
     if (chips < 1 || sw_w < 4) {
         chips = 1;
         sw_w = span;
+        aligned = false;
     }
     for (int s = 0; s < chips; s++) {
-        int x = bx + s * (sw_w + 1);
+        int col = chips > 1 ? (s * (top - 1) + (chips - 1) / 2) / (chips - 1) : 0;
+        int x = aligned ? bx + col * pitch : bx + s * (sw_w + 1);
         canvas_box(cv, x, y0 + 6, sw_w, 3, LINE_LIGHT, STYLE_SWITCH, a);
         canvas_vline(cv, x + sw_w / 2, y0 + 5, 2, LINE_DOUBLE, up, a);
         canvas_vline(cv, x + sw_w / 2, y0 + 8, 2, LINE_DOUBLE, up, a);
-        canvas_put_text_max(cv, x + 1, y0 + 7, sw_w - 2, sw_w >= 10 ? "NVSwitch" : "NVS",
-                            STYLE_SWITCH, a);
+        char sw_label[48];
+        if (chips == 1 && chips_real > 1)
+            snprintf(sw_label, sizeof sw_label, "%d NVSwitch chips", chips_real);
+        else
+            snprintf(sw_label, sizeof sw_label, "%s", sw_w >= 10 ? "NVSwitch" : "NVS");
+        canvas_put_text_max(cv, x + 1, y0 + 7, sw_w - 2, sw_label, STYLE_SWITCH, a);
     }
     /* Labels: right of the picture when there is room, else below it. */
     int lx = bx + span + 3, ly = y0;
@@ -400,7 +409,7 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     view_text(cv, lx, yy++, w, "Scale-up (inside the server):", STYLE_BOLD, a);
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, fig, up);
     snprintf(buf, sizeof buf, "every GPU one hop from every other through the switch%s",
-             chips == 1 ? "" : "es");
+             chips_real == 1 ? "" : "es");
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, buf, STYLE_LABEL);
     yy++;
     view_text(cv, lx, yy++, w, "Scale-out (to the leaf switches):", STYLE_BOLD, a);
@@ -821,7 +830,8 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     int spines = cluster_spine_count(c) / (c->sites > 0 ? c->sites : 1);
     if (spines < 1)
         spines = 1;
-    int sp_w = 9, sp_pitch = sp_w + 2;
+    int digits = spines >= 100 ? 3 : spines >= 10 ? 2 : 1;
+    int sp_w = 8 + digits, sp_pitch = sp_w + 2;
     int sp_fit = (total_w + 2) / sp_pitch;
     if (sp_fit < 1)
         sp_fit = 1;
