@@ -216,13 +216,13 @@ static bool view_group_sentence(const ViewInput *in, char *buf, size_t n)
     GroupSpan sp = mapping_worst_span(m, in->cluster, in->placement, in->colour_by);
     int groups = size > 0 ? mapping_world(m) / size : 0;
     if (sp.domains > 1) {
-        snprintf(buf, n, "Letters = %s groups of %d (%d groups). A %s group spans %d %s: "
-                 "its traffic leaves %s.", dim, size, groups, dim, sp.domains,
+        snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d). A %s group spans "
+                 "%d %s: its traffic leaves %s.", dim, groups, size, dim, sp.domains,
                  view_domain_noun(in->cluster, true), in->cluster->up_link);
         return true;
     }
-    snprintf(buf, n, "Letters = %s groups of %d (%d groups); each fits in one %s.", dim, size,
-             groups, view_domain_noun(in->cluster, false));
+    snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d); each fits in one %s.",
+             dim, groups, size, view_domain_noun(in->cluster, false));
     return false;
 }
 
@@ -958,7 +958,7 @@ char *view_describe(ViewKind k, const ViewInput *in, int width)
     }
     desc_wrap(&b, s, width);
     view_up_figure(c, a, fig, sizeof fig);
-    view_out_figure(c, v, sizeof v);
+    units_format_bits_bytes(c->out_bytes_per_s, v, sizeof v);
     view_ratio(view_drop(c), r, sizeof r);
     snprintf(s, sizeof s, "Inside a %s, GPUs talk over %s. Leaving it, each GPU has %s (%s), "
              "%s less.", view_domain_noun(c, false), fig, v, c->out_link, r);
