@@ -380,6 +380,7 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
     int w = canvas_width(c), h = canvas_height(c);
     canvas_clear(c);
     cur->x = cur->y = -1;
+    p->ascii = ascii;
     const char *dash = ascii ? "-" : "—";
     char title[512];
     const char *f1 = NULL, *f2;
@@ -399,12 +400,13 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
     switch (kind) {
     case PAGE_SCENARIO:
         if (w >= 120) {
-            f1 = "←↓↑→ or H J K L cursor · Space pick a GPU · g pick its group (again: PP, DP) "
+            f1 = "arrows or H J K L cursor · Space pick a GPU · g pick its group (again: PP, DP) "
                  "· Enter drop/swap · u undo · 0 reset · b mark reference";
             f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro-batch · +/- domain size · "
                  "s/S system · h hint · e explain · n/p page · ? help · Esc menu";
         } else {
-            f1 = "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
+            f1 = ascii ? "arrows move · Space pick · g group · Enter drop · u undo · 0 reset · b mark"
+                       : "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
             f2 = "t/T TP y/Y PP d/D DP m/M mb · +/- domain · s system · h hint · e explain · ?";
         }
         break;

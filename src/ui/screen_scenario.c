@@ -124,7 +124,7 @@ static void screen_scenario_check(PageState *p)
         return;
     }
     char model[300];
-    screen_scenario_model_why(v, false, model, sizeof model);
+    screen_scenario_model_why(v, p->ascii, model, sizeof model);
     if (why[0])
         snprintf(v->why, sizeof v->why, "%s: %s", why, model);
     else
@@ -201,7 +201,7 @@ static void screen_scenario_after(PageState *p, bool ok, const char *err)
         return;
     }
     v->msg[0] = '\0';
-    screen_scenario_effect(v, false);
+    screen_scenario_effect(v, p->ascii);
     screen_scenario_check(p);
 }
 

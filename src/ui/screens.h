@@ -110,6 +110,7 @@ typedef struct {
     bool help;
     char message[400];       /* one status line */
     char page_error[512];    /* this page could not be built: "file:line: message" */
+    bool ascii;              /* as last drawn: messages made by keys follow it */
     int quiz_sel;
     int quiz_answer;         /* -1 until answered */
     ScenarioView scn;

@@ -253,8 +253,14 @@ static char term_ascii_of(uint32_t cp)
         return '>';
     case 0x2190:
         return '<';
-    case 0x2022: case 0x00b7:
+    case 0x2022:
         return '*';
+    case 0x00b7:
+        return '|';
+    case 0x2191:
+        return '^';
+    case 0x2193:
+        return 'v';
     case 0x00d7:
         return 'x';
     case 0x00b5: case 0x03bc:
