@@ -132,6 +132,9 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
     const char *where = tier == TIER_UP    ? "stay on the scale-up links"
                         : tier == TIER_OUT ? "cross the scale-out network"
                                            : "cross the scale-across link between sites";
+    const char *where1 = tier == TIER_UP    ? "stays on the scale-up links"
+                         : tier == TIER_OUT ? "crosses the scale-out network"
+                                            : "crosses the scale-across link between sites";
     int pct = (int)lround(100.0 * share);
     switch ((StepPart)best) {
     case STEP_TP:
@@ -151,7 +154,7 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
     case STEP_DP:
         snprintf(r->bottleneck, sizeof r->bottleneck,
                  "data-parallel gradient reduction %s, not hidden by backward: %d%% of the step",
-                 where, pct);
+                 where1, pct);
         break;
     case STEP_EP:
         snprintf(r->bottleneck, sizeof r->bottleneck, "expert all-to-alls %s: %d%% of the step",
@@ -398,6 +401,18 @@ StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
     return STEP_OK;
 }
 
+/* "93.3 GFLOP": a FLOP count (not a rate) with a decimal prefix. */
+static void flop_count_text(double flops, char *buf, size_t len)
+{
+    static const char *prefix[] = {"", "k", "M", "G", "T", "P", "E"};
+    int i = 0;
+    while (flops >= 999.5 && i < 6) {
+        flops /= 1000;
+        i++;
+    }
+    snprintf(buf, len, "%.3g %sFLOP", flops, prefix[i]);
+}
+
 char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,
                    const StepResult *r, StepPart part, char *buf, size_t buf_len)
 {
@@ -414,12 +429,13 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,
     case STEP_COMPUTE:
         units_format(UNITS_FLOPS, r->peak_flops * r->params.compute_efficiency, true, a,
                      sizeof a);
+        char fl[32];
+        flop_count_text(r->mb_flops, fl, sizeof fl);
         units_format(UNITS_BYTES, r->mb_hbm_bytes, true, b2, sizeof b2);
         units_format(UNITS_BANDWIDTH, c->gpu.hbm_bytes_per_s, true, c3, sizeof c3);
         snprintf(buf, buf_len,
-                 "compute: %d micro-batches x (%.3g TFLOP at %s + %s of memory-bound traffic "
-                 "at %s) = %s",
-                 r->micro_batches, r->mb_flops / 1e12, a, b2, c3, d4);
+                 "compute: %d micro-batches x (%s at %s + %s of memory-bound traffic at %s) = %s",
+                 r->micro_batches, fl, a, b2, c3, d4);
         break;
     case STEP_TP:
         if (m->tp <= 1 && m->cp <= 1) {

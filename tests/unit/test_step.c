@@ -1,0 +1,335 @@
+/* test_step — the step model on a tiny hand-made job whose every term is
+ * worked by hand below.
+ *
+ * Cluster: 8 GPUs in one 8-GPU domain; 100 TFLOP/s, 1 TB/s HBM, 80 GB;
+ * scale-up 100 GB/s, NIC 10 GB/s, no latencies. Parameters: matmuls at 50%
+ * of peak, no memory-bound term, links at line rate, no fixed collective cost,
+ * no DP overlap (unless a test says so).
+ * Workload: GPT, 2 layers, h 1024, 8 heads, ffn 4096, s 1024, V 1000,
+ * FlashAttention, no recompute, global batch 8, micro-batch 1.
+ *   forward per token per layer = 24h^2 + 4sh = 25,165,824 + 4,194,304
+ *                               = 29,360,128; logit 2hV = 2,048,000
+ *   parameters per layer 12h^2 + 13h = 12,596,224; embeddings (V + s)h
+ *                               = 2,072,576 (SC21 Eq. 2)
+ * Mapping TP 2, DP 4 (m = 8 / 4 = 2 micro-batches) unless a test says so. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/step.h"
+
+static void check_near(double got, double want, double rel, const char *what, const char *file,
+                       int line)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got,
+                    want, rel * 100);
+        fail();
+    }
+}
+#define NEAR(got, want, rel) check_near((got), (want), (rel), #got, __FILE__, __LINE__)
+
+static Cluster tiny_cluster(void)
+{
+    Cluster c;
+    memset(&c, 0, sizeof c);
+    strcpy(c.system_id, "custom");
+    c.gpu.bf16_flops = 100e12;
+    c.gpu.hbm_bytes = 80e9;
+    c.gpu.hbm_bytes_per_s = 1e12;
+    c.n_gpus = 8;
+    c.domain_gpus = 8;
+    c.up_bytes_per_s = 100e9;
+    c.out_bytes_per_s = 10e9;
+    c.oversub = 1;
+    c.gpus_per_leaf = 8;
+    c.sites = 1;
+    return c;
+}
+
+static Workload tiny_workload(void)
+{
+    Workload w = {.id = "tiny", .layers = 2, .hidden = 1024, .heads = 8, .kv_heads = 8,
+                  .ffn = 4096, .seq = 1024, .vocab = 1000, .global_batch = 8, .micro_batch = 1,
+                  .flash_attention = true};
+    return w;
+}
+
+static const StepParams P0 = {.compute_efficiency = 0.5, .nonmatmul_bytes_per_act = 0,
+                              .up_efficiency = 1, .out_efficiency = 1, .dp_overlap = 0,
+                              .coll_fixed_s = 0};
+
+static StepResult eval_ok(const Cluster *c, const Workload *w, const Mapping *m,
+                          const StepParams *p)
+{
+    StepResult r;
+    char err[200] = "";
+    StepStatus st = step_eval(c, w, m, NULL, p, &r, err, sizeof err);
+    if (st != STEP_OK) {
+        print_error("step_eval failed: %s\n", err);
+        fail();
+    }
+    return r;
+}
+
+static void test_step_tiny_job_by_hand(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    StepResult r = eval_ok(&c, &w, &m, &P0);
+    assert_int_equal(r.micro_batches, 2);
+    /* Compute per micro-batch: (2 x 29,360,128 + 2,048,000) x 3 = 182,304,768
+     * FLOPs per token x 1024 tokens / TP 2 = 93,340,041,216 per GPU, at
+     * 50 TFLOP/s = 1.86680082432e-3 s; 2 micro-batches = 3.73360164864e-3. */
+    NEAR(r.mb_flops, 93340041216.0, 1e-12);
+    NEAR(r.part_s[STEP_COMPUTE], 3.73360164864e-3, 1e-9);
+    /* TP: all-reduce of b*s*h*2 = 2,097,152 bytes over 2 GPUs moves
+     * 2 x 1/2 x S = S at 100 GB/s = 2.097152e-5 s; 4 per layer x 2 layers x
+     * 2 micro-batches = 16 -> 3.3554432e-4 s. */
+    NEAR(r.comm[STEP_TP].count, 16, 1e-12);
+    NEAR(r.comm[STEP_TP].bytes, 2097152.0, 1e-12);
+    NEAR(r.part_s[STEP_TP], 3.3554432e-4, 1e-9);
+    /* DP: (2 x 12,596,224 + 2,072,576) / TP 2 = 13,632,512 parameters per
+     * GPU, fp32 gradients 54,530,048 bytes, all-reduce over 4 GPUs of one
+     * domain: 2 x 3/4 x 54,530,048 / 100e9 = 8.1795072e-4 s, none hidden. */
+    NEAR(r.comm[STEP_DP].bytes, 54530048.0, 1e-12);
+    NEAR(r.part_s[STEP_DP], 8.1795072e-4, 1e-9);
+    /* Optimizer: 30 bytes x 13,632,512 / 1e12 = 4.0897536e-4 s. */
+    NEAR(r.optimizer_s, 4.0897536e-4, 1e-9);
+    assert_true(r.part_s[STEP_PP] == 0 && r.part_s[STEP_BUBBLE] == 0 && r.part_s[STEP_EP] == 0);
+    /* Step = 3.73360164864 + 0.33554432 + 0.81795072 + 0.40897536 ms. */
+    NEAR(r.step_s, 5.29607204864e-3, 1e-9);
+    /* 8 x 1024 tokens / step = 1,546,804.6 tokens/s. */
+    NEAR(r.tokens_per_s, 8192.0 / 5.29607204864e-3, 1e-9);
+    /* Model FLOPs 182,304,768 x 8192 = 1.493440659456e12 over 8 GPUs x step
+     * x 100 TFLOP/s: MFU 0.352481; 35.25 TFLOP/s per GPU. */
+    NEAR(r.mfu, 1.493440659456e12 / (5.29607204864e-3 * 8 * 100e12), 1e-9);
+    NEAR(r.tflops_per_gpu, 1.493440659456e12 / 5.29607204864e-3 / 8 / 1e12, 1e-9);
+    NEAR(r.hw_tflops_per_gpu, r.tflops_per_gpu, 1e-12);
+    /* Traffic per GPU: TP 16 x 2,097,152 + DP 2 x 3/4 x 54,530,048 all on NVLink. */
+    NEAR(r.tier_bytes[TIER_UP], 16 * 2097152.0 + 1.5 * 54530048.0, 1e-12);
+    assert_true(r.tier_bytes[TIER_OUT] == 0);
+    /* Memory: weights 2 x 13,632,512 = 27,265,024; gradients 4x = 54,530,048;
+     * Adam 12x = 163,590,144. Activations with sequence parallelism
+     * (FlashAttention, TP 2): s*b*h*34/t = 17,825,792 per layer x 2 layers;
+     * the last stage (here the only one) adds fp32 logits 1024 x 1000 / 2 x 4
+     * = 2,048,000: 37,699,584. Total 283,084,800 bytes. */
+    NEAR(r.mem_weights, 27265024.0, 1e-12);
+    NEAR(r.mem_grads, 54530048.0, 1e-12);
+    NEAR(r.mem_optimizer, 163590144.0, 1e-12);
+    NEAR(r.mem_activations, 37699584.0, 1e-12);
+    NEAR(r.mem_per_gpu_bytes, 283084800.0, 1e-12);
+    assert_true(r.fits);
+    /* DP is 0.818 / 5.296 = 15.4% of the step, the largest non-compute part. */
+    assert_int_equal(r.bottleneck_part, STEP_DP);
+    assert_non_null(strstr(r.bottleneck, "data-parallel gradient reduction stays on the "
+                                         "scale-up links, not hidden by backward: 15% of the step"));
+}
+
+static void test_step_memory_bound_term_and_overlap(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    StepResult base = eval_ok(&c, &w, &m, &P0);
+    /* Memory-bound term, 2 bytes of HBM traffic per activation byte: per
+     * micro-batch 2 x (17,825,792 x 2 layers + 2,048,000 logits) / 1e12
+     * = 7.5399168e-5 s; 2 micro-batches = 1.50798336e-4 s more compute. */
+    StepParams p = P0;
+    p.nonmatmul_bytes_per_act = 2;
+    StepResult r = eval_ok(&c, &w, &m, &p);
+    NEAR(r.part_s[STEP_COMPUTE] - base.part_s[STEP_COMPUTE], 1.50798336e-4, 1e-6);
+    /* Overlap 1: the backward of the last micro-batch (2/3 of its compute,
+     * 2/3 x 1.86680082432e-3 = 1.24453388e-3 s) hides all 8.18e-4 s of DP. */
+    p = P0;
+    p.dp_overlap = 1;
+    r = eval_ok(&c, &w, &m, &p);
+    assert_true(r.part_s[STEP_DP] == 0);
+    NEAR(r.dp_hidden_s, 8.1795072e-4, 1e-9);
+    /* Overlap 0.25: hides 0.25 x 1.24453388e-3 = 3.1113347e-4 s, exposes
+     * 8.1795072e-4 - 3.1113347e-4 = 5.0681725e-4 s. */
+    p.dp_overlap = 0.25;
+    r = eval_ok(&c, &w, &m, &p);
+    NEAR(r.part_s[STEP_DP], 8.1795072e-4 - 0.25 * 2.0 / 3.0 * 1.86680082432e-3, 1e-8);
+}
+
+static void test_step_pipeline_bubble_and_sends(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    /* TP 2, PP 2, DP 2: m = 8 / 2 = 4, one layer per stage. Last stage per
+     * micro-batch: (3 x 29,360,128 + 3 x 2,048,000) x 1024 / 2 =
+     * 48,242,884,608 FLOPs = 9.6485769216e-4 s; TP 4 x 2.097152e-5 =
+     * 8.388608e-5 s; PP: stride 2 keeps both stages in the domain, 2 sends
+     * of b*s*h*2/t = 1,048,576 bytes at 100 GB/s = 2.097152e-5 s. Stage time
+     * 1.06971529216e-3 s; bubble (p-1)/v = 1 stage time. */
+    Mapping m = {.tp = 2, .cp = 1, .pp = 2, .dp = 2, .ep = 1, .interleave = 1};
+    StepResult r = eval_ok(&c, &w, &m, &P0);
+    assert_int_equal(r.micro_batches, 4);
+    assert_int_equal(r.layers_per_stage, 1);
+    NEAR(r.part_s[STEP_PP], 4 * 2.097152e-5, 1e-9);
+    NEAR(r.mb_stage_s, 1.06971529216e-3, 1e-9);
+    NEAR(r.part_s[STEP_BUBBLE], 1.06971529216e-3, 1e-9);
+    /* Interleaved, v = 2 (4 layers, 1 per chunk): bubble (p-1)/v of a stage. */
+    w.layers = 4;
+    m.interleave = 2;
+    r = eval_ok(&c, &w, &m, &P0);
+    NEAR(r.part_s[STEP_BUBBLE], r.mb_stage_s / 2, 1e-12);
+    /* and twice the sends: 2 v = 4 per micro-batch. */
+    NEAR(r.comm[STEP_PP].count, 4.0 * 4, 1e-12);
+}
+
+static void test_step_recompute_and_zero(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    w.recompute = WL_RECOMPUTE_FULL;
+    StepResult r = eval_ok(&c, &w, &m, &P0);
+    /* Hardware / model FLOPs = (182,304,768 + 58,720,256) / 182,304,768
+     * = 1.3221030; TP repeats its forward all-reduces: 6 per layer, 24. */
+    NEAR(r.hw_tflops_per_gpu / r.tflops_per_gpu, 241025024.0 / 182304768.0, 1e-9);
+    NEAR(r.comm[STEP_TP].count, 24, 1e-12);
+    /* Full recompute stores 2*s*b*h = 2,097,152 bytes per layer plus one
+     * layer's activations (17,825,792) while it is recomputed; the last
+     * stage adds logits 2,048,000: 2 x 2,097,152 + 17,825,792 + 2,048,000. */
+    NEAR(r.mem_activations, 4194304.0 + 17825792.0 + 2048000.0, 1e-12);
+    /* ZeRO-1 shards Adam over DP 4: 163,590,144 / 4 = 40,897,536; ZeRO-2
+     * also gradients: 54,530,048 / 4; ZeRO-3 also weights: 27,265,024 / 4. */
+    w.recompute = WL_RECOMPUTE_NONE;
+    m.zero = 1;
+    r = eval_ok(&c, &w, &m, &P0);
+    NEAR(r.mem_optimizer, 40897536.0, 1e-12);
+    NEAR(r.mem_grads, 54530048.0, 1e-12);
+    m.zero = 3;
+    r = eval_ok(&c, &w, &m, &P0);
+    NEAR(r.mem_grads, 54530048.0 / 4, 1e-12);
+    NEAR(r.mem_weights, 27265024.0 / 4, 1e-12);
+    /* ZeRO-1 reduce-scatters fp32 gradients (3/4 x 54,530,048 / 100e9) and
+     * all-gathers BF16 weights (3/4 x 27,265,024 / 100e9): 6.1346304e-4 s. */
+    m.zero = 1;
+    r = eval_ok(&c, &w, &m, &P0);
+    NEAR(r.part_s[STEP_DP], 0.75 * (54530048.0 + 27265024.0) / 100e9, 1e-9);
+}
+
+static void test_step_expert_all_to_all(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    w.experts = 4, w.topk = 2;
+    /* TP 1, DP 8, EP 2: m = 1. Per MoE layer 4 all-to-alls of
+     * b*s*topk*h*2 = 1024 x 2 x 1024 x 2 = 4,194,304 bytes over 2 GPUs of one
+     * domain: half leaves the GPU, 2,097,152 / 100e9 = 2.097152e-5 s;
+     * 2 layers x 4 = 8 -> 1.6777216e-4 s. */
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 8, .ep = 2, .interleave = 1};
+    StepResult r = eval_ok(&c, &w, &m, &P0);
+    NEAR(r.comm[STEP_EP].bytes, 4194304.0, 1e-12);
+    NEAR(r.part_s[STEP_EP], 1.6777216e-4, 1e-9);
+}
+
+static void test_step_errors_and_shortfall(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 2, .ep = 1, .interleave = 1};
+    StepResult r;
+    char err[200] = "";
+    assert_int_equal(step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err), STEP_ERR_MAPPING);
+    assert_non_null(strstr(err, "but the cluster has 8"));
+    m.dp = 4;
+    Workload bad = w;
+    bad.heads = 3;
+    assert_int_equal(step_eval(&c, &bad, &m, NULL, NULL, &r, err, sizeof err),
+                     STEP_ERR_WORKLOAD);
+    Cluster nc = c;
+    nc.up_bytes_per_s = 0;
+    assert_int_equal(step_eval(&nc, &w, &m, NULL, NULL, &r, err, sizeof err), STEP_ERR_CLUSTER);
+    Placement *p = placement_new(4);
+    assert_int_equal(step_eval(&c, &w, &m, p, NULL, &r, err, sizeof err), STEP_ERR_PLACEMENT);
+    placement_free(p);
+    assert_int_equal(step_eval(NULL, &w, &m, NULL, NULL, &r, err, sizeof err),
+                     STEP_ERR_CLUSTER);
+    /* 100 MB of HBM cannot hold 283 MB: evaluated, fits = false, shortfall
+     * named. */
+    c.gpu.hbm_bytes = 100e6;
+    r = eval_ok(&c, &w, &m, &P0);
+    assert_false(r.fits);
+    assert_true(strncmp(r.bottleneck, "does not fit: needs ", 20) == 0);
+    assert_non_null(strstr(r.bottleneck, "more than the"));
+}
+
+static void test_step_explain_substitutes_numbers(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    StepResult r = eval_ok(&c, &w, &m, &P0);
+    char buf[300];
+    step_explain(&c, &w, &m, &r, STEP_TP, buf, sizeof buf);
+    assert_non_null(strstr(buf, "TP: 16 all-reduces of"));
+    assert_non_null(strstr(buf, "over 2 GPUs in 1 domain"));
+    step_explain(&c, &w, &m, &r, STEP_COMPUTE, buf, sizeof buf);
+    assert_non_null(strstr(buf, "compute: 2 micro-batches x (93.3 GFLOP at 50"));
+    step_explain(&c, &w, &m, &r, STEP_PP, buf, sizeof buf);
+    assert_string_equal(buf, "PP: none (PP 1)");
+    step_explain(&c, &w, &m, &r, STEP_DP, buf, sizeof buf);
+    assert_non_null(strstr(buf, "DP: all-reduce of"));
+    assert_string_equal(step_part_name(STEP_BUBBLE), "bubble");
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* The hot path never walks GPUs: 131,072 GPUs cost what 8 do. 1000 calls in
+ * under a second is a loose bound (about 1 us each in an optimised build) that
+ * any per-GPU loop would break even under a sanitizer. */
+static void test_step_eval_cost_does_not_grow_with_gpus(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    c.n_gpus = 131072;
+    c.gpus_per_leaf = 32;
+    Workload w = tiny_workload();
+    w.layers = 128;
+    w.global_batch = 8192;
+    Mapping m = {.tp = 8, .cp = 1, .pp = 16, .dp = 1024, .ep = 1, .interleave = 1};
+    StepResult r;
+    double t0 = now_s();
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(step_eval(&c, &w, &m, NULL, NULL, &r, NULL, 0), STEP_OK);
+    assert_true(now_s() - t0 < 1.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_step_tiny_job_by_hand),
+        cmocka_unit_test(test_step_memory_bound_term_and_overlap),
+        cmocka_unit_test(test_step_pipeline_bubble_and_sends),
+        cmocka_unit_test(test_step_recompute_and_zero),
+        cmocka_unit_test(test_step_expert_all_to_all),
+        cmocka_unit_test(test_step_errors_and_shortfall),
+        cmocka_unit_test(test_step_explain_substitutes_numbers),
+        cmocka_unit_test(test_step_eval_cost_does_not_grow_with_gpus),
+    };
+    return cmocka_run_group_tests_name("step", tests, NULL, NULL);
+}
