@@ -701,7 +701,15 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         if (need < grid_h)
             grid_h = need;
         screen_scenario_grid(c, 2, y, gw, grid_h, v, ascii, cur);
-        text_draw_wrapped(c, 2, y + grid_h, gw, 2, legend, STYLE_DIM);
+        int ly = y + grid_h;
+        ly += text_draw_wrapped(c, 2, ly, gw, 2, legend, STYLE_DIM) > 1 ? 2 : 1;
+        /* Room left on a big terminal: the same cluster as a fabric view. */
+        if (bottom - ly - 1 >= 12) {
+            char err[256];
+            screen_diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, 1, cl,
+                                scenario_workload(v->s), scenario_mapping(v->s),
+                                scenario_placement(v->s), ascii, err, sizeof err);
+        }
         screen_scenario_results(c, rx, y, rw, bottom - y, p, ascii, false);
         return;
     }
