@@ -665,6 +665,12 @@ static DomainShape view_domain_shape(const Cluster *c, int max_w)
     DomainShape s;
     int n = view_domain_size(c);
     int cols = n <= 16 ? n : DOMAIN_MAX_COLS;
+    /* a width that divides the domain evenly reads best (64 = 4 x 16) */
+    for (int k = DOMAIN_MAX_COLS; n > 16 && k >= 12; k--)
+        if (n % k == 0 && n / k <= DOMAIN_MAX_ROWS) {
+            cols = k;
+            break;
+        }
     if (cols > max_w - 2)
         cols = max_w - 2;
     if (cols < 1)
