@@ -164,9 +164,11 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
     }
 }
 
-StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
-                     const Placement *p, const StepParams *params, StepResult *out,
-                     char *err, size_t err_len)
+/* step_eval and step_eval_spans: spans NULL computes them from the placement. */
+static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapping *m,
+                                 const Placement *p, const GroupSpan *spans,
+                                 const GroupSpan *edp_given, const StepParams *params,
+                                 StepResult *out, char *err, size_t err_len)
 {
     if (!out)
         ERR(STEP_ERR_MAPPING, "no result to fill");
@@ -204,7 +206,7 @@ StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
     r->layers_per_stage = Ls;
 
     for (int dim = 0; dim < DIM_COUNT; dim++)
-        r->span[dim] = mapping_worst_span(m, c, p, (MappingDim)dim);
+        r->span[dim] = spans ? spans[dim] : mapping_worst_span(m, c, p, (MappingDim)dim);
 
     /* Per-layer averages over the model (dense and MoE layers mixed). */
     /* All dense layers are alike and so are all MoE layers (dense first). */
@@ -305,7 +307,9 @@ StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
     /* Data-parallel reduction. */
     GroupSpan dp_span = r->span[DIM_DP];
     GroupSpan edp_span = dp_span;
-    if (moe && m->ep > 1) {
+    if (moe && m->ep > 1 && edp_given) {
+        edp_span = *edp_given;
+    } else if (moe && m->ep > 1) {
         Mapping me = {m->tp * m->cp * m->ep, 1, m->pp, m->dp / m->ep, 1, 1, m->zero};
         edp_span = mapping_worst_span(&me, c, p, DIM_DP);
     }
@@ -329,16 +333,22 @@ StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
             }
             continue;
         }
-        a = collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par, span, c, &cpar);
-        g = collective_cost_with(COLL_ALL_GATHER, act_b * n_par, span, c, &cpar);
+        /* ZeRO 1-2: one reduce-scatter of the gradients and one all-gather
+         * of the updated weights per step. ZeRO-3: per micro-batch and per
+         * layer, the layer's weights are gathered for forward and again for
+         * backward and its gradients reduce-scattered. */
+        double pieces = m->zero == 3 ? Ls : 1.0;
+        a = collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, c, &cpar);
+        g = collective_cost_with(COLL_ALL_GATHER, act_b * n_par / pieces, span, c, &cpar);
         double gathers = m->zero == 3 ? 2.0 : 1.0;
-        t_dp += times * (a.time_s + gathers * g.time_s);
-        add_traffic(r, &a, times);
-        add_traffic(r, &g, times * gathers);
+        double n_ops = times * pieces;
+        t_dp += n_ops * (a.time_s + gathers * g.time_s);
+        add_traffic(r, &a, n_ops);
+        add_traffic(r, &g, n_ops * gathers);
         if (part == 0) {
             dp_one = a;
-            dp_bytes = 4.0 * n_par;
-            dp_count = times * (1 + gathers);
+            dp_bytes = 4.0 * n_par / pieces;
+            dp_count = n_ops * (1 + gathers);
         }
     }
     double bwd_frac = full ? 3.0 / 4 : 2.0 / 3;
@@ -411,6 +421,23 @@ static void flop_count_text(double flops, char *buf, size_t len)
         i++;
     }
     snprintf(buf, len, "%.3g %sFLOP", flops, prefix[i]);
+}
+
+StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
+                     const Placement *p, const StepParams *params, StepResult *out,
+                     char *err, size_t err_len)
+{
+    return step_eval_impl(c, w, m, p, NULL, NULL, params, out, err, err_len);
+}
+
+StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m,
+                           const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
+                           const StepParams *params, StepResult *out, char *err,
+                           size_t err_len)
+{
+    if (!span)
+        return step_eval_impl(c, w, m, NULL, NULL, NULL, params, out, err, err_len);
+    return step_eval_impl(c, w, m, NULL, span, &edp_span, params, out, err, err_len);
 }
 
 char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,

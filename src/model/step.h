@@ -106,6 +106,17 @@ StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
                      const Placement *p, const StepParams *params, StepResult *out,
                      char *err, size_t err_len);
 
+/* As step_eval, but with the worst group span of each dimension given
+ * (span[DIM_COUNT], and edp_span: the expert-data-parallel group of an MoE
+ * model with EP > 1, the DP ranks that share an expert) instead of computed
+ * from a placement. For callers that know a placement's spans in closed form
+ * (sweep.c: the DP-inner order) and cannot afford an O(GPUs) placement.
+ * span NULL: the default placement. */
+StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m,
+                           const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
+                           const StepParams *params, StepResult *out, char *err,
+                           size_t err_len);
+
 const char *step_part_name(StepPart part);   /* "compute", "TP", "PP", "bubble", "DP", "EP" */
 
 /* One line that explains how a part's time was computed, with the current

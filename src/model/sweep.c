@@ -1,0 +1,535 @@
+/* sweep — the best-mapping search; see sweep.h for what is enumerated, how
+ * it is pruned and how it is ranked.
+ *
+ * The legality tests below mirror mapping_check so that illegal candidates
+ * are skipped before they cost an evaluation; step_eval still checks every
+ * candidate it is given, so a rule added to mapping_check later can only
+ * make the search skip more, never rank an illegal mapping.
+ *
+ * Pure: no I/O. Allocation: only the entry array (grown by doubling);
+ * sweep_entry_placement allocates the placement it returns.
+ */
+#include "model/sweep.h"
+
+#include "model/xmem.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* n <= CLUSTER_MAX_GPUS (1e8) has at most 768 divisors. */
+#define SWEEP_MAX_DIVISORS 1024
+
+SweepOptions sweep_options_default(void)
+{
+    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL};
+    return o;
+}
+
+const char *sweep_place_name(SweepPlace p)
+{
+    switch (p) {
+    case SWEEP_PLACE_DEFAULT: return "TP, EP, PP, DP";
+    case SWEEP_PLACE_DP_INNER: return "TP, EP, DP, PP";
+    default: return "?";
+    }
+}
+
+/* The divisors of n in ascending order; returns how many. */
+static int divisors_of(int n, int *out, int max)
+{
+    int lo = 0, hi = 0;
+    int small[SWEEP_MAX_DIVISORS], large[SWEEP_MAX_DIVISORS];
+    for (long long d = 1; d * d <= n; d++) {
+        if (n % d)
+            continue;
+        if (lo < SWEEP_MAX_DIVISORS)
+            small[lo++] = (int)d;
+        if (d * d != n && hi < SWEEP_MAX_DIVISORS)
+            large[hi++] = (int)(n / d);
+    }
+    int k = 0;
+    for (int i = 0; i < lo && k < max; i++)
+        out[k++] = small[i];
+    for (int i = hi - 1; i >= 0 && k < max; i--)
+        out[k++] = large[i];
+    return k;
+}
+
+static int gcd_int(int a, int b)
+{
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static bool tp_legal(int tp, const Workload *w)
+{
+    return w->heads % tp == 0 && (w->kv_heads % tp == 0 || tp % w->kv_heads == 0) &&
+           w->ffn % tp == 0;
+}
+
+static void entry_from(SweepEntry *e, const Mapping *m, int mb, SweepPlace place,
+                       const StepResult *s)
+{
+    e->m = *m;
+    e->micro_batch = mb;
+    e->place = place;
+    e->step_s = s->step_s;
+    memcpy(e->part_s, s->part_s, sizeof e->part_s);
+    e->optimizer_s = s->optimizer_s;
+    e->tokens_per_s = s->tokens_per_s;
+    e->mfu = s->mfu;
+    e->mem_per_gpu_bytes = s->mem_per_gpu_bytes;
+    e->hbm_bytes = s->hbm_bytes;
+    e->fits = s->fits;
+    memcpy(e->span, s->span, sizeof e->span);
+    e->bottleneck_part = s->bottleneck_part;
+    e->bottleneck_tier = s->bottleneck_tier;
+}
+
+/* Room for one more entry; false at SWEEP_MAX_ENTRIES. */
+static bool reserve(SweepResult *r)
+{
+    if (r->n < r->cap)
+        return true;
+    if (r->cap >= SWEEP_MAX_ENTRIES) {
+        r->truncated = true;
+        return false;
+    }
+    int cap = r->cap ? 2 * r->cap : 256;
+    if (cap > SWEEP_MAX_ENTRIES)
+        cap = SWEEP_MAX_ENTRIES;
+    r->entries = xrealloc(r->entries, (size_t)cap * sizeof *r->entries);
+    r->cap = cap;
+    return true;
+}
+
+static int cmp_int(int a, int b)
+{
+    return (a > b) - (a < b);
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+    const SweepEntry *a = pa, *b = pb;
+    if (a->fits != b->fits)
+        return a->fits ? -1 : 1;
+    if (a->step_s != b->step_s)
+        return a->step_s < b->step_s ? -1 : 1;
+    int c;
+    if ((c = cmp_int(a->m.tp, b->m.tp)) || (c = cmp_int(a->m.pp, b->m.pp)) ||
+        (c = cmp_int(a->m.ep, b->m.ep)) || (c = cmp_int(a->micro_batch, b->micro_batch)) ||
+        (c = cmp_int(a->m.interleave, b->m.interleave)))
+        return c;
+    return cmp_int((int)a->place, (int)b->place);
+}
+
+/* Fills p (n ranks) with the DP-inner order: rank digits (tp, cp, ep, pp,
+ * dpr) in the default layout go to GPU tp + TP*(cp + CP*(ep + EP*(dpr +
+ * DPR*pp))). Works from any starting permutation: each swap puts one rank
+ * on its GPU for good. O(ranks). */
+static void fill_dp_inner(Placement *p, const Mapping *m)
+{
+    const int n = placement_size(p), dpr = m->dp / m->ep;
+    for (int r = 0; r < n; r++) {
+        int x = r;
+        int tpi = x % m->tp;
+        x /= m->tp;
+        int cpi = x % m->cp;
+        x /= m->cp;
+        int epi = x % m->ep;
+        x /= m->ep;
+        int ppi = x % m->pp;
+        int dpri = x / m->pp;
+        long long outer = dpri + (long long)dpr * ppi;
+        long long g = tpi + (long long)m->tp * (cpi + (long long)m->cp * (epi + m->ep * outer));
+        int now = placement_gpu_of(p, r);
+        if (now != (int)g)
+            placement_swap_gpus(p, now, (int)g);
+    }
+}
+
+/* The worst spans of the DP-inner order in closed form, without visiting
+ * GPUs. In that order a DP group is a progression of stride TP x CP and size
+ * DP: the PP group of the default layout of X = (TP, CP, PP := DP, DP := PP);
+ * a PP group has stride TP x CP x DP and size PP: X's DP group; the expert-
+ * data-parallel group (stride TP x CP x EP, size DP / EP) is the PP group of
+ * (TP x CP x EP, 1, PP := DP / EP, DP := PP). TP, CP and EP groups are those
+ * of the default layout. */
+static void dp_inner_spans(const Cluster *c, const Mapping *m, GroupSpan span[DIM_COUNT],
+                           GroupSpan *edp)
+{
+    for (int d = 0; d < DIM_COUNT; d++)
+        span[d] = mapping_worst_span(m, c, NULL, (MappingDim)d);
+    Mapping x = {m->tp, m->cp, m->dp, m->pp, 1, 1, m->zero};
+    span[DIM_DP] = mapping_worst_span(&x, c, NULL, DIM_PP);
+    span[DIM_PP] = mapping_worst_span(&x, c, NULL, DIM_DP);
+    Mapping x2 = {m->tp * m->cp * m->ep, 1, m->dp / m->ep, m->pp, 1, 1, m->zero};
+    *edp = mapping_worst_span(&x2, c, NULL, DIM_PP);
+}
+
+/* Whether the DP-inner placement can give some group another span. */
+static bool dp_inner_can_differ(const Cluster *c, const Mapping *m)
+{
+    if (m->pp < 2 || m->dp / m->ep < 2)
+        return false;
+    long long inner = (long long)m->tp * m->cp * m->ep;
+    return inner < c->domain_gpus || inner < c->gpus_per_leaf || c->sites > 1;
+}
+
+static bool options_check(const SweepOptions *o, char *err, size_t err_len)
+{
+    const int v[] = {o->tp, o->pp, o->dp, o->ep, o->micro_batch, o->interleave};
+    const char *names[] = {"TP", "PP", "DP", "EP", "micro-batch", "interleave"};
+    for (int i = 0; i < 6; i++)
+        if (v[i] < 0) {
+            snprintf(err, err_len, "%s must be at least 1 (got %d)", names[i], v[i]);
+            return false;
+        }
+    if (o->zero < 0 || o->zero > 3) {
+        snprintf(err, err_len, "ZeRO stage must be 0, 1, 2 or 3 (got %d)", o->zero);
+        return false;
+    }
+    return true;
+}
+
+/* Why nothing was legal: mapping_check's words on the mapping the options
+ * pin down, or the general rule. */
+static void explain_none(const Cluster *c, const Workload *w, const SweepOptions *o, char *err,
+                         size_t err_len)
+{
+    const int n = c->n_gpus;
+    Mapping m = {o->tp ? o->tp : 1, 1, o->pp ? o->pp : 1, 1, o->ep ? o->ep : 1,
+                 o->interleave ? o->interleave : 1, o->zero};
+    long long tpp = (long long)m.tp * m.pp;
+    m.dp = o->dp ? o->dp : (n % tpp == 0 ? (int)(n / tpp) : 1);
+    Workload wl = *w;
+    if (o->micro_batch)
+        wl.micro_batch = o->micro_batch;
+    else
+        wl.micro_batch = 1;
+    char why[200];
+    if ((o->tp || o->pp || o->dp || o->ep || o->micro_batch || o->interleave) &&
+        !mapping_check(&m, c, &wl, why, sizeof why)) {
+        snprintf(err, err_len, "no legal mapping: %s", why);
+        return;
+    }
+    snprintf(err, err_len,
+             "no legal mapping of %d GPUs: DP = GPUs / (TP x PP) must divide the global "
+             "batch %d, TP divide the %d heads and PP be at most the %d layers",
+             n, w->global_batch, w->heads, w->layers);
+}
+
+bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepOptions *o,
+               char *err, size_t err_len)
+{
+    char scratch_err[8];
+    if (!err || !err_len) {
+        err = scratch_err;
+        err_len = sizeof scratch_err;
+    }
+    if (!r) {
+        snprintf(err, err_len, "no result to fill");
+        return false;
+    }
+    r->n = r->n_fit = r->evaluated = 0;
+    r->truncated = false;
+    if (!c) {
+        snprintf(err, err_len, "no cluster");
+        return false;
+    }
+    if (!w) {
+        snprintf(err, err_len, "no workload");
+        return false;
+    }
+    SweepOptions opt = o ? *o : sweep_options_default();
+    if (!cluster_check(c, err, err_len) || !workload_check(w, err, err_len) ||
+        !options_check(&opt, err, err_len))
+        return false;
+
+    const int n = c->n_gpus, gb = w->global_batch;
+    const bool moe = workload_is_moe(w);
+    int div_n[SWEEP_MAX_DIVISORS];
+    const int n_div = divisors_of(n, div_n, SWEEP_MAX_DIVISORS);
+    Workload wl = *w;
+    StepResult res;
+    char why[200];
+
+    for (int i = 0; i < n_div && !r->truncated; i++) {
+        const int tp = div_n[i];
+        if (tp > w->heads)
+            break;
+        if ((opt.tp && tp != opt.tp) || !tp_legal(tp, w))
+            continue;
+        for (int j = 0; j < n_div && !r->truncated; j++) {
+            const int pp = div_n[j];
+            if (pp > w->layers || (long long)tp * pp > n)
+                break;
+            if ((opt.pp && pp != opt.pp) || (n / tp) % pp)
+                continue;
+            const int dp = n / tp / pp;
+            if ((opt.dp && dp != opt.dp) || gb % dp)
+                continue;
+            const int per_dp = gb / dp; /* sequences per DP rank per step */
+            int div_ep[SWEEP_MAX_DIVISORS], n_ep = 1;
+            div_ep[0] = 1;
+            if (moe)
+                n_ep = divisors_of(gcd_int(dp, w->experts), div_ep, SWEEP_MAX_DIVISORS);
+            int div_mb[SWEEP_MAX_DIVISORS];
+            const int n_mb = divisors_of(per_dp, div_mb, SWEEP_MAX_DIVISORS);
+            int div_v[SWEEP_MAX_DIVISORS], n_v = 1;
+            div_v[0] = 1;
+            if (pp >= 2 && w->layers % pp == 0)
+                n_v = divisors_of(w->layers / pp, div_v, SWEEP_MAX_DIVISORS);
+            for (int a = 0; a < n_ep && !r->truncated; a++) {
+                const int ep = div_ep[a];
+                if (opt.ep && ep != opt.ep)
+                    continue;
+                for (int b = 0; b < n_mb && !r->truncated; b++) {
+                    const int mb = div_mb[b];
+                    if (opt.micro_batch && mb != opt.micro_batch)
+                        continue;
+                    const int m_count = per_dp / mb;
+                    for (int k = 0; k < n_v; k++) {
+                        const int v = div_v[k];
+                        if (opt.interleave && v != opt.interleave)
+                            continue;
+                        if (v > 1 && m_count % pp)
+                            continue;
+                        if (!reserve(r))
+                            break;
+                        Mapping m = {tp, 1, pp, dp, ep, v, opt.zero};
+                        wl.micro_batch = mb;
+                        r->evaluated++;
+                        if (step_eval(c, &wl, &m, NULL, opt.params, &res, why, sizeof why) !=
+                            STEP_OK)
+                            continue;
+                        entry_from(&r->entries[r->n++], &m, mb, SWEEP_PLACE_DEFAULT, &res);
+                    }
+                }
+            }
+        }
+    }
+    if (r->n == 0) {
+        explain_none(c, w, &opt, err, err_len);
+        return false;
+    }
+    qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
+
+    /* The alternative placement on the best candidates where it can differ,
+     * evaluated with its spans in closed form (no per-GPU placement). */
+    int k_alt = opt.alt_top < 0 ? r->n : (opt.alt_top < r->n ? opt.alt_top : r->n);
+    const int base_n = r->n;
+    for (int i = 0; i < k_alt && i < base_n; i++) {
+        const Mapping m = r->entries[i].m;
+        const int mb = r->entries[i].micro_batch;
+        const double base_s = r->entries[i].step_s;
+        if (!dp_inner_can_differ(c, &m) || !reserve(r))
+            continue;
+        GroupSpan span[DIM_COUNT], edp;
+        dp_inner_spans(c, &m, span, &edp);
+        wl.micro_batch = mb;
+        r->evaluated++;
+        if (step_eval_spans(c, &wl, &m, span, edp, opt.params, &res, why, sizeof why) !=
+            STEP_OK)
+            continue;
+        if (fabs(res.step_s - base_s) <= 1e-12 * base_s)
+            continue; /* the placement made no difference: keep the default only */
+        entry_from(&r->entries[r->n++], &m, mb, SWEEP_PLACE_DP_INNER, &res);
+    }
+    if (r->n > base_n)
+        qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
+    while (r->n_fit < r->n && r->entries[r->n_fit].fits)
+        r->n_fit++;
+    return true;
+}
+
+void sweep_result_free(SweepResult *r)
+{
+    if (!r)
+        return;
+    free(r->entries);
+    r->entries = NULL;
+    r->n = r->cap = r->n_fit = r->evaluated = 0;
+    r->truncated = false;
+}
+
+const SweepEntry *sweep_best(const SweepResult *r)
+{
+    return r && r->n > 0 ? &r->entries[0] : NULL;
+}
+
+Workload sweep_entry_workload(const Workload *w, const SweepEntry *e)
+{
+    Workload wl = *w;
+    if (e)
+        wl.micro_batch = e->micro_batch;
+    return wl;
+}
+
+Placement *sweep_entry_placement(const Cluster *c, const SweepEntry *e)
+{
+    if (!c || !e || e->place == SWEEP_PLACE_DEFAULT)
+        return NULL;
+    Placement *p = placement_new(c->n_gpus);
+    if (p)
+        fill_dp_inner(p, &e->m);
+    return p;
+}
+
+StepStatus sweep_entry_eval(const Cluster *c, const Workload *w, const SweepEntry *e,
+                            const StepParams *params, StepResult *out, char *err,
+                            size_t err_len)
+{
+    if (!e || !w) {
+        if (err && err_len)
+            snprintf(err, err_len, "no sweep entry");
+        return STEP_ERR_MAPPING;
+    }
+    Workload wl = sweep_entry_workload(w, e);
+    if (e->place == SWEEP_PLACE_DEFAULT || !c)
+        return step_eval(c, &wl, &e->m, NULL, params, out, err, err_len);
+    GroupSpan span[DIM_COUNT], edp;
+    dp_inner_spans(c, &e->m, span, &edp);
+    return step_eval_spans(c, &wl, &e->m, span, edp, params, out, err, err_len);
+}
+
+Tier sweep_span_tier(GroupSpan s)
+{
+    if (s.sites > 1)
+        return TIER_ACROSS;
+    if (s.domains > 1)
+        return TIER_OUT;
+    return TIER_UP;
+}
+
+/* Appends printf output to buf at *used, never past buf_len. */
+static void append(char *buf, size_t buf_len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t buf_len, size_t *used, const char *fmt, ...)
+{
+    if (*used >= buf_len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + *used, buf_len - *used, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        *used = *used + (size_t)k < buf_len ? *used + (size_t)k : buf_len - 1;
+}
+
+char *sweep_explain(const Cluster *c, const SweepEntry *e, char *buf, size_t buf_len)
+{
+    if (!buf || buf_len == 0)
+        return buf;
+    buf[0] = '\0';
+    if (!c || !e)
+        return buf;
+    static const MappingDim order[] = {DIM_TP, DIM_CP, DIM_EP, DIM_PP, DIM_DP};
+    size_t used = 0;
+    int clauses = 0;
+    for (int t = 0; t < TIER_COUNT; t++) {
+        int in_tier = 0, total = 0;
+        for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+            MappingDim d = order[i];
+            if (mapping_dim_size(&e->m, d) > 1 && (int)sweep_span_tier(e->span[d]) == t)
+                total++;
+        }
+        if (total == 0)
+            continue;
+        append(buf, buf_len, &used, "%s", clauses ? "; " : "");
+        for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+            MappingDim d = order[i];
+            int size = mapping_dim_size(&e->m, d);
+            if (size <= 1 || (int)sweep_span_tier(e->span[d]) != t)
+                continue;
+            const char *sep = in_tier == 0 ? "" : (in_tier == total - 1 ? " and " : ", ");
+            append(buf, buf_len, &used, "%s%s %d", sep, mapping_dim_name(d), size);
+            if (t != TIER_UP && e->span[d].min_per_domain > 1)
+                append(buf, buf_len, &used, " (%d per domain)", e->span[d].min_per_domain);
+            in_tier++;
+        }
+        if (t == TIER_UP)
+            append(buf, buf_len, &used, " inside the %s domain of %d (scale-up)",
+                   c->up_link[0] ? c->up_link : "scale-up", c->domain_gpus);
+        else if (t == TIER_OUT)
+            append(buf, buf_len, &used, " across the scale-out fabric (%s)",
+                   c->out_link[0] ? c->out_link : "scale-out");
+        else
+            append(buf, buf_len, &used, " across the %d sites (scale-across)", c->sites);
+        clauses++;
+    }
+    if (clauses == 0)
+        append(buf, buf_len, &used, "one GPU: no parallelism");
+    return buf;
+}
+
+void sweep_series_by_tp(const SweepResult *r, SweepSeries *s)
+{
+    if (!s)
+        return;
+    memset(s, 0, sizeof *s);
+    s->best = -1;
+    if (!r)
+        return;
+    for (int i = 0; i < r->n; i++) {
+        const SweepEntry *e = &r->entries[i];
+        int k = 0;
+        while (k < s->n && s->x[k] < e->m.tp)
+            k++;
+        if (k == s->n || s->x[k] != e->m.tp) {
+            if (s->n == SWEEP_SERIES_MAX)
+                continue;
+            memmove(&s->x[k + 1], &s->x[k], (size_t)(s->n - k) * sizeof s->x[0]);
+            memmove(&s->y_s[k + 1], &s->y_s[k], (size_t)(s->n - k) * sizeof s->y_s[0]);
+            memmove(&s->valid[k + 1], &s->valid[k], (size_t)(s->n - k) * sizeof s->valid[0]);
+            s->n++;
+            s->x[k] = e->m.tp;
+            s->y_s[k] = e->step_s;
+            s->valid[k] = e->fits;
+            continue;
+        }
+        /* entries are ranked: the first one seen for a TP is its best */
+    }
+    for (int k = 0; k < s->n; k++)
+        if (s->valid[k] && (s->best < 0 || s->y_s[k] < s->y_s[s->best]))
+            s->best = k;
+}
+
+bool sweep_series_by_domain(const Cluster *c, const Workload *w, const SweepOptions *o,
+                            const int *domain_gpus, int n, SweepSeries *s, char *err,
+                            size_t err_len)
+{
+    if (!s || !c || !w || !domain_gpus || n < 1 || n > SWEEP_SERIES_MAX) {
+        if (err && err_len)
+            snprintf(err, err_len, "a domain series takes 1 to %d sizes (got %d)",
+                     SWEEP_SERIES_MAX, n);
+        return false;
+    }
+    memset(s, 0, sizeof *s);
+    s->best = -1;
+    SweepOptions opt = o ? *o : sweep_options_default();
+    opt.alt_top = 0;
+    SweepResult scratch = {0};
+    for (int i = 0; i < n; i++) {
+        Cluster cc = *c;
+        cc.domain_gpus = domain_gpus[i];
+        s->x[i] = domain_gpus[i];
+        s->n++;
+        if (!cluster_check(&cc, NULL, 0) || !sweep_run(&scratch, &cc, w, &opt, NULL, 0))
+            continue;
+        s->y_s[i] = scratch.entries[0].step_s;
+        s->valid[i] = scratch.entries[0].fits;
+        if (s->valid[i] && (s->best < 0 || s->y_s[i] < s->y_s[s->best]))
+            s->best = i;
+    }
+    sweep_result_free(&scratch);
+    return true;
+}

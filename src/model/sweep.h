@@ -1,0 +1,149 @@
+/* sweep — the best-mapping search: for one cluster and workload, every legal
+ * (TP, PP, DP, EP, micro-batch, interleave) with CP 1, each evaluated by
+ * step_eval, ranked, and the winner explained tier by tier.
+ *
+ * Enumeration (pruned before any evaluation): TP and PP run over the
+ * divisors of the GPU count only; TP must divide the heads and the FFN width
+ * and agree with the KV heads; PP is at most the layers; DP = GPUs / (TP x PP)
+ * must divide the global batch; EP runs over the divisors of gcd(DP, experts)
+ * (1 for a dense model); the micro-batch over the divisors of batch / DP;
+ * interleave v > 1 only where PP >= 2, PP x v divides the layers and the
+ * micro-batch count is a multiple of PP (mapping_check's rules). The ZeRO
+ * stage is the caller's, not searched.
+ *
+ * Placements: every candidate is evaluated with the default placement (TP,
+ * CP, EP, PP, DP innermost to outermost). The one alternative that can differ,
+ * data-parallel ranks inside the domain before pipeline stages (TP, CP, EP,
+ * DP, PP: pipeline stages spread over domains, leaves or sites), is evaluated
+ * too where it can change a group's span (PP > 1, DP/EP > 1, and room left in
+ * the domain or leaf after TP x EP, or several sites), with its group spans
+ * in closed form (step_eval_spans), so it costs what a default evaluation
+ * costs; kept only when its step time differs. TP always stays innermost:
+ * its all-reduces sit on the critical path of every layer.
+ *
+ * Ranking: mappings whose memory fits first, by step time; then those that
+ * do not fit (flagged), by step time. Ties break on the smaller TP, PP, EP,
+ * micro-batch, interleave, then the default placement, so the order is
+ * deterministic.
+ *
+ * Cost: no allocation per candidate (the entry array grows by doubling and
+ * is reused by the next search); a full search at 131,072 GPUs takes a few
+ * milliseconds (make bench). Pure: no I/O. Caller owns the
+ * entries of a SweepResult (sweep_result_free accepts NULL).
+ */
+#ifndef SCALELAB_MODEL_SWEEP_H
+#define SCALELAB_MODEL_SWEEP_H
+
+#include "model/cluster.h"
+#include "model/mapping.h"
+#include "model/step.h"
+#include "model/workload.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    SWEEP_PLACE_DEFAULT,  /* TP, CP, EP, PP, DP innermost to outermost (rank r on GPU r) */
+    SWEEP_PLACE_DP_INNER, /* TP, CP, EP, DP, PP: DP ranks share a domain, PP spreads out */
+    SWEEP_PLACE_COUNT
+} SweepPlace;
+
+typedef struct {
+    int tp, pp, dp, ep;   /* 0 = search; > 0 = only this degree */
+    int micro_batch;      /* 0 = search the divisors of batch / DP; > 0 = only this */
+    int interleave;       /* 0 = search the legal ones; > 0 = only this */
+    int zero;             /* ZeRO stage of every candidate, 0..3 */
+    int alt_top;          /* try the alternative placement on this many of the best
+                           * default-placement candidates; < 0 (default): on all */
+    const StepParams *params; /* NULL: step_params_default() */
+} SweepOptions;
+
+/* Everything free, ZeRO 1, the alternative placement tried on every candidate. */
+SweepOptions sweep_options_default(void);
+
+/* One evaluated candidate: the figures a ranked table and the explanation need. */
+typedef struct {
+    Mapping m;
+    int micro_batch;
+    SweepPlace place;
+    double step_s;
+    double part_s[STEP_PART_COUNT];
+    double optimizer_s;
+    double tokens_per_s;
+    double mfu;
+    double mem_per_gpu_bytes;
+    double hbm_bytes;
+    bool fits;
+    GroupSpan span[DIM_COUNT];  /* worst group span of each dimension */
+    StepPart bottleneck_part;
+    Tier bottleneck_tier;
+} SweepEntry;
+
+typedef struct {
+    SweepEntry *entries;  /* ranked; n of them */
+    int n;
+    int cap;              /* allocated entries (reused by the next sweep_run) */
+    int n_fit;            /* entries[0..n_fit) fit in memory */
+    int evaluated;        /* step_eval calls made */
+    bool truncated;       /* stopped at SWEEP_MAX_ENTRIES candidates */
+} SweepResult;
+
+#define SWEEP_MAX_ENTRIES 1000000
+
+/* Runs the search; r must be zeroed ({0}) or come from an earlier sweep_run,
+ * whose buffer is reused. Returns false with a reason in err when the
+ * cluster or workload is invalid, an option is out of range, or no legal
+ * mapping exists (r->n == 0; err names the first constraint that failed). */
+bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepOptions *o,
+               char *err, size_t err_len);
+
+void sweep_result_free(SweepResult *r); /* frees the entries, keeps r itself; NULL ok */
+
+/* The winner (entries[0]), or NULL when the search found nothing. */
+const SweepEntry *sweep_best(const SweepResult *r);
+
+/* The workload with the entry's micro-batch. */
+Workload sweep_entry_workload(const Workload *w, const SweepEntry *e);
+
+/* The placement an entry was evaluated with: NULL for the default one, else
+ * a new placement the caller frees. */
+Placement *sweep_entry_placement(const Cluster *c, const SweepEntry *e);
+
+/* Re-evaluates one entry in full (breakdown, step_explain material). */
+StepStatus sweep_entry_eval(const Cluster *c, const Workload *w, const SweepEntry *e,
+                            const StepParams *params, StepResult *out, char *err,
+                            size_t err_len);
+
+/* The tier a group with this span runs its slowest traffic on. */
+Tier sweep_span_tier(GroupSpan s);
+
+/* "TP 8 inside the NVLink 4 domain (scale-up); PP 4 and DP 16 across the
+ * scale-out fabric": where each dimension larger than 1 lands. Returns buf. */
+char *sweep_explain(const Cluster *c, const SweepEntry *e, char *buf, size_t buf_len);
+
+/* "TP, EP, PP, DP" (innermost first), for tables and JSON. */
+const char *sweep_place_name(SweepPlace p);
+
+#define SWEEP_SERIES_MAX 64
+
+/* y against x for a chart: the best step time at each x (valid = something
+ * fits there; otherwise y is the best step time that does not fit, or 0). */
+typedef struct {
+    int n;
+    double x[SWEEP_SERIES_MAX];
+    double y_s[SWEEP_SERIES_MAX];
+    bool valid[SWEEP_SERIES_MAX];
+    int best;             /* index of the fastest valid point, -1 none */
+} SweepSeries;
+
+/* Best step time against TP degree, from a finished search (every TP the
+ * search reached, ascending). */
+void sweep_series_by_tp(const SweepResult *r, SweepSeries *s);
+
+/* Best step time against the scale-up domain size: one search per value
+ * (alternative placements off), scratch reused. n in 1..SWEEP_SERIES_MAX.
+ * A domain size whose search finds nothing is an invalid point with y 0. */
+bool sweep_series_by_domain(const Cluster *c, const Workload *w, const SweepOptions *o,
+                            const int *domain_gpus, int n, SweepSeries *s, char *err,
+                            size_t err_len);
+
+#endif

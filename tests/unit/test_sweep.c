@@ -1,0 +1,562 @@
+/* test_sweep — the best-mapping search: candidates counted by hand, a ranking
+ * worked by hand on a tiny job, the ranking against a brute force that
+ * enumerates every (TP, PP, EP, micro-batch, interleave) up to the GPU count
+ * without the search's divisor pruning, the closed-form spans of the DP-inner
+ * placement against an explicit per-GPU placement, the explanation's tiers,
+ * options, errors and the chart series.
+ *
+ * The tiny job is test_step's: GPUs of 100 TFLOP/s, 1 TB/s HBM, 80 GB;
+ * scale-up 100 GB/s, NIC 10 GB/s, no latencies; matmuls at 50% of peak, no
+ * memory-bound term, links at line rate, no fixed cost, no DP overlap.
+ * Workload: 2 layers, h 1024, 8 heads, ffn 4096, s 1024, V 1000,
+ * FlashAttention, global batch 8:
+ *   forward per token per layer 24h^2 + 4sh = 29,360,128; logit 2hV = 2,048,000
+ *   parameters per layer 12h^2 + 13h = 12,596,224; embeddings (V + s)h
+ *   = 2,072,576 (SC21 Eq. 2).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/sweep.h"
+
+static void check_near(double got, double want, double rel, const char *what, const char *file,
+                       int line)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got,
+                    want, rel * 100);
+        fail();
+    }
+}
+#define NEAR(got, want, rel) check_near((got), (want), (rel), #got, __FILE__, __LINE__)
+
+static void check_contains(const char *s, const char *part, const char *file, int line)
+{
+    if (!strstr(s, part)) {
+        print_error("%s:%d: \"%s\"\n  does not contain \"%s\"\n", file, line, s, part);
+        fail();
+    }
+}
+#define CONTAINS(s, part) check_contains((s), (part), __FILE__, __LINE__)
+
+static Cluster tiny_cluster(int n_gpus, int domain)
+{
+    Cluster c;
+    memset(&c, 0, sizeof c);
+    strcpy(c.system_id, "custom");
+    strcpy(c.up_link, "NVLink 4");
+    strcpy(c.out_link, "InfiniBand");
+    c.gpu.bf16_flops = 100e12;
+    c.gpu.hbm_bytes = 80e9;
+    c.gpu.hbm_bytes_per_s = 1e12;
+    c.n_gpus = n_gpus;
+    c.domain_gpus = domain;
+    c.up_bytes_per_s = 100e9;
+    c.out_bytes_per_s = 10e9;
+    c.oversub = 1;
+    c.gpus_per_leaf = domain;
+    c.sites = 1;
+    return c;
+}
+
+static Workload tiny_workload(void)
+{
+    Workload w = {.id = "tiny", .layers = 2, .hidden = 1024, .heads = 8, .kv_heads = 8,
+                  .ffn = 4096, .seq = 1024, .vocab = 1000, .global_batch = 8, .micro_batch = 1,
+                  .flash_attention = true};
+    return w;
+}
+
+static const StepParams P0 = {.compute_efficiency = 0.5, .nonmatmul_bytes_per_act = 0,
+                              .up_efficiency = 1, .out_efficiency = 1, .dp_overlap = 0,
+                              .coll_fixed_s = 0};
+
+static Cluster preset(const char *id, int n)
+{
+    Cluster c;
+    char err[200];
+    if (!cluster_from_system(&c, id, n, err, sizeof err)) {
+        print_error("cluster_from_system(%s, %d): %s\n", id, n, err);
+        fail();
+    }
+    return c;
+}
+
+static Workload model(const char *id)
+{
+    const WorkloadPreset *p = workload_preset_find(id);
+    assert_non_null(p);
+    return p->w;
+}
+
+static void run_ok(SweepResult *r, const Cluster *c, const Workload *w, const SweepOptions *o)
+{
+    char err[300] = "";
+    if (!sweep_run(r, c, w, o, err, sizeof err)) {
+        print_error("sweep_run failed: %s\n", err);
+        fail();
+    }
+}
+
+/* 8 GPUs, 4 layers, 4 heads, batch 8: TP in {1,2,4} (divides the 4 heads),
+ * PP a divisor of 8/TP up to 4 layers, DP = 8/(TP PP) divides 8 always,
+ * micro-batch the divisors of 8/DP, interleave v | layers/PP with v > 1 only
+ * when (8/DP/mb) % PP == 0:
+ *   TP1: PP1 (DP8: mb 1) 1; PP2 (DP4: mb 1,2; v2 with mb 1) 3;
+ *        PP4 (DP2: mb 1,2,4; layers/PP = 1) 3                        -> 7
+ *   TP2: PP1 (DP4: mb 1,2) 2; PP2 (DP2: mb 1,2,4; v2 with mb 1,2) 5;
+ *        PP4 (DP1: mb 1,2,4,8) 4                                     -> 11
+ *   TP4: PP1 (DP2: mb 1,2,4) 3; PP2 (DP1: mb 1,2,4,8; v2 with mb
+ *        1,2,4) 7                                                    -> 10
+ * 28 in all. One domain: the DP-inner placement changes no span, so no
+ * alternative is kept. */
+static void test_sweep_counts_candidates_by_hand(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster(8, 8);
+    Workload w = tiny_workload();
+    w.layers = 4;
+    w.heads = w.kv_heads = 4;
+    SweepResult r = {0};
+    SweepOptions o = sweep_options_default();
+    run_ok(&r, &c, &w, &o);
+    assert_int_equal(r.n, 28);
+    int tp_count[5] = {0}, interleaved = 0;
+    for (int i = 0; i < r.n; i++) {
+        assert_int_equal(r.entries[i].place, SWEEP_PLACE_DEFAULT);
+        assert_int_equal(r.entries[i].m.cp, 1);
+        if (r.entries[i].m.tp <= 4)
+            tp_count[r.entries[i].m.tp]++;
+        interleaved += r.entries[i].m.interleave > 1;
+    }
+    assert_int_equal(tp_count[1], 7);
+    assert_int_equal(tp_count[2], 11);
+    assert_int_equal(tp_count[4], 10);
+    assert_int_equal(interleaved, 1 + 2 + 3);
+    sweep_result_free(&r);
+}
+
+/* 2 GPUs in one domain, micro-batch 1: three candidates, worked by hand.
+ *  A  TP1 PP1 DP2, m = 4: compute (2 x 29,360,128 + 2,048,000) x 3 x 1024
+ *     = 186,680,082,432 FLOP at 50 TFLOP/s = 3.73360 ms, x 4 = 14.93441 ms;
+ *     DP: reduce-scatter of 4 x 27,265,024 bytes (2 layers + embeddings)
+ *     moves 1/2 of it at 100 GB/s = 0.54530 ms, all-gather of 2 x 27,265,024
+ *     = 0.27265 ms, nothing hidden; Adam 30 x 27,265,024 / 2 at 1 TB/s
+ *     = 0.40898 ms. Step 16.16134 ms.
+ *  B  TP2 PP1 DP1, m = 8: compute 14.93441 ms; TP 4 x 2 layers all-reduces
+ *     of 2,097,152 bytes per micro-batch, each moving 2 x 1/2 x S at
+ *     100 GB/s = 20.97 us: 8 x 8 x 20.97 us = 1.34218 ms; Adam
+ *     30 x 27,265,024 / 2 = 0.40898 ms. Step 16.68557 ms.
+ *  C  TP1 PP2 DP1, m = 8, 1 layer per stage: compute (29,360,128 +
+ *     2,048,000) x 3 x 1024 = 96,485,769,216 FLOP = 1.92972 ms, x 8 =
+ *     15.43772 ms; 2 sends of 2,097,152 bytes per micro-batch at 100 GB/s
+ *     = 41.94 us, x 8 = 0.33554 ms; bubble 1 x (1.92972 + 0.04194) =
+ *     1.97166 ms; Adam 30 x (12,596,224 + V h 1,024,000) = 0.40861 ms.
+ *     Step 18.15353 ms.
+ * Ranking: A, B, C. */
+static void test_sweep_ranks_tiny_job_by_hand(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster(2, 2);
+    Workload w = tiny_workload();
+    SweepOptions o = sweep_options_default();
+    o.micro_batch = 1;
+    o.params = &P0;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, &o);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.n_fit, 3);
+    assert_int_equal(r.entries[0].m.dp, 2);
+    assert_int_equal(r.entries[1].m.tp, 2);
+    assert_int_equal(r.entries[2].m.pp, 2);
+    NEAR(r.entries[0].step_s, 16.16134e-3, 1e-5);
+    NEAR(r.entries[1].step_s, 16.68557e-3, 1e-5);
+    NEAR(r.entries[2].step_s, 18.15353e-3, 1e-5);
+    sweep_result_free(&r);
+}
+
+/* Brute force: every TP, PP, EP, micro-batch and interleave from 1 to its
+ * bound, filtered by mapping_check alone, evaluated with step_eval. The
+ * default-placement entries of the search must be exactly these, with the
+ * same best. */
+static void brute_force_compare(const Cluster *c, const Workload *w0)
+{
+    const int n = c->n_gpus;
+    int legal = 0, fit_legal = 0;
+    double best_fit = INFINITY, best_any = INFINITY;
+    Workload w = *w0;
+    for (int tp = 1; tp <= n; tp++)
+        for (int pp = 1; tp * pp <= n; pp++) {
+            if (n % (tp * pp))
+                continue;
+            int dp = n / (tp * pp);
+            for (int ep = 1; ep <= dp; ep++)
+                for (int mb = 1; mb <= w.global_batch; mb++)
+                    for (int v = 1; v <= w.layers; v++) {
+                        Mapping m = {tp, 1, pp, dp, ep, v, 1};
+                        w.micro_batch = mb;
+                        if (!mapping_check(&m, c, &w, NULL, 0))
+                            continue;
+                        StepResult s;
+                        assert_int_equal(step_eval(c, &w, &m, NULL, NULL, &s, NULL, 0),
+                                         STEP_OK);
+                        legal++;
+                        if (s.fits) {
+                            fit_legal++;
+                            best_fit = fmin(best_fit, s.step_s);
+                        }
+                        best_any = fmin(best_any, s.step_s);
+                    }
+        }
+    SweepResult r = {0};
+    SweepOptions o = sweep_options_default();
+    o.alt_top = 0;
+    run_ok(&r, c, w0, &o);
+    assert_int_equal(r.n, legal);
+    assert_int_equal(r.n_fit, fit_legal);
+    assert_true(legal > 0);
+    if (fit_legal > 0)
+        NEAR(r.entries[0].step_s, best_fit, 1e-12);
+    else
+        NEAR(r.entries[0].step_s, best_any, 1e-12);
+    /* ranked: fitting first, each part by step time */
+    for (int i = 1; i < r.n; i++) {
+        const SweepEntry *a = &r.entries[i - 1], *b = &r.entries[i];
+        assert_true(a->fits >= b->fits);
+        if (a->fits == b->fits)
+            assert_true(a->step_s <= b->step_s);
+    }
+    /* with the alternative placement on: never worse, and the default
+     * candidates are all still there */
+    SweepResult alt = {0};
+    run_ok(&alt, c, w0, NULL);
+    assert_true(alt.n >= r.n);
+    assert_true(alt.entries[0].step_s <= r.entries[0].step_s);
+    int defaults = 0;
+    for (int i = 0; i < alt.n; i++)
+        defaults += alt.entries[i].place == SWEEP_PLACE_DEFAULT;
+    assert_int_equal(defaults, r.n);
+    sweep_result_free(&alt);
+    sweep_result_free(&r);
+}
+
+static void test_sweep_matches_brute_force(void **state)
+{
+    (void)state;
+    Cluster c = preset("dgx-h100", 64);
+    Workload w = model("llama3-8b");
+    w.global_batch = 64;
+    brute_force_compare(&c, &w);
+
+    c = preset("gb200-nvl72", 144);
+    w = tiny_workload();
+    w.global_batch = 144;
+    w.layers = 12;
+    brute_force_compare(&c, &w);
+
+    /* a small mixture of experts: EP searched too */
+    c = preset("dgx-h100", 32);
+    w = tiny_workload();
+    w.layers = 4;
+    w.experts = 8;
+    w.topk = 2;
+    w.global_batch = 32;
+    brute_force_compare(&c, &w);
+
+    /* nothing fits: the best that does not fit is still ranked first */
+    c = preset("dgx-h100", 8);
+    w = model("llama3-70b");
+    w.global_batch = 8;
+    brute_force_compare(&c, &w);
+}
+
+/* The DP-inner order of TP 2 PP 2 DP 2 on 8 GPUs: a rank with digits
+ * (tp, pp, dp) = rank tp + 2 (pp + 2 dp) goes to GPU tp + 2 (dp + 2 pp):
+ * rank 2 (0,1,0) -> GPU 4, rank 4 (0,0,1) -> GPU 2, rank 6 (0,1,1) -> 6,
+ * rank 3 (1,1,0) -> 5. And the spans the search computes in closed form
+ * agree with step_eval over that explicit placement. */
+static void test_sweep_dp_inner_placement(void **state)
+{
+    (void)state;
+    Cluster c = preset("dgx-h100", 8);
+    SweepEntry e;
+    memset(&e, 0, sizeof e);
+    e.m = (Mapping){2, 1, 2, 2, 1, 1, 1};
+    e.micro_batch = 1;
+    e.place = SWEEP_PLACE_DP_INNER;
+    Placement *p = sweep_entry_placement(&c, &e);
+    assert_non_null(p);
+    assert_int_equal(placement_gpu_of(p, 0), 0);
+    assert_int_equal(placement_gpu_of(p, 2), 4);
+    assert_int_equal(placement_gpu_of(p, 4), 2);
+    assert_int_equal(placement_gpu_of(p, 6), 6);
+    assert_int_equal(placement_gpu_of(p, 3), 5);
+    placement_free(p);
+    e.place = SWEEP_PLACE_DEFAULT;
+    assert_null(sweep_entry_placement(&c, &e));
+
+    /* Several clusters where the order matters (4-GPU domains, NVL72 whose
+     * 72 is not a multiple of the groups, two sites, an MoE job). */
+    struct {
+        const char *sys;
+        int n, domain, sites, batch;
+        bool moe;
+    } cases[] = {{"dgx-h100", 64, 4, 1, 64, false},
+                 {"gb200-nvl72", 144, 72, 1, 144, false},
+                 {"dgx-h100", 64, 8, 2, 64, false},
+                 {"dgx-h100", 128, 8, 1, 64, true}};
+    int compared = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Cluster cc = preset(cases[k].sys, cases[k].n);
+        cc.domain_gpus = cases[k].domain;
+        if (cases[k].sites > 1) {
+            cc.sites = cases[k].sites;
+            cc.across_bytes_per_s = 50e9;
+            cc.across_lat_s = 1e-3;
+        }
+        Workload w = tiny_workload();
+        w.layers = 8;
+        w.global_batch = cases[k].batch;
+        if (cases[k].moe) {
+            w.experts = 16;
+            w.topk = 2;
+        }
+        SweepResult r = {0};
+        run_ok(&r, &cc, &w, NULL);
+        for (int i = 0; i < r.n; i++) {
+            const SweepEntry *x = &r.entries[i];
+            if (x->place != SWEEP_PLACE_DP_INNER)
+                continue;
+            Workload wl = sweep_entry_workload(&w, x);
+            Placement *q = sweep_entry_placement(&cc, x);
+            StepResult s;
+            assert_int_equal(step_eval(&cc, &wl, &x->m, q, NULL, &s, NULL, 0), STEP_OK);
+            NEAR(x->step_s, s.step_s, 1e-9);
+            for (int d = 0; d < DIM_COUNT; d++) {
+                assert_int_equal(x->span[d].domains, s.span[d].domains);
+                assert_int_equal(x->span[d].sites, s.span[d].sites);
+            }
+            placement_free(q);
+            compared++;
+        }
+        sweep_result_free(&r);
+    }
+    assert_true(compared >= 4);
+}
+
+/* A hand-made winner: TP 8 in one domain, PP 4 over 4 domains, DP 16 over
+ * 16 domains. */
+static void test_sweep_explain_names_tiers(void **state)
+{
+    (void)state;
+    Cluster c = preset("dgx-h100", 512);
+    SweepEntry e;
+    memset(&e, 0, sizeof e);
+    e.m = (Mapping){8, 1, 4, 16, 1, 1, 1};
+    e.span[DIM_TP] = (GroupSpan){8, 1, 8, 1, false};
+    e.span[DIM_CP] = (GroupSpan){1, 1, 1, 1, false};
+    e.span[DIM_EP] = (GroupSpan){1, 1, 1, 1, false};
+    e.span[DIM_PP] = (GroupSpan){4, 4, 1, 1, false};
+    e.span[DIM_DP] = (GroupSpan){16, 16, 1, 1, true};
+    char buf[400];
+    sweep_explain(&c, &e, buf, sizeof buf);
+    char want[300];
+    snprintf(want, sizeof want,
+             "TP 8 inside the %s domain of 8 (scale-up); PP 4 and DP 16 across the scale-out "
+             "fabric (%s)",
+             c.up_link, c.out_link);
+    assert_string_equal(buf, want);
+    /* two sites: DP across them */
+    e.span[DIM_DP].sites = 2;
+    c.sites = 2;
+    sweep_explain(&c, &e, buf, sizeof buf);
+    CONTAINS(buf, "PP 4 across the scale-out fabric");
+    CONTAINS(buf, "DP 16 across the 2 sites (scale-across)");
+    /* a group partly inside domains says how many ranks each domain holds */
+    e.span[DIM_DP] = (GroupSpan){16, 8, 2, 1, true};
+    sweep_explain(&c, &e, buf, sizeof buf);
+    CONTAINS(buf, "PP 4 and DP 16 (2 per domain) across");
+    /* a single GPU */
+    e.m = (Mapping){1, 1, 1, 1, 1, 1, 1};
+    sweep_explain(&c, &e, buf, sizeof buf);
+    assert_string_equal(buf, "one GPU: no parallelism");
+    assert_string_equal(sweep_explain(NULL, &e, buf, sizeof buf), "");
+}
+
+/* 16 GPUs in 8-GPU domains with a 1000x slower NIC (50 MB/s): by hand every
+ * byte that leaves a domain costs 9000x one on NVLink, so the winner sends
+ * as little as possible across: TP stays inside (its 4 all-reduces of b s h
+ * x 2 bytes per layer per micro-batch would all cross), and the search's
+ * own explanation says so. */
+static void test_sweep_winner_keeps_tp_inside(void **state)
+{
+    (void)state;
+    Cluster c = preset("dgx-h100", 16);
+    c.out_bytes_per_s /= 1000;
+    Workload w = tiny_workload();
+    w.heads = w.kv_heads = 16;
+    w.global_batch = 16;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, NULL);
+    const SweepEntry *best = sweep_best(&r);
+    assert_non_null(best);
+    assert_true(best->m.tp <= 8);
+    assert_int_equal(best->span[DIM_TP].domains, 1);
+    char buf[400];
+    sweep_explain(&c, best, buf, sizeof buf);
+    char want[64];
+    snprintf(want, sizeof want, "TP %d inside", best->m.tp);
+    if (best->m.tp > 1)
+        CONTAINS(buf, want);
+    /* and TP 16, spilling out of the domain, is far slower than TP 8 */
+    SweepSeries s;
+    sweep_series_by_tp(&r, &s);
+    int i8 = -1, i16 = -1;
+    for (int k = 0; k < s.n; k++) {
+        if (s.x[k] == 8)
+            i8 = k;
+        if (s.x[k] == 16)
+            i16 = k;
+    }
+    assert_true(i8 >= 0 && i16 >= 0);
+    assert_true(s.y_s[i16] > 2 * s.y_s[i8]);
+    sweep_result_free(&r);
+}
+
+/* Two sites joined by 10 GB/s: the gradient reduction of DP across sites
+ * moves the whole stage's gradients, a pipeline send only b s h x 2 / t
+ * bytes; the winner keeps DP inside a site (PP crosses instead). */
+static void test_sweep_scale_across_keeps_dp_in_site(void **state)
+{
+    (void)state;
+    Cluster c = preset("dgx-h100", 64);
+    c.sites = 2;
+    c.across_bytes_per_s = 10e9;
+    c.across_lat_s = 1e-3;
+    Workload w = model("llama3-8b");
+    w.global_batch = 64;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, NULL);
+    const SweepEntry *best = sweep_best(&r);
+    assert_non_null(best);
+    assert_true(best->fits);
+    assert_int_equal(best->span[DIM_DP].sites, 1);
+    assert_int_equal(best->span[DIM_PP].sites, 2);
+    char buf[400];
+    sweep_explain(&c, best, buf, sizeof buf);
+    CONTAINS(buf, "across the 2 sites (scale-across)");
+    sweep_result_free(&r);
+}
+
+static void test_sweep_options_and_errors(void **state)
+{
+    (void)state;
+    Cluster c = preset("dgx-h100", 64);
+    Workload w = model("llama3-8b");
+    w.global_batch = 64;
+    SweepOptions o = sweep_options_default();
+    o.tp = 8;
+    o.micro_batch = 1;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, &o);
+    int cap = r.cap;
+    for (int i = 0; i < r.n; i++) {
+        assert_int_equal(r.entries[i].m.tp, 8);
+        assert_int_equal(r.entries[i].micro_batch, 1);
+    }
+    /* the buffer is reused */
+    o.tp = 4;
+    run_ok(&r, &c, &w, &o);
+    assert_int_equal(r.cap, cap);
+    assert_int_equal(r.entries[0].m.tp, 4);
+
+    char err[300] = "";
+    o = sweep_options_default();
+    o.zero = 4;
+    assert_false(sweep_run(&r, &c, &w, &o, err, sizeof err));
+    CONTAINS(err, "ZeRO");
+    o = sweep_options_default();
+    o.tp = 3;
+    assert_false(sweep_run(&r, &c, &w, &o, err, sizeof err));
+    assert_int_equal(r.n, 0);
+    CONTAINS(err, "TP 3");
+    /* 7 GPUs, 4 layers, batch 8: DP 7 does not divide 8, PP 7 > 4 layers */
+    Cluster c7 = tiny_cluster(7, 8);
+    Workload t = tiny_workload();
+    t.layers = 4;
+    assert_false(sweep_run(&r, &c7, &t, NULL, err, sizeof err));
+    CONTAINS(err, "no legal mapping of 7 GPUs");
+    c7.n_gpus = 0;
+    assert_false(sweep_run(&r, &c7, &t, NULL, err, sizeof err));
+    assert_false(sweep_run(NULL, &c, &w, NULL, NULL, 0));
+    assert_null(sweep_best(NULL));
+    sweep_result_free(&r);
+    sweep_result_free(NULL);
+    assert_null(r.entries);
+}
+
+/* The TP series holds each TP the search reached once, ascending, with the
+ * best step time of that TP (checked by a scan), and `best` the fastest. The
+ * domain series on 64 GPUs: with domains of 4, 8 and 16 nested in one
+ * another no group spans more domains as the domain grows, so the best step
+ * time never rises. */
+static void test_sweep_series(void **state)
+{
+    (void)state;
+    Cluster c = preset("dgx-h100", 64);
+    Workload w = model("llama3-8b");
+    w.global_batch = 64;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, NULL);
+    SweepSeries s;
+    sweep_series_by_tp(&r, &s);
+    assert_true(s.n >= 4);
+    for (int k = 0; k < s.n; k++) {
+        if (k > 0)
+            assert_true(s.x[k] > s.x[k - 1]);
+        double best = INFINITY;
+        for (int i = 0; i < r.n; i++)
+            if (r.entries[i].m.tp == (int)s.x[k] && r.entries[i].fits)
+                best = fmin(best, r.entries[i].step_s);
+        if (s.valid[k])
+            NEAR(s.y_s[k], best, 1e-12);
+    }
+    assert_true(s.best >= 0);
+    NEAR(s.y_s[s.best], r.entries[0].step_s, 1e-12);
+    assert_int_equal((int)s.x[s.best], r.entries[0].m.tp);
+
+    const int domains[] = {4, 8, 16};
+    SweepSeries d;
+    char err[200];
+    assert_true(sweep_series_by_domain(&c, &w, NULL, domains, 3, &d, err, sizeof err));
+    assert_int_equal(d.n, 3);
+    for (int k = 0; k < 3; k++)
+        assert_true(d.valid[k]);
+    assert_true(d.y_s[1] <= d.y_s[0]);
+    assert_true(d.y_s[2] <= d.y_s[1]);
+    assert_false(sweep_series_by_domain(&c, &w, NULL, domains, 0, &d, err, sizeof err));
+    sweep_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweep_counts_candidates_by_hand),
+        cmocka_unit_test(test_sweep_ranks_tiny_job_by_hand),
+        cmocka_unit_test(test_sweep_matches_brute_force),
+        cmocka_unit_test(test_sweep_dp_inner_placement),
+        cmocka_unit_test(test_sweep_explain_names_tiers),
+        cmocka_unit_test(test_sweep_winner_keeps_tp_inside),
+        cmocka_unit_test(test_sweep_scale_across_keeps_dp_in_site),
+        cmocka_unit_test(test_sweep_options_and_errors),
+        cmocka_unit_test(test_sweep_series),
+    };
+    return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
+}
