@@ -208,10 +208,28 @@ static void sb_arm(Sandbox *sb)
 /* ---- wrapped base functions ------------------------------------------ */
 
 /* pcall/xpcall continuation: an abort is raised again, never returned. */
+/* A memory error caught by the script is an abort too: the cap stands. */
+static int sb_raise_memory(lua_State *L)
+{
+    Sandbox *sb = sandbox_of(L);
+    char msg[120];
+    snprintf(msg, sizeof msg, "memory limit reached (%zu MB): unbounded growth?",
+             sb->limits.mem_bytes >> 20);
+    sb_trip(sb, msg);
+    if (sb->last_line[0]) { /* where the block was refused, noted by the allocator */
+        lua_pushfstring(L, "%s: %s", sb->last_line, sb->abort_msg);
+        return lua_error(L);
+    }
+    return luaL_error(L, "%s", sb->abort_msg);
+}
+
 static int sb_finish_pcall(lua_State *L, int status, lua_KContext extra)
 {
     if (status != LUA_OK && status != LUA_YIELD) {
-        if (sandbox_of(L)->aborting)
+        Sandbox *sb = sandbox_of(L);
+        if (status == LUA_ERRMEM || sb->mem_tripped)
+            return sb_raise_memory(L);
+        if (sb->aborting)
             return lua_error(L);
         lua_pushboolean(L, 0);
         lua_pushvalue(L, -2);
@@ -229,10 +247,28 @@ static int sb_pcall(lua_State *L)
     return sb_finish_pcall(L, status, 0);
 }
 
+/* Message handler wrapper. Lua runs hooks off while an error raised by a
+ * hook unwinds, and calls the message handler in that state: a looping
+ * handler would hang the program. During an abort the script's handler is
+ * skipped; otherwise it runs under the hook as usual. */
+static int sb_xpcall_handler(lua_State *L)
+{
+    if (sandbox_of(L)->aborting)
+        return 1;
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, 1);
+    return 1;
+}
+
 static int sb_xpcall(lua_State *L)
 {
     int n = lua_gettop(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, sb_xpcall_handler, 1);
+    lua_replace(L, 2);
     lua_pushboolean(L, 1);
     lua_pushvalue(L, 1);
     lua_rotate(L, 3, 2);
@@ -247,11 +283,62 @@ static int sb_resume(lua_State *L)
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, n, LUA_MULTRET);
-    if (sandbox_of(L)->aborting) {
+    Sandbox *sb = sandbox_of(L);
+    if (sb->mem_tripped && !lua_toboolean(L, 1))
+        return sb_raise_memory(L);
+    if (sb->aborting) {
         if (lua_gettop(L) >= 2)
             lua_settop(L, 2);
         return lua_error(L);
     }
+    return lua_gettop(L);
+}
+
+/* coroutine.wrap without the original's close-on-error: a coroutine stopped
+ * by a limit still has hooks off (Lua leaves them so after an error raised
+ * in a hook), so its <close> handlers must never run. Upvalues: the
+ * coroutine, the wrapped resume. */
+static int sb_wrap_call(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_rotate(L, 1, 2);
+    lua_call(L, n + 1, LUA_MULTRET);
+    if (!lua_toboolean(L, 1)) {
+        lua_settop(L, 2);
+        return lua_error(L);
+    }
+    return lua_gettop(L) - 1;
+}
+
+static int sb_wrap(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *co = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, sb_wrap_call, 2);
+    return 1;
+}
+
+/* coroutine.close: a coroutine that died of an error keeps its <close>
+ * variables unrun (see sb_wrap_call); others close as usual. */
+static int sb_close(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co, 1, "coroutine");
+    int st = lua_status(co);
+    if (st != LUA_OK && st != LUA_YIELD) {
+        luaL_pushfail(L);
+        lua_pushliteral(L, "coroutine stopped by an error; its <close> handlers are not run "
+                           "in lessons");
+        return 2;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
 }
 
@@ -693,12 +780,18 @@ static int sb_build_env(lua_State *L)
     lua_setfield(L, env, "utf8");
 
     lua_newtable(L);
-    static const char *const co_names[] = {"close", "create", "isyieldable", "running",
-                                           "status", "wrap", "yield", NULL};
+    static const char *const co_names[] = {"create", "isyieldable", "running", "status",
+                                           "yield", NULL};
     copy_fields(L, corolib, lua_gettop(L), co_names);
     lua_getfield(L, corolib, "resume");
     lua_pushcclosure(L, sb_resume, 1);
-    lua_setfield(L, -2, "resume");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "resume");
+    lua_pushcclosure(L, sb_wrap, 1);
+    lua_setfield(L, -2, "wrap");
+    lua_getfield(L, corolib, "close");
+    lua_pushcclosure(L, sb_close, 1);
+    lua_setfield(L, -2, "close");
     lua_setfield(L, env, "coroutine");
 
     lua_newtable(L);
