@@ -28,10 +28,11 @@
  * site, (n - n/sigma)/n crosses sites; the tiers run at once, so the slowest
  * bounds the time. Send/recv: S over the one tier between the two GPUs.
  *
- * Latency alpha: (k_in-1) ring steps of up_lat_s per scale-up phase; across
- * domains and sites NCCL switches to trees at scale, so ceil(log2 m_s) steps
- * of out_lat_s and ceil(log2 sigma) of across_lat_s per phase (MODEL-FACTS
- * §4.2). On top, every collective pays fixed_s once (launch, pipeline fill):
+ * Latency alpha: (k_in-1) ring steps of up_lat_s per scale-up phase. Across
+ * domains and sites an all-reduce uses NCCL's tree, ceil(log2 m_s) steps of
+ * out_lat_s and ceil(log2 sigma) of across_lat_s per phase; reduce-scatter and
+ * all-gather have only the ring, m_s-1 and sigma-1 steps (MODEL-FACTS §4.2:
+ * ring latency grows linearly in the node count, tree latency with its log). On top, every collective pays fixed_s once (launch, pipeline fill):
  * chosen so that a 58 MB all-reduce on 8 H100s reaches about 40% of the
  * 450 GB/s line rate while GB-sized ones reach 80% (MODEL-FACTS §1.1, §9):
  *   t(58 MB) = 58e6 * 2*7/8 / 0.4 / 450e9 = 564 us
@@ -120,7 +121,8 @@ static double safe_div(double a, double b)
 
 /* One reduce-scatter (or all-gather) of S bytes: adds the per-tier bytes and
  * times and returns the latency of its phases. */
-static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost)
+static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost,
+                       bool tree)
 {
     double up_b = g->k_in > 1 ? S * (g->k_in - 1) / g->k_in : 0;
     double out_b = g->m_s > 1 ? (S / g->k) * (g->m_s - 1) / g->m_s : 0;
@@ -131,8 +133,10 @@ static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *
     cost->tier_s[TIER_UP] += safe_div(up_b, g->up_bps);
     cost->tier_s[TIER_OUT] += safe_div(out_b, g->out_bps);
     cost->tier_s[TIER_ACROSS] += safe_div(across_b, g->across_bps);
-    return (g->k_in - 1) * c->up_lat_s + log2_steps(g->m_s) * c->out_lat_s +
-           log2_steps(g->sigma) * c->across_lat_s;
+    double out_steps = tree ? log2_steps(g->m_s) : g->m_s - 1;
+    double across_steps = tree ? log2_steps(g->sigma) : g->sigma - 1;
+    return (g->k_in - 1) * c->up_lat_s + out_steps * c->out_lat_s +
+           across_steps * c->across_lat_s;
 }
 
 CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const Cluster *c,
@@ -147,12 +151,12 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
     bool sequential = true; /* hierarchical phases follow one another */
     switch (kind) {
     case COLL_ALL_REDUCE:
-        lat = rs_phase(bytes, &g, c, &cost);
-        lat += rs_phase(bytes, &g, c, &cost);
+        lat = rs_phase(bytes, &g, c, &cost, true);
+        lat += rs_phase(bytes, &g, c, &cost, true);
         break;
     case COLL_REDUCE_SCATTER:
     case COLL_ALL_GATHER:
-        lat = rs_phase(bytes, &g, c, &cost);
+        lat = rs_phase(bytes, &g, c, &cost, false);
         break;
     case COLL_ALL_TO_ALL: {
         double per_site = g.n / g.sigma;
