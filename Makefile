@@ -52,7 +52,8 @@ endif
 ifeq ($(FUZZ),1)
 BUILD    = build/fuzz
 CC       = clang
-CFLAGS  += -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+CFLAGS  += -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	   -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=fuzzer,address,undefined
 endif
 

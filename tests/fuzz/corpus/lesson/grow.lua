@@ -1,0 +1,1 @@
+local s = "" for i=1,30 do s = s .. s .. "ab" end return s

@@ -1,0 +1,12 @@
+local r = {}
+r[1] = pcall(function() return io.open("/etc/passwd") end)
+r[2] = pcall(function() return os.execute("true") end)
+r[3] = pcall(function() return require("os") end)
+r[4] = pcall(function() return load(string.dump(print)) end)
+r[5] = pcall(collectgarbage, "stop")
+r[6] = pcall(setmetatable, {}, { __gc = function() while true do end end })
+r[7] = pcall(function() getmetatable("").__index = {} end)
+r[8] = pcall(function() return table.unpack({}, 1, 1e8) end)
+r[9] = pcall(function() local function f() return f() + 1 end return f() end)
+r[10] = pcall(load, "return 1", "=spoof", "b")
+error(setmetatable({}, { __tostring = function() while true do end end }))

@@ -1,0 +1,1 @@
+return setmetatable({}, {__index=function(t,k) return t[k] end, __close=function() end})

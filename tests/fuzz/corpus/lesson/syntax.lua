@@ -1,0 +1,2 @@
+return {id="x"
+, title = "unterminated

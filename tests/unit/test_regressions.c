@@ -1,0 +1,167 @@
+/* test_regressions — every finding of the fuzzers (tests/fuzz/) and of the
+ * bad-input and fault suites, pinned as a plain test so it runs in every
+ * `make test`, under the sanitizers and under valgrind, without clang.
+ *
+ * Each test names the harness that found it, the input (bytes written out
+ * in C escapes) and the contract it broke, quoted from the header that
+ * makes the promise. A test here fails until the owner's fix lands; the
+ * failure message says whose code and which promise.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "draw/canvas.h"
+#include "draw/text.h"
+#include "lesson/sandbox.h"
+#include "model/units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Index of the first control character (C0, DEL) in s, -1 when none. */
+static int first_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return (int)(p - (const unsigned char *)s);
+    return -1;
+}
+
+/* fuzz_units, input "\x01" "8G0\n b" (kind UNITS_BYTES): the reason echoed
+ * the newline, so the "one-line reason" of units.h became two lines; an
+ * escape sequence in a flag value (scalelab eval --up $'1 \e[31mX') reached
+ * stderr raw the same way. units.h: "writes a one-line reason". */
+static void test_regressions_units_reason_is_one_line(void **state)
+{
+    (void)state;
+    static const struct {
+        UnitsKind kind;
+        const char *text;
+    } cases[] = {
+        {UNITS_BYTES, "8G0\n b"},
+        {UNITS_BANDWIDTH, "1 \033[31mX"},
+        {UNITS_TIME, "2\r\033]0;title\007 s"},
+        {UNITS_COUNT, "7\177"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v = -1.0;
+        char err[200] = "";
+        bool ok = units_parse(cases[i].kind, cases[i].text, &v, err, sizeof err);
+        assert_false(ok);
+        assert_true(v == -1.0);
+        int at = first_control(err);
+        if (at >= 0)
+            print_error("units.c (model): case %zu: control byte 0x%02x at %d of the reason "
+                        "\"%s\"; echo user text escaped\n",
+                        i, (unsigned char)err[at], at, err);
+        assert_int_equal(at, -1);
+        assert_true(strlen(err) > 0);
+    }
+}
+
+/* fuzz_units, found while writing the harness: a failed parse with a short
+ * error buffer must stay inside it and a success must leave err alone. */
+static void test_regressions_units_short_err_buffer(void **state)
+{
+    (void)state;
+    char tiny[8];
+    memset(tiny, 'X', sizeof tiny);
+    double v = 0;
+    assert_false(units_parse(UNITS_BANDWIDTH, "1.8 TB", &v, tiny, 5));
+    assert_true(tiny[5] == 'X' && tiny[6] == 'X' && tiny[7] == 'X');
+    assert_true(strlen(tiny) <= 4);
+    memset(tiny, 'X', sizeof tiny);
+    assert_true(units_parse(UNITS_COUNT, "0", &v, tiny, 5));
+    assert_true(v == 0.0);
+    assert_true(tiny[0] == 'X'); /* untouched on success */
+    assert_false(units_parse(UNITS_COUNT, "", &v, NULL, 0));
+}
+
+/* fuzz_markup, input: canvas 80x56, text "-(\xc2\x93..." — a C1 control
+ * (U+0080..U+009F, UTF-8 C2 80..C2 9F) was stored in a cell as a glyph and
+ * so reaches the terminal through canvas_to_text/canvas_to_ansi and the UI.
+ * xterm obeys C1 controls encoded in UTF-8 (U+009B is CSI, U+009D OSC), so a
+ * lesson page could move the cursor or set the window title. C0 controls
+ * and DEL already draw as '?'; C1 should too (canvas.c next_char). */
+static void test_regressions_markup_no_c1_control_in_cells(void **state)
+{
+    (void)state;
+    Canvas *c = canvas_new(40, 4);
+    text_draw_markup(c, 0, 0, 40, 4, "a\xc2\x9b" "31m red \xc2\x9d" "0;t\xc2\x9c b \xc2\x85", 0,
+                     false);
+    int bad = 0;
+    for (int y = 0; y < canvas_height(c); y++)
+        for (int x = 0; x < canvas_width(c); x++) {
+            const Cell *cell = canvas_cell(c, x, y);
+            unsigned char g0 = (unsigned char)cell->glyph[0];
+            unsigned char g1 = (unsigned char)cell->glyph[1];
+            if (g0 == 0xC2 && g1 >= 0x80 && g1 < 0xA0) {
+                print_error("canvas.c (draw): C1 control U+%04X stored at (%d,%d); draw it "
+                            "as '?' like C0\n",
+                            g1, x, y);
+                bad++;
+            }
+        }
+    assert_int_equal(bad, 0);
+    /* The same through canvas_put_text, which lesson titles take. */
+    canvas_clear(c);
+    canvas_put_text(c, 0, 0, "t\xc2\x9bX", STYLE_NORMAL);
+    char *t = canvas_to_text(c, false);
+    assert_null(strstr(t, "\xc2\x9b"));
+    free(t);
+    canvas_free(c);
+}
+
+/* fuzz_markup seeds: a box starting outside the canvas, zero and negative
+ * sizes, negative scroll, invalid UTF-8: never a write outside the grid
+ * (the sanitizer build checks) and a non-negative line count. */
+static void test_regressions_markup_odd_boxes(void **state)
+{
+    (void)state;
+    static const char text[] = "# H\xff\xfe\n\n- \xe6\xbc\xa2\xe5\xad\x97 *x `y\n  - z\n";
+    int boxes[][5] = {
+        /* x, y, w, h, scroll */
+        {-4, -2, 10, 3, 0}, {0, 0, 0, 0, 0}, {0, 0, -5, -5, -3},
+        {5, 1, 1, 50, 2},   {0, 0, 1, 1, 1000}, {79, 23, 10, 10, 0},
+    };
+    for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
+        Canvas *c = canvas_new(i == 1 ? 0 : 80, i == 1 ? 0 : 24);
+        int n = text_draw_markup(c, boxes[i][0], boxes[i][1], boxes[i][2], boxes[i][3], text,
+                                 boxes[i][4], i % 2 == 0);
+        assert_true(n >= 0);
+        canvas_free(c);
+    }
+    assert_int_equal(text_draw_markup(NULL, 0, 0, 10, 10, NULL, 0, false), 0);
+}
+
+/* fuzz_lesson seeds: an error message carrying ESC, CR, LF and a C1 CSI
+ * comes out as one escaped line starting with the file name. */
+static void test_regressions_lesson_error_is_escaped(void **state)
+{
+    (void)state;
+    SandboxLimits lim = sandbox_limits_catalog();
+    Sandbox *sb = sandbox_new("esc.lua", &lim);
+    assert_non_null(sb);
+    static const char src[] = "error('bad \\27[31mred\\27[0m \\r\\n line \\194\\155 csi')";
+    char err[SANDBOX_ERR_LEN];
+    assert_false(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
+    assert_int_equal(first_control(err), -1);
+    assert_null(strstr(err, "\xc2\x9b"));
+    assert_true(strncmp(err, "esc.lua:1:", 10) == 0);
+    sandbox_free(sb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_regressions_units_reason_is_one_line),
+        cmocka_unit_test(test_regressions_units_short_err_buffer),
+        cmocka_unit_test(test_regressions_markup_no_c1_control_in_cells),
+        cmocka_unit_test(test_regressions_markup_odd_boxes),
+        cmocka_unit_test(test_regressions_lesson_error_is_escaped),
+    };
+    return cmocka_run_group_tests_name("regressions", tests, NULL, NULL);
+}
