@@ -32,11 +32,14 @@
  * domains and sites an all-reduce uses NCCL's tree, ceil(log2 m_s) steps of
  * out_lat_s and ceil(log2 sigma) of across_lat_s per phase; reduce-scatter and
  * all-gather have only the ring, m_s-1 and sigma-1 steps (MODEL-FACTS §4.2:
- * ring latency grows linearly in the node count, tree latency with its log). On top, every collective pays fixed_s once (launch, pipeline fill):
- * chosen so that a 58 MB all-reduce on 8 H100s reaches about 40% of the
- * 450 GB/s line rate while GB-sized ones reach 80% (MODEL-FACTS §1.1, §9):
- *   t(58 MB) = 58e6 * 2*7/8 / 0.4 / 450e9 = 564 us
- *   bandwidth part 58e6 * 1.75 / 370e9 = 274 us, ring latency 14 x 2 us
+ * ring latency grows linearly in the node count, tree latency with its log).
+ *
+ * Fixed cost: every collective also pays fixed_s once (launch, pipeline
+ * fill), chosen so that a 58 MB all-reduce on 8 H100s reaches about 40% of
+ * the 450 GB/s line rate while GB-sized ones reach 80% (MODEL-FACTS §1.1, §9):
+ *   t(58 MB) = 58e6 * 2*7/8 / (0.4 * 450e9)        = 564 us
+ *   bandwidth part 58e6 * 1.75 / 370e9              = 274 us
+ *   ring latency 14 steps x 2 us                    =  28 us
  *   fixed = 564 - 274 - 28 = 262 us, rounded to 250 us.
  *
  * Pure: no I/O, no allocation.
@@ -59,22 +62,32 @@ CollParams collective_params_default(void)
 const char *collective_name(CollKind kind)
 {
     switch (kind) {
-    case COLL_ALL_REDUCE: return "all-reduce";
-    case COLL_REDUCE_SCATTER: return "reduce-scatter";
-    case COLL_ALL_GATHER: return "all-gather";
-    case COLL_ALL_TO_ALL: return "all-to-all";
-    case COLL_SEND_RECV: return "send/recv";
-    default: return "?";
+    case COLL_ALL_REDUCE:
+        return "all-reduce";
+    case COLL_REDUCE_SCATTER:
+        return "reduce-scatter";
+    case COLL_ALL_GATHER:
+        return "all-gather";
+    case COLL_ALL_TO_ALL:
+        return "all-to-all";
+    case COLL_SEND_RECV:
+        return "send/recv";
+    default:
+        return "?";
     }
 }
 
 const char *tier_name(Tier t)
 {
     switch (t) {
-    case TIER_UP: return "scale-up";
-    case TIER_OUT: return "scale-out";
-    case TIER_ACROSS: return "scale-across";
-    default: return "?";
+    case TIER_UP:
+        return "scale-up";
+    case TIER_OUT:
+        return "scale-out";
+    case TIER_ACROSS:
+        return "scale-across";
+    default:
+        return "?";
     }
 }
 
@@ -121,8 +134,7 @@ static double safe_div(double a, double b)
 
 /* One reduce-scatter (or all-gather) of S bytes: adds the per-tier bytes and
  * times and returns the latency of its phases. */
-static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost,
-                       bool tree)
+static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost, bool tree)
 {
     double up_b = g->k_in > 1 ? S * (g->k_in - 1) / g->k_in : 0;
     double out_b = g->m_s > 1 ? (S / g->k) * (g->m_s - 1) / g->m_s : 0;
@@ -135,8 +147,7 @@ static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *
     cost->tier_s[TIER_ACROSS] += safe_div(across_b, g->across_bps);
     double out_steps = tree ? log2_steps(g->m_s) : g->m_s - 1;
     double across_steps = tree ? log2_steps(g->sigma) : g->sigma - 1;
-    return (g->k_in - 1) * c->up_lat_s + out_steps * c->out_lat_s +
-           across_steps * c->across_lat_s;
+    return (g->k_in - 1) * c->up_lat_s + out_steps * c->out_lat_s + across_steps * c->across_lat_s;
 }
 
 CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const Cluster *c,
@@ -184,7 +195,8 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
         cost.slowest = t;
         return cost; /* a point-to-point copy has no ring to fill */
     }
-    default: return cost;
+    default:
+        return cost;
     }
     double busy = 0, worst = -1;
     for (int t = 0; t < TIER_COUNT; t++) {

@@ -32,11 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FAIL(...)                                                                          \
-    do {                                                                                   \
-        if (err && err_len)                                                                \
-            snprintf(err, err_len, __VA_ARGS__);                                           \
-        return false;                                                                      \
+#define FAIL(...)                                                                                 \
+    do {                                                                                          \
+        if (err && err_len)                                                                       \
+            snprintf(err, err_len, __VA_ARGS__);                                                  \
+        return false;                                                                             \
     } while (0)
 
 char *mapping_format(const Mapping *m, char *buf, size_t buf_len)
@@ -75,22 +75,22 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
     if (!m)
         FAIL("no mapping");
     if (m->tp < 1 || m->cp < 1 || m->pp < 1 || m->dp < 1 || m->ep < 1)
-        FAIL("TP, CP, PP, DP and EP must be at least 1 (got TP %d CP %d PP %d DP %d EP %d)",
-             m->tp, m->cp, m->pp, m->dp, m->ep);
+        FAIL("TP, CP, PP, DP and EP must be at least 1 (got TP %d CP %d PP %d DP %d EP %d)", m->tp,
+             m->cp, m->pp, m->dp, m->ep);
     if (m->interleave < 1)
         FAIL("interleave must be at least 1 (got %d)", m->interleave);
     if (m->zero < 0 || m->zero > 3)
         FAIL("ZeRO stage must be 0, 1, 2 or 3 (got %d)", m->zero);
     long long world = (long long)m->tp * m->cp * m->pp * m->dp;
     if (world > CLUSTER_MAX_GPUS)
-        FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs is too many", m->tp, m->cp, m->pp,
-             m->dp, world);
+        FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs is too many", m->tp, m->cp, m->pp, m->dp,
+             world);
     if (c && world != c->n_gpus)
-        FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d", m->tp,
-             m->cp, m->pp, m->dp, world, c->n_gpus);
+        FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d", m->tp, m->cp,
+             m->pp, m->dp, world, c->n_gpus);
     if (m->dp % m->ep != 0)
-        FAIL("EP %d does not divide DP %d (experts are spread over data-parallel ranks)",
-             m->ep, m->dp);
+        FAIL("EP %d does not divide DP %d (experts are spread over data-parallel ranks)", m->ep,
+             m->dp);
     if (!w)
         return true;
     if (w->heads % m->tp != 0)
@@ -109,8 +109,8 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
         FAIL("EP %d does not divide the %d experts", m->ep, w->experts);
     long long per_step = (long long)m->dp * w->micro_batch;
     if (w->global_batch % per_step != 0)
-        FAIL("global batch %d is not a multiple of DP %d x micro-batch %d = %lld",
-             w->global_batch, m->dp, w->micro_batch, per_step);
+        FAIL("global batch %d is not a multiple of DP %d x micro-batch %d = %lld", w->global_batch,
+             m->dp, w->micro_batch, per_step);
     if (m->interleave > 1) {
         long long mb = w->global_batch / per_step;
         if (m->pp < 2)
@@ -119,8 +119,7 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
             FAIL("interleave needs PP %d x %d chunks = %d to divide the %d layers", m->pp,
                  m->interleave, m->pp * m->interleave, w->layers);
         if (mb % m->pp != 0)
-            FAIL("interleave needs the %lld micro-batches to be a multiple of PP %d", mb,
-                 m->pp);
+            FAIL("interleave needs the %lld micro-batches to be a multiple of PP %d", mb, m->pp);
     }
     return true;
 }
@@ -130,12 +129,18 @@ int mapping_dim_size(const Mapping *m, MappingDim d)
     if (!m)
         return 0;
     switch (d) {
-    case DIM_TP: return m->tp;
-    case DIM_CP: return m->cp;
-    case DIM_EP: return m->ep;
-    case DIM_PP: return m->pp;
-    case DIM_DP: return m->dp;
-    default: return 0;
+    case DIM_TP:
+        return m->tp;
+    case DIM_CP:
+        return m->cp;
+    case DIM_EP:
+        return m->ep;
+    case DIM_PP:
+        return m->pp;
+    case DIM_DP:
+        return m->dp;
+    default:
+        return 0;
     }
 }
 
@@ -190,12 +195,18 @@ int mapping_coord(const Mapping *m, int rank, MappingDim d)
     int dig[R_COUNT];
     rank_digits(m, rank, dig);
     switch (d) {
-    case DIM_TP: return dig[R_TP];
-    case DIM_CP: return dig[R_CP];
-    case DIM_EP: return dig[R_EP];
-    case DIM_PP: return dig[R_PP];
-    case DIM_DP: return dig[R_EP] + m->ep * dig[R_DPR];
-    default: return -1;
+    case DIM_TP:
+        return dig[R_TP];
+    case DIM_CP:
+        return dig[R_CP];
+    case DIM_EP:
+        return dig[R_EP];
+    case DIM_PP:
+        return dig[R_PP];
+    case DIM_DP:
+        return dig[R_EP] + m->ep * dig[R_DPR];
+    default:
+        return -1;
     }
 }
 
@@ -203,12 +214,18 @@ int mapping_coord(const Mapping *m, int rank, MappingDim d)
 static bool digit_in_dim(MappingDim d, int i)
 {
     switch (d) {
-    case DIM_TP: return i == R_TP;
-    case DIM_CP: return i == R_CP;
-    case DIM_EP: return i == R_EP;
-    case DIM_PP: return i == R_PP;
-    case DIM_DP: return i == R_EP || i == R_DPR;
-    default: return false;
+    case DIM_TP:
+        return i == R_TP;
+    case DIM_CP:
+        return i == R_CP;
+    case DIM_EP:
+        return i == R_EP;
+    case DIM_PP:
+        return i == R_PP;
+    case DIM_DP:
+        return i == R_EP || i == R_DPR;
+    default:
+        return false;
     }
 }
 
@@ -233,15 +250,24 @@ static int member_rank(const Mapping *m, const int dig[R_COUNT], MappingDim d, i
     int v[R_COUNT];
     memcpy(v, dig, sizeof v);
     switch (d) {
-    case DIM_TP: v[R_TP] = k; break;
-    case DIM_CP: v[R_CP] = k; break;
-    case DIM_EP: v[R_EP] = k; break;
-    case DIM_PP: v[R_PP] = k; break;
+    case DIM_TP:
+        v[R_TP] = k;
+        break;
+    case DIM_CP:
+        v[R_CP] = k;
+        break;
+    case DIM_EP:
+        v[R_EP] = k;
+        break;
+    case DIM_PP:
+        v[R_PP] = k;
+        break;
     case DIM_DP:
         v[R_EP] = k % m->ep;
         v[R_DPR] = k / m->ep;
         break;
-    default: break;
+    default:
+        break;
     }
     return digits_rank(m, v);
 }
@@ -250,9 +276,9 @@ static int member_rank(const Mapping *m, const int dig[R_COUNT], MappingDim d, i
 
 struct Placement {
     int n;
-    int moved;     /* ranks not on their default GPU */
-    int *gpu_of;   /* rank -> GPU */
-    int *rank_on;  /* GPU -> rank */
+    int moved;    /* ranks not on their default GPU */
+    int *gpu_of;  /* rank -> GPU */
+    int *rank_on; /* GPU -> rank */
 };
 
 Placement *placement_new(int n_ranks)
@@ -328,9 +354,9 @@ bool placement_swap_gpus(Placement *p, int gpu_a, int gpu_b)
 /* ---- tiers of a GPU ----------------------------------------------------- */
 
 typedef struct {
-    long long domain;   /* GPUs per domain */
-    long long leaf;     /* GPUs per leaf switch */
-    long long site;     /* GPUs per site */
+    long long domain; /* GPUs per domain */
+    long long leaf;   /* GPUs per leaf switch */
+    long long site;   /* GPUs per site */
 } TierSizes;
 
 static TierSizes tier_sizes(const Cluster *c)
@@ -424,10 +450,22 @@ static GroupShape default_shape(const Mapping *m, MappingDim d, long long *perio
     long long tp = m->tp, cp = m->cp, ep = m->ep, pp = m->pp, dpr = m->dp / m->ep;
     long long world = tp * cp * ep * pp * dpr;
     switch (d) {
-    case DIM_TP: g.s1 = 1; g.n1 = tp; break;
-    case DIM_CP: g.s1 = tp; g.n1 = cp; break;
-    case DIM_EP: g.s1 = tp * cp; g.n1 = ep; break;
-    case DIM_PP: g.s1 = tp * cp * ep; g.n1 = pp; break;
+    case DIM_TP:
+        g.s1 = 1;
+        g.n1 = tp;
+        break;
+    case DIM_CP:
+        g.s1 = tp;
+        g.n1 = cp;
+        break;
+    case DIM_EP:
+        g.s1 = tp * cp;
+        g.n1 = ep;
+        break;
+    case DIM_PP:
+        g.s1 = tp * cp * ep;
+        g.n1 = pp;
+        break;
     case DIM_DP:
         if (ep > 1) {
             g.s1 = tp * cp;
@@ -439,7 +477,8 @@ static GroupShape default_shape(const Mapping *m, MappingDim d, long long *perio
             g.n1 = dpr;
         }
         break;
-    default: break;
+    default:
+        break;
     }
     /* Group starts: x = a + b*P with a < s1 (inner digits) and b counting the
      * outer digits; P = s1*n1 when the group is one progression. */
@@ -571,8 +610,7 @@ static bool span_worse(GroupSpan a, GroupSpan b)
            (a.domains == b.domains && a.min_per_domain < b.min_per_domain);
 }
 
-GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement *p,
-                             MappingDim d)
+GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
 {
     GroupSpan none = {0, 0, 0, 0, false};
     if (!radix_ok(m) || !c || d < 0 || d >= DIM_COUNT)
@@ -604,8 +642,8 @@ GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement
     return worst;
 }
 
-GroupSpan mapping_group_span(const Mapping *m, const Cluster *c, const Placement *p,
-                             MappingDim d, int rank)
+GroupSpan mapping_group_span(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
+                             int rank)
 {
     GroupSpan none = {0, 0, 0, 0, false};
     if (!radix_ok(m) || !c || d < 0 || d >= DIM_COUNT || rank < 0 || rank >= mapping_world(m))

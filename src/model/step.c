@@ -81,11 +81,11 @@ const char *step_part_name(StepPart part)
     return (part >= 0 && part < STEP_PART_COUNT) ? names[part] : "?";
 }
 
-#define ERR(code, ...)                                                                     \
-    do {                                                                                   \
-        if (err && err_len)                                                                \
-            snprintf(err, err_len, __VA_ARGS__);                                           \
-        return code;                                                                       \
+#define ERR(code, ...)                                                                            \
+    do {                                                                                          \
+        if (err && err_len)                                                                       \
+            snprintf(err, err_len, __VA_ARGS__);                                                  \
+        return code;                                                                              \
     } while (0)
 
 /* Adds `count` operations of cost `one` to the per-tier totals. */
@@ -99,8 +99,8 @@ static void add_traffic(StepResult *r, const CollCost *one, double count)
 
 static StepComm make_comm(double count, double bytes, const CollCost *one, GroupSpan span)
 {
-    StepComm sc = {count, bytes, one->time_s, count * one->time_s, span.size, span.domains,
-                   one->slowest};
+    StepComm sc = {count,     bytes,        one->time_s, count * one->time_s,
+                   span.size, span.domains, one->slowest};
     return sc;
 }
 
@@ -160,7 +160,8 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
         snprintf(r->bottleneck, sizeof r->bottleneck, "expert all-to-alls %s: %d%% of the step",
                  where, pct);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -234,8 +235,8 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     per_token *= Ls;
     per_token += 3.0 * workload_logit_fwd_flops_per_token(w);
     r->mb_flops = b * s_loc * per_token / t;
-    r->peak_flops = (w->precision == WL_FP8 && c->gpu.fp8_flops > 0) ? c->gpu.fp8_flops
-                                                                     : c->gpu.bf16_flops;
+    r->peak_flops =
+        (w->precision == WL_FP8 && c->gpu.fp8_flops > 0) ? c->gpu.fp8_flops : c->gpu.bf16_flops;
     const bool sp = w->flash_attention && m->tp > 1;
     double act_base = s_loc * b * h * (sp ? 34.0 / t : 10.0 + 24.0 / t);
     double act_scores = w->flash_attention ? 0 : 5.0 * w->heads * s_loc * s * b / t;
@@ -374,8 +375,8 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
         r->step_s += r->part_s[i];
 
     /* Memory per GPU. */
-    r->mem_weights = act_b * (n_dense / (m->zero >= 3 ? d : 1) +
-                              n_expert / (m->zero >= 3 ? edp : 1));
+    r->mem_weights =
+        act_b * (n_dense / (m->zero >= 3 ? d : 1) + n_expert / (m->zero >= 3 ? edp : 1));
     r->mem_grads = 4.0 * (n_dense / (m->zero >= 2 ? d : 1) + n_expert / (m->zero >= 2 ? edp : 1));
     r->mem_optimizer = 12.0 * (opt_dense + opt_expert);
     double stored = full ? 2.0 * s_loc * b * h
@@ -423,25 +424,23 @@ static void flop_count_text(double flops, char *buf, size_t len)
     snprintf(buf, len, "%.3g %sFLOP", flops, prefix[i]);
 }
 
-StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
-                     const Placement *p, const StepParams *params, StepResult *out,
-                     char *err, size_t err_len)
+StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
+                     const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
     return step_eval_impl(c, w, m, p, NULL, NULL, params, out, err, err_len);
 }
 
 StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m,
                            const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
-                           const StepParams *params, StepResult *out, char *err,
-                           size_t err_len)
+                           const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
     if (!span)
         return step_eval_impl(c, w, m, NULL, NULL, NULL, params, out, err, err_len);
     return step_eval_impl(c, w, m, NULL, span, &edp_span, params, out, err, err_len);
 }
 
-char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,
-                   const StepResult *r, StepPart part, char *buf, size_t buf_len)
+char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const StepResult *r,
+                   StepPart part, char *buf, size_t buf_len)
 {
     if (!buf || buf_len == 0)
         return buf;
@@ -450,12 +449,11 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,
         return buf;
     char a[32], b2[32], c3[32], d4[32];
     const StepComm *sc = (part >= 0 && part < STEP_PART_COUNT) ? &r->comm[part] : NULL;
-    units_format(UNITS_TIME, r->part_s[part >= 0 && part < STEP_PART_COUNT ? part : 0], true,
-                 d4, sizeof d4);
+    units_format(UNITS_TIME, r->part_s[part >= 0 && part < STEP_PART_COUNT ? part : 0], true, d4,
+                 sizeof d4);
     switch (part) {
     case STEP_COMPUTE:
-        units_format(UNITS_FLOPS, r->peak_flops * r->params.compute_efficiency, true, a,
-                     sizeof a);
+        units_format(UNITS_FLOPS, r->peak_flops * r->params.compute_efficiency, true, a, sizeof a);
         char fl[32];
         flop_count_text(r->mb_flops, fl, sizeof fl);
         units_format(UNITS_BYTES, r->mb_hbm_bytes, true, b2, sizeof b2);
@@ -483,8 +481,8 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,
         }
         units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
         units_format(UNITS_TIME, sc->each_s, true, b2, sizeof b2);
-        snprintf(buf, buf_len, "PP: %.0f sends of %s between stages (%s each, %s) = %s",
-                 sc->count, a, b2, tier_name(sc->tier), d4);
+        snprintf(buf, buf_len, "PP: %.0f sends of %s between stages (%s each, %s) = %s", sc->count,
+                 a, b2, tier_name(sc->tier), d4);
         break;
     case STEP_BUBBLE:
         units_format(UNITS_TIME, r->mb_stage_s, true, a, sizeof a);
@@ -516,7 +514,8 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,
                  "EP: %.0f all-to-alls of %s over %d GPUs in %d domains (%s each, %s) = %s",
                  sc->count, a, sc->group, sc->domains, b2, tier_name(sc->tier), d4);
         break;
-    default: break;
+    default:
+        break;
     }
     return buf;
 }

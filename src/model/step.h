@@ -35,7 +35,7 @@ typedef enum {
 
 typedef struct {
     double compute_efficiency; /* achievable fraction of peak for matmuls */
-    double nonmatmul_bytes_per_act; /* HBM traffic of elementwise ops, per stored activation byte */
+    double nonmatmul_bytes_per_act; /* HBM traffic of elementwise ops per activation byte */
     double up_efficiency;      /* achievable busbw / line rate, scale-up */
     double out_efficiency;     /* achievable busbw / line rate, scale-out */
     double dp_overlap;         /* fraction of backward that can hide DP reduction */

@@ -31,51 +31,107 @@
 
 /* Each preset's shape is from the paper named in its source string. */
 static const WorkloadPreset presets[] = {
-    {"gpt3-175b", "GPT-3 175B",
+    {"gpt3-175b",
+     "GPT-3 175B",
      /* Brown et al. 2020 Table 2.1 (96 layers, d_model 12288, 96 heads, context
       * 2048); vocab 51200 as Megatron SC21 Table 1 pads it; batch 1536 as in
       * SC21 §5.2 (about GPT-3's 3.2M tokens), micro-batch 1, full recompute. */
      "Brown et al. 2020 Table 2.1; Megatron SC21 §5.2",
-     {.id = "gpt3-175b", .layers = 96, .hidden = 12288, .heads = 96, .kv_heads = 96,
-      .ffn = 4 * 12288, .swiglu = false, .seq = 2048, .vocab = 51200,
-      .global_batch = 1536, .micro_batch = 1, .recompute = WL_RECOMPUTE_FULL,
-      .precision = WL_BF16, .flash_attention = false}},
-    {"llama3-8b", "Llama 3 8B",
+     {.id = "gpt3-175b",
+      .layers = 96,
+      .hidden = 12288,
+      .heads = 96,
+      .kv_heads = 96,
+      .ffn = 4 * 12288,
+      .swiglu = false,
+      .seq = 2048,
+      .vocab = 51200,
+      .global_batch = 1536,
+      .micro_batch = 1,
+      .recompute = WL_RECOMPUTE_FULL,
+      .precision = WL_BF16,
+      .flash_attention = false}},
+    {"llama3-8b",
+     "Llama 3 8B",
      /* Llama 3 Herd paper Table 3: 32 layers, 4096, 32 heads / 8 KV heads,
       * FFN 14336, vocab 128256, SwiGLU, context 8192. The paper gives the
       * batch schedule only for 405B (4M -> 8M -> 16M tokens); 8B takes the
       * first step, 4M tokens = 512 sequences of 8192. */
      "Llama 3 Herd of Models (Dubey et al. 2024) Table 3",
-     {.id = "llama3-8b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8,
-      .ffn = 14336, .swiglu = true, .seq = 8192, .vocab = 128256, .global_batch = 512,
-      .micro_batch = 1, .recompute = WL_RECOMPUTE_SELECTIVE, .precision = WL_BF16,
+     {.id = "llama3-8b",
+      .layers = 32,
+      .hidden = 4096,
+      .heads = 32,
+      .kv_heads = 8,
+      .ffn = 14336,
+      .swiglu = true,
+      .seq = 8192,
+      .vocab = 128256,
+      .global_batch = 512,
+      .micro_batch = 1,
+      .recompute = WL_RECOMPUTE_SELECTIVE,
+      .precision = WL_BF16,
       .flash_attention = true}},
-    {"llama3-70b", "Llama 3 70B",
+    {"llama3-70b",
+     "Llama 3 70B",
      /* Table 3: 80 layers, 8192, 64 / 8 heads, FFN 28672; batch 8M tokens =
       * 1024 sequences of 8192 (the middle step of the 405B schedule). */
      "Llama 3 Herd of Models (Dubey et al. 2024) Table 3",
-     {.id = "llama3-70b", .layers = 80, .hidden = 8192, .heads = 64, .kv_heads = 8,
-      .ffn = 28672, .swiglu = true, .seq = 8192, .vocab = 128256, .global_batch = 1024,
-      .micro_batch = 1, .recompute = WL_RECOMPUTE_SELECTIVE, .precision = WL_BF16,
+     {.id = "llama3-70b",
+      .layers = 80,
+      .hidden = 8192,
+      .heads = 64,
+      .kv_heads = 8,
+      .ffn = 28672,
+      .swiglu = true,
+      .seq = 8192,
+      .vocab = 128256,
+      .global_batch = 1024,
+      .micro_batch = 1,
+      .recompute = WL_RECOMPUTE_SELECTIVE,
+      .precision = WL_BF16,
       .flash_attention = true}},
-    {"llama3-405b", "Llama 3 405B",
+    {"llama3-405b",
+     "Llama 3 405B",
      /* Table 3: 126 layers, 16384, 128 / 8 heads, FFN 53248; §3.4.1: final
       * batch 16M tokens = 2048 sequences of 8192. */
      "Llama 3 Herd of Models (Dubey et al. 2024) Table 3, §3.4.1",
-     {.id = "llama3-405b", .layers = 126, .hidden = 16384, .heads = 128, .kv_heads = 8,
-      .ffn = 53248, .swiglu = true, .seq = 8192, .vocab = 128256, .global_batch = 2048,
-      .micro_batch = 1, .recompute = WL_RECOMPUTE_SELECTIVE, .precision = WL_BF16,
+     {.id = "llama3-405b",
+      .layers = 126,
+      .hidden = 16384,
+      .heads = 128,
+      .kv_heads = 8,
+      .ffn = 53248,
+      .swiglu = true,
+      .seq = 8192,
+      .vocab = 128256,
+      .global_batch = 2048,
+      .micro_batch = 1,
+      .recompute = WL_RECOMPUTE_SELECTIVE,
+      .precision = WL_BF16,
       .flash_attention = true}},
-    {"megatron-1t", "Megatron GPT 1T",
+    {"megatron-1t",
+     "Megatron GPT 1T",
      /* Narayanan et al. SC21 Table 1, last row: 128 layers, 25600, 160 heads,
       * seq 2048, vocab 51200, batch 3072; micro-batch 1 and full recompute as
       * in NVIDIA/Megatron-LM examples/sc21/run_table_1.sh. */
      "Narayanan et al. SC21 Table 1; Megatron-LM examples/sc21",
-     {.id = "megatron-1t", .layers = 128, .hidden = 25600, .heads = 160, .kv_heads = 160,
-      .ffn = 4 * 25600, .swiglu = false, .seq = 2048, .vocab = 51200,
-      .global_batch = 3072, .micro_batch = 1, .recompute = WL_RECOMPUTE_FULL,
-      .precision = WL_BF16, .flash_attention = false}},
-    {"deepseek-v3", "DeepSeek-V3 (MoE)",
+     {.id = "megatron-1t",
+      .layers = 128,
+      .hidden = 25600,
+      .heads = 160,
+      .kv_heads = 160,
+      .ffn = 4 * 25600,
+      .swiglu = false,
+      .seq = 2048,
+      .vocab = 51200,
+      .global_batch = 3072,
+      .micro_batch = 1,
+      .recompute = WL_RECOMPUTE_FULL,
+      .precision = WL_BF16,
+      .flash_attention = false}},
+    {"deepseek-v3",
+     "DeepSeek-V3 (MoE)",
      /* DeepSeek-V3 Technical Report §4.2: 61 layers, hidden 7168, 128 heads,
       * 1 shared + 256 routed experts of width 2048, top-8, first 3 layers
       * dense (FFN 18432), vocab 129280, 671B total / 37B active, seq 4096,
@@ -83,11 +139,26 @@ static const WorkloadPreset presets[] = {
       * attention is modelled as plain multi-head attention of the same
       * width (kv_heads = heads), which puts the derived size within 1%. */
      "DeepSeek-V3 Technical Report (2024) §3.3, §4.2",
-     {.id = "deepseek-v3", .layers = 61, .hidden = 7168, .heads = 128, .kv_heads = 128,
-      .ffn = 2048, .swiglu = true, .seq = 4096, .vocab = 129280, .params = 671e9,
-      .global_batch = 15360, .micro_batch = 1, .experts = 256, .topk = 8,
-      .shared_experts = 1, .moe_layers = 58, .dense_ffn = 18432,
-      .recompute = WL_RECOMPUTE_SELECTIVE, .precision = WL_FP8, .flash_attention = true}},
+     {.id = "deepseek-v3",
+      .layers = 61,
+      .hidden = 7168,
+      .heads = 128,
+      .kv_heads = 128,
+      .ffn = 2048,
+      .swiglu = true,
+      .seq = 4096,
+      .vocab = 129280,
+      .params = 671e9,
+      .global_batch = 15360,
+      .micro_batch = 1,
+      .experts = 256,
+      .topk = 8,
+      .shared_experts = 1,
+      .moe_layers = 58,
+      .dense_ffn = 18432,
+      .recompute = WL_RECOMPUTE_SELECTIVE,
+      .precision = WL_FP8,
+      .flash_attention = true}},
 };
 
 #define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
@@ -213,7 +284,7 @@ double workload_embedding_params(const Workload *w)
         return 0;
     double h = w->hidden;
     if (w->swiglu)
-        return 2.0 * w->vocab * h + h; /* untied in/out embeddings, final norm */
+        return 2.0 * w->vocab * h + h;      /* untied in/out embeddings, final norm */
     return ((double)w->vocab + w->seq) * h; /* SC21 Eq. 2: tied, learned positions */
 }
 
@@ -294,11 +365,11 @@ double workload_act_bytes(const Workload *w)
     return 2.0; /* BF16 activations; FP8 recipes keep most of them in BF16 too */
 }
 
-#define FAIL(...)                                                                          \
-    do {                                                                                   \
-        if (err && err_len)                                                                \
-            snprintf(err, err_len, __VA_ARGS__);                                           \
-        return false;                                                                      \
+#define FAIL(...)                                                                                 \
+    do {                                                                                          \
+        if (err && err_len)                                                                       \
+            snprintf(err, err_len, __VA_ARGS__);                                                  \
+        return false;                                                                             \
     } while (0)
 
 bool workload_check(const Workload *w, char *err, size_t err_len)
@@ -330,8 +401,7 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
     if (w->micro_batch <= 0)
         FAIL("micro-batch must be positive (got %d)", w->micro_batch);
     if (w->micro_batch > w->global_batch)
-        FAIL("micro-batch %d is larger than the global batch %d", w->micro_batch,
-             w->global_batch);
+        FAIL("micro-batch %d is larger than the global batch %d", w->micro_batch, w->global_batch);
     if (w->experts < 0)
         FAIL("experts must be 0 (dense) or more (got %d)", w->experts);
     if (w->experts > 1) {

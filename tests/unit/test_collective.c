@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <math.h>
@@ -17,8 +18,8 @@ static void check_near(double got, double want, double rel, const char *what, co
                        int line)
 {
     if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("%s:%d: %s = %.10g, want %.10g (within %.3g%%)\n", file, line, what, got,
-                    want, rel * 100);
+        print_error("%s:%d: %s = %.10g, want %.10g (within %.3g%%)\n", file, line, what, got, want,
+                    rel * 100);
         fail();
     }
 }
@@ -68,10 +69,10 @@ static void test_collective_inside_one_domain(void **state)
     CollCost af = collective_cost_with(COLL_ALL_REDUCE, 1e9, span(8, 1, 8, 1, false), &c, &f);
     NEAR(af.time_s, a.time_s + 250e-6, 1e-9);
     /* Nothing to do for one rank or no bytes. */
-    assert_true(collective_cost_with(COLL_ALL_REDUCE, 1e9, span(1, 1, 1, 1, false), &c, &P)
-                    .time_s == 0);
-    assert_true(collective_cost_with(COLL_ALL_REDUCE, 0, span(8, 1, 8, 1, false), &c, &P)
-                    .time_s == 0);
+    assert_true(
+        collective_cost_with(COLL_ALL_REDUCE, 1e9, span(1, 1, 1, 1, false), &c, &P).time_s == 0);
+    assert_true(collective_cost_with(COLL_ALL_REDUCE, 0, span(8, 1, 8, 1, false), &c, &P).time_s ==
+                0);
 }
 
 static void test_collective_ring_busbw_is_independent_of_n(void **state)

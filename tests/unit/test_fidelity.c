@@ -76,6 +76,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <math.h>
@@ -104,10 +105,18 @@ static Cluster preset(const char *system, int gpus)
 
 static Workload megatron_gpt(int layers, int hidden, int heads, int batch, int mb)
 {
-    Workload w = {.id = "sc21", .layers = layers, .hidden = hidden, .heads = heads,
-                  .kv_heads = heads, .ffn = 4 * hidden, .seq = 2048, .vocab = 51200,
-                  .global_batch = batch, .micro_batch = mb,
-                  .recompute = WL_RECOMPUTE_FULL, .precision = WL_BF16,
+    Workload w = {.id = "sc21",
+                  .layers = layers,
+                  .hidden = hidden,
+                  .heads = heads,
+                  .kv_heads = heads,
+                  .ffn = 4 * hidden,
+                  .seq = 2048,
+                  .vocab = 51200,
+                  .global_batch = batch,
+                  .micro_batch = mb,
+                  .recompute = WL_RECOMPUTE_FULL,
+                  .precision = WL_BF16,
                   .flash_attention = false};
     return w;
 }
@@ -154,13 +163,13 @@ static void test_fidelity_sc21_table1(void **state)
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        double got = sc21_hw_tflops(rows[i].layers, rows[i].hidden, rows[i].heads, rows[i].tp,
-                                    rows[i].pp, rows[i].gpus, rows[i].batch, rows[i].mb,
-                                    rows[i].v);
+        double got =
+            sc21_hw_tflops(rows[i].layers, rows[i].hidden, rows[i].heads, rows[i].tp, rows[i].pp,
+                           rows[i].gpus, rows[i].batch, rows[i].mb, rows[i].v);
         double err = got / rows[i].paper - 1;
         if (verbose())
-            printf("table1 %-7s paper %5.0f model %6.1f %+5.1f%%\n", rows[i].name,
-                   rows[i].paper, got, 100 * err);
+            printf("table1 %-7s paper %5.0f model %6.1f %+5.1f%%\n", rows[i].name, rows[i].paper,
+                   got, 100 * err);
         if (fabs(err) > 0.15) {
             print_error("SC21 Table 1 %s: model %.1f TFLOP/s, paper %.0f (%+.1f%%)\n",
                         rows[i].name, got, rows[i].paper, 100 * err);
@@ -269,8 +278,8 @@ static void test_fidelity_seeds_tp_across_domains(void **state)
     StepResult split = eval_ok(&c, &w, &m, p);
     placement_free(p);
     if (verbose())
-        printf("seeds TP: inside %.3f s, split %.3f s (%.2fx): %s\n", inside.step_s,
-               split.step_s, split.step_s / inside.step_s, split.bottleneck);
+        printf("seeds TP: inside %.3f s, split %.3f s (%.2fx): %s\n", inside.step_s, split.step_s,
+               split.step_s / inside.step_s, split.bottleneck);
     assert_true(split.step_s >= 1.25 * inside.step_s);
     assert_int_equal(split.bottleneck_part, STEP_TP);
     assert_int_equal(split.bottleneck_tier, TIER_OUT);

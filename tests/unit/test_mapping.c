@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <stdio.h>
@@ -30,9 +31,16 @@ static Cluster hand_cluster(int n, int domain, int per_leaf, int sites)
 
 static Workload gpt(int layers, int heads, int batch, int mb)
 {
-    Workload w = {.id = "t", .layers = layers, .hidden = 128 * heads, .heads = heads,
-                  .kv_heads = heads, .ffn = 512 * heads, .seq = 2048, .vocab = 51200,
-                  .global_batch = batch, .micro_batch = mb};
+    Workload w = {.id = "t",
+                  .layers = layers,
+                  .hidden = 128 * heads,
+                  .heads = heads,
+                  .kv_heads = heads,
+                  .ffn = 512 * heads,
+                  .seq = 2048,
+                  .vocab = 51200,
+                  .global_batch = batch,
+                  .micro_batch = mb};
     return w;
 }
 
@@ -200,14 +208,18 @@ static void test_mapping_closed_form_matches_walk(void **state)
 {
     (void)state;
     const int shapes[][5] = {/* tp, cp, ep, pp, dp */
-                             {8, 1, 1, 4, 4}, {16, 1, 1, 2, 4}, {2, 2, 1, 4, 4},
-                             {4, 1, 4, 2, 8}, {1, 1, 8, 2, 8},  {8, 1, 2, 1, 8},
+                             {8, 1, 1, 4, 4},  {16, 1, 1, 2, 4}, {2, 2, 1, 4, 4},
+                             {4, 1, 4, 2, 8},  {1, 1, 8, 2, 8},  {8, 1, 2, 1, 8},
                              {3, 1, 1, 4, 12}, {6, 1, 1, 2, 12}};
     const int domains[] = {8, 72, 6, 16, 4};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
-            Mapping m = {.tp = shapes[i][0], .cp = shapes[i][1], .ep = shapes[i][2],
-                         .pp = shapes[i][3], .dp = shapes[i][4], .interleave = 1};
+            Mapping m = {.tp = shapes[i][0],
+                         .cp = shapes[i][1],
+                         .ep = shapes[i][2],
+                         .pp = shapes[i][3],
+                         .dp = shapes[i][4],
+                         .interleave = 1};
             int world = mapping_world(&m);
             Cluster c = hand_cluster(world, domains[j], 2 * domains[j], 1);
             for (int d = 0; d < DIM_COUNT; d++) {
@@ -228,8 +240,8 @@ static void test_mapping_closed_form_matches_walk(void **state)
                     print_error("shape %zu domain %d dim %s: closed %d domains (min %d) leaf "
                                 "%d, walk %d (min %d) leaf %d\n",
                                 i, domains[j], mapping_dim_name((MappingDim)d), closed.domains,
-                                closed.min_per_domain, closed.crosses_leaf, worst_dom,
-                                worst_min, leaf);
+                                closed.min_per_domain, closed.crosses_leaf, worst_dom, worst_min,
+                                leaf);
                     fail();
                 }
             }

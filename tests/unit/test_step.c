@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <math.h>
@@ -29,8 +30,8 @@ static void check_near(double got, double want, double rel, const char *what, co
                        int line)
 {
     if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got,
-                    want, rel * 100);
+        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got, want,
+                    rel * 100);
         fail();
     }
 }
@@ -56,14 +57,25 @@ static Cluster tiny_cluster(void)
 
 static Workload tiny_workload(void)
 {
-    Workload w = {.id = "tiny", .layers = 2, .hidden = 1024, .heads = 8, .kv_heads = 8,
-                  .ffn = 4096, .seq = 1024, .vocab = 1000, .global_batch = 8, .micro_batch = 1,
+    Workload w = {.id = "tiny",
+                  .layers = 2,
+                  .hidden = 1024,
+                  .heads = 8,
+                  .kv_heads = 8,
+                  .ffn = 4096,
+                  .seq = 1024,
+                  .vocab = 1000,
+                  .global_batch = 8,
+                  .micro_batch = 1,
                   .flash_attention = true};
     return w;
 }
 
-static const StepParams P0 = {.compute_efficiency = 0.5, .nonmatmul_bytes_per_act = 0,
-                              .up_efficiency = 1, .out_efficiency = 1, .dp_overlap = 0,
+static const StepParams P0 = {.compute_efficiency = 0.5,
+                              .nonmatmul_bytes_per_act = 0,
+                              .up_efficiency = 1,
+                              .out_efficiency = 1,
+                              .dp_overlap = 0,
                               .coll_fixed_s = 0};
 
 static StepResult eval_ok(const Cluster *c, const Workload *w, const Mapping *m,
@@ -131,8 +143,9 @@ static void test_step_tiny_job_by_hand(void **state)
     assert_true(r.fits);
     /* DP is 0.818 / 5.296 = 15.4% of the step, the largest non-compute part. */
     assert_int_equal(r.bottleneck_part, STEP_DP);
-    assert_non_null(strstr(r.bottleneck, "data-parallel gradient reduction stays on the "
-                                         "scale-up links, not hidden by backward: 15% of the step"));
+    assert_non_null(strstr(r.bottleneck,
+                           "data-parallel gradient reduction stays on the "
+                           "scale-up links, not hidden by backward: 15% of the step"));
 }
 
 static void test_step_memory_bound_term_and_overlap(void **state)
@@ -253,16 +266,14 @@ static void test_step_errors_and_shortfall(void **state)
     m.dp = 4;
     Workload bad = w;
     bad.heads = 3;
-    assert_int_equal(step_eval(&c, &bad, &m, NULL, NULL, &r, err, sizeof err),
-                     STEP_ERR_WORKLOAD);
+    assert_int_equal(step_eval(&c, &bad, &m, NULL, NULL, &r, err, sizeof err), STEP_ERR_WORKLOAD);
     Cluster nc = c;
     nc.up_bytes_per_s = 0;
     assert_int_equal(step_eval(&nc, &w, &m, NULL, NULL, &r, err, sizeof err), STEP_ERR_CLUSTER);
     Placement *p = placement_new(4);
     assert_int_equal(step_eval(&c, &w, &m, p, NULL, &r, err, sizeof err), STEP_ERR_PLACEMENT);
     placement_free(p);
-    assert_int_equal(step_eval(NULL, &w, &m, NULL, NULL, &r, err, sizeof err),
-                     STEP_ERR_CLUSTER);
+    assert_int_equal(step_eval(NULL, &w, &m, NULL, NULL, &r, err, sizeof err), STEP_ERR_CLUSTER);
     /* 100 MB of HBM cannot hold 283 MB: evaluated, fits = false, shortfall
      * named. */
     c.gpu.hbm_bytes = 100e6;

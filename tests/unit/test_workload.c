@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <math.h>
@@ -17,8 +18,8 @@ static void check_near(double got, double want, double rel, const char *what, co
                        int line)
 {
     if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("%s:%d: %s = %.10g, want %.10g (within %.3g%%)\n", file, line, what, got,
-                    want, rel * 100);
+        print_error("%s:%d: %s = %.10g, want %.10g (within %.3g%%)\n", file, line, what, got, want,
+                    rel * 100);
         fail();
     }
 }
@@ -27,17 +28,26 @@ static void check_near(double got, double want, double rel, const char *what, co
 /* A tiny GPT: 2 layers, h 64, 4 heads, s 32, V 100, batch 1. */
 static Workload tiny_gpt(void)
 {
-    Workload w = {.id = "tiny", .layers = 2, .hidden = 64, .heads = 4, .kv_heads = 4,
-                  .ffn = 256, .seq = 32, .vocab = 100, .global_batch = 1, .micro_batch = 1,
-                  .recompute = WL_RECOMPUTE_NONE, .precision = WL_BF16};
+    Workload w = {.id = "tiny",
+                  .layers = 2,
+                  .hidden = 64,
+                  .heads = 4,
+                  .kv_heads = 4,
+                  .ffn = 256,
+                  .seq = 32,
+                  .vocab = 100,
+                  .global_batch = 1,
+                  .micro_batch = 1,
+                  .recompute = WL_RECOMPUTE_NONE,
+                  .precision = WL_BF16};
     return w;
 }
 
 static void test_workload_presets_are_valid(void **state)
 {
     (void)state;
-    const char *ids[] = {"gpt3-175b", "llama3-8b", "llama3-70b", "llama3-405b", "megatron-1t",
-                         "deepseek-v3"};
+    const char *ids[] = {"gpt3-175b",   "llama3-8b",   "llama3-70b",
+                         "llama3-405b", "megatron-1t", "deepseek-v3"};
     assert_int_equal(workload_preset_count(), 6);
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         const WorkloadPreset *p = workload_preset_find(ids[i]);
@@ -87,8 +97,15 @@ static void test_workload_params_match_sc21_table1(void **state)
      *           = 1.6522e9 (Table 1 prints 1.7).
      * 145.6B row: 12*80*12288^2 = 1.4495514624e11 x 1.0046030 = 1.45622e11.
      * 1T row: 12*128*25600^2 = 1.00663296e12 x 1.0013965 = 1.008039e12 (1008.0). */
-    Workload w = {.layers = 24, .hidden = 2304, .heads = 24, .kv_heads = 24, .ffn = 4 * 2304,
-                  .seq = 2048, .vocab = 51200, .global_batch = 512, .micro_batch = 16};
+    Workload w = {.layers = 24,
+                  .hidden = 2304,
+                  .heads = 24,
+                  .kv_heads = 24,
+                  .ffn = 4 * 2304,
+                  .seq = 2048,
+                  .vocab = 51200,
+                  .global_batch = 512,
+                  .micro_batch = 16};
     NEAR(workload_params(&w), 1.6522e9, 1e-3);
     w.layers = 80, w.hidden = 12288, w.heads = 96, w.kv_heads = 96, w.ffn = 4 * 12288;
     NEAR(workload_params(&w), 145.6e9, 1e-3);
