@@ -37,5 +37,6 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif

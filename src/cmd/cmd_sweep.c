@@ -1,0 +1,412 @@
+/* cmd_sweep — `scalelab sweep [FLAGS]`: the best-mapping search
+ * (model/sweep.h) for one cluster and workload, printed as a ranked table
+ * with units and an explanation of the winner, or as one JSON object.
+ *
+ * The cluster and workload flags are exactly eval's (evalflags.h builds
+ * them; nothing here parses them again). Mapping flags given to eval
+ * (--tp, --pp, --dp, --ep, --mb, --interleave) pin that degree in the
+ * search; --zero sets the ZeRO stage of every candidate; CP stays 1. This
+ * file adds only --top, --json / --format, --chart, --ascii and --help.
+ * Bad flags: one line on stderr, exit 2. A search that finds no legal
+ * mapping is bad usage too (exit 2, the constraint named); one where nothing
+ * fits in memory still ranks (exit 0, every row flagged).
+ */
+#include "cmd/cli.h"
+#include "cmd/evalflags.h"
+#include "draw/canvas.h"
+#include "draw/charts.h"
+#include "model/hw.h"
+#include "model/step.h"
+#include "model/sweep.h"
+#include "model/units.h"
+#include "model/xmem.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SWEEP_DEFAULT_TOP 10
+
+static const char sweep_help[] =
+    "Usage: scalelab sweep [FLAGS]\n"
+    "Searches every legal mapping of a workload on a cluster (TP, PP, DP, EP,\n"
+    "micro-batch, interleave; CP 1) and the placements that matter, ranks them by\n"
+    "step time (those that do not fit in memory last, flagged) and explains the\n"
+    "winner: which tier each parallel dimension lands on.\n"
+    "\n"
+    "Cluster and workload flags: the same as 'scalelab eval' (--system, --gpus,\n"
+    "--model, --batch, ...; see 'scalelab eval --help'). A mapping flag given\n"
+    "(--tp, --pp, --dp, --ep, --mb, --interleave) fixes that degree; --zero sets the\n"
+    "ZeRO stage of every candidate (default 1).\n"
+    "\n"
+    "Output:\n"
+    "  --top N            rows of the ranking (default 10; 'all' for every one)\n"
+    "  --json, --format json|text   one JSON object instead of the table\n"
+    "  --chart            also draw best step time against TP degree\n"
+    "  --ascii            ASCII only in the chart\n";
+
+typedef struct {
+    int top;          /* rows, 0 = all */
+    bool json, chart, ascii, help;
+    bool fixed[6];    /* tp, pp, dp, ep, mb, interleave given */
+    bool cp_given;
+} SweepOpts;
+
+static const char *const pinned_flags[6] = {"tp", "pp", "dp", "ep", "mb", "interleave"};
+
+/* Splits argv into sweep's own flags and eval's (ev starts with "sweep"). */
+static int sweep_parse(int argc, char **argv, SweepOpts *o, int *ev_argc, char **ev)
+{
+    memset(o, 0, sizeof *o);
+    o->top = SWEEP_DEFAULT_TOP;
+    *ev_argc = 0;
+    ev[(*ev_argc)++] = argv[0];
+    bool format_seen = false, json_flag = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0) {
+            if (strcmp(a, "-h") == 0) {
+                o->help = true;
+                continue;
+            }
+            return cli_usage_error("sweep: unexpected argument '%s' (flags start with --; "
+                                   "try 'scalelab sweep --help')",
+                                   a);
+        }
+        const char *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), a);
+        if (strcmp(name, "--top") == 0 || strcmp(name, "--format") == 0) {
+            const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v)
+                return cli_usage_error("sweep: %s needs a value", name);
+            if (strcmp(name, "--format") == 0) {
+                if (format_seen)
+                    return cli_usage_error("sweep: --format given twice");
+                format_seen = true;
+                if (strcmp(v, "json") == 0)
+                    o->json = true;
+                else if (strcmp(v, "text") != 0)
+                    return cli_usage_error("sweep: --format must be json or text (got '%s')", v);
+                else if (json_flag)
+                    return cli_usage_error("sweep: --json and --format text disagree");
+                continue;
+            }
+            if (strcmp(v, "all") == 0) {
+                o->top = 0;
+                continue;
+            }
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*v == '\0' || *end != '\0' || n < 1 || n > 1000000)
+                return cli_usage_error("sweep: --top must be a number from 1 to 1000000 or "
+                                       "'all' (got '%s')",
+                                       v);
+            o->top = (int)n;
+            continue;
+        }
+        bool own = true;
+        if (strcmp(a, "--json") == 0) {
+            if (format_seen && !o->json)
+                return cli_usage_error("sweep: --json and --format text disagree");
+            o->json = json_flag = true;
+        } else if (strcmp(a, "--chart") == 0) {
+            o->chart = true;
+        } else if (strcmp(a, "--ascii") == 0) {
+            o->ascii = true;
+        } else if (strcmp(a, "--help") == 0) {
+            o->help = true;
+        } else {
+            own = false;
+        }
+        if (own)
+            continue;
+        if (strcmp(name, "--list") == 0)
+            return cli_usage_error("sweep: --list is eval's (try 'scalelab eval --list')");
+        for (int k = 0; k < 6; k++)
+            if (strcmp(name + 2, pinned_flags[k]) == 0)
+                o->fixed[k] = true;
+        if (strcmp(name, "--cp") == 0)
+            o->cp_given = true;
+        /* eval's flag: pass it on with its value */
+        ev[(*ev_argc)++] = argv[i];
+        if (!eq && i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
+            ev[(*ev_argc)++] = argv[++i];
+    }
+    return CLI_OK;
+}
+
+/* --- output ---------------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* JSON has no NaN or infinity: those become null. */
+static void json_number(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.10g", v);
+    else
+        fputs("null", out);
+}
+
+static const char *tier_word(Tier t)
+{
+    return t == TIER_UP ? "scale-up" : t == TIER_OUT ? "scale-out" : "scale-across";
+}
+
+static void json_entry(FILE *out, int rank, const SweepEntry *e)
+{
+    fprintf(out,
+            "{\"rank\":%d,\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
+            "\"interleave\":%d,\"zero\":%d,\"mb\":%d},\"placement\":",
+            rank, e->m.tp, e->m.cp, e->m.pp, e->m.dp, e->m.ep, e->m.interleave, e->m.zero,
+            e->micro_batch);
+    json_string(out, sweep_place_name(e->place));
+    fputs(",\"step_s\":", out);
+    json_number(out, e->step_s);
+    fputs(",\"tokens_per_s\":", out);
+    json_number(out, e->tokens_per_s);
+    fputs(",\"mfu\":", out);
+    json_number(out, e->mfu);
+    fputs(",\"mem_per_gpu_bytes\":", out);
+    json_number(out, e->mem_per_gpu_bytes);
+    fprintf(out, ",\"fits\":%s,\"bottleneck_part\":", e->fits ? "true" : "false");
+    json_string(out, step_part_name(e->bottleneck_part));
+    fputs(",\"bottleneck_tier\":", out);
+    json_string(out, e->bottleneck_part == STEP_COMPUTE || e->bottleneck_part == STEP_BUBBLE
+                         ? ""
+                         : tier_word(e->bottleneck_tier));
+    fputs(",\"tiers\":{", out);
+    static const MappingDim dims[] = {DIM_TP, DIM_CP, DIM_EP, DIM_PP, DIM_DP};
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        char key[8];
+        snprintf(key, sizeof key, "%s", mapping_dim_name(dims[i]));
+        for (char *k = key; *k; k++)
+            *k = (char)(*k - 'A' + 'a');
+        fprintf(out, "%s\"%s\":", i ? "," : "", key);
+        json_string(out, mapping_dim_size(&e->m, dims[i]) > 1
+                             ? tier_word(sweep_span_tier(e->span[dims[i]]))
+                             : "");
+    }
+    fputs("}}", out);
+}
+
+static void print_json(FILE *out, const Cluster *c, const Workload *w, const SweepResult *r,
+                       int top, const char *explain, const StepResult *best)
+{
+    fputs("{\"system\":", out);
+    json_string(out, c->system_id);
+    fputs(",\"gpu\":", out);
+    json_string(out, c->gpu.id);
+    fprintf(out, ",\"gpus\":%d,\"domain_gpus\":%d,\"sites\":%d,\"model\":", c->n_gpus,
+            c->domain_gpus, c->sites);
+    json_string(out, w->id);
+    fprintf(out, ",\"batch\":%d,\"evaluated\":%d,\"candidates\":%d,\"fit\":%d,\"best\":",
+            w->global_batch, r->evaluated, r->n, r->n_fit);
+    json_entry(out, 1, &r->entries[0]);
+    fputs(",\"explanation\":", out);
+    json_string(out, explain);
+    fputs(",\"bottleneck\":", out);
+    json_string(out, best->bottleneck);
+    fputs(",\"ranking\":[", out);
+    int rows = top == 0 || top > r->n ? r->n : top;
+    for (int i = 0; i < rows; i++) {
+        if (i)
+            fputc(',', out);
+        json_entry(out, i + 1, &r->entries[i]);
+    }
+    fputs("],\"by_tp\":[", out);
+    SweepSeries s;
+    sweep_series_by_tp(r, &s);
+    for (int k = 0; k < s.n; k++) {
+        fprintf(out, "%s{\"tp\":%d,\"step_s\":", k ? "," : "", (int)s.x[k]);
+        json_number(out, s.y_s[k]);
+        fprintf(out, ",\"fits\":%s}", s.valid[k] ? "true" : "false");
+    }
+    fputs("]}\n", out);
+}
+
+/* "2.80 M", "512 k", "950": a rate for people. */
+static void human_count(double v, char *buf, size_t len)
+{
+    static const char *const pre[] = {"", " k", " M", " G", " T"};
+    int i = 0;
+    while (i < 4 && fabs(v) >= 999.5) {
+        v /= 1000;
+        i++;
+    }
+    if (i == 0 || fabs(v) >= 99.5)
+        snprintf(buf, len, "%.0f%s", v, pre[i]);
+    else if (fabs(v) >= 9.995)
+        snprintf(buf, len, "%.1f%s", v, pre[i]);
+    else
+        snprintf(buf, len, "%.2f%s", v, pre[i]);
+}
+
+static void bottleneck_cell(const SweepEntry *e, char *buf, size_t len)
+{
+    if (e->bottleneck_part == STEP_COMPUTE || e->bottleneck_part == STEP_BUBBLE)
+        snprintf(buf, len, "%s", step_part_name(e->bottleneck_part));
+    else
+        snprintf(buf, len, "%s %s", step_part_name(e->bottleneck_part),
+                 tier_word(e->bottleneck_tier));
+}
+
+static void print_row(FILE *out, int rank, const SweepEntry *e)
+{
+    char map[64], t[32], tok[32], mem[32], bn[48];
+    mapping_format(&e->m, map, sizeof map);
+    units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
+    human_count(e->tokens_per_s, tok, sizeof tok);
+    units_format(UNITS_BYTES, e->mem_per_gpu_bytes, true, mem, sizeof mem);
+    bottleneck_cell(e, bn, sizeof bn);
+    fprintf(out, "%5d  %-22s %4d  %-15s %9s %9s %5.1f%% %9s%s  %s\n", rank, map,
+            e->micro_batch, sweep_place_name(e->place), t, tok, 100 * e->mfu, mem,
+            e->fits ? " " : "!", bn);
+}
+
+static void print_chart(FILE *out, const SweepResult *r, bool ascii)
+{
+    SweepSeries s;
+    sweep_series_by_tp(r, &s);
+    ChartSeries cs;
+    memset(&cs, 0, sizeof cs);
+    cs.title = "Best step time against TP degree";
+    cs.x_label = "TP";
+    cs.y_label = "step time";
+    cs.y_kind = UNITS_TIME;
+    cs.n = s.n < CHART_MAX_POINTS ? s.n : CHART_MAX_POINTS;
+    for (int k = 0; k < cs.n; k++) {
+        cs.x[k] = s.x[k];
+        cs.y[k] = s.y_s[k];
+        cs.valid[k] = s.valid[k];
+    }
+    cs.highlight = s.best;
+    cs.ascii = ascii;
+    Canvas *cv = canvas_new(80, 16);
+    chart_line(cv, 0, 0, 80, 16, &cs);
+    char *text = canvas_to_text(cv, ascii);
+    fputs(text, out);
+    free(text);
+    canvas_free(cv);
+}
+
+static void print_table(FILE *out, const Cluster *c, const Workload *w, const SweepResult *r,
+                        int top, bool chart, bool ascii, const char *explain,
+                        const StepResult *best)
+{
+    const WorkloadPreset *wp = workload_preset_find(w->id);
+    const SystemSpec *sp = hw_system_find(c->system_id);
+    fprintf(out, "Best mappings of %s on %d x %s (%s), batch %d, ZeRO %d\n",
+            wp ? wp->name : "custom model", c->n_gpus, c->gpu.name,
+            sp ? sp->name : "custom cluster", w->global_batch, r->entries[0].m.zero);
+    fprintf(out, "%d candidates evaluated; %d of the %d ranked fit in memory.\n\n",
+            r->evaluated, r->n_fit, r->n);
+    fprintf(out, "%5s  %-22s %4s  %-15s %9s %9s %6s %10s  %s\n", "rank", "mapping", "mb",
+            "placement", "step", "tokens/s", "MFU", "mem/GPU", "bottleneck");
+    int rows = top == 0 || top > r->n ? r->n : top;
+    for (int i = 0; i < rows; i++)
+        print_row(out, i + 1, &r->entries[i]);
+    if (rows < r->n)
+        fprintf(out, "  ... %d more (--top all)\n", r->n - rows);
+    if (r->n_fit < r->n)
+        fputs("  ! does not fit in HBM (ranked after all that fit)\n", out);
+
+    const SweepEntry *e = &r->entries[0];
+    char map[64], t[32];
+    mapping_format(&e->m, map, sizeof map);
+    units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
+    fprintf(out, "\nWinner: %s, micro-batch %d, %s per step%s\n", map, e->micro_batch, t,
+            e->fits ? "" : " (DOES NOT FIT: nothing does)");
+    fprintf(out, "  where: %s\n", explain);
+    if (e->place == SWEEP_PLACE_DP_INNER)
+        fputs("  placement: data-parallel ranks share a domain, pipeline stages outermost "
+              "(TP, EP, DP, PP)\n",
+              out);
+    else
+        fputs("  placement: the default, TP innermost, then EP, PP, DP\n", out);
+    fprintf(out, "  bottleneck: %s\n", best->bottleneck);
+    /* the runner-up with another TP degree, to show what the choice is worth */
+    for (int i = 1; i < r->n; i++) {
+        const SweepEntry *x = &r->entries[i];
+        if (x->m.tp == e->m.tp || x->fits != e->fits)
+            continue;
+        char xm[64], xt[32];
+        mapping_format(&x->m, xm, sizeof xm);
+        units_format(UNITS_TIME, x->step_s, true, xt, sizeof xt);
+        fprintf(out, "  best with another TP: %s at %s (%+.1f%%)\n", xm, xt,
+                100 * (x->step_s / e->step_s - 1));
+        break;
+    }
+    if (chart) {
+        fputc('\n', out);
+        print_chart(out, r, ascii);
+    }
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    SweepOpts o;
+    int ev_argc;
+    char **ev = xcalloc((size_t)argc + 1, sizeof *ev);
+    int rc = sweep_parse(argc, argv, &o, &ev_argc, ev);
+    if (rc != CLI_OK || o.help) {
+        if (rc == CLI_OK)
+            fputs(sweep_help, stdout);
+        free(ev);
+        return rc;
+    }
+    Cluster c;
+    Workload w;
+    Mapping m;
+    rc = evalflags_build(ev_argc, ev, &c, &w, &m);
+    free(ev);
+    if (rc != CLI_OK)
+        return rc;
+    if (o.cp_given && m.cp != 1)
+        return cli_usage_error("sweep: the search keeps CP at 1 (got --cp %d)", m.cp);
+    SweepOptions so = sweep_options_default();
+    const int given[6] = {m.tp, m.pp, m.dp, m.ep, w.micro_batch, m.interleave};
+    int *slot[6] = {&so.tp, &so.pp, &so.dp, &so.ep, &so.micro_batch, &so.interleave};
+    for (int k = 0; k < 6; k++)
+        if (o.fixed[k])
+            *slot[k] = given[k];
+    so.zero = m.zero;
+
+    SweepResult r = {0};
+    char err[300];
+    if (!sweep_run(&r, &c, &w, &so, err, sizeof err)) {
+        sweep_result_free(&r);
+        return cli_usage_error("sweep: %s", err);
+    }
+    StepResult best;
+    if (sweep_entry_eval(&c, &w, &r.entries[0], NULL, &best, err, sizeof err) != STEP_OK) {
+        sweep_result_free(&r);
+        return cli_usage_error("sweep: %s", err);
+    }
+    char explain[400];
+    sweep_explain(&c, &r.entries[0], explain, sizeof explain);
+    if (o.json)
+        print_json(stdout, &c, &w, &r, o.top, explain, &best);
+    else
+        print_table(stdout, &c, &w, &r, o.top, o.chart, o.ascii, explain, &best);
+    sweep_result_free(&r);
+    return CLI_OK;
+}

@@ -1,0 +1,575 @@
+/* bench — the figures of issue 10, one line each, medians of repeated runs,
+ * each compared with its target (PASS / MISS). Run by `make bench`
+ * (scripts/run-bench), which names the binary in SCALELAB_BIN.
+ *
+ *   model    step_eval per evaluation: 8, 16,384 and 131,072 GPUs, an MoE
+ *            job, and an explicit per-GPU placement at 131,072 GPUs; each the
+ *            median over batches of evaluations of the mapping a sweep picks.
+ *   sweep    sweep_run over every legal mapping: 1,024, 16,384, 131,072 GPUs.
+ *   frame    one full frame onto a kept canvas (clear, rack or fabric view
+ *            with loads, step-time bar, a wrapped text line) at 80x24 and
+ *            250x70, for one NVL72 rack and a 16,384-GPU fabric.
+ *   start-up the real binary on a pseudo-terminal of 80x24: from fork/exec
+ *            to the last byte of the first burst of output (a burst ends after
+ *            50 ms of silence), i.e. the first full frame; and fork/exec to
+ *            exit of `scalelab --list` with output to /dev/null.
+ *   memory   ru_maxrss from wait4 of a child: the UI with the largest lesson
+ *            file open, and the largest sweep run by `scalelab sweep`.
+ *
+ * Lines whose subject cannot run yet (a command not wired) say "n/a" and
+ * why, never a made-up figure. Not a unit test: timing belongs here only.
+ */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* wait4, struct rusage */
+#endif
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* posix_openpt */
+#endif
+
+#include "draw/canvas.h"
+#include "draw/charts.h"
+#include "draw/text.h"
+#include "draw/views.h"
+#include "model/cluster.h"
+#include "model/mapping.h"
+#include "model/step.h"
+#include "model/sweep.h"
+#include "model/workload.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REPEATS 7
+
+static int misses;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* "2.31 us", "14.2 ms": a duration for people. */
+static void fmt_time(double s, char *buf, size_t len)
+{
+    if (s < 1e-6)
+        snprintf(buf, len, "%.0f ns", s * 1e9);
+    else if (s < 1e-3)
+        snprintf(buf, len, "%.3g us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, len, "%.3g ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.3g s", s);
+}
+
+/* One figure: what, value, target, verdict. */
+static void line(const char *what, const char *value, const char *target, bool pass)
+{
+    printf("%-56s %18s  target %-9s %s\n", what, value, target, pass ? "PASS" : "MISS");
+    if (!pass)
+        misses++;
+    fflush(stdout);
+}
+
+static void line_na(const char *what, const char *why)
+{
+    printf("%-56s %18s  (%s)\n", what, "n/a", why);
+    fflush(stdout);
+}
+
+static void cpu_line(void)
+{
+    char name[256] = "unknown CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char buf[512];
+        while (fgets(buf, sizeof buf, f)) {
+            if (strncmp(buf, "model name", 10) == 0) {
+                char *colon = strchr(buf, ':');
+                if (colon) {
+                    snprintf(name, sizeof name, "%s", colon + 2);
+                    name[strcspn(name, "\n")] = '\0';
+                }
+                break;
+            }
+        }
+        fclose(f);
+    }
+    printf("scalelab bench on %s, %ld cores; medians of %d runs\n", name,
+           sysconf(_SC_NPROCESSORS_ONLN), REPEATS);
+}
+
+typedef struct {
+    Cluster c;
+    Workload w;
+    Mapping m;
+} Job;
+
+/* A cluster from a preset, a model preset, and the mapping a sweep picks. */
+static bool job_make(Job *j, const char *sys, int n, const char *model)
+{
+    char err[300];
+    if (!cluster_from_system(&j->c, sys, n, err, sizeof err)) {
+        fprintf(stderr, "bench: %s\n", err);
+        return false;
+    }
+    const WorkloadPreset *p = workload_preset_find(model);
+    if (!p) {
+        fprintf(stderr, "bench: no model %s\n", model);
+        return false;
+    }
+    j->w = p->w;
+    SweepResult r = {0};
+    if (!sweep_run(&r, &j->c, &j->w, NULL, err, sizeof err)) {
+        fprintf(stderr, "bench: sweep %s %d %s: %s\n", sys, n, model, err);
+        return false;
+    }
+    j->m = r.entries[0].m;
+    j->w.micro_batch = r.entries[0].micro_batch;
+    sweep_result_free(&r);
+    return true;
+}
+
+/* Median seconds per step_eval, batches sized to take ~20 ms. */
+static double time_eval(const Job *j, const Placement *p)
+{
+    StepResult r;
+    double t0 = now_s();
+    step_eval(&j->c, &j->w, &j->m, p, NULL, &r, NULL, 0);
+    double one = now_s() - t0;
+    int batch = one > 0 ? (int)(0.02 / one) : 10000;
+    if (batch < 1)
+        batch = 1;
+    if (batch > 200000)
+        batch = 200000;
+    double per[REPEATS];
+    for (int k = 0; k < REPEATS; k++) {
+        t0 = now_s();
+        for (int i = 0; i < batch; i++)
+            step_eval(&j->c, &j->w, &j->m, p, NULL, &r, NULL, 0);
+        per[k] = (now_s() - t0) / batch;
+    }
+    return median(per, REPEATS);
+}
+
+static void bench_eval(const char *what, const char *sys, int n, const char *model,
+                       bool explicit_placement)
+{
+    Job j;
+    if (!job_make(&j, sys, n, model)) {
+        line_na(what, "job could not be built");
+        return;
+    }
+    Placement *p = NULL;
+    if (explicit_placement) {
+        /* one swap makes the placement explicit: every span is then computed
+         * over all GPUs */
+        p = placement_new(j.c.n_gpus);
+        placement_swap_gpus(p, 0, j.c.n_gpus - 1);
+    }
+    double t = time_eval(&j, p);
+    placement_free(p);
+    char ms[64], value[64], full[160];
+    mapping_format(&j.m, ms, sizeof ms);
+    fmt_time(t, value, sizeof value);
+    char rate[32];
+    snprintf(rate, sizeof rate, "%.3g/s", 1 / t);
+    snprintf(full, sizeof full, "%s (%s)", what, ms);
+    char both[128];
+    snprintf(both, sizeof both, "%s %s", rate, value);
+    line(full, both, explicit_placement ? "< 1 ms" : "< 2 us",
+         t < (explicit_placement ? 1e-3 : 2e-6));
+}
+
+static void bench_sweep(const char *what, const char *sys, int n, const char *model)
+{
+    Cluster c;
+    char err[300];
+    const WorkloadPreset *p = workload_preset_find(model);
+    if (!p || !cluster_from_system(&c, sys, n, err, sizeof err)) {
+        line_na(what, "job could not be built");
+        return;
+    }
+    SweepResult r = {0};
+    double t[REPEATS];
+    sweep_run(&r, &c, &p->w, NULL, err, sizeof err); /* warm-up: buffer and caches */
+    for (int k = 0; k < REPEATS; k++) {
+        double t0 = now_s();
+        sweep_run(&r, &c, &p->w, NULL, err, sizeof err);
+        t[k] = now_s() - t0;
+    }
+    char value[64], full[160];
+    fmt_time(median(t, REPEATS), value, sizeof value);
+    snprintf(full, sizeof full, "%s (%d evaluated)", what, r.evaluated);
+    line(full, value, "< 50 ms", median(t, REPEATS) < 50e-3);
+    sweep_result_free(&r);
+}
+
+static void frame_draw(Canvas *cv, int w, int h, const ViewInput *in, bool rack,
+                       const StepResult *r)
+{
+    canvas_clear(cv);
+    int view_h = h - 8;
+    if (rack)
+        view_rack_draw(cv, 0, 0, w, view_h, in);
+    else
+        view_fabric_draw(cv, 0, 0, w, view_h, in);
+    chart_step_bar(cv, 0, view_h, w, r, NULL, false);
+    text_draw_wrapped(cv, 0, h - 3, w, 3, r->bottleneck, STYLE_LABEL);
+}
+
+static void bench_frame(const char *what, const char *sys, int n, const char *model, int w,
+                        int h, bool rack)
+{
+    Job j;
+    if (!job_make(&j, sys, n, model)) {
+        line_na(what, "job could not be built");
+        return;
+    }
+    StepResult r;
+    step_eval(&j.c, &j.w, &j.m, NULL, NULL, &r, NULL, 0);
+    ViewInput in = view_input_default(&j.c);
+    in.mapping = &j.m;
+    in.result = &r;
+    Canvas *cv = canvas_new(w, h);
+    frame_draw(cv, w, h, &in, rack, &r);
+    double t0 = now_s();
+    frame_draw(cv, w, h, &in, rack, &r);
+    double one = now_s() - t0;
+    int batch = one > 0 ? (int)(0.02 / one) : 1000;
+    if (batch < 1)
+        batch = 1;
+    double per[REPEATS];
+    for (int k = 0; k < REPEATS; k++) {
+        t0 = now_s();
+        for (int i = 0; i < batch; i++)
+            frame_draw(cv, w, h, &in, rack, &r);
+        per[k] = (now_s() - t0) / batch;
+    }
+    canvas_free(cv);
+    double t = median(per, REPEATS);
+    char value[64];
+    fmt_time(t, value, sizeof value);
+    line(what, value, "< 1 ms", t < 1e-3);
+}
+
+/* --- the real binary ------------------------------------------------------ */
+
+typedef struct {
+    int status;          /* from wait4 */
+    double first_frame_s; /* fork to the end of the first burst of output, < 0: none */
+    long maxrss_kb;
+    char head[256];      /* the first output, for messages */
+} PtyRun;
+
+/* Runs argv on a new 80x24 pseudo-terminal. After the first burst of output
+ * (or 3 s), sends `keys`, then waits up to 2 s for the exit before SIGTERM. */
+static bool pty_run(char *const argv[], const char *keys, PtyRun *out)
+{
+    memset(out, 0, sizeof *out);
+    out->first_frame_s = -1;
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) || unlockpt(master))
+        return false;
+    char *slave_name = ptsname(master);
+    if (!slave_name)
+        return false;
+    struct winsize ws = {24, 80, 0, 0};
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        setsid();
+        int s = open(slave_name, O_RDWR);
+        if (s < 0)
+            _exit(127);
+        ioctl(s, TIOCSCTTY, 0);
+        ioctl(s, TIOCSWINSZ, &ws);
+        dup2(s, 0);
+        dup2(s, 1);
+        dup2(s, 2);
+        if (s > 2)
+            close(s);
+        close(master);
+        setenv("TERM", "xterm-256color", 1);
+        setenv("LANG", "C.UTF-8", 1);
+        setenv("XDG_STATE_HOME", "/tmp/scalelab-bench-state", 1);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    char buf[4096];
+    size_t head_len = 0;
+    double last = -1;
+    bool sent = false, done = false;
+    double deadline = t0 + 3.0;
+    while (!done) {
+        struct pollfd pf = {master, POLLIN, 0};
+        int wait_ms = last < 0 ? (int)((deadline - now_s()) * 1000) : 50;
+        if (wait_ms < 0)
+            wait_ms = 0;
+        int k = poll(&pf, 1, wait_ms);
+        if (k > 0 && (pf.revents & POLLIN)) {
+            ssize_t got = read(master, buf, sizeof buf);
+            if (got <= 0)
+                break;
+            if (!sent)
+                last = now_s();
+            if (head_len + 1 < sizeof out->head) {
+                size_t take = (size_t)got;
+                if (take > sizeof out->head - 1 - head_len)
+                    take = sizeof out->head - 1 - head_len;
+                memcpy(out->head + head_len, buf, take);
+                head_len += take;
+            }
+            continue;
+        }
+        if (k > 0) /* POLLHUP: the child closed the terminal */
+            break;
+        if (!sent && (last >= 0 || now_s() >= deadline)) {
+            if (last >= 0)
+                out->first_frame_s = last - t0;
+            if (keys && write(master, keys, strlen(keys)) < 0)
+                break;
+            sent = true;
+            deadline = now_s() + 2.0;
+            last = 0;
+        } else if (sent && now_s() >= deadline) {
+            done = true;
+        }
+    }
+    if (!sent && last >= 0)
+        out->first_frame_s = last - t0;
+    struct rusage ru;
+    int st = 0;
+    double end = now_s() + 2.0;
+    pid_t w;
+    while ((w = wait4(pid, &st, WNOHANG, &ru)) == 0 && now_s() < end)
+        usleep(10000);
+    if (w == 0) {
+        kill(pid, SIGTERM);
+        w = wait4(pid, &st, 0, &ru);
+    }
+    close(master);
+    out->status = st;
+    out->maxrss_kb = w > 0 ? ru.ru_maxrss : 0;
+    return w > 0;
+}
+
+/* Runs argv with output to /dev/null; seconds from fork to exit. */
+static double run_quiet(char *const argv[], int *status, long *maxrss_kb)
+{
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    struct rusage ru;
+    int st = 0;
+    wait4(pid, &st, 0, &ru);
+    double t = now_s() - t0;
+    if (status)
+        *status = st;
+    if (maxrss_kb)
+        *maxrss_kb = ru.ru_maxrss;
+    return t;
+}
+
+static bool exited_ok(int st)
+{
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void one_line_head(const char *head, char *buf, size_t len)
+{
+    size_t k = 0;
+    for (const char *p = head; *p && k + 1 < len; p++)
+        if (*p >= 0x20 && *p < 0x7f)
+            buf[k++] = *p;
+        else if (*p == '\n' && k > 0)
+            break;
+    buf[k] = '\0';
+}
+
+static void bench_startup(const char *bin)
+{
+    char *argv[] = {(char *)bin, NULL};
+    double t[REPEATS];
+    int got = 0;
+    PtyRun pr;
+    for (int k = 0; k < REPEATS; k++) {
+        if (!pty_run(argv, "q", &pr) || pr.first_frame_s < 0)
+            break;
+        bool ui = !(WIFEXITED(pr.status) && WEXITSTATUS(pr.status) == 2);
+        if (!ui)
+            break;
+        t[got++] = pr.first_frame_s;
+    }
+    if (got < REPEATS) {
+        char why[200], head[120];
+        one_line_head(pr.head, head, sizeof head);
+        snprintf(why, sizeof why, "the menu did not start: \"%.80s\"", head);
+        line_na("start-up: exec to first full frame (menu, 80x24 pty)", why);
+    } else {
+        char value[64];
+        double m = median(t, REPEATS);
+        fmt_time(m, value, sizeof value);
+        line("start-up: exec to first full frame (menu, 80x24 pty)", value, "< 30 ms", m < 30e-3);
+    }
+
+    char *list[] = {(char *)bin, "--list", NULL};
+    int st;
+    run_quiet(list, &st, NULL);
+    const char *what = "start-up: exec to exit of `scalelab --list`";
+    if (!exited_ok(st)) {
+        char *alt[] = {(char *)bin, "eval", "--list", NULL};
+        run_quiet(alt, &st, NULL);
+        if (!exited_ok(st)) {
+            line_na(what, "--list is not wired yet");
+            return;
+        }
+        memcpy(list, alt, sizeof list);
+        list[2] = NULL;
+        what = "start-up: exec to exit of `scalelab eval --list` (--list not wired)";
+        for (int k = 0; k < REPEATS; k++)
+            t[k] = run_quiet(alt, NULL, NULL);
+    } else {
+        for (int k = 0; k < REPEATS; k++)
+            t[k] = run_quiet(list, NULL, NULL);
+    }
+    char value[64];
+    double m = median(t, REPEATS);
+    fmt_time(m, value, sizeof value);
+    line(what, value, "< 30 ms", m < 30e-3);
+}
+
+/* The biggest *.lua in lessons/ (by bytes). */
+static bool largest_lesson(char *path, size_t len)
+{
+    DIR *d = opendir("lessons");
+    if (!d)
+        return false;
+    struct dirent *e;
+    off_t best = -1;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".lua") != 0)
+            continue;
+        char p[512];
+        snprintf(p, sizeof p, "lessons/%s", e->d_name);
+        struct stat st;
+        if (stat(p, &st) == 0 && st.st_size > best) {
+            best = st.st_size;
+            snprintf(path, len, "%s", p);
+        }
+    }
+    closedir(d);
+    return best >= 0;
+}
+
+static void bench_memory(const char *bin)
+{
+    char lesson[512], what[600];
+    if (!largest_lesson(lesson, sizeof lesson)) {
+        line_na("peak memory: UI with the largest lesson open", "no lessons/ folder");
+    } else {
+        snprintf(what, sizeof what, "peak memory: UI with %s open", lesson);
+        char *argv[] = {(char *)bin, lesson, NULL};
+        PtyRun pr;
+        bool ok = pty_run(argv, "\033q", &pr);
+        bool ui = ok && pr.first_frame_s >= 0 &&
+                  !(WIFEXITED(pr.status) && WEXITSTATUS(pr.status) == 2);
+        if (!ui) {
+            char why[200], head[120];
+            one_line_head(pr.head, head, sizeof head);
+            snprintf(why, sizeof why, "the lesson did not open: \"%.80s\"", head);
+            line_na(what, why);
+        } else {
+            char value[64];
+            snprintf(value, sizeof value, "%.1f MB", pr.maxrss_kb / 1024.0);
+            line(what, value, "< 16 MB", pr.maxrss_kb < 16 * 1024);
+        }
+    }
+
+    char *sweep[] = {(char *)bin,  "sweep",  "--system",    "gb200-nvl72", "--gpus",
+                     "16384",      "--model", "deepseek-v3", "--top",       "1",
+                     NULL};
+    int st;
+    long kb;
+    run_quiet(sweep, &st, &kb);
+    const char *w2 = "peak memory: `scalelab sweep`, DeepSeek-V3 on 16,384 GB200";
+    if (!exited_ok(st)) {
+        line_na(w2, "`scalelab sweep` is not wired yet");
+        return;
+    }
+    char value[64];
+    snprintf(value, sizeof value, "%.1f MB", kb / 1024.0);
+    line(w2, value, "< 16 MB", kb < 16 * 1024);
+}
+
+int main(void)
+{
+    const char *bin = getenv("SCALELAB_BIN");
+    if (!bin || !*bin)
+        bin = "./scalelab";
+    cpu_line();
+    bench_eval("eval, 8 GPUs, DGX H100, Llama 3 8B", "dgx-h100", 8, "llama3-8b", false);
+    bench_eval("eval, 16,384 GB200 NVL72, Llama 3 70B", "gb200-nvl72", 16384, "llama3-70b",
+               false);
+    bench_eval("eval, 131,072 GB200 NVL72, Llama 3 405B", "gb200-nvl72", 131072, "llama3-405b",
+               false);
+    bench_eval("eval, MoE: 16,384 GB200 NVL72, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
+               false);
+    bench_eval("eval, explicit placement, 131,072 GB200, 405B", "gb200-nvl72", 131072,
+               "llama3-405b", true);
+    bench_sweep("sweep, 1,024 GB200 NVL72, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3");
+    bench_sweep("sweep, 16,384 GB200 NVL72, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3");
+    bench_sweep("sweep, 131,072 GB200 NVL72, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3");
+    bench_sweep("sweep, 131,072 DGX H100, Llama 3 405B", "dgx-h100", 131072, "llama3-405b");
+    bench_frame("frame 80x24, NVL72 rack (rack view + bar + text)", "gb200-nvl72", 72,
+                "llama3-8b", 80, 24, true);
+    bench_frame("frame 250x70, NVL72 rack (rack view + bar + text)", "gb200-nvl72", 72,
+                "llama3-8b", 250, 70, true);
+    bench_frame("frame 80x24, 16,384-GPU fabric (fabric + bar + text)", "dgx-h100", 16384,
+                "llama3-70b", 80, 24, false);
+    bench_frame("frame 250x70, 16,384-GPU fabric (fabric + bar + text)", "dgx-h100", 16384,
+                "llama3-70b", 250, 70, false);
+    bench_startup(bin);
+    bench_memory(bin);
+    printf("%d target%s missed\n", misses, misses == 1 ? "" : "s");
+    return 0;
+}
