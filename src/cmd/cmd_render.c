@@ -11,7 +11,7 @@
 #include "cmd/evalflags.h"
 #include "draw/canvas.h"
 #include "draw/charts.h"
-#include "draw/sweep.h"
+#include "draw/series.h"
 #include "draw/text.h"
 #include "draw/views.h"
 #include "model/step.h"
@@ -161,7 +161,7 @@ static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char
                                            "(got '%s')", v);
                 o->group_by = (MappingDim)d;
             } else if (strcmp(name, "--sweep") == 0) {
-                if (!sweep_param_known(v))
+                if (!series_param_known(v))
                     return cli_usage_error("render: --sweep must be tp, pp, cp, ep, mb or "
                                            "domain (got '%s')", v);
                 o->sweep = v;
@@ -278,7 +278,7 @@ int cmd_render(int argc, char **argv)
             memcpy(o.values, def, sizeof def);
             o.n_values = 6;
         }
-        if (!sweep_step_time(&series, &c, &w, &m, o.sweep, o.values, o.n_values, o.ascii, err,
+        if (!series_step_time(&series, &c, &w, &m, o.sweep, o.values, o.n_values, o.ascii, err,
                              sizeof err))
             return cli_usage_error("render: %s", err);
     }

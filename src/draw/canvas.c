@@ -199,7 +199,8 @@ static size_t next_char(const char *s, const char **bytes, size_t *n, int *cw)
         *bytes = "?";
         *n = 1;
         *cw = 1;
-    } else if (cp < 0x20 || cp == 0x7F) {
+    } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {
+        /* C0, DEL and C1 controls: a terminal would obey them (U+009B is CSI) */
         *bytes = "?";
         *n = 1;
         *cw = 1;

@@ -83,6 +83,16 @@ static void test_canvas_invalid_utf8_draws_question_mark(void **state)
     canvas_free(c);
 }
 
+static void test_canvas_controls_draw_as_question_marks(void **state)
+{
+    (void)state;
+    Canvas *c = canvas_new(6, 1);
+    /* tab (C0), DEL, and U+009B (C1 CSI, bytes C2 9B): each one '?' */
+    canvas_put_text(c, 0, 0, "a\t\x7f\xc2\x9b" "b", STYLE_NORMAL);
+    assert_dump(c, false, "a???b\n");
+    canvas_free(c);
+}
+
 static void test_canvas_box_corners_join(void **state)
 {
     (void)state;
@@ -206,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_canvas_text_clips_silently),
         cmocka_unit_test(test_canvas_wide_glyph_takes_two_cells),
         cmocka_unit_test(test_canvas_invalid_utf8_draws_question_mark),
+        cmocka_unit_test(test_canvas_controls_draw_as_question_marks),
         cmocka_unit_test(test_canvas_box_corners_join),
         cmocka_unit_test(test_canvas_crossing_lines_join),
         cmocka_unit_test(test_canvas_mixed_kinds_join),

@@ -1,4 +1,4 @@
-/* sweep — step time against one swept parameter, as a ChartSeries for
+/* series — step time against one swept parameter, as a ChartSeries for
  * chart_line: the data behind `render chart` and lesson chart pages.
  *
  * Parameters: "tp", "pp", "cp" (DP shrinks to keep the GPU count), "ep"
@@ -7,8 +7,8 @@
  * is kept as a point with valid = false. Evaluates the model (step_eval);
  * no I/O, no allocation.
  */
-#ifndef SCALELAB_DRAW_SWEEP_H
-#define SCALELAB_DRAW_SWEEP_H
+#ifndef SCALELAB_DRAW_SERIES_H
+#define SCALELAB_DRAW_SERIES_H
 
 #include "draw/charts.h"
 #include "model/cluster.h"
@@ -18,12 +18,12 @@
 #include <stddef.h>
 
 /* True when param is one of the names above. */
-bool sweep_param_known(const char *param);
+bool series_param_known(const char *param);
 
 /* Fills s (title, labels, points, highlight = the base's own value) from
  * base cluster, workload and mapping. Returns false with a reason in err
  * when param is unknown or n is out of 1..CHART_MAX_POINTS. */
-bool sweep_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const Mapping *m,
+bool series_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const Mapping *m,
                      const char *param, const double *values, int n, bool ascii, char *err,
                      size_t err_len);
 

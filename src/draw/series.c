@@ -1,6 +1,6 @@
-/* sweep — step time against a swept parameter; see sweep.h. Each point is a
+/* series — step time against a swept parameter; see series.h. Each point is a
  * full step_eval of a copy of the base with one field changed. */
-#include "draw/sweep.h"
+#include "draw/series.h"
 
 #include "model/step.h"
 
@@ -8,18 +8,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const sweep_params[] = {"tp", "pp", "cp", "ep", "mb", "domain"};
+static const char *const series_params[] = {"tp", "pp", "cp", "ep", "mb", "domain"};
 
-bool sweep_param_known(const char *param)
+bool series_param_known(const char *param)
 {
-    for (size_t i = 0; param && i < sizeof sweep_params / sizeof sweep_params[0]; i++)
-        if (strcmp(param, sweep_params[i]) == 0)
+    for (size_t i = 0; param && i < sizeof series_params / sizeof series_params[0]; i++)
+        if (strcmp(param, series_params[i]) == 0)
             return true;
     return false;
 }
 
 /* Applies one value; false when it cannot be expressed (DP not whole). */
-static bool sweep_apply(const char *param, int v, Cluster *c, Workload *w, Mapping *m)
+static bool series_apply(const char *param, int v, Cluster *c, Workload *w, Mapping *m)
 {
     int world = mapping_world(m);
     if (v < 1)
@@ -54,7 +54,7 @@ static bool sweep_apply(const char *param, int v, Cluster *c, Workload *w, Mappi
     return true;
 }
 
-static int sweep_current(const char *param, const Cluster *c, const Workload *w,
+static int series_current(const char *param, const Cluster *c, const Workload *w,
                          const Mapping *m)
 {
     if (strcmp(param, "tp") == 0)
@@ -70,11 +70,11 @@ static int sweep_current(const char *param, const Cluster *c, const Workload *w,
     return c->domain_gpus;
 }
 
-bool sweep_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const Mapping *m,
+bool series_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const Mapping *m,
                      const char *param, const double *values, int n, bool ascii, char *err,
                      size_t err_len)
 {
-    if (!sweep_param_known(param)) {
+    if (!series_param_known(param)) {
         snprintf(err, err_len, "cannot sweep '%s' (tp, pp, cp, ep, mb or domain)",
                  param ? param : "");
         return false;
@@ -104,7 +104,7 @@ bool sweep_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const 
     s->n = n;
     s->highlight = -1;
     s->ascii = ascii;
-    int cur = sweep_current(param, c, w, m);
+    int cur = series_current(param, c, w, m);
     for (int i = 0; i < n; i++) {
         Cluster cc = *c;
         Workload ww = *w;
@@ -115,7 +115,7 @@ bool sweep_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const 
             s->highlight = i;
         StepResult r;
         char why[200];
-        bool ok = sweep_apply(param, v, &cc, &ww, &mm) && cluster_check(&cc, why, sizeof why) &&
+        bool ok = series_apply(param, v, &cc, &ww, &mm) && cluster_check(&cc, why, sizeof why) &&
                   mapping_check(&mm, &cc, &ww, why, sizeof why) &&
                   step_eval(&cc, &ww, &mm, NULL, NULL, &r, why, sizeof why) == STEP_OK;
         s->valid[i] = ok && r.fits;
