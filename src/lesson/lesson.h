@@ -37,6 +37,16 @@ typedef struct Lesson Lesson;
 /* Loads and validates the file. NULL on error, with "file:line: message". */
 Lesson *lesson_load(const char *path, char *err, size_t err_len);
 void lesson_free(Lesson *l);
+/* lesson_load with the tighter limits of a folder listing (catalog). */
+Lesson *lesson_load_quick(const char *path, char *err, size_t err_len);
+int lesson_minutes(const Lesson *l); /* estimated length, 0 when not given */
+/* The source line of a page's `kind =` (for messages), 0 when unknown. */
+int lesson_page_line(const Lesson *l, int page);
+/* Chart diagrams (view "chart"): the swept parameter ("tp", "pp", "dp",
+ * "ep", "cp", "mb", "domain", "gpus") into x and up to max values; returns
+ * the number of values, 0 when the page has no chart. */
+int lesson_page_chart(const Lesson *l, int page, char *x, size_t x_len, double *values,
+                      int max);
 
 const char *lesson_path(const Lesson *l);
 const char *lesson_id(const Lesson *l);

@@ -45,6 +45,8 @@ struct Sandbox {
     char abort_msg[200];
     char where[LUA_IDSIZE + 16]; /* position of the last error, from the handler */
     char last_line[LUA_IDSIZE + 16]; /* last position the hook saw (memory errors) */
+    char *source;            /* text of the last chunk run, for line lookups */
+    size_t source_len;
 };
 
 /* Why these limits: a lesson builds a few tables and calls the model a
@@ -89,6 +91,13 @@ Sandbox *sandbox_of(lua_State *L)
 lua_State *sandbox_state(Sandbox *sb) { return sb ? sb->L : NULL; }
 const char *sandbox_name(const Sandbox *sb) { return sb ? sb->name : ""; }
 size_t sandbox_mem_used(const Sandbox *sb) { return sb ? sb->mem_used : 0; }
+
+const char *sandbox_source(const Sandbox *sb, size_t *len)
+{
+    if (len)
+        *len = sb && sb->source ? sb->source_len : 0;
+    return sb && sb->source ? sb->source : "";
+}
 
 /* ---- allocator ------------------------------------------------------- */
 
@@ -1000,6 +1009,7 @@ void sandbox_free(Sandbox *sb)
     free(sb->name);
     free(sb->chunkname);
     free(sb->load_chunkname);
+    free(sb->source);
     free(sb);
 }
 
@@ -1065,6 +1075,11 @@ static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, 
                  sb->name, line);
         return false;
     }
+    free(sb->source);
+    sb->source = xmalloc(len + 1);
+    memcpy(sb->source, text, len);
+    sb->source[len] = '\0';
+    sb->source_len = len;
     lua_State *L = sb->L;
     int top = lua_gettop(L);
     sb_arm(sb);

@@ -55,6 +55,9 @@ void sandbox_free(Sandbox *sb);
 struct lua_State *sandbox_state(Sandbox *sb);
 const char *sandbox_name(const Sandbox *sb);
 size_t sandbox_mem_used(const Sandbox *sb);
+/* The text of the last chunk sandbox_run_* accepted for loading (NUL
+ * terminated, never NULL), so callers can point at lines of the file. */
+const char *sandbox_source(const Sandbox *sb, size_t *len);
 
 /* Reads path (regular file only, size cap, text only) and runs it under the
  * limits. On success pushes the chunk's first result and returns true; on

@@ -1,0 +1,62 @@
+/* cmd_check — `scalelab check FILE...`: validates lessons the way CI does.
+ *
+ * Every problem of every file is printed on stdout, one per line as
+ * "file:line: message" (already escaped by the lesson engine); a summary
+ * goes to stderr. Lesson ids must be unique across the files given.
+ * Exit 0 when every file passes, 1 when any problem was found, 2 on usage.
+ */
+#include "cmd/cli.h"
+
+#include "lesson/lesson.h"
+#include "model/xmem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_problem(void *ctx, const char *line)
+{
+    (void)ctx;
+    printf("%s\n", line);
+}
+
+int cmd_check(int argc, char **argv)
+{
+    (void)argv;
+    if (argc < 2)
+        return cli_usage_error("check: give one or more lesson files (scalelab check "
+                               "lessons/*.lua)");
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage_error("check: unknown option '%s'", argv[i]);
+    int problems = 0;
+    char **ids = xcalloc((size_t)argc, sizeof *ids);
+    for (int i = 1; i < argc; i++) {
+        int n = lesson_check_file(argv[i], print_problem, NULL);
+        problems += n;
+        if (n > 0)
+            continue;
+        char err[LESSON_ERR_LEN];
+        Lesson *l = lesson_load(argv[i], err, sizeof err);
+        if (!l) {
+            printf("%s\n", err);
+            problems++;
+            continue;
+        }
+        for (int j = 1; j < i; j++)
+            if (ids[j] && strcmp(ids[j], lesson_id(l)) == 0) {
+                printf("%s:1: lesson id '%s' is already used by %s\n", argv[i], lesson_id(l),
+                       argv[j]);
+                problems++;
+            }
+        ids[i] = xstrdup(lesson_id(l));
+        lesson_free(l);
+    }
+    for (int i = 0; i < argc; i++)
+        free(ids[i]);
+    free(ids);
+    fflush(stdout);
+    fprintf(stderr, "scalelab check: %d file%s, %d problem%s\n", argc - 1,
+            argc == 2 ? "" : "s", problems, problems == 1 ? "" : "s");
+    return problems ? CLI_FAIL : CLI_OK;
+}

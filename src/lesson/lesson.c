@@ -1,0 +1,975 @@
+/* lesson — loads a lesson file in its own sandbox, validates it, and copies
+ * every page into C structs the UI reads without touching Lua again; goal
+ * functions stay in the state (registry table of goals) and run in the
+ * sandbox on demand.
+ *
+ * Invariants: all Lua API sequences that can raise run inside
+ * sandbox_protect/sandbox_call; strings copied out are owned by the Lesson
+ * (xstrdup) and hung on it before any further Lua call, so an error never
+ * leaks them; every entry point leaves the Lua stack as it found it.
+ * Problems carry "file:line:"; for fields of a page the line is that of the
+ * page's `kind =` in the source (Lua tables keep no lines), for goals the
+ * line of the function. Nothing here prints.
+ */
+#include "lesson/lesson.h"
+
+#include "lesson/lesson_api.h"
+#include "lesson/sandbox.h"
+#include "model/xmem.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PAGES 200
+#define MAX_ITEMS 64   /* hints, choices, moves per page */
+#define MAX_CHART 32
+
+typedef struct {
+    char *text;
+    bool correct;
+    char *explain;
+} QuizChoice;
+
+typedef struct {
+    PageKind kind;
+    int line;
+    char *title;
+    char *text;
+    /* diagram, scenario, compare */
+    ViewKind view;
+    bool has_cluster;
+    Cluster cluster[2];
+    Workload workload;
+    Mapping mapping[2];
+    char label[2][64];
+    char chart_x[16];
+    int chart_n;
+    double chart_values[MAX_CHART];
+    /* scenario */
+    unsigned allow;
+    char **start;
+    int n_start;
+    char *goal_text;
+    int goal_line;
+    bool has_goal;
+    char **hints;
+    int n_hints;
+    char *debrief;
+    char **solution;
+    int n_solution;
+    /* quiz */
+    QuizChoice *choices;
+    int n_choices;
+    bool ok; /* read without problems */
+} Page;
+
+typedef struct {
+    char **lines;
+    int n;
+} Problems;
+
+struct Lesson {
+    Sandbox *sb;
+    char *path;
+    char *id, *title, *summary, *track;
+    int order, minutes;
+    Page *pages;
+    int n_pages;
+    int return_line;
+    int *kind_lines; /* line of each `kind =` in the source, in order */
+    int n_kind_lines;
+    Problems problems;
+};
+
+/* ---- problems --------------------------------------------------------- */
+
+static void problem_add(Problems *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem_add(Problems *p, const char *fmt, ...)
+{
+    char raw[LESSON_ERR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    char line[LESSON_ERR_LEN];
+    sandbox_escape(raw, strlen(raw), line, sizeof line);
+    p->lines = xrealloc(p->lines, (size_t)(p->n + 1) * sizeof *p->lines);
+    p->lines[p->n++] = xstrdup(line);
+}
+
+static void problems_free(Problems *p)
+{
+    for (int i = 0; i < p->n; i++)
+        free(p->lines[i]);
+    free(p->lines);
+    p->lines = NULL;
+    p->n = 0;
+}
+
+/* A sandbox message without a line ("name: msg") gets the given line. */
+static void problem_from_err(Lesson *l, int line, const char *err)
+{
+    const char *name = sandbox_name(l->sb);
+    size_t n = strlen(name);
+    if (strncmp(err, name, n) == 0 && err[n] == ':' && err[n + 1] == ' ')
+        problem_add(&l->problems, "%s:%d: %s", name, line, err + n + 2);
+    else
+        problem_add(&l->problems, "%s", err);
+}
+
+/* ---- free --------------------------------------------------------------- */
+
+static void free_list(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void page_free(Page *p)
+{
+    free(p->title);
+    free(p->text);
+    free_list(p->start, p->n_start);
+    free(p->goal_text);
+    free_list(p->hints, p->n_hints);
+    free(p->debrief);
+    free_list(p->solution, p->n_solution);
+    for (int i = 0; i < p->n_choices; i++) {
+        free(p->choices[i].text);
+        free(p->choices[i].explain);
+    }
+    free(p->choices);
+}
+
+void lesson_free(Lesson *l)
+{
+    if (!l)
+        return;
+    sandbox_free(l->sb);
+    for (int i = 0; i < l->n_pages; i++)
+        page_free(&l->pages[i]);
+    free(l->pages);
+    free(l->path);
+    free(l->id);
+    free(l->title);
+    free(l->summary);
+    free(l->track);
+    free(l->kind_lines);
+    problems_free(&l->problems);
+    free(l);
+}
+
+/* ---- source lines ------------------------------------------------------- */
+
+static void scan_lines(Lesson *l)
+{
+    size_t len;
+    const char *s = sandbox_source(l->sb, &len);
+    int line = 1;
+    l->return_line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\n') {
+            line++;
+            continue;
+        }
+        bool line_start = i == 0 || s[i - 1] == '\n';
+        if (line_start && strncmp(s + i, "return", 6) == 0)
+            l->return_line = line;
+        if (strncmp(s + i, "kind", 4) == 0 && (i == 0 || !(s[i - 1] == '_' ||
+                                                         (s[i - 1] >= 'a' && s[i - 1] <= 'z')))) {
+            size_t j = i + 4;
+            while (j < len && (s[j] == ' ' || s[j] == '\t'))
+                j++;
+            if (j < len && s[j] == '=' && (j + 1 >= len || s[j + 1] != '=')) {
+                l->kind_lines = xrealloc(l->kind_lines,
+                                         (size_t)(l->n_kind_lines + 1) * sizeof(int));
+                l->kind_lines[l->n_kind_lines++] = line;
+            }
+        }
+    }
+}
+
+static int page_line(const Lesson *l, int page)
+{
+    if (l->n_kind_lines == l->n_pages && page >= 0 && page < l->n_pages)
+        return l->kind_lines[page];
+    return l->return_line;
+}
+
+/* ---- reading the lesson table (inside sandbox_protect) --------------------- */
+
+typedef struct {
+    Lesson *l;
+    int page;        /* page being read */
+} ReadCtx;
+
+/* The lesson table sits at index 1 of the loader's stack frame? No: it is
+ * kept in the registry under this key between calls. */
+static const char LESSON_KEY[] = "scalelab.lesson";
+static const char GOALS_KEY[] = "scalelab.goals";
+
+static char *dup_field(lua_State *L, int idx, const char *k, const char *what, bool required)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        if (required)
+            luaL_error(L, "%s: '%s' is missing", what, k);
+        return NULL;
+    }
+    if (t != LUA_TSTRING) {
+        lua_pop(L, 1);
+        luaL_error(L, "%s: '%s' must be a string (got %s)", what, k, lua_typename(L, t));
+    }
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    if (strlen(s) != len) {
+        lua_pop(L, 1);
+        luaL_error(L, "%s: '%s' contains a NUL byte", what, k);
+    }
+    char *copy = xstrdup(s);
+    lua_pop(L, 1);
+    return copy;
+}
+
+/* Reads an array of strings at field k into *out (hung on the page first,
+ * so a later error frees it with the lesson). */
+static void read_strings(lua_State *L, int idx, const char *k, const char *what, char ***out,
+                         int *n)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        luaL_error(L, "%s: '%s' must be a list of strings", what, k);
+    lua_Integer len = luaL_len(L, -1);
+    if (len > MAX_ITEMS)
+        luaL_error(L, "%s: '%s' has %I entries (at most %d)", what, k, len, MAX_ITEMS);
+    *out = xcalloc((size_t)len + 1, sizeof **out);
+    for (lua_Integer i = 1; i <= len; i++) {
+        if (lua_geti(L, -1, i) != LUA_TSTRING)
+            luaL_error(L, "%s: %s[%I] must be a string", what, k, i);
+        (*out)[i - 1] = xstrdup(lua_tostring(L, -1));
+        *n = (int)i;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+static void read_view(lua_State *L, int idx, const char *what, Page *p)
+{
+    char buf[32] = "rack";
+    if (lua_getfield(L, idx, "view") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING)
+            luaL_error(L, "%s: 'view' must be a string", what);
+        snprintf(buf, sizeof buf, "%s", lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+    if (strcmp(buf, "rack") == 0)
+        p->view = VIEW_RACK;
+    else if (strcmp(buf, "fabric") == 0)
+        p->view = VIEW_FABRIC;
+    else if (strcmp(buf, "bar") == 0)
+        p->view = VIEW_BAR;
+    else if (strcmp(buf, "chart") == 0)
+        p->view = VIEW_CHART;
+    else
+        luaL_error(L, "%s: unknown view '%s' (rack, fabric, bar or chart)", what, buf);
+}
+
+/* cluster/workload/mapping of the table at idx into side `side`. */
+static void read_setup(lua_State *L, int idx, int wl_idx, const char *what, Page *p, int side,
+                       bool need_workload)
+{
+    char name[96];
+    lua_getfield(L, idx, "cluster");
+    if (lua_isnil(L, -1))
+        luaL_error(L, "%s: 'cluster' is missing", what);
+    snprintf(name, sizeof name, "%s.cluster", what);
+    lesson_api_cluster(L, -1, name, &p->cluster[side]);
+    lua_pop(L, 1);
+    p->has_cluster = true;
+    bool has_wl = lua_getfield(L, wl_idx, "workload") != LUA_TNIL;
+    if (side == 0) {
+        if (!has_wl && need_workload)
+            luaL_error(L, "%s: 'workload' is missing", what);
+        snprintf(name, sizeof name, "%s.workload", what);
+        lesson_api_workload(L, -1, name, &p->workload);
+    }
+    lua_pop(L, 1);
+    bool has_map = lua_getfield(L, idx, "mapping") != LUA_TNIL;
+    snprintf(name, sizeof name, "%s.mapping", what);
+    if (!has_wl && !has_map && !need_workload) {
+        Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = p->cluster[side].n_gpus, .ep = 1,
+                     .interleave = 1};
+        p->mapping[side] = m;
+    } else {
+        lesson_api_mapping(L, -1, name, &p->cluster[side], &p->workload, &p->mapping[side]);
+    }
+    lua_pop(L, 1);
+}
+
+static unsigned read_allow(lua_State *L, int idx, const char *what)
+{
+    int t = lua_getfield(L, idx, "allow");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return SCN_ALLOW_ALL;
+    }
+    if (t != LUA_TTABLE)
+        luaL_error(L, "%s: 'allow' must be a list like { \"move\", \"degrees\" }", what);
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } names[] = {{"move", SCN_ALLOW_MOVE},     {"degrees", SCN_ALLOW_DEGREES},
+                 {"micro", SCN_ALLOW_MICRO},   {"domain", SCN_ALLOW_DOMAIN},
+                 {"system", SCN_ALLOW_SYSTEM}};
+    unsigned allow = 0;
+    lua_Integer len = luaL_len(L, -1);
+    for (lua_Integer i = 1; i <= len && i <= MAX_ITEMS; i++) {
+        const char *s = lua_geti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        unsigned bit = 0;
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            if (strcmp(s, names[k].name) == 0)
+                bit = names[k].bit;
+        if (!bit)
+            luaL_error(L, "%s: allow[%I] = '%s' is not one of move, degrees, micro, domain, "
+                          "system",
+                       what, i, s);
+        allow |= bit;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return allow;
+}
+
+static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, int page)
+{
+    Page *p = &l->pages[page];
+    read_setup(L, idx, idx, what, p, 0, true);
+    p->allow = read_allow(L, idx, what);
+    read_strings(L, idx, "start", what, &p->start, &p->n_start);
+    read_strings(L, idx, "hints", what, &p->hints, &p->n_hints);
+    read_strings(L, idx, "solution", what, &p->solution, &p->n_solution);
+    p->debrief = dup_field(L, idx, "debrief", what, false);
+    if (lua_getfield(L, idx, "goal") != LUA_TTABLE)
+        luaL_error(L, "%s: 'goal' must be a table { text = \"...\", check = function(r) ... "
+                      "end }",
+                   what);
+    int g = lua_gettop(L);
+    p->goal_text = dup_field(L, g, "text", "goal", true);
+    if (lua_getfield(L, g, "check") != LUA_TFUNCTION)
+        luaL_error(L, "%s: goal.check must be a function(r) returning true when the goal is "
+                      "met",
+                   what);
+    lua_Debug ar;
+    lua_pushvalue(L, -1);
+    if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0)
+        p->goal_line = ar.linedefined;
+    else
+        p->goal_line = p->line;
+    lua_getfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
+    lua_insert(L, -2);
+    lua_rawseti(L, -2, page + 1);
+    lua_pop(L, 2);
+    p->has_goal = true;
+}
+
+static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
+{
+    if (lua_getfield(L, idx, "choices") != LUA_TTABLE)
+        luaL_error(L, "%s: 'choices' must be a list of { text =, correct =, explain = }",
+                   what);
+    lua_Integer len = luaL_len(L, -1);
+    if (len < 2 || len > MAX_ITEMS)
+        luaL_error(L, "%s: a quiz needs 2 to %d choices (has %I)", what, MAX_ITEMS, len);
+    p->choices = xcalloc((size_t)len, sizeof *p->choices);
+    int n_correct = 0;
+    for (lua_Integer i = 1; i <= len; i++) {
+        char cw[64];
+        snprintf(cw, sizeof cw, "%s: choices[%d]", what, (int)i);
+        if (lua_geti(L, -1, i) != LUA_TTABLE)
+            luaL_error(L, "%s must be a table { text =, correct =, explain = }", cw);
+        int c = lua_gettop(L);
+        QuizChoice *q = &p->choices[i - 1];
+        q->text = dup_field(L, c, "text", cw, true);
+        p->n_choices = (int)i;
+        q->explain = dup_field(L, c, "explain", cw, true);
+        int t = lua_getfield(L, c, "correct");
+        if (t != LUA_TNIL && t != LUA_TBOOLEAN)
+            luaL_error(L, "%s: 'correct' must be true or false", cw);
+        q->correct = lua_toboolean(L, -1);
+        n_correct += q->correct;
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
+    if (n_correct == 0)
+        luaL_error(L, "%s: no choice is marked correct = true", what);
+}
+
+static void read_chart(lua_State *L, int idx, const char *what, Page *p)
+{
+    if (lua_getfield(L, idx, "chart") != LUA_TTABLE)
+        luaL_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }",
+                   what);
+    int c = lua_gettop(L);
+    char *x = dup_field(L, c, "x", "chart", true);
+    snprintf(p->chart_x, sizeof p->chart_x, "%s", x);
+    free(x);
+    static const char *const xs[] = {"tp", "pp", "dp", "ep", "cp", "mb", "domain", "gpus",
+                                     NULL};
+    bool ok = false;
+    for (int i = 0; xs[i]; i++)
+        ok = ok || strcmp(p->chart_x, xs[i]) == 0;
+    if (!ok)
+        luaL_error(L, "%s: chart.x '%s' is not one of tp, pp, dp, ep, cp, mb, domain, gpus",
+                   what, p->chart_x);
+    if (lua_getfield(L, c, "values") != LUA_TTABLE)
+        luaL_error(L, "%s: chart.values must be a list of numbers", what);
+    lua_Integer len = luaL_len(L, -1);
+    if (len < 1 || len > MAX_CHART)
+        luaL_error(L, "%s: chart.values needs 1 to %d numbers", what, MAX_CHART);
+    for (lua_Integer i = 1; i <= len; i++) {
+        int isnum;
+        lua_geti(L, -1, i);
+        p->chart_values[i - 1] = lua_tonumberx(L, -1, &isnum);
+        if (!isnum)
+            luaL_error(L, "%s: chart.values[%I] is not a number", what, i);
+        lua_pop(L, 1);
+    }
+    p->chart_n = (int)len;
+    lua_pop(L, 2);
+}
+
+static int read_page(lua_State *L)
+{
+    ReadCtx *ctx = lua_touserdata(L, 1);
+    Lesson *l = ctx->l;
+    int page = ctx->page;
+    Page *p = &l->pages[page];
+    char what[32];
+    snprintf(what, sizeof what, "pages[%d]", page + 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, LESSON_KEY);
+    lua_getfield(L, -1, "pages");
+    if (lua_geti(L, -1, page + 1) != LUA_TTABLE)
+        return luaL_error(L, "%s must be a table with kind = \"text\" (or diagram, scenario, "
+                             "quiz, compare)",
+                          what);
+    int idx = lua_gettop(L);
+    char *kind = dup_field(L, idx, "kind", what, true);
+    static const struct {
+        const char *name;
+        PageKind kind;
+    } kinds[] = {{"text", PAGE_TEXT},
+                 {"diagram", PAGE_DIAGRAM},
+                 {"scenario", PAGE_SCENARIO},
+                 {"quiz", PAGE_QUIZ},
+                 {"compare", PAGE_COMPARE}};
+    int found = -1;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(kind, kinds[i].name) == 0)
+            found = (int)i;
+    if (found < 0) {
+        char copy[40];
+        snprintf(copy, sizeof copy, "%s", kind);
+        free(kind);
+        return luaL_error(L, "%s: unknown kind '%s' (text, diagram, scenario, quiz or "
+                             "compare)",
+                          what, copy);
+    }
+    free(kind);
+    p->kind = kinds[found].kind;
+    p->title = dup_field(L, idx, "title", what, true);
+    p->text = dup_field(L, idx, "text", what, p->kind == PAGE_TEXT || p->kind == PAGE_QUIZ);
+    switch (p->kind) {
+    case PAGE_TEXT:
+        break;
+    case PAGE_DIAGRAM:
+        read_view(L, idx, what, p);
+        read_setup(L, idx, idx, what, p, 0, p->view == VIEW_BAR || p->view == VIEW_CHART);
+        if (p->view == VIEW_CHART)
+            read_chart(L, idx, what, p);
+        break;
+    case PAGE_SCENARIO:
+        read_scenario(L, idx, what, l, page);
+        break;
+    case PAGE_QUIZ:
+        read_quiz(L, idx, what, p);
+        break;
+    case PAGE_COMPARE: {
+        p->view = VIEW_BAR;
+        const char *sides[2] = {"left", "right"};
+        for (int s = 0; s < 2; s++) {
+            char sw[48];
+            snprintf(sw, sizeof sw, "%s.%s", what, sides[s]);
+            if (lua_getfield(L, idx, sides[s]) != LUA_TTABLE)
+                return luaL_error(L, "%s: '%s' must be a table { label =, cluster =, "
+                                     "mapping = }",
+                                  what, sides[s]);
+            char *label = dup_field(L, -1, "label", sw, true);
+            snprintf(p->label[s], sizeof p->label[s], "%s", label);
+            free(label);
+            read_setup(L, lua_gettop(L), idx, sw, p, s, true);
+            lua_pop(L, 1);
+        }
+        break;
+    }
+    }
+    lua_pop(L, 3);
+    return 0;
+}
+
+static int int_field(lua_State *L, int idx, const char *k)
+{
+    int isnum = 1;
+    lua_getfield(L, idx, k);
+    lua_Integer v = lua_isnil(L, -1) ? 0 : lua_tointegerx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum || v < -1000000 || v > 1000000)
+        luaL_error(L, "lesson: '%s' must be a whole number", k);
+    return (int)v;
+}
+
+static int read_header(lua_State *L)
+{
+    ReadCtx *ctx = lua_touserdata(L, 1);
+    Lesson *l = ctx->l;
+    lua_getfield(L, LUA_REGISTRYINDEX, LESSON_KEY);
+    int idx = lua_gettop(L);
+    if (lua_type(L, idx) != LUA_TTABLE)
+        return luaL_error(L, "the file must return a table { id =, title =, pages = {...} } "
+                             "(it returned %s)",
+                          luaL_typename(L, idx));
+    l->id = dup_field(L, idx, "id", "lesson", true);
+    for (const char *c = l->id; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+            return luaL_error(L, "lesson: id '%s' may use only a-z, 0-9 and '-'", l->id);
+    if (!l->id[0])
+        return luaL_error(L, "lesson: id is empty");
+    l->title = dup_field(L, idx, "title", "lesson", true);
+    l->summary = dup_field(L, idx, "summary", "lesson", false);
+    l->track = dup_field(L, idx, "track", "lesson", false);
+    if (!l->summary)
+        l->summary = xstrdup("");
+    if (!l->track)
+        l->track = xstrdup("");
+    l->order = int_field(L, idx, "order");
+    l->minutes = int_field(L, idx, "minutes");
+    if (lua_getfield(L, idx, "pages") != LUA_TTABLE)
+        return luaL_error(L, "lesson: 'pages' must be a list of pages");
+    lua_Integer n = luaL_len(L, -1);
+    if (n < 1 || n > MAX_PAGES)
+        return luaL_error(L, "lesson: needs 1 to %d pages (has %I)", MAX_PAGES, n);
+    l->pages = xcalloc((size_t)n, sizeof *l->pages);
+    l->n_pages = (int)n;
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
+    lua_pop(L, 2);
+    return 0;
+}
+
+static int open_api(lua_State *L)
+{
+    lesson_api_open(L);
+    return 0;
+}
+
+static int keep_lesson(lua_State *L)
+{
+    lua_settop(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, LESSON_KEY);
+    return 0;
+}
+
+/* Loads, reads and collects problems; returns the Lesson even when it has
+ * problems (l->problems.n > 0), NULL only without a sandbox. */
+static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
+{
+    Lesson *l = xcalloc(1, sizeof *l);
+    l->path = xstrdup(path ? path : "");
+    l->sb = sandbox_new(l->path, lim);
+    if (!l->sb) {
+        problem_add(&l->problems, "%s:1: cannot create a Lua state", l->path);
+        return l;
+    }
+    char err[LESSON_ERR_LEN];
+    lua_State *L = sandbox_state(l->sb);
+    if (!sandbox_protect(l->sb, open_api, NULL, err, sizeof err)) {
+        problem_add(&l->problems, "%s", err);
+        return l;
+    }
+    if (!sandbox_run_file(l->sb, l->path, err, sizeof err)) {
+        problem_add(&l->problems, "%s", err);
+        return l;
+    }
+    lua_pushcfunction(L, keep_lesson);
+    lua_insert(L, -2);
+    if (!sandbox_call(l->sb, 1, 0, err, sizeof err)) {
+        problem_add(&l->problems, "%s", err);
+        return l;
+    }
+    scan_lines(l);
+    ReadCtx ctx = {.l = l, .page = -1};
+    if (!sandbox_protect(l->sb, read_header, &ctx, err, sizeof err)) {
+        problem_from_err(l, l->return_line, err);
+        return l;
+    }
+    for (int i = 0; i < l->n_pages; i++) {
+        l->pages[i].line = page_line(l, i);
+        ctx.page = i;
+        if (!sandbox_protect(l->sb, read_page, &ctx, err, sizeof err))
+            problem_from_err(l, l->pages[i].line, err);
+        else
+            l->pages[i].ok = true;
+    }
+    return l;
+}
+
+static Lesson *lesson_load_with(const char *path, const SandboxLimits *lim, char *err,
+                                size_t err_len)
+{
+    Lesson *l = lesson_read(path, lim);
+    if (l->problems.n > 0) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s", l->problems.lines[0]);
+        lesson_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+Lesson *lesson_load(const char *path, char *err, size_t err_len)
+{
+    SandboxLimits lim = sandbox_limits_default();
+    return lesson_load_with(path, &lim, err, err_len);
+}
+
+Lesson *lesson_load_quick(const char *path, char *err, size_t err_len)
+{
+    SandboxLimits lim = sandbox_limits_catalog();
+    return lesson_load_with(path, &lim, err, err_len);
+}
+
+/* ---- accessors ------------------------------------------------------------- */
+
+static const Page *page_at(const Lesson *l, int page)
+{
+    return l && page >= 0 && page < l->n_pages ? &l->pages[page] : NULL;
+}
+
+const char *lesson_path(const Lesson *l) { return l ? l->path : ""; }
+const char *lesson_id(const Lesson *l) { return l && l->id ? l->id : ""; }
+const char *lesson_title(const Lesson *l) { return l && l->title ? l->title : ""; }
+const char *lesson_summary(const Lesson *l) { return l && l->summary ? l->summary : ""; }
+const char *lesson_track(const Lesson *l) { return l && l->track ? l->track : ""; }
+int lesson_order(const Lesson *l) { return l ? l->order : 0; }
+int lesson_minutes(const Lesson *l) { return l ? l->minutes : 0; }
+int lesson_page_count(const Lesson *l) { return l ? l->n_pages : 0; }
+
+PageKind lesson_page_kind(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p ? p->kind : PAGE_TEXT;
+}
+
+const char *lesson_page_title(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p && p->title ? p->title : "";
+}
+
+const char *lesson_page_text(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p && p->text ? p->text : "";
+}
+
+int lesson_page_line(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p ? p->line : 0;
+}
+
+bool lesson_page_diagram(const Lesson *l, int page, int side, LessonDiagram *out, char *err,
+                         size_t err_len)
+{
+    const Page *p = page_at(l, page);
+    if (!p || !out || !p->has_cluster || side < 0 || side > 1 ||
+        (side == 1 && p->kind != PAGE_COMPARE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s: page %d has no diagram side %d", lesson_path(l),
+                     page + 1, side);
+        return false;
+    }
+    memset(out, 0, sizeof *out);
+    out->view = p->view;
+    out->cluster = p->cluster[side];
+    out->workload = p->workload;
+    out->mapping = p->mapping[side];
+    out->placement = NULL;
+    snprintf(out->label, sizeof out->label, "%s", p->label[side]);
+    return true;
+}
+
+int lesson_page_chart(const Lesson *l, int page, char *x, size_t x_len, double *values,
+                      int max)
+{
+    const Page *p = page_at(l, page);
+    if (!p || p->chart_n == 0)
+        return 0;
+    if (x && x_len)
+        snprintf(x, x_len, "%s", p->chart_x);
+    int n = p->chart_n < max ? p->chart_n : max;
+    for (int i = 0; values && i < n; i++)
+        values[i] = p->chart_values[i];
+    return n;
+}
+
+static const Page *scenario_page(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p && p->kind == PAGE_SCENARIO && p->has_goal ? p : NULL;
+}
+
+Scenario *lesson_scenario_start(const Lesson *l, int page, char *err, size_t err_len)
+{
+    const Page *p = scenario_page(l, page);
+    char why[300];
+    if (!p) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
+        return NULL;
+    }
+    Scenario *s = scenario_new(&p->cluster[0], &p->workload, &p->mapping[0], NULL,
+                               SCN_ALLOW_ALL, why, sizeof why);
+    if (!s) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s:%d: the starting scenario is not legal: %s",
+                     lesson_path(l), p->line, why);
+        return NULL;
+    }
+    for (int i = 0; i < p->n_start; i++) {
+        if (!scenario_apply_text(s, p->start[i], why, sizeof why)) {
+            if (err && err_len)
+                snprintf(err, err_len, "%s:%d: start move %d '%s': %s", lesson_path(l),
+                         p->line, i + 1, p->start[i], why);
+            scenario_free(s);
+            return NULL;
+        }
+    }
+    /* The start moves are part of the setting: make them the new start. */
+    Scenario *fresh = scenario_new(scenario_cluster(s), scenario_workload(s),
+                                   scenario_mapping(s), scenario_placement(s), p->allow, why,
+                                   sizeof why);
+    scenario_free(s);
+    if (!fresh && err && err_len)
+        snprintf(err, err_len, "%s:%d: the starting scenario is not legal: %s",
+                 lesson_path(l), p->line, why);
+    return fresh;
+}
+
+const char *lesson_scenario_goal_text(const Lesson *l, int page)
+{
+    const Page *p = scenario_page(l, page);
+    return p && p->goal_text ? p->goal_text : "";
+}
+
+int lesson_scenario_hint_count(const Lesson *l, int page)
+{
+    const Page *p = scenario_page(l, page);
+    return p ? p->n_hints : 0;
+}
+
+const char *lesson_scenario_hint(const Lesson *l, int page, int i)
+{
+    const Page *p = scenario_page(l, page);
+    return p && i >= 0 && i < p->n_hints ? p->hints[i] : "";
+}
+
+const char *lesson_scenario_debrief(const Lesson *l, int page)
+{
+    const Page *p = scenario_page(l, page);
+    return p && p->debrief ? p->debrief : "";
+}
+
+int lesson_scenario_solution_count(const Lesson *l, int page)
+{
+    const Page *p = scenario_page(l, page);
+    return p ? p->n_solution : 0;
+}
+
+const char *lesson_scenario_solution_move(const Lesson *l, int page, int i)
+{
+    const Page *p = scenario_page(l, page);
+    return p && i >= 0 && i < p->n_solution ? p->solution[i] : "";
+}
+
+typedef struct {
+    int page;
+    const Scenario *s;
+} GoalCtx;
+
+/* Runs in the sandbox: builds r and calls the goal; returns (met, why). */
+static int run_goal(lua_State *L)
+{
+    GoalCtx *g = lua_touserdata(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
+    lua_rawgeti(L, -1, g->page + 1);
+    const Scenario *s = g->s;
+    lesson_api_push_result(L, scenario_result(s), scenario_mapping(s),
+                           scenario_start_result(s));
+    lua_call(L, 1, 2);
+    return 2;
+}
+
+int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why,
+                             size_t why_len, char *err, size_t err_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    const Page *p = scenario_page(l, page);
+    if (!p || !s) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
+        return -1;
+    }
+    lua_State *L = sandbox_state(l->sb);
+    int top = lua_gettop(L);
+    GoalCtx g = {.page = page, .s = s};
+    char e[LESSON_ERR_LEN];
+    lua_pushcfunction(L, run_goal);
+    lua_pushlightuserdata(L, &g);
+    if (!sandbox_call(l->sb, 1, 2, e, sizeof e)) {
+        const char *name = sandbox_name(l->sb);
+        size_t n = strlen(name);
+        if (err && err_len) {
+            if (strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
+                snprintf(err, err_len, "%s:%d: goal: %s", name, p->goal_line, e + n + 2);
+            else
+                snprintf(err, err_len, "%s", e);
+        }
+        lua_settop(L, top);
+        return -1;
+    }
+    int met = lua_toboolean(L, -2);
+    if (!met && why && why_len && lua_type(L, -1) == LUA_TSTRING) {
+        size_t len;
+        const char *r = lua_tolstring(L, -1, &len);
+        sandbox_escape(r, len, why, why_len);
+    }
+    lua_settop(L, top);
+    return met;
+}
+
+int lesson_quiz_choice_count(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p && p->kind == PAGE_QUIZ ? p->n_choices : 0;
+}
+
+const char *lesson_quiz_choice(const Lesson *l, int page, int i)
+{
+    const Page *p = page_at(l, page);
+    return p && p->kind == PAGE_QUIZ && i >= 0 && i < p->n_choices && p->choices[i].text
+               ? p->choices[i].text
+               : "";
+}
+
+bool lesson_quiz_is_correct(const Lesson *l, int page, int i)
+{
+    const Page *p = page_at(l, page);
+    return p && p->kind == PAGE_QUIZ && i >= 0 && i < p->n_choices && p->choices[i].correct;
+}
+
+const char *lesson_quiz_explanation(const Lesson *l, int page, int i)
+{
+    const Page *p = page_at(l, page);
+    return p && p->kind == PAGE_QUIZ && i >= 0 && i < p->n_choices && p->choices[i].explain
+               ? p->choices[i].explain
+               : "";
+}
+
+/* ---- check ------------------------------------------------------------- */
+
+static void check_scenario(Lesson *l, int page)
+{
+    Page *p = &l->pages[page];
+    char err[LESSON_ERR_LEN], why[300];
+    Scenario *s = lesson_scenario_start(l, page, err, sizeof err);
+    if (!s) {
+        problem_add(&l->problems, "%s", err);
+        return;
+    }
+    int met = lesson_scenario_goal_met(l, page, s, why, sizeof why, err, sizeof err);
+    if (met < 0)
+        problem_add(&l->problems, "%s", err);
+    else if (met > 0)
+        problem_add(&l->problems, "%s:%d: the goal is already met at the start",
+                    l->path, p->goal_line);
+    if (p->n_solution == 0) {
+        problem_add(&l->problems, "%s:%d: scenario has no reference solution (solution = "
+                                  "{ \"tp 8\", ... })",
+                    l->path, p->line);
+        scenario_free(s);
+        return;
+    }
+    for (int i = 0; i < p->n_solution; i++) {
+        if (!scenario_apply_text(s, p->solution[i], why, sizeof why)) {
+            problem_add(&l->problems, "%s:%d: solution move %d '%s': %s", l->path, p->line,
+                        i + 1, p->solution[i], why);
+            scenario_free(s);
+            return;
+        }
+    }
+    met = lesson_scenario_goal_met(l, page, s, why, sizeof why, err, sizeof err);
+    if (met < 0)
+        problem_add(&l->problems, "%s", err);
+    else if (met == 0)
+        problem_add(&l->problems, "%s:%d: the reference solution does not meet the goal%s%s",
+                    l->path, p->goal_line, why[0] ? ": " : "", why);
+    scenario_free(s);
+}
+
+static void check_diagram(Lesson *l, int page)
+{
+    Page *p = &l->pages[page];
+    int sides = p->kind == PAGE_COMPARE ? 2 : 1;
+    for (int s = 0; s < sides && p->has_cluster; s++) {
+        if (p->view != VIEW_BAR && p->view != VIEW_CHART && p->kind != PAGE_COMPARE)
+            continue;
+        StepResult r;
+        char why[300];
+        if (step_eval(&p->cluster[s], &p->workload, &p->mapping[s], NULL, NULL, &r, why,
+                      sizeof why) != STEP_OK)
+            problem_add(&l->problems, "%s:%d: the model cannot evaluate this page: %s",
+                        l->path, p->line, why);
+    }
+}
+
+int lesson_check_file(const char *path, LessonReportFn report, void *ctx)
+{
+    SandboxLimits lim = sandbox_limits_default();
+    Lesson *l = lesson_read(path, &lim);
+    if (l->n_pages > 0) {
+        for (int i = 0; i < l->n_pages; i++) {
+            if (!l->pages[i].ok)
+                continue;
+            if (l->pages[i].kind == PAGE_SCENARIO)
+                check_scenario(l, i);
+            else if (l->pages[i].kind == PAGE_DIAGRAM || l->pages[i].kind == PAGE_COMPARE)
+                check_diagram(l, i);
+        }
+    }
+    int n = l->problems.n;
+    for (int i = 0; report && i < n; i++)
+        report(ctx, l->problems.lines[i]);
+    lesson_free(l);
+    return n;
+}

@@ -1,0 +1,763 @@
+/* lesson_api — the `scalelab` table lessons call: presets as plain tables,
+ * scalelab.cluster objects (userdata: a built cluster stays consistent, its
+ * fields are read-only), scalelab.step returning a plain result table, units,
+ * and page helpers. Also the readers of cluster/workload/mapping tables that
+ * lesson.c uses for pages.
+ *
+ * Rules: arguments are checked first (luaL_check*), every model struct is a
+ * value on the C stack or inside a userdata, so a Lua error never skips a
+ * free. Presets come from the compiled-in tables (src/model/hw.c and
+ * workload.c), which a unit test keeps equal to assets/presets.lua.
+ * Depends on the model and Lua; nothing here prints.
+ */
+#include "lesson/lesson_api.h"
+
+#include "model/hw.h"
+#include "model/units.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CLUSTER_MT "scalelab.cluster"
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_int(lua_State *L, const char *k, lua_Integer v)
+{
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_str(lua_State *L, const char *k, const char *v)
+{
+    lua_pushstring(L, v ? v : "");
+    lua_setfield(L, -2, k);
+}
+
+static void set_bool(lua_State *L, const char *k, bool v)
+{
+    lua_pushboolean(L, v);
+    lua_setfield(L, -2, k);
+}
+
+/* Reads integer field k of the table at idx; returns dflt when nil. */
+static int opt_int_field(lua_State *L, int idx, const char *what, const char *k, int dflt,
+                         int lo, int hi)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return dflt;
+    }
+    int isnum = 0;
+    lua_Integer v = lua_tointegerx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum)
+        luaL_error(L, "%s.%s must be a whole number", what, k);
+    if (v < lo || v > hi)
+        luaL_error(L, "%s.%s = %I is out of range (%d to %d)", what, k, v, lo, hi);
+    return (int)v;
+}
+
+/* A quantity field: a number in base units or text like "800 Gb/s". */
+static bool opt_quantity_field(lua_State *L, int idx, const char *what, const char *k,
+                               UnitsKind kind, double *out)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return false;
+    }
+    if (t == LUA_TNUMBER) {
+        *out = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        if (!(*out > 0) || !isfinite(*out))
+            luaL_error(L, "%s.%s must be a positive number", what, k);
+        return true;
+    }
+    if (t != LUA_TSTRING)
+        luaL_error(L, "%s.%s must be a number or text like \"800 Gb/s\"", what, k);
+    char err[200];
+    bool ok = units_parse(kind, lua_tostring(L, -1), out, err, sizeof err);
+    lua_pop(L, 1);
+    if (!ok)
+        luaL_error(L, "%s.%s: %s", what, k, err);
+    return true;
+}
+
+static const char *opt_str_field(lua_State *L, int idx, const char *k, char *buf, size_t n)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return NULL;
+    }
+    if (t != LUA_TSTRING) {
+        lua_pop(L, 1);
+        luaL_error(L, "field '%s' must be a string", k);
+    }
+    snprintf(buf, n, "%s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return buf;
+}
+
+/* Rejects fields the reader does not know: a typo must not pass silently. */
+static void check_known(lua_State *L, int idx, const char *what, const char *const *known)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            luaL_error(L, "%s: keys must be names", what);
+        const char *key = lua_tostring(L, -1);
+        bool found = false;
+        for (int i = 0; known[i] && !found; i++)
+            found = strcmp(key, known[i]) == 0;
+        if (!found) {
+            char list[300] = "";
+            for (int i = 0; known[i]; i++) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", known[i]);
+            }
+            luaL_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
+        }
+    }
+}
+
+/* ---- presets as plain tables ------------------------------------------ */
+
+static void push_gpu(lua_State *L, const GpuSpec *g)
+{
+    lua_createtable(L, 0, 6);
+    set_str(L, "id", g->id);
+    set_str(L, "name", g->name);
+    set_num(L, "bf16_flops", g->bf16_flops);
+    set_num(L, "fp8_flops", g->fp8_flops);
+    set_num(L, "hbm_bytes", g->hbm_bytes);
+    set_num(L, "hbm_bytes_per_s", g->hbm_bytes_per_s);
+}
+
+static void push_system(lua_State *L, const SystemSpec *s)
+{
+    lua_createtable(L, 0, 20);
+    set_str(L, "id", s->id);
+    set_str(L, "name", s->name);
+    set_str(L, "gpu_id", s->gpu_id);
+    const GpuSpec *g = hw_gpu_find(s->gpu_id);
+    if (g) {
+        push_gpu(L, g);
+        lua_setfield(L, -2, "gpu");
+    }
+    set_int(L, "domain_gpus", s->domain_gpus);
+    set_int(L, "default_gpus", s->default_gpus);
+    set_str(L, "up_kind", s->up_kind == HW_UP_TORUS ? "torus" : "switched");
+    set_str(L, "up_link", s->up_link);
+    set_num(L, "up_bytes_per_s", s->up_bytes_per_s);
+    set_num(L, "up_lat_s", s->up_lat_s);
+    set_int(L, "up_switches", s->up_switches);
+    lua_createtable(L, 3, 0);
+    for (int i = 0; i < 3; i++) {
+        lua_pushinteger(L, s->torus[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "torus");
+    set_str(L, "out_link", s->out_link);
+    set_num(L, "out_bytes_per_s", s->out_bytes_per_s);
+    set_num(L, "out_lat_s", s->out_lat_s);
+    set_num(L, "oversub", s->oversub);
+    set_int(L, "gpus_per_leaf", s->gpus_per_leaf);
+    set_num(L, "domain_power_w", s->domain_power_w);
+    set_str(L, "cooling", s->cooling);
+    set_str(L, "summary", s->summary);
+}
+
+static void push_workload(lua_State *L, const Workload *w, const char *name,
+                          const char *source)
+{
+    lua_createtable(L, 0, 24);
+    set_str(L, "id", w->id);
+    if (name)
+        set_str(L, "name", name);
+    if (source)
+        set_str(L, "source", source);
+    set_int(L, "layers", w->layers);
+    set_int(L, "hidden", w->hidden);
+    set_int(L, "heads", w->heads);
+    set_int(L, "kv_heads", w->kv_heads);
+    set_int(L, "ffn", w->ffn);
+    set_bool(L, "swiglu", w->swiglu);
+    set_int(L, "seq", w->seq);
+    set_int(L, "vocab", w->vocab);
+    set_num(L, "params", workload_params(w));
+    set_num(L, "active_params", workload_active_params(w));
+    set_int(L, "batch", w->global_batch);
+    set_int(L, "mb", w->micro_batch);
+    set_int(L, "experts", w->experts);
+    set_int(L, "topk", w->topk);
+    set_int(L, "shared_experts", w->shared_experts);
+    set_int(L, "moe_layers", w->moe_layers);
+    set_bool(L, "moe", workload_is_moe(w));
+    set_str(L, "recompute", w->recompute == WL_RECOMPUTE_FULL        ? "full"
+                            : w->recompute == WL_RECOMPUTE_SELECTIVE ? "selective"
+                                                                     : "none");
+    set_str(L, "precision", w->precision == WL_FP8 ? "fp8" : "bf16");
+    set_num(L, "model_flops", workload_model_flops(w));
+}
+
+static int unknown_id(lua_State *L, const char *kind, const char *id, int count,
+                      const char *(*id_at)(int))
+{
+    char names[400] = "";
+    for (int i = 0; i < count; i++) {
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", id_at(i));
+    }
+    return luaL_error(L, "unknown %s '%s' (known: %s)", kind, id, names);
+}
+
+static const char *gpu_id_at(int i) { return hw_gpu_at(i)->id; }
+static const char *system_id_at(int i) { return hw_system_at(i)->id; }
+static const char *model_id_at(int i) { return workload_preset_at(i)->id; }
+
+static int api_gpu(lua_State *L)
+{
+    const char *id = luaL_checkstring(L, 1);
+    const GpuSpec *g = hw_gpu_find(id);
+    if (!g)
+        return unknown_id(L, "GPU", id, hw_gpu_count(), gpu_id_at);
+    push_gpu(L, g);
+    return 1;
+}
+
+static int api_system(lua_State *L)
+{
+    const char *id = luaL_checkstring(L, 1);
+    const SystemSpec *s = hw_system_find(id);
+    if (!s)
+        return unknown_id(L, "system", id, hw_system_count(), system_id_at);
+    push_system(L, s);
+    return 1;
+}
+
+static int api_model(lua_State *L)
+{
+    const char *id = luaL_checkstring(L, 1);
+    const WorkloadPreset *p = workload_preset_find(id);
+    if (!p)
+        return unknown_id(L, "model", id, workload_preset_count(), model_id_at);
+    push_workload(L, &p->w, p->name, p->source);
+    return 1;
+}
+
+static int push_id_list(lua_State *L, int count, const char *(*id_at)(int))
+{
+    lua_createtable(L, count, 0);
+    for (int i = 0; i < count; i++) {
+        lua_pushstring(L, id_at(i));
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int api_gpus(lua_State *L) { return push_id_list(L, hw_gpu_count(), gpu_id_at); }
+static int api_systems(lua_State *L)
+{
+    return push_id_list(L, hw_system_count(), system_id_at);
+}
+static int api_models(lua_State *L)
+{
+    return push_id_list(L, workload_preset_count(), model_id_at);
+}
+
+/* ---- readers ------------------------------------------------------------ */
+
+void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
+{
+    idx = lua_absindex(L, idx);
+    Cluster *ud = luaL_testudata(L, idx, CLUSTER_MT);
+    if (ud) {
+        *out = *ud;
+        return;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE)
+        luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
+    static const char *const known[] = {"system", "gpus", "domain", "up", "out", "oversub",
+                                        "sites", "across", "gpus_per_leaf", NULL};
+    check_known(L, idx, what, known);
+    char sys[64];
+    if (!opt_str_field(L, idx, "system", sys, sizeof sys))
+        luaL_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")",
+                   what);
+    int gpus = opt_int_field(L, idx, what, "gpus", 0, 1, CLUSTER_MAX_GPUS);
+    char err[300];
+    Cluster c;
+    if (!cluster_from_system(&c, sys, gpus, err, sizeof err))
+        luaL_error(L, "%s: %s", what, err);
+    c.domain_gpus = opt_int_field(L, idx, what, "domain", c.domain_gpus, 1, CLUSTER_MAX_GPUS);
+    c.sites = opt_int_field(L, idx, what, "sites", c.sites, 1, 1000);
+    c.gpus_per_leaf = opt_int_field(L, idx, what, "gpus_per_leaf", c.gpus_per_leaf, 1,
+                                    CLUSTER_MAX_GPUS);
+    double v;
+    if (opt_quantity_field(L, idx, what, "up", UNITS_BANDWIDTH, &v))
+        c.up_bytes_per_s = v;
+    if (opt_quantity_field(L, idx, what, "out", UNITS_BANDWIDTH, &v))
+        c.out_bytes_per_s = v;
+    if (opt_quantity_field(L, idx, what, "across", UNITS_BANDWIDTH, &v))
+        c.across_bytes_per_s = v;
+    if (opt_quantity_field(L, idx, what, "oversub", UNITS_COUNT, &v)) {
+        if (v < 1)
+            luaL_error(L, "%s.oversub must be at least 1", what);
+        c.oversub = v;
+    }
+    if (c.sites > 1 && !(c.across_bytes_per_s > 0))
+        luaL_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)",
+                   what, c.sites);
+    if (!cluster_check(&c, err, sizeof err))
+        luaL_error(L, "%s: %s", what, err);
+    *out = c;
+}
+
+void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
+{
+    idx = lua_absindex(L, idx);
+    const WorkloadPreset *p;
+    if (lua_isnoneornil(L, idx)) {
+        p = workload_preset_find("llama3-8b");
+        if (!p)
+            luaL_error(L, "%s: no default workload preset", what);
+        *out = p->w;
+        return;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE)
+        luaL_error(L, "%s must be a table like { model = \"llama3-70b\", batch = 512 }", what);
+    static const char *const known[] = {
+        "model", "batch", "mb", "seq", "layers", "hidden", "heads", "kv_heads", "ffn",
+        "vocab", "experts", "topk", "recompute", "precision", NULL,
+    };
+    check_known(L, idx, what, known);
+    char id[64];
+    if (!opt_str_field(L, idx, "model", id, sizeof id))
+        luaL_error(L, "%s.model is missing (one of the workload presets, e.g. "
+                      "\"llama3-70b\")",
+                   what);
+    p = workload_preset_find(id);
+    if (!p)
+        unknown_id(L, "model", id, workload_preset_count(), model_id_at);
+    Workload w = p->w;
+    const int big = 1 << 30;
+    w.global_batch = opt_int_field(L, idx, what, "batch", w.global_batch, 1, big);
+    w.micro_batch = opt_int_field(L, idx, what, "mb", w.micro_batch, 1, big);
+    w.seq = opt_int_field(L, idx, what, "seq", w.seq, 1, big);
+    int layers = opt_int_field(L, idx, what, "layers", w.layers, 1, 100000);
+    int hidden = opt_int_field(L, idx, what, "hidden", w.hidden, 1, big);
+    if (layers != w.layers || hidden != w.hidden)
+        w.params = 0; /* derive from the new shape */
+    w.layers = layers;
+    w.hidden = hidden;
+    w.heads = opt_int_field(L, idx, what, "heads", w.heads, 1, big);
+    w.kv_heads = opt_int_field(L, idx, what, "kv_heads", w.kv_heads, 1, big);
+    w.ffn = opt_int_field(L, idx, what, "ffn", w.ffn, 1, big);
+    w.vocab = opt_int_field(L, idx, what, "vocab", w.vocab, 1, big);
+    w.experts = opt_int_field(L, idx, what, "experts", w.experts, 0, 100000);
+    w.topk = opt_int_field(L, idx, what, "topk", w.topk, 0, 100000);
+    char buf[32];
+    if (opt_str_field(L, idx, "recompute", buf, sizeof buf)) {
+        if (strcmp(buf, "none") == 0)
+            w.recompute = WL_RECOMPUTE_NONE;
+        else if (strcmp(buf, "selective") == 0)
+            w.recompute = WL_RECOMPUTE_SELECTIVE;
+        else if (strcmp(buf, "full") == 0)
+            w.recompute = WL_RECOMPUTE_FULL;
+        else
+            luaL_error(L, "%s.recompute must be \"none\", \"selective\" or \"full\"", what);
+    }
+    if (opt_str_field(L, idx, "precision", buf, sizeof buf)) {
+        if (strcmp(buf, "bf16") == 0)
+            w.precision = WL_BF16;
+        else if (strcmp(buf, "fp8") == 0)
+            w.precision = WL_FP8;
+        else
+            luaL_error(L, "%s.precision must be \"bf16\" or \"fp8\"", what);
+    }
+    char err[300];
+    if (!workload_check(&w, err, sizeof err))
+        luaL_error(L, "%s: %s", what, err);
+    *out = w;
+}
+
+void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *c,
+                        const Workload *w, Mapping *out)
+{
+    idx = lua_absindex(L, idx);
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 0, .ep = 1, .interleave = 1, .zero = 0};
+    if (!lua_isnoneornil(L, idx)) {
+        if (lua_type(L, idx) != LUA_TTABLE)
+            luaL_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
+        static const char *const known[] = {"tp", "pp", "dp", "ep", "cp", "interleave",
+                                            "zero", NULL};
+        check_known(L, idx, what, known);
+        const int big = CLUSTER_MAX_GPUS;
+        m.tp = opt_int_field(L, idx, what, "tp", 1, 1, big);
+        m.pp = opt_int_field(L, idx, what, "pp", 1, 1, big);
+        m.cp = opt_int_field(L, idx, what, "cp", 1, 1, big);
+        m.ep = opt_int_field(L, idx, what, "ep", 1, 1, big);
+        m.dp = opt_int_field(L, idx, what, "dp", 0, 1, big);
+        m.interleave = opt_int_field(L, idx, what, "interleave", 1, 1, 1000);
+        m.zero = opt_int_field(L, idx, what, "zero", 0, 0, 3);
+    }
+    if (m.dp == 0) {
+        long long inner = (long long)m.tp * m.cp * m.pp;
+        if (c->n_gpus % inner != 0)
+            luaL_error(L, "%s: TP x CP x PP = %d does not divide the %d GPUs", what,
+                       (int)inner, c->n_gpus);
+        m.dp = (int)(c->n_gpus / inner);
+    }
+    char err[300];
+    if (!mapping_check(&m, c, w, err, sizeof err))
+        luaL_error(L, "%s: %s", what, err);
+    *out = m;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static void push_span(lua_State *L, GroupSpan s)
+{
+    lua_createtable(L, 0, 5);
+    set_int(L, "size", s.size);
+    set_int(L, "domains", s.domains);
+    set_int(L, "min_per_domain", s.min_per_domain);
+    set_int(L, "sites", s.sites);
+    set_bool(L, "crosses_leaf", s.crosses_leaf);
+}
+
+static void push_plain_result(lua_State *L, const StepResult *r)
+{
+    lua_createtable(L, 0, 16);
+    set_num(L, "step_s", r->step_s);
+    set_num(L, "tokens_per_s", r->tokens_per_s);
+    set_num(L, "tflops_per_gpu", r->tflops_per_gpu);
+    set_num(L, "hw_tflops_per_gpu", r->hw_tflops_per_gpu);
+    set_num(L, "mfu", r->mfu);
+    set_bool(L, "fits", r->fits);
+    set_num(L, "mem_per_gpu_bytes", r->mem_per_gpu_bytes);
+    set_num(L, "hbm_bytes", r->hbm_bytes);
+    set_num(L, "optimizer_s", r->optimizer_s);
+    set_int(L, "micro_batches", r->micro_batches);
+    set_str(L, "bottleneck", r->bottleneck);
+    set_str(L, "bottleneck_part", step_part_name(r->bottleneck_part));
+    set_str(L, "bottleneck_tier", tier_name(r->bottleneck_tier));
+    lua_createtable(L, 0, 6);
+    set_num(L, "compute_s", r->part_s[STEP_COMPUTE]);
+    set_num(L, "tp_s", r->part_s[STEP_TP]);
+    set_num(L, "pp_s", r->part_s[STEP_PP]);
+    set_num(L, "bubble_s", r->part_s[STEP_BUBBLE]);
+    set_num(L, "dp_s", r->part_s[STEP_DP]);
+    set_num(L, "ep_s", r->part_s[STEP_EP]);
+    lua_setfield(L, -2, "breakdown");
+    lua_createtable(L, 0, 3);
+    set_num(L, "scale_up", r->tier_bytes[TIER_UP]);
+    set_num(L, "scale_out", r->tier_bytes[TIER_OUT]);
+    set_num(L, "scale_across", r->tier_bytes[TIER_ACROSS]);
+    lua_setfield(L, -2, "bytes");
+    lua_createtable(L, 0, 4);
+    set_num(L, "weights", r->mem_weights);
+    set_num(L, "grads", r->mem_grads);
+    set_num(L, "optimizer", r->mem_optimizer);
+    set_num(L, "activations", r->mem_activations);
+    lua_setfield(L, -2, "memory");
+    static const struct {
+        const char *name;
+        MappingDim d;
+    } dims[] = {{"tp", DIM_TP}, {"pp", DIM_PP}, {"dp", DIM_DP}, {"ep", DIM_EP},
+                {"cp", DIM_CP}};
+    lua_createtable(L, 0, 5);
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        push_span(L, r->span[dims[i].d]);
+        lua_setfield(L, -2, dims[i].name);
+    }
+    lua_setfield(L, -2, "span");
+}
+
+void lesson_api_push_result(lua_State *L, const StepResult *r, const Mapping *m,
+                            const StepResult *start)
+{
+    push_plain_result(L, r);
+    if (m) {
+        lua_createtable(L, 0, 8);
+        set_int(L, "tp", m->tp);
+        set_int(L, "pp", m->pp);
+        set_int(L, "dp", m->dp);
+        set_int(L, "ep", m->ep);
+        set_int(L, "cp", m->cp);
+        set_int(L, "interleave", m->interleave);
+        set_int(L, "zero", m->zero);
+        lua_setfield(L, -2, "mapping");
+    }
+    if (start) {
+        push_plain_result(L, start);
+        lua_setfield(L, -2, "start");
+    }
+}
+
+/* scalelab.step{cluster=, workload=, mapping=} */
+static int api_step(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"cluster", "workload", "mapping", NULL};
+    check_known(L, 1, "scalelab.step", known);
+    Cluster c;
+    Workload w;
+    Mapping m;
+    lua_getfield(L, 1, "cluster");
+    if (lua_isnil(L, -1))
+        luaL_error(L, "scalelab.step: cluster is missing");
+    lesson_api_cluster(L, -1, "cluster", &c);
+    lua_getfield(L, 1, "workload");
+    lesson_api_workload(L, -1, "workload", &w);
+    lua_getfield(L, 1, "mapping");
+    lesson_api_mapping(L, -1, "mapping", &c, &w, &m);
+    lua_pop(L, 3);
+    StepResult r;
+    char err[300];
+    if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
+        return luaL_error(L, "scalelab.step: %s", err);
+    lesson_api_push_result(L, &r, &m, NULL);
+    return 1;
+}
+
+/* ---- units ------------------------------------------------------------- */
+
+static UnitsKind check_kind(lua_State *L, int arg)
+{
+    static const char *const names[] = {"bandwidth", "bytes", "time", "flops", "count",
+                                        NULL};
+    static const UnitsKind kinds[] = {UNITS_BANDWIDTH, UNITS_BYTES, UNITS_TIME, UNITS_FLOPS,
+                                      UNITS_COUNT};
+    return kinds[luaL_checkoption(L, arg, NULL, names)];
+}
+
+static int api_units_parse(lua_State *L)
+{
+    UnitsKind kind = check_kind(L, 1);
+    const char *text = luaL_checkstring(L, 2);
+    double v;
+    char err[200];
+    if (!units_parse(kind, text, &v, err, sizeof err))
+        return luaL_error(L, "scalelab.units.parse: %s", err);
+    lua_pushnumber(L, v);
+    return 1;
+}
+
+static int api_units_format(lua_State *L)
+{
+    UnitsKind kind = check_kind(L, 1);
+    double v = luaL_checknumber(L, 2);
+    bool ascii = lua_toboolean(L, 3);
+    char buf[64];
+    lua_pushstring(L, units_format(kind, v, ascii, buf, sizeof buf));
+    return 1;
+}
+
+static int api_units_bits_bytes(lua_State *L)
+{
+    double v = luaL_checknumber(L, 1);
+    char buf[96];
+    lua_pushstring(L, units_format_bits_bytes(v, buf, sizeof buf));
+    return 1;
+}
+
+/* ---- scalelab.cluster objects --------------------------------------------- */
+
+static Cluster *check_cluster(lua_State *L, int arg)
+{
+    return luaL_checkudata(L, arg, CLUSTER_MT);
+}
+
+static int api_cluster(lua_State *L)
+{
+    Cluster c;
+    lesson_api_cluster(L, 1, "scalelab.cluster", &c);
+    Cluster *ud = lua_newuserdatauv(L, sizeof *ud, 0);
+    *ud = c;
+    luaL_setmetatable(L, CLUSTER_MT);
+    return 1;
+}
+
+static int cluster_m_domain_of(lua_State *L)
+{
+    const Cluster *c = check_cluster(L, 1);
+    lua_Integer g = luaL_checkinteger(L, 2);
+    if (g < 0 || g >= c->n_gpus)
+        return luaL_error(L, "GPU %I is out of range (0 to %d)", g, c->n_gpus - 1);
+    lua_pushinteger(L, cluster_domain_of(c, (int)g));
+    return 1;
+}
+
+static int cluster_m_site_of(lua_State *L)
+{
+    const Cluster *c = check_cluster(L, 1);
+    lua_Integer g = luaL_checkinteger(L, 2);
+    if (g < 0 || g >= c->n_gpus)
+        return luaL_error(L, "GPU %I is out of range (0 to %d)", g, c->n_gpus - 1);
+    lua_pushinteger(L, cluster_site_of(c, (int)g));
+    return 1;
+}
+
+static int cluster_m_domains(lua_State *L)
+{
+    lua_pushinteger(L, cluster_domain_count(check_cluster(L, 1)));
+    return 1;
+}
+
+static int cluster_m_leaves(lua_State *L)
+{
+    lua_pushinteger(L, cluster_leaf_count(check_cluster(L, 1)));
+    return 1;
+}
+
+static int cluster_m_spines(lua_State *L)
+{
+    lua_pushinteger(L, cluster_spine_count(check_cluster(L, 1)));
+    return 1;
+}
+
+/* Read-only fields: c.gpus, c.domain_gpus, c.up_bytes_per_s, ... */
+static int cluster_index(lua_State *L)
+{
+    const Cluster *c = check_cluster(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    static const luaL_Reg methods[] = {
+        {"domain_of", cluster_m_domain_of}, {"site_of", cluster_m_site_of},
+        {"domains", cluster_m_domains},     {"leaves", cluster_m_leaves},
+        {"spines", cluster_m_spines},       {NULL, NULL},
+    };
+    for (int i = 0; methods[i].name; i++)
+        if (strcmp(k, methods[i].name) == 0) {
+            lua_pushcfunction(L, methods[i].func);
+            return 1;
+        }
+    if (strcmp(k, "system") == 0)
+        lua_pushstring(L, c->system_id);
+    else if (strcmp(k, "name") == 0)
+        lua_pushstring(L, c->name);
+    else if (strcmp(k, "gpus") == 0)
+        lua_pushinteger(L, c->n_gpus);
+    else if (strcmp(k, "domain_gpus") == 0)
+        lua_pushinteger(L, c->domain_gpus);
+    else if (strcmp(k, "up_bytes_per_s") == 0)
+        lua_pushnumber(L, c->up_bytes_per_s);
+    else if (strcmp(k, "out_bytes_per_s") == 0)
+        lua_pushnumber(L, c->out_bytes_per_s);
+    else if (strcmp(k, "across_bytes_per_s") == 0)
+        lua_pushnumber(L, c->across_bytes_per_s);
+    else if (strcmp(k, "oversub") == 0)
+        lua_pushnumber(L, c->oversub);
+    else if (strcmp(k, "sites") == 0)
+        lua_pushinteger(L, c->sites);
+    else if (strcmp(k, "gpu") == 0)
+        push_gpu(L, &c->gpu);
+    else if (strcmp(k, "up_link") == 0)
+        lua_pushstring(L, c->up_link);
+    else if (strcmp(k, "out_link") == 0)
+        lua_pushstring(L, c->out_link);
+    else
+        return luaL_error(L, "scalelab.cluster has no field '%s'", k);
+    return 1;
+}
+
+static int cluster_newindex(lua_State *L)
+{
+    check_cluster(L, 1);
+    return luaL_error(L, "scalelab.cluster objects are read-only: build a new one with "
+                         "scalelab.cluster{...}");
+}
+
+static int cluster_tostring(lua_State *L)
+{
+    const Cluster *c = check_cluster(L, 1);
+    lua_pushfstring(L, "scalelab.cluster(%s, %d GPUs, domains of %d)", c->system_id,
+                    c->n_gpus, c->domain_gpus);
+    return 1;
+}
+
+/* ---- page helpers ------------------------------------------------------- */
+
+/* scalelab.diagram(view, t) -> t with kind = "diagram", view = view. */
+static int api_page(lua_State *L, const char *kind)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_pushstring(L, kind);
+    lua_setfield(L, 1, "kind");
+    return 1;
+}
+
+static int api_diagram(lua_State *L)
+{
+    const char *view = luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_pushstring(L, view);
+    lua_setfield(L, 2, "view");
+    lua_pushliteral(L, "diagram");
+    lua_setfield(L, 2, "kind");
+    return 1;
+}
+
+static int api_text_page(lua_State *L) { return api_page(L, "text"); }
+static int api_quiz_page(lua_State *L) { return api_page(L, "quiz"); }
+static int api_scenario_page(lua_State *L) { return api_page(L, "scenario"); }
+static int api_compare_page(lua_State *L) { return api_page(L, "compare"); }
+
+void lesson_api_open(lua_State *L)
+{
+    luaL_newmetatable(L, CLUSTER_MT);
+    lua_pushcfunction(L, cluster_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, cluster_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, cluster_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, CLUSTER_MT);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+
+    static const luaL_Reg api[] = {
+        {"gpu", api_gpu},
+        {"system", api_system},
+        {"model", api_model},
+        {"gpus", api_gpus},
+        {"systems", api_systems},
+        {"models", api_models},
+        {"cluster", api_cluster},
+        {"step", api_step},
+        {"diagram", api_diagram},
+        {"text_page", api_text_page},
+        {"quiz", api_quiz_page},
+        {"scenario", api_scenario_page},
+        {"compare", api_compare_page},
+        {NULL, NULL},
+    };
+    luaL_newlib(L, api);
+    static const luaL_Reg units[] = {
+        {"parse", api_units_parse},
+        {"format", api_units_format},
+        {"bits_bytes", api_units_bits_bytes},
+        {NULL, NULL},
+    };
+    luaL_newlib(L, units);
+    lua_setfield(L, -2, "units");
+    lua_pushglobaltable(L);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "scalelab");
+    lua_pop(L, 1);
+}

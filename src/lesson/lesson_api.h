@@ -1,0 +1,40 @@
+/* lesson_api — the `scalelab` library lessons call (documented for authors in
+ * lessons/AUTHORING.md), and the readers that turn a lesson's cluster,
+ * workload and mapping tables into model structs.
+ *
+ * Every function here that takes a lua_State may raise a Lua error, so it
+ * runs only inside sandbox_call / sandbox_protect; none of them holds C heap
+ * memory while it can raise (model structs are plain values on the C stack).
+ * Only src/lesson includes this header (it includes lua.h).
+ */
+#ifndef SCALELAB_LESSON_LESSON_API_H
+#define SCALELAB_LESSON_LESSON_API_H
+
+#include "model/cluster.h"
+#include "model/mapping.h"
+#include "model/scenario.h"
+#include "model/step.h"
+#include "model/workload.h"
+
+#include <lua.h>
+
+/* Sets the global table `scalelab` in the state's environment. */
+void lesson_api_open(lua_State *L);
+
+/* Readers. idx is a table ({system=, gpus=, ...}) or a scalelab.cluster
+ * object; what names the field in messages ("pages[3].cluster"). */
+void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out);
+/* A workload table {model=, batch=, mb=, ...}; nil gives llama3-8b. */
+void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out);
+/* A mapping table {tp=, pp=, dp=, ep=, cp=, interleave=, zero=}; missing dp
+ * is the rest of the cluster (gpus / (tp*cp*pp)); nil is all DP. Checked
+ * against the cluster and workload with mapping_check. */
+void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *c,
+                        const Workload *w, Mapping *out);
+
+/* Pushes the result table goals see (format: lessons/AUTHORING.md). With s
+ * non-NULL also .mapping, .span and .start (the scenario's start result). */
+void lesson_api_push_result(lua_State *L, const StepResult *r, const Mapping *m,
+                            const StepResult *start);
+
+#endif
