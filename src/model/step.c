@@ -398,7 +398,9 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     r->tokens_per_s = (double)w->global_batch * s / r->step_s;
     r->tflops_per_gpu = workload_model_flops(w) / r->step_s / n_gpus / 1e12;
     r->hw_tflops_per_gpu = workload_hw_flops(w) / r->step_s / n_gpus / 1e12;
-    r->mfu = workload_model_flops(w) / (r->step_s * n_gpus * c->gpu.bf16_flops);
+    /* Against the peak of the precision the matmuls run in, so MFU stays
+     * below compute_efficiency (an FP8 run is not "140% MFU"). */
+    r->mfu = workload_model_flops(w) / (r->step_s * n_gpus * r->peak_flops);
 
     bottleneck_words(r, m);
     if (!r->fits) {
@@ -458,9 +460,14 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
         flop_count_text(r->mb_flops, fl, sizeof fl);
         units_format(UNITS_BYTES, r->mb_hbm_bytes, true, b2, sizeof b2);
         units_format(UNITS_BANDWIDTH, c->gpu.hbm_bytes_per_s, true, c3, sizeof c3);
-        snprintf(buf, buf_len,
-                 "compute: %d micro-batches x (%s at %s + %s of memory-bound traffic at %s) = %s",
-                 r->micro_batches, fl, a, b2, c3, d4);
+        int n = snprintf(buf, buf_len,
+                         "compute: %d micro-batches x (%s at %s + %s of memory-bound traffic "
+                         "at %s) = %s",
+                         r->micro_batches, fl, a, b2, c3, d4);
+        if (w->layers % m->pp != 0 && n > 0 && (size_t)n < buf_len)
+            snprintf(buf + n, buf_len - (size_t)n,
+                     "; %d layers over %d stages: the slowest holds %d", w->layers, m->pp,
+                     r->layers_per_stage);
         break;
     case STEP_TP:
         if (m->tp <= 1 && m->cp <= 1) {

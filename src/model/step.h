@@ -63,7 +63,7 @@ typedef struct {
     double tokens_per_s;
     double tflops_per_gpu;            /* model FLOPs (fwd+bwd, no recompute) */
     double hw_tflops_per_gpu;         /* counting recomputed forward passes */
-    double mfu;                       /* model FLOPs / peak */
+    double mfu;                       /* model FLOPs / peak (FP8 peak for FP8) */
     int micro_batches;                /* m per pipeline per step */
     /* memory per GPU, bytes */
     double mem_weights, mem_grads, mem_optimizer, mem_activations;

@@ -253,6 +253,30 @@ static void test_step_expert_all_to_all(void **state)
     NEAR(r.part_s[STEP_EP], 1.6777216e-4, 1e-9);
 }
 
+static void test_step_fp8_and_uneven_stages(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    c.gpu.fp8_flops = 200e12;
+    Workload w = tiny_workload();
+    w.precision = WL_FP8;
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    StepResult r = eval_ok(&c, &w, &m, &P0);
+    /* FP8 matmuls at 50% of 200 TFLOP/s: half the BF16 compute time,
+     * 3.73360164864e-3 / 2; MFU against the FP8 peak. */
+    NEAR(r.part_s[STEP_COMPUTE], 1.86680082432e-3, 1e-9);
+    NEAR(r.mfu, 1.493440659456e12 / (r.step_s * 8 * 200e12), 1e-9);
+    /* 3 layers over PP 2: the slowest stage holds 2, and says so. */
+    w = tiny_workload();
+    w.layers = 3;
+    Mapping p2 = {.tp = 2, .cp = 1, .pp = 2, .dp = 2, .ep = 1, .interleave = 1};
+    r = eval_ok(&c, &w, &p2, &P0);
+    assert_int_equal(r.layers_per_stage, 2);
+    char buf[300];
+    step_explain(&c, &w, &p2, &r, STEP_COMPUTE, buf, sizeof buf);
+    assert_non_null(strstr(buf, "3 layers over 2 stages: the slowest holds 2"));
+}
+
 static void test_step_errors_and_shortfall(void **state)
 {
     (void)state;
@@ -338,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_step_pipeline_bubble_and_sends),
         cmocka_unit_test(test_step_recompute_and_zero),
         cmocka_unit_test(test_step_expert_all_to_all),
+        cmocka_unit_test(test_step_fp8_and_uneven_stages),
         cmocka_unit_test(test_step_errors_and_shortfall),
         cmocka_unit_test(test_step_explain_substitutes_numbers),
         cmocka_unit_test(test_step_eval_cost_does_not_grow_with_gpus),
