@@ -10,6 +10,7 @@ static const CliCommand commands[] = {
     {"help", cmd_help, "", "show this help"},
     {"version", cmd_version, "", "print the version"},
     {"check", cmd_check, "FILE...", "validate lesson files (file:line: message per problem)"},
+    {"eval", cmd_eval, "[FLAGS]", "evaluate one training step (--list: presets; --json)"},
 };
 
 static const struct {

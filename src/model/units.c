@@ -494,6 +494,10 @@ char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t b
         return format_scaled(value, fl, 7, 1, buf, buf_len);
     case UNITS_TIME: {
         double a = fabs(value);
+        if (value == 0) {
+            snprintf(buf, buf_len, "0 s");
+            return buf;
+        }
         if (!isfinite(value) || a < 1000)
             return format_scaled(value, ascii ? tm_a : tm_u, 4, 1e-9, buf, buf_len);
         if (round3(a / 60) < 1000)

@@ -144,6 +144,7 @@ static void test_units_format_readable(void **state)
     FORMAT(UNITS_TIME, 850e-6, false, "850 \xc2\xb5s");
     FORMAT(UNITS_TIME, 850e-6, true, "850 us");
     FORMAT(UNITS_TIME, 3e-3, true, "3.00 ms");
+    FORMAT(UNITS_TIME, 0, true, "0 s");
     FORMAT(UNITS_TIME, 7200, true, "120 min");            /* 7200 / 60 */
     FORMAT(UNITS_TIME, 86400 * 34.0, true, "816 h");      /* 34 days = 816 h */
     FORMAT(UNITS_BYTES, 80e9, false, "80.0 GB");
