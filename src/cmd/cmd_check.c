@@ -1,8 +1,9 @@
 /* cmd_check — `scalelab check FILE...`: validates lessons the way CI does.
  *
- * Every problem of every file is printed on stdout, one per line as
- * "file:line: message" (already escaped by the lesson engine); a summary
- * goes to stderr. Lesson ids must be unique across the files given.
+ * Every problem of every file is printed on stderr, one per line as
+ * "file:line: message" (already escaped by the lesson engine) and nothing
+ * else, so editors and CI can parse it; when all pass, one summary line goes
+ * to stdout. Lesson ids must be unique across the files given.
  * Exit 0 when every file passes, 1 when any problem was found, 2 on usage.
  */
 #include "cmd/cli.h"
@@ -17,7 +18,7 @@
 static void print_problem(void *ctx, const char *line)
 {
     (void)ctx;
-    printf("%s\n", line);
+    fprintf(stderr, "%s\n", line);
 }
 
 int cmd_check(int argc, char **argv)
@@ -39,14 +40,14 @@ int cmd_check(int argc, char **argv)
         char err[LESSON_ERR_LEN];
         Lesson *l = lesson_load(argv[i], err, sizeof err);
         if (!l) {
-            printf("%s\n", err);
+            fprintf(stderr, "%s\n", err);
             problems++;
             continue;
         }
         for (int j = 1; j < i; j++)
             if (ids[j] && strcmp(ids[j], lesson_id(l)) == 0) {
-                printf("%s:1: lesson id '%s' is already used by %s\n", argv[i], lesson_id(l),
-                       argv[j]);
+                fprintf(stderr, "%s:1: lesson id '%s' is already used by %s\n", argv[i],
+                        lesson_id(l), argv[j]);
                 problems++;
             }
         ids[i] = xstrdup(lesson_id(l));
@@ -55,8 +56,8 @@ int cmd_check(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         free(ids[i]);
     free(ids);
-    fflush(stdout);
-    fprintf(stderr, "scalelab check: %d file%s, %d problem%s\n", argc - 1,
-            argc == 2 ? "" : "s", problems, problems == 1 ? "" : "s");
-    return problems ? CLI_FAIL : CLI_OK;
+    if (problems)
+        return CLI_FAIL;
+    printf("%d lesson file%s checked: all pass\n", argc - 1, argc == 2 ? "" : "s");
+    return CLI_OK;
 }
