@@ -218,8 +218,10 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Swe
     fprintf(out, ",\"gpus\":%d,\"domain_gpus\":%d,\"sites\":%d,\"model\":", c->n_gpus,
             c->domain_gpus, c->sites);
     json_string(out, w->id);
-    fprintf(out, ",\"batch\":%d,\"evaluated\":%d,\"candidates\":%d,\"fit\":%d,\"best\":",
-            w->global_batch, r->evaluated, r->n, r->n_fit);
+    fprintf(out,
+            ",\"batch\":%d,\"evaluated\":%d,\"candidates\":%d,\"fit\":%d,\"truncated\":%s,"
+            "\"best\":",
+            w->global_batch, r->evaluated, r->n, r->n_fit, r->truncated ? "true" : "false");
     json_entry(out, 1, &r->entries[0]);
     fputs(",\"explanation\":", out);
     json_string(out, explain);
@@ -328,6 +330,9 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
         fprintf(out, "  ... %d more (--top all)\n", r->n - rows);
     if (r->n_fit < r->n)
         fputs("  ! does not fit in HBM (ranked after all that fit)\n", out);
+    if (r->truncated)
+        fprintf(out, "  (the search stopped at %d candidates: pin a degree, e.g. --tp)\n",
+                SWEEP_MAX_ENTRIES);
 
     const SweepEntry *e = &r->entries[0];
     char map[64], t[32];

@@ -87,7 +87,7 @@ typedef struct {
     bool truncated;       /* stopped at SWEEP_MAX_ENTRIES candidates */
 } SweepResult;
 
-#define SWEEP_MAX_ENTRIES 1000000
+#define SWEEP_MAX_ENTRIES 100000 /* 25 MB of entries; real jobs stay under 10,000 */
 
 /* Runs the search; r must be zeroed ({0}) or come from an earlier sweep_run,
  * whose buffer is reused. Returns false with a reason in err when the

@@ -58,10 +58,20 @@
 
 static int misses;
 
+/* Wall-clock time, for what involves other processes (start-up, exit). */
 static double now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* CPU time of this thread, for in-process figures: on a shared machine other
+ * processes delay the wall clock but not the work measured here. */
+static double cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -93,7 +103,7 @@ static void fmt_time(double s, char *buf, size_t len)
 /* One figure: what, value, target, verdict. */
 static void line(const char *what, const char *value, const char *target, bool pass)
 {
-    printf("%-56s %18s  target %-9s %s\n", what, value, target, pass ? "PASS" : "MISS");
+    printf("%-60s %20s  target %-7s %s\n", what, value, target, pass ? "PASS" : "MISS");
     if (!pass)
         misses++;
     fflush(stdout);
@@ -101,7 +111,7 @@ static void line(const char *what, const char *value, const char *target, bool p
 
 static void line_na(const char *what, const char *why)
 {
-    printf("%-56s %18s  (%s)\n", what, "n/a", why);
+    printf("%-60s %20s  (%s)\n", what, "n/a", why);
     fflush(stdout);
 }
 
@@ -123,8 +133,16 @@ static void cpu_line(void)
         }
         fclose(f);
     }
-    printf("scalelab bench on %s, %ld cores; medians of %d runs\n", name,
-           sysconf(_SC_NPROCESSORS_ONLN), REPEATS);
+    char load[64] = "?";
+    FILE *l = fopen("/proc/loadavg", "r");
+    if (l) {
+        if (fgets(load, sizeof load, l))
+            load[strcspn(load, " ")] = '\0';
+        fclose(l);
+    }
+    printf("scalelab bench on %s, %ld cores, load %s; medians of %d runs "
+           "(in-process: thread CPU time; start-up: wall clock)\n",
+           name, sysconf(_SC_NPROCESSORS_ONLN), load, REPEATS);
 }
 
 typedef struct {
@@ -162,9 +180,9 @@ static bool job_make(Job *j, const char *sys, int n, const char *model)
 static double time_eval(const Job *j, const Placement *p)
 {
     StepResult r;
-    double t0 = now_s();
+    double t0 = cpu_s();
     step_eval(&j->c, &j->w, &j->m, p, NULL, &r, NULL, 0);
-    double one = now_s() - t0;
+    double one = cpu_s() - t0;
     int batch = one > 0 ? (int)(0.02 / one) : 10000;
     if (batch < 1)
         batch = 1;
@@ -172,10 +190,10 @@ static double time_eval(const Job *j, const Placement *p)
         batch = 200000;
     double per[REPEATS];
     for (int k = 0; k < REPEATS; k++) {
-        t0 = now_s();
+        t0 = cpu_s();
         for (int i = 0; i < batch; i++)
             step_eval(&j->c, &j->w, &j->m, p, NULL, &r, NULL, 0);
-        per[k] = (now_s() - t0) / batch;
+        per[k] = (cpu_s() - t0) / batch;
     }
     return median(per, REPEATS);
 }
@@ -202,7 +220,7 @@ static void bench_eval(const char *what, const char *sys, int n, const char *mod
     fmt_time(t, value, sizeof value);
     char rate[32];
     snprintf(rate, sizeof rate, "%.3g/s", 1 / t);
-    snprintf(full, sizeof full, "%s (%s)", what, ms);
+    snprintf(full, sizeof full, "%s, %s", what, ms);
     char both[128];
     snprintf(both, sizeof both, "%s %s", rate, value);
     line(full, both, explicit_placement ? "< 1 ms" : "< 2 us",
@@ -222,13 +240,13 @@ static void bench_sweep(const char *what, const char *sys, int n, const char *mo
     double t[REPEATS];
     sweep_run(&r, &c, &p->w, NULL, err, sizeof err); /* warm-up: buffer and caches */
     for (int k = 0; k < REPEATS; k++) {
-        double t0 = now_s();
+        double t0 = cpu_s();
         sweep_run(&r, &c, &p->w, NULL, err, sizeof err);
-        t[k] = now_s() - t0;
+        t[k] = cpu_s() - t0;
     }
     char value[64], full[160];
     fmt_time(median(t, REPEATS), value, sizeof value);
-    snprintf(full, sizeof full, "%s (%d evaluated)", what, r.evaluated);
+    snprintf(full, sizeof full, "%s (%d evals)", what, r.evaluated);
     line(full, value, "< 50 ms", median(t, REPEATS) < 50e-3);
     sweep_result_free(&r);
 }
@@ -261,18 +279,18 @@ static void bench_frame(const char *what, const char *sys, int n, const char *mo
     in.result = &r;
     Canvas *cv = canvas_new(w, h);
     frame_draw(cv, w, h, &in, rack, &r);
-    double t0 = now_s();
+    double t0 = cpu_s();
     frame_draw(cv, w, h, &in, rack, &r);
-    double one = now_s() - t0;
+    double one = cpu_s() - t0;
     int batch = one > 0 ? (int)(0.02 / one) : 1000;
     if (batch < 1)
         batch = 1;
     double per[REPEATS];
     for (int k = 0; k < REPEATS; k++) {
-        t0 = now_s();
+        t0 = cpu_s();
         for (int i = 0; i < batch; i++)
             frame_draw(cv, w, h, &in, rack, &r);
-        per[k] = (now_s() - t0) / batch;
+        per[k] = (cpu_s() - t0) / batch;
     }
     canvas_free(cv);
     double t = median(per, REPEATS);
@@ -464,7 +482,7 @@ static void bench_startup(const char *bin)
         }
         memcpy(list, alt, sizeof list);
         list[2] = NULL;
-        what = "start-up: exec to exit of `scalelab eval --list` (--list not wired)";
+        what = "start-up: exec to exit of `scalelab eval --list`";
         for (int k = 0; k < REPEATS; k++)
             t[k] = run_quiet(alt, NULL, NULL);
     } else {
@@ -531,7 +549,7 @@ static void bench_memory(const char *bin)
     int st;
     long kb;
     run_quiet(sweep, &st, &kb);
-    const char *w2 = "peak memory: `scalelab sweep`, DeepSeek-V3 on 16,384 GB200";
+    const char *w2 = "peak memory: `scalelab sweep`, 16,384 GB200, DeepSeek-V3";
     if (!exited_ok(st)) {
         line_na(w2, "`scalelab sweep` is not wired yet");
         return;
@@ -547,26 +565,26 @@ int main(void)
     if (!bin || !*bin)
         bin = "./scalelab";
     cpu_line();
-    bench_eval("eval, 8 GPUs, DGX H100, Llama 3 8B", "dgx-h100", 8, "llama3-8b", false);
-    bench_eval("eval, 16,384 GB200 NVL72, Llama 3 70B", "gb200-nvl72", 16384, "llama3-70b",
+    bench_eval("eval: 8 H100, Llama 3 8B", "dgx-h100", 8, "llama3-8b", false);
+    bench_eval("eval: 16,384 GB200, Llama 3 70B", "gb200-nvl72", 16384, "llama3-70b",
                false);
-    bench_eval("eval, 131,072 GB200 NVL72, Llama 3 405B", "gb200-nvl72", 131072, "llama3-405b",
+    bench_eval("eval: 131,072 GB200, Llama 3 405B", "gb200-nvl72", 131072, "llama3-405b",
                false);
-    bench_eval("eval, MoE: 16,384 GB200 NVL72, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
+    bench_eval("eval: MoE, 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
                false);
-    bench_eval("eval, explicit placement, 131,072 GB200, 405B", "gb200-nvl72", 131072,
+    bench_eval("eval: explicit placement, 131,072 GB200, 405B", "gb200-nvl72", 131072,
                "llama3-405b", true);
-    bench_sweep("sweep, 1,024 GB200 NVL72, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3");
-    bench_sweep("sweep, 16,384 GB200 NVL72, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3");
-    bench_sweep("sweep, 131,072 GB200 NVL72, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3");
-    bench_sweep("sweep, 131,072 DGX H100, Llama 3 405B", "dgx-h100", 131072, "llama3-405b");
-    bench_frame("frame 80x24, NVL72 rack (rack view + bar + text)", "gb200-nvl72", 72,
+    bench_sweep("sweep: 1,024 GB200, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3");
+    bench_sweep("sweep: 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3");
+    bench_sweep("sweep: 131,072 GB200, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3");
+    bench_sweep("sweep: 131,072 H100, Llama 3 405B", "dgx-h100", 131072, "llama3-405b");
+    bench_frame("frame 80x24: NVL72 rack view + step bar + text", "gb200-nvl72", 72,
                 "llama3-8b", 80, 24, true);
-    bench_frame("frame 250x70, NVL72 rack (rack view + bar + text)", "gb200-nvl72", 72,
+    bench_frame("frame 250x70: NVL72 rack view + step bar + text", "gb200-nvl72", 72,
                 "llama3-8b", 250, 70, true);
-    bench_frame("frame 80x24, 16,384-GPU fabric (fabric + bar + text)", "dgx-h100", 16384,
+    bench_frame("frame 80x24: 16,384-GPU fabric + step bar + text", "dgx-h100", 16384,
                 "llama3-70b", 80, 24, false);
-    bench_frame("frame 250x70, 16,384-GPU fabric (fabric + bar + text)", "dgx-h100", 16384,
+    bench_frame("frame 250x70: 16,384-GPU fabric + step bar + text", "dgx-h100", 16384,
                 "llama3-70b", 250, 70, false);
     bench_startup(bin);
     bench_memory(bin);
