@@ -556,50 +556,77 @@ static GroupSpan worst_span_default(const Mapping *m, const Cluster *c, MappingD
 
 /* ---- spans with an explicit placement (exact) --------------------------- */
 
-static int cmp_ll(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
+/* Counts how many members of one group sit in each block (domain, leaf or
+ * site) without sorting: count[] is indexed by block id and is all zero
+ * between groups; touched[] lists the blocks the current group hit, so
+ * resetting costs only what the group touched. */
+typedef struct {
+    int *count;
+    int *touched;
+} BlockTally;
 
-/* Distinct values and the shortest run in a sorted copy of v[0..n). */
-static void distinct_runs(long long *v, int n, int *distinct, int *min_run)
+static void tally_blocks(BlockTally *t, const int *ids, int n, int *distinct, int *min_per)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_ll);
-    int d = 0, best = n, run = 0;
-    for (int i = 0; i < n; i++) {
-        run++;
-        if (i == n - 1 || v[i + 1] != v[i]) {
-            d++;
-            if (run < best)
-                best = run;
-            run = 0;
-        }
+    int nt = 0;
+    for (int i = 0; i < n; i++)
+        if (t->count[ids[i]]++ == 0)
+            t->touched[nt++] = ids[i];
+    int mn = n;
+    for (int j = 0; j < nt; j++) {
+        if (t->count[t->touched[j]] < mn)
+            mn = t->count[t->touched[j]];
+        t->count[t->touched[j]] = 0;
     }
-    *distinct = d;
-    *min_run = best;
+    *distinct = nt;
+    *min_per = mn;
 }
 
-/* Span of the group of dimension d holding the digits dig, with scratch for
- * 3 * size values. */
-static GroupSpan group_span_exact(const Mapping *m, const Cluster *c, const Placement *p,
-                                  MappingDim d, const int dig[R_COUNT], long long *scratch)
+/* Scratch for exact spans: member block ids and one tally per tier. */
+typedef struct {
+    TierSizes ts;
+    int *ids[3];
+    BlockTally tally[3];
+    int *mem;
+} SpanScratch;
+
+static void scratch_init(SpanScratch *sc, const Cluster *c, int world, int size)
 {
     TierSizes ts = tier_sizes(c);
+    sc->ts = ts;
+    long long n = world > c->n_gpus ? world : c->n_gpus;
+    long long blocks[3] = {(n + ts.domain - 1) / ts.domain, (n + ts.leaf - 1) / ts.leaf,
+                           (n + ts.site - 1) / ts.site};
+    long long total = 3LL * size * 2 + blocks[0] + blocks[1] + blocks[2];
+    sc->mem = xcalloc((size_t)total, sizeof *sc->mem);
+    int *q = sc->mem;
+    for (int t = 0; t < 3; t++) {
+        sc->ids[t] = q;
+        q += size;
+        sc->tally[t].touched = q;
+        q += size;
+        sc->tally[t].count = q;
+        q += blocks[t];
+    }
+}
+
+/* Span of the group of dimension d holding the digits dig. */
+static GroupSpan group_span_exact(const Mapping *m, const Placement *p, MappingDim d,
+                                  const int dig[R_COUNT], SpanScratch *sc)
+{
+    TierSizes ts = sc->ts;
     int size = mapping_dim_size(m, d);
-    long long *dom = scratch, *leaf = scratch + size, *site = scratch + 2 * size;
     for (int k = 0; k < size; k++) {
         int r = member_rank(m, dig, d, k);
         long long g = p ? placement_gpu_of(p, r) : r;
-        dom[k] = g / ts.domain;
-        leaf[k] = g / ts.leaf;
-        site[k] = g / ts.site;
+        sc->ids[0][k] = (int)(g / ts.domain);
+        sc->ids[1][k] = (int)(g / ts.leaf);
+        sc->ids[2][k] = (int)(g / ts.site);
     }
     GroupSpan s = {size, 1, size, 1, false};
     int dummy, leaves;
-    distinct_runs(dom, size, &s.domains, &s.min_per_domain);
-    distinct_runs(leaf, size, &leaves, &dummy);
-    distinct_runs(site, size, &s.sites, &dummy);
+    tally_blocks(&sc->tally[0], sc->ids[0], size, &s.domains, &s.min_per_domain);
+    tally_blocks(&sc->tally[1], sc->ids[1], size, &leaves, &dummy);
+    tally_blocks(&sc->tally[2], sc->ids[2], size, &s.sites, &dummy);
     s.crosses_leaf = leaves > 1;
     return s;
 }
@@ -621,7 +648,12 @@ GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement
     if (placement_size(p) != world)
         return none;
     int size = mapping_dim_size(m, d);
-    long long *scratch = xmalloc((size_t)size * 3 * sizeof *scratch);
+    if (size <= 1) {
+        GroupSpan one = {size, 1, 1, 1, false};
+        return one;
+    }
+    SpanScratch sc;
+    scratch_init(&sc, c, world, size);
     GroupSpan worst = {size, 0, size, 1, false};
     bool first = true;
     for (int r = 0; r < world; r++) {
@@ -629,7 +661,7 @@ GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement
             continue; /* visit each group once, from its first member */
         int dig[R_COUNT];
         rank_digits(m, r, dig);
-        GroupSpan s = group_span_exact(m, c, p, d, dig, scratch);
+        GroupSpan s = group_span_exact(m, p, d, dig, &sc);
         bool leaf = worst.crosses_leaf || s.crosses_leaf;
         int sites = s.sites > worst.sites ? s.sites : worst.sites;
         if (first || span_worse(s, worst))
@@ -638,7 +670,7 @@ GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement
         worst.sites = sites;
         first = false;
     }
-    free(scratch);
+    free(sc.mem);
     return worst;
 }
 
@@ -651,10 +683,11 @@ GroupSpan mapping_group_span(const Mapping *m, const Cluster *c, const Placement
     if (p && placement_size(p) != mapping_world(m))
         return none;
     int size = mapping_dim_size(m, d);
-    long long *scratch = xmalloc((size_t)size * 3 * sizeof *scratch);
+    SpanScratch sc;
+    scratch_init(&sc, c, mapping_world(m), size);
     int dig[R_COUNT];
     rank_digits(m, rank, dig);
-    GroupSpan s = group_span_exact(m, c, placement_is_default(p) ? NULL : p, d, dig, scratch);
-    free(scratch);
+    GroupSpan s = group_span_exact(m, placement_is_default(p) ? NULL : p, d, dig, &sc);
+    free(sc.mem);
     return s;
 }

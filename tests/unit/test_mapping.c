@@ -249,6 +249,43 @@ static void test_mapping_closed_form_matches_walk(void **state)
     }
 }
 
+/* A swap inside one domain and one leaf changes no span: the exact walk of
+ * the explicit placement must then agree with the closed form. */
+static void test_mapping_explicit_walk_matches_closed_form(void **state)
+{
+    (void)state;
+    const int shapes[][5] = {{8, 1, 1, 4, 4}, {4, 1, 4, 2, 8}, {16, 1, 1, 2, 4}, {6, 1, 1, 2, 12}};
+    const int domains[] = {8, 16, 72};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
+            Mapping m = {.tp = shapes[i][0],
+                         .cp = shapes[i][1],
+                         .ep = shapes[i][2],
+                         .pp = shapes[i][3],
+                         .dp = shapes[i][4],
+                         .interleave = 1};
+            int world = mapping_world(&m);
+            Cluster c = hand_cluster(world, domains[j], domains[j], 1);
+            Placement *p = placement_new(world);
+            assert_true(placement_swap_gpus(p, 0, 1)); /* same domain, same leaf */
+            assert_false(placement_is_default(p));
+            for (int d = 0; d < DIM_COUNT; d++) {
+                GroupSpan a = mapping_worst_span(&m, &c, NULL, (MappingDim)d);
+                GroupSpan b = mapping_worst_span(&m, &c, p, (MappingDim)d);
+                if (a.domains != b.domains || a.min_per_domain != b.min_per_domain ||
+                    a.crosses_leaf != b.crosses_leaf || a.sites != b.sites) {
+                    print_error("shape %zu domain %d dim %s: closed %d/%d/%d, walk %d/%d/%d\n", i,
+                                domains[j], mapping_dim_name((MappingDim)d), a.domains,
+                                a.min_per_domain, a.crosses_leaf, b.domains, b.min_per_domain,
+                                b.crosses_leaf);
+                    fail();
+                }
+            }
+            placement_free(p);
+        }
+    }
+}
+
 static void test_mapping_explicit_placement_spans(void **state)
 {
     (void)state;
@@ -276,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_mapping_placement_swap_and_inverse),
         cmocka_unit_test(test_mapping_default_spans_hand_worked),
         cmocka_unit_test(test_mapping_closed_form_matches_walk),
+        cmocka_unit_test(test_mapping_explicit_walk_matches_closed_form),
         cmocka_unit_test(test_mapping_explicit_placement_spans),
     };
     return cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
