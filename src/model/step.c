@@ -53,14 +53,19 @@
 
 /* The one global calibration. compute_efficiency (matmul share of peak) and
  * nonmatmul_bytes_per_act were chosen together on Megatron SC21 Table 1 (ten
- * rows, 1.7B-1T on A100, full recompute): a grid over 0.50-0.90 x 2-20 with
- * the least worst-row error. The physics bounds them: large BF16 GEMMs run at
- * 70-80% of an A100's peak (Calculon's efficiency table gives 0.9 for the
- * largest ops, 0.6 for ~1 GFLOP ones), and fused elementwise kernels read and
- * write each activation byte a handful of times forward and backward. The
- * link efficiencies are NCCL's measured busbw shares (collective.c). DP
- * overlap: the whole backward of the last micro-batch can hide the gradient
- * reduction (Megatron --overlap-grad-reduce, torch DDP buckets). */
+ * rows, 1.7B-1T on DGX A100, full recompute, every other figure from the
+ * presets): a grid over 0.40-0.95 x 0-30 minimising the worst row's error
+ * gives 0.71 and 8, worst row 2.5% (test_fidelity.c lists all ten). With no
+ * memory-bound term the best single efficiency (0.53) misses a row by 20%:
+ * the small TP = 1 models spend a larger share of their time in softmax,
+ * dropout and layer norms over the s*s score matrix, which no matmul
+ * efficiency captures. Both values are physical: large BF16 GEMMs run at
+ * 70-80% of an A100's peak (Calculon's table gives 0.9 for the largest ops,
+ * 0.6 for ~1 GFLOP ones), and unfused elementwise kernels read and write each
+ * activation byte a few times forward and again backward. The link
+ * efficiencies are NCCL's measured busbw shares (collective.c). DP overlap:
+ * the whole backward of the last micro-batch can hide the gradient reduction
+ * (Megatron --overlap-grad-reduce, torch DDP buckets). */
 StepParams step_params_default(void)
 {
     CollParams cp = collective_params_default();
