@@ -97,16 +97,14 @@ pipeline busy. Only PP sends and gradients use the network.
 ]], V),
       solution = { "tp 8", "pp 8", "mb 1" } },
 
-    { kind = "text", title = "Case 2: a mixture of experts", text = fill([[
-# A mixture-of-experts job
-DeepSeek-V3 trains with EP 64 on 128 GPUs in GB200 NVL72 racks.
-But the racks' NVLink was split into 8-GPU partitions, as if they
-were separate servers: the all-to-all leaves each partition
-through the network cards. Step: {bad2}.
-
-Decide: does this job want a bigger scale-up domain, or more
-scale-out? Then act on it, so each EP group of 64 has a domain
-of its own (64 GPUs used in each rack).
+    { kind = "diagram", title = "Case 2: a mixture of experts", view = "rack",
+      cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
+      workload = w2, mapping = m2,
+      text = fill([[
+DeepSeek-V3, EP 64, on 128 GPUs of NVL72 racks whose NVLink was split into
+8-GPU partitions: each EP group's all-to-all leaves its partition through
+the network cards. Step: {bad2}. Does this job want a bigger scale-up domain
+or more scale-out? On the next page, act on it.
 ]], V) },
 
     { kind = "scenario", title = "Case 2: scale up or out?",

@@ -1,0 +1,322 @@
+/* test_lessons — the shipped lesson track (lessons/NN-slug.lua) as a learner
+ * meets it: every lesson loads in the sandbox, has the shape issue 7 asks for
+ * (5-12 pages, a diagram, a summary, a closing quiz, six lessons with a
+ * scenario), every page draws headlessly through the UI's page screen at
+ * 80x24 and 160x50 without an error, an empty body or text that needs
+ * scrolling at the smallest size, and every scenario's reference solution,
+ * replayed move by move through the model, meets its goal while the start
+ * does not.
+ *
+ * Runs from the repository root (scripts/run-unit-tests cds there) and reads
+ * lessons/ and assets/ from it. Depends on lesson, ui/screens, draw/canvas
+ * and model/scenario; nothing here touches a terminal.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "draw/canvas.h"
+#include "lesson/lesson.h"
+#include "model/scenario.h"
+#include "ui/screens.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LESSONS_DIR "lessons"
+#define MAX_LESSONS 64
+#define EXPECTED_LESSONS 12
+
+typedef struct {
+    int n;
+    char path[MAX_LESSONS][300];
+    Lesson *lesson[MAX_LESSONS];
+} Track;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+static int track_setup(void **state)
+{
+    /* The loader finds presets through $SCALELAB_ASSETS (catalog.h). */
+    setenv("SCALELAB_ASSETS", "assets", 1);
+    Track *t = calloc(1, sizeof *t);
+    if (!t)
+        return -1;
+    DIR *d = opendir(LESSONS_DIR);
+    if (!d) {
+        free(t);
+        return -1;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) && t->n < MAX_LESSONS) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".lua") == 0)
+            snprintf(t->path[t->n++], sizeof t->path[0], "%s/%s", LESSONS_DIR, e->d_name);
+    }
+    closedir(d);
+    qsort(t->path, (size_t)t->n, sizeof t->path[0], cmp_str);
+    for (int i = 0; i < t->n; i++) {
+        char err[LESSON_ERR_LEN] = "";
+        t->lesson[i] = lesson_load(t->path[i], err, sizeof err);
+        if (!t->lesson[i])
+            print_message("load failed: %s\n", err);
+    }
+    *state = t;
+    return 0;
+}
+
+static int track_teardown(void **state)
+{
+    Track *t = *state;
+    for (int i = 0; t && i < t->n; i++)
+        lesson_free(t->lesson[i]);
+    free(t);
+    return 0;
+}
+
+/* The lesson at i; fails the test (instead of crashing) when it did not load. */
+static Lesson *track_lesson(Track *t, int i)
+{
+    if (!t->lesson[i])
+        print_error("%s did not load\n", t->path[i]);
+    assert_non_null(t->lesson[i]);
+    return t->lesson[i];
+}
+
+/* ---- shape of the track ---- */
+
+static void test_lessons_all_load(void **state)
+{
+    Track *t = *state;
+    assert_int_equal(t->n, EXPECTED_LESSONS);
+    for (int i = 0; i < t->n; i++) {
+        if (!t->lesson[i])
+            print_error("%s did not load\n", t->path[i]);
+        assert_non_null(t->lesson[i]);
+    }
+}
+
+static void test_lessons_ids_unique_and_ordered(void **state)
+{
+    Track *t = *state;
+    for (int i = 0; i < t->n; i++) {
+        /* Files are NN-slug.lua and the NN is the lesson's order. */
+        const char *base = strrchr(t->path[i], '/') + 1;
+        assert_int_equal(lesson_order(track_lesson(t, i)), atoi(base));
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(lesson_id(t->lesson[i]), lesson_id(track_lesson(t, j)));
+    }
+}
+
+static void test_lessons_tracks_are_the_three(void **state)
+{
+    Track *t = *state;
+    static const char *const tracks[] = {"Foundations", "Parallelism on hardware",
+                                         "Beyond the rack"};
+    for (int i = 0; i < t->n; i++) {
+        const char *tr = lesson_track(track_lesson(t, i));
+        bool known = false;
+        for (size_t k = 0; k < sizeof tracks / sizeof tracks[0]; k++)
+            known = known || strcmp(tr, tracks[k]) == 0;
+        if (!known)
+            print_error("%s: unknown track '%s'\n", t->path[i], tr);
+        assert_true(known);
+    }
+}
+
+/* 5-12 pages, a diagram or compare page, a "Summary" text page, a quiz last,
+ * quizzes with at least one right and one wrong choice, and at least six
+ * lessons with a scenario that ships a reference solution. */
+static void test_lessons_shape(void **state)
+{
+    Track *t = *state;
+    int with_scenario = 0;
+    for (int i = 0; i < t->n; i++) {
+        const Lesson *l = track_lesson(t, i);
+        int n = lesson_page_count(l);
+        assert_in_range(n, 5, 12);
+        bool diagram = false, summary = false, scenario = false;
+        for (int p = 0; p < n; p++) {
+            PageKind k = lesson_page_kind(l, p);
+            diagram = diagram || k == PAGE_DIAGRAM || k == PAGE_COMPARE;
+            summary = summary ||
+                      (k == PAGE_TEXT && strcmp(lesson_page_title(l, p), "Summary") == 0);
+            if (k == PAGE_SCENARIO) {
+                scenario = true;
+                assert_true(lesson_scenario_solution_count(l, p) > 0);
+                assert_true(lesson_scenario_hint_count(l, p) >= 2);
+                assert_true(strlen(lesson_scenario_debrief(l, p)) > 0);
+            }
+            if (k == PAGE_QUIZ) {
+                int right = 0, c = lesson_quiz_choice_count(l, p);
+                for (int j = 0; j < c; j++) {
+                    right += lesson_quiz_is_correct(l, p, j);
+                    assert_true(strlen(lesson_quiz_explanation(l, p, j)) > 0);
+                }
+                assert_true(right >= 1 && right < c);
+            }
+        }
+        if (!diagram || !summary)
+            print_error("%s: diagram %d summary %d\n", t->path[i], diagram, summary);
+        assert_true(diagram);
+        assert_true(summary);
+        assert_int_equal(lesson_page_kind(l, n - 1), PAGE_QUIZ);
+        with_scenario += scenario;
+    }
+    assert_true(with_scenario >= 6);
+}
+
+/* ---- every page, drawn headlessly ---- */
+
+static bool canvas_row_blank(const char *text, int row)
+{
+    const char *p = text;
+    for (int r = 0; r < row && p; r++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return true;
+    for (; *p && *p != '\n'; p++)
+        if (*p != ' ')
+            return false;
+    return true;
+}
+
+static void walk_pages(Track *t, int w, int h, bool must_fit)
+{
+    Canvas *c = canvas_new(w, h);
+    assert_non_null(c);
+    for (int i = 0; i < t->n; i++) {
+        Lesson *l = track_lesson(t, i);
+        for (int p = 0; p < lesson_page_count(l); p++) {
+            PageState ps;
+            ScreenCursor cur;
+            screen_page_init(&ps, l, t->path[i], NULL, NULL, p);
+            screen_page_draw(c, &ps, true, &cur);
+            char *text = canvas_to_text(c, true);
+            assert_non_null(text);
+            bool error = ps.page_error[0] || strstr(text, ".lua:") != NULL;
+            /* The body starts on row 4 (title, rule, page title, gap). */
+            int filled = 0;
+            for (int row = 4; row < h - 3; row++)
+                filled += !canvas_row_blank(text, row);
+            bool scrolls = strstr(text, "(Up/Down)") != NULL;
+            if (error || filled < 2 || (must_fit && scrolls))
+                print_error("%s page %d at %dx%d: error %d, %d body rows, scrolls %d\n%s\n",
+                            t->path[i], p + 1, w, h, error, filled, scrolls, text);
+            free(text);
+            screen_page_fini(&ps);
+            assert_false(error);
+            assert_true(filled >= 2);
+            if (must_fit)
+                assert_false(scrolls);
+        }
+    }
+    canvas_free(c);
+}
+
+static void test_lessons_pages_draw_at_80x24(void **state)
+{
+    walk_pages(*state, 80, 24, true);
+}
+
+static void test_lessons_pages_draw_at_160x50(void **state)
+{
+    walk_pages(*state, 160, 50, true);
+}
+
+/* ---- scenarios: the reference solution meets the goal, the start does not ---- */
+
+static void test_lessons_solutions_meet_goals(void **state)
+{
+    Track *t = *state;
+    int scenarios = 0;
+    for (int i = 0; i < t->n; i++) {
+        Lesson *l = track_lesson(t, i);
+        for (int p = 0; p < lesson_page_count(l); p++) {
+            if (lesson_page_kind(l, p) != PAGE_SCENARIO)
+                continue;
+            scenarios++;
+            char err[LESSON_ERR_LEN] = "", why[256] = "";
+            Scenario *s = lesson_scenario_start(l, p, err, sizeof err);
+            if (!s)
+                print_error("%s page %d: %s\n", t->path[i], p + 1, err);
+            assert_non_null(s);
+            int met = lesson_scenario_goal_met(l, p, s, why, sizeof why, err, sizeof err);
+            if (met != 0)
+                print_error("%s page %d: goal at the start = %d (%s)\n", t->path[i], p + 1,
+                            met, err);
+            assert_int_equal(met, 0);
+            for (int m = 0; m < lesson_scenario_solution_count(l, p); m++) {
+                const char *move = lesson_scenario_solution_move(l, p, m);
+                bool ok = scenario_apply_text(s, move, err, sizeof err);
+                if (!ok)
+                    print_error("%s page %d: move '%s': %s\n", t->path[i], p + 1, move, err);
+                assert_true(ok);
+            }
+            met = lesson_scenario_goal_met(l, p, s, why, sizeof why, err, sizeof err);
+            if (met != 1)
+                print_error("%s page %d: goal after the solution = %d (%s%s)\n", t->path[i],
+                            p + 1, met, why, err);
+            assert_int_equal(met, 1);
+            scenario_free(s);
+        }
+    }
+    assert_true(scenarios >= 6);
+}
+
+/* The same replay through the scenario screen, as keys would do it: the
+ * page's own goal state flips to met and the debrief is shown. */
+static void test_lessons_solutions_through_the_screen(void **state)
+{
+    Track *t = *state;
+    Canvas *c = canvas_new(80, 24);
+    assert_non_null(c);
+    for (int i = 0; i < t->n; i++) {
+        Lesson *l = track_lesson(t, i);
+        for (int p = 0; p < lesson_page_count(l); p++) {
+            if (lesson_page_kind(l, p) != PAGE_SCENARIO)
+                continue;
+            PageState ps;
+            ScreenCursor cur;
+            screen_page_init(&ps, l, t->path[i], NULL, NULL, p);
+            assert_non_null(ps.scn.s);
+            assert_int_equal(ps.scn.goal, 0);
+            for (int m = 0; m < lesson_scenario_solution_count(l, p); m++)
+                assert_true(screen_scenario_apply(&ps, lesson_scenario_solution_move(l, p, m)));
+            if (ps.scn.goal != 1)
+                print_error("%s page %d: screen goal %d: %s\n", t->path[i], p + 1,
+                            ps.scn.goal, ps.scn.why);
+            assert_int_equal(ps.scn.goal, 1);
+            screen_page_draw(c, &ps, true, &cur);
+            screen_page_fini(&ps);
+        }
+    }
+    canvas_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lessons_all_load),
+        cmocka_unit_test(test_lessons_ids_unique_and_ordered),
+        cmocka_unit_test(test_lessons_tracks_are_the_three),
+        cmocka_unit_test(test_lessons_shape),
+        cmocka_unit_test(test_lessons_pages_draw_at_80x24),
+        cmocka_unit_test(test_lessons_pages_draw_at_160x50),
+        cmocka_unit_test(test_lessons_solutions_meet_goals),
+        cmocka_unit_test(test_lessons_solutions_through_the_screen),
+    };
+    return cmocka_run_group_tests(tests, track_setup, track_teardown);
+}
