@@ -691,6 +691,11 @@ const char *lesson_page_text(const Lesson *l, int page)
     return p && p->text ? p->text : "";
 }
 
+int lesson_debug_stack_top(const Lesson *l)
+{
+    return l && l->sb ? lua_gettop(sandbox_state(l->sb)) : -1;
+}
+
 int lesson_page_line(const Lesson *l, int page)
 {
     const Page *p = page_at(l, page);
@@ -908,9 +913,12 @@ static void check_scenario(Lesson *l, int page)
         return;
     }
     int met = lesson_scenario_goal_met(l, page, s, why, sizeof why, err, sizeof err);
-    if (met < 0)
+    if (met < 0) {
         problem_add(&l->problems, "%s", err);
-    else if (met > 0)
+        scenario_free(s);
+        return; /* the same error would come again after the solution */
+    }
+    if (met > 0)
         problem_add(&l->problems, "%s:%d: the goal is already met at the start",
                     l->path, p->goal_line);
     if (p->n_solution == 0) {

@@ -40,6 +40,8 @@ void lesson_free(Lesson *l);
 /* lesson_load with the tighter limits of a folder listing (catalog). */
 Lesson *lesson_load_quick(const char *path, char *err, size_t err_len);
 int lesson_minutes(const Lesson *l); /* estimated length, 0 when not given */
+/* For tests: the Lua stack height of the lesson's state (0 between calls). */
+int lesson_debug_stack_top(const Lesson *l);
 /* The source line of a page's `kind =` (for messages), 0 when unknown. */
 int lesson_page_line(const Lesson *l, int page);
 /* Chart diagrams (view "chart"): the swept parameter ("tp", "pp", "dp",

@@ -1,0 +1,5 @@
+return {
+  id = "syntax",
+  title = "Syntax" -- a missing comma on this line
+  pages = {},
+}

@@ -1,0 +1,2 @@
+-- A lesson file that returns a string instead of a table.
+return "not a lesson"

@@ -1,0 +1,273 @@
+/* test_lesson — loading lessons, reading pages, goals, `check` problems, and
+ * the hostile lesson files of tests/lessons/hostile/ (each refused with
+ * file:line, in bounded time, Lua stack balanced). Also keeps the example
+ * lesson of lessons/AUTHORING.md equal to tests/lessons/example.lua.
+ */
+#include "lesson/lesson.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EXAMPLE "tests/lessons/example.lua"
+#define HOSTILE "tests/lessons/hostile/"
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void test_lesson_example_header_and_pages(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN] = "";
+    Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
+    if (!l)
+        print_error("%s\n", err);
+    assert_non_null(l);
+    assert_string_equal(lesson_id(l), "example-tp-in-a-box");
+    assert_string_equal(lesson_title(l), "Keep TP inside the box");
+    assert_string_equal(lesson_track(l), "Examples");
+    assert_int_equal(lesson_order(l), 1);
+    assert_int_equal(lesson_minutes(l), 5);
+    assert_int_equal(lesson_page_count(l), 4);
+    assert_int_equal(lesson_page_kind(l, 0), PAGE_TEXT);
+    assert_int_equal(lesson_page_kind(l, 1), PAGE_DIAGRAM);
+    assert_int_equal(lesson_page_kind(l, 2), PAGE_SCENARIO);
+    assert_int_equal(lesson_page_kind(l, 3), PAGE_QUIZ);
+    /* Text computed by the lesson: NVLink 4 is 900 GB/s both ways = 450 GB/s
+     * per direction; a 400 Gb/s NIC is 50 GB/s (presets, MODEL-FACTS). */
+    assert_non_null(strstr(lesson_page_text(l, 0), "450 GB/s per direction"));
+    assert_non_null(strstr(lesson_page_text(l, 0), "50.0 GB/s"));
+    /* Page lines: the `kind =` of each page in the file. */
+    assert_int_equal(lesson_page_line(l, 0), 19);
+    assert_int_equal(lesson_page_line(l, 3), 42);
+    /* Out of range is safe. */
+    assert_string_equal(lesson_page_title(l, 99), "");
+    assert_string_equal(lesson_page_text(l, -1), "");
+    assert_int_equal(lesson_debug_stack_top(l), 0);
+    lesson_free(l);
+    lesson_free(NULL);
+}
+
+static void test_lesson_diagram_page(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN];
+    Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
+    assert_non_null(l);
+    LessonDiagram d;
+    assert_true(lesson_page_diagram(l, 1, 0, &d, err, sizeof err));
+    assert_int_equal(d.view, VIEW_RACK);
+    assert_int_equal(d.cluster.n_gpus, 16);
+    assert_int_equal(d.cluster.domain_gpus, 8); /* DGX H100: 8 GPUs per server */
+    assert_null(d.placement);
+    assert_false(lesson_page_diagram(l, 1, 1, &d, err, sizeof err)); /* no side 1 */
+    assert_false(lesson_page_diagram(l, 0, 0, &d, err, sizeof err)); /* text page */
+    lesson_free(l);
+}
+
+static void test_lesson_quiz_page(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN];
+    Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
+    assert_int_equal(lesson_quiz_choice_count(l, 3), 2);
+    assert_string_equal(lesson_quiz_choice(l, 3, 0), "Inside one NVLink domain");
+    assert_true(lesson_quiz_is_correct(l, 3, 0));
+    assert_false(lesson_quiz_is_correct(l, 3, 1));
+    assert_false(lesson_quiz_is_correct(l, 3, 2));
+    assert_non_null(strstr(lesson_quiz_explanation(l, 3, 1), "NICs"));
+    assert_int_equal(lesson_quiz_choice_count(l, 0), 0);
+    lesson_free(l);
+}
+
+static void test_lesson_scenario_goal(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN], why[200];
+    Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
+    assert_int_equal(lesson_scenario_hint_count(l, 2), 2);
+    assert_string_equal(lesson_scenario_hint(l, 2, 1), "Try TP 8 and PP 2.");
+    assert_int_equal(lesson_scenario_solution_count(l, 2), 2);
+    assert_string_equal(lesson_scenario_solution_move(l, 2, 0), "tp 8");
+    assert_non_null(strstr(lesson_scenario_goal_text(l, 2), "Step under"));
+    assert_non_null(strstr(lesson_scenario_debrief(l, 2), "NVLink"));
+    Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(scenario_mapping(s)->tp, 16);
+    /* At the start TP 16 crosses servers: not met, with the lesson's reason. */
+    assert_int_equal(lesson_scenario_goal_met(l, 2, s, why, sizeof why, err, sizeof err), 0);
+    assert_non_null(strstr(why, "step is "));
+    assert_int_equal(lesson_debug_stack_top(l), 0);
+    for (int i = 0; i < lesson_scenario_solution_count(l, 2); i++)
+        assert_true(scenario_apply_text(s, lesson_scenario_solution_move(l, 2, i), err,
+                                        sizeof err));
+    assert_int_equal(lesson_scenario_goal_met(l, 2, s, why, sizeof why, err, sizeof err), 1);
+    /* Many calls leave the stack balanced. */
+    for (int i = 0; i < 200; i++)
+        lesson_scenario_goal_met(l, 2, s, why, sizeof why, err, sizeof err);
+    assert_int_equal(lesson_debug_stack_top(l), 0);
+    scenario_free(s);
+    /* Not a scenario page. */
+    assert_null(lesson_scenario_start(l, 0, err, sizeof err));
+    assert_int_equal(lesson_scenario_goal_met(l, 0, NULL, why, sizeof why, err, sizeof err),
+                     -1);
+    lesson_free(l);
+}
+
+static void test_lesson_goal_loop_stopped(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN], why[200];
+    Lesson *l = lesson_load(HOSTILE "goal_pcall_loop.lua", err, sizeof err);
+    assert_non_null(l);
+    Scenario *s = lesson_scenario_start(l, 0, err, sizeof err);
+    assert_non_null(s);
+    for (int i = 0; i < 2; i++) { /* the state stays usable after an abort */
+        double t0 = now_s();
+        assert_int_equal(lesson_scenario_goal_met(l, 0, s, why, sizeof why, err, sizeof err),
+                         -1);
+        double dt = now_s() - t0;
+        print_message("goal loop in pcall stopped in %.3f s\n", dt);
+        assert_true(dt < 5.0);
+        assert_string_equal(err, HOSTILE "goal_pcall_loop.lua:10: instruction limit reached "
+                                         "(50 million): an endless loop? lessons must finish "
+                                         "quickly");
+        assert_int_equal(lesson_debug_stack_top(l), 0);
+    }
+    scenario_free(s);
+    lesson_free(l);
+}
+
+typedef struct {
+    char lines[8][LESSON_ERR_LEN];
+    int n;
+} Report;
+
+static void collect(void *ctx, const char *line)
+{
+    Report *r = ctx;
+    if (r->n < 8)
+        snprintf(r->lines[r->n], sizeof r->lines[0], "%s", line);
+    r->n++;
+}
+
+/* `check` on one hostile file: the first problem starts with "FILE:LINE: "
+ * and contains needle; bounded time. */
+static void expect_problem(const char *file, int line, const char *needle)
+{
+    char path[256], prefix[300];
+    snprintf(path, sizeof path, HOSTILE "%s", file);
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+    Report r = {.n = 0};
+    double t0 = now_s();
+    int n = lesson_check_file(path, collect, &r);
+    double dt = now_s() - t0;
+    print_message("%-22s %.3f s  %s\n", file, dt, n ? r.lines[0] : "(no problem)");
+    if (n < 1 || strncmp(r.lines[0], prefix, strlen(prefix)) != 0 ||
+        !strstr(r.lines[0], needle) || dt > 10.0) {
+        print_error("want '%s...%s', got %d problems: %s\n", prefix, needle, n,
+                    n ? r.lines[0] : "");
+        fail();
+    }
+    for (const char *p = r.lines[0]; *p; p++)
+        assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
+}
+
+static void test_lesson_hostile_files(void **state)
+{
+    (void)state;
+    expect_problem("goal_loop.lua", 10, "instruction limit reached");
+    expect_problem("goal_pcall_loop.lua", 10, "instruction limit reached");
+    expect_problem("goal_pattern.lua", 11, "string.find: pattern too costly");
+    expect_problem("goal_escape.lua", 9, "\\x1b[2J\\x1b]0;pwned\\x07 cleared");
+    expect_problem("wrong_type.lua", 2, "must return a table");
+    expect_problem("syntax.lua", 4, "'}' expected (to close '{' at line 1) near 'pages'");
+    expect_problem("gc.lua", 2, "__gc finalizers are not allowed");
+    expect_problem("api_tricks.lua", 9,
+                   "bad argument #1 to 'domain_of' (scalelab.cluster expected, got table)");
+    expect_problem("deep.lua", 1, "stack overflow");
+    expect_problem("grow.lua", 2, "memory limit reached");
+}
+
+static void test_lesson_load_reports_first_problem(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN];
+    assert_null(lesson_load(HOSTILE "wrong_type.lua", err, sizeof err));
+    assert_string_equal(err, HOSTILE "wrong_type.lua:2: the file must return a table { id =, "
+                             "title =, pages = {...} } (it returned string)");
+    assert_null(lesson_load("tests/lessons/no-such-file.lua", err, sizeof err));
+    assert_non_null(strstr(err, "no-such-file.lua:1: cannot open"));
+    assert_null(lesson_load("tests/lessons", err, sizeof err));
+    assert_non_null(strstr(err, "tests/lessons:1: not a lesson file (a directory)"));
+}
+
+static void test_lesson_check_example_passes(void **state)
+{
+    (void)state;
+    Report r = {.n = 0};
+    assert_int_equal(lesson_check_file(EXAMPLE, collect, &r), 0);
+}
+
+/* The example in AUTHORING.md is the file tests/lessons/example.lua, byte
+ * for byte, between the marker and the closing fence. */
+static void test_lesson_authoring_example_in_step(void **state)
+{
+    (void)state;
+    char *guide = read_all("lessons/AUTHORING.md");
+    char *example = read_all(EXAMPLE);
+    assert_non_null(guide);
+    assert_non_null(example);
+    const char *marker = "<!-- example: tests/lessons/example.lua -->\n```lua\n";
+    char *start = strstr(guide, marker);
+    assert_non_null(start);
+    start += strlen(marker);
+    char *end = strstr(start, "```\n");
+    assert_non_null(end);
+    *end = '\0';
+    if (strcmp(start, example) != 0) {
+        print_error("lessons/AUTHORING.md and " EXAMPLE " differ: copy the file into the "
+                    "guide\n");
+        fail();
+    }
+    free(guide);
+    free(example);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lesson_example_header_and_pages),
+        cmocka_unit_test(test_lesson_diagram_page),
+        cmocka_unit_test(test_lesson_quiz_page),
+        cmocka_unit_test(test_lesson_scenario_goal),
+        cmocka_unit_test(test_lesson_goal_loop_stopped),
+        cmocka_unit_test(test_lesson_hostile_files),
+        cmocka_unit_test(test_lesson_load_reports_first_problem),
+        cmocka_unit_test(test_lesson_check_example_passes),
+        cmocka_unit_test(test_lesson_authoring_example_in_step),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
