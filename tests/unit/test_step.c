@@ -277,6 +277,25 @@ static void test_step_fp8_and_uneven_stages(void **state)
     assert_non_null(strstr(buf, "3 layers over 2 stages: the slowest holds 2"));
 }
 
+static void test_step_context_parallel(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    /* CP 2, DP 4: each GPU holds s/2 = 512 tokens of a sequence, whose
+     * queries still see all 1024 keys, so its FLOPs are those of TP 2 above:
+     * 182,304,768 x 512 = 93,340,041,216 per micro-batch. K and V of the whole
+     * sequence are gathered per layer: 2 x b*s*h*(kv/heads) x 2 bytes =
+     * 4,194,304 bytes, half of it from the other GPU: 2,097,152 / 100e9 =
+     * 2.097152e-5 s; one all-gather forward and one reduce-scatter backward
+     * per layer, 2 layers, 2 micro-batches: 8 x 2.097152e-5 = 1.6777216e-4. */
+    Mapping m = {.tp = 1, .cp = 2, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    StepResult r = eval_ok(&c, &w, &m, &P0);
+    NEAR(r.mb_flops, 93340041216.0, 1e-12);
+    NEAR(r.cp_s, 1.6777216e-4, 1e-9);
+    NEAR(r.part_s[STEP_TP], 1.6777216e-4, 1e-9);
+}
+
 static void test_step_errors_and_shortfall(void **state)
 {
     (void)state;
@@ -363,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_step_recompute_and_zero),
         cmocka_unit_test(test_step_expert_all_to_all),
         cmocka_unit_test(test_step_fp8_and_uneven_stages),
+        cmocka_unit_test(test_step_context_parallel),
         cmocka_unit_test(test_step_errors_and_shortfall),
         cmocka_unit_test(test_step_explain_substitutes_numbers),
         cmocka_unit_test(test_step_eval_cost_does_not_grow_with_gpus),
