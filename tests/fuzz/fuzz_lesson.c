@@ -1,21 +1,25 @@
 /* fuzz_lesson — libFuzzer harness for loading an untrusted lesson file.
  *
- * The bytes are written to a temporary file and loaded the way a lesson is:
- * through the sandbox (sandbox_run_file, with the catalog limits so a
- * looping input costs a quarter second, not two), then, when the chunk
- * returns a table, every function among its first fields and in its pages
- * is called like a goal function (sandbox_call), and the same bytes go
- * through sandbox_run_string. TODO(lesson.c): once lesson_load and
- * lesson_check_file land, call them on the same file as well; they are not
- * in the library yet, so this harness cannot link them.
- *
+ * The bytes are written to a temporary file and go through, in turn:
+ *   1. lesson_load_quick (the loader with the catalog's tighter limits, so a
+ *      looping input costs a quarter second): on success every accessor of
+ *      every page is read, diagrams built, scenarios started and their goal
+ *      functions run in the sandbox;
+ *   2. lesson_check_file, exactly as `scalelab check` runs it;
+ *   3. the raw sandbox (sandbox_run_string): when the chunk returns a table,
+ *      every function among its fields and its pages' fields is called like
+ *      a goal, with the stack checked after each entry point.
  * Checked beyond "no crash, no sanitizer report, no hang past -timeout":
- * every error is one non-empty line that starts with the file's name and
- * holds no control character (escape sequences must come out escaped), and
- * the Lua stack is back where it was after every entry point.
+ * every error and every problem line is one non-empty line that starts with
+ * the file's name and holds no control character (escape sequences must
+ * come out escaped), and the Lua stack is back where it was after every
+ * entry point. SCALELAB_ASSETS defaults to ./assets (run from the repo root).
  * Built only by `make fuzz`; includes lua.h only to check the stack.
  */
+#include "lesson/lesson.h"
 #include "lesson/sandbox.h"
+#include "model/mapping.h"
+#include "model/scenario.h"
 
 #include <lua.h>
 #include <stdint.h>
@@ -24,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char path[64];
@@ -77,6 +82,68 @@ static void call_functions(Sandbox *sb, const char *name, int depth)
         abort();
 }
 
+typedef struct {
+    char name[64];
+    int lines;
+} ReportCtx;
+
+static void report(void *ctx, const char *line)
+{
+    ReportCtx *r = ctx;
+    check_err(line, r->name);
+    r->lines++;
+}
+
+/* Reads everything a screen would read from a loaded lesson. */
+static void walk(Lesson *l)
+{
+    char err[LESSON_ERR_LEN], why[256];
+    (void)lesson_id(l), (void)lesson_title(l), (void)lesson_summary(l), (void)lesson_track(l);
+    int n = lesson_page_count(l);
+    for (int p = -1; p <= n; p++) {
+        PageKind k = lesson_page_kind(l, p);
+        if (!lesson_page_title(l, p) || !lesson_page_text(l, p))
+            abort();
+        if (k == PAGE_DIAGRAM || k == PAGE_COMPARE) {
+            for (int side = 0; side < 2; side++) {
+                LessonDiagram d;
+                memset(&d, 0, sizeof d);
+                if (lesson_page_diagram(l, p, side, &d, err, sizeof err))
+                    placement_free(d.placement);
+                else
+                    check_err(err, lesson_path(l));
+            }
+        } else if (k == PAGE_SCENARIO && p >= 0 && p < n) {
+            (void)lesson_scenario_goal_text(l, p);
+            for (int i = 0; i < lesson_scenario_hint_count(l, p); i++)
+                (void)lesson_scenario_hint(l, p, i);
+            (void)lesson_scenario_debrief(l, p);
+            Scenario *s = lesson_scenario_start(l, p, err, sizeof err);
+            if (!s) {
+                check_err(err, lesson_path(l));
+                continue;
+            }
+            for (int i = 0; i < lesson_scenario_solution_count(l, p) && i < 8; i++) {
+                const char *mv = lesson_scenario_solution_move(l, p, i);
+                if (mv && !scenario_apply_text(s, mv, why, sizeof why))
+                    continue;
+            }
+            int met = lesson_scenario_goal_met(l, p, s, why, sizeof why, err, sizeof err);
+            if (met < -1 || met > 1)
+                abort();
+            if (met < 0)
+                check_err(err, lesson_path(l));
+            scenario_free(s);
+        } else if (k == PAGE_QUIZ && p >= 0 && p < n) {
+            for (int i = 0; i < lesson_quiz_choice_count(l, p); i++) {
+                (void)lesson_quiz_choice(l, p, i);
+                (void)lesson_quiz_is_correct(l, p, i);
+                (void)lesson_quiz_explanation(l, p, i);
+            }
+        }
+    }
+}
+
 static void run(const char *name, const uint8_t *data, size_t size, bool from_file)
 {
     SandboxLimits lim = sandbox_limits_catalog();
@@ -102,6 +169,14 @@ static void run(const char *name, const uint8_t *data, size_t size, bool from_fi
     sandbox_free(sb);
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    setenv("SCALELAB_ASSETS", "assets", 0);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 64 * 1024)
@@ -113,7 +188,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
-    run(path, data, size, true);
+    char err[LESSON_ERR_LEN];
+    Lesson *l = lesson_load_quick(path, err, sizeof err);
+    if (l)
+        walk(l);
+    else
+        check_err(err, path);
+    lesson_free(l);
+    /* report() checks each line against the name and counts them. */
+    ReportCtx ctx;
+    snprintf(ctx.name, sizeof ctx.name, "%s", path);
+    ctx.lines = 0;
+    int problems = lesson_check_file(path, report, &ctx);
+    if (problems < 0 || (problems > 0 && ctx.lines == 0))
+        abort();
     run("fuzz.lua", data, size, false);
     unlink(path);
     return 0;

@@ -80,6 +80,31 @@ static void test_regressions_units_short_err_buffer(void **state)
     assert_false(units_parse(UNITS_COUNT, "", &v, NULL, 0));
 }
 
+/* fuzz_units (check_format) and `scalelab eval --params 1e300`, which
+ * printed "step time 118334395028207668853553221364111830381...": units.h
+ * promises "buf_len of 32 is always enough", but a huge value printed as a
+ * 130-digit number (cut at 31 bytes in a 32-byte buffer), and the smallest
+ * subnormal (4.94e-324) printed as "-nan B/s". A finite value should print
+ * finitely and readably in 32 bytes (e-notation or "> 1000 EB/s"). */
+static void test_regressions_units_format_extremes(void **state)
+{
+    (void)state;
+    static const double values[] = {1e300, -1e300, 1e40, 1e25, 4.9406564584124654e-324,
+                                    2.2250738585072014e-308};
+    for (int k = UNITS_BANDWIDTH; k <= UNITS_FLOPS; k++)
+        for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+            char small[32], big[256];
+            units_format((UnitsKind)k, values[i], false, small, sizeof small);
+            units_format((UnitsKind)k, values[i], false, big, sizeof big);
+            bool cut = strcmp(small, big) != 0, nan = strstr(big, "nan") != NULL;
+            if (cut || nan)
+                print_error("units.c (model): units_format(kind %d, %g) = \"%s\" (%zu bytes)%s\n",
+                            k, values[i], big, strlen(big), nan ? ": nan for a finite value" : "");
+            assert_false(cut);
+            assert_false(nan);
+        }
+}
+
 /* fuzz_markup, input: canvas 80x56, text "-(\xc2\x93..." — a C1 control
  * (U+0080..U+009F, UTF-8 C2 80..C2 9F) was stored in a cell as a glyph and
  * so reaches the terminal through canvas_to_text/canvas_to_ansi and the UI.
@@ -159,6 +184,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regressions_units_reason_is_one_line),
         cmocka_unit_test(test_regressions_units_short_err_buffer),
+        cmocka_unit_test(test_regressions_units_format_extremes),
         cmocka_unit_test(test_regressions_markup_no_c1_control_in_cells),
         cmocka_unit_test(test_regressions_markup_odd_boxes),
         cmocka_unit_test(test_regressions_lesson_error_is_escaped),

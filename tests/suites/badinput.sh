@@ -1,0 +1,273 @@
+#!/bin/sh
+# badinput — what scalelab does with bad input: every case asserts the exit
+# status, a clear message (one line for usage errors, "file:line: message"
+# lines for `check`), nothing on stdout when it fails, no control character
+# in what it prints, and no side effect (no file created or changed in the
+# working folder, $HOME or $XDG_STATE_HOME). Every case runs under a time
+# limit. Cases for commands the binary does not have yet are skipped with a
+# printed reason, so this suite follows the program as it lands.
+#
+# Usage: sh tests/suites/badinput.sh BINARY   (cwd = repository root)
+# Set BADINPUT_VERBOSE=1 to print every case with its outcome.
+set -u
+bin=${1:?usage: badinput.sh BINARY}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+repo=$PWD
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/scalelab-badinput.XXXXXX") || exit 2
+trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'exit 2' INT TERM HUP
+mkdir -p "$T/work" "$T/home" "$T/state" "$T/in"
+HOME=$T/home XDG_STATE_HOME=$T/state
+export HOME XDG_STATE_HOME
+unset SCALELAB_LESSONS SCALELAB_ASSETS
+# Lessons and assets from the tree (the work folder has none of its own).
+[ -d "$repo/assets" ] && { SCALELAB_ASSETS=$repo/assets; export SCALELAB_ASSETS; }
+
+pass=0 fail=0 skip=0
+verbose=${BADINPUT_VERBOSE:-0}
+ctl=$(printf '[\001-\010\013-\037\177]')
+
+say() { [ "$verbose" = 1 ] && echo "  $*"; return 0; }
+bad() { echo "badinput: FAIL: $*"; fail=$((fail + 1)); }
+skipped() { echo "badinput: skip: $*"; skip=$((skip + 1)); }
+
+# The state of the folders a run must not touch (names, sizes, times).
+snapshot() {
+  (cd "$T" && find work home state -exec ls -ld --time-style=+%s.%N {} + 2>/dev/null | sort)
+}
+
+# run SECONDS CMD...: runs in $T/work with a time limit; sets rc, out, err.
+run() {
+  secs=$1; shift
+  before=$(snapshot)
+  (cd "$T/work" && exec timeout -k 2 "$secs" "$@") >"$T/out" 2>"$T/err" </dev/null
+  rc=$?
+  # 126: the binary was being relinked by a parallel `make`; try once more.
+  if [ "$rc" = 126 ]; then
+    sleep 2
+    (cd "$T/work" && exec timeout -k 2 "$secs" "$@") >"$T/out" 2>"$T/err" </dev/null
+    rc=$?
+  fi
+  after=$(snapshot)
+  side=""
+  [ "$before" = "$after" ] || side=$(printf '%s\n%s\n' "$before" "$after" | sort | uniq -u | head -3)
+}
+
+# Checks common to every failing case; $1 = case name.
+common_checks() {
+  name=$1
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then bad "$name: timed out"; return 1; fi
+  if [ "$rc" -gt 128 ]; then bad "$name: killed by signal $((rc - 128))"; return 1; fi
+  if [ -s "$T/out" ]; then bad "$name: printed on stdout: $(head -c 120 "$T/out")"; return 1; fi
+  if grep -q "$ctl" "$T/err"; then bad "$name: control character in the message"; return 1; fi
+  if [ -n "$side" ]; then bad "$name: side effect: $side"; return 1; fi
+  return 0
+}
+
+# usage NAME PATTERN ARGS...: exit 2, exactly one line "scalelab: ..."
+# matching the extended regex PATTERN.
+usage() {
+  name=$1 pat=$2; shift 2
+  run 10 "$bin" "$@"
+  common_checks "$name" || return
+  lines=$(wc -l <"$T/err")
+  msg=$(head -n 1 "$T/err")
+  if [ "$rc" != 2 ]; then bad "$name: exit $rc, want 2 ($msg)"
+  elif [ "$lines" != 1 ]; then bad "$name: $lines lines on stderr, want 1: $(head -c 200 "$T/err")"
+  elif ! printf '%s\n' "$msg" | grep -Eq "^scalelab: .*($pat)"; then
+    bad "$name: message '$msg' does not match /$pat/"
+  else pass=$((pass + 1)); say "ok $name: $msg"; fi
+}
+
+# evaluates NAME PATTERN ARGS...: exit 0 and stdout matching PATTERN (for
+# inputs that are legal however large, like a model that does not fit).
+evaluates() {
+  name=$1 pat=$2; shift 2
+  run 10 "$bin" "$@"
+  if [ "$rc" != 0 ]; then bad "$name: exit $rc, want 0: $(head -c 200 "$T/err")"
+  elif [ -n "$side" ]; then bad "$name: side effect: $side"
+  elif ! grep -Eq "$pat" "$T/out"; then bad "$name: output does not match /$pat/"
+  else pass=$((pass + 1)); say "ok $name: $(grep -E "$pat" "$T/out" | head -n 1)"; fi
+}
+
+# checkfail NAME FILE PATTERN [SECONDS]: `scalelab check FILE` exits 1 and
+# every line it prints (stdout or stderr: the problems are its output) is
+# "FILE:LINE: message", one of them matching PATTERN.
+checkfail() {
+  name=$1 file=$2 pat=$3 secs=${4:-10}
+  run "$secs" "$bin" check "$file"
+  cat "$T/out" >>"$T/err"; : >"$T/out"
+  common_checks "$name" || return
+  first=$(head -n 1 "$T/err")
+  if [ "$rc" != 1 ]; then bad "$name: exit $rc, want 1 ($first)"; return; fi
+  if [ ! -s "$T/err" ]; then bad "$name: no message"; return; fi
+  if grep -Fvq "$file:" "$T/err" || grep -Ev "^.*:[0-9]+: ." "$T/err" | grep -q .; then
+    bad "$name: not every line is '$file:LINE: message': $(head -c 200 "$T/err")"; return
+  fi
+  if ! grep -Eq "$pat" "$T/err"; then bad "$name: no line matches /$pat/: $first"; return; fi
+  pass=$((pass + 1)); say "ok $name: $first"
+}
+
+# The folder listing: `scalelab --list` over $SCALELAB_LESSONS, when the
+# binary has it (an "unknown option" answer means not yet).
+has_list() {
+  mkdir -p "$T/in/emptydir"
+  SCALELAB_LESSONS=$T/in/emptydir "$bin" --list 2>&1 </dev/null | grep -q "unknown option" && return 1
+  return 0
+}
+
+has_command() { "$bin" --help 2>/dev/null | grep -Eq "^  scalelab $1( |$)"; }
+
+echo "badinput: malformed numbers and units (scalelab eval)"
+usage "size given as bandwidth" "size, not a bandwidth" eval --up "1.8 TB"
+usage "word as bandwidth" "not a number" eval --up abc
+usage "unknown unit" "unknown unit" eval --up "1.8 TB/s/s"
+usage "bandwidth without unit" "no unit" eval --out 400
+usage "empty value" "--up" eval --up ""
+usage "fraction of a GPU" "whole number" eval --gpus 1.5
+usage "hex count" "--gpus" eval --gpus 0x10
+usage "nan count" "not a number" eval --gpus nan
+usage "inf count" "--gpus" eval --gpus inf
+usage "overflowing count" "too large" eval --gpus 1e400
+usage "time as bandwidth" "--across" eval --sites 2 --across "5 ms"
+usage "unknown flag" "unknown flag" eval --bogus 1
+usage "flag without value" "needs a value" eval --gpus
+usage "flag given twice" "twice" eval --tp 8 --tp 4
+usage "stray argument" "unexpected argument" eval 8
+usage "unknown system" "unknown system" eval --system nope
+usage "unknown model" "unknown model" eval --model nope
+usage "escape sequence in a value" "--up" eval --up "$(printf '1 \033[31mX')"
+usage "newline in a value" "--up" eval --up "$(printf '1 G\nb')"
+
+echo "badinput: impossible mappings"
+usage "TP does not divide GPUs" "does not divide" eval --tp 3
+usage "product is not the GPU count" "128 GPUs, but the cluster has 64" \
+  eval --gpus 64 --tp 8 --pp 4 --dp 4
+usage "EP does not divide DP" "EP 3 does not divide" eval --experts 8 --ep 3
+usage "batch not a multiple" "not a multiple" eval --batch 7 --mb 2
+usage "more sites than domains" "sites" eval --sites 1000
+usage "ZeRO stage 7" "zero" eval --zero 7
+
+echo "badinput: huge values"
+usage "10^9 GPUs" "more than scalelab models" eval --gpus 1000000000
+usage "10^9 GPUs in one domain" "more than scalelab models" eval --domain 1000000000
+usage "10^9 sites" "sites" eval --sites 1000000000
+usage "hidden 10^12" "too large" eval --hidden 1e12
+evaluates "10^15 parameters (does not fit)" "DOES NOT FIT|does not fit" eval --params 1e15
+evaluates "10^15 parameters, JSON" '"fits": ?false' eval --params 1e15 --json
+usage "10^300 parameters" "--params" eval --params 1e300
+
+echo "badinput: zero and negative values"
+for f in gpus tp pp dp mb batch seq layers hidden heads domain sites vocab interleave; do
+  usage "--$f 0" "--$f must be at least 1" eval --model llama3-8b --$f 0
+done
+for f in gpus tp layers; do
+  usage "--$f -8" "negative" eval --$f -8
+done
+usage "--params 0" "--params must be positive" eval --params 0
+usage "--up 0 GB/s" "must be positive" eval --up "0 GB/s"
+usage "--out 0 Gb/s" "must be positive" eval --out "0 Gb/s"
+usage "--out -400G" "negative" eval --out -400G
+usage "--across-lat -5 ms" "negative" eval --sites 2 --across-lat "-5 ms"
+usage "--oversub 0" "at least 1" eval --oversub 0
+
+echo "badinput: lesson files (scalelab check)"
+printf '' >"$T/in/empty.lua"
+head -c 4096 /dev/urandom >"$T/in/random.lua"
+printf '\033LuaT\000\031\223\r\n\032\n' >"$T/in/binary.lua"
+printf 'return {}\000 trailing\n' >"$T/in/nul.lua"
+printf 'return {id = "x",\n  title = "unterminated\n' >"$T/in/syntax.lua"
+printf 'return 42\n' >"$T/in/number.lua"
+printf 'error("\\27[2J\\27]0;pwned\\7 escape")\n' >"$T/in/escape.lua"
+printf 'while true do end\n' >"$T/in/loop.lua"
+mkdir "$T/in/folder.lua"
+mkfifo "$T/in/fifo.lua" 2>/dev/null || true
+if has_command check; then
+  checkfail "empty lesson file" "$T/in/empty.lua" "empty|table|return"
+  checkfail "random bytes" "$T/in/random.lua" "NUL|binary|text|syntax|unexpected|near|malformed"
+  checkfail "precompiled chunk" "$T/in/binary.lua" "binary|precompiled"
+  checkfail "NUL byte" "$T/in/nul.lua" "NUL"
+  checkfail "syntax error names the line" "$T/in/syntax.lua" "syntax\.lua:[12]: .*(string|unfinished)"
+  checkfail "lesson returns a number" "$T/in/number.lua" "table"
+  checkfail "escape sequences in an error" "$T/in/escape.lua" "escape"
+  checkfail "endless loop at load" "$T/in/loop.lua" "instruction|time|budget|too long|seconds" 20
+  checkfail "a folder as a lesson" "$T/in/folder.lua" "director|folder|not a lesson"
+  [ -p "$T/in/fifo.lua" ] && checkfail "a FIFO as a lesson" "$T/in/fifo.lua" "FIFO|not a lesson|regular"
+  checkfail "missing file" "$T/in/missing.lua" "No such file|cannot open|missing|not found"
+  # A path through a regular file: ENOTDIR, even for root.
+  checkfail "path through a file" "$T/in/number.lua/x.lua" "Not a directory|cannot open"
+  if [ "$(id -u)" != 0 ]; then
+    printf 'return {}\n' >"$T/in/noread.lua"; chmod 000 "$T/in/noread.lua"
+    checkfail "unreadable file" "$T/in/noread.lua" "Permission denied|cannot"
+  else
+    skipped "unreadable file: running as root, chmod 000 does not stop root (the ENOTDIR and ELOOP cases stand in)"
+  fi
+  usage "check without a file" "check" check
+else
+  skipped "lesson files: this scalelab has no 'check' command yet (11 cases)"
+fi
+
+echo "badinput: lesson folders"
+mkdir -p "$T/in/lots"
+i=0
+while [ $i -lt 1000 ]; do
+  i=$((i + 1))
+  case $((i % 100)) in
+  0) printf 'while true do end\n' ;;
+  1) printf '\033LuaT\000' ;;
+  *) printf 'return { id = "l%d", title = "Lesson %d", summary = "s", track = "t", order = %d,\n  pages = { { kind = "text", title = "p", text = "x" } } }\n' $i $i $i ;;
+  esac >"$T/in/lots/l$i.lua"
+done
+ln -s loop "$T/in/loop"
+ln -s loop2 "$T/in/loop2" 2>/dev/null; ln -s "$T/in/loop" "$T/in/loop2" 2>/dev/null
+if has_list; then
+  # 1,000 files, 10 of them endless loops and 10 binary: bounded time, an
+  # entry for each, the bad ones marked, exit 0 or 1 but never a hang.
+  start=$(date +%s)
+  run 60 env SCALELAB_LESSONS="$T/in/lots" "$bin" --list
+  took=$(( $(date +%s) - start ))
+  n=$(grep -c 'l[0-9]' "$T/out")
+  if [ "$rc" -gt 1 ]; then bad "1,000-file folder: exit $rc: $(head -c 200 "$T/err")"
+  elif [ "$took" -gt 30 ]; then bad "1,000-file folder: took ${took}s (limit 30)"
+  elif [ "$n" -lt 1000 ]; then bad "1,000-file folder: listed $n of 1000"
+  elif [ -n "$side" ]; then bad "1,000-file folder: side effect: $side"
+  else pass=$((pass + 1)); say "ok 1,000-file folder: ${took}s, $n entries"; fi
+  echo "badinput: 1,000-file folder listed in ${took}s"
+  for d in missing loop number.lua; do
+    run 10 env SCALELAB_LESSONS="$T/in/$d" "$bin" --list
+    common_checks "lesson folder $d" || continue
+    if [ "$rc" = 0 ] || [ "$(wc -l <"$T/err")" != 1 ]; then
+      bad "lesson folder $d: exit $rc with '$(head -c 200 "$T/err")', want non-zero and one line"
+    elif ! grep -Eq "No such file|Too many levels|Not a directory|cannot" "$T/err"; then
+      bad "lesson folder $d: unclear message: $(head -n 1 "$T/err")"
+    else pass=$((pass + 1)); say "ok lesson folder $d: $(head -n 1 "$T/err")"; fi
+  done
+  if [ "$(id -u)" != 0 ]; then
+    mkdir "$T/in/closed"; chmod 000 "$T/in/closed"
+    run 10 env SCALELAB_LESSONS="$T/in/closed" "$bin" --list
+    if [ "$rc" = 0 ] || ! grep -q "Permission denied" "$T/err"; then
+      bad "unreadable lesson folder: exit $rc: $(head -c 200 "$T/err")"
+    else pass=$((pass + 1)); fi
+  else
+    skipped "unreadable lesson folder: running as root, chmod 000 does not stop root (missing, ELOOP and ENOTDIR folders stand in)"
+  fi
+else
+  skipped "lesson folders: this scalelab has no '--list' yet (1,000-file folder, missing, looping and non-folder paths)"
+fi
+if has_command check; then
+  # check over the whole folder: bounded, every bad file named.
+  start=$(date +%s)
+  run 120 "$bin" check "$T"/in/lots/*.lua
+  cat "$T/out" >>"$T/err"
+  took=$(( $(date +%s) - start ))
+  nbad=$(grep -Ec '/l[0-9]+\.lua:[0-9]+: ' "$T/err")
+  if [ "$rc" != 1 ]; then bad "check over 1,000 files: exit $rc, want 1"
+  elif [ "$took" -gt 90 ]; then bad "check over 1,000 files: took ${took}s (limit 90)"
+  elif [ "$nbad" -lt 20 ]; then bad "check over 1,000 files: $nbad problems reported, want the 20 bad files"
+  else pass=$((pass + 1)); say "ok check over 1,000 files: ${took}s"; fi
+  echo "badinput: check over 1,000 files took ${took}s"
+fi
+
+echo "badinput: $pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]
