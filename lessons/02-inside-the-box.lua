@@ -26,7 +26,11 @@ local function row(s)
     U.format("bandwidth", 2 * s.up_bytes_per_s), gbit(s.out_bytes_per_s))
 end
 
+local bar = scalelab.step { cluster = { system = "dgx-h100", gpus = 8 },
+  workload = { model = "llama3-8b", batch = 64, mb = 1 }, mapping = { tp = 8, pp = 1, dp = 1 } }
+
 local V = {
+  tp_pct = string.format("%.0f", 100 * bar.breakdown.tp_s / bar.step_s),
   n = h100.domain_gpus,
   switches = h100.up_switches,
   link = h100.up_link,
@@ -103,10 +107,11 @@ that in mind: lesson 5 comes back to it.
       cluster = { system = "dgx-h100", gpus = 8 },
       workload = { model = "llama3-8b", batch = 64, mb = 1 },
       mapping = { tp = 8, pp = 1, dp = 1 },
-      text = [[
-Llama 3 8B on one server, split 8 ways by tensor parallelism.
-The all-reduces stay on NVLink, so compute dominates the step.
-]] },
+      text = fill([[
+Llama 3 8B on one server, split 8 ways by tensor parallelism. Even
+on NVLink its all-reduces take {tp_pct}% of the step; over a network
+they would take far longer.
+]], V) },
 
     { kind = "text", title = "What the box is good at", text = [[
 # Talk-heavy work belongs inside
@@ -129,8 +134,8 @@ Lesson 6 measures exactly how much they send.
   chips: one scale-up domain.
 - NVLink is memory-semantic: GPUs load and store in each other's
   memory, so the domain acts almost like one device.
-- Inside the box a DGX H100 GPU has {up} per direction; out of it,
-  {out}. The box is where talk-heavy work must stay.
+- Per direction, a DGX H100 GPU has {up} inside the box and
+  {out} out of it, so talk-heavy work must stay inside.
 ]], V) },
 
     { kind = "quiz", title = "Check: memory-semantic", text = [[

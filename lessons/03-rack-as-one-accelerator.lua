@@ -37,6 +37,7 @@ local V = {
   per_gpu = U.format("bandwidth", per_gpu_both),
   per_dir = U.format("bandwidth", g3.up_bytes_per_s),
   aggregate = U.format("bandwidth", aggregate),
+  aggregate_exact = string.format("%.1f TB/s", aggregate / 1e12),
   switches = g3.up_switches,
   hbm_rack = U.format("bytes", g3.domain_gpus * gpu3.hbm_bytes),
   pf_rack = U.format("flops", g3.domain_gpus * gpu3.bf16_flops),
@@ -73,8 +74,8 @@ of AI clusters.
 # {name3}, from the presets
 - GPUs in the NVLink domain: {n}
 - NVLink per GPU: {per_gpu} (both directions added; {per_dir} each way)
-- NVLink in the whole domain: {n} x {per_gpu} = {aggregate},
-  the "about 130 TB/s" on the vendor's sheet
+- NVLink in the whole domain: {n} x {per_gpu} = {aggregate_exact},
+  which the vendor rounds to 130 TB/s
 - NVSwitch chips in the rack's switch trays: {switches}
 - HBM in the rack: {hbm_rack}; dense BF16 compute: {pf_rack}
 

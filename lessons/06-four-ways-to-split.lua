@@ -124,7 +124,7 @@ can hide behind compute: they can live with a slower network.
     { kind = "diagram", title = "TP against step time", view = "chart",
       cluster = { system = "dgx-h100", gpus = 128 },
       workload = { model = "gpt3-175b", batch = 256, mb = 1 },
-      mapping = { tp = 1, pp = 8, dp = 16 },
+      mapping = { tp = 8, pp = 8, dp = 2 },
       chart = { x = "tp", values = { 1, 2, 4, 8, 16 } },
       text = [[
 GPT-3 175B on 16 DGX H100 servers, PP 8. Below TP 8 it does not

@@ -45,6 +45,7 @@ local V = {
   start_tp = U.format("time", start.breakdown.tp_s),
   good_tp = U.format("time", good.breakdown.tp_s),
   srv_step = U.format("time", on_servers.step_s),
+  srv_pp = U.format("time", on_servers.breakdown.pp_s),
   gap = string.format("%.0f", 100 * (on_servers.step_s / good.step_s - 1)),
 }
 
@@ -133,9 +134,9 @@ from {start_tp} to {good_tp} and the step from {start_step} to
       solution = { "tp 8" } },
 
     { kind = "compare", title = "Racks against servers", text = fill([[
-576 Blackwell GPUs, TP 8 x PP 9 x DP 8 on both. With TP 8 this
-dense model fits either box: servers take {srv_step} against
-{good_step}, {gap}% slower, as stage edges cross the network.
+576 Blackwell GPUs, TP 8 x PP 9 x DP 8: {srv_step} on servers,
+{good_step} on racks. Most of the gap is the racks' faster chips;
+stage edges crossing the network add only {srv_pp} of PP time.
 ]], V),
       workload = workload,
       left = { label = "8 x GB200 NVL72", cluster = cluster, mapping = good_map },

@@ -75,11 +75,12 @@ This lesson puts two such clusters side by side.
 
     { kind = "text", title = "Two clusters of 128", text = fill([[
 # Blackwell GPUs both, wired differently
-- *Sixteen DGX B200 servers*: 8 GPUs per NVLink domain; each GPU
-  has {b_up} per direction inside its server and {b_out} to
-  the network.
+- *Sixteen DGX B200 servers*: NVLink domains of 8 GPUs. Per
+  direction, each GPU has {b_up} inside its server and {b_out}
+  to the network.
 - *Two GB200 NVL72 racks* (72 + 56 GPUs used): NVLink domains of
-  72 at {n_up} per direction, and {n_out} per GPU between racks.
+  72 GPUs. Per direction, {n_up} inside a rack and {n_out}
+  between racks.
 
 The rack's GPUs are a little faster chips, but the big difference
 is the width of the fast tier. For jobs that split into separate

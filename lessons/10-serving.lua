@@ -37,7 +37,7 @@ local spread_comm_s = 2 * m.layers * dgx.out_lat_s
 
 local V = {
   name = m.name,
-  params = string.format("%.0f billion", m.params / 1e9),
+  params = string.format("%.2f trillion", m.params / 1e12),
   layers = m.layers, n_ar = 2 * m.layers,
   weights = U.format("bytes", weights),
   server_mem = U.format("bytes", server_mem),
@@ -132,6 +132,8 @@ Beyond that, scale-out is the cheap, flexible way to grow.
 
     { kind = "diagram", title = "Replicas on a fabric", view = "fabric",
       cluster = { system = "dgx-h100", gpus = 128 },
+      workload = { model = "llama3-70b", batch = 64, mb = 1 },
+      mapping = { tp = 8, pp = 1, dp = 16 },
       text = [[
 Sixteen servers, each serving its own replica. Requests arrive
 over the network; no replica waits for another.

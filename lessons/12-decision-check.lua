@@ -97,7 +97,7 @@ pipeline busy. Only PP sends and gradients use the network.
 ]], V),
       solution = { "tp 8", "pp 8", "mb 1" } },
 
-    { kind = "diagram", title = "Case 2: a mixture of experts", view = "rack",
+    { kind = "diagram", title = "Case 2: a mixture of experts", view = "fabric",
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
       workload = w2, mapping = m2,
       text = fill([[
