@@ -1,0 +1,197 @@
+/* test_lesson_api — the `scalelab` library as lessons see it, run in the
+ * sandbox: presets, step results, units, cluster objects (read-only, locked
+ * metatable, wrong self), readers' messages. Expected figures are the
+ * public ones the presets cite (MODEL-FACTS.md), worked by hand below.
+ */
+#include "lesson/lesson_api.h"
+#include "lesson/sandbox.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <string.h>
+
+static int open_api(lua_State *L)
+{
+    lesson_api_open(L);
+    return 0;
+}
+
+/* Runs src in a sandbox with the API; returns true when it ran. */
+static bool run(const char *src, char *err, size_t err_len)
+{
+    Sandbox *sb = sandbox_new("api.lua", NULL);
+    assert_non_null(sb);
+    assert_true(sandbox_protect(sb, open_api, NULL, err, err_len));
+    bool ok = sandbox_run_string(sb, src, strlen(src), err, err_len);
+    assert_int_equal(lua_gettop(sandbox_state(sb)), ok ? 1 : 0);
+    sandbox_free(sb);
+    return ok;
+}
+
+static void expect_ok(const char *src)
+{
+    char err[SANDBOX_ERR_LEN] = "";
+    if (!run(src, err, sizeof err)) {
+        print_error("script failed: %s\n", err);
+        fail();
+    }
+}
+
+static void expect_error(const char *src, const char *want)
+{
+    char err[SANDBOX_ERR_LEN] = "";
+    bool ok = run(src, err, sizeof err);
+    if (ok || strcmp(err, want) != 0) {
+        print_error("want: %s\ngot:  %s\n", want, ok ? "(no error)" : err);
+        fail();
+    }
+}
+
+static void test_lesson_api_presets(void **state)
+{
+    (void)state;
+    /* DGX H100: 8 GPUs per NVLink 4 domain; NVLink 4 is 900 GB/s both
+     * directions = 450e9 B/s each way; ConnectX-7 400 Gb/s / 8 = 50e9 B/s. */
+    expect_ok("local s = scalelab.system('dgx-h100')\n"
+              "assert(s.domain_gpus == 8)\n"
+              "assert(s.up_bytes_per_s == 450e9)\n"
+              "assert(s.out_bytes_per_s == 50e9)\n"
+              "assert(s.gpu.id == 'h100-sxm' and s.up_kind == 'switched')\n"
+              "return s");
+    /* H100 SXM: 80 GB HBM3; dense BF16 = 1979 TFLOPS with sparsity / 2. */
+    expect_ok("local g = scalelab.gpu('h100-sxm')\n"
+              "assert(g.hbm_bytes == 80e9)\n"
+              "assert(g.bf16_flops == 1979e12 / 2)\n"
+              "return g");
+    /* Llama 3 70B: 80 layers, hidden 8192, 64 heads, 8 KV heads (Llama 3 paper). */
+    expect_ok("local m = scalelab.model('llama3-70b')\n"
+              "assert(m.layers == 80 and m.hidden == 8192)\n"
+              "assert(m.heads == 64 and m.kv_heads == 8)\n"
+              "assert(m.params > 69e9 and m.params < 72e9)\n"
+              "return m");
+    expect_ok("assert(#scalelab.systems() == 8 and #scalelab.models() == 6)\n"
+              "assert(#scalelab.gpus() == 7)\nreturn true");
+    expect_error("\nreturn scalelab.system('dgx-h1000')",
+                 "api.lua:2: unknown system 'dgx-h1000' (known: dgx-a100, dgx-h100, hgx-h200, "
+                 "dgx-b200, gb200-nvl72, gb300-nvl72, tpu-v5p, ethernet-100g)");
+    expect_error("return scalelab.gpu()",
+                 "api.lua:1: bad argument #1 to 'gpu' (string expected, got no value)");
+}
+
+static void test_lesson_api_step(void **state)
+{
+    (void)state;
+    /* TP 16 on DGX H100 servers spans 2 domains; TP 8 stays in one. */
+    expect_ok("local base = { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+              "  workload = { model = 'llama3-70b', batch = 64, mb = 1 } }\n"
+              "base.mapping = { tp = 16, pp = 1, dp = 1 }\n"
+              "local wide = scalelab.step(base)\n"
+              "base.mapping = { tp = 8, pp = 2 }\n"
+              "local box = scalelab.step(base)\n"
+              "assert(wide.span.tp.domains == 2 and box.span.tp.domains == 1)\n"
+              "assert(box.mapping.dp == 1 and box.mapping.pp == 2)\n"
+              "assert(wide.breakdown.tp_s > box.breakdown.tp_s)\n"
+              "assert(type(wide.bottleneck) == 'string' and type(wide.fits) == 'boolean')\n"
+              "assert(wide.bytes.scale_out > 0 and box.step_s > 0)\n"
+              "assert(wide.start == nil)\n"
+              "return box");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+                 "  workload = { model = 'llama3-70b', batch = 64 },\n"
+                 "  mapping = { tpp = 8 } }",
+                 "api.lua:1: mapping: unknown field 'tpp' (known: tp, pp, dp, ep, cp, "
+                 "interleave, zero)");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16,\n"
+                 " up = '900 GB' } }",
+                 "api.lua:1: cluster.up: '900 GB' is a size, not a bandwidth: did you mean "
+                 "900 GB/s?");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+                 "  mapping = { tp = 3 } }",
+                 "api.lua:1: mapping: TP x CP x PP = 3 does not divide the 16 GPUs");
+}
+
+static void test_lesson_api_units(void **state)
+{
+    (void)state;
+    /* 800 Gb/s / 8 = 100e9 bytes/s; a bare 400G is 400 Gb/s = 50e9 B/s. */
+    expect_ok("local U = scalelab.units\n"
+              "assert(U.parse('bandwidth', '800 Gb/s') == 100e9)\n"
+              "assert(U.parse('bandwidth', '400G') == 50e9)\n"
+              "assert(U.parse('time', '2 us') == 2e-6)\n"
+              "assert(U.format('bandwidth', 450e9) == '450 GB/s')\n"
+              "assert(U.format('time', 2e-6, true) == '2.00 us')\n"
+              "assert(U.bits_bytes(100e9) == '800 Gb/s = 100 GB/s')\n"
+              "return true");
+    expect_error("return scalelab.units.parse('speed', '1')",
+                 "api.lua:1: bad argument #1 to 'parse' (invalid option 'speed')");
+    expect_error("return scalelab.units.parse('bandwidth', '1.8 TB')",
+                 "api.lua:1: scalelab.units.parse: '1.8 TB' is a size, not a bandwidth: did "
+                 "you mean 1.8 TB/s?");
+}
+
+static void test_lesson_api_cluster_object(void **state)
+{
+    (void)state;
+    /* GB200 NVL72: 72 GPUs per rack, so 144 GPUs = 2 racks, GPU 80 in rack 1. */
+    expect_ok("local c = scalelab.cluster { system = 'gb200-nvl72', gpus = 144 }\n"
+              "assert(c.gpus == 144 and c.domain_gpus == 72 and c:domains() == 2)\n"
+              "assert(c:domain_of(80) == 1 and c:domain_of(0) == 0)\n"
+              "assert(tostring(c):find('gb200%-nvl72, 144 GPUs'))\n"
+              "local r = scalelab.step { cluster = c, workload = { model = 'llama3-8b',\n"
+              "  batch = 144 } }\n"
+              "assert(r.mapping.dp == 144)\n"
+              "return c");
+    expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
+                 "c.gpus = 1",
+                 "api.lua:2: scalelab.cluster objects are read-only: build a new one with "
+                 "scalelab.cluster{...}");
+    expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
+                 "setmetatable(c, {})",
+                 "api.lua:2: bad argument #1 to 'setmetatable' (table expected, got "
+                 "scalelab.cluster)");
+    expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
+                 "rawset(c, 'gpus', 1)",
+                 "api.lua:2: bad argument #1 to 'rawset' (table expected, got scalelab.cluster)");
+    expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
+                 "return c.domain_of({}, 1)",
+                 "api.lua:2: bad argument #1 to 'domain_of' (scalelab.cluster expected, got "
+                 "table)");
+    expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
+                 "local d = scalelab.cluster { system = 'dgx-h100', gpus = 8 }\n"
+                 "return c.domains(io)",
+                 "api.lua:3: 'io' is not available in lessons: a lesson cannot read files, "
+                 "print or run programs (see AUTHORING.md, \"Sandbox\")");
+    expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
+                 "return c:domain_of(16)",
+                 "api.lua:2: GPU 16 is out of range (0 to 15)");
+    expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
+                 "assert(getmetatable(c) == 'scalelab.cluster')\nreturn c.nope",
+                 "api.lua:3: scalelab.cluster has no field 'nope'");
+}
+
+static void test_lesson_api_page_helpers(void **state)
+{
+    (void)state;
+    expect_ok("local d = scalelab.diagram('fabric', { title = 't' })\n"
+              "assert(d.kind == 'diagram' and d.view == 'fabric' and d.title == 't')\n"
+              "assert(scalelab.quiz({}).kind == 'quiz')\n"
+              "assert(scalelab.text_page({}).kind == 'text')\n"
+              "assert(scalelab.compare({}).kind == 'compare')\n"
+              "return scalelab.scenario({}).kind == 'scenario'");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lesson_api_presets),
+        cmocka_unit_test(test_lesson_api_step),
+        cmocka_unit_test(test_lesson_api_units),
+        cmocka_unit_test(test_lesson_api_cluster_object),
+        cmocka_unit_test(test_lesson_api_page_helpers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
