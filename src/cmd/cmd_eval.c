@@ -26,6 +26,7 @@
 
 #define EVAL_DEFAULT_SYSTEM "dgx-h100"
 #define EVAL_DEFAULT_MODEL "llama3-8b"
+#define EVAL_MAX_PARAMS 1e18 /* a sanity cap on input, a million times GPT-3 */
 
 /* Every flag; the value kinds say how its text is parsed. */
 typedef enum {
@@ -202,6 +203,10 @@ static int parse_args(int argc, char **argv, EvalArgs *a)
             return cli_usage_error("eval: --%s needs a value", flag_table[f].name);
         }
         a->set[f] = true;
+        for (const unsigned char *q = (const unsigned char *)value; q && *q; q++)
+            if (*q < 0x20 || *q == 0x7f)
+                return cli_usage_error("eval: --%s: the value contains a control character",
+                                       flag_table[f].name);
         if (value && !parse_value((EvalFlag)f, value, a))
             return CLI_USAGE;
     }
@@ -388,6 +393,11 @@ static bool build_workload(const EvalArgs *a, Workload *w)
     if (a->set[F_PARAMS]) {
         if (!(a->num[F_PARAMS] > 0)) {
             cli_usage_error("eval: --params must be positive");
+            return false;
+        }
+        if (a->num[F_PARAMS] > EVAL_MAX_PARAMS) {
+            cli_usage_error("eval: --params %g is more than scalelab models (at most %g)",
+                            a->num[F_PARAMS], EVAL_MAX_PARAMS);
             return false;
         }
         w->params = a->num[F_PARAMS];

@@ -205,7 +205,7 @@ static const SystemSpec systems[] = {
         .out_lat_s = NET_STEP_LAT_S,
         .oversub = 1,
         .gpus_per_leaf = 144 / 2,     /* 144-port 800G Quantum-X800 leaf, half down */
-        .domain_power_w = 132e3,      /* 132 kW of rack power shelves (Supermicro, via introl) [S] */
+        .domain_power_w = 132e3,      /* 132 kW rack power shelves (Supermicro via introl) [S] */
         .cooling = "liquid",
         .summary = "72 GPUs in one NVLink 5 rack (130 TB/s); 800 Gb/s CX-8 per GPU; ~132 kW",
     },

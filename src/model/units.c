@@ -301,14 +301,31 @@ static const char *kind_example(UnitsKind k)
     return "";
 }
 
-bool units_parse(UnitsKind kind, const char *text, double *out, char *err, size_t err_len)
+/* A printable copy of s for messages: control characters become '?', and
+ * long input is cut to 40 bytes with "...". */
+static const char *printable(const char *s, char *buf, size_t len)
 {
-    if (!text) {
+    size_t i = 0;
+    for (; s[i] && i + 4 < len && i < 40; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        buf[i] = (ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
+    }
+    if (s[i] && i + 4 <= len)
+        memcpy(buf + i, "...", 3), i += 3;
+    buf[i] = '\0';
+    return buf;
+}
+
+bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t err_len)
+{
+    if (!raw) {
         set_err(err, err_len, "no value given: expected %s such as %s", kind_noun(kind),
                 kind_example(kind));
         return false;
     }
-    const char *s = text;
+    char shown[48], ushown[48];
+    const char *text = printable(raw, shown, sizeof shown);
+    const char *s = raw;
     while (is_blank(*s))
         s++;
     if (*s == '\0') {
@@ -361,7 +378,8 @@ bool units_parse(UnitsKind kind, const char *text, double *out, char *err, size_
             double m;
             unit[i] = '\0';
             if (classify(unit, &m) == UK_UNKNOWN)
-                set_err(err, err_len, "'%s': unknown unit '%s'", text, unit);
+                set_err(err, err_len, "'%s': unknown unit '%s'", text,
+                        printable(unit, ushown, sizeof ushown));
             else
                 set_err(err, err_len, "'%s': unexpected text after the unit", text);
             return false;
@@ -390,8 +408,8 @@ bool units_parse(UnitsKind kind, const char *text, double *out, char *err, size_
     }
 
     if (cls == UK_UNKNOWN) {
-        set_err(err, err_len, "'%s': unknown unit '%s' (expected %s such as %s)", text, unit,
-                kind_noun(kind), kind_example(kind));
+        set_err(err, err_len, "'%s': unknown unit '%s' (expected %s such as %s)", text,
+                printable(unit, ushown, sizeof ushown), kind_noun(kind), kind_example(kind));
         return false;
     }
     if (cls != want) {

@@ -33,7 +33,11 @@ static void check_reject(UnitsKind kind, const char *text, const char *must_cont
     double v = 42;
     char err[160] = "";
     bool ok = units_parse(kind, text, &v, err, sizeof err);
-    if (ok || v != 42 || err[0] == '\0' || (must_contain && !strstr(err, must_contain))) {
+    bool control = false; /* messages are one printable line, whatever the input */
+    for (const char *q = err; *q; q++)
+        control |= (unsigned char)*q < 0x20 || *q == 0x7f;
+    if (ok || v != 42 || err[0] == '\0' || control ||
+        (must_contain && !strstr(err, must_contain))) {
         print_error("%s:%d: '%s' should be rejected (ok=%d v=%g err='%s', want '%s')\n", file,
                     line, text ? text : "(null)", ok, v, err, must_contain ? must_contain : "");
         fail();
@@ -118,6 +122,8 @@ static void test_units_parse_rejects_malformed(void **state)
     REJECT(UNITS_COUNT, "72 GB", "size, not a count");
     REJECT(UNITS_COUNT, "1e-400", "too small");
     REJECT(UNITS_COUNT, "7 2", "unknown unit");
+    REJECT(UNITS_BANDWIDTH, "1 \033[31mX", "unknown unit '?[31mX'"); /* escape shown as ? */
+    REJECT(UNITS_BANDWIDTH, "1 G\nb", "after the unit");
 }
 
 static void check_format(UnitsKind kind, double v, bool ascii, const char *want,

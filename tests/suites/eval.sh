@@ -1,0 +1,72 @@
+#!/bin/sh
+# eval — the built binary's `scalelab eval`: exit statuses, one-line errors
+# on stderr with nothing on stdout, the JSON contract on one line, --list.
+# Usage: sh tests/suites/eval.sh BINARY   (cwd = repository root)
+set -u
+bin=${1:?usage: eval.sh BINARY}
+T=$(mktemp -d "${TMPDIR:-/tmp}/scalelab-eval.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+bad() { echo "eval: FAIL: $*"; fail=$((fail + 1)); }
+
+# ok NAME PATTERN ARGS...: exit 0, nothing on stderr, stdout matches PATTERN
+ok() {
+  name=$1 pat=$2; shift 2
+  timeout 20 "$bin" "$@" >"$T/out" 2>"$T/err"; rc=$?
+  if [ $rc -ne 0 ]; then bad "$name: exit $rc, want 0: $(head -c 200 "$T/err")"; return; fi
+  if [ -s "$T/err" ]; then bad "$name: stderr not empty: $(head -c 200 "$T/err")"; return; fi
+  if ! grep -Eq -- "$pat" "$T/out"; then bad "$name: stdout lacks /$pat/"; return; fi
+  pass=$((pass + 1))
+}
+
+# usage NAME PATTERN ARGS...: exit 2, stdout empty, one stderr line
+# "scalelab: eval: ..." matching PATTERN
+usage() {
+  name=$1 pat=$2; shift 2
+  timeout 20 "$bin" "$@" >"$T/out" 2>"$T/err"; rc=$?
+  if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2"; return; fi
+  if [ -s "$T/out" ]; then bad "$name: printed on stdout"; return; fi
+  lines=$(wc -l <"$T/err")
+  if [ "$lines" -ne 1 ]; then bad "$name: $lines lines on stderr, want 1"; return; fi
+  if ! grep -q '^scalelab: eval: ' "$T/err"; then bad "$name: $(cat "$T/err")"; return; fi
+  if ! grep -Eq -- "$pat" "$T/err"; then bad "$name: /$pat/ not in: $(cat "$T/err")"; return; fi
+  pass=$((pass + 1))
+}
+
+ok "default" "^bottleneck: " eval
+ok "table units" "step time +[0-9.]+ (s|ms|min)" eval --system dgx-h100 --model llama3-70b
+ok "json one line" '^\{"system":"dgx-h100".*"step_s":[0-9].*\}$' \
+  eval --system dgx-h100 --model llama3-70b --json
+ok "json keys" '"breakdown":\{"compute_s":[^}]*"tp_s":[^}]*"pp_s":[^}]*"bubble_s":[^}]*"dp_s":[^}]*"ep_s":' \
+  eval --system gb200-nvl72 --model deepseek-v3 --json
+ok "json bytes" '"bytes":\{"scale_up":[0-9.e+-]+,"scale_out":[0-9.e+-]+,"scale_across":[0-9.e+-]+\}' \
+  eval --format json
+ok "json fits bool" '"fits":(true|false),' eval --json
+ok "json contract" '"tokens_per_s":.*"tflops_per_gpu":.*"hw_tflops_per_gpu":.*"mfu":.*"mem_per_gpu_bytes":.*"bottleneck":"' \
+  eval --json
+ok "derived dp" '"dp":4,' eval --system dgx-a100 --gpus 64 --model gpt3-175b --tp 8 --pp 2 --json
+ok "sites" 'scale-across: 2 sites joined by 1.25 TB/s' \
+  eval --system dgx-h100 --gpus 512 --sites 2 --across "10 Tb/s" --model llama3-70b
+ok "does not fit still answers" '"fits":false' eval --params 1e15 --json
+ok "list" 'gb300-nvl72' eval --list
+ok "list bits and bytes" '800 Gb/s = 100 GB/s' eval --list
+ok "help" '--interleave' eval --help
+ok "in the command table" 'eval' --help
+
+usage "unknown flag" "unknown flag '--bogus'" eval --bogus
+usage "missing value" "needs a value" eval --tp
+usage "bits vs bytes" "did you mean 1.8 TB/s" eval --up "1.8 TB"
+usage "10^9 GPUs" "more than scalelab models" eval --gpus 1000000000
+usage "not whole" "does not divide the 64 GPUs" eval --gpus 64 --tp 3
+usage "world" "= 32 GPUs, but the cluster has 64" eval --gpus 64 --tp 8 --pp 2 --dp 2
+usage "heads" "TP 64 does not divide the 96 attention heads" \
+  eval --system dgx-a100 --gpus 64 --model gpt3-175b --tp 64 --pp 1
+usage "experts" "EP 3 does not divide the 256 experts" \
+  eval --gpus 24 --model deepseek-v3 --tp 8 --pp 1 --ep 3
+usage "batch" "global batch 100 is not a multiple" eval --gpus 64 --tp 8 --pp 1 --batch 100
+usage "format" "json or text" eval --format xml
+usage "control characters" "control character" eval --up "$(printf '1 \033[31mX')"
+
+echo "eval: $pass passed, $fail failed"
+[ $fail -eq 0 ]

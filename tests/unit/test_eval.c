@@ -1,0 +1,436 @@
+/* test_eval — `scalelab eval` called in-process: the JSON contract (keys,
+ * valid JSON, finite numbers), flag handling (derived DP and GPU count,
+ * overrides of a preset), one-line errors with exit 2 for bad flags and
+ * impossible mappings, --list, and the model time of every preset pair. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "model/cluster.h"
+#include "model/hw.h"
+#include "model/step.h"
+#include "model/workload.h"
+
+#define OUT_MAX 65536
+
+static char out_buf[OUT_MAX];
+static char err_buf[4096];
+
+static void slurp(FILE *f, char *buf, size_t len)
+{
+    rewind(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+}
+
+/* Runs cmd_eval with the NULL-terminated arguments after "eval"; stdout and
+ * stderr land in out_buf and err_buf. */
+static int run_eval(const char *first, ...)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = (char *)"eval";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+
+    fflush(stdout);
+    fflush(stderr);
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    assert_non_null(fo);
+    assert_non_null(fe);
+    int save_out = dup(STDOUT_FILENO), save_err = dup(STDERR_FILENO);
+    dup2(fileno(fo), STDOUT_FILENO);
+    dup2(fileno(fe), STDERR_FILENO);
+    int rc = cmd_eval(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(save_out, STDOUT_FILENO);
+    dup2(save_err, STDERR_FILENO);
+    close(save_out);
+    close(save_err);
+    slurp(fo, out_buf, sizeof out_buf);
+    slurp(fe, err_buf, sizeof err_buf);
+    fclose(fo);
+    fclose(fe);
+    return rc;
+}
+
+/* --- a small JSON syntax checker (RFC 8259 grammar, no extensions) -------- */
+
+static const char *js_value(const char *p);
+
+static const char *js_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+        p++;
+    return p;
+}
+
+static const char *js_string(const char *p)
+{
+    if (*p != '"')
+        return NULL;
+    for (p++; *p && *p != '"'; p++) {
+        if ((unsigned char)*p < 0x20)
+            return NULL;
+        if (*p == '\\') {
+            p++;
+            if (*p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
+                        return NULL;
+                p += 4;
+            } else if (!*p || !strchr("\"\\/bfnrt", *p)) {
+                return NULL;
+            }
+        }
+    }
+    return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *js_number(const char *p)
+{
+    const char *s = p;
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
+        return NULL;
+    if (*p == '.') {
+        p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return NULL;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return NULL;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return p > s ? p : NULL;
+}
+
+static const char *js_value(const char *p)
+{
+    p = js_ws(p);
+    if (*p == '{' || *p == '[') {
+        char close = *p == '{' ? '}' : ']';
+        bool obj = *p == '{';
+        p = js_ws(p + 1);
+        if (*p == close)
+            return p + 1;
+        for (;;) {
+            if (obj) {
+                p = js_string(js_ws(p));
+                if (!p)
+                    return NULL;
+                p = js_ws(p);
+                if (*p++ != ':')
+                    return NULL;
+            }
+            p = js_value(p);
+            if (!p)
+                return NULL;
+            p = js_ws(p);
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            return *p == close ? p + 1 : NULL;
+        }
+    }
+    if (*p == '"')
+        return js_string(p);
+    if (strncmp(p, "true", 4) == 0)
+        return p + 4;
+    if (strncmp(p, "false", 5) == 0)
+        return p + 5;
+    if (strncmp(p, "null", 4) == 0)
+        return p + 4;
+    return js_number(p);
+}
+
+static bool json_valid(const char *text)
+{
+    const char *end = js_value(text);
+    return end && *js_ws(end) == '\0';
+}
+
+/* The number after "key": in text (first occurrence). */
+static double json_num(const char *text, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(text, pat);
+    if (!p) {
+        print_error("key %s missing in %s\n", key, text);
+        fail();
+    }
+    return strtod(p + strlen(pat), NULL);
+}
+
+/* Exactly one line on stderr, starting "scalelab: eval:", containing want;
+ * nothing on stdout. */
+static void check_usage_error(int rc, const char *want)
+{
+    size_t n = strlen(err_buf);
+    bool one_line = n > 0 && err_buf[n - 1] == '\n' && strchr(err_buf, '\n') == err_buf + n - 1;
+    if (rc != 2 || !one_line || strncmp(err_buf, "scalelab: eval: ", 16) != 0 ||
+        !strstr(err_buf, want) || out_buf[0] != '\0') {
+        print_error("want exit 2 and one line with '%s'; got rc=%d stderr='%s' stdout='%.80s'\n",
+                    want, rc, err_buf, out_buf);
+        fail();
+    }
+}
+
+static void test_eval_json_has_contract_keys(void **state)
+{
+    (void)state;
+    int rc = run_eval("--system", "dgx-h100", "--model", "llama3-70b", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_true(json_valid(out_buf));
+    const char *keys[] = {"\"step_s\":",       "\"tokens_per_s\":",   "\"tflops_per_gpu\":",
+                          "\"hw_tflops_per_gpu\":", "\"mfu\":",      "\"fits\":",
+                          "\"mem_per_gpu_bytes\":", "\"bottleneck\":\"", "\"breakdown\":{",
+                          "\"compute_s\":",    "\"tp_s\":",           "\"pp_s\":",
+                          "\"bubble_s\":",     "\"dp_s\":",           "\"ep_s\":",
+                          "\"bytes\":{",       "\"scale_up\":",       "\"scale_out\":",
+                          "\"scale_across\":"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (!strstr(out_buf, keys[i])) {
+            print_error("missing %s in %s\n", keys[i], out_buf);
+            fail();
+        }
+    }
+    assert_null(strstr(out_buf, "nan"));
+    assert_null(strstr(out_buf, "inf"));
+    assert_true(json_num(out_buf, "step_s") > 0);
+    /* one object on one line */
+    assert_int_equal(strchr(out_buf, '\n') - out_buf, (long)strlen(out_buf) - 1);
+
+    char first[OUT_MAX];
+    snprintf(first, sizeof first, "%s", out_buf);
+    rc = run_eval("--system", "dgx-h100", "--model", "llama3-70b", "--format", "json", NULL);
+    assert_int_equal(rc, 0);
+    assert_string_equal(out_buf, first); /* --format json is --json */
+}
+
+static void test_eval_json_checker_can_fail(void **state)
+{
+    (void)state;
+    assert_true(json_valid("{\"a\":[1,2.5e3,true,null,\"x\\n\"]}"));
+    assert_false(json_valid("{\"a\":nan}"));
+    assert_false(json_valid("{\"a\":1,}"));
+    assert_false(json_valid("{\"a\":\"tab\there\"}"));
+    assert_false(json_valid("{\"a\":1} x"));
+}
+
+static void test_eval_derives_dp_and_gpus(void **state)
+{
+    (void)state;
+    /* 64 GPUs / (TP 8 x CP 1 x PP 2) = DP 4 */
+    int rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--tp",
+                      "8", "--pp", "2", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_int_equal((int)json_num(out_buf, "dp"), 4);
+    assert_int_equal((int)json_num(out_buf, "gpus"), 64);
+    /* no --gpus: TP 8 x PP 4 x DP 2 = 64 GPUs */
+    rc = run_eval("--system", "dgx-a100", "--model", "gpt3-175b", "--tp", "8", "--pp", "4",
+                  "--dp", "2", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_int_equal((int)json_num(out_buf, "gpus"), 64);
+    assert_int_equal((int)json_num(out_buf, "pp"), 4);
+    /* --dp without --pp: PP = 64 / (8 x 1 x 4) = 2 */
+    rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--tp", "8",
+                  "--dp", "4", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_int_equal((int)json_num(out_buf, "pp"), 2);
+}
+
+static void test_eval_flags_override_preset(void **state)
+{
+    (void)state;
+    /* 128 GB200 GPUs in 2 NVL72 racks (72 + 56); TP 8 groups sit inside a rack
+     * (72 = 9 x 8) and DP = 128 / 8 = 16 divides the batch of 1024. */
+    int rc = run_eval("--system", "gb200-nvl72", "--gpus", "128", "--model", "llama3-70b",
+                      "--tp", "8", "--pp", "1", "--json", NULL);
+    assert_int_equal(rc, 0);
+    double inside = json_num(out_buf, "step_s");
+    assert_int_equal((int)json_num(out_buf, "domain_gpus"), 72);
+    /* --domain 4 overrides the preset: every TP 8 group now spans 2 domains
+     * and runs its all-reduces over the 50 GB/s NICs, not 900 GB/s NVLink */
+    rc = run_eval("--system", "gb200-nvl72", "--gpus", "128", "--model", "llama3-70b", "--tp",
+                  "8", "--pp", "1", "--domain", "4", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_int_equal((int)json_num(out_buf, "domain_gpus"), 4);
+    assert_non_null(strstr(out_buf, "\"system\":\"custom\""));
+    assert_true(json_num(out_buf, "step_s") > 1.3 * inside);
+
+    /* --out 100G: 100 Gb/s = 12.5 GB/s shows in the table */
+    rc = run_eval("--system", "dgx-h100", "--out", "100G", "--model", "llama3-8b", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "100 Gb/s = 12.5 GB/s"));
+    assert_non_null(strstr(out_buf, "bottleneck: "));
+    assert_non_null(strstr(out_buf, "step time"));
+
+    /* --gpu swaps the accelerator: same cluster, H200 has 141 GB */
+    rc = run_eval("--system", "dgx-h100", "--gpu", "h200", "--model", "llama3-8b", "--json",
+                  NULL);
+    assert_int_equal(rc, 0);
+    assert_true(json_num(out_buf, "hbm_bytes") == 141e9);
+}
+
+static void test_eval_bad_flags_exit_2_with_one_line(void **state)
+{
+    (void)state;
+    check_usage_error(run_eval("--bogus", NULL), "unknown flag '--bogus'");
+    check_usage_error(run_eval("--tp", NULL), "--tp needs a value");
+    check_usage_error(run_eval("--tp", "two", NULL), "not a number");
+    check_usage_error(run_eval("--tp", "2.5", NULL), "whole number");
+    check_usage_error(run_eval("--gpus", "1e9", NULL), "more than scalelab models");
+    check_usage_error(run_eval("--gpus", "0", NULL), "--gpus must be at least 1");
+    check_usage_error(run_eval("--up", "1.8 TB", NULL), "did you mean 1.8 TB/s");
+    check_usage_error(run_eval("--out", "fast", NULL), "not a number");
+    check_usage_error(run_eval("--system", "dgx-h1000", NULL), "unknown system 'dgx-h1000'");
+    check_usage_error(run_eval("--model", "gpt5", NULL), "unknown model 'gpt5'");
+    check_usage_error(run_eval("--gpu", "h300", NULL), "unknown GPU 'h300'");
+    check_usage_error(run_eval("--recompute", "some", NULL), "none, selective or full");
+    check_usage_error(run_eval("--precision", "fp4", NULL), "bf16 or fp8");
+    check_usage_error(run_eval("--format", "xml", NULL), "json or text");
+    check_usage_error(run_eval("--zero", "4", NULL), "0, 1, 2 or 3");
+    check_usage_error(run_eval("--tp", "8", "--tp", "4", NULL), "given twice");
+    check_usage_error(run_eval("--across", "1 TB/s", NULL), "needs --sites");
+    check_usage_error(run_eval("--sites", "2", NULL), "scale-across bandwidth");
+    check_usage_error(run_eval("--layers", "12", NULL), "--layers, --hidden and --heads");
+    check_usage_error(run_eval("extra", NULL), "unexpected argument 'extra'");
+    check_usage_error(run_eval("--list", "--json", NULL), "--list takes no other flag");
+    check_usage_error(run_eval("--params", "1e300", NULL), "--params 1e+300 is more than");
+    check_usage_error(run_eval("--system", "dgx\033[2J", NULL), "control character");
+}
+
+static void test_eval_impossible_mappings_name_the_constraint(void **state)
+{
+    (void)state;
+    /* TP x PP x DP != GPUs: 8 x 2 x 2 = 32 on 64 */
+    check_usage_error(run_eval("--system", "dgx-a100", "--gpus", "64", "--tp", "8", "--pp",
+                               "2", "--dp", "2", NULL),
+                      "= 32 GPUs, but the cluster has 64");
+    /* TP 3 does not divide 64 GPUs */
+    check_usage_error(run_eval("--gpus", "64", "--tp", "3", NULL), "does not divide the 64 GPUs");
+    /* TP 64 does not divide GPT-3's 96 heads */
+    check_usage_error(run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b",
+                               "--tp", "64", "--pp", "1", NULL),
+                      "TP 64 does not divide the 96 attention heads");
+    /* EP 3 does not divide DeepSeek-V3's 256 experts (24 GPUs / TP 8 = DP 3) */
+    check_usage_error(run_eval("--system", "dgx-h100", "--gpus", "24", "--model", "deepseek-v3",
+                               "--tp", "8", "--pp", "1", "--ep", "3", NULL),
+                      "EP 3 does not divide the 256 experts");
+    /* batch 100 over DP 8 x micro-batch 1: 100 / 8 is not whole */
+    check_usage_error(run_eval("--gpus", "64", "--tp", "8", "--pp", "1", "--batch", "100",
+                               NULL),
+                      "global batch 100 is not a multiple of DP 8");
+}
+
+static void test_eval_list_prints_presets(void **state)
+{
+    (void)state;
+    assert_int_equal(run_eval("--list", NULL), 0);
+    for (int i = 0; i < hw_system_count(); i++)
+        assert_non_null(strstr(out_buf, hw_system_at(i)->id));
+    for (int i = 0; i < workload_preset_count(); i++)
+        assert_non_null(strstr(out_buf, workload_preset_at(i)->id));
+    assert_non_null(strstr(out_buf, "800 Gb/s = 100 GB/s")); /* GB300's ConnectX-8 */
+    assert_non_null(strstr(out_buf, "up:  900 GB/s (NVLink 5)"));
+    assert_int_equal(run_eval("--help", NULL), 0);
+    assert_non_null(strstr(out_buf, "--interleave"));
+}
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Every system preset with every model preset: eval answers (exit 0) with
+ * its searched default mapping, and one step_eval of that mapping takes
+ * under a millisecond of CPU time (mean of 20 runs; thread CPU time, so the
+ * load of the shared machine does not count). */
+static void test_eval_every_preset_pair_answers_fast(void **state)
+{
+    (void)state;
+    double worst = 0;
+    const char *worst_pair = "";
+    static char pair[64];
+    for (int i = 0; i < hw_system_count(); i++) {
+        for (int j = 0; j < workload_preset_count(); j++) {
+            const char *sys = hw_system_at(i)->id, *model = workload_preset_at(j)->id;
+            int rc = run_eval("--system", sys, "--model", model, "--json", NULL);
+            if (rc != 0) {
+                print_error("%s x %s: rc %d: %s\n", sys, model, rc, err_buf);
+                fail();
+            }
+            assert_true(json_valid(out_buf));
+            Cluster c;
+            assert_true(cluster_from_system(&c, sys, 0, NULL, 0));
+            const Workload *w = &workload_preset_at(j)->w;
+            Mapping m = {.tp = (int)json_num(out_buf, "tp"),
+                         .cp = (int)json_num(out_buf, "cp"),
+                         .pp = (int)json_num(out_buf, "pp"),
+                         .dp = (int)json_num(out_buf, "dp"),
+                         .ep = (int)json_num(out_buf, "ep"),
+                         .interleave = 1,
+                         .zero = (int)json_num(out_buf, "zero")};
+            StepResult r;
+            double t0 = thread_cpu_s();
+            for (int k = 0; k < 20; k++)
+                assert_int_equal(step_eval(&c, w, &m, NULL, NULL, &r, NULL, 0), STEP_OK);
+            double each = (thread_cpu_s() - t0) / 20;
+            if (each > worst) {
+                worst = each;
+                snprintf(pair, sizeof pair, "%s x %s", sys, model);
+                worst_pair = pair;
+            }
+        }
+    }
+    print_message("slowest preset pair: %s, %.1f us of model time per evaluation\n", worst_pair,
+                  worst * 1e6);
+    assert_true(worst < 1e-3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eval_json_has_contract_keys),
+        cmocka_unit_test(test_eval_json_checker_can_fail),
+        cmocka_unit_test(test_eval_derives_dp_and_gpus),
+        cmocka_unit_test(test_eval_flags_override_preset),
+        cmocka_unit_test(test_eval_bad_flags_exit_2_with_one_line),
+        cmocka_unit_test(test_eval_impossible_mappings_name_the_constraint),
+        cmocka_unit_test(test_eval_list_prints_presets),
+        cmocka_unit_test(test_eval_every_preset_pair_answers_fast),
+    };
+    return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
+}
