@@ -48,7 +48,7 @@ return {
   id = "two-ways-to-grow",
   title = "Two ways to grow",
   summary = "Scale up or scale out: one bigger engine, or more engines.",
-  track = "Foundations",
+  track = "Part 1: Foundations",
   order = 1,
   minutes = 8,
   pages = {

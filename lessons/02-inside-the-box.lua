@@ -47,7 +47,7 @@ return {
   id = "inside-the-box",
   title = "Inside the box",
   summary = "NVLink, NVSwitch and the classic 8-GPU server.",
-  track = "Foundations",
+  track = "Part 1: Foundations",
   order = 2,
   minutes = 9,
   pages = {

@@ -51,7 +51,7 @@ return {
   id = "rack-as-one-accelerator",
   title = "The rack as one accelerator",
   summary = "GB200/GB300 NVL72: 72 GPUs in one NVLink domain, and its costs.",
-  track = "Foundations",
+  track = "Part 1: Foundations",
   order = 3,
   minutes = 10,
   pages = {

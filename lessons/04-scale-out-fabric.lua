@@ -40,7 +40,7 @@ return {
   id = "scale-out-fabric",
   title = "The scale-out fabric",
   summary = "InfiniBand and RDMA Ethernet, leaf-spine Clos, congestion control.",
-  track = "Foundations",
+  track = "Part 1: Foundations",
   order = 4,
   minutes = 10,
   pages = {

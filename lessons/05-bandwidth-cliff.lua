@@ -39,7 +39,7 @@ return {
   id = "bandwidth-cliff",
   title = "The bandwidth cliff",
   summary = "1.8 TB/s inside, 100 GB/s outside: bits, bytes and directions.",
-  track = "Foundations",
+  track = "Part 1: Foundations",
   order = 5,
   minutes = 12,
   pages = {

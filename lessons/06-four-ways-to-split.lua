@@ -41,7 +41,7 @@ return {
   id = "four-ways-to-split",
   title = "Four ways to split the work",
   summary = "Data, tensor, pipeline and expert parallelism: what each sends.",
-  track = "Parallelism on hardware",
+  track = "Part 2: Parallelism on hardware",
   order = 6,
   minutes = 12,
   pages = {

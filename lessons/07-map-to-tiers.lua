@@ -42,7 +42,7 @@ return {
   id = "map-to-tiers",
   title = "Map parallelism to tiers",
   summary = "Tensor and expert parallelism inside; pipeline and data outside.",
-  track = "Parallelism on hardware",
+  track = "Part 2: Parallelism on hardware",
   order = 7,
   minutes = 12,
   pages = {

@@ -53,7 +53,7 @@ return {
   id = "3d-parallelism-nvl72",
   title = "3D parallelism on NVL72",
   summary = "Choose TP, PP and DP for Llama 3 405B on racks and on servers.",
-  track = "Parallelism on hardware",
+  track = "Part 2: Parallelism on hardware",
   order = 8,
   minutes = 14,
   pages = {

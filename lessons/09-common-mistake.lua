@@ -55,7 +55,7 @@ return {
   id = "common-mistake",
   title = "The common mistake",
   summary = "Same GPUs, same count, wired differently: different machines.",
-  track = "Parallelism on hardware",
+  track = "Part 2: Parallelism on hardware",
   order = 9,
   minutes = 10,
   pages = {

@@ -56,9 +56,9 @@ local V = {
 
 return {
   id = "serving",
-  title = "Serving: latency and throughput",
+  title = "Serving big models",
   summary = "A trillion-parameter model in one rack, or many copies on a fabric.",
-  track = "Beyond the rack",
+  track = "Part 3: Beyond the rack",
   order = 10,
   minutes = 11,
   pages = {

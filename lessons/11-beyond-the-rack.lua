@@ -53,7 +53,7 @@ return {
   id = "beyond-the-rack",
   title = "Beyond the rack",
   summary = "TPU pods, optics and UALink, and scale-across between sites.",
-  track = "Beyond the rack",
+  track = "Part 3: Beyond the rack",
   order = 11,
   minutes = 10,
   pages = {

@@ -45,7 +45,7 @@ return {
   id = "decision-check",
   title = "Decision check",
   summary = "Capstone: decide scale-up or scale-out, tune a mapping, read claims.",
-  track = "Beyond the rack",
+  track = "Part 3: Beyond the rack",
   order = 12,
   minutes = 15,
   pages = {

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "draw/canvas.h"
+#include "lesson/catalog.h"
 #include "lesson/lesson.h"
 #include "model/scenario.h"
 #include "ui/screens.h"
@@ -120,8 +121,9 @@ static void test_lessons_ids_unique_and_ordered(void **state)
 static void test_lessons_tracks_are_the_three(void **state)
 {
     Track *t = *state;
-    static const char *const tracks[] = {"Foundations", "Parallelism on hardware",
-                                         "Beyond the rack"};
+    /* Numbered so the menu, which sorts tracks by name, shows them in order. */
+    static const char *const tracks[] = {"Part 1: Foundations", "Part 2: Parallelism on hardware",
+                                         "Part 3: Beyond the rack"};
     for (int i = 0; i < t->n; i++) {
         const char *tr = lesson_track(track_lesson(t, i));
         bool known = false;
@@ -131,6 +133,25 @@ static void test_lessons_tracks_are_the_three(void **state)
             print_error("%s: unknown track '%s'\n", t->path[i], tr);
         assert_true(known);
     }
+}
+
+/* The menu (catalog order: track name, then order) lists the lessons in the
+ * order of their file numbers, so a learner meets them 1 to 12. */
+static void test_lessons_menu_order_follows_numbers(void **state)
+{
+    Track *t = *state;
+    char err[256] = "";
+    Catalog *c = catalog_load(LESSONS_DIR, err, sizeof err);
+    assert_non_null(c);
+    assert_int_equal(catalog_count(c), t->n);
+    for (int i = 0; i < t->n; i++) {
+        const CatalogEntry *e = catalog_entry(c, i);
+        if (strcmp(e->id, lesson_id(track_lesson(t, i))) != 0)
+            print_error("menu position %d shows %s, file order has %s\n", i + 1, e->id,
+                        lesson_id(t->lesson[i]));
+        assert_string_equal(e->id, lesson_id(t->lesson[i]));
+    }
+    catalog_free(c);
 }
 
 /* 5-12 pages, a diagram or compare page, a "Summary" text page, a quiz last,
@@ -312,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_lessons_all_load),
         cmocka_unit_test(test_lessons_ids_unique_and_ordered),
         cmocka_unit_test(test_lessons_tracks_are_the_three),
+        cmocka_unit_test(test_lessons_menu_order_follows_numbers),
         cmocka_unit_test(test_lessons_shape),
         cmocka_unit_test(test_lessons_pages_draw_at_80x24),
         cmocka_unit_test(test_lessons_pages_draw_at_160x50),
