@@ -987,10 +987,12 @@ Sandbox *sandbox_new(const char *name, const SandboxLimits *limits)
     }
     /* short_src as Lua prints it for "@name" (long names lose their head). */
     size_t n = strlen(safe);
-    if (n < LUA_IDSIZE)
-        snprintf(sb->short_src, sizeof sb->short_src, "%s", safe);
-    else
-        snprintf(sb->short_src, sizeof sb->short_src, "...%s", safe + n - (LUA_IDSIZE - 4));
+    if (n < LUA_IDSIZE) {
+        memcpy(sb->short_src, safe, n + 1);
+    } else {
+        memcpy(sb->short_src, "...", 3);
+        memcpy(sb->short_src + 3, safe + n - (LUA_IDSIZE - 4), LUA_IDSIZE - 3);
+    }
     lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, HOOK_EVERY);
     char err[SANDBOX_ERR_LEN];
     if (!sandbox_protect(sb, sb_build_env, sb, err, sizeof err)) {
