@@ -443,11 +443,13 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
     return true;
 }
 
-/* Formats v (already scaled into [1, 1000) or 0) with three significant
- * digits. */
+/* Formats v (scaled into [1, 1000) where a prefix allows) with three
+ * significant digits; beyond the largest prefix in scientific notation. */
 static int sig3(char *buf, size_t len, double v, const char *unit)
 {
     double a = fabs(v);
+    if (a >= 999.5) /* beyond the largest prefix: keep it short */
+        return snprintf(buf, len, "%.2e %s", v, unit);
     if (a >= 100 || a == 0)
         return snprintf(buf, len, "%.0f %s", v, unit);
     if (a >= 10)
@@ -463,6 +465,8 @@ static double round3(double a)
         return 0;
     double e = floor(log10(a));
     double scale = pow(10, 2 - e);
+    if (!isfinite(scale) || scale == 0) /* subnormal or huge: nothing to round */
+        return a;
     return round(a * scale) / scale;
 }
 

@@ -159,6 +159,9 @@ static void test_units_format_readable(void **state)
     FORMAT(UNITS_FLOPS, 2.5e15, false, "2.50 PFLOP/s");
     FORMAT(UNITS_COUNT, 72, false, "72");
     FORMAT(UNITS_BANDWIDTH, NAN, false, "n/a");
+    FORMAT(UNITS_BANDWIDTH, 1e300, false, "1.00e+282 EB/s"); /* 1e300 / 1e18, fits in 32 */
+    FORMAT(UNITS_TIME, 8.64e9, true, "1.00e+05 days");        /* 8.64e9 s / 86400 = 1e5 */
+    FORMAT(UNITS_BANDWIDTH, 4.9406564584124654e-324, false, "0.00 B/s"); /* subnormal */
 }
 
 static void test_units_format_bits_bytes(void **state)
