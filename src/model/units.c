@@ -520,7 +520,7 @@ char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t b
             snprintf(buf, buf_len, "0 s");
             return buf;
         }
-        if (!isfinite(value) || a < 1000)
+        if (!isfinite(value) || round3(a) < 1000)
             return format_scaled(value, ascii ? tm_a : tm_u, 4, 1e-9, buf, buf_len);
         if (round3(a / 60) < 1000)
             sig3(buf, buf_len, value / 60, "min");

@@ -152,6 +152,7 @@ static void test_units_format_readable(void **state)
     FORMAT(UNITS_TIME, 3e-3, true, "3.00 ms");
     FORMAT(UNITS_TIME, 0, true, "0 s");
     FORMAT(UNITS_TIME, 7200, true, "120 min");            /* 7200 / 60 */
+    FORMAT(UNITS_TIME, 999.7, true, "16.7 min");          /* 999.7 / 60 = 16.66 */
     FORMAT(UNITS_TIME, 86400 * 34.0, true, "816 h");      /* 34 days = 816 h */
     FORMAT(UNITS_BYTES, 80e9, false, "80.0 GB");
     FORMAT(UNITS_BYTES, 141e9, false, "141 GB");
