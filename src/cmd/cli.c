@@ -11,6 +11,7 @@ static const CliCommand commands[] = {
     {"version", cmd_version, "", "print the version"},
     {"check", cmd_check, "FILE...", "validate lesson files (file:line: message per problem)"},
     {"eval", cmd_eval, "[FLAGS]", "evaluate one training step (--list: presets; --json)"},
+    {"sweep", cmd_sweep, "[FLAGS]", "best mappings of a job, ranked and explained (--json)"},
 };
 
 static const struct {

@@ -11,6 +11,7 @@
  * Only this file does I/O for the model; it never includes curses or Lua.
  */
 #include "cmd/cli.h"
+#include "cmd/evalflags.h"
 #include "model/cluster.h"
 #include "model/hw.h"
 #include "model/mapping.h"
@@ -794,6 +795,23 @@ static void print_list(FILE *out)
             fprintf(out, ", %d experts top-%d", w->experts, w->topk);
         fprintf(out, "\n  source: %s\n", p->source);
     }
+}
+
+/* evalflags.h: the flags above for another command (sweep, render). */
+int evalflags_build(int argc, char **argv, Cluster *c, Workload *w, Mapping *m)
+{
+    EvalArgs a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc;
+    const EvalFlag output[] = {F_JSON, F_FORMAT, F_LIST, F_HELP};
+    for (size_t i = 0; i < sizeof output / sizeof output[0]; i++)
+        if (a.set[output[i]])
+            return cli_usage_error("%s: --%s is not a flag of this command", argv[0],
+                                   flag_table[output[i]].name);
+    if (!build_cluster(&a, c) || !build_workload(&a, w) || !build_mapping(&a, c, w, m))
+        return CLI_USAGE;
+    return CLI_OK;
 }
 
 int cmd_eval(int argc, char **argv)
