@@ -33,6 +33,7 @@ local on_servers = scalelab.step { cluster = servers, workload = moe_wl, mapping
 local on_racks = scalelab.step { cluster = racks, workload = moe_wl, mapping = moe_map }
 
 local V = {
+  gpus = servers.gpus,
   srv_step = U.format("time", on_servers.step_s),
   rack_step = U.format("time", on_racks.step_s),
   h100_mem = U.format("bytes", h100.hbm_bytes),
@@ -119,7 +120,7 @@ GPU reaches any other at full NVLink speed.
 ]] },
 
     { kind = "compare", title = "Same count, different machine", text = fill([[
-128 Blackwell GPUs each side, the same mixture-of-experts job.
+{gpus} Blackwell GPUs each side, the same mixture-of-experts job.
 Left: sixteen 8-GPU servers, {srv_step} per step. Right: NVL72
 racks, {rack_step}. The count is equal; the wiring is not.
 ]], V),

@@ -26,7 +26,7 @@ local good = scalelab.step { cluster = cluster, workload = workload, mapping = g
 local target_s = good.step_s * 1.10
 
 local V = {
-  n = h.domain_gpus,
+  n = h.domain_gpus, gpus = cluster.gpus,
   up = U.format("bandwidth", h.up_bytes_per_s),
   out = U.format("bandwidth", h.out_bytes_per_s),
   bad_step = U.format("time", bad.step_s),
@@ -87,13 +87,13 @@ GPU and step: {good_up} on NVLink, {good_out} over the network.
 
     { kind = "text", title = "The task: a misconfigured job", text = fill([[
 # Fix a misconfigured job
-GPT-3 175B is training on 64 GPUs in 8-GPU servers, but someone
+GPT-3 175B is training on {gpus} GPUs in 8-GPU servers, but someone
 set tensor parallelism to 16. Every TP group straddles two
 servers, so its all-reduces cross the network at {out} per GPU
 instead of NVLink's {up}. Step time: {bad_step}.
 
 Change the degrees so tensor parallelism fits inside a server.
-Changing TP or PP resizes DP to use all 64 GPUs. Watch memory:
+Changing TP or PP resizes DP to use all {gpus} GPUs. Watch memory:
 a smaller TP group leaves more of the model on each GPU.
 ]], V) },
 

@@ -38,7 +38,8 @@ local V = {
   state = U.format("bytes", state),
   hbm = U.format("bytes", gpu.hbm_bytes),
   min_gpus = math.ceil(state / gpu.hbm_bytes),
-  n = nvl.domain_gpus,
+  n = nvl.domain_gpus, gpus = cluster.gpus,
+  racks = cluster.gpus // nvl.domain_gpus,
   start_step = U.format("time", start.step_s),
   good_step = U.format("time", good.step_s),
   target = U.format("time", target_s),
@@ -97,7 +98,7 @@ racks give DP 8, and only gradients cross between racks.
 
     { kind = "text", title = "The task: TP 16 on NVL72", text = fill([[
 # "72 GPUs per domain, so TP 16 is safe"
-Eight GB200 NVL72 racks (576 GPUs) train {name} as TP 16 x PP 9
+{racks} GB200 NVL72 racks ({gpus} GPUs) train {name} as TP 16 x PP 9
 x DP 4. The reasoning was: 16 GPUs fit easily in a {n}-GPU rack.
 
 But ranks are laid out in order, and {n} / 16 = 4.5: the fifth TP
@@ -134,7 +135,7 @@ from {start_tp} to {good_tp} and the step from {start_step} to
       solution = { "tp 8" } },
 
     { kind = "compare", title = "Racks against servers", text = fill([[
-576 Blackwell GPUs, TP 8 x PP 9 x DP 8: {srv_step} on servers,
+{gpus} Blackwell GPUs, TP 8 x PP 9 x DP 8: {srv_step} on servers,
 {good_step} on racks. Most of the gap is the racks' faster chips;
 stage edges crossing the network add only {srv_pp} of PP time.
 ]], V),

@@ -48,6 +48,9 @@ local V = {
   rack_ep = U.format("time", on_rack.breakdown.ep_s),
   speedup = string.format("%.1f", on_servers.step_s / on_rack.step_s),
   target = U.format("time", target_s),
+  gpus = servers.gpus, racks_n = math.ceil(rack.gpus / nvl.domain_gpus),
+  rack_split = string.format("%d + %d", nvl.domain_gpus, rack.gpus - nvl.domain_gpus),
+  servers_n = servers.gpus // b200.domain_gpus,
   dense_gap = string.format("%.0f", 100 * math.abs(dense_srv.step_s / dense_rack.step_s - 1)),
 }
 
@@ -59,8 +62,8 @@ return {
   order = 9,
   minutes = 10,
   pages = {
-    { kind = "text", title = "Counting GPUs", text = [[
-# "We have 128 GPUs"
+    { kind = "text", title = "Counting GPUs", text = fill([[
+# "We have {gpus} GPUs"
 Announcements and price lists lead with one number: how many
 GPUs. It is the easiest figure to compare and the least telling.
 
@@ -71,14 +74,14 @@ network. What a big model can do is set by the interconnect,
 not by the count alone.
 
 This lesson puts two such clusters side by side.
-]] },
+]], V) },
 
-    { kind = "text", title = "Two clusters of 128", text = fill([[
+    { kind = "text", title = "Two clusters, one count", text = fill([[
 # Blackwell GPUs both, wired differently
-- *Sixteen DGX B200 servers*: NVLink domains of 8 GPUs. Per
+- *{servers_n} DGX B200 servers*: NVLink domains of 8 GPUs. Per
   direction, each GPU has {b_up} inside its server and {b_out}
   to the network.
-- *Two GB200 NVL72 racks* (72 + 56 GPUs used): NVLink domains of
+- *{racks_n} GB200 NVL72 racks* ({rack_split} GPUs used): NVLink domains of
   72 GPUs. Per direction, {n_up} inside a rack and {n_out}
   between racks.
 
@@ -89,7 +92,7 @@ wider than 8, they are different machines.
 ]], V) },
 
     { kind = "compare", title = "A dense model: close", text = fill([[
-Llama 3 8B, pure data parallelism on 128 GPUs: each GPU holds a
+Llama 3 8B, pure data parallelism on {gpus} GPUs: each GPU holds a
 copy, only gradients move, once per step. Close: {dense_gap}% apart.
 ]], V),
       workload = dense_wl,
@@ -107,7 +110,7 @@ GPUs. Servers: {srv_step} per step. NVL72 racks: {rack_step}.
     { kind = "text", title = "The task: same job, other wiring", text = fill([[
 # Change the machine, not the job
 {moe_name} routes each token to {topk} of its {experts} experts. With
-EP 64 on sixteen 8-GPU servers, most tokens' experts live in another
+EP 64 on {servers_n} 8-GPU servers, most tokens' experts live in another
 server, so the all-to-all runs at the NIC rate: {srv_step} per
 step, {srv_ep} of it in expert exchange.
 
@@ -115,8 +118,8 @@ Keep the job and the GPU count. Change only the system.
 ]], V) },
 
     { kind = "scenario", title = "Same count, better wiring",
-      text = "Keep the job and the 128 GPUs. Change only the system, and " ..
-        "watch the expert exchange.",
+      text = "Keep the job and the " .. V.gpus .. " GPUs. Change only the system, " ..
+        "and watch the expert exchange.",
       cluster = servers, workload = moe_wl, mapping = moe_map,
       allow = { "system" },
       goal = {
@@ -131,7 +134,7 @@ Keep the job and the GPU count. Change only the system.
         "Switch the system to gb200-nvl72.",
       },
       debrief = fill([[
-Same 128 GPUs, same mapping: expert exchange falls from {srv_ep}
+Same {gpus} GPUs, same mapping: expert exchange falls from {srv_ep}
 to {rack_ep}, the step runs {speedup}x faster. One EP group still
 straddles the two racks (72 is not a multiple of 64): lesson 12
 shows a fix.

@@ -3,7 +3,9 @@
 -- with its source there); every step time on screen is computed by the model
 -- through scalelab.step. NVL72 racks can be split into smaller NVLink
 -- partitions: NVIDIA GB200 NVL72 / NMX (NVLink management) documentation.
--- The advice pages summarise the course; they state no new figures.
+-- The advice pages summarise the course; the one figure they quote, a
+-- "30x faster" inference slide, is NVIDIA's GB200 NVL72 launch claim against
+-- H100 (NVIDIA GB200 NVL72 product page, 2024), used as an example of a claim.
 
 local U = scalelab.units
 local function fill(text, v)
