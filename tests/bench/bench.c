@@ -14,7 +14,8 @@
  *            50 ms of silence), i.e. the first full frame; and fork/exec to
  *            exit of `scalelab --list` with output to /dev/null.
  *   memory   ru_maxrss from wait4 of a child: the UI with the largest lesson
- *            file open, and the largest sweep run by `scalelab sweep`.
+ *            file open, and the largest sweep (the most candidates of the jobs
+ *            above: DeepSeek-V3 on 1,024 GB200) run by `scalelab sweep`.
  *
  * Lines whose subject cannot run yet (a command not wired) say "n/a" and
  * why, never a made-up figure. Not a unit test: timing belongs here only.
@@ -569,12 +570,12 @@ static void bench_memory(const char *bin)
     }
 
     char *sweep[] = {(char *)bin,  "sweep",  "--system",    "gb200-nvl72", "--gpus",
-                     "16384",      "--model", "deepseek-v3", "--top",       "1",
+                     "1024",       "--model", "deepseek-v3", "--top",       "1",
                      NULL};
     int st;
     long kb;
     run_quiet(sweep, &st, &kb, NULL);
-    const char *w2 = "peak memory: `scalelab sweep`, 16,384 GB200, DeepSeek-V3";
+    const char *w2 = "peak memory: `scalelab sweep`, 1,024 GB200, DeepSeek-V3";
     if (!exited_ok(st)) {
         line_na(w2, "`scalelab sweep` is not wired yet");
         return;
