@@ -46,13 +46,20 @@ grep -q "broken.lua:13: the reference solution does not meet the goal: impossibl
 grep -q "broken.lua:15: pages\[5\]: unknown kind 'poster'" "$T/err" || bad "page kind"
 [ -s "$T/out" ] && bad "broken lesson printed on stdout"
 
-# 3. Ids unique across the set.
+# 3. A reference solution the learner could not make (allow excludes it).
+sed 's/mapping = { tp = 8, pp = 2, dp = 1 },/& allow = { "degrees" },/' "$T/broken.lua" \
+  >"$T/allow.lua"
+timeout 20 "$bin" check "$T/allow.lua" >/dev/null 2>"$T/err"
+grep -q "allow.lua:9: solution move 1 'swap 0 8': this scenario does not let you move" \
+  "$T/err" || bad "allow: $(cat "$T/err")"
+
+# 4. Ids unique across the set.
 cp tests/lessons/example.lua "$T/copy.lua"
 timeout 20 "$bin" check tests/lessons/example.lua "$T/copy.lua" 2>"$T/err" >/dev/null; rc=$?
 [ "$rc" = 1 ] || bad "duplicate id: exit $rc"
 grep -q "copy.lua:1: lesson id 'example-tp-in-a-box' is already used" "$T/err" || bad "dup id msg"
 
-# 4. Usage.
+# 5. Usage.
 timeout 5 "$bin" check >/dev/null 2>"$T/err"; rc=$?
 [ "$rc" = 2 ] || bad "no file: exit $rc, want 2"
 [ "$(wc -l <"$T/err")" = 1 ] || bad "no file: want one line on stderr"
