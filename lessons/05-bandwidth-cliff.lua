@@ -74,8 +74,9 @@ the same unit first.
 
     { kind = "text", title = "One way or both ways?", text = fill([[
 # Directions
-NVLink is quoted with both directions added: {up_both} per GPU
-means {up_dir} going out *and* {up_dir} coming in at the same time.
+NVLink is quoted with both directions added: a GPU's {up_both} is
+{up_dir} going out *and* {up_dir} coming in, at the same time.
+
 A NIC is quoted one way: {out_bits} = {out_dir} each way.
 
 Compare like with like:
@@ -153,8 +154,8 @@ NVLink is {wrong18}x faster." What is the fair ratio?
 - The line between scale-up and scale-out is the first thing to
   find on any cluster.
 - Bits vs bytes: {out_bits} = {out_dir}. Divide by 8.
-- Directions: NVLink's {up_both} adds both ways; per direction it is
-  {up_dir} vs {out_dir}, a {ratio}x drop, on the same footing.
+- Directions: NVLink's {up_both} adds both ways. Per direction the
+  drop is {ratio}x: {up_dir} against {out_dir}.
 - One misplaced GPU can drag a whole tensor-parallel job over the
   cliff; the next lessons show how to map work so it never does.
 ]], V) },

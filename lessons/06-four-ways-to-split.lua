@@ -127,8 +127,9 @@ can hide behind compute: they can live with a slower network.
       mapping = { tp = 8, pp = 8, dp = 2 },
       chart = { x = "tp", values = { 1, 2, 4, 8, 16 } },
       text = [[
-GPT-3 175B on 16 DGX H100 servers, PP 8. Below TP 8 it does not
-fit in 80 GB; at TP 16 each group spans two servers: a jump.
+GPT-3 175B on 16 DGX H100 servers with PP 8. Below TP 8 the model
+does not fit in memory; at TP 16 each TP group spans two servers
+and the step time jumps.
 ]] },
 
     { kind = "text", title = "The task: a starved pipeline", text = [[
