@@ -12,6 +12,7 @@ static const CliCommand commands[] = {
     {"check", cmd_check, "FILE...", "validate lesson files (file:line: message per problem)"},
     {"eval", cmd_eval, "[FLAGS]", "evaluate one training step (--list: presets; --json)"},
     {"sweep", cmd_sweep, "[FLAGS]", "best mappings of a job, ranked and explained (--json)"},
+    {"render", cmd_render, "VIEW [FLAGS]", "draw a rack, fabric, bar or chart view (--describe)"},
 };
 
 static const struct {
