@@ -141,21 +141,21 @@ is (8 - 1) / 8 of the work: the stations spend nearly half the
 step waiting.
 
 On the next page, change the micro-batch size until the bubble is
-less than a third of the step. Watch the bar's bubble segment.
+below 40% of the step. Watch the bar's bubble segment.
 ]] },
 
     { kind = "scenario", title = "Shrink the bubble",
       text = "Change the micro-batch size so that the pipeline bubble " ..
-        "takes less than a third of the step.",
+        "takes less than 40% of the step.",
       cluster = { system = "dgx-h100", gpus = 64 },
       workload = { model = "llama3-70b", batch = 16, mb = 2 },
       mapping = { tp = 8, pp = 8, dp = 1 },
       allow = { "micro" },
       goal = {
-        text = "Make the bubble less than a third of the step.",
+        text = "Make the bubble less than 40% of the step.",
         check = function(r)
           local share = r.breakdown.bubble_s / r.step_s
-          if share < 1 / 3 then return true end
+          if share < 0.40 then return true end
           return false, string.format("the bubble is still %.0f%% of the step", 100 * share)
         end },
       hints = {
