@@ -1,0 +1,304 @@
+#!/bin/sh
+# faults — the interactive program under faults, driven in tmux: a quit
+# signal (TERM, INT, HUP) on each screen (menu, text page, scenario, quiz)
+# must leave the terminal as it was (`stty -a` in the pane, before and
+# after, identical) and the progress file intact and parseable (header,
+# known records, no temporary file left, nothing set aside as corrupt); a
+# progress file that is corrupt, truncated, a folder, or on a path that
+# cannot be written is reported and never fatal; a resize to 10x4 shows one
+# line asking for room and the screen comes back at 80x24; TERM unset,
+# TERM=dumb and an unknown TERM give one clear line and exit 1.
+#
+# Everything runs on a private tmux socket with HOME and XDG_STATE_HOME in
+# a temporary folder, over the two small lessons in tests/e2e/lessons. When
+# the binary has no interactive mode yet the suite says so and skips.
+#
+# Usage: sh tests/suites/faults.sh BINARY   (cwd = repository root)
+# Set FAULTS_VERBOSE=1 to print every case with its outcome.
+set -u
+bin=${1:?usage: faults.sh BINARY}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+repo=$PWD
+lessons=$repo/tests/e2e/lessons
+
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "faults: skip: tmux is not installed (apt-get install tmux)"; exit 0
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/scalelab-faults.XXXXXX") || exit 2
+sock=$T/tmux.sock
+tm() { tmux -S "$sock" -f /dev/null "$@"; }
+cleanup() { tm kill-server 2>/dev/null; chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+trap 'exit 2' INT TERM HUP
+
+pass=0 fail=0 skip=0
+verbose=${FAULTS_VERBOSE:-0}
+say() { [ "$verbose" = 1 ] && echo "  $*"; return 0; }
+bad() { echo "faults: FAIL: $*"; fail=$((fail + 1)); }
+ok() { pass=$((pass + 1)); say "ok $*"; }
+skipped() { echo "faults: skip: $*"; skip=$((skip + 1)); }
+
+# The pane runs this: records stty before and after the program, its exit
+# status and its stderr, then waits so the screen can still be captured.
+cat >"$T/pane.sh" <<'EOF'
+d=$1; shift
+stty -a >"$d/before" 2>&1
+"$@" 2>"$d/stderr"
+echo $? >"$d/rc"
+stty -a >"$d/after" 2>&1
+exec sleep 600
+EOF
+
+# start CASE ENV... -- ARGS...: a fresh 80x24 session named CASE running
+# the binary with the given environment (HOME and XDG_STATE_HOME point into
+# the case folder unless ENV overrides them).
+start() {
+  c=$1; shift
+  d=$T/$c
+  mkdir -p "$d/home" "$d/state"
+  unsets="-u SCALELAB_LESSONS" term=TERM=xterm-256color
+  envs="HOME=$d/home XDG_STATE_HOME=$d/state SCALELAB_ASSETS=$repo/assets LANG=C.UTF-8"
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    case $1 in
+      -u) unsets="$unsets -u $2"; [ "$2" = TERM ] && term=""; shift ;;
+      TERM=*) term=$1 ;;
+      *) envs="$envs $1" ;;
+    esac
+    shift
+  done
+  [ $# -gt 0 ] && shift
+  # shellcheck disable=SC2086
+  tm new-session -d -s "$c" -x 80 -y 24 \
+    "env $unsets $envs $term sh $T/pane.sh $d $bin $*" || return 1
+}
+
+# The scalelab process of a case: the child of the pane's shell.
+app_pid() {
+  ppid=$(tm display-message -p -t "$1" '#{pane_pid}' 2>/dev/null) || return 1
+  pgrep -P "$ppid" -x "$(basename "$bin" | cut -c1-15)" 2>/dev/null | head -n 1
+}
+
+# wait_text CASE TEXT [SECONDS]: until the pane shows TEXT.
+wait_text() {
+  n=0; lim=$(( ${3:-5} * 10 ))
+  while [ $n -lt $lim ]; do
+    tm capture-pane -p -t "$1" 2>/dev/null | grep -Fq -- "$2" && return 0
+    sleep 0.1; n=$((n + 1))
+  done
+  return 1
+}
+
+# wait_rc CASE [SECONDS]: until the program has exited; prints its status.
+wait_rc() {
+  n=0; lim=$(( ${2:-5} * 10 ))
+  while [ $n -lt $lim ]; do
+    [ -s "$T/$1/after" ] && { cat "$T/$1/rc"; return 0; }
+    sleep 0.1; n=$((n + 1))
+  done
+  return 1
+}
+
+finish() { tm kill-session -t "$1" 2>/dev/null; }
+
+# A progress file is intact when it has the header, only known records,
+# and no temporary or set-aside file lies next to it.
+progress_ok() {
+  f=$1
+  [ -f "$f" ] || { echo "no progress file at $f"; return 1; }
+  [ "$(head -n 1 "$f")" = "scalelab-progress 1" ] || { echo "bad header: $(head -n 1 "$f")"; return 1; }
+  badline=$(tail -n +2 "$f" | grep -Ev '^(lesson [^ ]+ (new|started|done) -?[0-9]+|page [^ ]+ [0-9]+ [0-9]+ [01] -?[0-9]+ [01])$' | head -n 1)
+  [ -z "$badline" ] || { echo "unknown record: $badline"; return 1; }
+  left=$(ls -a "$(dirname "$f")" | grep -E '\.tmp|\.corrupt' | head -n 1)
+  [ -z "$left" ] || { echo "left behind: $left"; return 1; }
+  return 0
+}
+
+# Is there an interactive mode at all? (Before the menu is wired, the
+# binary answers the bare command with a usage line.)
+probe=$(cd "$T" && HOME=$T XDG_STATE_HOME=$T timeout 5 "$bin" </dev/null 2>&1 >/dev/null)
+if printf '%s' "$probe" | grep -q "not built yet"; then
+  echo "faults: skip: this scalelab has no lesson menu yet ('$probe'): all fault cases skipped"
+  exit 0
+fi
+
+# Moves case c to screen s: menu, text (page 1), scenario (page 2), quiz (3).
+goto() {
+  c=$1 s=$2
+  wait_text "$c" "E2E basics" 5 || return 1
+  [ "$s" = menu ] && return 0
+  tm send-keys -t "$c" Enter; wait_text "$c" "page 1/3" || return 1
+  [ "$s" = text ] && return 0
+  tm send-keys -t "$c" n; wait_text "$c" "page 2/3" || return 1
+  [ "$s" = scenario ] && return 0
+  tm send-keys -t "$c" n; wait_text "$c" "page 3/3" || return 1
+  return 0
+}
+
+echo "faults: quit signals on each screen"
+for sig in TERM INT HUP; do
+  for s in menu text scenario quiz; do
+    c=sig-$sig-$s
+    start "$c" -- --lessons "$lessons" || { bad "$c: tmux could not start"; continue; }
+    if ! goto "$c" "$s"; then
+      bad "$c: could not reach the $s screen: $(tm capture-pane -p -t "$c" | grep . | head -n 3 | tr '\n' '|')"
+      finish "$c"; continue
+    fi
+    sleep 0.3
+    pid=$(app_pid "$c")
+    if [ -z "$pid" ]; then bad "$c: no scalelab process found"; finish "$c"; continue; fi
+    kill -s "$sig" "$pid"
+    if ! rc=$(wait_rc "$c" 5); then bad "$c: still running 5 s after SIG$sig"; finish "$c"; continue; fi
+    d=$T/$c
+    why=""
+    # Ended by the signal (128+n) or cleanly; never a crash signal.
+    case $rc in
+      129|130|143|0) ;;
+      *) why="exit status $rc after SIG$sig" ;;
+    esac
+    if [ -z "$why" ] && ! cmp -s "$d/before" "$d/after"; then
+      why="terminal not restored: $(diff "$d/before" "$d/after" | grep '^[<>]' | head -n 2 | tr '\n' ' ')"
+    fi
+    if [ -z "$why" ] && [ "$s" != menu ]; then
+      why=$(progress_ok "$d/state/scalelab/progress") || true
+      [ -z "$why" ] || why="progress: $why"
+      if [ -z "$why" ] && ! grep -q '^lesson e2e-basics ' "$d/state/scalelab/progress"; then
+        why="progress lost: no record of the lesson that was open"
+      fi
+    fi
+    if [ -z "$why" ] && [ -s "$d/stderr" ] && grep -q "$(printf '\033')" "$d/stderr"; then
+      why="escape sequences on stderr"
+    fi
+    if [ -n "$why" ]; then bad "$c: $why"; else ok "$c (exit $rc)"; fi
+    finish "$c"
+  done
+done
+
+echo "faults: progress file problems"
+# prep CASE KIND: lays out the state folder for each kind of bad file.
+for kind in corrupt truncated folder binary readonly; do
+  c=progress-$kind
+  d=$T/$c
+  mkdir -p "$d/state/scalelab" "$d/home"
+  p=$d/state/scalelab/progress
+  xdg=$d/state
+  case $kind in
+    corrupt) printf 'this is not a progress file\n\033[2J\n' >"$p" ;;
+    truncated) printf 'scalelab-progress 1\nlesson e2e-basics sta' >"$p" ;;
+    folder) mkdir "$p"; touch "$p/keep" ;;
+    binary) head -c 512 /dev/urandom >"$p" ;;
+    readonly)
+      if [ "$(id -u)" = 0 ]; then
+        # root writes through permissions; /proc/self refuses new folders.
+        xdg=/proc/self
+      else
+        xdg=$d/ro; mkdir -p "$xdg"; chmod 555 "$xdg"
+      fi ;;
+  esac
+  start "$c" XDG_STATE_HOME="$xdg" -- --lessons "$lessons" || { bad "$c: tmux could not start"; continue; }
+  if ! wait_text "$c" "E2E basics" 5; then
+    bad "$c: no menu: $(tm capture-pane -p -t "$c" | grep . | head -n 3 | tr '\n' '|') $(cat "$d/stderr" 2>/dev/null)"
+    finish "$c"; continue
+  fi
+  screen=$(tm capture-pane -p -t "$c")
+  # Open the lesson (progress is written), go back, quit with q.
+  tm send-keys -t "$c" Enter; wait_text "$c" "page 1/3" || true
+  tm send-keys -t "$c" n; sleep 0.3
+  screen="$screen
+$(tm capture-pane -p -t "$c")"
+  tm send-keys -t "$c" Escape; sleep 0.5
+  screen="$screen
+$(tm capture-pane -p -t "$c")"
+  tm send-keys -t "$c" q
+  if ! rc=$(wait_rc "$c" 5); then bad "$c: did not quit on q"; finish "$c"; continue; fi
+  why=""
+  [ "$rc" = 0 ] || why="exit $rc: $(head -c 200 "$d/stderr")"
+  cmp -s "$d/before" "$d/after" || why="${why:+$why; }terminal not restored"
+  # The problem is reported on screen (a note naming the file or the reason).
+  note=$(printf '%s\n' "$screen" | grep -v 'Marks:' |
+    grep -Ei 'progress|corrupt|cannot|set aside|moved|not be kept|not saved' | head -n 1 | sed 's/^ *//')
+  [ -n "$note" ] || why="${why:+$why; }no note about the progress file on screen"
+  case $kind in
+    corrupt|truncated|binary)
+      [ -f "$p.corrupt" ] || why="${why:+$why; }the bad file was not moved aside to progress.corrupt"
+      mv "$p.corrupt" "$d/aside" 2>/dev/null
+      w=$(progress_ok "$p") || why="${why:+$why; }new progress file: $w" ;;
+    folder)
+      [ -d "$p" ] && [ -f "$p/keep" ] || [ -f "$p.corrupt/keep" ] ||
+        why="${why:+$why; }the folder in the way lost its content" ;;
+    readonly) ;;
+  esac
+  if [ -n "$why" ]; then bad "$c: $why"; else ok "$c: $note"; fi
+  finish "$c"
+done
+
+echo "faults: resize to 10x4 and back"
+c=resize
+start "$c" -- --lessons "$lessons"
+if wait_text "$c" "E2E basics" 5; then
+  tm send-keys -t "$c" Enter; wait_text "$c" "page 1/3" || true
+  tm resize-window -t "$c" -x 10 -y 4
+  sleep 0.8
+  small=$(tm capture-pane -p -t "$c")
+  lines=$(printf '%s\n' "$small" | grep -c .)
+  tm resize-window -t "$c" -x 80 -y 24
+  if ! wait_text "$c" "page 1/3" 3; then
+    bad "resize: the page did not come back at 80x24: $(tm capture-pane -p -t "$c" | grep . | head -n 2 | tr '\n' '|')"
+  elif [ "$lines" -gt 1 ] || ! printf '%s' "$small" | grep -Eiq 'small|larger|bigger|resize|80|need'; then
+    bad "resize: at 10x4 the screen was not one line asking for room: $(printf '%s' "$small" | tr '\n' '|')"
+  else
+    ok "resize: at 10x4: $(printf '%s' "$small" | grep . | tr '\n' ' ')"
+  fi
+  tm send-keys -t "$c" Escape; sleep 0.3; tm send-keys -t "$c" q
+  rc=$(wait_rc "$c" 5) || rc=timeout
+  if [ "$rc" != 0 ] || ! cmp -s "$T/$c/before" "$T/$c/after"; then
+    bad "resize: after q: exit $rc, terminal restored: $(cmp -s "$T/$c/before" "$T/$c/after" && echo yes || echo no)"
+  else ok "resize: quit and restore after resizing"; fi
+else
+  bad "resize: no menu"
+fi
+finish "$c"
+
+echo "faults: unusable TERM"
+for t in unset dumb unknown; do
+  c=term-$t
+  case $t in
+    unset) start "$c" -u TERM -- --lessons "$lessons" ;;
+    dumb) start "$c" TERM=dumb -- --lessons "$lessons" ;;
+    unknown) start "$c" TERM=no-such-terminal-xyz -- --lessons "$lessons" ;;
+  esac
+  if ! rc=$(wait_rc "$c" 5); then bad "$c: still running (expected one line and exit 1)"; finish "$c"; continue; fi
+  d=$T/$c
+  n=$(grep -c . "$d/stderr")
+  msg=$(head -n 1 "$d/stderr")
+  if [ "$rc" != 1 ]; then bad "$c: exit $rc, want 1 ($msg)"
+  elif [ "$n" != 1 ]; then bad "$c: $n lines on stderr, want 1: $(head -c 200 "$d/stderr")"
+  elif ! printf '%s' "$msg" | grep -Eiq 'TERM|terminal'; then bad "$c: unclear message: $msg"
+  elif ! cmp -s "$d/before" "$d/after"; then bad "$c: terminal changed"
+  elif tm capture-pane -p -t "$c" | grep -q "$(printf '\033')"; then bad "$c: escape codes left on screen"
+  else ok "$c: $msg"; fi
+  finish "$c"
+done
+
+echo "faults: no terminal at all"
+for io in stdin stdout; do
+  c=notty-$io
+  mkdir -p "$T/$c/state"
+  if [ $io = stdin ]; then
+    (cd "$T/$c" && HOME=$T/$c XDG_STATE_HOME=$T/$c/state timeout 5 "$bin" --lessons "$lessons" \
+      </dev/null >"$T/$c/out" 2>"$T/$c/err")
+  else
+    (cd "$T/$c" && HOME=$T/$c XDG_STATE_HOME=$T/$c/state timeout 5 "$bin" --lessons "$lessons" \
+      >"$T/$c/out" 2>"$T/$c/err")
+  fi
+  rc=$?
+  msg=$(head -n 1 "$T/$c/err")
+  if [ "$rc" != 1 ] || [ "$(grep -c . "$T/$c/err")" != 1 ]; then
+    bad "$c: exit $rc, want 1 with one line: $(head -c 200 "$T/$c/err")"
+  elif [ -s "$T/$c/out" ]; then bad "$c: wrote to stdout (escape codes?)"
+  elif ! printf '%s' "$msg" | grep -Eiq 'terminal|tty'; then bad "$c: unclear message: $msg"
+  else ok "$c: $msg"; fi
+done
+
+echo "faults: $pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]
