@@ -97,7 +97,9 @@ the power and heat into one cabinet.
   Ethernet) that joins many domains, with far less bandwidth
   for each GPU.
 
-The wiring between chips, at every scale, is the *interconnect*.
+All this wiring, from the links inside a single chip to those
+across a data center, is called the *interconnect*.
+
 Picture a workshop. Inside one hall, workers pass parts straight
 from hand to hand: that is scale-up. Fifty halls spread over a
 city swap parts by lorry: that is scale-out. The hall is quick
