@@ -276,9 +276,11 @@ static int member_rank(const Mapping *m, const int dig[R_COUNT], MappingDim d, i
 
 struct Placement {
     int n;
-    int moved;    /* ranks not on their default GPU */
-    int *gpu_of;  /* rank -> GPU */
-    int *rank_on; /* GPU -> rank */
+    int moved;       /* ranks not on their default GPU */
+    int *gpu_of;     /* rank -> GPU */
+    int *rank_on;    /* GPU -> rank */
+    int *moved_list; /* the moved ranks, in no order (moved entries) */
+    int *moved_pos;  /* rank -> index in moved_list, -1 when not moved */
 };
 
 Placement *placement_new(int n_ranks)
@@ -290,9 +292,28 @@ Placement *placement_new(int n_ranks)
     p->moved = 0;
     p->gpu_of = xmalloc((size_t)n_ranks * sizeof *p->gpu_of);
     p->rank_on = xmalloc((size_t)n_ranks * sizeof *p->rank_on);
-    for (int i = 0; i < n_ranks; i++)
+    p->moved_list = xmalloc((size_t)n_ranks * sizeof *p->moved_list);
+    p->moved_pos = xmalloc((size_t)n_ranks * sizeof *p->moved_pos);
+    for (int i = 0; i < n_ranks; i++) {
         p->gpu_of[i] = p->rank_on[i] = i;
+        p->moved_pos[i] = -1;
+    }
     return p;
+}
+
+/* Keeps rank r's membership of the moved list in step with gpu_of. */
+static void placement_track(Placement *p, int r)
+{
+    bool moved = p->gpu_of[r] != r;
+    if (moved && p->moved_pos[r] < 0) {
+        p->moved_pos[r] = p->moved;
+        p->moved_list[p->moved++] = r;
+    } else if (!moved && p->moved_pos[r] >= 0) {
+        int at = p->moved_pos[r], last = p->moved_list[--p->moved];
+        p->moved_list[at] = last;
+        p->moved_pos[last] = at;
+        p->moved_pos[r] = -1;
+    }
 }
 
 Placement *placement_dup(const Placement *p)
@@ -303,6 +324,8 @@ Placement *placement_dup(const Placement *p)
     q->moved = p->moved;
     memcpy(q->gpu_of, p->gpu_of, (size_t)p->n * sizeof *q->gpu_of);
     memcpy(q->rank_on, p->rank_on, (size_t)p->n * sizeof *q->rank_on);
+    memcpy(q->moved_list, p->moved_list, (size_t)p->n * sizeof *q->moved_list);
+    memcpy(q->moved_pos, p->moved_pos, (size_t)p->n * sizeof *q->moved_pos);
     return q;
 }
 
@@ -312,6 +335,8 @@ void placement_free(Placement *p)
         return;
     free(p->gpu_of);
     free(p->rank_on);
+    free(p->moved_list);
+    free(p->moved_pos);
     free(p);
 }
 
@@ -342,12 +367,12 @@ bool placement_swap_gpus(Placement *p, int gpu_a, int gpu_b)
     if (gpu_a == gpu_b)
         return true;
     int ra = p->rank_on[gpu_a], rb = p->rank_on[gpu_b];
-    p->moved -= (ra != gpu_a) + (rb != gpu_b);
     p->rank_on[gpu_a] = rb;
     p->rank_on[gpu_b] = ra;
     p->gpu_of[ra] = gpu_b;
     p->gpu_of[rb] = gpu_a;
-    p->moved += (rb != gpu_a) + (ra != gpu_b);
+    placement_track(p, ra);
+    placement_track(p, rb);
     return true;
 }
 
@@ -637,6 +662,53 @@ static bool span_worse(GroupSpan a, GroupSpan b)
            (a.domains == b.domains && a.min_per_domain < b.min_per_domain);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void merge_span(GroupSpan *worst, GroupSpan s, bool first)
+{
+    bool leaf = worst->crosses_leaf || s.crosses_leaf;
+    int sites = s.sites > worst->sites ? s.sites : worst->sites;
+    if (first || span_worse(s, *worst))
+        *worst = s;
+    worst->crosses_leaf = leaf;
+    worst->sites = sites;
+}
+
+/* How many groups at least share each worst default span. A group starts at
+ * a + b*period (a < s1 inner digits, b < outer). Along b the spans repeat
+ * with a period of S / gcd(period, S) for each tier size S; along a they are
+ * all alike when s1 divides each tier size or is at least as large (else
+ * count one). */
+static long long groups_per_class(const Mapping *m, const Cluster *c, MappingDim d)
+{
+    TierSizes ts = tier_sizes(c);
+    long long period, outer;
+    GroupShape g = default_shape(m, d, &period, &outer);
+    long long sizes[3] = {ts.domain, ts.leaf < c->n_gpus ? ts.leaf : 0,
+                          c->sites > 1 ? ts.site : 0};
+    long long classes = 1;
+    bool a_alike = true;
+    for (int t = 0; t < 3; t++) {
+        if (sizes[t] <= 0)
+            continue;
+        long long cl = sizes[t] / gcd_ll(period, sizes[t]);
+        if (cl > classes)
+            classes = cl;
+        /* s1 | S: the inner digits never change a member's block; s1 >= S:
+         * every member has a block of its own whatever a is. */
+        if (sizes[t] % g.s1 != 0 && g.s1 < sizes[t])
+            a_alike = false;
+    }
+    /* The worst start found is one of the starts tried, so its class holds
+     * at least one b even when there are fewer b values than classes. */
+    long long per_b = outer / classes > 1 ? outer / classes : 1;
+    return per_b * (a_alike ? g.s1 : 1);
+}
+
 GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
 {
     GroupSpan none = {0, 0, 0, 0, false};
@@ -655,19 +727,37 @@ GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement
     SpanScratch sc;
     scratch_init(&sc, c, world, size);
     GroupSpan worst = {size, 0, size, 1, false};
+    /* Few moved ranks in a big cluster: only the groups holding a moved rank
+     * can differ from the default. When fewer groups are touched than share
+     * each worst default span, an untouched group still has it, so the worst
+     * is the default worst merged with the touched groups' exact spans:
+     * O(moved x group size) instead of O(ranks). */
+    int *groups = xmalloc((size_t)p->moved * sizeof *groups);
+    for (int i = 0; i < p->moved; i++)
+        groups[i] = mapping_group_of(m, p->moved_list[i], d);
+    qsort(groups, (size_t)p->moved, sizeof *groups, cmp_int);
+    int touched = 0;
+    for (int i = 0; i < p->moved; i++)
+        if (i == 0 || groups[i] != groups[i - 1])
+            touched++;
+    free(groups);
+    if (touched < groups_per_class(m, c, d)) {
+        worst = worst_span_default(m, c, d);
+        for (int i = 0; i < p->moved; i++) {
+            int dig[R_COUNT];
+            rank_digits(m, p->moved_list[i], dig);
+            merge_span(&worst, group_span_exact(m, p, d, dig, &sc), false);
+        }
+        free(sc.mem);
+        return worst;
+    }
     bool first = true;
     for (int r = 0; r < world; r++) {
         if (mapping_coord(m, r, d) != 0)
             continue; /* visit each group once, from its first member */
         int dig[R_COUNT];
         rank_digits(m, r, dig);
-        GroupSpan s = group_span_exact(m, p, d, dig, &sc);
-        bool leaf = worst.crosses_leaf || s.crosses_leaf;
-        int sites = s.sites > worst.sites ? s.sites : worst.sites;
-        if (first || span_worse(s, worst))
-            worst = s;
-        worst.crosses_leaf = leaf;
-        worst.sites = sites;
+        merge_span(&worst, group_span_exact(m, p, d, dig, &sc), first);
         first = false;
     }
     free(sc.mem);

@@ -286,6 +286,71 @@ static void test_mapping_explicit_walk_matches_closed_form(void **state)
     }
 }
 
+/* Worst span of an explicit placement by brute force: every rank's group. */
+static GroupSpan brute_worst(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
+{
+    GroupSpan w = {0, 0, 0, 0, false};
+    for (int r = 0; r < mapping_world(m); r++) {
+        GroupSpan g = mapping_group_span(m, c, p, d, r);
+        bool leaf = w.crosses_leaf || g.crosses_leaf;
+        int sites = g.sites > w.sites ? g.sites : w.sites;
+        if (r == 0 || g.domains > w.domains ||
+            (g.domains == w.domains && g.min_per_domain < w.min_per_domain))
+            w = g;
+        w.crosses_leaf = leaf;
+        w.sites = sites;
+    }
+    return w;
+}
+
+/* A few swaps in a big cluster take the shortcut (only touched groups are
+ * walked); many swaps in a small one take the full walk. Both must agree
+ * with brute force. */
+static void test_mapping_explicit_spans_match_brute_force(void **state)
+{
+    (void)state;
+    const int shapes[][5] = {
+        {8, 1, 1, 4, 32}, {16, 1, 1, 2, 32}, {4, 1, 4, 2, 16}, {2, 2, 1, 8, 8}};
+    const int domains[] = {8, 72};
+    unsigned seed = 12345;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
+            Mapping m = {.tp = shapes[i][0],
+                         .cp = shapes[i][1],
+                         .ep = shapes[i][2],
+                         .pp = shapes[i][3],
+                         .dp = shapes[i][4],
+                         .interleave = 1};
+            int world = mapping_world(&m);
+            Cluster c = hand_cluster(world, domains[j], 4 * domains[j], 1);
+            for (int swaps = 1; swaps <= 400; swaps *= 20) {
+                Placement *p = placement_new(world);
+                for (int k = 0; k < swaps; k++) {
+                    seed = seed * 1103515245u + 12345u;
+                    int a = (int)((seed >> 8) % (unsigned)world);
+                    seed = seed * 1103515245u + 12345u;
+                    int b = (int)((seed >> 8) % (unsigned)world);
+                    placement_swap_gpus(p, a, b);
+                }
+                for (int d = 0; d < DIM_COUNT; d++) {
+                    GroupSpan a = mapping_worst_span(&m, &c, p, (MappingDim)d);
+                    GroupSpan b = brute_worst(&m, &c, p, (MappingDim)d);
+                    if (a.domains != b.domains || a.min_per_domain != b.min_per_domain ||
+                        a.crosses_leaf != b.crosses_leaf || a.sites != b.sites) {
+                        print_error("shape %zu domain %d swaps %d dim %s: %d/%d/%d vs brute "
+                                    "%d/%d/%d\n",
+                                    i, domains[j], swaps, mapping_dim_name((MappingDim)d),
+                                    a.domains, a.min_per_domain, a.crosses_leaf, b.domains,
+                                    b.min_per_domain, b.crosses_leaf);
+                        fail();
+                    }
+                }
+                placement_free(p);
+            }
+        }
+    }
+}
+
 static void test_mapping_explicit_placement_spans(void **state)
 {
     (void)state;
@@ -314,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_mapping_default_spans_hand_worked),
         cmocka_unit_test(test_mapping_closed_form_matches_walk),
         cmocka_unit_test(test_mapping_explicit_walk_matches_closed_form),
+        cmocka_unit_test(test_mapping_explicit_spans_match_brute_force),
         cmocka_unit_test(test_mapping_explicit_placement_spans),
     };
     return cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
