@@ -121,6 +121,23 @@ static void test_sandbox_loop_in_coroutine(void **state)
                    3, "instruction limit");
     expect_refused("local f = coroutine.wrap(function()\n while true do end end)\nf()", 2,
                    "instruction limit");
+    /* Created at load, resumed later from another entry point (as a goal
+     * function would): the thread inherited the hook. */
+    Sandbox *sb = sandbox_new("hostile.lua", NULL);
+    const char *src = "local co = coroutine.create(function()\n coroutine.yield()\n"
+                      " while true do end\nend)\ncoroutine.resume(co)\n"
+                      "return function() return coroutine.resume(co) end";
+    char err[SANDBOX_ERR_LEN];
+    assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
+    lua_State *L = sandbox_state(sb);
+    double t0 = now_s();
+    assert_false(sandbox_call(sb, 0, 2, err, sizeof err));
+    double dt = now_s() - t0;
+    print_message("coroutine resumed later stopped in %.3f s\n", dt);
+    assert_true(dt < BOUND_S);
+    assert_non_null(strstr(err, "hostile.lua:3: instruction limit"));
+    assert_int_equal(lua_gettop(L), 0);
+    sandbox_free(sb);
 }
 
 static void test_sandbox_loop_in_close_handler(void **state)
