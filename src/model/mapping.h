@@ -67,7 +67,9 @@ typedef struct {
 
 /* The worst span over all groups of dimension d (most domains; ties: fewest
  * ranks per domain). With p == NULL or default placement this is computed in
- * O(1); with an explicit placement in O(ranks). */
+ * O(1) (bounded by the domain size, never by the cluster size); with an
+ * explicit placement in O(moved ranks x group size) when few groups hold a
+ * moved rank, else O(ranks). Exact for explicit placements. */
 GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement *p,
                              MappingDim d);
 /* The span of the group of dimension d that contains rank. O(group size). */
