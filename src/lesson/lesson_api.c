@@ -487,7 +487,7 @@ static void push_plain_result(lua_State *L, const StepResult *r)
     lua_setfield(L, -2, "span");
 }
 
-void lesson_api_push_result(lua_State *L, const StepResult *r, const Mapping *m,
+void lesson_api_push_result(lua_State *L, const StepResult *r, const Mapping *m, int mb,
                             const StepResult *start)
 {
     push_plain_result(L, r);
@@ -500,6 +500,7 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Mapping *m,
         set_int(L, "cp", m->cp);
         set_int(L, "interleave", m->interleave);
         set_int(L, "zero", m->zero);
+        set_int(L, "mb", mb);
         lua_setfield(L, -2, "mapping");
     }
     if (start) {
@@ -530,7 +531,7 @@ static int api_step(lua_State *L)
     char err[300];
     if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
         return luaL_error(L, "scalelab.step: %s", err);
-    lesson_api_push_result(L, &r, &m, NULL);
+    lesson_api_push_result(L, &r, &m, w.micro_batch, NULL);
     return 1;
 }
 

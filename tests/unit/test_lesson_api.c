@@ -94,7 +94,7 @@ static void test_lesson_api_step(void **state)
               "base.mapping = { tp = 8, pp = 2 }\n"
               "local box = scalelab.step(base)\n"
               "assert(wide.span.tp.domains == 2 and box.span.tp.domains == 1)\n"
-              "assert(box.mapping.dp == 1 and box.mapping.pp == 2)\n"
+              "assert(box.mapping.dp == 1 and box.mapping.pp == 2 and box.mapping.mb == 1)\n"
               "assert(wide.breakdown.tp_s > box.breakdown.tp_s)\n"
               "assert(type(wide.bottleneck) == 'string' and type(wide.fits) == 'boolean')\n"
               "assert(wide.bytes.scale_out > 0 and box.step_s > 0)\n"
