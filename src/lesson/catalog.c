@@ -9,6 +9,7 @@
 #include "lesson/catalog.h"
 
 #include "lesson/lesson.h"
+#include "lesson/sandbox.h"
 #include "model/xmem.h"
 
 #include <dirent.h>
@@ -72,10 +73,14 @@ static void fill_item(Item *it, const char *dir, const char *name)
         it->e.pages = lesson_page_count(l);
         lesson_free(l);
     } else {
-        char *id = xstrdup(name);
-        id[strlen(id) - 4] = '\0';
+        char shown[256]; /* a file name may hold control characters */
+        sandbox_escape(name, strlen(name), shown, sizeof shown);
+        char *id = xstrdup(shown);
+        size_t n = strlen(id);
+        if (n > 4 && strcmp(id + n - 4, ".lua") == 0)
+            id[n - 4] = '\0';
         it->owned[1] = id;
-        it->owned[2] = xstrdup(name);
+        it->owned[2] = xstrdup(shown);
         it->owned[3] = xstrdup("");
         it->owned[4] = xstrdup("");
         it->owned[5] = xstrdup(err);
