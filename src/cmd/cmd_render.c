@@ -307,8 +307,8 @@ int cmd_render(int argc, char **argv)
         break;
     case VIEW_BAR: {
         char head[200], ms[64];
-        snprintf(head, sizeof head, "Step time of %s on %d x %s, %s", w.id, c.n_gpus, c.name,
-                 mapping_format(&m, ms, sizeof ms));
+        snprintf(head, sizeof head, "Step time of %s on %d %s %s, %s", w.id, c.n_gpus,
+                 o.ascii ? "x" : "×", c.name, mapping_format(&m, ms, sizeof ms));
         canvas_put_text_max(cv, 0, 0, width, head, STYLE_HEADING, o.ascii);
         rows = 2 + chart_step_bar(cv, 0, 2, width, &r, NULL, o.ascii);
         if (r.bottleneck[0])

@@ -173,8 +173,15 @@ int chart_line(Canvas *c, int x, int y, int w, int h, const ChartSeries *s)
     int plot_x0 = ax + 1, plot_w = x + w - plot_x0;
     if (plot_h < 2 || plot_w < 4)
         return 1;
-    if (s->y_label) {
-        snprintf(buf, sizeof buf, "%s", s->y_label);
+    {
+        /* the y label, then what the marks mean */
+        bool any_invalid = false;
+        for (int i = 0; i < n; i++)
+            any_invalid = any_invalid || !s->valid[i];
+        snprintf(buf, sizeof buf, "%s%s%s%s", s->y_label ? s->y_label : "",
+                 s->highlight >= 0 && s->highlight < n ? "   [ ] = current" : "",
+                 any_invalid ? (a ? "   x = " : "   × = ") : "",
+                 any_invalid ? "not legal or does not fit in memory" : "");
         canvas_put_text_max(c, x, y + 1, w, buf, STYLE_LABEL, a);
     }
     canvas_vline(c, ax, top, axis_y - top + 1, LINE_LIGHT, STYLE_FRAME, a);

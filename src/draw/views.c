@@ -304,7 +304,7 @@ static void view_rack_title(Canvas *cv, int w, const ViewInput *in, int dom, con
     char buf[1024];
     int domains = cluster_domain_count(c);
     if (domains > 1)
-        snprintf(buf, sizeof buf, "%s %s %d of %d: %s", c->name, view_domain_noun(c, false),
+        snprintf(buf, sizeof buf, "%s, %s %d of %d: %s", c->name, view_domain_noun(c, false),
                  dom + 1, domains, what);
     else
         snprintf(buf, sizeof buf, "%s: %s", c->name, what);
@@ -316,7 +316,7 @@ static void view_power(const Cluster *c, bool ascii, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (c->domain_power_w > 0)
-        snprintf(buf, n, "Power about %.1f kW per %s%s%s%s", c->domain_power_w / 1000,
+        snprintf(buf, n, "Power about %.3g kW per %s%s%s%s", c->domain_power_w / 1000,
                  view_domain_noun(c, false), c->cooling[0] ? ", " : "", c->cooling,
                  c->cooling[0] ? "-cooled" : "");
     else if (c->cooling[0])
@@ -336,9 +336,8 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     char buf[1024];
     const SystemSpec *sys = hw_system_find(c->system_id);
     int chips = sys ? sys->up_switches : 0;
-    snprintf(buf, sizeof buf, "one %s of %d %s %s, %d NVSwitch chip%s",
-             view_domain_noun(c, false), n, a ? "x" : "×", c->gpu.name, chips,
-             chips == 1 ? "" : "s");
+    snprintf(buf, sizeof buf, "%d %s %s around %d NVSwitch chip%s", n, a ? "x" : "×",
+             c->gpu.name, chips, chips == 1 ? "" : "s");
     view_rack_title(cv, w, in, dom, buf);
     Style up = view_link_style(in, TIER_UP), out = view_link_style(in, TIER_OUT);
     int y0 = 2;
@@ -737,21 +736,23 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     int first = site * per_site;
     DomainShape s = view_domain_shape(c, w);
     int pitch = s.box_w + 1;
-    int fit = (w + 1) / pitch;
+    if (per_site * (pitch - 1) <= w && per_site * pitch - 1 > w)
+        pitch = s.box_w; /* boxes touch rather than leave one out */
+    int fit = (w + (pitch > s.box_w ? 1 : 0)) / pitch;
     if (fit < 1)
         fit = 1;
     int drawn_max = fit;
     bool aggregate = per_site > fit;
     if (aggregate) {
-        /* keep room for the aggregate box of width >= 12 */
-        drawn_max = (w + 1 - 13) / pitch;
+        /* keep room for the aggregate box ("leaves 158-512" fits in 16) */
+        drawn_max = (w + 1 - 17) / pitch;
         if (drawn_max < 1)
             drawn_max = 1;
     }
     if (drawn_max > FABRIC_MAX_DOMAINS)
         drawn_max = FABRIC_MAX_DOMAINS;
     int cursor_dom = cluster_domain_of(c, in->cursor_gpu);
-    int ids[FABRIC_MAX_DOMAINS];
+    int ids[FABRIC_MAX_DOMAINS + 1];
     int nd = view_pick_domains(first, per_site, drawn_max, cursor_dom, ids);
     Style out = view_link_style(in, TIER_OUT);
     int y_spine = y0, y_bus = y0 + 3, y_leaf = y0 + 4, y_dom = y0 + 8;
@@ -787,8 +788,20 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
             canvas_put_text_max(cv, ax + 1, y_dom + 1, aw - 2, buf, STYLE_BOLD, a);
         }
         dom_x[nd] = ax;
-        leaf_of[nd] = -2;
         total_w = ax + aw - x0;
+    }
+    /* the leaves of the domains not drawn (those after the last drawn one) */
+    int agg_l0 = -1, agg_l1 = -1;
+    if (aggregate) {
+        ids[nd] = ids[nd - 1] + 1;
+        agg_l0 = cluster_leaf_of(c, ids[nd] * c->domain_gpus);
+        agg_l1 = cluster_leaf_of(c, (first + per_site) * c->domain_gpus - 1);
+        if (agg_l1 < 0)
+            agg_l1 = cluster_leaf_of(c, c->n_gpus - 1);
+        if (agg_l0 < 0 || agg_l0 > agg_l1)
+            agg_l0 = agg_l1;
+        /* under one leaf: the aggregate joins that leaf's box */
+        leaf_of[nd] = agg_l0 == agg_l1 ? agg_l0 : -2;
     }
     /* Leaves: one box over each run of drawn domains under the same leaf.
      * Link from each domain top to its leaf. */
@@ -805,23 +818,15 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
         int bw = rx - lx + 1;
         canvas_box(cv, lx, y_leaf, bw, 3, LINE_LIGHT, STYLE_SWITCH, a);
         if (leaf_of[i] >= 0) {
-            int last_leaf = cluster_leaf_of(c, ids[j] * c->domain_gpus + view_domain_size(c) - 1);
+            int last_leaf = j == nd ? agg_l1
+                                    : cluster_leaf_of(c, ids[j] * c->domain_gpus +
+                                                             view_domain_size(c) - 1);
             if (last_leaf > leaf_of[i])
                 snprintf(buf, sizeof buf, "leaves %d-%d", leaf_of[i] + 1, last_leaf + 1);
             else
                 snprintf(buf, sizeof buf, "leaf %d", leaf_of[i] + 1);
         } else {
-            /* the leaves of the domains not drawn, after the last drawn one */
-            int l0 = cluster_leaf_of(c, (ids[nd - 1] + 1) * c->domain_gpus);
-            int l1 = cluster_leaf_of(c, (first + per_site) * c->domain_gpus - 1);
-            if (l1 < 0)
-                l1 = cluster_leaf_of(c, c->n_gpus - 1);
-            if (l0 < 0 || l0 > l1)
-                l0 = l1;
-            if (l1 > l0)
-                snprintf(buf, sizeof buf, "leaves %d-%d", l0 + 1, l1 + 1);
-            else
-                snprintf(buf, sizeof buf, "leaf %d", l0 + 1);
+            snprintf(buf, sizeof buf, "leaves %d-%d", agg_l0 + 1, agg_l1 + 1);
         }
         canvas_put_text_max(cv, lx + 1, y_leaf + 1, bw - 2, buf, STYLE_SWITCH, a);
         for (int k = i; k <= j; k++) {
@@ -1012,7 +1017,7 @@ char *view_describe(ViewKind k, const ViewInput *in, int width)
     snprintf(v, sizeof v, "%d of %d GPUs", domains, c->domain_gpus);
     desc_row(&b, "scale-up domains", v);
     if (c->domain_power_w > 0) {
-        snprintf(v, sizeof v, "%.1f kW per %s, %s", c->domain_power_w / 1000,
+        snprintf(v, sizeof v, "%.3g kW per %s, %s", c->domain_power_w / 1000,
                  view_domain_noun(c, false), c->cooling[0] ? c->cooling : "cooling unknown");
         desc_row(&b, "power", v);
     }

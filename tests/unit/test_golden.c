@@ -1,0 +1,144 @@
+/* test_golden — `scalelab render` output compared byte for byte with the
+ * reviewed files in tests/golden/ (cases in tests/golden/cases.txt, made by
+ * `make golden`). Runs the real command in-process with stdout captured; on
+ * a mismatch prints the case and its first differing line. Never writes a
+ * golden file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cmd/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *slurp_file(FILE *f)
+{
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    return buf;
+}
+
+static char *read_path(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *s = slurp_file(f);
+    fclose(f);
+    return s;
+}
+
+/* Runs `scalelab render ARGV...` in-process; returns its stdout. */
+static char *render(int argc, char **argv, int *status)
+{
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fileno(out), 1);
+    *status = cmd_render(argc, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    char *s = slurp_file(out);
+    fclose(out);
+    return s;
+}
+
+/* Prints the first line where got and want differ. */
+static void report_first_difference(const char *name, const char *got, const char *want)
+{
+    int line = 1;
+    const char *g = got, *w = want;
+    while (*g && *w) {
+        const char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
+        size_t gl = ge ? (size_t)(ge - g) : strlen(g), wl = we ? (size_t)(we - w) : strlen(w);
+        if (gl != wl || memcmp(g, w, gl) != 0)
+            break;
+        g += gl + (ge ? 1 : 0);
+        w += wl + (we ? 1 : 0);
+        line++;
+    }
+    const char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
+    print_error("%s: first difference at line %d\n  want: %.*s\n  got:  %.*s\n", name, line,
+                (int)(we ? (size_t)(we - w) : strlen(w)), w,
+                (int)(ge ? (size_t)(ge - g) : strlen(g)), g);
+}
+
+static void test_golden_all_cases_match(void **state)
+{
+    (void)state;
+    FILE *cases = fopen("tests/golden/cases.txt", "r");
+    assert_non_null(cases);
+    char line[512];
+    int checked = 0, failed = 0;
+    while (fgets(line, sizeof line, cases)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        char *words[40];
+        int n = 0;
+        for (char *t = strtok(line, " "); t && n < 30; t = strtok(NULL, " "))
+            words[n++] = t;
+        assert_true(n >= 2);
+        const char *view = words[0], *name = words[1];
+        for (int wi = 0; wi < 2; wi++)
+            for (int ascii = 0; ascii < 2; ascii++) {
+                const char *width = wi ? "160" : "80";
+                char *argv[48];
+                int argc = 0;
+                argv[argc++] = "render";
+                argv[argc++] = (char *)view;
+                for (int k = 2; k < n; k++)
+                    argv[argc++] = words[k];
+                argv[argc++] = "--width";
+                argv[argc++] = (char *)width;
+                argv[argc++] = "--color";
+                argv[argc++] = "never";
+                if (ascii)
+                    argv[argc++] = "--ascii";
+                argv[argc] = NULL;
+                char path[256];
+                snprintf(path, sizeof path, "tests/golden/%s-%s-%s-%s.txt", view, name, width,
+                         ascii ? "ascii" : "utf8");
+                char *want = read_path(path);
+                if (!want) {
+                    print_error("%s is missing: run `make golden` and review it\n", path);
+                    failed++;
+                    continue;
+                }
+                int status;
+                char *got = render(argc, argv, &status);
+                if (status != 0) {
+                    print_error("%s: render exited %d\n", path, status);
+                    failed++;
+                } else if (strcmp(got, want) != 0) {
+                    report_first_difference(path, got, want);
+                    failed++;
+                }
+                checked++;
+                free(got);
+                free(want);
+            }
+    }
+    fclose(cases);
+    assert_true(checked >= 8);
+    assert_int_equal(failed, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_all_cases_match),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
