@@ -133,7 +133,10 @@ void catalog_free(Catalog *c)
     free(c);
 }
 
-int catalog_count(const Catalog *c) { return c ? c->n : 0; }
+int catalog_count(const Catalog *c)
+{
+    return c ? c->n : 0;
+}
 
 const CatalogEntry *catalog_entry(const Catalog *c, int i)
 {

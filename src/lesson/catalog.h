@@ -26,9 +26,9 @@ typedef struct {
     const char *summary; /* never NULL, "" when missing */
     const char *track;   /* never NULL, "" when missing */
     int order;
-    int minutes;         /* 0 when the lesson does not say */
-    int pages;           /* page count, 0 on error */
-    const char *error;   /* NULL when the lesson loaded, else "file:line: message" */
+    int minutes;       /* 0 when the lesson does not say */
+    int pages;         /* page count, 0 on error */
+    const char *error; /* NULL when the lesson loaded, else "file:line: message" */
 } CatalogEntry;
 
 typedef struct Catalog Catalog;
@@ -39,7 +39,7 @@ typedef struct Catalog Catalog;
 Catalog *catalog_load(const char *dir, char *err, size_t err_len);
 void catalog_free(Catalog *c);
 
-int catalog_count(const Catalog *c);                       /* 0 for NULL */
+int catalog_count(const Catalog *c);                        /* 0 for NULL */
 const CatalogEntry *catalog_entry(const Catalog *c, int i); /* NULL out of range */
 /* Index of the entry with this id, -1 when none. */
 int catalog_find(const Catalog *c, const char *id);

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #define MAX_PAGES 200
-#define MAX_ITEMS 64   /* hints, choices, moves per page */
+#define MAX_ITEMS 64 /* hints, choices, moves per page */
 #define MAX_CHART 32
 
 typedef struct {
@@ -180,14 +180,14 @@ static void scan_lines(Lesson *l)
         bool line_start = i == 0 || s[i - 1] == '\n';
         if (line_start && strncmp(s + i, "return", 6) == 0)
             l->return_line = line;
-        if (strncmp(s + i, "kind", 4) == 0 && (i == 0 || !(s[i - 1] == '_' ||
-                                                         (s[i - 1] >= 'a' && s[i - 1] <= 'z')))) {
+        if (strncmp(s + i, "kind", 4) == 0 &&
+            (i == 0 || !(s[i - 1] == '_' || (s[i - 1] >= 'a' && s[i - 1] <= 'z')))) {
             size_t j = i + 4;
             while (j < len && (s[j] == ' ' || s[j] == '\t'))
                 j++;
             if (j < len && s[j] == '=' && (j + 1 >= len || s[j + 1] != '=')) {
-                l->kind_lines = xrealloc(l->kind_lines,
-                                         (size_t)(l->n_kind_lines + 1) * sizeof(int));
+                l->kind_lines =
+                    xrealloc(l->kind_lines, (size_t)(l->n_kind_lines + 1) * sizeof(int));
                 l->kind_lines[l->n_kind_lines++] = line;
             }
         }
@@ -205,7 +205,7 @@ static int page_line(const Lesson *l, int page)
 
 typedef struct {
     Lesson *l;
-    int page;        /* page being read */
+    int page; /* page being read */
 } ReadCtx;
 
 /* The lesson table sits at index 1 of the loader's stack frame? No: it is
@@ -307,8 +307,8 @@ static void read_setup(lua_State *L, int idx, int wl_idx, const char *what, Page
     bool has_map = lua_getfield(L, idx, "mapping") != LUA_TNIL;
     snprintf(name, sizeof name, "%s.mapping", what);
     if (!has_wl && !has_map && !need_workload) {
-        Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = p->cluster[side].n_gpus, .ep = 1,
-                     .interleave = 1};
+        Mapping m = {
+            .tp = 1, .cp = 1, .pp = 1, .dp = p->cluster[side].n_gpus, .ep = 1, .interleave = 1};
         p->mapping[side] = m;
     } else {
         lesson_api_mapping(L, -1, name, &p->cluster[side], &p->workload, &p->mapping[side]);
@@ -328,8 +328,10 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
     static const struct {
         const char *name;
         unsigned bit;
-    } names[] = {{"move", SCN_ALLOW_MOVE},     {"degrees", SCN_ALLOW_DEGREES},
-                 {"micro", SCN_ALLOW_MICRO},   {"domain", SCN_ALLOW_DOMAIN},
+    } names[] = {{"move", SCN_ALLOW_MOVE},
+                 {"degrees", SCN_ALLOW_DEGREES},
+                 {"micro", SCN_ALLOW_MICRO},
+                 {"domain", SCN_ALLOW_DOMAIN},
                  {"system", SCN_ALLOW_SYSTEM}};
     unsigned allow = 0;
     lua_Integer len = luaL_len(L, -1);
@@ -340,8 +342,9 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
             if (strcmp(s, names[k].name) == 0)
                 bit = names[k].bit;
         if (!bit)
-            luaL_error(L, "%s: allow[%I] = '%s' is not one of move, degrees, micro, domain, "
-                          "system",
+            luaL_error(L,
+                       "%s: allow[%I] = '%s' is not one of move, degrees, micro, domain, "
+                       "system",
                        what, i, s);
         allow |= bit;
         lua_pop(L, 1);
@@ -360,14 +363,16 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
     read_strings(L, idx, "solution", what, &p->solution, &p->n_solution);
     p->debrief = dup_field(L, idx, "debrief", what, false);
     if (lua_getfield(L, idx, "goal") != LUA_TTABLE)
-        luaL_error(L, "%s: 'goal' must be a table { text = \"...\", check = function(r) ... "
-                      "end }",
+        luaL_error(L,
+                   "%s: 'goal' must be a table { text = \"...\", check = function(r) ... "
+                   "end }",
                    what);
     int g = lua_gettop(L);
     p->goal_text = dup_field(L, g, "text", "goal", true);
     if (lua_getfield(L, g, "check") != LUA_TFUNCTION)
-        luaL_error(L, "%s: goal.check must be a function(r) returning true when the goal is "
-                      "met",
+        luaL_error(L,
+                   "%s: goal.check must be a function(r) returning true when the goal is "
+                   "met",
                    what);
     lua_Debug ar;
     lua_pushvalue(L, -1);
@@ -385,8 +390,7 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
 static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
 {
     if (lua_getfield(L, idx, "choices") != LUA_TTABLE)
-        luaL_error(L, "%s: 'choices' must be a list of { text =, correct =, explain = }",
-                   what);
+        luaL_error(L, "%s: 'choices' must be a list of { text =, correct =, explain = }", what);
     lua_Integer len = luaL_len(L, -1);
     if (len < 2 || len > MAX_ITEMS)
         luaL_error(L, "%s: a quiz needs 2 to %d choices (has %I)", what, MAX_ITEMS, len);
@@ -417,20 +421,18 @@ static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
 static void read_chart(lua_State *L, int idx, const char *what, Page *p)
 {
     if (lua_getfield(L, idx, "chart") != LUA_TTABLE)
-        luaL_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }",
-                   what);
+        luaL_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }", what);
     int c = lua_gettop(L);
     char *x = dup_field(L, c, "x", "chart", true);
     snprintf(p->chart_x, sizeof p->chart_x, "%s", x);
     free(x);
-    static const char *const xs[] = {"tp", "pp", "dp", "ep", "cp", "mb", "domain", "gpus",
-                                     NULL};
+    static const char *const xs[] = {"tp", "pp", "dp", "ep", "cp", "mb", "domain", "gpus", NULL};
     bool ok = false;
     for (int i = 0; xs[i]; i++)
         ok = ok || strcmp(p->chart_x, xs[i]) == 0;
     if (!ok)
-        luaL_error(L, "%s: chart.x '%s' is not one of tp, pp, dp, ep, cp, mb, domain, gpus",
-                   what, p->chart_x);
+        luaL_error(L, "%s: chart.x '%s' is not one of tp, pp, dp, ep, cp, mb, domain, gpus", what,
+                   p->chart_x);
     if (lua_getfield(L, c, "values") != LUA_TTABLE)
         luaL_error(L, "%s: chart.values must be a list of numbers", what);
     lua_Integer len = luaL_len(L, -1);
@@ -459,8 +461,9 @@ static int read_page(lua_State *L)
     lua_getfield(L, LUA_REGISTRYINDEX, LESSON_KEY);
     lua_getfield(L, -1, "pages");
     if (lua_geti(L, -1, page + 1) != LUA_TTABLE)
-        return luaL_error(L, "%s must be a table with kind = \"text\" (or diagram, scenario, "
-                             "quiz, compare)",
+        return luaL_error(L,
+                          "%s must be a table with kind = \"text\" (or diagram, scenario, "
+                          "quiz, compare)",
                           what);
     int idx = lua_gettop(L);
     char *kind = dup_field(L, idx, "kind", what, true);
@@ -480,8 +483,9 @@ static int read_page(lua_State *L)
         char copy[40];
         snprintf(copy, sizeof copy, "%s", kind);
         free(kind);
-        return luaL_error(L, "%s: unknown kind '%s' (text, diagram, scenario, quiz or "
-                             "compare)",
+        return luaL_error(L,
+                          "%s: unknown kind '%s' (text, diagram, scenario, quiz or "
+                          "compare)",
                           what, copy);
     }
     free(kind);
@@ -510,8 +514,9 @@ static int read_page(lua_State *L)
             char sw[48];
             snprintf(sw, sizeof sw, "%s.%s", what, sides[s]);
             if (lua_getfield(L, idx, sides[s]) != LUA_TTABLE)
-                return luaL_error(L, "%s: '%s' must be a table { label =, cluster =, "
-                                     "mapping = }",
+                return luaL_error(L,
+                                  "%s: '%s' must be a table { label =, cluster =, "
+                                  "mapping = }",
                                   what, sides[s]);
             char *label = dup_field(L, -1, "label", sw, true);
             snprintf(p->label[s], sizeof p->label[s], "%s", label);
@@ -544,8 +549,9 @@ static int read_header(lua_State *L)
     lua_getfield(L, LUA_REGISTRYINDEX, LESSON_KEY);
     int idx = lua_gettop(L);
     if (lua_type(L, idx) != LUA_TTABLE)
-        return luaL_error(L, "the file must return a table { id =, title =, pages = {...} } "
-                             "(it returned %s)",
+        return luaL_error(L,
+                          "the file must return a table { id =, title =, pages = {...} } "
+                          "(it returned %s)",
                           luaL_typename(L, idx));
     l->id = dup_field(L, idx, "id", "lesson", true);
     for (const char *c = l->id; *c; c++)
@@ -664,14 +670,38 @@ static const Page *page_at(const Lesson *l, int page)
     return l && page >= 0 && page < l->n_pages ? &l->pages[page] : NULL;
 }
 
-const char *lesson_path(const Lesson *l) { return l ? l->path : ""; }
-const char *lesson_id(const Lesson *l) { return l && l->id ? l->id : ""; }
-const char *lesson_title(const Lesson *l) { return l && l->title ? l->title : ""; }
-const char *lesson_summary(const Lesson *l) { return l && l->summary ? l->summary : ""; }
-const char *lesson_track(const Lesson *l) { return l && l->track ? l->track : ""; }
-int lesson_order(const Lesson *l) { return l ? l->order : 0; }
-int lesson_minutes(const Lesson *l) { return l ? l->minutes : 0; }
-int lesson_page_count(const Lesson *l) { return l ? l->n_pages : 0; }
+const char *lesson_path(const Lesson *l)
+{
+    return l ? l->path : "";
+}
+const char *lesson_id(const Lesson *l)
+{
+    return l && l->id ? l->id : "";
+}
+const char *lesson_title(const Lesson *l)
+{
+    return l && l->title ? l->title : "";
+}
+const char *lesson_summary(const Lesson *l)
+{
+    return l && l->summary ? l->summary : "";
+}
+const char *lesson_track(const Lesson *l)
+{
+    return l && l->track ? l->track : "";
+}
+int lesson_order(const Lesson *l)
+{
+    return l ? l->order : 0;
+}
+int lesson_minutes(const Lesson *l)
+{
+    return l ? l->minutes : 0;
+}
+int lesson_page_count(const Lesson *l)
+{
+    return l ? l->n_pages : 0;
+}
 
 PageKind lesson_page_kind(const Lesson *l, int page)
 {
@@ -709,8 +739,8 @@ bool lesson_page_diagram(const Lesson *l, int page, int side, LessonDiagram *out
     if (!p || !out || !p->has_cluster || side < 0 || side > 1 ||
         (side == 1 && p->kind != PAGE_COMPARE)) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: page %d has no diagram side %d", lesson_path(l),
-                     page + 1, side);
+            snprintf(err, err_len, "%s: page %d has no diagram side %d", lesson_path(l), page + 1,
+                     side);
         return false;
     }
     memset(out, 0, sizeof *out);
@@ -723,8 +753,7 @@ bool lesson_page_diagram(const Lesson *l, int page, int side, LessonDiagram *out
     return true;
 }
 
-int lesson_page_chart(const Lesson *l, int page, char *x, size_t x_len, double *values,
-                      int max)
+int lesson_page_chart(const Lesson *l, int page, char *x, size_t x_len, double *values, int max)
 {
     const Page *p = page_at(l, page);
     if (!p || p->chart_n == 0)
@@ -752,31 +781,30 @@ Scenario *lesson_scenario_start(const Lesson *l, int page, char *err, size_t err
             snprintf(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
         return NULL;
     }
-    Scenario *s = scenario_new(&p->cluster[0], &p->workload, &p->mapping[0], NULL,
-                               SCN_ALLOW_ALL, why, sizeof why);
+    Scenario *s = scenario_new(&p->cluster[0], &p->workload, &p->mapping[0], NULL, SCN_ALLOW_ALL,
+                               why, sizeof why);
     if (!s) {
         if (err && err_len)
-            snprintf(err, err_len, "%s:%d: the starting scenario is not legal: %s",
-                     lesson_path(l), p->line, why);
+            snprintf(err, err_len, "%s:%d: the starting scenario is not legal: %s", lesson_path(l),
+                     p->line, why);
         return NULL;
     }
     for (int i = 0; i < p->n_start; i++) {
         if (!scenario_apply_text(s, p->start[i], why, sizeof why)) {
             if (err && err_len)
-                snprintf(err, err_len, "%s:%d: start move %d '%s': %s", lesson_path(l),
-                         p->line, i + 1, p->start[i], why);
+                snprintf(err, err_len, "%s:%d: start move %d '%s': %s", lesson_path(l), p->line,
+                         i + 1, p->start[i], why);
             scenario_free(s);
             return NULL;
         }
     }
     /* The start moves are part of the setting: make them the new start. */
-    Scenario *fresh = scenario_new(scenario_cluster(s), scenario_workload(s),
-                                   scenario_mapping(s), scenario_placement(s), p->allow, why,
-                                   sizeof why);
+    Scenario *fresh = scenario_new(scenario_cluster(s), scenario_workload(s), scenario_mapping(s),
+                                   scenario_placement(s), p->allow, why, sizeof why);
     scenario_free(s);
     if (!fresh && err && err_len)
-        snprintf(err, err_len, "%s:%d: the starting scenario is not legal: %s",
-                 lesson_path(l), p->line, why);
+        snprintf(err, err_len, "%s:%d: the starting scenario is not legal: %s", lesson_path(l),
+                 p->line, why);
     return fresh;
 }
 
@@ -834,8 +862,8 @@ static int run_goal(lua_State *L)
     return 2;
 }
 
-int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why,
-                             size_t why_len, char *err, size_t err_len)
+int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, size_t why_len,
+                             char *err, size_t err_len)
 {
     if (why && why_len)
         why[0] = '\0';
@@ -919,19 +947,20 @@ static void check_scenario(Lesson *l, int page)
         return; /* the same error would come again after the solution */
     }
     if (met > 0)
-        problem_add(&l->problems, "%s:%d: the goal is already met at the start",
-                    l->path, p->goal_line);
+        problem_add(&l->problems, "%s:%d: the goal is already met at the start", l->path,
+                    p->goal_line);
     if (p->n_solution == 0) {
-        problem_add(&l->problems, "%s:%d: scenario has no reference solution (solution = "
-                                  "{ \"tp 8\", ... })",
+        problem_add(&l->problems,
+                    "%s:%d: scenario has no reference solution (solution = "
+                    "{ \"tp 8\", ... })",
                     l->path, p->line);
         scenario_free(s);
         return;
     }
     for (int i = 0; i < p->n_solution; i++) {
         if (!scenario_apply_text(s, p->solution[i], why, sizeof why)) {
-            problem_add(&l->problems, "%s:%d: solution move %d '%s': %s", l->path, p->line,
-                        i + 1, p->solution[i], why);
+            problem_add(&l->problems, "%s:%d: solution move %d '%s': %s", l->path, p->line, i + 1,
+                        p->solution[i], why);
             scenario_free(s);
             return;
         }
@@ -956,8 +985,8 @@ static void check_diagram(Lesson *l, int page)
         char why[300];
         if (step_eval(&p->cluster[s], &p->workload, &p->mapping[s], NULL, NULL, &r, why,
                       sizeof why) != STEP_OK)
-            problem_add(&l->problems, "%s:%d: the model cannot evaluate this page: %s",
-                        l->path, p->line, why);
+            problem_add(&l->problems, "%s:%d: the model cannot evaluate this page: %s", l->path,
+                        p->line, why);
     }
 }
 

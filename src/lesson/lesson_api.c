@@ -49,8 +49,8 @@ static void set_bool(lua_State *L, const char *k, bool v)
 }
 
 /* Reads integer field k of the table at idx; returns dflt when nil. */
-static int opt_int_field(lua_State *L, int idx, const char *what, const char *k, int dflt,
-                         int lo, int hi)
+static int opt_int_field(lua_State *L, int idx, const char *what, const char *k, int dflt, int lo,
+                         int hi)
 {
     int t = lua_getfield(L, idx, k);
     if (t == LUA_TNIL) {
@@ -180,8 +180,7 @@ static void push_system(lua_State *L, const SystemSpec *s)
     set_str(L, "summary", s->summary);
 }
 
-static void push_workload(lua_State *L, const Workload *w, const char *name,
-                          const char *source)
+static void push_workload(lua_State *L, const Workload *w, const char *name, const char *source)
 {
     lua_createtable(L, 0, 24);
     set_str(L, "id", w->id);
@@ -206,9 +205,10 @@ static void push_workload(lua_State *L, const Workload *w, const char *name,
     set_int(L, "shared_experts", w->shared_experts);
     set_int(L, "moe_layers", w->moe_layers);
     set_bool(L, "moe", workload_is_moe(w));
-    set_str(L, "recompute", w->recompute == WL_RECOMPUTE_FULL        ? "full"
-                            : w->recompute == WL_RECOMPUTE_SELECTIVE ? "selective"
-                                                                     : "none");
+    set_str(L, "recompute",
+            w->recompute == WL_RECOMPUTE_FULL        ? "full"
+            : w->recompute == WL_RECOMPUTE_SELECTIVE ? "selective"
+                                                     : "none");
     set_str(L, "precision", w->precision == WL_FP8 ? "fp8" : "bf16");
     set_num(L, "model_flops", workload_model_flops(w));
 }
@@ -224,9 +224,18 @@ static int unknown_id(lua_State *L, const char *kind, const char *id, int count,
     return luaL_error(L, "unknown %s '%s' (known: %s)", kind, id, names);
 }
 
-static const char *gpu_id_at(int i) { return hw_gpu_at(i)->id; }
-static const char *system_id_at(int i) { return hw_system_at(i)->id; }
-static const char *model_id_at(int i) { return workload_preset_at(i)->id; }
+static const char *gpu_id_at(int i)
+{
+    return hw_gpu_at(i)->id;
+}
+static const char *system_id_at(int i)
+{
+    return hw_system_at(i)->id;
+}
+static const char *model_id_at(int i)
+{
+    return workload_preset_at(i)->id;
+}
 
 static int api_gpu(lua_State *L)
 {
@@ -268,7 +277,10 @@ static int push_id_list(lua_State *L, int count, const char *(*id_at)(int))
     return 1;
 }
 
-static int api_gpus(lua_State *L) { return push_id_list(L, hw_gpu_count(), gpu_id_at); }
+static int api_gpus(lua_State *L)
+{
+    return push_id_list(L, hw_gpu_count(), gpu_id_at);
+}
 static int api_systems(lua_State *L)
 {
     return push_id_list(L, hw_system_count(), system_id_at);
@@ -290,13 +302,13 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     }
     if (lua_type(L, idx) != LUA_TTABLE)
         luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
-    static const char *const known[] = {"system", "gpus", "domain", "up", "out", "oversub",
-                                        "sites", "across", "gpus_per_leaf", NULL};
+    static const char *const known[] = {"system",        "gpus",    "domain", "up",
+                                        "out",           "oversub", "sites",  "across",
+                                        "gpus_per_leaf", NULL};
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
-        luaL_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")",
-                   what);
+        luaL_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")", what);
     int gpus = opt_int_field(L, idx, what, "gpus", 0, 1, CLUSTER_MAX_GPUS);
     char err[300];
     Cluster c;
@@ -304,8 +316,8 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         luaL_error(L, "%s: %s", what, err);
     c.domain_gpus = opt_int_field(L, idx, what, "domain", c.domain_gpus, 1, CLUSTER_MAX_GPUS);
     c.sites = opt_int_field(L, idx, what, "sites", c.sites, 1, 1000);
-    c.gpus_per_leaf = opt_int_field(L, idx, what, "gpus_per_leaf", c.gpus_per_leaf, 1,
-                                    CLUSTER_MAX_GPUS);
+    c.gpus_per_leaf =
+        opt_int_field(L, idx, what, "gpus_per_leaf", c.gpus_per_leaf, 1, CLUSTER_MAX_GPUS);
     double v;
     if (opt_quantity_field(L, idx, what, "up", UNITS_BANDWIDTH, &v))
         c.up_bytes_per_s = v;
@@ -319,8 +331,8 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         c.oversub = v;
     }
     if (c.sites > 1 && !(c.across_bytes_per_s > 0))
-        luaL_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)",
-                   what, c.sites);
+        luaL_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)", what,
+                   c.sites);
     if (!cluster_check(&c, err, sizeof err))
         luaL_error(L, "%s: %s", what, err);
     *out = c;
@@ -340,14 +352,15 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     if (lua_type(L, idx) != LUA_TTABLE)
         luaL_error(L, "%s must be a table like { model = \"llama3-70b\", batch = 512 }", what);
     static const char *const known[] = {
-        "model", "batch", "mb", "seq", "layers", "hidden", "heads", "kv_heads", "ffn",
-        "vocab", "experts", "topk", "recompute", "precision", NULL,
+        "model", "batch", "mb",      "seq",  "layers",    "hidden",    "heads", "kv_heads",
+        "ffn",   "vocab", "experts", "topk", "recompute", "precision", NULL,
     };
     check_known(L, idx, what, known);
     char id[64];
     if (!opt_str_field(L, idx, "model", id, sizeof id))
-        luaL_error(L, "%s.model is missing (one of the workload presets, e.g. "
-                      "\"llama3-70b\")",
+        luaL_error(L,
+                   "%s.model is missing (one of the workload presets, e.g. "
+                   "\"llama3-70b\")",
                    what);
     p = workload_preset_find(id);
     if (!p)
@@ -402,8 +415,8 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
     if (!lua_isnoneornil(L, idx)) {
         if (lua_type(L, idx) != LUA_TTABLE)
             luaL_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
-        static const char *const known[] = {"tp", "pp", "dp", "ep", "cp", "interleave",
-                                            "zero", NULL};
+        static const char *const known[] = {"tp", "pp",         "dp",   "ep",
+                                            "cp", "interleave", "zero", NULL};
         check_known(L, idx, what, known);
         const int big = CLUSTER_MAX_GPUS;
         m.tp = opt_int_field(L, idx, what, "tp", 1, 1, big);
@@ -417,8 +430,8 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
     if (m.dp == 0) {
         long long inner = (long long)m.tp * m.cp * m.pp;
         if (c->n_gpus % inner != 0)
-            luaL_error(L, "%s: TP x CP x PP = %d does not divide the %d GPUs", what,
-                       (int)inner, c->n_gpus);
+            luaL_error(L, "%s: TP x CP x PP = %d does not divide the %d GPUs", what, (int)inner,
+                       c->n_gpus);
         m.dp = (int)(c->n_gpus / inner);
     }
     char err[300];
@@ -477,8 +490,7 @@ static void push_plain_result(lua_State *L, const StepResult *r)
     static const struct {
         const char *name;
         MappingDim d;
-    } dims[] = {{"tp", DIM_TP}, {"pp", DIM_PP}, {"dp", DIM_DP}, {"ep", DIM_EP},
-                {"cp", DIM_CP}};
+    } dims[] = {{"tp", DIM_TP}, {"pp", DIM_PP}, {"dp", DIM_DP}, {"ep", DIM_EP}, {"cp", DIM_CP}};
     lua_createtable(L, 0, 5);
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
         push_span(L, r->span[dims[i].d]);
@@ -539,8 +551,7 @@ static int api_step(lua_State *L)
 
 static UnitsKind check_kind(lua_State *L, int arg)
 {
-    static const char *const names[] = {"bandwidth", "bytes", "time", "flops", "count",
-                                        NULL};
+    static const char *const names[] = {"bandwidth", "bytes", "time", "flops", "count", NULL};
     static const UnitsKind kinds[] = {UNITS_BANDWIDTH, UNITS_BYTES, UNITS_TIME, UNITS_FLOPS,
                                       UNITS_COUNT};
     return kinds[luaL_checkoption(L, arg, NULL, names)];
@@ -685,8 +696,8 @@ static int cluster_newindex(lua_State *L)
 static int cluster_tostring(lua_State *L)
 {
     const Cluster *c = check_cluster(L, 1);
-    lua_pushfstring(L, "scalelab.cluster(%s, %d GPUs, domains of %d)", c->system_id,
-                    c->n_gpus, c->domain_gpus);
+    lua_pushfstring(L, "scalelab.cluster(%s, %d GPUs, domains of %d)", c->system_id, c->n_gpus,
+                    c->domain_gpus);
     return 1;
 }
 
@@ -714,10 +725,22 @@ static int api_diagram(lua_State *L)
     return 1;
 }
 
-static int api_text_page(lua_State *L) { return api_page(L, "text"); }
-static int api_quiz_page(lua_State *L) { return api_page(L, "quiz"); }
-static int api_scenario_page(lua_State *L) { return api_page(L, "scenario"); }
-static int api_compare_page(lua_State *L) { return api_page(L, "compare"); }
+static int api_text_page(lua_State *L)
+{
+    return api_page(L, "text");
+}
+static int api_quiz_page(lua_State *L)
+{
+    return api_page(L, "quiz");
+}
+static int api_scenario_page(lua_State *L)
+{
+    return api_page(L, "scenario");
+}
+static int api_compare_page(lua_State *L)
+{
+    return api_page(L, "compare");
+}
 
 void lesson_api_open(lua_State *L)
 {

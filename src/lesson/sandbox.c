@@ -26,26 +26,26 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HOOK_EVERY 1000 /* instructions between two hook calls */
-#define RANGE_MAX 10000000 /* elements table.move/concat/rep may touch in one call */
+#define HOOK_EVERY 1000     /* instructions between two hook calls */
+#define RANGE_MAX  10000000 /* elements table.move/concat/rep may touch in one call */
 
 struct Sandbox {
     lua_State *L;
     SandboxLimits limits;
-    char *name;              /* file name as given, for messages */
-    char *chunkname;         /* "@name" */
-    char *load_chunkname;    /* "=name [load]": load() cannot choose its own */
+    char *name;                 /* file name as given, for messages */
+    char *chunkname;            /* "@name" */
+    char *load_chunkname;       /* "=name [load]": load() cannot choose its own */
     char short_src[LUA_IDSIZE]; /* how Lua prints name in positions */
     size_t mem_used;
-    bool mem_tripped;        /* the allocator refused a block */
-    long budget;             /* instructions left in this entry point */
+    bool mem_tripped; /* the allocator refused a block */
+    long budget;      /* instructions left in this entry point */
     struct timespec deadline;
     bool aborting;
-    bool armed;              /* inside an entry point */
+    bool armed; /* inside an entry point */
     char abort_msg[200];
-    char where[LUA_IDSIZE + 16]; /* position of the last error, from the handler */
+    char where[LUA_IDSIZE + 16];     /* position of the last error, from the handler */
     char last_line[LUA_IDSIZE + 16]; /* last position the hook saw (memory errors) */
-    char *source;            /* text of the last chunk run, for line lookups */
+    char *source;                    /* text of the last chunk run, for line lookups */
     size_t source_len;
 };
 
@@ -88,9 +88,18 @@ Sandbox *sandbox_of(lua_State *L)
     return ud;
 }
 
-lua_State *sandbox_state(Sandbox *sb) { return sb ? sb->L : NULL; }
-const char *sandbox_name(const Sandbox *sb) { return sb ? sb->name : ""; }
-size_t sandbox_mem_used(const Sandbox *sb) { return sb ? sb->mem_used : 0; }
+lua_State *sandbox_state(Sandbox *sb)
+{
+    return sb ? sb->L : NULL;
+}
+const char *sandbox_name(const Sandbox *sb)
+{
+    return sb ? sb->name : "";
+}
+size_t sandbox_mem_used(const Sandbox *sb)
+{
+    return sb ? sb->mem_used : 0;
+}
 
 const char *sandbox_source(const Sandbox *sb, size_t *len)
 {
@@ -110,8 +119,7 @@ static void sb_note_position(Sandbox *sb)
     lua_Debug ar;
     for (int level = 0; level < 32 && lua_getstack(sb->L, level, &ar); level++) {
         if (lua_getinfo(sb->L, "Sl", &ar) && ar.currentline > 0) {
-            snprintf(sb->last_line, sizeof sb->last_line, "%s:%d", ar.short_src,
-                     ar.currentline);
+            snprintf(sb->last_line, sizeof sb->last_line, "%s:%d", ar.short_src, ar.currentline);
             return;
         }
     }
@@ -409,8 +417,8 @@ static int sb_load(lua_State *L)
 
 /* Names a lesson might reach for, with the reason they are missing. */
 static const char *const forbidden_globals[] = {
-    "io", "require", "debug", "dofile", "loadfile", "package", "print", "loadstring",
-    "module", "setfenv", "getfenv", NULL,
+    "io",    "require",    "debug",  "dofile",  "loadfile", "package",
+    "print", "loadstring", "module", "setfenv", "getfenv",  NULL,
 };
 
 static int sb_env_index(lua_State *L)
@@ -419,9 +427,10 @@ static int sb_env_index(lua_State *L)
     if (key && lua_type(L, 2) == LUA_TSTRING)
         for (int i = 0; forbidden_globals[i]; i++)
             if (strcmp(key, forbidden_globals[i]) == 0)
-                return luaL_error(L, "'%s' is not available in lessons: a lesson cannot "
-                                     "read files, print or run programs (see AUTHORING.md, "
-                                     "\"Sandbox\")",
+                return luaL_error(L,
+                                  "'%s' is not available in lessons: a lesson cannot "
+                                  "read files, print or run programs (see AUTHORING.md, "
+                                  "\"Sandbox\")",
                                   key);
     return 0;
 }
@@ -430,8 +439,9 @@ static int sb_os_index(lua_State *L)
 {
     const char *key = lua_tostring(L, 2);
     if (key && lua_type(L, 2) == LUA_TSTRING)
-        return luaL_error(L, "'os.%s' is not available in lessons: only os.clock is (see "
-                             "AUTHORING.md, \"Sandbox\")",
+        return luaL_error(L,
+                          "'os.%s' is not available in lessons: only os.clock is (see "
+                          "AUTHORING.md, \"Sandbox\")",
                           key);
     return 0;
 }
@@ -626,8 +636,8 @@ static int sb_concat(lua_State *L)
 {
     table_guard(L, 1, "table.concat");
     lua_Integer i = luaL_optinteger(L, 3, 1);
-    lua_Integer j = lua_isnoneornil(L, 4) ? (lua_Integer)lua_rawlen(L, 1)
-                                           : luaL_checkinteger(L, 4);
+    lua_Integer j =
+        lua_isnoneornil(L, 4) ? (lua_Integer)lua_rawlen(L, 1) : luaL_checkinteger(L, 4);
     range_guard(L, i, j, "table.concat");
     return call_original(L);
 }
@@ -661,8 +671,7 @@ static void copy_fields(lua_State *L, int from, int to, const char *const *names
 
 /* Replaces field name of table t by a C closure of fn over the original
  * (and an optional second upvalue string). */
-static void wrap_field(lua_State *L, int t, const char *name, lua_CFunction fn,
-                       const char *extra)
+static void wrap_field(lua_State *L, int t, const char *name, lua_CFunction fn, const char *extra)
 {
     lua_getfield(L, t, name);
     int nup = 1;
@@ -721,9 +730,8 @@ static int sb_build_env(lua_State *L)
     lua_newtable(L);
     int env = lua_gettop(L);
     static const char *const base_names[] = {
-        "assert", "error", "getmetatable", "ipairs", "next", "pairs", "rawequal",
-        "rawget", "rawlen", "rawset", "select", "tonumber", "tostring", "type",
-        "_VERSION", NULL,
+        "assert", "error",  "getmetatable", "ipairs",   "next",     "pairs", "rawequal", "rawget",
+        "rawlen", "rawset", "select",       "tonumber", "tostring", "type",  "_VERSION", NULL,
     };
     copy_fields(L, base, env, base_names);
     static const struct {
@@ -764,16 +772,17 @@ static int sb_build_env(lua_State *L)
     wrap_field(L, tablib, "remove", sb_table_plain, "table.remove");
     wrap_field(L, tablib, "sort", sb_table_plain, "table.sort");
     wrap_field(L, tablib, "unpack", sb_table_plain, "table.unpack");
-    static const char *const tab_wrapped[] = {"concat", "move", "insert", "remove",
-                                              "sort", "unpack", NULL};
+    static const char *const tab_wrapped[] = {"concat", "move",   "insert", "remove",
+                                              "sort",   "unpack", NULL};
     copy_fields(L, tablib, lua_gettop(L), tab_wrapped);
     lua_setfield(L, env, "table");
 
     lua_newtable(L);
     static const char *const math_names[] = {
-        "abs", "ceil", "cos", "deg", "exp", "floor", "fmod", "huge", "log", "max",
-        "maxinteger", "min", "mininteger", "modf", "pi", "rad", "random", "randomseed",
-        "sin", "sqrt", "tan", "tointeger", "type", "ult", "atan", "asin", "acos", NULL,
+        "abs",       "ceil", "cos",    "deg",        "exp",  "floor",      "fmod",
+        "huge",      "log",  "max",    "maxinteger", "min",  "mininteger", "modf",
+        "pi",        "rad",  "random", "randomseed", "sin",  "sqrt",       "tan",
+        "tointeger", "type", "ult",    "atan",       "asin", "acos",       NULL,
     };
     copy_fields(L, mathlib, lua_gettop(L), math_names);
     lua_setfield(L, env, "math");
@@ -784,13 +793,13 @@ static int sb_build_env(lua_State *L)
 
     lua_newtable(L);
     static const char *const utf8_names[] = {"char", "charpattern", "codepoint", "codes",
-                                             "len", "offset", NULL};
+                                             "len",  "offset",      NULL};
     copy_fields(L, utf8lib, lua_gettop(L), utf8_names);
     lua_setfield(L, env, "utf8");
 
     lua_newtable(L);
-    static const char *const co_names[] = {"create", "isyieldable", "running", "status",
-                                           "yield", NULL};
+    static const char *const co_names[] = {"create", "isyieldable", "running",
+                                           "status", "yield",       NULL};
     copy_fields(L, corolib, lua_gettop(L), co_names);
     lua_getfield(L, corolib, "resume");
     lua_pushcclosure(L, sb_resume, 1);
@@ -833,8 +842,7 @@ static int sb_msgh(lua_State *L)
     Sandbox *sb = sandbox_of(L);
     lua_Debug ar;
     sb->where[0] = '\0';
-    for (int level = 0; level < sb->limits.depth + 50 && lua_getstack(L, level, &ar);
-         level++) {
+    for (int level = 0; level < sb->limits.depth + 50 && lua_getstack(L, level, &ar); level++) {
         if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
             snprintf(sb->where, sizeof sb->where, "%s:%d", ar.short_src, ar.currentline);
             break;
@@ -956,9 +964,8 @@ static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
     if (has_position(escaped, strlen(escaped), sb->short_src) ||
         has_position(escaped, strlen(escaped), load_src)) {
         snprintf(err, err_len, "%s", escaped);
-    } else if (sb->where[0] &&
-               (strncmp(sb->where, sb->short_src, strlen(sb->short_src)) == 0 ||
-                strncmp(sb->where, load_src, strlen(load_src)) == 0)) {
+    } else if (sb->where[0] && (strncmp(sb->where, sb->short_src, strlen(sb->short_src)) == 0 ||
+                                strncmp(sb->where, load_src, strlen(load_src)) == 0)) {
         snprintf(err, err_len, "%s: %s", sb->where, escaped);
     } else {
         snprintf(err, err_len, "%s: %s", sb->name, escaped);
@@ -1041,8 +1048,7 @@ bool sandbox_call(Sandbox *sb, int nargs, int nresults, char *err, size_t err_le
     return true;
 }
 
-bool sandbox_protect(Sandbox *sb, int (*fn)(lua_State *L), void *ud, char *err,
-                     size_t err_len)
+bool sandbox_protect(Sandbox *sb, int (*fn)(lua_State *L), void *ud, char *err, size_t err_len)
 {
     lua_State *L = sb->L;
     if (!lua_checkstack(L, 4)) {
@@ -1057,14 +1063,16 @@ bool sandbox_protect(Sandbox *sb, int (*fn)(lua_State *L), void *ud, char *err,
 static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, size_t err_len)
 {
     if (len > sb->limits.file_bytes) {
-        snprintf(err, err_len, "%s:1: file too large (%zu bytes, limit %zu): a lesson is a "
-                               "small Lua text file",
+        snprintf(err, err_len,
+                 "%s:1: file too large (%zu bytes, limit %zu): a lesson is a "
+                 "small Lua text file",
                  sb->name, len, sb->limits.file_bytes);
         return false;
     }
     if (len > 0 && text[0] == LUA_SIGNATURE[0]) {
-        snprintf(err, err_len, "%s:1: precompiled (binary) chunks are refused: give the Lua "
-                               "source text",
+        snprintf(err, err_len,
+                 "%s:1: precompiled (binary) chunks are refused: give the Lua "
+                 "source text",
                  sb->name);
         return false;
     }
@@ -1118,16 +1126,17 @@ bool sandbox_run_file(Sandbox *sb, const char *path, char *err, size_t err_len)
                            : S_ISFIFO(st.st_mode) ? "a FIFO"
                            : S_ISCHR(st.st_mode)  ? "a device"
                                                   : "not a regular file";
-        snprintf(err, err_len, "%s:1: not a lesson file (%s): give a .lua text file",
-                 sb->name, what);
+        snprintf(err, err_len, "%s:1: not a lesson file (%s): give a .lua text file", sb->name,
+                 what);
         close(fd);
         return false;
     }
     size_t cap = sb->limits.file_bytes;
     if ((unsigned long long)st.st_size > cap) {
         close(fd);
-        snprintf(err, err_len, "%s:1: file too large (%lld bytes, limit %zu): a lesson is a "
-                               "small Lua text file",
+        snprintf(err, err_len,
+                 "%s:1: file too large (%lld bytes, limit %zu): a lesson is a "
+                 "small Lua text file",
                  sb->name, (long long)st.st_size, cap);
         return false;
     }

@@ -30,13 +30,13 @@
 struct lua_State;
 
 typedef struct {
-    long instructions;      /* VM instructions per entry point */
-    double seconds;         /* wall-clock deadline per entry point */
-    size_t mem_bytes;       /* hard cap on the state's memory */
-    int depth;              /* nested Lua calls */
-    size_t file_bytes;      /* largest lesson file */
-    size_t load_bytes;      /* largest text given to load() */
-    double pattern_steps;   /* worst-case matcher steps a pattern call may cost */
+    long instructions;    /* VM instructions per entry point */
+    double seconds;       /* wall-clock deadline per entry point */
+    size_t mem_bytes;     /* hard cap on the state's memory */
+    int depth;            /* nested Lua calls */
+    size_t file_bytes;    /* largest lesson file */
+    size_t load_bytes;    /* largest text given to load() */
+    double pattern_steps; /* worst-case matcher steps a pattern call may cost */
 } SandboxLimits;
 
 #define SANDBOX_ERR_LEN 512
@@ -64,8 +64,7 @@ const char *sandbox_source(const Sandbox *sb, size_t *len);
  * failure pushes nothing and writes "file:line: message" into err. */
 bool sandbox_run_file(Sandbox *sb, const char *path, char *err, size_t err_len);
 /* Same for a chunk held in memory (tests, reload from an editor buffer). */
-bool sandbox_run_string(Sandbox *sb, const char *text, size_t len, char *err,
-                        size_t err_len);
+bool sandbox_run_string(Sandbox *sb, const char *text, size_t len, char *err, size_t err_len);
 
 /* Calls the function below nargs arguments on the stack with nresults
  * results, under a fresh budget and deadline. On success the results

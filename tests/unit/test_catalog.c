@@ -8,7 +8,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <cmocka.h>
+
+#include <cmocka.h> /* after the three above, which it needs */
 
 #include <stdio.h>
 #include <stdlib.h>

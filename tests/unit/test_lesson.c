@@ -8,7 +8,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <cmocka.h>
+
+#include <cmocka.h> /* after the three above, which it needs */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,8 +122,8 @@ static void test_lesson_scenario_goal(void **state)
     assert_non_null(strstr(why, "step is "));
     assert_int_equal(lesson_debug_stack_top(l), 0);
     for (int i = 0; i < lesson_scenario_solution_count(l, 2); i++)
-        assert_true(scenario_apply_text(s, lesson_scenario_solution_move(l, 2, i), err,
-                                        sizeof err));
+        assert_true(
+            scenario_apply_text(s, lesson_scenario_solution_move(l, 2, i), err, sizeof err));
     assert_int_equal(lesson_scenario_goal_met(l, 2, s, why, sizeof why, err, sizeof err), 1);
     /* Many calls leave the stack balanced. */
     for (int i = 0; i < 200; i++)
@@ -131,8 +132,7 @@ static void test_lesson_scenario_goal(void **state)
     scenario_free(s);
     /* Not a scenario page. */
     assert_null(lesson_scenario_start(l, 0, err, sizeof err));
-    assert_int_equal(lesson_scenario_goal_met(l, 0, NULL, why, sizeof why, err, sizeof err),
-                     -1);
+    assert_int_equal(lesson_scenario_goal_met(l, 0, NULL, why, sizeof why, err, sizeof err), -1);
     lesson_free(l);
 }
 
@@ -146,8 +146,7 @@ static void test_lesson_goal_loop_stopped(void **state)
     assert_non_null(s);
     for (int i = 0; i < 2; i++) { /* the state stays usable after an abort */
         double t0 = now_s();
-        assert_int_equal(lesson_scenario_goal_met(l, 0, s, why, sizeof why, err, sizeof err),
-                         -1);
+        assert_int_equal(lesson_scenario_goal_met(l, 0, s, why, sizeof why, err, sizeof err), -1);
         double dt = now_s() - t0;
         print_message("goal loop in pcall stopped in %.3f s\n", dt);
         assert_true(dt < 5.0);
@@ -185,8 +184,8 @@ static void expect_problem(const char *file, int line, const char *needle)
     int n = lesson_check_file(path, collect, &r);
     double dt = now_s() - t0;
     print_message("%-22s %.3f s  %s\n", file, dt, n ? r.lines[0] : "(no problem)");
-    if (n < 1 || strncmp(r.lines[0], prefix, strlen(prefix)) != 0 ||
-        !strstr(r.lines[0], needle) || dt > 10.0) {
+    if (n < 1 || strncmp(r.lines[0], prefix, strlen(prefix)) != 0 || !strstr(r.lines[0], needle) ||
+        dt > 10.0) {
         print_error("want '%s...%s', got %d problems: %s\n", prefix, needle, n,
                     n ? r.lines[0] : "");
         fail();
@@ -217,7 +216,7 @@ static void test_lesson_load_reports_first_problem(void **state)
     char err[LESSON_ERR_LEN];
     assert_null(lesson_load(HOSTILE "wrong_type.lua", err, sizeof err));
     assert_string_equal(err, HOSTILE "wrong_type.lua:2: the file must return a table { id =, "
-                             "title =, pages = {...} } (it returned string)");
+                                     "title =, pages = {...} } (it returned string)");
     assert_null(lesson_load("tests/lessons/no-such-file.lua", err, sizeof err));
     assert_non_null(strstr(err, "no-such-file.lua:1: cannot open"));
     assert_null(lesson_load("tests/lessons", err, sizeof err));

@@ -9,7 +9,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <cmocka.h>
+
+#include <cmocka.h> /* after the three above, which it needs */
 
 #include <lauxlib.h>
 #include <stdio.h>
