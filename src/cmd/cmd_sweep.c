@@ -44,7 +44,8 @@ static const char sweep_help[] =
     "Output:\n"
     "  --top N            rows of the ranking (default 10; 'all' for every one)\n"
     "  --json, --format json|text   one JSON object instead of the table\n"
-    "  --chart            also draw best step time against TP degree\n"
+    "  --chart            also draw the best step time against TP degree and against\n"
+    "                     the scale-up domain size\n"
     "  --ascii            ASCII only in the chart\n";
 
 typedef struct {
@@ -284,23 +285,24 @@ static void print_row(FILE *out, int rank, const SweepEntry *e)
             e->fits ? " " : "!", bn);
 }
 
-static void print_chart(FILE *out, const SweepResult *r, bool ascii)
+/* Draws one series as an 80 x 16 line chart; `mark` is the point drawn as
+ * the current one (-1 none). */
+static void print_series(FILE *out, const SweepSeries *s, int mark, const char *title,
+                         const char *x_label, bool ascii)
 {
-    SweepSeries s;
-    sweep_series_by_tp(r, &s);
     ChartSeries cs;
     memset(&cs, 0, sizeof cs);
-    cs.title = "Best step time against TP degree";
-    cs.x_label = "TP";
+    cs.title = title;
+    cs.x_label = x_label;
     cs.y_label = "step time";
     cs.y_kind = UNITS_TIME;
-    cs.n = s.n < CHART_MAX_POINTS ? s.n : CHART_MAX_POINTS;
+    cs.n = s->n < CHART_MAX_POINTS ? s->n : CHART_MAX_POINTS;
     for (int k = 0; k < cs.n; k++) {
-        cs.x[k] = s.x[k];
-        cs.y[k] = s.y_s[k];
-        cs.valid[k] = s.valid[k];
+        cs.x[k] = s->x[k];
+        cs.y[k] = s->y_s[k];
+        cs.valid[k] = s->valid[k];
     }
-    cs.highlight = s.best;
+    cs.highlight = mark;
     cs.ascii = ascii;
     Canvas *cv = canvas_new(80, 16);
     chart_line(cv, 0, 0, 80, 16, &cs);
@@ -310,9 +312,37 @@ static void print_chart(FILE *out, const SweepResult *r, bool ascii)
     canvas_free(cv);
 }
 
-static void print_table(FILE *out, const Cluster *c, const Workload *w, const SweepResult *r,
-                        int top, bool chart, bool ascii, const char *explain,
-                        const StepResult *best)
+/* Best step time against TP degree, then against the scale-up domain size
+ * (the domain sizes of the presets and their multiples, up to the GPUs). */
+static void print_chart(FILE *out, const Cluster *c, const Workload *w, const SweepOptions *so,
+                        const SweepResult *r, bool ascii)
+{
+    SweepSeries s;
+    sweep_series_by_tp(r, &s);
+    /* the winner's TP is the marked point */
+    print_series(out, &s, s.best, "Best step time against TP degree", "TP", ascii);
+    static const int sizes[] = {4, 8, 16, 32, 64, 72, 128, 144, 256, 576};
+    int domains[sizeof sizes / sizeof sizes[0]], n = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (sizes[i] <= c->n_gpus)
+            domains[n++] = sizes[i];
+    if (n < 2)
+        return;
+    char err[200];
+    if (!sweep_series_by_domain(c, w, so, domains, n, &s, err, sizeof err))
+        return;
+    int mark = -1; /* the cluster's own domain size */
+    for (int k = 0; k < s.n; k++)
+        if ((int)s.x[k] == c->domain_gpus)
+            mark = k;
+    fputc('\n', out);
+    print_series(out, &s, mark, "Best step time against scale-up domain size (GPUs)",
+                 "domain", ascii);
+}
+
+static void print_table(FILE *out, const Cluster *c, const Workload *w, const SweepOptions *so,
+                        const SweepResult *r, int top, bool chart, bool ascii,
+                        const char *explain, const StepResult *best)
 {
     const WorkloadPreset *wp = workload_preset_find(w->id);
     const SystemSpec *sp = hw_system_find(c->system_id);
@@ -362,7 +392,7 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
     }
     if (chart) {
         fputc('\n', out);
-        print_chart(out, r, ascii);
+        print_chart(out, c, w, so, r, ascii);
     }
 }
 
@@ -411,7 +441,7 @@ int cmd_sweep(int argc, char **argv)
     if (o.json)
         print_json(stdout, &c, &w, &r, o.top, explain, &best);
     else
-        print_table(stdout, &c, &w, &r, o.top, o.chart, o.ascii, explain, &best);
+        print_table(stdout, &c, &w, &so, &r, o.top, o.chart, o.ascii, explain, &best);
     sweep_result_free(&r);
     return CLI_OK;
 }
