@@ -530,9 +530,34 @@ static bool build_mapping(const EvalArgs *a, Cluster *c, const Workload *w, Mapp
         }
         return true;
     }
+    /* the degrees given must divide the GPUs on their own */
+    long long given = 1;
+    char names[80] = "";
+    const EvalFlag fixed[] = {F_TP, F_CP, F_PP, F_DP};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        if (!a->set[fixed[i]])
+            continue;
+        given *= as_int(a, fixed[i]);
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s %d", used ? " x " : "",
+                 mapping_dim_name(fixed[i] == F_TP   ? DIM_TP
+                                  : fixed[i] == F_CP ? DIM_CP
+                                  : fixed[i] == F_PP ? DIM_PP
+                                                     : DIM_DP),
+                 as_int(a, fixed[i]));
+        if (given > n || n % given) {
+            if (strstr(names, " x "))
+                cli_usage_error("eval: %s = %lld does not divide the %d GPUs", names, given, n);
+            else
+                cli_usage_error("eval: %s does not divide the %d GPUs", names, n);
+            return false;
+        }
+    }
     int tp_lo = 1, tp_hi = c->domain_gpus < 8 ? c->domain_gpus : 8;
     if (a->set[F_TP])
         tp_lo = tp_hi = as_int(a, F_TP);
+    else if (a->set[F_PP] && a->set[F_DP])
+        tp_lo = tp_hi = (int)(n / (given * (a->set[F_CP] ? 1 : base.cp))); /* what is left */
     Mapping best = base, least = base;
     double best_s = 0, least_mem = 0;
     bool have_fit = false, have_any = false;
@@ -554,8 +579,6 @@ static bool build_mapping(const EvalArgs *a, Cluster *c, const Workload *w, Mapp
                 continue;
             if (a->set[F_DP] && rest / pp != as_int(a, F_DP))
                 continue;
-            if (pp > w->layers)
-                break;
             Mapping t = base;
             t.tp = tp;
             t.pp = pp;
@@ -585,11 +608,7 @@ static bool build_mapping(const EvalArgs *a, Cluster *c, const Workload *w, Mapp
         }
     }
     if (!have_any) {
-        if (a->set[F_PP] && a->set[F_DP] && !a->set[F_TP])
-            cli_usage_error("eval: no TP up to %d makes PP %d x DP %d fit %d GPUs: %s", tp_hi,
-                            as_int(a, F_PP), as_int(a, F_DP), n, first_err);
-        else
-            cli_usage_error("eval: %s", first_err[0] ? first_err : "no legal mapping found");
+        cli_usage_error("eval: %s", first_err[0] ? first_err : "no legal mapping found");
         return false;
     }
     *m = have_fit ? best : least;

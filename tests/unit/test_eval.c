@@ -262,6 +262,11 @@ static void test_eval_derives_dp_and_gpus(void **state)
     assert_int_equal(rc, 0);
     assert_int_equal((int)json_num(out_buf, "gpus"), 64);
     assert_int_equal((int)json_num(out_buf, "pp"), 4);
+    /* --pp and --dp without --tp: TP = 64 / (1 x 4) = 16 */
+    rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--pp", "1",
+                  "--dp", "4", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_int_equal((int)json_num(out_buf, "tp"), 16);
     /* --dp without --pp: PP = 64 / (8 x 1 x 4) = 2 */
     rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--tp", "8",
                   "--dp", "4", "--json", NULL);
@@ -337,6 +342,14 @@ static void test_eval_impossible_mappings_name_the_constraint(void **state)
     check_usage_error(run_eval("--system", "dgx-a100", "--gpus", "64", "--tp", "8", "--pp",
                                "2", "--dp", "2", NULL),
                       "= 32 GPUs, but the cluster has 64");
+    /* degrees given alone must divide the GPUs: 64 / 3 and 64 / (8 x 3) are not whole */
+    check_usage_error(run_eval("--gpus", "64", "--dp", "3", NULL),
+                      "DP 3 does not divide the 64 GPUs");
+    check_usage_error(run_eval("--gpus", "64", "--tp", "8", "--dp", "3", NULL),
+                      "TP 8 x DP 3 = 24 does not divide the 64 GPUs");
+    /* Llama 3 8B has 32 layers */
+    check_usage_error(run_eval("--gpus", "64", "--pp", "64", NULL),
+                      "PP 64 is more pipeline stages than the 32 layers");
     /* TP 3 does not divide 64 GPUs */
     check_usage_error(run_eval("--gpus", "64", "--tp", "3", NULL), "does not divide the 64 GPUs");
     /* TP 64 does not divide GPT-3's 96 heads */
