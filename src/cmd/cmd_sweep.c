@@ -340,6 +340,33 @@ static void print_chart(FILE *out, const Cluster *c, const Workload *w, const Sw
                  "domain", ascii);
 }
 
+/* Prints text after lead, wrapped at spaces to 80 columns, continuation
+ * lines indented like the text. */
+static void print_wrapped(FILE *out, const char *lead, const char *text)
+{
+    const int width = 80, indent = (int)strlen(lead);
+    fputs(lead, out);
+    int col = indent;
+    const char *p = text;
+    while (*p) {
+        const char *sp = strchr(p, ' ');
+        int len = sp ? (int)(sp - p) : (int)strlen(p);
+        if (col > indent && col + 1 + len > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%.*s", len, p);
+        col += len;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', out);
+}
+
 static void print_table(FILE *out, const Cluster *c, const Workload *w, const SweepOptions *so,
                         const SweepResult *r, int top, bool chart, bool ascii,
                         const char *explain, const StepResult *best)
@@ -370,14 +397,14 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
     units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
     fprintf(out, "\nWinner: %s, micro-batch %d, %s per step%s\n", map, e->micro_batch, t,
             e->fits ? "" : " (DOES NOT FIT: nothing does)");
-    fprintf(out, "  where: %s\n", explain);
+    print_wrapped(out, "  where: ", explain);
     if (e->place == SWEEP_PLACE_DP_INNER)
         fputs("  placement: data-parallel ranks share a domain, pipeline stages outermost "
               "(TP, EP, DP, PP)\n",
               out);
     else
         fputs("  placement: the default, TP innermost, then EP, PP, DP\n", out);
-    fprintf(out, "  bottleneck: %s\n", best->bottleneck);
+    print_wrapped(out, "  bottleneck: ", best->bottleneck);
     /* the runner-up with another TP degree, to show what the choice is worth */
     for (int i = 1; i < r->n; i++) {
         const SweepEntry *x = &r->entries[i];
