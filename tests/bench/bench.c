@@ -3,8 +3,9 @@
  * (scripts/run-bench), which names the binary in SCALELAB_BIN.
  *
  *   model    step_eval per evaluation: 8, 16,384 and 131,072 GPUs, an MoE
- *            job, and an explicit per-GPU placement at 131,072 GPUs; each the
- *            median over batches of evaluations of the mapping a sweep picks.
+ *            job, and explicit per-GPU placements at 131,072 GPUs (one swap,
+ *            and every GPU shuffled: the linear worst case); each the median
+ *            over batches of evaluations of the mapping a sweep picks.
  *   sweep    sweep_run over every legal mapping: 1,024, 16,384, 131,072 GPUs.
  *   frame    one full frame onto a kept canvas (clear, rack or fabric view
  *            with loads, step-time bar, a wrapped text line) at 80x24 and
@@ -199,9 +200,12 @@ static double time_eval(const Job *j, const Placement *p)
     return median(per, REPEATS);
 }
 
+typedef enum { PLACE_DEFAULT, PLACE_ONE_SWAP, PLACE_SHUFFLED } BenchPlace;
+
 static void bench_eval(const char *what, const char *sys, int n, const char *model,
-                       bool explicit_placement)
+                       BenchPlace place)
 {
+    const bool explicit_placement = place != PLACE_DEFAULT;
     Job j;
     if (!job_make(&j, sys, n, model)) {
         line_na(what, "job could not be built");
@@ -209,10 +213,20 @@ static void bench_eval(const char *what, const char *sys, int n, const char *mod
     }
     Placement *p = NULL;
     if (explicit_placement) {
-        /* one swap makes the placement explicit: every span is then computed
-         * over all GPUs */
+        /* one swap: the least explicit placement; shuffled: every GPU holds a
+         * pseudo-random rank (fixed seed), so every group must be walked */
         p = placement_new(j.c.n_gpus);
-        placement_swap_gpus(p, 0, j.c.n_gpus - 1);
+        if (place == PLACE_ONE_SWAP) {
+            placement_swap_gpus(p, 0, j.c.n_gpus - 1);
+        } else {
+            unsigned long long x = 88172645463325252ULL;
+            for (int g = j.c.n_gpus - 1; g > 0; g--) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                placement_swap_gpus(p, g, (int)(x % (unsigned long long)(g + 1)));
+            }
+        }
     }
     double t = time_eval(&j, p);
     placement_free(p);
@@ -591,15 +605,17 @@ int main(void)
     if (!bin || !*bin)
         bin = "./scalelab";
     cpu_line();
-    bench_eval("eval: 8 H100, Llama 3 8B", "dgx-h100", 8, "llama3-8b", false);
+    bench_eval("eval: 8 H100, Llama 3 8B", "dgx-h100", 8, "llama3-8b", PLACE_DEFAULT);
     bench_eval("eval: 16,384 GB200, Llama 3 70B", "gb200-nvl72", 16384, "llama3-70b",
-               false);
+               PLACE_DEFAULT);
     bench_eval("eval: 131,072 GB200, Llama 3 405B", "gb200-nvl72", 131072, "llama3-405b",
-               false);
+               PLACE_DEFAULT);
     bench_eval("eval: MoE, 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
-               false);
-    bench_eval("eval: explicit placement, 131,072 GB200, 405B", "gb200-nvl72", 131072,
-               "llama3-405b", true);
+               PLACE_DEFAULT);
+    bench_eval("eval: one GPU swapped, 131,072 GB200, 405B", "gb200-nvl72", 131072,
+               "llama3-405b", PLACE_ONE_SWAP);
+    bench_eval("eval: all GPUs shuffled, 131,072 GB200, 405B", "gb200-nvl72", 131072,
+               "llama3-405b", PLACE_SHUFFLED);
     bench_sweep("sweep: 1,024 GB200, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3");
     bench_sweep("sweep: 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3");
     bench_sweep("sweep: 131,072 GB200, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3");
