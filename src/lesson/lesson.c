@@ -194,6 +194,73 @@ static void scan_lines(Lesson *l)
     }
 }
 
+/* Refines a line for a message about lines [from, to): the first line there
+ * holding the first 'quoted' word of msg (a bad value or field name), else
+ * from. Lua tables keep no lines, so this reads the source text. */
+/* The first line in [from, to) where word appears as a value ("word") or
+ * as a field (word =); 0 when none. */
+static int find_word_line(const Lesson *l, int from, int to, const char *word)
+{
+    size_t wl = strlen(word), len;
+    const char *src = sandbox_source(l->sb, &len);
+    int line = 1;
+    if (wl == 0)
+        return 0;
+    for (size_t i = 0; i < len && line < to; i++) {
+        if (src[i] == '\n') {
+            line++;
+            continue;
+        }
+        if (line < from || i + wl > len || memcmp(src + i, word, wl) != 0)
+            continue;
+        bool quoted = i > 0 && (src[i - 1] == '"' || src[i - 1] == '\'');
+        size_t j = i + wl;
+        while (j < len && (src[j] == ' ' || src[j] == '\t'))
+            j++;
+        if (quoted || (j < len && src[j] == '=' && (j + 1 >= len || src[j + 1] != '=')))
+            return line;
+    }
+    return 0;
+}
+
+/* Refines the line of a message about source lines [from, to): the line of
+ * the first 'quoted' word of msg (a bad value or field name), else of the
+ * field the message names ("pages[2].mapping: ..."), else from. Lua tables
+ * keep no lines, so this reads the source text. */
+static int refine_line(const Lesson *l, int from, int to, const char *msg)
+{
+    char word[64];
+    size_t nl = strlen(sandbox_name(l->sb));
+    if (strncmp(msg, sandbox_name(l->sb), nl) == 0 && msg[nl] == ':' && msg[nl + 1] == ' ')
+        msg += nl + 2;
+    const char *q = strchr(msg, '\'');
+    const char *e = q ? strchr(q + 1, '\'') : NULL;
+    if (q && e && e - q >= 2 && e - q <= 60) {
+        memcpy(word, q + 1, (size_t)(e - q - 1));
+        word[e - q - 1] = '\0';
+        int line = find_word_line(l, from, to, word);
+        if (line)
+            return line;
+    }
+    const char *colon = strstr(msg, ": ");
+    const char *dot = colon ? memchr(msg, '.', (size_t)(colon - msg)) : NULL;
+    if (dot) {
+        const char *last = dot;
+        for (const char *p = dot; p < colon; p++)
+            if (*p == '.')
+                last = p;
+        size_t n = (size_t)(colon - last - 1);
+        if (n > 0 && n < sizeof word) {
+            memcpy(word, last + 1, n);
+            word[n] = '\0';
+            int line = find_word_line(l, from, to, word);
+            if (line)
+                return line;
+        }
+    }
+    return from;
+}
+
 static int page_line(const Lesson *l, int page)
 {
     if (l->n_kind_lines == l->n_pages && page >= 0 && page < l->n_pages)
@@ -553,13 +620,26 @@ static int read_header(lua_State *L)
                           "the file must return a table { id =, title =, pages = {...} } "
                           "(it returned %s)",
                           luaL_typename(L, idx));
-    l->id = dup_field(L, idx, "id", "lesson", true);
+    /* A missing id or title is reported without stopping, so the pages
+     * are still checked. */
+    l->id = dup_field(L, idx, "id", "lesson", false);
+    if (!l->id || !l->id[0]) {
+        problem_add(&l->problems,
+                    "%s:%d: lesson: 'id' is missing (a unique name like "
+                    "\"two-ways-to-grow\")",
+                    sandbox_name(l->sb), l->return_line);
+        free(l->id);
+        l->id = xstrdup("");
+    }
     for (const char *c = l->id; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
             return luaL_error(L, "lesson: id '%s' may use only a-z, 0-9 and '-'", l->id);
-    if (!l->id[0])
-        return luaL_error(L, "lesson: id is empty");
-    l->title = dup_field(L, idx, "title", "lesson", true);
+    l->title = dup_field(L, idx, "title", "lesson", false);
+    if (!l->title) {
+        problem_add(&l->problems, "%s:%d: lesson: 'title' is missing", sandbox_name(l->sb),
+                    l->return_line);
+        l->title = xstrdup("");
+    }
     l->summary = dup_field(L, idx, "summary", "lesson", false);
     l->track = dup_field(L, idx, "track", "lesson", false);
     if (!l->summary)
@@ -624,15 +704,20 @@ static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
     scan_lines(l);
     ReadCtx ctx = {.l = l, .page = -1};
     if (!sandbox_protect(l->sb, read_header, &ctx, err, sizeof err)) {
-        problem_from_err(l, l->return_line, err);
+        problem_from_err(
+            l, refine_line(l, l->return_line, l->n_kind_lines ? l->kind_lines[0] : 1 << 30, err),
+            err);
         return l;
     }
     for (int i = 0; i < l->n_pages; i++) {
         l->pages[i].line = page_line(l, i);
         ctx.page = i;
-        if (!sandbox_protect(l->sb, read_page, &ctx, err, sizeof err))
-            problem_from_err(l, l->pages[i].line, err);
-        else
+        if (!sandbox_protect(l->sb, read_page, &ctx, err, sizeof err)) {
+            int to = l->n_kind_lines != l->n_pages ? l->pages[i].line + 1
+                     : i + 1 < l->n_pages          ? l->kind_lines[i + 1]
+                                                   : 1 << 30;
+            problem_from_err(l, refine_line(l, l->pages[i].line, to, err), err);
+        } else
             l->pages[i].ok = true;
     }
     return l;

@@ -210,6 +210,25 @@ static void test_lesson_hostile_files(void **state)
     expect_problem("grow.lua", 2, "memory limit reached");
 }
 
+/* Every problem of a file, each on the line that holds the mistake. */
+static void test_lesson_check_points_at_lines(void **state)
+{
+    (void)state;
+    Report r = {.n = 0};
+    assert_int_equal(lesson_check_file("tests/lessons/typos.lua", collect, &r), 4);
+    static const char *const want[] = {
+        "tests/lessons/typos.lua:2: lesson: 'title' is missing",
+        "tests/lessons/typos.lua:7: pages[1].cluster: unknown field 'domian'",
+        "tests/lessons/typos.lua:11: pages[2].mapping: TP x CP x PP = 3 does not divide",
+        "tests/lessons/typos.lua:12: pages[3]: a quiz needs 2 to 64 choices (has 1)",
+    };
+    for (int i = 0; i < 4; i++)
+        if (strncmp(r.lines[i], want[i], strlen(want[i])) != 0) {
+            print_error("problem %d: want '%s...', got '%s'\n", i, want[i], r.lines[i]);
+            fail();
+        }
+}
+
 static void test_lesson_load_reports_first_problem(void **state)
 {
     (void)state;
@@ -264,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_lesson_scenario_goal),
         cmocka_unit_test(test_lesson_goal_loop_stopped),
         cmocka_unit_test(test_lesson_hostile_files),
+        cmocka_unit_test(test_lesson_check_points_at_lines),
         cmocka_unit_test(test_lesson_load_reports_first_problem),
         cmocka_unit_test(test_lesson_check_example_passes),
         cmocka_unit_test(test_lesson_authoring_example_in_step),
