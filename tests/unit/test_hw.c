@@ -14,6 +14,7 @@
 #include <lualib.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/hw.h"
@@ -119,10 +120,18 @@ static void test_hw_every_figure_is_sane(void **state)
 
 static lua_State *load_presets(void)
 {
+    /* cwd is the repository root (scripts/run-unit-tests); SCALELAB_ASSETS
+     * points elsewhere when set, as for the program */
+    char path[512];
+    const char *dir = getenv("SCALELAB_ASSETS");
+    if (dir && *dir)
+        snprintf(path, sizeof path, "%s/presets.lua", dir);
+    else
+        snprintf(path, sizeof path, "%s", PRESETS_LUA);
     lua_State *L = luaL_newstate();
     assert_non_null(L);
     luaL_openlibs(L);
-    if (luaL_dofile(L, PRESETS_LUA) != LUA_OK) {
+    if (luaL_dofile(L, path) != LUA_OK) {
         print_error("%s: %s\n", PRESETS_LUA, lua_tostring(L, -1));
         lua_close(L);
         fail();

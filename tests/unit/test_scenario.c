@@ -154,6 +154,20 @@ static void test_scenario_group_moves_whole_group(void **state)
     refuse(s, "group tp 99 0", "there is no GPU 99");
 }
 
+static void test_scenario_group_moves_a_dp_group(void **state)
+{
+    Scenario *s = ((Fixture *)*state)->s;
+    /* With TP 8 x DP 2 the DP group of GPU 0 is ranks {0, 8} (TP coordinate 0
+     * of each replica). Moving it to domain 1 puts rank 0 on GPU 8 and rank 8
+     * on GPU 9: swap(0, 8) then swap(0, 9), so rank 9 ends on GPU 0. */
+    apply(s, "group dp 0 1");
+    const Placement *p = scenario_placement(s);
+    assert_int_equal(placement_gpu_of(p, 0), 8);
+    assert_int_equal(placement_gpu_of(p, 8), 9);
+    assert_int_equal(placement_gpu_of(p, 9), 0);
+    assert_int_equal(placement_gpu_of(p, 1), 1); /* the rest stay */
+}
+
 static void test_scenario_group_repairs_a_split_group(void **state)
 {
     Scenario *s = ((Fixture *)*state)->s;
@@ -266,6 +280,7 @@ int main(void)
         T(test_scenario_swap_spills_tp_and_undo_restores),
         T(test_scenario_swap_explains_bad_ids),
         T(test_scenario_group_moves_whole_group),
+        T(test_scenario_group_moves_a_dp_group),
         T(test_scenario_group_repairs_a_split_group),
         T(test_scenario_degrees_keep_gpu_count),
         T(test_scenario_micro_batch_domain_system),
