@@ -312,7 +312,7 @@ static void test_sweep_dp_inner_placement(void **state)
                  {"gb200-nvl72", 144, 72, 1, 144, false},
                  {"dgx-h100", 64, 8, 2, 64, false},
                  {"dgx-h100", 128, 8, 1, 64, true}};
-    int compared = 0;
+    int compared = 0, compared_ep = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         Cluster cc = preset(cases[k].sys, cases[k].n);
         cc.domain_gpus = cases[k].domain;
@@ -345,10 +345,12 @@ static void test_sweep_dp_inner_placement(void **state)
             }
             placement_free(q);
             compared++;
+            compared_ep += x->m.ep > 1; /* the expert-data-parallel span too */
         }
         sweep_result_free(&r);
     }
     assert_true(compared >= 4);
+    assert_true(compared_ep >= 1);
 }
 
 /* A hand-made winner: TP 8 in one domain, PP 4 over 4 domains, DP 16 over
