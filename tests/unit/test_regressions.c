@@ -15,11 +15,16 @@
 
 #include "draw/canvas.h"
 #include "draw/text.h"
+#include "lesson/lesson.h"
 #include "lesson/sandbox.h"
+#include "model/scenario.h"
 #include "model/units.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* Index of the first control character (C0, DEL) in s, -1 when none. */
 static int first_control(const char *s)
@@ -179,6 +184,59 @@ static void test_regressions_lesson_error_is_escaped(void **state)
     sandbox_free(sb);
 }
 
+/* badinput, by hand: a lesson whose scenario asks for 10^8 GPUs made
+ * `scalelab check` run 157 s and reach 6.2 GB (10^7 GPUs: 3.8 s, 628 MB),
+ * all in C (scenario start: per-GPU placement arrays and their
+ * evaluation), outside the Lua memory cap and the instruction budget; the
+ * same scenario evaluated by `scalelab eval` takes 0.08 s. lesson.h: lessons
+ * are untrusted and run "with instruction, time, memory ... limits". Either
+ * the loader refuses a scenario that large with a file:line message, or
+ * starting it stays cheap; this test takes 10^7 so an unfixed tree costs
+ * seconds, not minutes. */
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void test_regressions_lesson_huge_scenario_is_bounded(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/scalelab-regress-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char src[] =
+        "return { id = \"huge\", title = \"Huge\", summary = \"s\", track = \"t\",\n"
+        "  order = 1, pages = { { kind = \"scenario\", title = \"s\", text = \"x\",\n"
+        "    cluster = { system = \"dgx-h100\", gpus = 10000000 },\n"
+        "    workload = { model = \"llama3-8b\", batch = 1250000 },\n"
+        "    mapping = { tp = 8, pp = 1, dp = 1250000 },\n"
+        "    goal = { text = \"g\", check = function(r) return false end },\n"
+        "    solution = { \"tp 8\" } } } }\n";
+    assert_int_equal(write(fd, src, sizeof src - 1), (int)(sizeof src - 1));
+    close(fd);
+    char err[LESSON_ERR_LEN] = "";
+    double t0 = now_s();
+    Lesson *l = lesson_load(path, err, sizeof err);
+    if (l) {
+        Scenario *s = lesson_scenario_start(l, 0, err, sizeof err);
+        scenario_free(s);
+    }
+    double took = now_s() - t0;
+    if (l && took > 1.0)
+        print_error("lesson.c / scenario.c: a 10^7-GPU scenario was accepted and took %.2f s "
+                    "to start; refuse it in the loader (file:line) or make the start cheap\n",
+                    took);
+    assert_true(!l || took <= 1.0);
+    if (!l) {
+        assert_true(strncmp(err, path, strlen(path)) == 0);
+        assert_int_equal(first_control(err), -1);
+    }
+    lesson_free(l);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_regressions_markup_no_c1_control_in_cells),
         cmocka_unit_test(test_regressions_markup_odd_boxes),
         cmocka_unit_test(test_regressions_lesson_error_is_escaped),
+        cmocka_unit_test(test_regressions_lesson_huge_scenario_is_bounded),
     };
     return cmocka_run_group_tests_name("regressions", tests, NULL, NULL);
 }
