@@ -2,7 +2,7 @@
  * reviewed files in tests/golden/ (cases in tests/golden/cases.txt, made by
  * `make golden`). Runs the real command in-process with stdout captured; on
  * a mismatch prints the case and its first differing line. Never writes a
- * golden file. */
+ * golden file. Also: bad render usage exits 2 with one line on stderr. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -135,10 +135,60 @@ static void test_golden_all_cases_match(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* Bad usage: exit 2 with one line on stderr, nothing on stdout. */
+static void test_golden_bad_usage_exits_2(void **state)
+{
+    (void)state;
+    static const char *const cases[][6] = {
+        {"render", NULL},
+        {"render", "pie", NULL},
+        {"render", "rack", "--width", "10", NULL},
+        {"render", "rack", "--width", NULL},
+        {"render", "fabric", "--color", "purple", NULL},
+        {"render", "chart", "--sweep", "heads", NULL},
+        {"render", "chart", "--values", "1,,2", NULL},
+        {"render", "bar", "--json", NULL},
+        {"render", "rack", "--cursor", "999999", NULL},
+        {"render", "rack", "stray", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[8];
+        int argc = 0;
+        while (cases[i][argc]) {
+            argv[argc] = (char *)cases[i][argc];
+            argc++;
+        }
+        argv[argc] = NULL;
+        FILE *err = tmpfile();
+        fflush(stderr);
+        int saved = dup(2);
+        dup2(fileno(err), 2);
+        int status;
+        char *out = render(argc, argv, &status);
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        char *msg = slurp_file(err);
+        fclose(err);
+        int lines = 0;
+        for (char *p = msg; *p; p++)
+            lines += *p == '\n';
+        if (status != 2 || lines != 1 || out[0])
+            print_error("case %zu (%s %s): status %d, %d stderr lines, stdout \"%.40s\"\n", i,
+                        argv[1] ? argv[1] : "", argc > 2 ? argv[2] : "", status, lines, out);
+        assert_int_equal(status, 2);
+        assert_int_equal(lines, 1);
+        assert_string_equal(out, "");
+        free(out);
+        free(msg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_all_cases_match),
+        cmocka_unit_test(test_golden_bad_usage_exits_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
