@@ -24,9 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PAGES 200
-#define MAX_ITEMS 64 /* hints, choices, moves per page */
-#define MAX_CHART 32
+#define MAX_PAGES         200
+#define MAX_ITEMS         64 /* hints, choices, moves per page */
+#define MAX_CHART         32
+#define SCENARIO_MAX_GPUS 131072 /* 2^17: starts in about 0.1 s */
 
 typedef struct {
     char *text;
@@ -424,6 +425,13 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
 {
     Page *p = &l->pages[page];
     read_setup(L, idx, idx, what, p, 0, true);
+    /* A scenario keeps an explicit placement: starting it costs O(GPUs),
+     * about 0.5 s per million, so it is bounded here. */
+    if (p->cluster[0].n_gpus > SCENARIO_MAX_GPUS)
+        luaL_error(L,
+                   "%s.cluster: %d GPUs is too many for a scenario (at most %d); show "
+                   "bigger clusters on a diagram or compare page",
+                   what, p->cluster[0].n_gpus, SCENARIO_MAX_GPUS);
     p->allow = read_allow(L, idx, what);
     read_strings(L, idx, "start", what, &p->start, &p->n_start);
     read_strings(L, idx, "hints", what, &p->hints, &p->n_hints);
