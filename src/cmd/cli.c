@@ -2,7 +2,10 @@
  * command by name, nothing of what they do. */
 #include "cmd/cli.h"
 
+#include "ui/app.h"
+
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* The one table. Order is the order of --help. */
@@ -64,7 +67,9 @@ void cli_usage(FILE *out)
     fputs("scalelab - learn how AI clusters scale up, out and across, in a terminal\n"
           "\n"
           "Usage:\n"
-          "  scalelab                     open the lesson menu\n",
+          "  scalelab                     open the lesson menu\n"
+          "  scalelab --lessons DIR       open the menu over another lessons folder\n"
+          "  scalelab FILE.lua            open one lesson directly (for authors)\n",
           out);
     for (int i = 0; i < N_COMMANDS; i++) {
         char left[64];
@@ -95,10 +100,31 @@ int cmd_version(int argc, char **argv)
     return CLI_OK;
 }
 
+static bool cli_is_lesson_file(const char *arg)
+{
+    size_t n = strlen(arg);
+    return n > 4 && strcmp(arg + n - 4, ".lua") == 0;
+}
+
 int cli_run(int argc, char **argv)
 {
-    if (argc < 2)
-        return cli_usage_error("the lesson menu is not built yet; try 'scalelab --help'");
+    /* The interactive modes: the menu, another folder, one lesson file. */
+    if (argc < 2) {
+        AppOptions o = {NULL, NULL};
+        return app_run(&o);
+    }
+    if (strcmp(argv[1], "--lessons") == 0) {
+        if (argc != 3)
+            return cli_usage_error("--lessons takes one folder: scalelab --lessons DIR");
+        AppOptions o = {argv[2], NULL};
+        return app_run(&o);
+    }
+    if (cli_is_lesson_file(argv[1])) {
+        if (argc != 2)
+            return cli_usage_error("open one lesson at a time: scalelab FILE.lua");
+        AppOptions o = {NULL, argv[1]};
+        return app_run(&o);
+    }
     const CliCommand *cmd = cli_find(argv[1]);
     if (!cmd) {
         if (argv[1][0] == '-')

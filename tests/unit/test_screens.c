@@ -4,6 +4,7 @@
 #include "ui/screens.h"
 
 #include "draw/canvas.h"
+#include "lesson/lesson.h"
 #include "ui/keys.h"
 
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +194,238 @@ static void test_screens_too_small_is_one_line(void **state)
     canvas_free(c);
 }
 
+/* ---- pages, on the test lesson the tmux suite also uses ---- */
+
+#define E2E_LESSON "tests/e2e/lessons/01-e2e-basics.lua"
+
+typedef struct {
+    Lesson *lesson;
+    Progress *progress;
+    PageState page;
+} PageFixture;
+
+static int page_setup(void **state)
+{
+    PageFixture *f = calloc(1, sizeof *f);
+    char err[LESSON_ERR_LEN] = "";
+    f->lesson = lesson_load(E2E_LESSON, err, sizeof err);
+    if (!f->lesson) {
+        fprintf(stderr, "cannot load %s: %s\n", E2E_LESSON, err);
+        free(f);
+        return -1;
+    }
+    f->progress = progress_open(NULL, NULL, 0); /* in memory */
+    screen_page_init(&f->page, f->lesson, E2E_LESSON, NULL, f->progress, 0);
+    *state = f;
+    return 0;
+}
+
+static int page_teardown(void **state)
+{
+    PageFixture *f = *state;
+    screen_page_fini(&f->page);
+    lesson_free(f->lesson);
+    progress_free(f->progress);
+    free(f);
+    return 0;
+}
+
+static char *draw_page(PageState *p, int w, int h, ScreenCursor *cur)
+{
+    Canvas *c = canvas_new(w, h);
+    screen_page_draw(c, p, false, cur);
+    char *text = canvas_to_text(c, false);
+    canvas_free(c);
+    return text;
+}
+
+static void press(PageState *p, const int *keys)
+{
+    for (; *keys; keys++)
+        screen_page_key(p, *keys);
+}
+
+static void test_screens_page_next_prev_and_back(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    ScreenCursor cur;
+    char *text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "E2E basics — page 1/3"));
+    assert_non_null(strstr(text, "Hello from the test lesson"));
+    free(text);
+    assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
+    assert_int_equal(p->page, 1);
+    assert_non_null(p->scn.s);
+    assert_int_equal(progress_page(f->progress, "e2e-basics"), 1);
+    /* On a scenario page Left moves the cursor, p turns the page. */
+    screen_page_key(p, UIK_LEFT);
+    assert_int_equal(p->page, 1);
+    screen_page_key(p, 'p');
+    assert_int_equal(p->page, 0);
+    assert_null(p->scn.s);
+    screen_page_key(p, UIK_LEFT); /* no page before the first */
+    assert_int_equal(p->page, 0);
+    assert_int_equal(screen_page_key(p, 'r'), SCREEN_RELOAD);
+    assert_int_equal(screen_page_key(p, UIK_ESC), SCREEN_BACK);
+}
+
+static void test_screens_scenario_swap_across_domain_and_back(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    screen_page_goto(p, 1);
+    const StepResult *r = scenario_result(p->scn.s);
+    double before = r->step_s;
+    assert_int_equal(p->scn.goal, 0);
+    /* GPU 3 (TP group 0, server 0) swapped with GPU 11 (server 1). */
+    press(p, (const int[]){UIK_RIGHT, UIK_RIGHT, UIK_RIGHT, ' ', UIK_DOWN, 0});
+    assert_int_equal(p->scn.cursor, 11);
+    assert_int_equal(p->scn.picked, 3);
+    screen_page_key(p, UIK_ENTER);
+    double across = scenario_result(p->scn.s)->step_s;
+    if (!(across > before * 1.05))
+        fail_msg("step %.3f s -> %.3f s: crossing the domain should cost", before, across);
+    assert_int_equal(p->scn.goal, 1);
+    assert_true(progress_scenario_met(f->progress, "e2e-basics", 1));
+    assert_non_null(strstr(p->scn.last, "TP all-reduce"));
+    ScreenCursor cur;
+    char *text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Debrief:"));
+    assert_non_null(strstr(text, "[met"));
+    free(text);
+    /* And back: the cursor is on GPU 11. */
+    press(p, (const int[]){' ', UIK_UP, UIK_ENTER, 0});
+    double back = scenario_result(p->scn.s)->step_s;
+    if (fabs(back - before) > 1e-9)
+        fail_msg("step not restored: %.6f s, then %.6f s", before, back);
+    assert_int_equal(p->scn.goal, 0);
+    assert_non_null(strstr(p->scn.why, "every TP group is inside one server"));
+    /* undo brings the crossing back */
+    screen_page_key(p, 'u');
+    assert_true(fabs(scenario_result(p->scn.s)->step_s - across) < 1e-9);
+}
+
+static void test_screens_scenario_group_pick_and_cycle(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    screen_page_goto(p, 1);
+    screen_page_key(p, 'g');
+    assert_int_equal(p->scn.pick_dim, DIM_TP);
+    screen_page_key(p, 'g');
+    assert_int_equal(p->scn.pick_dim, DIM_PP);
+    screen_page_key(p, 'g');
+    assert_int_equal(p->scn.pick_dim, DIM_DP);
+    screen_page_key(p, UIK_ESC); /* drops the pick, stays on the page */
+    assert_int_equal(p->scn.picked, -1);
+    assert_int_equal(p->page, 1);
+    /* Enter with nothing picked explains itself. */
+    screen_page_key(p, UIK_ENTER);
+    assert_non_null(strstr(p->scn.msg, "Pick something first"));
+}
+
+static void test_screens_scenario_illegal_degree_is_explained(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    screen_page_goto(p, 1);
+    /* TP 8 -> 16 -> 32: 32 cannot work on 16 GPUs, whatever 16 does. */
+    screen_page_key(p, 't');
+    screen_page_key(p, 't');
+    assert_non_null(strstr(p->scn.msg, "Not possible:"));
+    assert_true(strlen(p->scn.msg) > strlen("Not possible: "));
+}
+
+static void test_screens_scenario_hints_one_at_a_time_recorded(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    screen_page_goto(p, 1);
+    screen_page_key(p, 'h');
+    assert_int_equal(p->scn.hints, 1);
+    assert_int_equal(progress_hints(f->progress, "e2e-basics", 1), 1);
+    ScreenCursor cur;
+    char *text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Hint 1/3: Nudge"));
+    free(text);
+    screen_page_key(p, 'h');
+    screen_page_key(p, 'h');
+    screen_page_key(p, 'h');
+    assert_int_equal(p->scn.hints, 3);
+    assert_non_null(strstr(p->scn.msg, "last hint"));
+    assert_int_equal(progress_hints(f->progress, "e2e-basics", 1), 3);
+}
+
+static void test_screens_scenario_cursor_on_gpu_and_explain(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    screen_page_goto(p, 1);
+    screen_page_key(p, UIK_DOWN); /* GPU 8: first of server 1, TP group B */
+    ScreenCursor cur;
+    Canvas *c = canvas_new(80, 24);
+    screen_page_draw(c, p, false, &cur);
+    const Cell *cell = canvas_cell(c, cur.x, cur.y);
+    assert_non_null(cell);
+    assert_string_equal(cell->glyph, "B");
+    assert_int_equal(cell->style, STYLE_CURSOR);
+    canvas_free(c);
+    screen_page_key(p, 'e');
+    char *text;
+    assert_int_equal(p->scn.explain, STEP_COMPUTE);
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Explain"));
+    free(text);
+    screen_page_key(p, 'E');
+    assert_int_equal(p->scn.explain, -1);
+}
+
+static void test_screens_quiz_answers_and_lesson_done(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    screen_page_goto(p, 2);
+    assert_int_equal(p->quiz_answer, -1);
+    screen_page_key(p, '2');
+    bool correct = true;
+    assert_int_equal(progress_quiz_answer(f->progress, "e2e-basics", 2, &correct), 1);
+    assert_false(correct);
+    ScreenCursor cur;
+    char *text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "A NIC is slower."));
+    assert_non_null(strstr(text, "NVLink is about 9x the NIC."));
+    free(text);
+    screen_page_key(p, UIK_UP);
+    screen_page_key(p, UIK_ENTER);
+    assert_int_equal(progress_quiz_answer(f->progress, "e2e-basics", 2, &correct), 0);
+    assert_true(correct);
+    /* Last page, scenario not solved: not done, and the screen says why. */
+    assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
+    assert_non_null(strstr(p->message, "2 (scenario)"));
+    assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_STARTED);
+    screen_page_goto(p, 1);
+    assert_true(screen_scenario_apply(p, "swap 3 11"));
+    screen_page_goto(p, 2);
+    assert_int_equal(screen_page_key(p, 'n'), SCREEN_BACK);
+    assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_DONE);
+}
+
+static void test_screens_page_shows_load_error(void **state)
+{
+    (void)state;
+    PageState p;
+    screen_page_init(&p, NULL, "x.lua", "x.lua:3: unexpected symbol near 'oops'", NULL, 0);
+    ScreenCursor cur;
+    char *text = draw_page(&p, 80, 24, &cur);
+    assert_non_null(strstr(text, "x.lua:3: unexpected symbol"));
+    assert_non_null(strstr(text, "press r to reload"));
+    free(text);
+    assert_int_equal(screen_page_key(&p, 'r'), SCREEN_RELOAD);
+    assert_int_equal(screen_page_key(&p, UIK_ESC), SCREEN_BACK);
+    screen_page_fini(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +435,21 @@ int main(void)
         cmocka_unit_test(test_screens_menu_help_opens_and_any_key_closes),
         cmocka_unit_test(test_screens_menu_scrolls_to_keep_selection_visible),
         cmocka_unit_test(test_screens_too_small_is_one_line),
+        cmocka_unit_test_setup_teardown(test_screens_page_next_prev_and_back, page_setup,
+                                        page_teardown),
+        cmocka_unit_test_setup_teardown(test_screens_scenario_swap_across_domain_and_back,
+                                        page_setup, page_teardown),
+        cmocka_unit_test_setup_teardown(test_screens_scenario_group_pick_and_cycle, page_setup,
+                                        page_teardown),
+        cmocka_unit_test_setup_teardown(test_screens_scenario_illegal_degree_is_explained,
+                                        page_setup, page_teardown),
+        cmocka_unit_test_setup_teardown(test_screens_scenario_hints_one_at_a_time_recorded,
+                                        page_setup, page_teardown),
+        cmocka_unit_test_setup_teardown(test_screens_scenario_cursor_on_gpu_and_explain,
+                                        page_setup, page_teardown),
+        cmocka_unit_test_setup_teardown(test_screens_quiz_answers_and_lesson_done, page_setup,
+                                        page_teardown),
+        cmocka_unit_test(test_screens_page_shows_load_error),
     };
     return cmocka_run_group_tests_name("screens", tests, NULL, NULL);
 }
