@@ -244,7 +244,7 @@ static void view_load_sentence(const ViewInput *in, char *buf, size_t n)
 }
 
 /* Draws the legend/label lines from row y; returns the next free row. */
-static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in, bool fabric)
+static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
 {
     const Cluster *c = in->cluster;
     bool a = in->ascii;
@@ -267,7 +267,6 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in, boo
              view_bw(c->up_bytes_per_s, a, b1, sizeof b1), a ? "->" : "→",
              view_bw(c->out_bytes_per_s, a, b2, sizeof b2));
     y += text_draw_wrapped(cv, x, y, w - x, 2, buf, STYLE_WARNING);
-    (void)fabric;
     if (in->mapping) {
         bool spills = view_group_sentence(in, buf, sizeof buf);
         y += text_draw_wrapped(cv, x, y, w - x, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
@@ -312,7 +311,7 @@ static void view_rack_title(Canvas *cv, int w, const ViewInput *in, int dom, con
 }
 
 /* Power and cooling, "" when unknown. */
-static void view_power(const Cluster *c, bool ascii, char *buf, size_t n)
+static void view_power(const Cluster *c, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (c->domain_power_w > 0)
@@ -321,7 +320,6 @@ static void view_power(const Cluster *c, bool ascii, char *buf, size_t n)
                  c->cooling[0] ? "-cooled" : "");
     else if (c->cooling[0])
         snprintf(buf, n, "Cooling: %s", c->cooling);
-    (void)ascii;
 }
 
 /* An 8-GPU server: half the GPUs above the NVSwitch chips, half below, each
@@ -417,7 +415,7 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     view_ratio(view_drop(c), r, sizeof r);
     snprintf(buf, sizeof buf, "one NIC per GPU (%s), %s less than NVLink", c->out_link, r);
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 3, buf, STYLE_LABEL);
-    view_power(c, a, buf, sizeof buf);
+    view_power(c, buf, sizeof buf);
     if (buf[0]) {
         yy++;
         yy += text_draw_wrapped(cv, lx, yy, lw, 2, buf, STYLE_LABEL);
@@ -525,7 +523,7 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
     snprintf(buf, sizeof buf, "%s scale-out %s: one %s NIC per GPU, %s less than NVLink",
              a ? "-" : "─", fig, c->out_link, r);
     yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, view_link_style(in, TIER_OUT));
-    view_power(c, a, buf, sizeof buf);
+    view_power(c, buf, sizeof buf);
     if (buf[0])
         yy += text_draw_wrapped(cv, 0, yy, w, 1, buf, STYLE_LABEL);
     if (in->mapping) {
@@ -920,7 +918,7 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
             canvas_put_text(cv, xa + 2, ya - 1, buf, STYLE_DIM);
         }
     }
-    int yy = view_labels(cv, 0, bottom, w, in, true);
+    int yy = view_labels(cv, 0, bottom, w, in);
     canvas_blit(c, x, y, cv);
     canvas_free(cv);
     return yy < h ? yy : h;
