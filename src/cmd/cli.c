@@ -12,6 +12,7 @@
 static const CliCommand commands[] = {
     {"help", cmd_help, "", "show this help"},
     {"version", cmd_version, "", "print the version"},
+    {"list", cmd_list, "[--lessons DIR]", "list the lessons by track, with progress marks"},
     {"check", cmd_check, "FILE...", "validate lesson files (file:line: message per problem)"},
     {"eval", cmd_eval, "[FLAGS]", "evaluate one training step (--list: presets; --json)"},
     {"sweep", cmd_sweep, "[FLAGS]", "best mappings of a job, ranked and explained (--json)"},
@@ -26,6 +27,7 @@ static const struct {
     {"-h", "help"},
     {"--version", "version"},
     {"-V", "version"},
+    {"--list", "list"},
 };
 
 #define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))

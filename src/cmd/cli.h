@@ -36,6 +36,7 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Commands (src/cmd/cmd_*.c). */
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
