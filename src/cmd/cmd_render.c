@@ -47,7 +47,7 @@ static const char render_help[] =
     "  --cursor GPU       highlight one GPU (rack, fabric)\n"
     "  --group-by DIM     letter GPUs by tp (default), cp, ep, pp or dp groups\n"
     "  --load             colour links by their load in one step (rack, fabric)\n"
-    "  --sweep PARAM      chart: tp (default), pp, cp, ep, mb or domain\n"
+    "  --sweep PARAM      chart: tp (default), pp, cp, ep, dp, mb, domain or gpus\n"
     "  --values LIST      chart: comma-separated values (default 1,2,4,8,16,32)\n";
 
 typedef struct {
@@ -162,8 +162,8 @@ static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char
                 o->group_by = (MappingDim)d;
             } else if (strcmp(name, "--sweep") == 0) {
                 if (!series_param_known(v))
-                    return cli_usage_error("render: --sweep must be tp, pp, cp, ep, mb or "
-                                           "domain (got '%s')", v);
+                    return cli_usage_error("render: --sweep must be tp, pp, cp, ep, dp, mb, "
+                                           "domain or gpus (got '%s')", v);
                 o->sweep = v;
             } else if (strcmp(name, "--values") == 0) {
                 if (!render_values(v, o))

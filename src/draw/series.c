@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const series_params[] = {"tp", "pp", "cp", "ep", "mb", "domain"};
+static const char *const series_params[] = {"tp", "pp", "cp", "ep", "dp",
+                                            "mb", "domain", "gpus"};
 
 bool series_param_known(const char *param)
 {
@@ -50,6 +51,20 @@ static bool series_apply(const char *param, int v, Cluster *c, Workload *w, Mapp
         w->micro_batch = v;
         return true;
     }
+    if (strcmp(param, "dp") == 0 || strcmp(param, "gpus") == 0) {
+        /* the cluster grows or shrinks with DP; the model-parallel part stays */
+        int mp = m->tp * m->cp * m->pp;
+        if (param[0] == 'd')
+            m->dp = v;
+        else if (v % mp == 0)
+            m->dp = v / mp;
+        else
+            return false;
+        if (m->dp % m->ep != 0)
+            m->ep = 1;
+        c->n_gpus = mp * m->dp;
+        return true;
+    }
     c->domain_gpus = v;
     return true;
 }
@@ -67,6 +82,10 @@ static int series_current(const char *param, const Cluster *c, const Workload *w
         return m->ep;
     if (strcmp(param, "mb") == 0)
         return w->micro_batch;
+    if (strcmp(param, "dp") == 0)
+        return m->dp;
+    if (strcmp(param, "gpus") == 0)
+        return c->n_gpus;
     return c->domain_gpus;
 }
 
@@ -75,7 +94,7 @@ bool series_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const
                      size_t err_len)
 {
     if (!series_param_known(param)) {
-        snprintf(err, err_len, "cannot sweep '%s' (tp, pp, cp, ep, mb or domain)",
+        snprintf(err, err_len, "cannot sweep '%s' (tp, pp, cp, ep, dp, mb, domain or gpus)",
                  param ? param : "");
         return false;
     }
@@ -92,6 +111,8 @@ bool series_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const
         {"ep", "Step time against EP degree", "EP"},
         {"mb", "Step time against micro-batch size", "micro-batch"},
         {"domain", "Step time against scale-up domain size", "domain"},
+        {"dp", "Step time against DP degree (GPUs grow with it)", "DP"},
+        {"gpus", "Step time against cluster size", "GPUs"},
     };
     memset(s, 0, sizeof *s);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -2,7 +2,9 @@
  * chart_line: the data behind `render chart` and lesson chart pages.
  *
  * Parameters: "tp", "pp", "cp" (DP shrinks to keep the GPU count), "ep"
- * (carved out of DP), "mb" (micro-batch), "domain" (scale-up domain size).
+ * (carved out of DP), "mb" (micro-batch), "domain" (scale-up domain size),
+ * "dp" and "gpus" (the cluster grows: TP x CP x PP stays, DP follows) — the
+ * x names a lesson chart page accepts.
  * A value whose mapping is illegal, or whose step does not fit in memory,
  * is kept as a point with valid = false. Evaluates the model (step_eval);
  * no I/O, no allocation.
