@@ -88,9 +88,12 @@ $(BIN): $(BUILD)/src/main.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
+# Built aside and renamed, so a program linking at that moment never sees a
+# half-written archive.
 $(LIB): $(LIB_OBJ)
-	@rm -f $@
-	$(AR) rcs $@ $^
+	@rm -f $@.tmp
+	$(AR) rcs $@.tmp $^
+	@mv $@.tmp $@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
