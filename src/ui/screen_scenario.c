@@ -98,8 +98,6 @@ static void screen_scenario_model_why(const ScenarioView *v, bool ascii, char *b
     }
     if (!r->fits)
         snprintf(buf, n, "it does not fit in memory: %s", r->bottleneck);
-    else
-        snprintf(buf, n, "where the time goes: %s", r->bottleneck);
 }
 
 /* Runs the goal and records success. */
@@ -125,10 +123,13 @@ static void screen_scenario_check(PageState *p)
     }
     char model[300];
     screen_scenario_model_why(v, p->ascii, model, sizeof model);
-    if (why[0])
+    if (why[0] && model[0])
         snprintf(v->why, sizeof v->why, "%s: %s", why, model);
+    else if (why[0])
+        snprintf(v->why, sizeof v->why, "%s", why);
     else
-        snprintf(v->why, sizeof v->why, "%s", model);
+        snprintf(v->why, sizeof v->why, "%s",
+                 model[0] ? model : scenario_result(v->s)->bottleneck);
 }
 
 /* The effect of the last move: the part that changed most, and the step. */
@@ -476,16 +477,21 @@ ScreenAction screen_scenario_key(PageState *p, int key)
 
 typedef struct {
     int per_row, rows, cell_w, box_w, box_h, per_line;
+    bool compact; /* no box tops and bottoms: ║letters║ on one line per row */
 } GridLayout;
 
-static GridLayout screen_scenario_layout(const Cluster *c, int w)
+/* mode 0: boxes with spaced letters; 1: boxes, letters side by side;
+ * 2: compact rows (for a short terminal). */
+static GridLayout screen_scenario_layout(const Cluster *c, int w, int mode)
 {
     GridLayout g;
     int d = c->domain_gpus > 0 ? c->domain_gpus : 1;
     if (d > c->n_gpus)
         d = c->n_gpus > 0 ? c->n_gpus : 1;
-    g.cell_w = 2;
-    int max_inner = w - 3;
+    g.compact = mode == 2;
+    g.cell_w = mode == 0 ? 2 : 1;
+    int pad = g.compact ? 2 : mode == 0 ? 3 : 4;
+    int max_inner = w - pad;
     g.per_row = d;
     if (g.per_row * g.cell_w > max_inner) {
         /* prefer a divisor of the domain size so rows are even */
@@ -498,19 +504,36 @@ static GridLayout screen_scenario_layout(const Cluster *c, int w)
         g.per_row = best > 0 ? best : 1;
     }
     g.rows = (d + g.per_row - 1) / g.per_row;
-    g.box_w = g.per_row * g.cell_w + 3;
-    g.box_h = g.rows + 2;
+    g.box_w = g.per_row * g.cell_w + pad;
+    g.box_h = g.compact ? g.rows : g.rows + 2;
     g.per_line = (w + 1) / (g.box_w + 1);
     if (g.per_line < 1)
         g.per_line = 1;
     return g;
 }
 
-static int screen_scenario_grid_rows(const Cluster *c, int w)
+static int screen_scenario_layout_rows(const Cluster *c, GridLayout g)
 {
-    GridLayout g = screen_scenario_layout(c, w);
     int nd = cluster_domain_count(c);
     return ((nd + g.per_line - 1) / g.per_line) * g.box_h;
+}
+
+/* The roomiest layout whose rows fit in h (the compact one otherwise). */
+static GridLayout screen_scenario_pick_layout(const Cluster *c, int w, int h)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        GridLayout g = screen_scenario_layout(c, w, mode);
+        if (screen_scenario_layout_rows(c, g) <= h)
+            return g;
+    }
+    return screen_scenario_layout(c, w, 2);
+}
+
+/* Rows the grid takes in a w x avail box (at most avail). */
+static int screen_scenario_grid_rows(const Cluster *c, int w, int avail)
+{
+    int rows = screen_scenario_layout_rows(c, screen_scenario_pick_layout(c, w, avail));
+    return rows < avail ? rows : avail;
 }
 
 static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const ScenarioView *v,
@@ -519,7 +542,7 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
     const Cluster *c = scenario_cluster(v->s);
     const Mapping *m = scenario_mapping(v->s);
     const Placement *pl = scenario_placement(v->s);
-    GridLayout g = screen_scenario_layout(c, w);
+    GridLayout g = screen_scenario_pick_layout(c, w, h);
     int nd = cluster_domain_count(c);
     int lines = (nd + g.per_line - 1) / g.per_line;
     int vis = h / g.box_h;
@@ -530,21 +553,30 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
     int world = mapping_world(m);
     MappingDim colour = v->pick_dim >= 0 ? (MappingDim)v->pick_dim : DIM_TP;
     int picked_rank = v->picked >= 0 ? (pl ? placement_rank_on(pl, v->picked) : v->picked) : -1;
+    int inner_x = g.compact ? 1 : g.cell_w == 2 ? 2 : 2;
+    int inner_y = g.compact ? 0 : 1;
     for (int line = first; line < lines && line < first + vis; line++) {
         for (int col = 0; col < g.per_line; col++) {
             int d = line * g.per_line + col;
             if (d >= nd)
                 break;
             int bx = x + col * (g.box_w + 1), by = y + (line - first) * g.box_h;
-            canvas_box(cv, bx, by, g.box_w, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
-            char label[24];
-            snprintf(label, sizeof label, g.box_w >= 14 ? " domain %d " : " D%d ", d);
-            canvas_put_text_max(cv, bx + 1, by, g.box_w - 2, label, STYLE_LABEL, ascii);
+            if (g.compact) {
+                canvas_vline(cv, bx, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
+                canvas_vline(cv, bx + g.box_w - 1, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK,
+                             ascii);
+            } else {
+                canvas_box(cv, bx, by, g.box_w, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
+                char label[24];
+                snprintf(label, sizeof label, g.box_w >= 14 ? " domain %d " : " D%d ", d);
+                canvas_put_text_max(cv, bx + 1, by, g.box_w - 2, label, STYLE_LABEL, ascii);
+            }
             for (int k = 0; k < c->domain_gpus; k++) {
                 int gpu = d * c->domain_gpus + k;
                 if (gpu >= c->n_gpus)
                     break;
-                int gx = bx + 2 + (k % g.per_row) * g.cell_w, gy = by + 1 + k / g.per_row;
+                int gx = bx + inner_x + (k % g.per_row) * g.cell_w;
+                int gy = by + inner_y + k / g.per_row;
                 int rank = pl ? placement_rank_on(pl, gpu) : gpu;
                 char glyph[4] = ".";
                 Style st = STYLE_DIM;
@@ -573,6 +605,17 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
         snprintf(more, sizeof more, " domain rows %d-%d of %d ", first + 1, first + vis, lines);
         canvas_put_text(cv, x + w - (int)strlen(more), y + vis * g.box_h - 1, more, STYLE_DIM);
     }
+}
+
+/* Rows screen_scenario_para would use. */
+static int screen_scenario_para_rows(int w, int max_h, const char *lead, const char *text)
+{
+    if (max_h <= 0 || !text || !*text)
+        return 0;
+    char buf[1200];
+    snprintf(buf, sizeof buf, "%s%s", lead, text);
+    int need = text_wrap_count(buf, w);
+    return need < max_h ? need : max_h;
 }
 
 /* Draws wrapped text with a bold lead-in; returns rows used (<= max_h). */
@@ -616,7 +659,7 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
         row += screen_scenario_para(c, x, row, w, 2, "Bottleneck: ", r->bottleneck,
                                     r->fits ? STYLE_NORMAL : STYLE_BAD);
     else
-        row += text_wrap_count(r->bottleneck, w - 12) > 1 ? 2 : 1;
+        row += screen_scenario_para_rows(w, 2, "Bottleneck: ", r->bottleneck);
     if (v->last[0]) {
         if (!measure)
             screen_scenario_para(c, x, row, w, 1, "Last move: ", v->last, STYLE_NORMAL);
@@ -632,14 +675,14 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
             row += screen_scenario_para(c, x, row, w, 2, "Goal: ", line,
                                         v->goal == 1 ? STYLE_GOOD : STYLE_NORMAL);
         } else {
-            row += text_wrap_count(line, w - 6) > 1 ? 2 : 1;
+            row += screen_scenario_para_rows(w, 2, "Goal: ", line);
         }
         if (v->goal != 1 && v->why[0]) {
             if (!measure)
                 row += screen_scenario_para(c, x, row, w, 2, "Why not: ", v->why,
                                             v->goal < 0 ? STYLE_BAD : STYLE_WARNING);
             else
-                row += 2;
+                row += screen_scenario_para_rows(w, 2, "Why not: ", v->why);
         }
     }
     if (measure)
@@ -685,7 +728,7 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         brief_h = need < cap ? need : cap;
         text_draw_markup(c, 2, top - 1, w - 4, brief_h, brief, 0, ascii);
     }
-    int y = top - 1 + brief_h + (brief_h ? 1 : 0);
+    int y = top - 1 + brief_h + (brief_h && h >= 30 ? 1 : 0);
     char legend[300], up[32], out[32];
     units_format(UNITS_BANDWIDTH, cl->up_bytes_per_s, ascii, up, sizeof up);
     units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
@@ -696,10 +739,7 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
     if (wide) {
         int gw = w / 2 - 3;
         int rx = w / 2 + 1, rw = w - rx - 2;
-        int grid_h = bottom - y - 2;
-        int need = screen_scenario_grid_rows(cl, gw);
-        if (need < grid_h)
-            grid_h = need;
+        int grid_h = screen_scenario_grid_rows(cl, gw, bottom - y - 2);
         screen_scenario_grid(c, 2, y, gw, grid_h, v, ascii, cur);
         int ly = y + grid_h;
         ly += text_draw_wrapped(c, 2, ly, gw, 2, legend, STYLE_DIM) > 1 ? 2 : 1;
@@ -715,12 +755,8 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
     }
     int res_h = screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, true);
     int leg_h = text_wrap_count(legend, w - 4) > 1 && bottom - y - res_h > 6 ? 2 : 1;
-    int grid_h = bottom - y - res_h - leg_h;
-    int need = screen_scenario_grid_rows(cl, w - 4);
-    if (need < grid_h)
-        grid_h = need;
-    if (grid_h < 3)
-        grid_h = 3;
+    int avail = bottom - y - res_h - leg_h;
+    int grid_h = screen_scenario_grid_rows(cl, w - 4, avail < 1 ? 1 : avail);
     screen_scenario_grid(c, 2, y, w - 4, grid_h, v, ascii, cur);
     y += grid_h;
     if (leg_h == 2)
