@@ -734,7 +734,7 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
     units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
     MappingDim colour = v->pick_dim >= 0 ? (MappingDim)v->pick_dim : DIM_TP;
     snprintf(legend, sizeof legend,
-             "Letter = %s group. Inside a box: %s %s per GPU; between boxes: %s per GPU.",
+             "%s groups by letter; %s %s per GPU in a box, %s between boxes",
              mapping_dim_name(colour), cl->up_link, up, out);
     if (wide) {
         int gw = w / 2 - 3;
@@ -754,7 +754,9 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         return;
     }
     int res_h = screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, true);
-    int leg_h = text_wrap_count(legend, w - 4) > 1 && bottom - y - res_h > 6 ? 2 : 1;
+    /* A second legend line only when the boxed grid still fits with it. */
+    int boxed = screen_scenario_layout_rows(cl, screen_scenario_layout(cl, w - 4, 1));
+    int leg_h = text_wrap_count(legend, w - 4) > 1 && bottom - y - res_h - 2 >= boxed ? 2 : 1;
     int avail = bottom - y - res_h - leg_h;
     int grid_h = screen_scenario_grid_rows(cl, w - 4, avail < 1 ? 1 : avail);
     screen_scenario_grid(c, 2, y, w - 4, grid_h, v, ascii, cur);
