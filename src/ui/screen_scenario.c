@@ -86,13 +86,14 @@ static void screen_scenario_model_why(const ScenarioView *v, bool ascii, char *b
             double delta = r->part_s[spill[i].part] - st->part_s[spill[i].part];
             units_format(UNITS_BANDWIDTH, c->out_bytes_per_s, ascii, out, sizeof out);
             units_format(UNITS_BANDWIDTH, c->up_bytes_per_s, ascii, up, sizeof up);
-            screen_scenario_time(fabs(delta), ascii, dt);
             int gpu = pl ? placement_gpu_of(pl, rank) : rank;
-            snprintf(buf, n,
-                     "the %s group of GPU %d spans %d domains: its %s runs at %s instead of "
-                     "%s, %s%s",
-                     mapping_dim_name(d), gpu, sp.domains, spill[i].coll, out, up,
-                     delta >= 0 ? "+" : "-", dt);
+            int len = snprintf(buf, n,
+                               "the %s group of GPU %d spans %d domains: its %s runs at %s "
+                               "instead of %s",
+                               mapping_dim_name(d), gpu, sp.domains, spill[i].coll, out, up);
+            if (delta > 1e-9 && len > 0 && (size_t)len < n)
+                snprintf(buf + len, n - (size_t)len, ", +%s against the start",
+                         screen_scenario_time(delta, ascii, dt));
             return;
         }
     }
@@ -475,6 +476,20 @@ ScreenAction screen_scenario_key(PageState *p, int key)
 
 /* ---- drawing ---- */
 
+/* The groups the letters show: the picked kind, else the first dimension
+ * with more than one rank among TP, EP, PP, DP. */
+static MappingDim screen_scenario_colour_dim(const ScenarioView *v)
+{
+    if (v->pick_dim >= 0)
+        return (MappingDim)v->pick_dim;
+    const Mapping *m = scenario_mapping(v->s);
+    static const MappingDim order[] = {DIM_TP, DIM_EP, DIM_CP, DIM_PP, DIM_DP};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (mapping_dim_size(m, order[i]) > 1)
+            return order[i];
+    return DIM_TP;
+}
+
 typedef struct {
     int per_row, rows, cell_w, box_w, box_h, per_line;
     bool compact; /* no box tops and bottoms: ║letters║ on one line per row */
@@ -546,12 +561,14 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
     int nd = cluster_domain_count(c);
     int lines = (nd + g.per_line - 1) / g.per_line;
     int vis = h / g.box_h;
+    if (vis < lines && (h - 1) / g.box_h >= 1)
+        vis = (h - 1) / g.box_h; /* keep a row for "domain rows a-b of n" */
     if (vis < 1)
         vis = 1;
     int cur_line = cluster_domain_of(c, v->cursor) / g.per_line;
     int first = cur_line - vis + 1 > 0 ? cur_line - vis + 1 : 0;
     int world = mapping_world(m);
-    MappingDim colour = v->pick_dim >= 0 ? (MappingDim)v->pick_dim : DIM_TP;
+    MappingDim colour = screen_scenario_colour_dim(v);
     int picked_rank = v->picked >= 0 ? (pl ? placement_rank_on(pl, v->picked) : v->picked) : -1;
     int inner_x = g.compact ? 1 : g.cell_w == 2 ? 2 : 2;
     int inner_y = g.compact ? 0 : 1;
@@ -603,7 +620,7 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
     if (lines > vis) {
         char more[64];
         snprintf(more, sizeof more, " domain rows %d-%d of %d ", first + 1, first + vis, lines);
-        canvas_put_text(cv, x + w - (int)strlen(more), y + vis * g.box_h - 1, more, STYLE_DIM);
+        canvas_put_text(cv, x + w - (int)strlen(more), y + vis * g.box_h, more, STYLE_DIM);
     }
 }
 
@@ -732,7 +749,7 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
     char legend[300], up[32], out[32];
     units_format(UNITS_BANDWIDTH, cl->up_bytes_per_s, ascii, up, sizeof up);
     units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
-    MappingDim colour = v->pick_dim >= 0 ? (MappingDim)v->pick_dim : DIM_TP;
+    MappingDim colour = screen_scenario_colour_dim(v);
     snprintf(legend, sizeof legend,
              "%s groups by letter; %s %s per GPU in a box, %s between boxes",
              mapping_dim_name(colour), cl->up_link, up, out);

@@ -6,8 +6,9 @@
 # the step time on screen, swapping back restores it), a quiz, progress
 # surviving a restart, a resize to 60x20 and back, NO_COLOR, LANG=C, opening
 # one file with an error and reloading it fixed, and SIGTERM leaving the
-# terminal usable (stty -a before and after). Waits poll for text with a
-# timeout; there are no fixed sleeps.
+# terminal usable (stty -a before and after), a crash signal likewise, and
+# the one-line refusals without a terminal or with TERM=dumb. Waits poll for
+# text with a timeout; there are no fixed sleeps.
 bin=${1:?usage: e2e.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 command -v tmux >/dev/null 2>&1 || { echo "e2e: tmux is not installed (apt-get install tmux)"; exit 1; }
@@ -103,8 +104,8 @@ awk -v a="$s0" -v b="$s1" 'BEGIN { exit !(b > a * 1.05) }' ||
   no "step time did not rise across the boundary: $s0 -> $s1"
 # ... and back: the cursor is on GPU 11, so pick it and drop it on GPU 3.
 keys Space Up Enter
-wait_for "Last move:"
-sleep 0.1
+n=100
+while [ "$n" -gt 0 ] && [ "$(step_s)" != "$s0" ]; do sleep 0.05; n=$((n - 1)); done
 s2=$(step_s)
 [ "$s2" = "$s0" ] || no "step time not restored after moving back: $s0 -> $s1 -> $s2"
 keys h
@@ -206,6 +207,29 @@ cmp -s "$tmp/stty.before" "$tmp/stty.after" || {
   no "stty -a differs after SIGTERM:"; diff "$tmp/stty.before" "$tmp/stty.after" | sed 's/^/  | /'; }
 grep -q "lesson e2e-second" "$tmp/state/scalelab/progress" ||
   no "the visit before SIGTERM was not saved"
+
+# --- a crash signal restores the terminal too (async-signal-safe path) ---
+T kill-session -t s >/dev/null 2>&1
+T new-session -d -s s -x 80 -y 24 \
+  "stty -a >$tmp/stty.before; sh -c 'echo \$\$ >$tmp/pid; exec env HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 $bin --lessons $lessons'; echo EXITED-\$?; stty -a >$tmp/stty.after; echo AFTER; sleep 60"
+wait_for "scalelab - lessons"
+kill -SEGV "$(cat "$tmp/pid")"
+wait_for "AFTER"
+wait_for "EXITED-139"
+cmp -s "$tmp/stty.before" "$tmp/stty.after" || no "stty -a differs after SIGSEGV"
+
+# --- no terminal, TERM=dumb, unknown TERM: one line naming the headless commands ---
+out=$("$bin" --lessons "$lessons" </dev/null 2>&1); rc=$?
+[ "$rc" = 1 ] || no "without a terminal the exit status is $rc, not 1"
+[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || no "without a terminal: not one line: $out"
+echo "$out" | grep -q -- "--list" || no "without a terminal: no pointer to the headless commands"
+T kill-session -t s >/dev/null 2>&1
+T new-session -d -s s -x 200 -y 10 \
+  "TERM=dumb $bin; echo DUMB-\$?; TERM=no-such-terminal $bin; echo UNKNOWN-\$?; sleep 60"
+wait_for "cannot move the cursor"
+wait_for "DUMB-1"
+wait_for "'no-such-terminal' is unknown"
+wait_for "UNKNOWN-1"
 
 [ $fail = 0 ] && echo "e2e: ok"
 exit $fail
