@@ -45,6 +45,7 @@ static const char render_help[] =
     "                     always or never\n"
     "  --describe         plain sentences and a table instead of the picture\n"
     "  --cursor GPU       highlight one GPU (rack, fabric)\n"
+    "  --select GROUP     highlight one group (0-based id along --group-by), lower case\n"
     "  --group-by DIM     letter GPUs by tp (default), cp, ep, pp or dp groups\n"
     "  --load             colour links by their load in one step (rack, fabric)\n"
     "  --sweep PARAM      chart: tp (default), pp, cp, ep, dp, mb, domain or gpus\n"
@@ -55,7 +56,7 @@ typedef struct {
     int width, height;
     bool ascii, describe, load, help;
     int color; /* 0 auto, 1 always, 2 never */
-    int cursor;
+    int cursor, select;
     MappingDim group_by;
     const char *sweep;
     double values[CHART_MAX_POINTS];
@@ -113,6 +114,7 @@ static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char
 {
     memset(o, 0, sizeof *o);
     o->cursor = -1;
+    o->select = -1;
     o->group_by = DIM_TP;
     o->sweep = "tp";
     *ev_argc = 0;
@@ -136,7 +138,7 @@ static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char
         snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), a);
         static const char *const with_value[] = {"--width", "--height", "--color", "--colour",
                                                  "--cursor", "--group-by", "--sweep",
-                                                 "--values"};
+                                                 "--values", "--select"};
         bool ours_value = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             if (strcmp(name, with_value[k]) == 0)
@@ -153,6 +155,9 @@ static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char
                     return CLI_USAGE;
             } else if (strcmp(name, "--cursor") == 0) {
                 if (!render_int("cursor", v, 0, CLUSTER_MAX_GPUS, &o->cursor))
+                    return CLI_USAGE;
+            } else if (strcmp(name, "--select") == 0) {
+                if (!render_int("select", v, 0, CLUSTER_MAX_GPUS, &o->select))
                     return CLI_USAGE;
             } else if (strcmp(name, "--group-by") == 0) {
                 int d = render_dim(v);
@@ -268,6 +273,7 @@ int cmd_render(int argc, char **argv)
     in.mapping = &m;
     in.result = o.load ? &r : NULL;
     in.cursor_gpu = o.cursor;
+    in.cursor_group = o.select;
     in.colour_by = o.group_by;
     in.ascii = o.ascii;
 

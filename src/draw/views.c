@@ -31,6 +31,7 @@ ViewInput view_input_default(const Cluster *c)
     ViewInput in = {0};
     in.cluster = c;
     in.cursor_gpu = -1;
+    in.cursor_group = -1;
     in.colour_by = DIM_TP;
     return in;
 }
@@ -95,6 +96,8 @@ static Style view_gpu_style(const ViewInput *in, int gpu)
     if (gpu < 0 || gpu >= in->cluster->n_gpus)
         return STYLE_DIM;
     int g = view_group_of(in, gpu);
+    if (g >= 0 && g == in->cursor_group)
+        return STYLE_SELECTED;
     return g < 0 ? STYLE_GPU : canvas_group_style(g);
 }
 
@@ -105,6 +108,8 @@ static void view_put_gpu(Canvas *cv, int x, int y, const ViewInput *in, int gpu)
     char s[2] = {view_gpu_letter(in, gpu), '\0'};
     if (gpu >= in->cluster->n_gpus)
         s[0] = '.';
+    else if (in->cursor_group >= 0 && view_group_of(in, gpu) == in->cursor_group)
+        s[0] = (char)(s[0] - 'A' + 'a'); /* selected without colour: lower case */
     canvas_put_text(cv, x, y, s, view_gpu_style(in, gpu));
 }
 
@@ -275,6 +280,11 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
         view_load_sentence(in, buf, sizeof buf);
         y += text_draw_wrapped(cv, x, y, w - x, 2, buf, STYLE_LABEL);
     }
+    if (in->mapping && in->cursor_group >= 0) {
+        snprintf(buf, sizeof buf, "Selected: %s group %c, drawn in lower case",
+                 mapping_dim_name(in->colour_by), 'A' + in->cursor_group % 26);
+        view_text(cv, x, y++, w, buf, STYLE_SELECTED, a);
+    }
     if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
         int g = in->cursor_gpu;
         snprintf(buf, sizeof buf, "%s cursor: GPU %d, %s %d, leaf %d", a ? "^" : "▲", g, noun,
@@ -350,7 +360,10 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
         int gpu = first + i;
         canvas_box(cv, x, gy, 5, 3, LINE_LIGHT, STYLE_FRAME, a);
         char label[24];
-        snprintf(label, sizeof label, "%c%d", view_gpu_letter(in, gpu), i);
+        char letter = view_gpu_letter(in, gpu);
+        if (in->cursor_group >= 0 && view_group_of(in, gpu) == in->cursor_group)
+            letter = (char)(letter - 'A' + 'a');
+        snprintf(label, sizeof label, "%c%d", letter, i);
         if (gpu >= c->n_gpus)
             snprintf(label, sizeof label, "--");
         bool cur = gpu == in->cursor_gpu;

@@ -33,11 +33,13 @@ typedef struct {
     const Placement *placement;  /* NULL: default placement (rank r on GPU r) */
     const StepResult *result;    /* NULL: no load colouring */
     int cursor_gpu;              /* -1: no cursor */
+    int cursor_group;            /* -1: none; else every GPU of this colour_by group is
+                                    drawn selected, its letter in lower case */
     MappingDim colour_by;        /* which groups colour the GPUs (DIM_TP usual) */
     bool ascii;
 } ViewInput;
 
-/* A ViewInput with everything empty: cursor -1, colour by TP. */
+/* A ViewInput with everything empty: cursors -1, colour by TP. */
 ViewInput view_input_default(const Cluster *c);
 
 /* "rack", "fabric", "bar", "chart"; view_kind_parse returns -1 when unknown. */

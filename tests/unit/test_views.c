@@ -87,6 +87,22 @@ static void test_views_letters_follow_tp_groups(void **state)
     assert_int_equal(view_gpu_letter(&in, 0), 'G');
 }
 
+static void test_views_selected_group_is_lower_case(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 64);
+    Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(&c);
+    in.mapping = &m;
+    in.cursor_group = 1;
+    char *t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
+    /* group 1 = ranks 16..31 = servers 3 and 4 (8 GPUs each): lower case b */
+    assert_contains(t, "║bbbbbbbb║║bbbbbbbb║");
+    assert_contains(t, "Selected: TP group B");
+    assert_null(strstr(t, "BBBBBBBB")); /* no upper-case B left in the boxes */
+    free(t);
+}
+
 static void test_views_kind_names(void **state)
 {
     (void)state;
@@ -244,6 +260,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_views_letters_follow_tp_groups),
+        cmocka_unit_test(test_views_selected_group_is_lower_case),
         cmocka_unit_test(test_views_kind_names),
         cmocka_unit_test(test_views_server_rack_figures),
         cmocka_unit_test(test_views_nvl72_rack_total),
