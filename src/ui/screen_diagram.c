@@ -5,14 +5,22 @@
 #include "ui/screens.h"
 
 #include "draw/charts.h"
+#include "draw/series.h"
 #include "draw/views.h"
 
 #include <stdio.h>
 
 int screen_diagram_draw(Canvas *c, int x, int y, int w, int h, int view, const Cluster *cl,
-                        const Workload *wl, const Mapping *m, const Placement *pl, bool ascii,
-                        char *err, size_t err_len)
+                        const Workload *wl, const Mapping *m, const Placement *pl,
+                        const ScreenChart *chart, bool ascii, char *err, size_t err_len)
 {
+    if (view == VIEW_CHART && chart && chart->n > 0) {
+        ChartSeries s;
+        if (!series_step_time(&s, cl, wl, m, chart->x, chart->values, chart->n, ascii, err,
+                              err_len))
+            return 0;
+        return chart_line(c, x, y, w, h, &s);
+    }
     ViewInput in = view_input_default(cl);
     in.mapping = m && m->tp > 0 ? m : NULL;
     in.placement = pl;
@@ -35,7 +43,7 @@ int screen_diagram_draw(Canvas *c, int x, int y, int w, int h, int view, const C
     case VIEW_FABRIC:
         return view_fabric_draw(c, x, y, w, h, &in);
     default:
-        /* bar, and chart until the page format carries the sweep here */
+        /* bar (and a chart page without values: its base point as a bar) */
         if (!have_r) {
             snprintf(err, err_len, "this view needs a workload and a mapping");
             return 0;

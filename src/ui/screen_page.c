@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* As many chart points as draw/charts.h can plot (CHART_MAX_POINTS). */
+#define CHART_MAX_VALUES 64
+
 static void screen_page_enter(PageState *p)
 {
     p->scroll = 0;
@@ -289,8 +292,13 @@ static void screen_page_draw_diagram(Canvas *c, PageState *p, int top, int botto
         return;
     }
     int dh = bottom - top - cap_h - (cap_h ? 1 : 0);
+    char cx[16] = "";
+    double values[CHART_MAX_VALUES];
+    ScreenChart chart = {cx, values, 0};
+    if (d.view == VIEW_CHART)
+        chart.n = lesson_page_chart(p->lesson, p->page, cx, sizeof cx, values, CHART_MAX_VALUES);
     if (!screen_diagram_draw(c, 2, top, w - 4, dh, (int)d.view, &d.cluster, &d.workload,
-                             &d.mapping, d.placement, ascii, err, sizeof err))
+                             &d.mapping, d.placement, &chart, ascii, err, sizeof err))
         screen_page_draw_error(c, 2, top, w - 4, dh, err, ascii);
     placement_free(d.placement);
     if (cap_h)
@@ -325,7 +333,7 @@ static void screen_page_draw_compare(Canvas *c, PageState *p, int top, int botto
         }
         canvas_put_text_max(c, x, y, bw, d.label, STYLE_BOLD, ascii);
         if (!screen_diagram_draw(c, x, y + 1, bw, bh - 1, (int)d.view, &d.cluster, &d.workload,
-                                 &d.mapping, d.placement, ascii, err, sizeof err))
+                                 &d.mapping, d.placement, NULL, ascii, err, sizeof err))
             screen_page_draw_error(c, x, y + 1, bw, bh - 1, err, ascii);
         placement_free(d.placement);
     }

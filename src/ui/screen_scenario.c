@@ -765,7 +765,7 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
             char err[256];
             screen_diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, 1, cl,
                                 scenario_workload(v->s), scenario_mapping(v->s),
-                                scenario_placement(v->s), ascii, err, sizeof err);
+                                scenario_placement(v->s), NULL, ascii, err, sizeof err);
         }
         screen_scenario_results(c, rx, y, rw, bottom - y, p, ascii, false);
         return;

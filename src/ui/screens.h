@@ -137,10 +137,16 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
 bool screen_scenario_apply(PageState *p, const char *move);
 
 /* ---- diagrams (screen_diagram.c) ---- */
-/* view: 0 rack, 1 fabric, 2 bar, 3 chart (the ViewKind order). Returns the
- * rows used; on a model error writes it into err and returns 0. */
+/* view: 0 rack, 1 fabric, 2 bar, 3 chart (the ViewKind order). A chart
+ * sweeps chart_x ("tp", "mb", ... as in draw/series.h) over n values.
+ * Returns the rows used; on a model error writes it into err, returns 0. */
+typedef struct {
+    const char *x;
+    const double *values;
+    int n;
+} ScreenChart;
 int screen_diagram_draw(Canvas *c, int x, int y, int w, int h, int view, const Cluster *cl,
-                        const Workload *wl, const Mapping *m, const Placement *pl, bool ascii,
-                        char *err, size_t err_len);
+                        const Workload *wl, const Mapping *m, const Placement *pl,
+                        const ScreenChart *chart, bool ascii, char *err, size_t err_len);
 
 #endif
