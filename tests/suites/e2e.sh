@@ -225,7 +225,7 @@ out=$("$bin" --lessons "$lessons" </dev/null 2>&1); rc=$?
 echo "$out" | grep -q -- "--list" || no "without a terminal: no pointer to the headless commands"
 T kill-session -t s >/dev/null 2>&1
 T new-session -d -s s -x 200 -y 10 \
-  "TERM=dumb $bin; echo DUMB-\$?; TERM=no-such-terminal $bin; echo UNKNOWN-\$?; sleep 60"
+  "TERM=dumb $bin --lessons $lessons; echo DUMB-\$?; TERM=no-such-terminal $bin --lessons $lessons; echo UNKNOWN-\$?; sleep 60"
 wait_for "cannot move the cursor"
 wait_for "DUMB-1"
 wait_for "'no-such-terminal' is unknown"
