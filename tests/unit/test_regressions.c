@@ -224,6 +224,8 @@ static void test_regressions_lesson_huge_scenario_is_bounded(void **state)
         scenario_free(s);
     }
     double took = now_s() - t0;
+    if (getenv("SCALELAB_SLOW_TESTS")) /* valgrind: no speed bound holds */
+        took = 0;
     if (l && took > 1.0)
         print_error("lesson.c / scenario.c: a 10^7-GPU scenario was accepted and took %.2f s "
                     "to start; refuse it in the loader (file:line) or make the start cheap\n",
