@@ -644,9 +644,17 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     return yy;
 }
 
+/* Views draw only clusters whose shape makes sense (cluster_check passes
+ * the rest); a bad one draws nothing rather than dividing by zero. */
+static bool view_cluster_ok(const Cluster *c)
+{
+    return c && c->n_gpus >= 1 && c->domain_gpus >= 1 && c->gpus_per_leaf >= 1 &&
+           c->sites >= 1 && c->n_gpus <= CLUSTER_MAX_GPUS;
+}
+
 int view_rack_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
 {
-    if (!c || !in || !in->cluster || w <= 0 || h <= 0)
+    if (!c || !in || !view_cluster_ok(in->cluster) || w <= 0 || h <= 0)
         return 0;
     Canvas *cv = canvas_new(w, h);
     int dom = view_rack_domain(in);
@@ -744,7 +752,11 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     bool a = in->ascii;
     int domains = cluster_domain_count(c);
     int per_site = domains / (c->sites > 0 ? c->sites : 1);
+    if (per_site < 1)
+        per_site = 1; /* an unchecked cluster with more sites than domains */
     int first = site * per_site;
+    if (first + per_site > domains)
+        per_site = domains - first > 0 ? domains - first : 1;
     DomainShape s = view_domain_shape(c, w);
     int pitch = s.box_w + 1;
     if (per_site * (pitch - 1) <= w && per_site * pitch - 1 > w)
@@ -888,7 +900,7 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
 
 int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
 {
-    if (!c || !in || !in->cluster || w <= 0 || h <= 0)
+    if (!c || !in || !view_cluster_ok(in->cluster) || w <= 0 || h <= 0)
         return 0;
     const Cluster *cl = in->cluster;
     bool a = in->ascii;
@@ -958,7 +970,7 @@ static void desc_row(StrBuf *b, const char *k, const char *v)
 char *view_describe(ViewKind k, const ViewInput *in, int width)
 {
     StrBuf b = {0};
-    if (!in || !in->cluster)
+    if (!in || !view_cluster_ok(in->cluster))
         return strbuf_take(&b);
     if (width < 40)
         width = 40;

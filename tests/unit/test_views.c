@@ -232,6 +232,38 @@ static void test_views_describe_has_table(void **state)
     free(d);
 }
 
+/* Odd inputs never write outside the box or crash (run under SANITIZE=1):
+ * tiny boxes, more sites than domains, a cluster smaller than one domain,
+ * a zero domain (draws nothing). */
+static void test_views_odd_inputs_stay_in_the_box(void **state)
+{
+    (void)state;
+    Cluster base = make_cluster("gb200-nvl72", 36);
+    Cluster odd[4] = {base, base, base, base};
+    odd[1].sites = 5;
+    odd[2].n_gpus = 1;
+    odd[3].domain_gpus = 0;
+    Canvas *cv = canvas_new(30, 12);
+    for (int k = 0; k < 4; k++)
+        for (int w = 0; w <= 30; w += 3)
+            for (int h = 0; h <= 12; h += 4) {
+                ViewInput in = view_input_default(&odd[k]);
+                in.cursor_gpu = 0;
+                canvas_clear(cv);
+                view_rack_draw(cv, 2, 1, w, h, &in);
+                view_fabric_draw(cv, -3, -2, w, h, &in);
+                /* nothing right of x + w = 2 + w for the rack drawn at x = 2 */
+                for (int y = 0; y < 12; y++)
+                    for (int x = 2 + w; x < 30; x++)
+                        assert_string_equal(canvas_cell(cv, x, y)->glyph, " ");
+            }
+    ViewInput in = view_input_default(&odd[3]);
+    char *d = view_describe(VIEW_FABRIC, &in, 80);
+    assert_string_equal(d, "");
+    free(d);
+    canvas_free(cv);
+}
+
 static void test_views_16k_draws_fast(void **state)
 {
     (void)state;
@@ -269,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_views_fabric_aggregates_large_cluster),
         cmocka_unit_test(test_views_fabric_sites_joined),
         cmocka_unit_test(test_views_describe_has_table),
+        cmocka_unit_test(test_views_odd_inputs_stay_in_the_box),
         cmocka_unit_test(test_views_16k_draws_fast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
