@@ -202,6 +202,12 @@ int app_run(const AppOptions *o)
             continue;
         if (!app_key(&a, key))
             break;
+        const char *perr = progress_take_error(a.progress);
+        if (perr) {
+            char *dst = a.in_page ? a.page.message : a.menu.note;
+            size_t n = a.in_page ? sizeof a.page.message : sizeof a.menu.note;
+            snprintf(dst, n, "progress not saved: %s", perr);
+        }
     }
     term_stop();
     if (a.in_page)

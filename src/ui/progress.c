@@ -44,6 +44,8 @@ struct Progress {
     char *path;
     LessonRec *lessons;
     int n_lessons;
+    char save_error[300]; /* last failed save, "" after a success */
+    bool error_told;      /* save_error was handed out by progress_take_error */
 };
 
 static bool progress_id_ok(const char *id)
@@ -250,6 +252,8 @@ static int progress_read(Progress *p, char *why, size_t why_len)
     return rc;
 }
 
+static bool progress_mkdirs(const char *path, char *err, size_t err_len);
+
 Progress *progress_open(const char *path, char *note, size_t note_len)
 {
     Progress *p = xcalloc(1, sizeof *p);
@@ -259,8 +263,24 @@ Progress *progress_open(const char *path, char *note, size_t note_len)
         return p;
     p->path = xstrdup(path);
     char why[160] = "";
-    if (progress_read(p, why, sizeof why) == 0)
+    if (progress_read(p, why, sizeof why) == 0) {
+        /* Say now, not at the first save, when nothing can be kept. */
+        char werr[300] = "";
+        char *dir = xstrdup(path);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir)
+            *slash = '\0';
+        if (!progress_mkdirs(path, werr, sizeof werr) ||
+            (slash && access(dir, W_OK) != 0 &&
+             snprintf(werr, sizeof werr, "cannot write to %s: %s", dir, strerror(errno)) > 0)) {
+            if (note && note_len)
+                snprintf(note, note_len, "progress will not be kept: %s", werr);
+            p->error_told = true;
+            snprintf(p->save_error, sizeof p->save_error, "%s", werr);
+        }
+        free(dir);
         return p;
+    }
     progress_clear(p);
     size_t alen = strlen(path) + sizeof ".corrupt";
     char *aside = xmalloc(alen);
@@ -360,10 +380,35 @@ static const char *progress_status_word(ProgressStatus s)
     return s == PROGRESS_DONE ? "done" : s == PROGRESS_STARTED ? "started" : "new";
 }
 
-bool progress_save(const Progress *p, char *err, size_t err_len)
+static bool progress_write(const Progress *p, char *err, size_t err_len);
+
+bool progress_save(Progress *p, char *err, size_t err_len)
 {
     if (!p || !p->path)
         return true;
+    char why[300] = "";
+    bool ok = progress_write(p, why, sizeof why);
+    if (ok) {
+        p->save_error[0] = '\0';
+        p->error_told = false;
+    } else {
+        snprintf(p->save_error, sizeof p->save_error, "%s", why);
+        if (err && err_len)
+            snprintf(err, err_len, "%s", why);
+    }
+    return ok;
+}
+
+const char *progress_take_error(Progress *p)
+{
+    if (!p || !p->save_error[0] || p->error_told)
+        return NULL;
+    p->error_told = true;
+    return p->save_error;
+}
+
+static bool progress_write(const Progress *p, char *err, size_t err_len)
+{
     if (!progress_mkdirs(p->path, err, err_len))
         return false;
     size_t tlen = strlen(p->path) + 32;

@@ -28,7 +28,9 @@ typedef struct Progress Progress;
 const char *progress_default_path(char *buf, size_t n);
 
 /* Opens the store at path (NULL: an in-memory store that never saves). A
- * missing file is an empty store. On a corrupt or unreadable file a one-line
+ * missing file is an empty store, but when its folder cannot be created or
+ * written the note says progress will not be kept. On a corrupt or unreadable
+ * file a one-line
  * note is written to note (else note is ""), the file is moved aside when
  * possible, and an empty store is returned. Never NULL. */
 Progress *progress_open(const char *path, char *note, size_t note_len);
@@ -57,6 +59,10 @@ bool progress_set_quiz(Progress *p, const char *lesson_id, int page, int choice,
 bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err_len);
 
 /* Writes the store now (atomically). True for an in-memory store. */
-bool progress_save(const Progress *p, char *err, size_t err_len);
+bool progress_save(Progress *p, char *err, size_t err_len);
+/* Why the last save failed, reported once: the first call after a failed
+ * save returns the reason, later calls NULL until another save fails after
+ * one succeeded. */
+const char *progress_take_error(Progress *p);
 
 #endif

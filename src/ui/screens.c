@@ -16,11 +16,18 @@ bool screen_size_ok(int w, int h)
 
 void screen_too_small_draw(Canvas *c, int w, int h)
 {
-    char line[160];
-    snprintf(line, sizeof line, "Terminal %dx%d is too small: please make it at least %dx%d.",
+    /* The longest wording that fits the width. */
+    char line[4][120];
+    snprintf(line[0], sizeof line[0], "Terminal %dx%d is too small: please make it at least %dx%d.",
              w, h, SCREEN_MIN_W, SCREEN_MIN_H);
+    snprintf(line[1], sizeof line[1], "Too small: need %dx%d", SCREEN_MIN_W, SCREEN_MIN_H);
+    snprintf(line[2], sizeof line[2], "Need %dx%d", SCREEN_MIN_W, SCREEN_MIN_H);
+    snprintf(line[3], sizeof line[3], "%dx%d", SCREEN_MIN_W, SCREEN_MIN_H);
+    int pick = 0;
+    while (pick < 3 && (int)strlen(line[pick]) > canvas_width(c))
+        pick++;
     canvas_clear(c);
-    canvas_put_text_max(c, 0, 0, canvas_width(c), line, STYLE_WARNING, true);
+    canvas_put_text_max(c, 0, 0, canvas_width(c), line[pick], STYLE_WARNING, true);
 }
 
 int screen_frame(Canvas *c, const char *title, const char *right, const char *footer1,

@@ -205,6 +205,42 @@ static void test_progress_in_memory_store_never_writes(void **state)
     progress_free(NULL);
 }
 
+static void test_progress_unwritable_folder_noted_at_open(void **state)
+{
+    (void)state;
+    char note[512];
+    /* Nobody, not even root, can create folders under /proc/self. */
+    Progress *p = progress_open("/proc/self/scalelab/progress", note, sizeof note);
+    assert_non_null(p);
+    assert_non_null(strstr(note, "progress will not be kept"));
+    assert_false(progress_visit(p, "intro", 1, NULL, 0));
+    /* Already told through the note: not a second time. */
+    assert_null(progress_take_error(p));
+    assert_int_equal(progress_page(p, "intro"), 1); /* kept in memory */
+    progress_free(p);
+}
+
+static void test_progress_failed_save_reported_once(void **state)
+{
+    Fixture *f = *state;
+    char err[256], sub[96];
+    Progress *p = progress_open(f->path, NULL, 0);
+    assert_true(progress_visit(p, "intro", 1, err, sizeof err));
+    assert_null(progress_take_error(p));
+    /* A file where the folder was: every later save fails. */
+    snprintf(sub, sizeof sub, "%s/sub", f->dir);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && touch '%s'", sub, sub);
+    assert_int_equal(system(cmd), 0);
+    assert_false(progress_visit(p, "intro", 2, err, sizeof err));
+    const char *why = progress_take_error(p);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "sub"));
+    assert_false(progress_visit(p, "intro", 3, NULL, 0));
+    assert_null(progress_take_error(p)); /* once */
+    progress_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +257,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_progress_refuses_ids_with_spaces, setup,
                                         teardown),
         cmocka_unit_test(test_progress_in_memory_store_never_writes),
+        cmocka_unit_test(test_progress_unwritable_folder_noted_at_open),
+        cmocka_unit_test_setup_teardown(test_progress_failed_save_reported_once, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests_name("progress", tests, NULL, NULL);
 }

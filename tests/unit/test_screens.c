@@ -192,6 +192,13 @@ static void test_screens_too_small_is_one_line(void **state)
     assert_non_null(strstr(text, "80x24"));
     free(text);
     canvas_free(c);
+    /* A tiny terminal still gets one readable line: the shortest wording. */
+    c = canvas_new(10, 1);
+    screen_too_small_draw(c, 10, 4);
+    text = canvas_to_text(c, false);
+    assert_string_equal(text, "Need 80x24\n");
+    free(text);
+    canvas_free(c);
 }
 
 /* ---- pages, on the test lesson the tmux suite also uses ---- */
