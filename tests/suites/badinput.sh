@@ -172,6 +172,23 @@ usage "--out -400G" "negative" eval --out -400G
 usage "--across-lat -5 ms" "negative" eval --sites 2 --across-lat "-5 ms"
 usage "--oversub 0" "at least 1" eval --oversub 0
 
+echo "badinput: the same flags through render and sweep"
+if has_command render; then
+  usage "render: unknown view" "unknown view" render nope
+  usage "render: width 0" "--width" render rack --width 0
+  usage "render: width 100000" "--width" render rack --width 100000
+  usage "render: 10^9 GPUs" "more than scalelab models" render fabric --gpus 1000000000
+else
+  skipped "render: no 'render' command yet"
+fi
+if has_command sweep; then
+  usage "sweep: 0 GPUs" "--gpus must be at least 1" sweep --gpus 0
+  usage "sweep: 10^9 GPUs" "more than scalelab models" sweep --gpus 1000000000
+  usage "sweep: size as bandwidth" "size, not a bandwidth" sweep --up 1.8TB
+else
+  skipped "sweep: no 'sweep' command yet"
+fi
+
 echo "badinput: lesson files (scalelab check)"
 printf '' >"$T/in/empty.lua"
 head -c 4096 /dev/urandom >"$T/in/random.lua"
@@ -195,8 +212,11 @@ if has_command check; then
   checkfail "a folder as a lesson" "$T/in/folder.lua" "director|folder|not a lesson"
   [ -p "$T/in/fifo.lua" ] && checkfail "a FIFO as a lesson" "$T/in/fifo.lua" "FIFO|not a lesson|regular"
   checkfail "missing file" "$T/in/missing.lua" "No such file|cannot open|missing|not found"
-  # A path through a regular file: ENOTDIR, even for root.
+  # A path through a regular file (ENOTDIR) and a symbolic link loop
+  # (ELOOP): unreadable even for root.
   checkfail "path through a file" "$T/in/number.lua/x.lua" "Not a directory|cannot open"
+  ln -s selfloop.lua "$T/in/selfloop.lua"
+  checkfail "symbolic link loop" "$T/in/selfloop.lua" "Too many levels|cannot open"
   if [ "$(id -u)" != 0 ]; then
     printf 'return {}\n' >"$T/in/noread.lua"; chmod 000 "$T/in/noread.lua"
     checkfail "unreadable file" "$T/in/noread.lua" "Permission denied|cannot"
