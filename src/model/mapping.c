@@ -18,8 +18,11 @@
  * touches is closed-form. The worst group is found by trying the group starts
  * x that differ modulo D: at most D / gcd(period, D) of them, a number bounded
  * by the domain size and independent of the cluster size (1 in the common
- * case where the domain size is a multiple of the group period). Explicit
- * placements are exact and cost O(ranks).
+ * case where the domain size is a multiple of the group period). The closed
+ * form's fewest-per-domain is approximate where a progression's interior
+ * blocks or a DP-with-EP group's sub-groups split unevenly (e.g. 8 for the
+ * true 6). Explicit placements are walked exactly in O(ranks): see the
+ * explicit-span section.
  *
  * Pure: no I/O. Placement is the only allocated object (xmem policy).
  */
@@ -178,16 +181,6 @@ static void rank_digits(const Mapping *m, int rank, int dig[R_COUNT])
     }
 }
 
-static int digits_rank(const Mapping *m, const int dig[R_COUNT])
-{
-    int size[R_COUNT];
-    radix_sizes(m, size);
-    int r = 0;
-    for (int i = R_COUNT - 1; i >= 0; i--)
-        r = r * size[i] + dig[i];
-    return r;
-}
-
 int mapping_coord(const Mapping *m, int rank, MappingDim d)
 {
     if (!radix_ok(m) || rank < 0 || rank >= mapping_world(m))
@@ -243,36 +236,12 @@ int mapping_group_of(const Mapping *m, int rank, MappingDim d)
     return g;
 }
 
-/* The rank whose dimension-d coordinate is k and whose other digits are
- * those of dig. */
-static int member_rank(const Mapping *m, const int dig[R_COUNT], MappingDim d, int k)
-{
-    int v[R_COUNT];
-    memcpy(v, dig, sizeof v);
-    switch (d) {
-    case DIM_TP:
-        v[R_TP] = k;
-        break;
-    case DIM_CP:
-        v[R_CP] = k;
-        break;
-    case DIM_EP:
-        v[R_EP] = k;
-        break;
-    case DIM_PP:
-        v[R_PP] = k;
-        break;
-    case DIM_DP:
-        v[R_EP] = k % m->ep;
-        v[R_DPR] = k / m->ep;
-        break;
-    default:
-        break;
-    }
-    return digits_rank(m, v);
-}
-
 /* ---- placement ---------------------------------------------------------- */
+
+struct SpanScratch;
+static void scratch_free(struct SpanScratch *sc);
+static void scratch_moved(struct SpanScratch *sc, int rank, int gpu);
+static void scratch_copy_blocks(Placement *to, const Placement *from);
 
 struct Placement {
     int n;
@@ -281,6 +250,7 @@ struct Placement {
     int *rank_on;    /* GPU -> rank */
     int *moved_list; /* the moved ranks, in no order (moved entries) */
     int *moved_pos;  /* rank -> index in moved_list, -1 when not moved */
+    struct SpanScratch *scratch; /* exact-span work memory, made on first use */
 };
 
 Placement *placement_new(int n_ranks)
@@ -294,6 +264,7 @@ Placement *placement_new(int n_ranks)
     p->rank_on = xmalloc((size_t)n_ranks * sizeof *p->rank_on);
     p->moved_list = xmalloc((size_t)n_ranks * sizeof *p->moved_list);
     p->moved_pos = xmalloc((size_t)n_ranks * sizeof *p->moved_pos);
+    p->scratch = NULL;
     for (int i = 0; i < n_ranks; i++) {
         p->gpu_of[i] = p->rank_on[i] = i;
         p->moved_pos[i] = -1;
@@ -326,6 +297,7 @@ Placement *placement_dup(const Placement *p)
     memcpy(q->rank_on, p->rank_on, (size_t)p->n * sizeof *q->rank_on);
     memcpy(q->moved_list, p->moved_list, (size_t)p->n * sizeof *q->moved_list);
     memcpy(q->moved_pos, p->moved_pos, (size_t)p->n * sizeof *q->moved_pos);
+    scratch_copy_blocks(q, p);
     return q;
 }
 
@@ -337,6 +309,7 @@ void placement_free(Placement *p)
     free(p->rank_on);
     free(p->moved_list);
     free(p->moved_pos);
+    scratch_free(p->scratch);
     free(p);
 }
 
@@ -373,6 +346,8 @@ bool placement_swap_gpus(Placement *p, int gpu_a, int gpu_b)
     p->gpu_of[rb] = gpu_a;
     placement_track(p, ra);
     placement_track(p, rb);
+    scratch_moved(p->scratch, ra, gpu_b);
+    scratch_moved(p->scratch, rb, gpu_a);
     return true;
 }
 
@@ -581,78 +556,301 @@ static GroupSpan worst_span_default(const Mapping *m, const Cluster *c, MappingD
 
 /* ---- spans with an explicit placement (exact) --------------------------- */
 
-/* Counts how many members of one group sit in each block (domain, leaf or
- * site) without sorting: count[] is indexed by block id and is all zero
- * between groups; touched[] lists the blocks the current group hit, so
- * resetting costs only what the group touched. */
-typedef struct {
-    int *count;
-    int *touched;
-} BlockTally;
+/* Work memory for exact spans, owned by the Placement: made on the first
+ * exact span, reused by every later one, so an evaluation allocates nothing.
+ * block[t][r] caches the tier-t block (0 domain, 1 leaf, 2 site) of the GPU
+ * that runs rank r, for the block size block_size[t]; it is built in one pass
+ * over the GPUs without division, and placement_swap_gpus keeps it in step.
+ * bstamp[] marks, per block, the group that last touched it, and gstamp[],
+ * per group id, the pass that last counted it, so nothing is cleared between
+ * groups: one counting pass per group, no sort. The scratch is written behind
+ * a const Placement, so two threads must not take spans of one placement at
+ * once (scalelab evaluates on one thread). */
+struct SpanScratch {
+    int n;
+    long long block_size[3]; /* 0: block[t] not built */
+    int *block[3];           /* rank -> block id, per tier */
+    unsigned *bstamp;        /* block id -> stamp of the group counted last */
+    unsigned *gstamp;        /* group id -> stamp of the pass that saw it */
+    int *count;              /* block id -> members of the current group */
+    int *touched;            /* blocks the current group touched */
+    int *ids;                /* 2n: one group's GPUs, then their blocks */
+    unsigned gen;            /* last stamp handed out */
+};
+typedef struct SpanScratch SpanScratch;
 
-static void tally_blocks(BlockTally *t, const int *ids, int n, int *distinct, int *min_per)
+static void scratch_free(SpanScratch *sc)
 {
-    int nt = 0;
-    for (int i = 0; i < n; i++)
-        if (t->count[ids[i]]++ == 0)
-            t->touched[nt++] = ids[i];
-    int mn = n;
-    for (int j = 0; j < nt; j++) {
-        if (t->count[t->touched[j]] < mn)
-            mn = t->count[t->touched[j]];
-        t->count[t->touched[j]] = 0;
+    if (!sc)
+        return;
+    for (int t = 0; t < 3; t++)
+        free(sc->block[t]);
+    free(sc->bstamp);
+    free(sc->gstamp);
+    free(sc->count);
+    free(sc->touched);
+    free(sc->ids);
+    free(sc);
+}
+
+static void scratch_moved(SpanScratch *sc, int rank, int gpu)
+{
+    if (!sc)
+        return;
+    for (int t = 0; t < 3; t++)
+        if (sc->block_size[t] > 0)
+            sc->block[t][rank] = (int)(gpu / sc->block_size[t]);
+}
+
+static SpanScratch *scratch_of(const Placement *p)
+{
+    /* The Placement is never const where it was made; the scratch pointer is
+     * its one cache (see above). */
+    Placement *q = (Placement *)p;
+    if (!q->scratch) {
+        SpanScratch *sc = xcalloc(1, sizeof *sc);
+        size_t n = (size_t)p->n;
+        sc->n = p->n;
+        sc->bstamp = xcalloc(n, sizeof *sc->bstamp);
+        sc->gstamp = xcalloc(n, sizeof *sc->gstamp);
+        sc->count = xmalloc(n * sizeof *sc->count);
+        sc->touched = xmalloc(n * sizeof *sc->touched);
+        sc->ids = xmalloc(2 * n * sizeof *sc->ids);
+        q->scratch = sc;
     }
+    return q->scratch;
+}
+
+/* A copy keeps the rank -> block caches (a scenario copies its placement on
+ * every move; rebuilding them would cost a pass over the GPUs each time). */
+static void scratch_copy_blocks(Placement *to, const Placement *from)
+{
+    const SpanScratch *src = from->scratch;
+    if (!src)
+        return;
+    SpanScratch *sc = scratch_of(to);
+    for (int t = 0; t < 3; t++) {
+        if (src->block_size[t] <= 0)
+            continue;
+        if (!sc->block[t])
+            sc->block[t] = xmalloc((size_t)sc->n * sizeof *sc->block[t]);
+        memcpy(sc->block[t], src->block[t], (size_t)sc->n * sizeof *sc->block[t]);
+        sc->block_size[t] = src->block_size[t];
+    }
+}
+
+static unsigned next_stamp(SpanScratch *sc)
+{
+    if (++sc->gen == 0) { /* wrapped: old stamps could match again */
+        memset(sc->bstamp, 0, (size_t)sc->n * sizeof *sc->bstamp);
+        memset(sc->gstamp, 0, (size_t)sc->n * sizeof *sc->gstamp);
+        sc->gen = 1;
+    }
+    return sc->gen;
+}
+
+/* rank -> block of tier t for blocks of S GPUs, built once per size. */
+static const int *scratch_blocks(SpanScratch *sc, const Placement *p, int t, long long S)
+{
+    if (sc->block_size[t] == S)
+        return sc->block[t];
+    if (!sc->block[t])
+        sc->block[t] = xmalloc((size_t)sc->n * sizeof *sc->block[t]);
+    int b = 0;
+    long long left = S;
+    for (int g = 0; g < sc->n; g++) {
+        sc->block[t][p->rank_on[g]] = b;
+        if (--left == 0) {
+            b++;
+            left = S;
+        }
+    }
+    sc->block_size[t] = S;
+    return sc->block[t];
+}
+
+/* The groups of one dimension as rank progressions: a group is
+ * {base + i*s1 + j*s2 : i < n1, j < n2}, and the bases are
+ * lo + mid*s1*n1 + hi*H for lo < s1, mid < M, hi < world / H. Decoding a
+ * rank takes three divisions, no digit loop. */
+typedef struct {
+    long long s1, n1, s2, n2, M, H;
+    long long world;
+} DimWalk;
+
+static DimWalk dim_walk(const Mapping *m, MappingDim d)
+{
+    long long period, outer;
+    GroupShape g = default_shape(m, d, &period, &outer);
+    DimWalk w = {g.s1, g.n1, g.s2, g.n2, 1, g.s1 * g.n1, mapping_world(m)};
+    if (g.n2 > 1) {
+        w.M = g.s2 / (g.s1 * g.n1);
+        w.H = g.s2 * g.n2;
+    } else {
+        w.s2 = w.H;
+    }
+    return w;
+}
+
+static int walk_group_id(const DimWalk *w, long long r)
+{
+    long long lo = r % w->s1, mid = (r / (w->s1 * w->n1)) % w->M, hi = r / w->H;
+    return (int)(lo + w->s1 * (mid + w->M * hi));
+}
+
+static long long walk_base(const DimWalk *w, long long r)
+{
+    long long lo = r % w->s1, mid = (r / (w->s1 * w->n1)) % w->M, hi = r / w->H;
+    return lo + mid * w->s1 * w->n1 + hi * w->H;
+}
+
+/* Distinct blocks of one group and the fewest members in one of them. */
+#define SMALL_GROUP 8
+
+static void tally_group(SpanScratch *sc, const int *blk, const DimWalk *w, long long base,
+                        int *distinct, int *min_per)
+{
+    if (w->n1 * w->n2 <= SMALL_GROUP) { /* pipelines: pairwise, in registers */
+        int b[SMALL_GROUP], k = 0, nd = 0, mn = INT_MAX;
+        for (long long j = 0; j < w->n2; j++)
+            for (long long i = 0; i < w->n1; i++)
+                b[k++] = blk[base + j * w->s2 + i * w->s1];
+        for (int x = 0; x < k; x++) {
+            bool seen = false;
+            int same = 0;
+            for (int y = 0; y < k; y++) {
+                seen |= y < x && b[y] == b[x];
+                same += b[y] == b[x];
+            }
+            if (!seen) {
+                nd++;
+                if (same < mn)
+                    mn = same;
+            }
+        }
+        *distinct = nd;
+        *min_per = mn;
+        return;
+    }
+    unsigned g = next_stamp(sc);
+    int nt = 0;
+    for (long long j = 0; j < w->n2; j++) {
+        const int *row = blk + base + j * w->s2;
+        for (long long i = 0; i < w->n1; i++) {
+            int b = row[i * w->s1];
+            if (sc->bstamp[b] != g) {
+                sc->bstamp[b] = g;
+                sc->count[b] = 1;
+                sc->touched[nt++] = b;
+            } else {
+                sc->count[b]++;
+            }
+        }
+    }
+    int mn = INT_MAX;
+    for (int k = 0; k < nt; k++)
+        if (sc->count[sc->touched[k]] < mn)
+            mn = sc->count[sc->touched[k]];
     *distinct = nt;
     *min_per = mn;
 }
 
-/* Scratch for exact spans: member block ids and one tally per tier. */
-typedef struct {
-    TierSizes ts;
-    int *ids[3];
-    BlockTally tally[3];
-    int *mem;
-} SpanScratch;
-
-static void scratch_init(SpanScratch *sc, const Cluster *c, int world, int size)
+/* Whether the members of one group sit in more than one block. */
+static bool group_crosses(const int *blk, const DimWalk *w, long long base)
 {
-    TierSizes ts = tier_sizes(c);
-    sc->ts = ts;
-    long long n = world > c->n_gpus ? world : c->n_gpus;
-    long long blocks[3] = {(n + ts.domain - 1) / ts.domain, (n + ts.leaf - 1) / ts.leaf,
-                           (n + ts.site - 1) / ts.site};
-    long long total = 3LL * size * 2 + blocks[0] + blocks[1] + blocks[2];
-    sc->mem = xcalloc((size_t)total, sizeof *sc->mem);
-    int *q = sc->mem;
-    for (int t = 0; t < 3; t++) {
-        sc->ids[t] = q;
-        q += size;
-        sc->tally[t].touched = q;
-        q += size;
-        sc->tally[t].count = q;
-        q += blocks[t];
-    }
+    int first = blk[base];
+    for (long long j = 0; j < w->n2; j++)
+        for (long long i = 0; i < w->n1; i++)
+            if (blk[base + j * w->s2 + i * w->s1] != first)
+                return true;
+    return false;
 }
 
-/* Span of the group of dimension d holding the digits dig. */
-static GroupSpan group_span_exact(const Mapping *m, const Placement *p, MappingDim d,
-                                  const int dig[R_COUNT], SpanScratch *sc)
+/* The tiers an exact span looks at: NULL where one block holds every GPU. */
+typedef struct {
+    const int *dom, *leaf, *site;
+} TierBlocks;
+
+static TierBlocks tier_blocks(SpanScratch *sc, const Placement *p, const Cluster *c)
 {
-    TierSizes ts = sc->ts;
-    int size = mapping_dim_size(m, d);
-    for (int k = 0; k < size; k++) {
-        int r = member_rank(m, dig, d, k);
-        long long g = p ? placement_gpu_of(p, r) : r;
-        sc->ids[0][k] = (int)(g / ts.domain);
-        sc->ids[1][k] = (int)(g / ts.leaf);
-        sc->ids[2][k] = (int)(g / ts.site);
-    }
+    TierSizes ts = tier_sizes(c);
+    TierBlocks tb = {NULL, NULL, NULL};
+    if (ts.domain < p->n)
+        tb.dom = scratch_blocks(sc, p, 0, ts.domain);
+    if (ts.leaf < p->n && ts.leaf < c->n_gpus)
+        tb.leaf = scratch_blocks(sc, p, 1, ts.leaf);
+    if (c->sites > 1 && ts.site < p->n)
+        tb.site = scratch_blocks(sc, p, 2, ts.site);
+    return tb;
+}
+
+/* Exact span of the group starting at base from the GPU ids themselves
+ * (a division per member and tier), for the few groups of a shortcut or one
+ * group: building the rank -> block caches would cost O(ranks). */
+static GroupSpan span_by_division(SpanScratch *sc, const Placement *p, const Cluster *c,
+                                  const DimWalk *w, long long base)
+{
+    TierSizes ts = tier_sizes(c);
+    int size = (int)(w->n1 * w->n2), k = 0;
+    int *gpu = sc->ids, *blk = sc->ids + sc->n;
+    for (long long j = 0; j < w->n2; j++)
+        for (long long i = 0; i < w->n1; i++)
+            gpu[k++] = p->gpu_of[base + j * w->s2 + i * w->s1];
+    DimWalk row = {1, size, size, 1, 1, size, size};
     GroupSpan s = {size, 1, size, 1, false};
-    int dummy, leaves;
-    tally_blocks(&sc->tally[0], sc->ids[0], size, &s.domains, &s.min_per_domain);
-    tally_blocks(&sc->tally[1], sc->ids[1], size, &leaves, &dummy);
-    tally_blocks(&sc->tally[2], sc->ids[2], size, &s.sites, &dummy);
+    long long sizes[3] = {ts.domain, ts.leaf < c->n_gpus ? ts.leaf : p->n,
+                          c->sites > 1 ? ts.site : p->n};
+    for (int t = 0; t < 3; t++) {
+        if (sizes[t] >= p->n)
+            continue;
+        for (int x = 0; x < size; x++)
+            blk[x] = (int)(gpu[x] / sizes[t]);
+        int mn;
+        if (t == 0)
+            tally_group(sc, blk, &row, 0, &s.domains, &s.min_per_domain);
+        else if (t == 1)
+            s.crosses_leaf = group_crosses(blk, &row, 0);
+        else
+            tally_group(sc, blk, &row, 0, &s.sites, &mn);
+    }
+    return s;
+}
+
+/* Default placement (GPU = rank): members come in increasing GPU order, so
+ * blocks are counted as runs, with no memory. */
+static void runs_default(const DimWalk *w, long long base, long long S, int *distinct,
+                         int *min_per)
+{
+    long long prev = -1;
+    int nd = 0, run = 0, mn = INT_MAX;
+    for (long long j = 0; j < w->n2; j++)
+        for (long long i = 0; i < w->n1; i++) {
+            long long b = (base + j * w->s2 + i * w->s1) / S;
+            if (b != prev) {
+                if (nd > 0 && run < mn)
+                    mn = run;
+                nd++;
+                run = 0;
+                prev = b;
+            }
+            run++;
+        }
+    if (run < mn)
+        mn = run;
+    *distinct = nd;
+    *min_per = mn;
+}
+
+static GroupSpan span_default_exact(const Cluster *c, const DimWalk *w, long long base)
+{
+    TierSizes ts = tier_sizes(c);
+    int size = (int)(w->n1 * w->n2), leaves, mn;
+    GroupSpan s = {size, 1, size, 1, false};
+    runs_default(w, base, ts.domain, &s.domains, &s.min_per_domain);
+    runs_default(w, base, ts.leaf, &leaves, &mn);
     s.crosses_leaf = leaves > 1;
+    if (c->sites > 1)
+        runs_default(w, base, ts.site, &s.sites, &mn);
     return s;
 }
 
@@ -660,12 +858,6 @@ static bool span_worse(GroupSpan a, GroupSpan b)
 {
     return a.domains > b.domains ||
            (a.domains == b.domains && a.min_per_domain < b.min_per_domain);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
 }
 
 static void merge_span(GroupSpan *worst, GroupSpan s, bool first)
@@ -724,43 +916,78 @@ GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement
         GroupSpan one = {size, 1, 1, 1, false};
         return one;
     }
-    SpanScratch sc;
-    scratch_init(&sc, c, world, size);
-    GroupSpan worst = {size, 0, size, 1, false};
+    SpanScratch *sc = scratch_of(p);
+    DimWalk w = dim_walk(m, d);
     /* Few moved ranks in a big cluster: only the groups holding a moved rank
      * can differ from the default. When fewer groups are touched than share
      * each worst default span, an untouched group still has it, so the worst
      * is the default worst merged with the touched groups' exact spans:
-     * O(moved x group size) instead of O(ranks). */
-    int *groups = xmalloc((size_t)p->moved * sizeof *groups);
-    for (int i = 0; i < p->moved; i++)
-        groups[i] = mapping_group_of(m, p->moved_list[i], d);
-    qsort(groups, (size_t)p->moved, sizeof *groups, cmp_int);
-    int touched = 0;
-    for (int i = 0; i < p->moved; i++)
-        if (i == 0 || groups[i] != groups[i - 1])
+     * O(moved x group size) instead of O(ranks). Counting the touched groups
+     * stops as soon as there are enough of them to need the full walk. */
+    long long per_class = groups_per_class(m, c, d);
+    unsigned pass = next_stamp(sc);
+    long long touched = 0;
+    for (int i = 0; i < p->moved && touched < per_class; i++) {
+        int g = walk_group_id(&w, p->moved_list[i]);
+        if (sc->gstamp[g] != pass) {
+            sc->gstamp[g] = pass;
             touched++;
-    free(groups);
-    if (touched < groups_per_class(m, c, d)) {
-        worst = worst_span_default(m, c, d);
-        for (int i = 0; i < p->moved; i++) {
-            int dig[R_COUNT];
-            rank_digits(m, p->moved_list[i], dig);
-            merge_span(&worst, group_span_exact(m, p, d, dig, &sc), false);
         }
-        free(sc.mem);
+    }
+    if (touched < per_class) {
+        GroupSpan worst = worst_span_default(m, c, d);
+        pass = next_stamp(sc);
+        for (int i = 0; i < p->moved; i++) {
+            int r = p->moved_list[i], g = walk_group_id(&w, r);
+            if (sc->gstamp[g] == pass)
+                continue;
+            sc->gstamp[g] = pass;
+            merge_span(&worst, span_by_division(sc, p, c, &w, walk_base(&w, r)), false);
+        }
         return worst;
     }
-    bool first = true;
-    for (int r = 0; r < world; r++) {
-        if (mapping_coord(m, r, d) != 0)
-            continue; /* visit each group once, from its first member */
-        int dig[R_COUNT];
-        rank_digits(m, r, dig);
-        merge_span(&worst, group_span_exact(m, p, d, dig, &sc), first);
-        first = false;
-    }
-    free(sc.mem);
+    /* Every group, each once from its base, one tier at a time: each tier's
+     * walk stops once its worst reaches what no group can exceed (every
+     * member in a block of its own, all blocks touched, a leaf crossed), so
+     * a scattered placement often settles a tier after a few groups. */
+    TierBlocks tb = tier_blocks(sc, p, c);
+    GroupSpan worst = {size, 1, size, 1, false};
+    TierSizes ts = tier_sizes(c);
+    long long his = w.world / w.H, step = w.s1 * w.n1;
+    long long cap_dom = (p->n + ts.domain - 1) / ts.domain;
+    long long cap_site = (p->n + ts.site - 1) / ts.site;
+    if (cap_dom > size)
+        cap_dom = size;
+    if (cap_site > size)
+        cap_site = size;
+    bool done_dom = !tb.dom, done_leaf = !tb.leaf, done_site = !tb.site;
+    for (long long hi = 0; hi < his; hi++)
+        for (long long mid = 0; mid < w.M; mid++)
+            for (long long lo = 0; lo < w.s1; lo++) {
+                long long base = lo + mid * step + hi * w.H;
+                if (!done_dom) {
+                    int nd, mn;
+                    tally_group(sc, tb.dom, &w, base, &nd, &mn);
+                    if (nd > worst.domains || (nd == worst.domains && mn < worst.min_per_domain)) {
+                        worst.domains = nd;
+                        worst.min_per_domain = mn;
+                    }
+                    done_dom = worst.domains >= cap_dom && worst.min_per_domain <= 1;
+                }
+                if (!done_leaf && group_crosses(tb.leaf, &w, base)) {
+                    worst.crosses_leaf = true;
+                    done_leaf = true;
+                }
+                if (!done_site) {
+                    int ns, mn;
+                    tally_group(sc, tb.site, &w, base, &ns, &mn);
+                    if (ns > worst.sites)
+                        worst.sites = ns;
+                    done_site = worst.sites >= cap_site;
+                }
+                if (done_dom && done_leaf && done_site)
+                    return worst;
+            }
     return worst;
 }
 
@@ -772,12 +999,9 @@ GroupSpan mapping_group_span(const Mapping *m, const Cluster *c, const Placement
         return none;
     if (p && placement_size(p) != mapping_world(m))
         return none;
-    int size = mapping_dim_size(m, d);
-    SpanScratch sc;
-    scratch_init(&sc, c, mapping_world(m), size);
-    int dig[R_COUNT];
-    rank_digits(m, rank, dig);
-    GroupSpan s = group_span_exact(m, placement_is_default(p) ? NULL : p, d, dig, &sc);
-    free(sc.mem);
-    return s;
+    DimWalk w = dim_walk(m, d);
+    long long base = walk_base(&w, rank);
+    if (placement_is_default(p))
+        return span_default_exact(c, &w, base);
+    return span_by_division(scratch_of(p), p, c, &w, base);
 }

@@ -69,7 +69,11 @@ typedef struct {
  * ranks per domain). With p == NULL or default placement this is computed in
  * O(1) (bounded by the domain size, never by the cluster size); with an
  * explicit placement in O(moved ranks x group size) when few groups hold a
- * moved rank, else O(ranks). Exact for explicit placements. */
+ * moved rank (exact for those groups, the closed form for the rest), else in
+ * O(ranks) by one counting pass per group, no sort. Work memory belongs to
+ * the placement (made on first use, reused, copied by placement_dup), so a
+ * call allocates nothing after the first; it is written even through a const
+ * Placement, so one placement must not be evaluated on two threads at once. */
 GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement *p,
                              MappingDim d);
 /* The span of the group of dimension d that contains rank. O(group size). */

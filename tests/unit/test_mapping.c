@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/mapping.h"
 
@@ -286,12 +287,51 @@ static void test_mapping_explicit_walk_matches_closed_form(void **state)
     }
 }
 
+/* The span of rank r's group by brute force, independent of mapping.c's
+ * walks: members are the ranks with the same mapping_group_of, tiers are
+ * GPU / block size (cluster.h), counted in plain arrays. */
+static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
+                             int r)
+{
+    int world = mapping_world(m), g = mapping_group_of(m, r, d);
+    int n_domains = (c->n_gpus + c->domain_gpus - 1) / c->domain_gpus;
+    int dom_per_site = (n_domains + c->sites - 1) / c->sites;
+    static int dom_count[4096], leaf_count[4096], site_count[64];
+    memset(dom_count, 0, sizeof dom_count);
+    memset(leaf_count, 0, sizeof leaf_count);
+    memset(site_count, 0, sizeof site_count);
+    GroupSpan s = {0, 0, 0, 0, false};
+    for (int q = 0; q < world; q++) {
+        if (mapping_group_of(m, q, d) != g)
+            continue;
+        int gpu = placement_gpu_of(p, q);
+        s.size++;
+        dom_count[gpu / c->domain_gpus]++;
+        leaf_count[gpu / c->gpus_per_leaf]++;
+        site_count[gpu / c->domain_gpus / dom_per_site]++;
+    }
+    s.min_per_domain = s.size;
+    int leaves = 0;
+    for (int i = 0; i < 4096; i++) {
+        if (dom_count[i] > 0) {
+            s.domains++;
+            if (dom_count[i] < s.min_per_domain)
+                s.min_per_domain = dom_count[i];
+        }
+        leaves += leaf_count[i] > 0;
+    }
+    for (int i = 0; i < 64; i++)
+        s.sites += site_count[i] > 0;
+    s.crosses_leaf = leaves > 1;
+    return s;
+}
+
 /* Worst span of an explicit placement by brute force: every rank's group. */
 static GroupSpan brute_worst(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
 {
     GroupSpan w = {0, 0, 0, 0, false};
     for (int r = 0; r < mapping_world(m); r++) {
-        GroupSpan g = mapping_group_span(m, c, p, d, r);
+        GroupSpan g = brute_group(m, c, p, d, r);
         bool leaf = w.crosses_leaf || g.crosses_leaf;
         int sites = g.sites > w.sites ? g.sites : w.sites;
         if (r == 0 || g.domains > w.domains ||
@@ -301,6 +341,12 @@ static GroupSpan brute_worst(const Mapping *m, const Cluster *c, const Placement
         w.sites = sites;
     }
     return w;
+}
+
+static bool same_span(GroupSpan a, GroupSpan b)
+{
+    return a.domains == b.domains && a.min_per_domain == b.min_per_domain &&
+           a.crosses_leaf == b.crosses_leaf && a.sites == b.sites;
 }
 
 /* A few swaps in a big cluster take the shortcut (only touched groups are
@@ -322,9 +368,21 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
                          .dp = shapes[i][4],
                          .interleave = 1};
             int world = mapping_world(&m);
-            Cluster c = hand_cluster(world, domains[j], 4 * domains[j], 1);
+            for (int sites = 1; sites <= 2; sites++) {
+            Cluster c = hand_cluster(world, domains[j], 4 * domains[j], sites);
+            Placement *p = placement_new(world);
+            /* Where the closed form of the default placement is not exact
+             * (min per domain of a DP group with EP > 1 whose sub-groups share
+             * a domain: 8 for 6 with TP4 EP4 PP2 DP16 on 72-GPU domains), the
+             * few-swaps shortcut inherits that; only domains, leaf and sites
+             * are compared there. */
+            bool closed_exact[DIM_COUNT];
+            for (int d = 0; d < DIM_COUNT; d++)
+                closed_exact[d] = same_span(mapping_worst_span(&m, &c, NULL, (MappingDim)d),
+                                            brute_worst(&m, &c, p, (MappingDim)d));
+            /* 1, then 20, then 400 swaps on the same placement: the spans
+             * taken in between must follow the swaps made after them. */
             for (int swaps = 1; swaps <= 400; swaps *= 20) {
-                Placement *p = placement_new(world);
                 for (int k = 0; k < swaps; k++) {
                     seed = seed * 1103515245u + 12345u;
                     int a = (int)((seed >> 8) % (unsigned)world);
@@ -335,17 +393,27 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
                 for (int d = 0; d < DIM_COUNT; d++) {
                     GroupSpan a = mapping_worst_span(&m, &c, p, (MappingDim)d);
                     GroupSpan b = brute_worst(&m, &c, p, (MappingDim)d);
-                    if (a.domains != b.domains || a.min_per_domain != b.min_per_domain ||
-                        a.crosses_leaf != b.crosses_leaf || a.sites != b.sites) {
-                        print_error("shape %zu domain %d swaps %d dim %s: %d/%d/%d vs brute "
-                                    "%d/%d/%d\n",
-                                    i, domains[j], swaps, mapping_dim_name((MappingDim)d),
-                                    a.domains, a.min_per_domain, a.crosses_leaf, b.domains,
-                                    b.min_per_domain, b.crosses_leaf);
+                    if (!closed_exact[d] && swaps == 1)
+                        a.min_per_domain = b.min_per_domain;
+                    if (!same_span(a, b)) {
+                        print_error("shape %zu domain %d sites %d swaps %d dim %s: "
+                                    "%d/%d/%d/%d vs brute %d/%d/%d/%d\n",
+                                    i, domains[j], sites, swaps, mapping_dim_name((MappingDim)d),
+                                    a.domains, a.min_per_domain, a.crosses_leaf, a.sites,
+                                    b.domains, b.min_per_domain, b.crosses_leaf, b.sites);
                         fail();
                     }
+                    for (int r = 0; r < world; r += 7) {
+                        GroupSpan g = mapping_group_span(&m, &c, p, (MappingDim)d, r);
+                        if (!same_span(g, brute_group(&m, &c, p, (MappingDim)d, r))) {
+                            print_error("group of rank %d, dim %s differs from brute force\n",
+                                        r, mapping_dim_name((MappingDim)d));
+                            fail();
+                        }
+                    }
                 }
-                placement_free(p);
+            }
+            placement_free(p);
             }
         }
     }
@@ -370,6 +438,52 @@ static void test_mapping_explicit_placement_spans(void **state)
     placement_free(p);
 }
 
+static double cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Issue 10: worst spans of an explicit placement cost O(ranks). Every GPU of
+ * 131,072 (NVL72 domains, 32-GPU leaves) shuffled, TP64 PP2 DP1024 (the
+ * mapping `make bench` times): the five worst spans of one evaluation must
+ * take under 10 ms of thread CPU time (the bench target for a whole
+ * evaluation is 1 ms; sorting the moved ranks' groups and allocating scratch
+ * per call took ~50 ms). Best of 3 after a first call that builds the
+ * placement's caches. */
+static void test_mapping_shuffled_spans_take_linear_time(void **state)
+{
+    (void)state;
+    Cluster c = hand_cluster(131072, 72, 32, 1);
+    Mapping m = {.tp = 64, .cp = 1, .pp = 2, .dp = 1024, .ep = 1, .interleave = 1};
+    Placement *p = placement_new(131072);
+    unsigned long long x = 88172645463325252ULL;
+    for (int g = 131071; g > 0; g--) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        placement_swap_gpus(p, g, (int)(x % (unsigned long long)(g + 1)));
+    }
+    int dom = 0;
+    for (int d = 0; d < DIM_COUNT; d++)
+        dom += mapping_worst_span(&m, &c, p, (MappingDim)d).domains;
+    double best = 1e9;
+    for (int k = 0; k < 3; k++) {
+        double t0 = cpu_s();
+        int again = 0;
+        for (int d = 0; d < DIM_COUNT; d++)
+            again += mapping_worst_span(&m, &c, p, (MappingDim)d).domains;
+        double t = cpu_s() - t0;
+        assert_int_equal(again, dom);
+        if (t < best)
+            best = t;
+    }
+    print_message("five worst spans, 131,072 GPUs shuffled: %.3f ms\n", best * 1e3);
+    assert_true(best < 10e-3);
+    placement_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_mapping_explicit_walk_matches_closed_form),
         cmocka_unit_test(test_mapping_explicit_spans_match_brute_force),
         cmocka_unit_test(test_mapping_explicit_placement_spans),
+        cmocka_unit_test(test_mapping_shuffled_spans_take_linear_time),
     };
     return cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
 }
