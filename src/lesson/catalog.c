@@ -157,7 +157,9 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* env, else NAME beside the executable, else SCALELAB_DATADIR/NAME. */
+/* env, else NAME beside the executable (an in-tree build), else
+ * ../share/scalelab/NAME from the executable (an install moved to another
+ * PREFIX or DESTDIR), else SCALELAB_DATADIR/NAME. */
 static const char *lookup_dir(const char *env, const char *name, char *buf, size_t n)
 {
     if (!buf || n == 0)
@@ -176,6 +178,9 @@ static const char *lookup_dir(const char *env, const char *name, char *buf, size
         if (slash) {
             *slash = '\0';
             w = snprintf(buf, n, "%s/%s", exe, name);
+            if (w >= 0 && (size_t)w < n && is_dir(buf))
+                return buf;
+            w = snprintf(buf, n, "%s/../share/scalelab/%s", exe, name);
             if (w >= 0 && (size_t)w < n && is_dir(buf))
                 return buf;
         }
