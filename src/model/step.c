@@ -22,7 +22,12 @@
  *   PP        2*v sends of b*s_loc*h*2/t bytes (SC21 §4.1 scatter/gather).
  *   EP        4 all-to-alls per MoE layer (6 with full recompute) of
  *             (b*s_loc/t) * top-k * h * 2 bytes.
- *   bubble    (p-1)/v x one micro-batch's stage time (SC21 §2.2).
+ *   bubble    (p-1) x L_c/L_s x one micro-batch's stage time, L_c = ceil(L/(p*v))
+ *             the largest chunk: (p-1)/v when the chunks are even (SC21
+ *             §2.2); uneven chunks (Llama 3 405B: 126 layers on PP 16,
+ *             §3.3.2) let the largest set the pace of every warm-up and
+ *             cool-down slot. The interleaved schedule needs m to be a
+ *             multiple of p (SC21 §2.2.2; mapping_check enforces it).
  *   DP        once per step: all-reduce of the stage's fp32 gradients
  *             (ZeRO 1-2: reduce-scatter + all-gather of BF16 weights) over
  *             the DP group, expert gradients over the expert-data-parallel
@@ -205,11 +210,13 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     const double s_loc = s / cpn;
     const double mb = (double)w->global_batch / (d * b);
     const int Ls = (w->layers + m->pp - 1) / m->pp;
+    const int Lc = (w->layers + m->pp * m->interleave - 1) / (m->pp * m->interleave);
     const double act_b = workload_act_bytes(w);
     const bool full = w->recompute == WL_RECOMPUTE_FULL;
     const bool moe = workload_is_moe(w);
     r->micro_batches = (int)mb;
     r->layers_per_stage = Ls;
+    r->layers_per_chunk = Lc;
 
     for (int dim = 0; dim < DIM_COUNT; dim++)
         r->span[dim] = spans ? spans[dim] : mapping_worst_span(m, c, p, (MappingDim)dim);
@@ -300,7 +307,7 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     r->cp_s = mb * t_cp_mb;
     r->part_s[STEP_PP] = mb * t_pp_mb;
     r->part_s[STEP_EP] = mb * t_ep_mb;
-    r->part_s[STEP_BUBBLE] = (pp - 1) / v * r->mb_stage_s;
+    r->part_s[STEP_BUBBLE] = (pp - 1) * ((double)Lc / Ls) * r->mb_stage_s;
 
     /* Parameters held by one GPU of the last stage. */
     double dense_layer = (layer_params - expert_params) / L * pscale;
@@ -498,8 +505,16 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
         break;
     case STEP_BUBBLE:
         units_format(UNITS_TIME, r->mb_stage_s, true, a, sizeof a);
-        snprintf(buf, buf_len, "bubble: (%d-1)/%d x %s per micro-batch = %s (%d micro-batches)",
-                 m->pp, m->interleave, a, d4, r->micro_batches);
+        if (r->layers_per_chunk * m->interleave != r->layers_per_stage)
+            snprintf(buf, buf_len,
+                     "bubble: (%d-1) x %d/%d (the largest chunk's share of the stage's layers: "
+                     "uneven chunks, the slowest sets the pace) x %s per micro-batch = %s "
+                     "(%d micro-batches)",
+                     m->pp, r->layers_per_chunk, r->layers_per_stage, a, d4, r->micro_batches);
+        else
+            snprintf(buf, buf_len,
+                     "bubble: (%d-1)/%d x %s per micro-batch = %s (%d micro-batches)", m->pp,
+                     m->interleave, a, d4, r->micro_batches);
         break;
     case STEP_DP:
         if (sc->count <= 0) {

@@ -80,6 +80,7 @@ typedef struct {
     /* how the parts were computed (step_explain) */
     StepComm comm[STEP_PART_COUNT];   /* TP, PP, DP, EP entries are filled */
     int layers_per_stage;             /* of the slowest (last) stage */
+    int layers_per_chunk;             /* largest interleaved chunk (= stage when v = 1) */
     double mb_flops;                  /* hardware FLOPs per GPU per micro-batch */
     double mb_hbm_bytes;              /* memory-bound HBM traffic per GPU per micro-batch */
     double mb_compute_s;              /* compute time of one micro-batch on the last stage */

@@ -82,8 +82,16 @@ static void test_mapping_check_names_the_constraint(void **state)
     Workload bad_batch = gpt(96, 96, 1000, 1); /* 1000 % 16 = 8 */
     ILLEGAL(ok, c, bad_batch, "global batch 1000 is not a multiple of DP 16 x micro-batch 1 = 16");
     m = ok;
-    m.interleave = 5; /* 96 % (4*5) = 16 */
-    ILLEGAL(m, c, w, "PP 4 x 5 chunks = 20 to divide the 96 layers");
+    /* Uneven chunks are legal, as uneven stages are: Llama 3 405B, 126
+     * layers on PP 16 interleaved (Llama 3 paper §3.3.2), here with 2 chunks
+     * per GPU (32 chunks of 4 or 3 layers) on 128 x 8 GPUs: TP 8, DP 8, 2048
+     * sequences = 256 micro-batches per pipeline, a multiple of 16. */
+    Cluster c1k = hand_cluster(1024, 8, 32, 1);
+    Workload l405 = gpt(126, 128, 2048, 1);
+    Mapping il = {.tp = 8, .cp = 1, .pp = 16, .dp = 8, .ep = 1, .interleave = 2};
+    assert_true(mapping_check(&il, &c1k, &l405, err, sizeof err));
+    il.interleave = 8; /* 16 x 8 = 128 chunks for 126 layers: two would be empty */
+    ILLEGAL(il, c1k, l405, "PP 16 x 8 chunks = 128 is more chunks than the 126 layers");
     m.interleave = 2;
     Workload few = gpt(96, 96, 16 * 6, 1); /* 6 micro-batches, not a multiple of 4 */
     ILLEGAL(m, c, few, "the 6 micro-batches to be a multiple of PP 4");

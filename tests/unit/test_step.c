@@ -201,6 +201,19 @@ static void test_step_pipeline_bubble_and_sends(void **state)
     NEAR(r.part_s[STEP_BUBBLE], r.mb_stage_s / 2, 1e-12);
     /* and twice the sends: 2 v = 4 per micro-batch. */
     NEAR(r.comm[STEP_PP].count, 4.0 * 4, 1e-12);
+    /* Uneven chunks (as Llama 3 405B's 126 layers on PP 16): 10 layers, PP 2,
+     * v = 4: 8 chunks of 2 or 1 layers, a stage holds 5; the largest chunk
+     * (2 layers) paces each of the p-1 = 1 bubble slots: bubble = 1 x 2/5 of
+     * a stage, not (p-1)/v = 1/4. */
+    w.layers = 10;
+    m.interleave = 4;
+    r = eval_ok(&c, &w, &m, &P0);
+    assert_int_equal(r.layers_per_stage, 5);
+    assert_int_equal(r.layers_per_chunk, 2);
+    NEAR(r.part_s[STEP_BUBBLE], r.mb_stage_s * 2.0 / 5.0, 1e-12);
+    char why[400];
+    step_explain(&c, &w, &m, &r, STEP_BUBBLE, why, sizeof why);
+    assert_non_null(strstr(why, "the slowest sets the pace"));
 }
 
 static void test_step_recompute_and_zero(void **state)
