@@ -23,6 +23,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Explain entries: each step part, then the step, tokens/s and MFU. */
+enum {
+    SCREEN_EXPLAIN_STEP = STEP_PART_COUNT,
+    SCREEN_EXPLAIN_TOKENS,
+    SCREEN_EXPLAIN_MFU,
+    SCREEN_EXPLAIN_COUNT
+};
+
 static const char *screen_scenario_part_words(StepPart part)
 {
     switch (part) {
@@ -462,7 +470,7 @@ ScreenAction screen_scenario_key(PageState *p, int key)
         break;
     }
     case 'e':
-        v->explain = v->explain + 1 >= STEP_PART_COUNT ? -1 : v->explain + 1;
+        v->explain = v->explain + 1 >= SCREEN_EXPLAIN_COUNT ? -1 : v->explain + 1;
         break;
     case 'E':
         v->explain = -1;
@@ -624,6 +632,48 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
     }
 }
 
+static void screen_scenario_explain(const Scenario *s, int which, bool ascii, char *buf,
+                                    size_t n)
+{
+    const Cluster *c = scenario_cluster(s);
+    const Workload *w = scenario_workload(s);
+    const StepResult *r = scenario_result(s);
+    char t[32], a[32];
+    if (which < STEP_PART_COUNT) {
+        step_explain(c, w, scenario_mapping(s), r, (StepPart)which, buf, n);
+        return;
+    }
+    if (which == SCREEN_EXPLAIN_STEP) {
+        size_t used = (size_t)snprintf(buf, n, "step =");
+        for (int i = 0; i < STEP_PART_COUNT && used < n; i++) {
+            if (r->part_s[i] <= 0)
+                continue;
+            used += (size_t)snprintf(buf + used, n - used, " %s%s %s", used > 7 ? "+ " : "",
+                                     step_part_name((StepPart)i),
+                                     screen_scenario_time(r->part_s[i], ascii, t));
+        }
+        if (used < n && r->optimizer_s > 0)
+            used += (size_t)snprintf(buf + used, n - used, " + optimizer %s",
+                                     screen_scenario_time(r->optimizer_s, ascii, t));
+        if (used < n)
+            snprintf(buf + used, n - used, " = %s (exposed times)",
+                     screen_scenario_time(r->step_s, ascii, t));
+        return;
+    }
+    if (which == SCREEN_EXPLAIN_TOKENS) {
+        snprintf(buf, n, "tokens/s = batch %d x sequence %d tokens / step %s = %s",
+                 w->global_batch, w->seq, screen_scenario_time(r->step_s, ascii, t),
+                 screen_scenario_count(r->tokens_per_s, a, sizeof a));
+        return;
+    }
+    double peak = w->precision == WL_FP8 && c->gpu.fp8_flops > 0 ? c->gpu.fp8_flops
+                                                                  : c->gpu.bf16_flops;
+    snprintf(buf, n,
+             "MFU = model FLOPs per GPU per second %.0f TFLOP/s / peak of the %s %.0f TFLOP/s "
+             "= %.0f%%",
+             r->tflops_per_gpu, c->gpu.name, peak / 1e12, r->mfu * 100.0);
+}
+
 /* Rows screen_scenario_para would use. */
 static int screen_scenario_para_rows(int w, int max_h, const char *lead, const char *text)
 {
@@ -709,8 +759,7 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
     row += screen_scenario_para(c, x, row, w, end - row, "", v->msg, STYLE_WARNING);
     if (v->explain >= 0 && row < end) {
         char ex[600];
-        step_explain(scenario_cluster(s), scenario_workload(s), m, r, (StepPart)v->explain, ex,
-                     sizeof ex);
+        screen_scenario_explain(s, v->explain, ascii, ex, sizeof ex);
         row += screen_scenario_para(c, x, row, w, end - row, "Explain (e next, E close): ", ex,
                                     STYLE_LABEL);
     }

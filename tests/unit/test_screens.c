@@ -384,6 +384,13 @@ static void test_screens_scenario_cursor_on_gpu_and_explain(void **state)
     text = draw_page(p, 80, 24, &cur);
     assert_non_null(strstr(text, "Explain"));
     free(text);
+    /* After the six parts: the step sum, then tokens/s with its inputs
+     * (test lesson: batch 32 sequences of llama3-8b's 8192 tokens). */
+    for (int i = 0; i < 7; i++)
+        screen_page_key(p, 'e');
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "tokens/s = batch 32 x sequence 8192"));
+    free(text);
     screen_page_key(p, 'E');
     assert_int_equal(p->scn.explain, -1);
 }
