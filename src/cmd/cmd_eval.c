@@ -285,11 +285,11 @@ static bool build_cluster(const EvalArgs *a, Cluster *c)
         custom = true;
     }
     if (a->set[F_UP]) {
-        c->up_bytes_per_s = a->num[F_UP];
+        cluster_set_up_bw(c, a->num[F_UP]);
         custom = true;
     }
     if (a->set[F_OUT]) {
-        c->out_bytes_per_s = a->num[F_OUT];
+        cluster_set_out_bw(c, a->num[F_OUT]);
         custom = true;
     }
     if (a->set[F_OVERSUB]) {

@@ -14,6 +14,8 @@
  */
 #include "model/cluster.h"
 
+#include "model/units.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -177,6 +179,31 @@ bool cluster_check(const Cluster *c, char *err, size_t err_len)
         return false;
     }
     return true;
+}
+
+void cluster_set_up_bw(Cluster *c, double bytes_per_s)
+{
+    if (!c || bytes_per_s == c->up_bytes_per_s)
+        return;
+    char bw[16]; /* "1.80 TB/s": units_format keeps 3 digits */
+    units_format(UNITS_BANDWIDTH, bytes_per_s, true, bw, sizeof bw);
+    snprintf(c->up_link, sizeof c->up_link, "custom %.15s scale-up", bw);
+    c->up_bytes_per_s = bytes_per_s;
+}
+
+/* NICs are named by their line rate in bits per second (400 Gb/s). */
+void cluster_set_out_bw(Cluster *c, double bytes_per_s)
+{
+    if (!c || bytes_per_s == c->out_bytes_per_s)
+        return;
+    double bits = 8.0 * bytes_per_s;
+    if (bits >= 1e12)
+        snprintf(c->out_link, sizeof c->out_link, "custom %.3g Tb/s scale-out", bits / 1e12);
+    else if (bits >= 1e9)
+        snprintf(c->out_link, sizeof c->out_link, "custom %.3g Gb/s scale-out", bits / 1e9);
+    else
+        snprintf(c->out_link, sizeof c->out_link, "custom %.3g Mb/s scale-out", bits / 1e6);
+    c->out_bytes_per_s = bytes_per_s;
 }
 
 int cluster_domain_count(const Cluster *c)

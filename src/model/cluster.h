@@ -46,6 +46,13 @@ typedef struct {
 bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *err,
                          size_t err_len);
 
+/* Override a preset's scale-up or scale-out bandwidth (per GPU, per
+ * direction, bytes/s). A figure other than the preset's renames the link by
+ * that figure ("custom 450 GB/s scale-up", "custom 50 Gb/s scale-out"), so
+ * no output keeps a product name whose speed no longer applies. */
+void cluster_set_up_bw(Cluster *c, double bytes_per_s);
+void cluster_set_out_bw(Cluster *c, double bytes_per_s);
+
 /* Validates every field (positive bandwidths, domain >= 1, sites <= domains). */
 bool cluster_check(const Cluster *c, char *err, size_t err_len);
 

@@ -157,6 +157,26 @@ static void test_cluster_check_explains(void **state)
     check_err(cluster_check(NULL, err, sizeof err), err, "no cluster");
 }
 
+/* `eval --out BW` / `--up BW` on a preset: the link is then named by its
+ * figure, not the preset's product. 50 GB/s x 8 = 400 Gb/s; 6.25e9 B/s x 8 =
+ * 50 Gb/s; the preset's own figure keeps the preset's name. */
+static void test_cluster_overridden_links_are_named_by_figure(void **state)
+{
+    (void)state;
+    char err[200];
+    Cluster c;
+    assert_true(cluster_from_system(&c, "dgx-a100", 16, err, sizeof err));
+    cluster_set_out_bw(&c, c.out_bytes_per_s);
+    assert_string_equal(c.out_link, "HDR InfiniBand 200 Gb/s");
+    cluster_set_out_bw(&c, 6.25e9);
+    assert_string_equal(c.out_link, "custom 50 Gb/s scale-out");
+    assert_true(c.out_bytes_per_s == 6.25e9);
+    cluster_set_up_bw(&c, 450e9);
+    assert_string_equal(c.up_link, "custom 450 GB/s scale-up");
+    assert_true(c.up_bytes_per_s == 450e9);
+    cluster_set_out_bw(NULL, 1); /* accepts NULL */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_cluster_domain_leaf_site_of),
         cmocka_unit_test(test_cluster_leaf_spine_counts),
         cmocka_unit_test(test_cluster_check_explains),
+        cmocka_unit_test(test_cluster_overridden_links_are_named_by_figure),
     };
     return cmocka_run_group_tests_name("cluster", tests, NULL, NULL);
 }
