@@ -28,7 +28,7 @@ typedef struct {
     MenuState menu;
     PageState page;
     bool in_page;
-    bool direct;        /* one lesson file, no menu */
+    bool direct; /* one lesson file, no menu */
     Lesson *lesson;
     Progress *progress;
     Canvas *canvas;

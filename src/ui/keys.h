@@ -24,9 +24,9 @@ enum {
     UIK_HOME,
     UIK_END,
     UIK_BACKSPACE,
-    UIK_BTAB,     /* shift-tab */
-    UIK_RESIZE,   /* the terminal changed size */
-    UIK_SIGNAL,   /* a quit signal arrived while waiting */
+    UIK_BTAB,   /* shift-tab */
+    UIK_RESIZE, /* the terminal changed size */
+    UIK_SIGNAL, /* a quit signal arrived while waiting */
 };
 
 #endif

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PROGRESS_HEADER "scalelab-progress 1"
+#define PROGRESS_HEADER   "scalelab-progress 1"
 #define PROGRESS_LINE_MAX 512
 
 typedef struct {
@@ -190,8 +190,7 @@ static bool progress_parse_line(Progress *p, char *line)
         int page, hints, met, answer, correct;
         if (!progress_id_ok(f[1]) || !progress_int(f[2], 0, &page) ||
             !progress_int(f[3], 0, &hints) || !progress_int(f[4], 0, &met) || met > 1 ||
-            !progress_int(f[5], -1, &answer) || !progress_int(f[6], 0, &correct) ||
-            correct > 1)
+            !progress_int(f[5], -1, &answer) || !progress_int(f[6], 0, &correct) || correct > 1)
             return false;
         PageRec *r = progress_page_get(progress_get(p, f[1]), page);
         r->hints = hints;
@@ -288,8 +287,8 @@ Progress *progress_open(const char *path, char *note, size_t note_len)
     if (rename(path, aside) == 0) {
         if (note && note_len)
             snprintf(note, note_len,
-                     "progress file %s was unreadable (%s): moved to %s, starting afresh",
-                     path, why, aside);
+                     "progress file %s was unreadable (%s): moved to %s, starting afresh", path,
+                     why, aside);
     } else if (note && note_len) {
         snprintf(note, note_len,
                  "progress file %s is unreadable (%s) and could not be moved aside (%s): "
@@ -361,8 +360,7 @@ static bool progress_mkdirs(const char *path, char *err, size_t err_len)
                 char keep = *c;
                 *c = '\0';
                 if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-                    progress_seterr(err, err_len, "cannot create %s: %s", dir,
-                                    strerror(errno));
+                    progress_seterr(err, err_len, "cannot create %s: %s", dir, strerror(errno));
                     ok = false;
                 }
                 *c = keep;

@@ -29,8 +29,7 @@ static bool screen_menu_has(const char *hay, const char *word, size_t wlen)
         return false;
     for (const char *h = hay; *h; h++) {
         size_t i = 0;
-        while (i < wlen && h[i] &&
-               tolower((unsigned char)h[i]) == tolower((unsigned char)word[i]))
+        while (i < wlen && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)word[i]))
             i++;
         if (i == wlen)
             return true;
@@ -120,13 +119,31 @@ ScreenAction screen_menu_key(MenuState *m, int key)
         return SCREEN_NONE;
     }
     switch (key) {
-    case UIK_UP: case 'k': screen_menu_move(m, -1, 1); break;
-    case UIK_DOWN: case 'j': screen_menu_move(m, 1, 1); break;
-    case UIK_PGUP: screen_menu_move(m, -1, 10); break;
-    case UIK_PGDN: screen_menu_move(m, 1, 10); break;
-    case UIK_HOME: case 'g': screen_menu_move(m, -1, m->n_items); break;
-    case UIK_END: case 'G': screen_menu_move(m, 1, m->n_items); break;
-    case UIK_ENTER: case UIK_RIGHT: case 'l':
+    case UIK_UP:
+    case 'k':
+        screen_menu_move(m, -1, 1);
+        break;
+    case UIK_DOWN:
+    case 'j':
+        screen_menu_move(m, 1, 1);
+        break;
+    case UIK_PGUP:
+        screen_menu_move(m, -1, 10);
+        break;
+    case UIK_PGDN:
+        screen_menu_move(m, 1, 10);
+        break;
+    case UIK_HOME:
+    case 'g':
+        screen_menu_move(m, -1, m->n_items);
+        break;
+    case UIK_END:
+    case 'G':
+        screen_menu_move(m, 1, m->n_items);
+        break;
+    case UIK_ENTER:
+    case UIK_RIGHT:
+    case 'l':
         return m->sel >= 0 ? SCREEN_OPEN : SCREEN_NONE;
     case '/':
         m->filtering = true;
@@ -140,7 +157,8 @@ ScreenAction screen_menu_key(MenuState *m, int key)
     case '?':
         m->help = true;
         break;
-    case 'q': case UIK_CTRL_C:
+    case 'q':
+    case UIK_CTRL_C:
         return SCREEN_QUIT;
     default:
         break;
@@ -151,9 +169,12 @@ ScreenAction screen_menu_key(MenuState *m, int key)
 static const char *screen_menu_mark(ProgressStatus s, bool ascii)
 {
     switch (s) {
-    case PROGRESS_DONE: return ascii ? "[x]" : "[✓]";
-    case PROGRESS_STARTED: return "[>]";
-    default: return "[ ]";
+    case PROGRESS_DONE:
+        return ascii ? "[x]" : "[✓]";
+    case PROGRESS_STARTED:
+        return "[>]";
+    default:
+        return "[ ]";
     }
 }
 
@@ -186,19 +207,17 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
     else
         snprintf(filt, sizeof filt, "Marks: [ ] new  [>] in progress  %s done",
                  ascii ? "[x]" : "[✓]");
-    int top = screen_frame(c, "scalelab - lessons", right,
-                           filt,
+    int top = screen_frame(c, "scalelab - lessons", right, filt,
                            m->filtering ? "type words · Enter keep · Esc clear · ↑↓ move"
                                         : "↑↓/jk move · Enter open · / filter · ? help · q quit",
                            ascii);
     if (m->where[0])
         canvas_put_text_max(c, 1, top, w - 2, m->where, STYLE_DIM, ascii);
     top += 1;
-    int bottom = h - 3; /* last list row (footer has two lines, note above) */
+    int bottom = h - 3;        /* last list row (footer has two lines, note above) */
     int list_h = bottom - top; /* rows top .. bottom-1 */
     if (m->note[0])
-        canvas_put_text_max(c, 1, bottom, w - 2, m->note,
-                            STYLE_WARNING, ascii);
+        canvas_put_text_max(c, 1, bottom, w - 2, m->note, STYLE_WARNING, ascii);
     else if (m->sel >= 0 && m->items[m->sel].error)
         canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].error, STYLE_BAD, ascii);
     else if (m->sel >= 0 && m->items[m->sel].summary)

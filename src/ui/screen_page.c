@@ -124,8 +124,7 @@ static ScreenAction screen_page_next(PageState *p)
     }
     char left[200];
     if (screen_page_unfinished(p, left, sizeof left) > 0) {
-        snprintf(p->message, sizeof p->message, "Last page. To finish the lesson: page %s.",
-                 left);
+        snprintf(p->message, sizeof p->message, "Last page. To finish the lesson: page %s.", left);
         return SCREEN_NONE;
     }
     progress_set_done(p->progress, lesson_id(p->lesson), NULL, 0);
@@ -184,20 +183,32 @@ ScreenAction screen_page_key(PageState *p, int key)
         }
     }
     switch (key) {
-    case 'n': case ' ': case UIK_RIGHT: case UIK_TAB: case UIK_PGDN: case UIK_ENTER:
+    case 'n':
+    case ' ':
+    case UIK_RIGHT:
+    case UIK_TAB:
+    case UIK_PGDN:
+    case UIK_ENTER:
         return screen_page_next(p);
-    case 'p': case UIK_LEFT: case UIK_BTAB: case UIK_PGUP: case UIK_BACKSPACE:
+    case 'p':
+    case UIK_LEFT:
+    case UIK_BTAB:
+    case UIK_PGUP:
+    case UIK_BACKSPACE:
         screen_page_goto(p, p->page - 1);
         return SCREEN_NONE;
-    case UIK_DOWN: case 'j':
+    case UIK_DOWN:
+    case 'j':
         if (p->scroll + 1 < p->lines)
             p->scroll++;
         return SCREEN_NONE;
-    case UIK_UP: case 'k':
+    case UIK_UP:
+    case 'k':
         if (p->scroll > 0)
             p->scroll--;
         return SCREEN_NONE;
-    case UIK_ESC: case 'q':
+    case UIK_ESC:
+    case 'q':
         return SCREEN_BACK;
     case '?':
         p->help = true;
@@ -242,11 +253,16 @@ static const char *const screen_page_scenario_help[] = {
 static const char *screen_page_kind_name(PageKind k)
 {
     switch (k) {
-    case PAGE_TEXT: return "text";
-    case PAGE_DIAGRAM: return "diagram";
-    case PAGE_SCENARIO: return "scenario";
-    case PAGE_QUIZ: return "quiz";
-    case PAGE_COMPARE: return "compare";
+    case PAGE_TEXT:
+        return "text";
+    case PAGE_DIAGRAM:
+        return "diagram";
+    case PAGE_SCENARIO:
+        return "scenario";
+    case PAGE_QUIZ:
+        return "quiz";
+    case PAGE_COMPARE:
+        return "compare";
     }
     return "";
 }
@@ -302,8 +318,7 @@ static void screen_page_draw_diagram(Canvas *c, PageState *p, int top, int botto
         screen_page_draw_error(c, 2, top, w - 4, dh, err, ascii);
     placement_free(d.placement);
     if (cap_h)
-        p->lines = text_draw_markup(c, 2, bottom - cap_h, w - 4, cap_h, caption, p->scroll,
-                                    ascii);
+        p->lines = text_draw_markup(c, 2, bottom - cap_h, w - 4, cap_h, caption, p->scroll, ascii);
 }
 
 static void screen_page_draw_compare(Canvas *c, PageState *p, int top, int bottom, bool ascii)
@@ -413,8 +428,10 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
             f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro-batch · +/- domain size · "
                  "s/S system · h hint · e explain · n/p page · ? help · Esc menu";
         } else {
-            f1 = ascii ? "arrows move · Space pick · g group · Enter drop · u undo · 0 reset · b mark"
-                       : "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
+            f1 =
+                ascii
+                    ? "arrows move · Space pick · g group · Enter drop · u undo · 0 reset · b mark"
+                    : "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
             f2 = "t/T TP y/Y PP d/D DP m/M mb · +/- domain · s system · h hint · e explain · ?";
         }
         break;

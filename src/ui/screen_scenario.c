@@ -34,13 +34,20 @@ enum {
 static const char *screen_scenario_part_words(StepPart part)
 {
     switch (part) {
-    case STEP_COMPUTE: return "compute";
-    case STEP_TP: return "TP all-reduce";
-    case STEP_PP: return "PP sends";
-    case STEP_BUBBLE: return "pipeline bubble";
-    case STEP_DP: return "DP gradient reduction";
-    case STEP_EP: return "EP all-to-all";
-    default: return "?";
+    case STEP_COMPUTE:
+        return "compute";
+    case STEP_TP:
+        return "TP all-reduce";
+    case STEP_PP:
+        return "PP sends";
+    case STEP_BUBBLE:
+        return "pipeline bubble";
+    case STEP_DP:
+        return "DP gradient reduction";
+    case STEP_EP:
+        return "EP all-to-all";
+    default:
+        return "?";
     }
 }
 
@@ -114,8 +121,7 @@ static void screen_scenario_check(PageState *p)
 {
     ScenarioView *v = &p->scn;
     char why[256] = "", err[LESSON_ERR_LEN] = "";
-    int met = lesson_scenario_goal_met(p->lesson, p->page, v->s, why, sizeof why, err,
-                                       sizeof err);
+    int met = lesson_scenario_goal_met(p->lesson, p->page, v->s, why, sizeof why, err, sizeof err);
     v->goal = met;
     v->why[0] = '\0';
     if (met < 0) {
@@ -286,8 +292,9 @@ static void screen_scenario_domain(PageState *p, bool up)
             snprintf(first, sizeof first, "%s", err);
     }
     screen_scenario_after(p, false,
-                          first[0] ? first : up ? "the domain is as big as it gets"
-                                                : "the domain is already 1 GPU");
+                          first[0] ? first
+                          : up     ? "the domain is as big as it gets"
+                                   : "the domain is already 1 GPU");
 }
 
 static void screen_scenario_system(PageState *p, int dir)
@@ -333,8 +340,7 @@ static void screen_scenario_drop(PageState *p)
         ok = scenario_swap_gpus(v->s, v->picked, v->cursor, err, sizeof err);
     } else {
         int dom = cluster_domain_of(scenario_cluster(v->s), v->cursor);
-        ok = scenario_move_group(v->s, v->picked, (MappingDim)v->pick_dim, dom, err,
-                                 sizeof err);
+        ok = scenario_move_group(v->s, v->picked, (MappingDim)v->pick_dim, dom, err, sizeof err);
     }
     if (ok) {
         v->picked = -1;
@@ -352,19 +358,23 @@ ScreenAction screen_scenario_key(PageState *p, int key)
     if (key != UIK_RESIZE)
         v->msg[0] = '\0';
     switch (key) {
-    case UIK_LEFT: case 'H':
+    case UIK_LEFT:
+    case 'H':
         if (v->cursor > 0)
             v->cursor--;
         break;
-    case UIK_RIGHT: case 'L':
+    case UIK_RIGHT:
+    case 'L':
         if (v->cursor + 1 < n)
             v->cursor++;
         break;
-    case UIK_UP: case 'K':
+    case UIK_UP:
+    case 'K':
         if (v->cursor - dom >= 0)
             v->cursor -= dom;
         break;
-    case UIK_DOWN: case 'J':
+    case UIK_DOWN:
+    case 'J':
         if (v->cursor + dom < n)
             v->cursor += dom;
         else if (cluster_domain_of(c, n - 1) != cluster_domain_of(c, v->cursor))
@@ -412,28 +422,36 @@ ScreenAction screen_scenario_key(PageState *p, int key)
             return SCREEN_PASS;
         }
         break;
-    case '+': case '=':
+    case '+':
+    case '=':
         screen_scenario_domain(p, true);
         break;
-    case '-': case '_':
+    case '-':
+    case '_':
         screen_scenario_domain(p, false);
         break;
-    case 't': case 'T':
+    case 't':
+    case 'T':
         screen_scenario_degree(p, DIM_TP, key == 't');
         break;
-    case 'y': case 'Y':
+    case 'y':
+    case 'Y':
         screen_scenario_degree(p, DIM_PP, key == 'y');
         break;
-    case 'd': case 'D':
+    case 'd':
+    case 'D':
         screen_scenario_degree(p, DIM_DP, key == 'd');
         break;
-    case 'x': case 'X':
+    case 'x':
+    case 'X':
         screen_scenario_degree(p, DIM_EP, key == 'x');
         break;
-    case 'm': case 'M':
+    case 'm':
+    case 'M':
         screen_scenario_micro(p, key == 'm');
         break;
-    case 's': case 'S':
+    case 's':
+    case 'S':
         screen_scenario_system(p, key == 's' ? 1 : -1);
         break;
     case 'u':
@@ -462,8 +480,7 @@ ScreenAction screen_scenario_key(PageState *p, int key)
         } else if (v->hints < hc) {
             v->hints++;
             if (p->progress)
-                progress_set_hints(p->progress, lesson_id(p->lesson), p->page, v->hints, NULL,
-                                   0);
+                progress_set_hints(p->progress, lesson_id(p->lesson), p->page, v->hints, NULL, 0);
         } else {
             snprintf(v->msg, sizeof v->msg, "That was the last hint.");
         }
@@ -588,8 +605,7 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
             int bx = x + col * (g.box_w + 1), by = y + (line - first) * g.box_h;
             if (g.compact) {
                 canvas_vline(cv, bx, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
-                canvas_vline(cv, bx + g.box_w - 1, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK,
-                             ascii);
+                canvas_vline(cv, bx + g.box_w - 1, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
             } else {
                 canvas_box(cv, bx, by, g.box_w, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
                 char label[24];
@@ -610,10 +626,10 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
                     glyph[0] = (char)(grp % 52 < 26 ? 'A' + grp % 26 : 'a' + grp % 26);
                     st = canvas_group_style(grp);
                     if (picked_rank >= 0 &&
-                        (v->pick_dim < 0 ? gpu == v->picked
-                                         : mapping_group_of(m, rank, (MappingDim)v->pick_dim) ==
-                                               mapping_group_of(m, picked_rank,
-                                                                (MappingDim)v->pick_dim)))
+                        (v->pick_dim < 0
+                             ? gpu == v->picked
+                             : mapping_group_of(m, rank, (MappingDim)v->pick_dim) ==
+                                   mapping_group_of(m, picked_rank, (MappingDim)v->pick_dim)))
                         st = STYLE_SELECTED;
                 }
                 if (gpu == v->cursor) {
@@ -632,8 +648,7 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
     }
 }
 
-static void screen_scenario_explain(const Scenario *s, int which, bool ascii, char *buf,
-                                    size_t n)
+static void screen_scenario_explain(const Scenario *s, int which, bool ascii, char *buf, size_t n)
 {
     const Cluster *c = scenario_cluster(s);
     const Workload *w = scenario_workload(s);
@@ -666,8 +681,8 @@ static void screen_scenario_explain(const Scenario *s, int which, bool ascii, ch
                  screen_scenario_count(r->tokens_per_s, a, sizeof a));
         return;
     }
-    double peak = w->precision == WL_FP8 && c->gpu.fp8_flops > 0 ? c->gpu.fp8_flops
-                                                                  : c->gpu.bf16_flops;
+    double peak =
+        w->precision == WL_FP8 && c->gpu.fp8_flops > 0 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
     snprintf(buf, n,
              "MFU = model FLOPs per GPU per second %.0f TFLOP/s / peak of the %s %.0f TFLOP/s "
              "= %.0f%%",
@@ -717,8 +732,8 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
     const char *sep = ascii ? " | " : " · ";
     snprintf(line, sizeof line, "step %s%s%s tokens/s%sMFU %.0f%%%s%s mb%d%s%s",
              screen_scenario_time(r->step_s, ascii, t), sep,
-             screen_scenario_count(r->tokens_per_s, tok, sizeof tok), sep, r->mfu * 100.0, sep,
-             mp, scenario_workload(s)->micro_batch, sep, scenario_cluster(s)->name);
+             screen_scenario_count(r->tokens_per_s, tok, sizeof tok), sep, r->mfu * 100.0, sep, mp,
+             scenario_workload(s)->micro_batch, sep, scenario_cluster(s)->name);
     if (!measure)
         canvas_put_text_max(c, x, row, w, line, STYLE_BOLD, ascii);
     row++;
@@ -734,7 +749,7 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
     }
     const char *goal = lesson_scenario_goal_text(p->lesson, p->page);
     if (goal && *goal) {
-        const char *state = v->goal == 1 ? (ascii ? "[met]" : "[met ✓]")
+        const char *state = v->goal == 1  ? (ascii ? "[met]" : "[met ✓]")
                             : v->goal < 0 ? "[goal error]"
                                           : "[not yet]";
         snprintf(line, sizeof line, "%s  %s", goal, state);
@@ -772,8 +787,9 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
                                     STYLE_EMPH);
     }
     if (v->met && v->goal == 1 && row < end)
-        row += screen_scenario_para(c, x, row, w, end - row, "Debrief: ",
-                                    lesson_scenario_debrief(p->lesson, p->page), STYLE_GOOD);
+        row += screen_scenario_para(c, x, row, w, end - row,
+                                    "Debrief: ", lesson_scenario_debrief(p->lesson, p->page),
+                                    STYLE_GOOD);
     return row - y;
 }
 
@@ -812,9 +828,9 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         /* Room left on a big terminal: the same cluster as a fabric view. */
         if (bottom - ly - 1 >= 12) {
             char err[256];
-            screen_diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, 1, cl,
-                                scenario_workload(v->s), scenario_mapping(v->s),
-                                scenario_placement(v->s), NULL, ascii, err, sizeof err);
+            screen_diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, 1, cl, scenario_workload(v->s),
+                                scenario_mapping(v->s), scenario_placement(v->s), NULL, ascii, err,
+                                sizeof err);
         }
         screen_scenario_results(c, rx, y, rw, bottom - y, p, ascii, false);
         return;

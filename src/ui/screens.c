@@ -18,8 +18,9 @@ void screen_too_small_draw(Canvas *c, int w, int h)
 {
     /* The longest wording that fits the width. */
     char line[4][120];
-    snprintf(line[0], sizeof line[0], "Terminal %dx%d is too small: please make it at least %dx%d.",
-             w, h, SCREEN_MIN_W, SCREEN_MIN_H);
+    snprintf(line[0], sizeof line[0],
+             "Terminal %dx%d is too small: please make it at least %dx%d.", w, h, SCREEN_MIN_W,
+             SCREEN_MIN_H);
     snprintf(line[1], sizeof line[1], "Too small: need %dx%d", SCREEN_MIN_W, SCREEN_MIN_H);
     snprintf(line[2], sizeof line[2], "Need %dx%d", SCREEN_MIN_W, SCREEN_MIN_H);
     snprintf(line[3], sizeof line[3], "%dx%d", SCREEN_MIN_W, SCREEN_MIN_H);

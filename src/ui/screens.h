@@ -68,13 +68,13 @@ typedef struct {
 typedef struct {
     const MenuItem *items; /* borrowed, in menu order (track, then order) */
     int n_items;
-    int sel;               /* selected item, -1 when none is visible */
-    int scroll;            /* first row shown of the list */
-    char filter[64];       /* words that must all appear (case-insensitive) */
-    bool filtering;        /* typing into the filter */
+    int sel;         /* selected item, -1 when none is visible */
+    int scroll;      /* first row shown of the list */
+    char filter[64]; /* words that must all appear (case-insensitive) */
+    bool filtering;  /* typing into the filter */
     bool help;
-    char note[400];        /* one line under the list (progress notes, errors) */
-    char where[200];       /* the lessons folder, shown in the header */
+    char note[400];  /* one line under the list (progress notes, errors) */
+    char where[200]; /* the lessons folder, shown in the header */
 } MenuState;
 
 void screen_menu_init(MenuState *m, const MenuItem *items, int n_items);
@@ -85,34 +85,34 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur);
 
 /* ---- scenario part of a page (screen_scenario.c) ---- */
 typedef struct {
-    Scenario *s;        /* owned */
-    int cursor;         /* GPU under the cursor */
-    int picked;         /* picked GPU, -1 none */
-    int pick_dim;       /* -1: one GPU; else the MappingDim of the picked group */
-    int goal;           /* 1 met, 0 not met, -1 script error */
-    char why[400];      /* why the goal is not met, in model terms */
-    char msg[400];      /* the answer to the last key: an illegal move, ... */
-    char last[200];     /* the effect of the last move */
-    int hints;          /* hints revealed */
-    int explain;        /* StepPart being explained, -1 none */
-    bool met;           /* the goal was met at least once (debrief shown) */
+    Scenario *s;    /* owned */
+    int cursor;     /* GPU under the cursor */
+    int picked;     /* picked GPU, -1 none */
+    int pick_dim;   /* -1: one GPU; else the MappingDim of the picked group */
+    int goal;       /* 1 met, 0 not met, -1 script error */
+    char why[400];  /* why the goal is not met, in model terms */
+    char msg[400];  /* the answer to the last key: an illegal move, ... */
+    char last[200]; /* the effect of the last move */
+    int hints;      /* hints revealed */
+    int explain;    /* StepPart being explained, -1 none */
+    bool met;       /* the goal was met at least once (debrief shown) */
 } ScenarioView;
 
 /* ---- a lesson page (screen_page.c) ---- */
 typedef struct {
-    Lesson *lesson;          /* borrowed; NULL when the file did not load */
+    Lesson *lesson; /* borrowed; NULL when the file did not load */
     char path[400];
-    char load_error[512];    /* "file:line: message" when lesson is NULL */
-    Progress *progress;      /* borrowed, may be NULL */
+    char load_error[512]; /* "file:line: message" when lesson is NULL */
+    Progress *progress;   /* borrowed, may be NULL */
     int page;
     int scroll;
-    int lines;               /* lines the text of this page needs (for scrolling) */
+    int lines; /* lines the text of this page needs (for scrolling) */
     bool help;
-    char message[400];       /* one status line */
-    char page_error[512];    /* this page could not be built: "file:line: message" */
-    bool ascii;              /* as last drawn: messages made by keys follow it */
+    char message[400];    /* one status line */
+    char page_error[512]; /* this page could not be built: "file:line: message" */
+    bool ascii;           /* as last drawn: messages made by keys follow it */
     int quiz_sel;
-    int quiz_answer;         /* -1 until answered */
+    int quiz_answer; /* -1 until answered */
     ScenarioView scn;
 } PageState;
 

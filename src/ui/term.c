@@ -243,9 +243,16 @@ static char term_ascii_of(uint32_t cp)
     if (cp < 0x80)
         return (char)cp;
     switch (cp) {
-    case 0x2014: case 0x2013: case 0x2500: case 0x2550: case 0x2504: case 0x2212:
+    case 0x2014:
+    case 0x2013:
+    case 0x2500:
+    case 0x2550:
+    case 0x2504:
+    case 0x2212:
         return '-';
-    case 0x2502: case 0x2551: case 0x2506:
+    case 0x2502:
+    case 0x2551:
+    case 0x2506:
         return '|';
     case 0x2026:
         return '~';
@@ -263,13 +270,17 @@ static char term_ascii_of(uint32_t cp)
         return 'v';
     case 0x00d7:
         return 'x';
-    case 0x00b5: case 0x03bc:
+    case 0x00b5:
+    case 0x03bc:
         return 'u';
     case 0x2713:
         return '+';
     case 0x2717:
         return 'x';
-    case 0x2588: case 0x2593: case 0x2592: case 0x2591:
+    case 0x2588:
+    case 0x2593:
+    case 0x2592:
+    case 0x2591:
         return '#';
     default:
         if (cp >= 0x2500 && cp <= 0x257f)
@@ -342,19 +353,32 @@ int term_read_key(void)
     term_err_streak = 0;
     if (r == KEY_CODE_YES) {
         switch (ch) {
-        case KEY_UP: return UIK_UP;
-        case KEY_DOWN: return UIK_DOWN;
-        case KEY_LEFT: return UIK_LEFT;
-        case KEY_RIGHT: return UIK_RIGHT;
-        case KEY_PPAGE: return UIK_PGUP;
-        case KEY_NPAGE: return UIK_PGDN;
-        case KEY_HOME: return UIK_HOME;
-        case KEY_END: return UIK_END;
-        case KEY_BACKSPACE: return UIK_BACKSPACE;
-        case KEY_BTAB: return UIK_BTAB;
-        case KEY_ENTER: return UIK_ENTER;
-        case KEY_RESIZE: return UIK_RESIZE;
-        default: return UIK_NONE;
+        case KEY_UP:
+            return UIK_UP;
+        case KEY_DOWN:
+            return UIK_DOWN;
+        case KEY_LEFT:
+            return UIK_LEFT;
+        case KEY_RIGHT:
+            return UIK_RIGHT;
+        case KEY_PPAGE:
+            return UIK_PGUP;
+        case KEY_NPAGE:
+            return UIK_PGDN;
+        case KEY_HOME:
+            return UIK_HOME;
+        case KEY_END:
+            return UIK_END;
+        case KEY_BACKSPACE:
+            return UIK_BACKSPACE;
+        case KEY_BTAB:
+            return UIK_BTAB;
+        case KEY_ENTER:
+            return UIK_ENTER;
+        case KEY_RESIZE:
+            return UIK_RESIZE;
+        default:
+            return UIK_NONE;
         }
     }
     if (ch == '\r' || ch == '\n')

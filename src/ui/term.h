@@ -28,8 +28,8 @@ bool term_preflight(char *msg, size_t msg_len);
 bool term_start(char *err, size_t err_len);
 void term_stop(void);
 
-bool term_is_ascii(void);   /* no UTF-8 locale: draw ASCII */
-bool term_has_color(void);  /* false with NO_COLOR or a monochrome terminal */
+bool term_is_ascii(void);  /* no UTF-8 locale: draw ASCII */
+bool term_has_color(void); /* false with NO_COLOR or a monochrome terminal */
 void term_size(int *w, int *h);
 
 /* Copies the canvas to the screen at the top-left, blanks the rest, puts the

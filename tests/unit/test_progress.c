@@ -3,11 +3,14 @@
  * test works in its own temporary folder. */
 #include "ui/progress.h"
 
+/* cmocka.h needs these four first. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <dirent.h>
 #include <stdio.h>
@@ -164,12 +167,12 @@ static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
 {
     Fixture *f = *state;
     static const char *bad[] = {
-        "",                                          /* empty */
-        "hello\n",                                   /* no header */
-        "scalelab-progress 1\nlesson a done x\n",    /* page not a number */
-        "scalelab-progress 1\nlesson a maybe 1\n",   /* unknown status */
-        "scalelab-progress 1\npage a 1 0 2 -1 0\n",  /* met is 0 or 1 */
-        "scalelab-progress 1\npage a 1 0 1 -2 0\n",  /* answer >= -1 */
+        "",                                         /* empty */
+        "hello\n",                                  /* no header */
+        "scalelab-progress 1\nlesson a done x\n",   /* page not a number */
+        "scalelab-progress 1\nlesson a maybe 1\n",  /* unknown status */
+        "scalelab-progress 1\npage a 1 0 2 -1 0\n", /* met is 0 or 1 */
+        "scalelab-progress 1\npage a 1 0 1 -2 0\n", /* answer >= -1 */
     };
     char sub[96], note[512];
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
@@ -246,20 +249,16 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_default_path_prefers_xdg),
         cmocka_unit_test_setup_teardown(test_progress_missing_file_is_empty, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_progress_round_trip_survives_reopen, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_progress_save_leaves_no_temp_file, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_progress_round_trip_survives_reopen, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_save_leaves_no_temp_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_corrupt_file_moved_aside_once, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_progress_bad_header_and_numbers_are_corrupt,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_progress_refuses_ids_with_spaces, setup,
+        cmocka_unit_test_setup_teardown(test_progress_bad_header_and_numbers_are_corrupt, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_progress_refuses_ids_with_spaces, setup, teardown),
         cmocka_unit_test(test_progress_in_memory_store_never_writes),
         cmocka_unit_test(test_progress_unwritable_folder_noted_at_open),
-        cmocka_unit_test_setup_teardown(test_progress_failed_save_reported_once, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_progress_failed_save_reported_once, setup, teardown),
     };
     return cmocka_run_group_tests_name("progress", tests, NULL, NULL);
 }

@@ -7,11 +7,14 @@
 #include "lesson/lesson.h"
 #include "ui/keys.h"
 
+/* cmocka.h needs these four first. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdio.h>
@@ -19,10 +22,8 @@
 #include <string.h>
 
 static const MenuItem items[] = {
-    {"alpha", "Two ways to grow", "Scale up or scale out.", "Foundations", NULL, 8,
-     PROGRESS_DONE},
-    {"beta", "Inside the box", "NVLink and NVSwitch.", "Foundations", NULL, 10,
-     PROGRESS_STARTED},
+    {"alpha", "Two ways to grow", "Scale up or scale out.", "Foundations", NULL, 8, PROGRESS_DONE},
+    {"beta", "Inside the box", "NVLink and NVSwitch.", "Foundations", NULL, 10, PROGRESS_STARTED},
     {"gamma", "Beyond the rack", "Scale across sites.", "Advanced", NULL, 12, PROGRESS_NEW},
 };
 #define N_ITEMS 3
