@@ -60,6 +60,15 @@ start() {
   T new-session -d -s s -x "$w" -y "$h" \
     "env -u NO_COLOR $envs $bin $*; echo EXITED-\$?; sleep 60"
 }
+# watched: a fresh session that runs the binary between two `stty -a`
+# snapshots, its pid in $tmp/pid, then prints EXITED-status and AFTER.
+watched() {
+  T kill-session -t s >/dev/null 2>&1
+  run="env HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 $bin --lessons $lessons"
+  T new-session -d -s s -x 80 -y 24 "stty -a >$tmp/stty.before; \
+sh -c 'echo \$\$ >$tmp/pid; exec $run'; echo EXITED-\$?; \
+stty -a >$tmp/stty.after; echo AFTER; sleep 60"
+}
 # The step time on the scenario screen: "step 1.23 s" -> seconds.
 step_s() {
   screen | sed -n 's/.*step \([0-9.]*\) \([mµu]*\)s .*/\1 \2/p' | head -n 1 |
@@ -194,9 +203,7 @@ keys Escape
 wait_for "EXITED-0"
 
 # --- SIGTERM: progress kept, terminal restored (stty -a before/after) ---
-T kill-session -t s >/dev/null 2>&1
-T new-session -d -s s -x 80 -y 24 \
-  "stty -a >$tmp/stty.before; sh -c 'echo \$\$ >$tmp/pid; exec env HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 $bin --lessons $lessons'; echo EXITED-\$?; stty -a >$tmp/stty.after; echo AFTER; sleep 60"
+watched
 wait_for "scalelab - lessons"
 keys j Enter
 wait_for "Second lesson — page 1/1"
@@ -209,9 +216,7 @@ grep -q "lesson e2e-second" "$tmp/state/scalelab/progress" ||
   no "the visit before SIGTERM was not saved"
 
 # --- a crash signal restores the terminal too (async-signal-safe path) ---
-T kill-session -t s >/dev/null 2>&1
-T new-session -d -s s -x 80 -y 24 \
-  "stty -a >$tmp/stty.before; sh -c 'echo \$\$ >$tmp/pid; exec env HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 $bin --lessons $lessons'; echo EXITED-\$?; stty -a >$tmp/stty.after; echo AFTER; sleep 60"
+watched
 wait_for "scalelab - lessons"
 kill -SEGV "$(cat "$tmp/pid")"
 wait_for "AFTER"
