@@ -331,6 +331,21 @@ static void screen_page_draw_compare(Canvas *c, PageState *p, int top, int botto
     p->lines = text_draw_markup(c, 2, top, w - 4, cap_h, caption, p->scroll, ascii);
     top += cap_h + (cap_h ? 1 : 0);
     bool side_by_side = w >= 120;
+    /* Step bars of the two sides share one time scale: the faster side's bar
+     * is drawn narrower, so the eye compares lengths honestly. */
+    double step_s[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        LessonDiagram d;
+        char err[LESSON_ERR_LEN];
+        if (!lesson_page_diagram(p->lesson, p->page, side, &d, err, sizeof err))
+            continue;
+        StepResult r;
+        if (d.view == VIEW_BAR && step_eval(&d.cluster, &d.workload, &d.mapping, d.placement,
+                                            NULL, &r, err, sizeof err) == STEP_OK)
+            step_s[side] = r.step_s;
+        placement_free(d.placement);
+    }
+    double slowest = step_s[0] > step_s[1] ? step_s[0] : step_s[1];
     for (int side = 0; side < 2; side++) {
         LessonDiagram d;
         char err[LESSON_ERR_LEN] = "";
@@ -347,7 +362,14 @@ static void screen_page_draw_compare(Canvas *c, PageState *p, int top, int botto
             continue;
         }
         canvas_put_text_max(c, x, y, bw, d.label, STYLE_BOLD, ascii);
-        if (!screen_diagram_draw(c, x, y + 1, bw, bh - 1, (int)d.view, &d.cluster, &d.workload,
+        int dw = bw;
+        if (d.view == VIEW_BAR && slowest > 0 && step_s[side] > 0) {
+            /* the bar starts after a label of about 9 columns */
+            dw = 9 + (int)((bw - 9) * (step_s[side] / slowest) + 0.5);
+            if (dw < 40)
+                dw = bw < 40 ? bw : 40;
+        }
+        if (!screen_diagram_draw(c, x, y + 1, dw, bh - 1, (int)d.view, &d.cluster, &d.workload,
                                  &d.mapping, d.placement, NULL, ascii, err, sizeof err))
             screen_page_draw_error(c, x, y + 1, bw, bh - 1, err, ascii);
         placement_free(d.placement);
