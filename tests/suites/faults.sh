@@ -1,12 +1,14 @@
 #!/bin/sh
 # faults — the interactive program under faults, driven in tmux: a quit
-# signal (TERM, INT, HUP) on each screen (menu, text page, scenario, quiz)
-# must leave the terminal as it was (`stty -a` in the pane, before and
+# signal (TERM, INT, HUP) on each screen (menu, text page, scenario, quiz),
+# and a crash signal (SEGV, ABRT) on the scenario screen, must leave the
+# terminal as it was (`stty -a` in the pane, before and
 # after, identical) and the progress file intact and parseable (header,
 # known records, no temporary file left, nothing set aside as corrupt); a
 # progress file that is corrupt, truncated, a folder, or on a path that
 # cannot be written is reported and never fatal; a resize to 10x4 shows one
-# line asking for room and the screen comes back at 80x24; TERM unset,
+# line asking for room and the screen comes back at 80x24; after SIGKILL
+# the progress file is still intact (written atomically); TERM unset,
 # TERM=dumb and an unknown TERM give one clear line and exit 1.
 #
 # Everything runs on a private tmux socket with HOME and XDG_STATE_HOME in
@@ -117,7 +119,11 @@ progress_ok() {
   [ "$(head -n 1 "$f")" = "scalelab-progress 1" ] || { echo "bad header: $(head -n 1 "$f")"; return 1; }
   badline=$(tail -n +2 "$f" | grep -Ev '^(lesson [^ ]+ (new|started|done) -?[0-9]+|page [^ ]+ [0-9]+ [0-9]+ [01] -?[0-9]+ [01])$' | head -n 1)
   [ -z "$badline" ] || { echo "unknown record: $badline"; return 1; }
-  left=$(ls -a "$(dirname "$f")" | grep -E '\.tmp|\.corrupt' | head -n 1)
+  # After SIGKILL ($2 = kill) a half-written temporary file may stay; the
+  # progress file itself must still be whole.
+  leftover='\.tmp|\.corrupt'
+  [ "${2:-}" = kill ] && leftover='\.corrupt'
+  left=$(ls -a "$(dirname "$f")" | grep -E "$leftover" | head -n 1)
   [ -z "$left" ] || { echo "left behind: $left"; return 1; }
   return 0
 }
@@ -144,8 +150,16 @@ goto() {
 }
 
 echo "faults: quit signals on each screen"
-for sig in TERM INT HUP; do
-  for s in menu text scenario quiz; do
+# Crash signals (SEGV, ABRT) are tried on the scenario screen: the terminal
+# is restored by the async-signal-safe handler and the signal re-raised.
+# KILL cannot be caught: only the progress file is checked after it.
+for sig in TERM INT HUP SEGV ABRT KILL; do
+  case $sig in
+    SEGV|ABRT) screens=scenario ;;
+    KILL) screens=quiz ;;
+    *) screens="menu text scenario quiz" ;;
+  esac
+  for s in $screens; do
     c=sig-$sig-$s
     start "$c" -- --lessons "$lessons" || { bad "$c: tmux could not start"; continue; }
     if ! goto "$c" "$s"; then
@@ -160,15 +174,16 @@ for sig in TERM INT HUP; do
     d=$T/$c
     why=""
     # Ended by the signal (128+n) or cleanly; never a crash signal.
-    case $rc in
-      129|130|143|0) ;;
+    case $sig:$rc in
+      HUP:129|INT:130|TERM:143|HUP:0|INT:0|TERM:0|SEGV:139|ABRT:134|KILL:137) ;;
       *) why="exit status $rc after SIG$sig" ;;
     esac
-    if [ -z "$why" ] && ! cmp -s "$d/before" "$d/after"; then
+    if [ -z "$why" ] && [ "$sig" != KILL ] && ! cmp -s "$d/before" "$d/after"; then
       why="terminal not restored: $(diff "$d/before" "$d/after" | grep '^[<>]' | head -n 2 | tr '\n' ' ')"
     fi
     if [ -z "$why" ] && [ "$s" != menu ]; then
-      why=$(progress_ok "$d/state/scalelab/progress") || true
+      kl=""; [ "$sig" = KILL ] && kl=kill
+      why=$(progress_ok "$d/state/scalelab/progress" $kl) || true
       [ -z "$why" ] || why="progress: $why"
       if [ -z "$why" ] && ! grep -q '^lesson e2e-basics ' "$d/state/scalelab/progress"; then
         why="progress lost: no record of the lesson that was open"
