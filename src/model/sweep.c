@@ -285,8 +285,10 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
             const int n_mb = divisors_of(per_dp, div_mb, SWEEP_MAX_DIVISORS);
             int div_v[SWEEP_MAX_DIVISORS], n_v = 1;
             div_v[0] = 1;
-            if (pp >= 2 && w->layers % pp == 0)
-                n_v = divisors_of(w->layers / pp, div_v, SWEEP_MAX_DIVISORS);
+            /* v | ceil(L/PP): the largest chunk is then exactly 1/v of a
+             * stage (uneven chunks are legal, step.c); other v are not tried. */
+            if (pp >= 2)
+                n_v = divisors_of((w->layers + pp - 1) / pp, div_v, SWEEP_MAX_DIVISORS);
             for (int a = 0; a < n_ep && !r->truncated; a++) {
                 const int ep = div_ep[a];
                 if (opt.ep && ep != opt.ep)

@@ -7,7 +7,8 @@
  * and agree with the KV heads; PP is at most the layers; DP = GPUs / (TP x PP)
  * must divide the global batch; EP runs over the divisors of gcd(DP, experts)
  * (1 for a dense model); the micro-batch over the divisors of batch / DP;
- * interleave v > 1 only where PP >= 2, PP x v divides the layers and the
+ * interleave v > 1 only where PP >= 2, v divides ceil(layers / PP) (the
+ * largest chunk is 1/v of a stage; PP x v at most the layers) and the
  * micro-batch count is a multiple of PP (mapping_check's rules). The ZeRO
  * stage is the caller's, not searched.
  *

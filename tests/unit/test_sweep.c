@@ -200,6 +200,10 @@ static void brute_force_compare(const Cluster *c, const Workload *w0)
             for (int ep = 1; ep <= dp; ep++)
                 for (int mb = 1; mb <= w.global_batch; mb++)
                     for (int v = 1; v <= w.layers; v++) {
+                        /* uneven chunks are legal for any v with PP x v <=
+                         * layers; the sweep tries the v dividing ceil(L/PP) */
+                        if (v > 1 && ((w.layers + pp - 1) / pp) % v != 0)
+                            continue;
                         Mapping m = {tp, 1, pp, dp, ep, v, 1};
                         w.micro_batch = mb;
                         if (!mapping_check(&m, c, &w, NULL, 0))
