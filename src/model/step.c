@@ -41,9 +41,9 @@
  * Memory per GPU (Megatron mixed precision): BF16 weights 2 bytes, fp32
  * gradients 4, Adam 12 (fp32 master, m, v) per local parameter, sharded over
  * DP by ZeRO stage (1: optimizer, 2: + gradients, 3: + weights); activations
- * of the first stage: min(m, p) micro-batches in flight x L_s layers
- * (x (1 + (p-1)/(p*v)) interleaved), per layer as above with no recompute,
- * without the score term with selective recompute, 2*s*b*h with full
+ * of the first stage: min(m, p) micro-batches in flight x floor(L/p) layers
+ * (x (1 + (p-1)/(p*v)) interleaved; short stages sit at the ends), per
+ * layer as above with no recompute, without the score term with selective recompute, 2*s*b*h with full
  * recompute; the last stage adds its fp32 logits.
  *
  * Pure: no I/O, no allocation with the default placement.
@@ -393,9 +393,21 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     r->mem_optimizer = 12.0 * (opt_dense + opt_expert);
     double stored = full ? 2.0 * s_loc * b * h
                          : (w->recompute == WL_RECOMPUTE_SELECTIVE ? act_base : act_layer);
+    /* 1F1B keeps min(m, p) micro-batches in flight on the first stage, each
+     * with that stage's layers: p x L/p = L layers' worth, Korthikanti et al.
+     * 2022 §4.2.3 (34*s*b*h*L/t bytes with sequence parallelism and
+     * selective recompute, their Table 2). Uneven stages put the short ones
+     * at the ends, where memory peaks (first: in flight; last: logits), as
+     * Llama 3 does (§3.3.2: 126 layers on PP 16, one layer fewer on the first
+     * and the last stage): the first holds floor(L/p), the last too when at
+     * least two stages are short. */
+    const int rem = w->layers % m->pp;
+    const int L_first = w->layers / m->pp;
+    const int L_last = (rem == 0 || m->pp - rem >= 2) ? w->layers / m->pp : Ls;
     double in_flight = fmin(mb, pp);
-    double first = stored * Ls * in_flight * (m->interleave > 1 ? 1 + (pp - 1) / (pp * v) : 1);
-    double last = stored * Ls + logits;
+    double first =
+        stored * L_first * in_flight * (m->interleave > 1 ? 1 + (pp - 1) / (pp * v) : 1);
+    double last = stored * L_last + logits;
     if (full) {
         first += act_layer; /* the layer being recomputed */
         last += act_layer;

@@ -194,6 +194,16 @@ static void test_step_pipeline_bubble_and_sends(void **state)
     NEAR(r.part_s[STEP_PP], 4 * 2.097152e-5, 1e-9);
     NEAR(r.mb_stage_s, 1.06971529216e-3, 1e-9);
     NEAR(r.part_s[STEP_BUBBLE], 1.06971529216e-3, 1e-9);
+    /* Memory with uneven stages: 10 layers on PP 4 = 3, 3, 2, 2; the short
+     * stages go to the ends (Llama 3 §3.3.2), so the first holds 2 layers
+     * with min(m, p) = min(4, 4) = 4 micro-batches in flight (1F1B,
+     * Korthikanti et al. 2022 §4.2.3): 17,825,792 x 2 x 4 = 142,606,336
+     * bytes; the last 2 layers + logits = 37,699,584. TP 2 PP 4 DP 1. */
+    w.layers = 10;
+    Mapping m4 = {.tp = 2, .cp = 1, .pp = 4, .dp = 1, .ep = 1, .interleave = 1};
+    r = eval_ok(&c, &w, &m4, &P0);
+    assert_int_equal(r.micro_batches, 8);
+    NEAR(r.mem_activations, 142606336.0, 1e-12);
     /* Interleaved, v = 2 (4 layers, 1 per chunk): bubble (p-1)/v of a stage. */
     w.layers = 4;
     m.interleave = 2;
