@@ -55,7 +55,7 @@ static void app_build_menu(App *a, const char *dir)
     }
     app_fill_marks(a);
     screen_menu_init(&a->menu, a->items, a->n_items);
-    snprintf(a->menu.where, sizeof a->menu.where, "Lessons from %s", dir);
+    snprintf(a->menu.where, sizeof a->menu.where, "Lessons from %.*s", 180, dir);
 }
 
 static void app_open(App *a, const char *path, const char *id)
@@ -168,7 +168,7 @@ int app_run(const AppOptions *o)
             return CLI_FAIL;
         }
     }
-    char pathbuf[4096], note[600] = "";
+    char pathbuf[4096], note[sizeof a.menu.note] = "";
     const char *ppath = progress_default_path(pathbuf, sizeof pathbuf);
     a.progress = progress_open(ppath, note, sizeof note);
     if (!ppath)

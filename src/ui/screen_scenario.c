@@ -279,7 +279,7 @@ static void screen_scenario_domain(PageState *p, bool up)
     if (!screen_scenario_allows(v, SCN_ALLOW_DOMAIN, "the scale-up domain size"))
         return;
     int cur = scenario_cluster(v->s)->domain_gpus;
-    char err[256] = "", first[256] = "";
+    char err[256] = "", first[400] = "";
     for (int k = 0; k < ns; k++) {
         int i = up ? k : ns - 1 - k;
         if ((up && sizes[i] <= cur) || (!up && sizes[i] >= cur))
@@ -306,7 +306,7 @@ static void screen_scenario_system(PageState *p, int dir)
     for (int i = 0; i < n; i++)
         if (strcmp(hw_system_at(i)->id, scenario_cluster(v->s)->system_id) == 0)
             idx = i;
-    char err[256] = "", first[256] = "";
+    char err[256] = "", first[400] = "";
     for (int k = 1; k < n; k++) {
         const SystemSpec *sys = hw_system_at(((idx + dir * k) % n + n) % n);
         if (scenario_set_system(v->s, sys->id, err, sizeof err)) {

@@ -90,7 +90,7 @@ typedef struct {
     int picked;     /* picked GPU, -1 none */
     int pick_dim;   /* -1: one GPU; else the MappingDim of the picked group */
     int goal;       /* 1 met, 0 not met, -1 script error */
-    char why[400];  /* why the goal is not met, in model terms */
+    char why[800];  /* why the goal is not met, in model terms */
     char msg[400];  /* the answer to the last key: an illegal move, ... */
     char last[200]; /* the effect of the last move */
     int hints;      /* hints revealed */

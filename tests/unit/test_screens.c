@@ -163,7 +163,7 @@ static void test_screens_menu_scrolls_to_keep_selection_visible(void **state)
     (void)state;
     enum { N = 40 };
     MenuItem many[N];
-    char titles[N][16];
+    char titles[N][24];
     for (int i = 0; i < N; i++) {
         snprintf(titles[i], sizeof titles[i], "Lesson %02d", i);
         many[i] = (MenuItem){"x", titles[i], "s", "T", NULL, 1, PROGRESS_NEW};
