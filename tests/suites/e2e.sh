@@ -150,7 +150,15 @@ T resize-window -t s -x 80 -y 24
 wait_for "scalelab - lessons"
 T resize-window -t s -x 200 -y 60
 wait_for "scalelab - lessons"
-keys q
+# the scenario at 200x60: grid and result side by side, the fabric view below
+keys Enter
+wait_for "page 1/3"
+keys n
+wait_for "Goal: Make one TP group span both servers."
+wait_for "spine"
+screen | grep -q "domain 0.*step [0-9.]* s" ||
+  screen | grep -q "domain 0.*now " || no "at 200x60 the result is not beside the grid"
+keys Escape q
 wait_for "EXITED-0"
 
 # --- colour, and NO_COLOR: attributes only ---
