@@ -1,6 +1,9 @@
 /* cmd_render — `scalelab render VIEW [FLAGS]`: one view (rack, fabric, bar
  * or chart) of a cluster, workload and mapping, printed to stdout as UTF-8,
- * ASCII or ANSI-coloured text, or as a plain description (--describe).
+ * ASCII or ANSI-coloured text, as a plain description (--describe), as a
+ * JSON description (--format json: the same facts as data) or as an SVG file
+ * (--svg FILE, "-" for stdout; svg.h draws the same canvas with the same
+ * layout and colours).
  *
  * The cluster/workload/mapping flags are exactly eval's (evalflags.h); this
  * file only adds the output flags. Colour: --color auto (the default) colours
@@ -12,11 +15,15 @@
 #include "draw/canvas.h"
 #include "draw/charts.h"
 #include "draw/series.h"
+#include "draw/svg.h"
 #include "draw/text.h"
 #include "draw/views.h"
+#include "model/collective.h"
 #include "model/step.h"
 #include "model/xmem.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +51,8 @@ static const char render_help[] =
     "  --color WHEN       auto (default: only on a terminal, never with NO_COLOR),\n"
     "                     always or never\n"
     "  --describe         plain sentences and a table instead of the picture\n"
+    "  --format FMT       text (default) or json: the description as one JSON object\n"
+    "  --svg FILE         write the picture as SVG to FILE ('-': stdout)\n"
     "  --cursor GPU       highlight one GPU (rack, fabric)\n"
     "  --select GROUP     highlight one group (0-based id along --group-by), lower case\n"
     "  --group-by DIM     letter GPUs by tp (default), cp, ep, pp or dp groups\n"
@@ -54,7 +63,8 @@ static const char render_help[] =
 typedef struct {
     int view;
     int width, height;
-    bool ascii, describe, load, help;
+    bool ascii, describe, load, help, json;
+    const char *svg; /* --svg FILE, NULL: none */
     int color; /* 0 auto, 1 always, 2 never */
     int cursor, select;
     MappingDim group_by;
@@ -138,7 +148,8 @@ static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char
         snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), a);
         static const char *const with_value[] = {"--width", "--height", "--color", "--colour",
                                                  "--cursor", "--group-by", "--sweep",
-                                                 "--values", "--select"};
+                                                 "--values", "--select", "--svg",
+                                                 "--format"};
         bool ours_value = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             if (strcmp(name, with_value[k]) == 0)
@@ -173,6 +184,18 @@ static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char
             } else if (strcmp(name, "--values") == 0) {
                 if (!render_values(v, o))
                     return CLI_USAGE;
+            } else if (strcmp(name, "--svg") == 0) {
+                if (!*v)
+                    return cli_usage_error("render: --svg needs a file name ('-': stdout)");
+                o->svg = v;
+            } else if (strcmp(name, "--format") == 0) {
+                if (strcmp(v, "json") == 0)
+                    o->json = true;
+                else if (strcmp(v, "text") == 0)
+                    o->json = false;
+                else
+                    return cli_usage_error("render: --format must be text or json (got '%s')",
+                                           v);
             } else {
                 if (strcmp(v, "auto") == 0)
                     o->color = 0;
@@ -203,6 +226,9 @@ static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char
                 ev[(*ev_argc)++] = argv[++i];
         }
     }
+    if (o->svg && (o->describe || o->json))
+        return cli_usage_error("render: --svg draws the picture; it does not go with %s",
+                               o->json ? "--format json" : "--describe");
     return CLI_OK;
 }
 
@@ -232,6 +258,152 @@ static void render_print(const Canvas *cv, int rows, bool ascii, bool colour)
         text[--len] = '\0';
     fputs(text, stdout);
     free(text);
+}
+
+/* --- --format json ---------------------------------------------------------
+ * One object; keys are documented in the man page (render, --format json). */
+
+static void render_json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* JSON has no NaN or infinity: those become null. */
+static void render_json_num(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.10g", v);
+    else
+        fputs("null", out);
+}
+
+static void render_json_tier(FILE *out, Tier t, const char *link, double bw, double lat,
+                             const StepResult *r)
+{
+    fputs("{\"tier\": ", out);
+    render_json_str(out, tier_name(t));
+    fputs(", \"link\": ", out);
+    render_json_str(out, link);
+    fputs(", \"bytes_per_s\": ", out);
+    render_json_num(out, bw);
+    fputs(", \"lat_s\": ", out);
+    render_json_num(out, lat);
+    if (r) {
+        fputs(", \"bytes_per_step\": ", out);
+        render_json_num(out, r->tier_bytes[t]);
+        fputs(", \"busy_s\": ", out);
+        render_json_num(out, r->tier_busy_s[t]);
+        fputs(", \"load\": ", out);
+        render_json_num(out, r->step_s > 0 ? r->tier_busy_s[t] / r->step_s : 0);
+    }
+    fputc('}', out);
+}
+
+static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const Workload *w,
+                        const Mapping *m, const StepResult *r, const ChartSeries *series)
+{
+    fputs("{\"view\": ", out);
+    render_json_str(out, view_kind_name((ViewKind)o->view));
+    fputs(",\n \"cluster\": {\"system\": ", out);
+    render_json_str(out, c->system_id);
+    fputs(", \"name\": ", out);
+    render_json_str(out, c->name);
+    fputs(", \"gpu\": ", out);
+    render_json_str(out, c->gpu.id);
+    fprintf(out, ", \"gpus\": %d, \"domain_gpus\": %d, \"domains\": %d, \"leaves\": %d, "
+                 "\"spines\": %d, \"sites\": %d, \"oversub\": ",
+            c->n_gpus, c->domain_gpus, cluster_domain_count(c), cluster_leaf_count(c),
+            cluster_spine_count(c), c->sites);
+    render_json_num(out, c->oversub);
+    fputs("},\n \"tiers\": [", out);
+    render_json_tier(out, TIER_UP, c->up_link, c->up_bytes_per_s, c->up_lat_s, r);
+    fputs(",\n   ", out);
+    render_json_tier(out, TIER_OUT, c->out_link, c->out_bytes_per_s, c->out_lat_s, r);
+    if (c->sites > 1) {
+        fputs(",\n   ", out);
+        render_json_tier(out, TIER_ACROSS, "site-to-site", c->across_bytes_per_s,
+                         c->across_lat_s, r);
+    }
+    fputs("],\n \"workload\": ", out);
+    render_json_str(out, w->id);
+    fprintf(out, ",\n \"mapping\": {\"tp\": %d, \"cp\": %d, \"ep\": %d, \"pp\": %d, "
+                 "\"dp\": %d},\n \"groups\": [",
+            m->tp, m->cp, m->ep, m->pp, m->dp);
+    for (int d = 0; d < DIM_COUNT; d++) {
+        GroupSpan g = mapping_worst_span(m, c, NULL, (MappingDim)d);
+        int size = mapping_dim_size(m, (MappingDim)d);
+        fprintf(out, "%s{\"dim\": \"%s\", \"size\": %d, \"count\": %d, \"domains\": %d, "
+                     "\"min_per_domain\": %d, \"sites\": %d, \"crosses_leaf\": %s, "
+                     "\"letters\": %s}",
+                d ? ",\n   " : "", mapping_dim_name((MappingDim)d), size,
+                size > 0 ? mapping_world(m) / size : 0, g.domains, g.min_per_domain, g.sites,
+                g.crosses_leaf ? "true" : "false", d == (int)o->group_by ? "true" : "false");
+    }
+    fputc(']', out);
+    if (r) {
+        fputs(",\n \"step\": {\"step_s\": ", out);
+        render_json_num(out, r->step_s);
+        for (int p = 0; p < STEP_PART_COUNT; p++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_s", step_part_name((StepPart)p));
+            for (char *k = key; *k; k++)
+                *k = (char)(*k >= 'A' && *k <= 'Z' ? *k - 'A' + 'a' : *k);
+            fprintf(out, ", \"%s\": ", key);
+            render_json_num(out, r->part_s[p]);
+        }
+        fputs(", \"bottleneck\": ", out);
+        render_json_str(out, r->bottleneck);
+        fputc('}', out);
+    }
+    if (series) {
+        fputs(",\n \"chart\": {\"x\": ", out);
+        render_json_str(out, o->sweep);
+        fputs(", \"y\": \"step_s\", \"points\": [", out);
+        for (int i = 0; i < series->n; i++) {
+            fputs(i ? ", {\"x\": " : "{\"x\": ", out);
+            render_json_num(out, series->x[i]);
+            fputs(", \"y\": ", out);
+            if (series->valid[i])
+                render_json_num(out, series->y[i]);
+            else
+                fputs("null", out);
+            fputc('}', out);
+        }
+        fputs("]}", out);
+    }
+    fputs("}\n", out);
+}
+
+/* --- --svg ---------------------------------------------------------------- */
+
+/* Writes the first `rows` rows of cv as SVG to o->svg ("-": stdout) and says
+ * where on stdout. Exit 2 with one line when the file cannot be written. */
+static int render_svg(const RenderOpts *o, const Canvas *cv, int rows, const char *title)
+{
+    bool to_stdout = strcmp(o->svg, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(o->svg, "w");
+    if (!f)
+        return cli_usage_error("render: cannot write '%s': %s", o->svg, strerror(errno));
+    bool ok = svg_write_canvas(cv, rows, title, f);
+    int err = errno;
+    if (!to_stdout && fclose(f) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok)
+        return cli_usage_error("render: cannot write '%s': %s", o->svg, strerror(err));
+    if (!to_stdout)
+        printf("wrote %s view to %s\n", view_kind_name((ViewKind)o->view), o->svg);
+    return CLI_OK;
 }
 
 int cmd_render(int argc, char **argv)
@@ -267,8 +439,12 @@ int cmd_render(int argc, char **argv)
     StepResult r;
     char err[300];
     bool need_result = o.view == VIEW_BAR || o.load;
-    if (need_result && step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
-        return cli_usage_error("render: %s", err);
+    bool have_result = false;
+    if (need_result || o.json) {
+        have_result = step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) == STEP_OK;
+        if (need_result && !have_result)
+            return cli_usage_error("render: %s", err);
+    }
     ViewInput in = view_input_default(&c);
     in.mapping = &m;
     in.result = o.load ? &r : NULL;
@@ -287,6 +463,11 @@ int cmd_render(int argc, char **argv)
         if (!series_step_time(&series, &c, &w, &m, o.sweep, o.values, o.n_values, o.ascii, err,
                              sizeof err))
             return cli_usage_error("render: %s", err);
+    }
+
+    if (o.json) {
+        render_json(stdout, &o, &c, &w, &m, have_result ? &r : NULL, o.view == VIEW_CHART ? &series : NULL);
+        return CLI_OK;
     }
 
     if (o.describe) {
@@ -329,7 +510,16 @@ int cmd_render(int argc, char **argv)
         break;
     }
     }
-    render_print(cv, rows, o.ascii, colour);
+    rc = CLI_OK;
+    if (o.svg) {
+        char title[256], ms[64];
+        snprintf(title, sizeof title, "scalelab %s view: %s on %d %s %s, %s",
+                 view_kind_name((ViewKind)o.view), w.id, c.n_gpus, o.ascii ? "x" : "×", c.name,
+                 mapping_format(&m, ms, sizeof ms));
+        rc = render_svg(&o, cv, rows, title);
+    } else {
+        render_print(cv, rows, o.ascii, colour);
+    }
     canvas_free(cv);
-    return CLI_OK;
+    return rc;
 }
