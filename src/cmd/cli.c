@@ -14,6 +14,7 @@ static const CliCommand commands[] = {
     {"version", cmd_version, "", "print the version"},
     {"list", cmd_list, "[--lessons DIR]", "list the lessons by track, with progress marks"},
     {"check", cmd_check, "FILE...", "validate lesson files (file:line: message per problem)"},
+    {"new", cmd_new, "NAME", "write a lesson skeleton NAME.lua that passes check"},
     {"eval", cmd_eval, "[FLAGS]", "evaluate one training step (--list: presets; --json)"},
     {"sweep", cmd_sweep, "[FLAGS]", "best mappings of a job, ranked and explained (--json)"},
     {"render", cmd_render, "VIEW [FLAGS]", "draw a rack, fabric, bar or chart view (--describe)"},

@@ -38,6 +38,7 @@ int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_new(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

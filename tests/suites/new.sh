@@ -1,0 +1,58 @@
+#!/bin/sh
+# new — `scalelab new NAME` writes a lesson skeleton that passes `scalelab
+# check` as written (by a plain name into the current folder, and by a path),
+# never overwrites a file, and refuses bad names with one line and exit 2.
+# Usage: sh tests/suites/new.sh BINARY   (cwd = repository root)
+set -u
+bin=${1:?usage: new.sh BINARY}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+T=$(mktemp -d "${TMPDIR:-/tmp}/scalelab-new.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "new.sh: FAIL: $*"; fail=1; }
+
+# 1. A plain name: ID.lua in the current folder, id slugified; check passes.
+out=$(cd "$T" && "$bin" new "My First Lesson" 2>"$T/err")
+rc=$?
+[ $rc = 0 ] || bad "new 'My First Lesson' exited $rc: $(cat "$T/err")"
+[ -s "$T/my-first-lesson.lua" ] || bad "new did not write my-first-lesson.lua"
+echo "$out" | grep -q "my-first-lesson.lua" || bad "new did not say where it wrote: '$out'"
+grep -q 'id = "my-first-lesson"' "$T/my-first-lesson.lua" || bad "skeleton id is not the slug"
+grep -q 'title = "My first lesson"' "$T/my-first-lesson.lua" || bad "skeleton title"
+"$bin" check "$T/my-first-lesson.lua" >"$T/out" 2>"$T/err" ||
+  bad "the skeleton does not pass check: $(head -c 600 "$T/err")"
+
+# 2. Every page kind the brief asks for, a goal, hints, debrief, solution.
+for want in 'kind = "text"' 'kind = "diagram"' 'kind = "scenario"' 'kind = "quiz"' \
+            'title = "Summary"' 'goal = {' 'hints = {' 'debrief =' 'solution = {'; do
+  grep -qF "$want" "$T/my-first-lesson.lua" || bad "skeleton lacks $want"
+done
+
+# 3. A path ending in .lua, in another folder; two skeletons check together
+# (their ids differ).
+mkdir "$T/lessons"
+"$bin" new "$T/lessons/Scale_Out.lua" >/dev/null 2>"$T/err" || bad "new PATH.lua: $(cat "$T/err")"
+grep -q 'id = "scale-out"' "$T/lessons/Scale_Out.lua" || bad "path skeleton id is not scale-out"
+"$bin" check "$T/lessons/Scale_Out.lua" "$T/my-first-lesson.lua" >/dev/null 2>"$T/err" ||
+  bad "two skeletons do not pass check: $(head -c 600 "$T/err")"
+
+# 4. Never overwrite; bad names: one line on stderr, exit 2, nothing written.
+cp "$T/my-first-lesson.lua" "$T/before"
+long=$(printf '%060d' 0)
+for name in "$T/my-first-lesson.lua" "" "a/b" "!!!" "$long" "$T/lessons/.lua" \
+            "$T/no/such/dir/x.lua" "--bogus"; do
+  (cd "$T" && "$bin" new "$name") >"$T/out" 2>"$T/err"
+  rc=$?
+  [ $rc = 2 ] || bad "new '$name' exited $rc, not 2"
+  [ "$(wc -l <"$T/err")" = 1 ] || bad "new '$name': not one line on stderr"
+  [ -s "$T/out" ] && bad "new '$name' printed on stdout"
+done
+(cd "$T" && "$bin" new my-first-lesson) >/dev/null 2>&1 && bad "new over an existing file exited 0"
+cmp -s "$T/before" "$T/my-first-lesson.lua" || bad "new changed an existing file"
+[ -e "$T/a" ] && bad "new 'a/b' created something"
+"$bin" new >/dev/null 2>&1; [ $? = 2 ] || bad "new without a name did not exit 2"
+"$bin" new a b >/dev/null 2>&1; [ $? = 2 ] || bad "new with two names did not exit 2"
+"$bin" new --help | grep -q 'Usage: scalelab new' || bad "new --help"
+
+[ $fail = 0 ] && echo "new: ok"
+exit $fail
