@@ -49,6 +49,10 @@ printf 'leak:new_prescr\n' >"$T/lsan.supp"
 LSAN_OPTIONS="suppressions=$T/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
 
+# tmux ends its server when the last session closes, and a session started
+# while it shuts down can vanish: a keeper session holds the server up.
+tm new-session -d -s keeper "sleep 3600" || { echo "faults: tmux cannot start"; exit 1; }
+
 # The pane runs this: records stty before and after the program, its exit
 # status and its stderr, then waits so the screen can still be captured.
 cat >"$T/pane.sh" <<'EOF'
