@@ -245,7 +245,7 @@ static const char *const screen_page_scenario_help[] = {
     "s / S               next / previous system preset",
     "u  0  b             undo, reset to the start, mark as reference",
     "h                   next hint (nudge, concept, near-solution)",
-    "e / E               explain a part of the step time / close",
+    "e / E               explain the next number (parts, step, tokens/s, MFU)",
     "n / p               next / previous page;  r reload the file",
     NULL,
 };
