@@ -80,7 +80,8 @@ done
 # can check it.
 for view in rack fabric bar chart; do
   "$bin" render $view --system dgx-h100 --gpus 64 --tp 8 --model llama3-70b \
-      --format json >"$T/j.json" 2>"$T/err" || bad "render $view --format json failed"
+      --format json >"$T/j.json" 2>"$T/err" ||
+    bad "render $view --format json failed: $(head -c 300 "$T/err")"
   for key in '"view": "'$view'"' '"cluster": {' '"tiers": [' '"mapping": {' '"groups": [' \
              '"step": {'; do
     grep -qF "$key" "$T/j.json" || bad "render $view --format json lacks $key"
