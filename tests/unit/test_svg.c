@@ -119,6 +119,12 @@ static void test_svg_escape_drops_controls_and_bad_bytes(void **state)
     char *e = svg_escape("x\x1b[1m\x01\x7f\xc2\x85\xff é→");
     assert_string_equal(e, "x?[1m???? é→");
     free(e);
+    /* invalid UTF-8 is one '?' per bad byte: overlong C0 AF (2), truncated
+     * E2 94 (2), a surrogate ED A0 80 (3), past U+10FFFF F4 90 80 80 (4);
+     * U+FFFE (EF BF BE), valid UTF-8 but not an XML character, is one '?' */
+    e = svg_escape("\xc0\xaf|\xe2\x94|\xed\xa0\x80|\xf4\x90\x80\x80|\xef\xbf\xbe");
+    assert_string_equal(e, "??|??|???|????|?");
+    free(e);
     e = svg_escape(NULL);
     assert_string_equal(e, "");
     free(e);
