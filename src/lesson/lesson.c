@@ -62,6 +62,9 @@ typedef struct {
     char *debrief;
     char **solution;
     int n_solution;
+    /* presenter steps: moves (scenario) or pieces of text (other pages) */
+    char **steps;
+    int n_steps;
     /* quiz */
     QuizChoice *choices;
     int n_choices;
@@ -140,6 +143,7 @@ static void page_free(Page *p)
     free_list(p->hints, p->n_hints);
     free(p->debrief);
     free_list(p->solution, p->n_solution);
+    free_list(p->steps, p->n_steps);
     for (int i = 0; i < p->n_choices; i++) {
         free(p->choices[i].text);
         free(p->choices[i].explain);
@@ -525,6 +529,65 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
     lua_pop(L, 2);
 }
 
+/* Presenter steps. A scenario page lists moves (steps = { "swap 3 12" });
+ * any other page names how its text appears: steps = "lines" (each
+ * non-blank line) or "paragraphs" (runs of non-blank lines), split here so
+ * every step is a piece of the page's text, in order. */
+static void read_steps(lua_State *L, int idx, const char *what, Page *p)
+{
+    int t = lua_getfield(L, idx, "steps");
+    lua_pop(L, 1);
+    if (t == LUA_TNIL)
+        return;
+    if (p->kind == PAGE_SCENARIO) {
+        if (t != LUA_TTABLE)
+            luaL_error(L, "%s: a scenario's 'steps' must be a list of moves like { \"swap 3 12\" }",
+                       what);
+        read_strings(L, idx, "steps", what, &p->steps, &p->n_steps);
+        return;
+    }
+    char *mode = t == LUA_TSTRING ? dup_field(L, idx, "steps", what, false) : NULL;
+    bool lines = mode && strcmp(mode, "lines") == 0;
+    bool paras = mode && strcmp(mode, "paragraphs") == 0;
+    free(mode);
+    if (!lines && !paras)
+        luaL_error(L, "%s: 'steps' must be \"lines\" or \"paragraphs\" (a list of moves only "
+                      "on a scenario page)",
+                   what);
+    const char *s = p->text ? p->text : "";
+    p->steps = xcalloc(MAX_ITEMS + 1, sizeof *p->steps);
+    while (*s) {
+        while (*s == '\n' || *s == ' ' || *s == '\t')
+            s++;
+        if (!*s)
+            break;
+        const char *e = s;
+        for (;;) {
+            const char *nl = strchr(e, '\n');
+            if (!nl) {
+                e += strlen(e);
+                break;
+            }
+            const char *after = nl + 1;
+            while (*after == ' ' || *after == '\t')
+                after++;
+            e = nl;
+            if (lines || *after == '\n' || !*after)
+                break;
+            e = nl + 1;
+        }
+        size_t len = (size_t)(e - s);
+        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+            len--;
+        if (p->n_steps == MAX_ITEMS)
+            luaL_error(L, "%s: 'steps' makes more than %d pieces", what, MAX_ITEMS);
+        char *piece = xcalloc(len + 1, 1);
+        memcpy(piece, s, len);
+        p->steps[p->n_steps++] = piece;
+        s = e;
+    }
+}
+
 static int read_page(lua_State *L)
 {
     ReadCtx *ctx = lua_touserdata(L, 1);
@@ -602,6 +665,7 @@ static int read_page(lua_State *L)
         break;
     }
     }
+    read_steps(L, idx, what, p);
     lua_pop(L, 3);
     return 0;
 }
@@ -931,6 +995,18 @@ int lesson_scenario_solution_count(const Lesson *l, int page)
     return p ? p->n_solution : 0;
 }
 
+int lesson_page_step_count(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p ? p->n_steps : 0;
+}
+
+const char *lesson_page_step(const Lesson *l, int page, int i)
+{
+    const Page *p = page_at(l, page);
+    return p && i >= 0 && i < p->n_steps ? p->steps[i] : "";
+}
+
 const char *lesson_scenario_solution_move(const Lesson *l, int page, int i)
 {
     const Page *p = scenario_page(l, page);
@@ -1024,6 +1100,21 @@ const char *lesson_quiz_explanation(const Lesson *l, int page, int i)
 
 /* ---- check ------------------------------------------------------------- */
 
+/* The presenter's steps must play from the start, one after another. */
+static void check_steps(Lesson *l, int page)
+{
+    Page *p = &l->pages[page];
+    char err[LESSON_ERR_LEN], why[300];
+    Scenario *s = lesson_scenario_start(l, page, err, sizeof err);
+    for (int i = 0; s && i < p->n_steps; i++)
+        if (!scenario_apply_text(s, p->steps[i], why, sizeof why)) {
+            problem_add(&l->problems, "%s:%d: step %d '%s': %s", l->path, p->line, i + 1,
+                        p->steps[i], why);
+            break;
+        }
+    scenario_free(s);
+}
+
 static void check_scenario(Lesson *l, int page)
 {
     Page *p = &l->pages[page];
@@ -1033,6 +1124,8 @@ static void check_scenario(Lesson *l, int page)
         problem_add(&l->problems, "%s", err);
         return;
     }
+    if (p->n_steps > 0)
+        check_steps(l, page);
     int met = lesson_scenario_goal_met(l, page, s, why, sizeof why, err, sizeof err);
     if (met < 0) {
         problem_add(&l->problems, "%s", err);

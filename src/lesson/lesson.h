@@ -65,6 +65,13 @@ const char *lesson_page_title(const Lesson *l, int page);
  * scenario, the question of a quiz. Never NULL (may be ""). */
 const char *lesson_page_text(const Lesson *l, int page);
 
+/* Presenter steps (`steps` in the page table): on a scenario page, moves in
+ * scenario_apply_text form, applied one per key; on any other page, the
+ * pieces of the page's text ("lines" or "paragraphs"), in order, each a
+ * substring of lesson_page_text. 0 when the page declares none. */
+int lesson_page_step_count(const Lesson *l, int page);
+const char *lesson_page_step(const Lesson *l, int page, int i); /* "" out of range */
+
 /* Diagram and compare pages: what to draw. For compare pages, side 0 and 1;
  * for diagrams, side 0 only. Returns false with err when the page's cluster
  * cannot be built. The caller frees *placement (may be NULL = default). */
