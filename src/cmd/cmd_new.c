@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NEW_ID_MAX 48       /* longest lesson id we make */
-#define NEW_NAME_MAX 1024   /* longest NAME or path we accept */
+#define NEW_ID_MAX   48   /* longest lesson id we make */
+#define NEW_NAME_MAX 1024 /* longest NAME or path we accept */
 
 static const char new_help[] =
     "Usage: scalelab new NAME\n"
@@ -195,18 +195,19 @@ int cmd_new(int argc, char **argv)
     bool is_path = new_ends_with(name, ".lua");
     if (!is_path && strchr(name, '/'))
         return cli_usage_error("new: '%s' has a '/': give a plain name, or a path ending "
-                               "in .lua", name);
+                               "in .lua",
+                               name);
     /* the id part: the name, or the file name without .lua */
     const char *base = is_path && strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
     size_t base_len = strlen(base) - (is_path ? 4 : 0);
     if (base_len > NEW_ID_MAX)
         return cli_usage_error("new: the lesson name '%.*s' is too long (at most %d "
-                               "characters)", (int)base_len, base, NEW_ID_MAX);
+                               "characters)",
+                               (int)base_len, base, NEW_ID_MAX);
     char id[NEW_ID_MAX + 1];
     new_slug(base, base_len, id, sizeof id);
     if (!id[0])
-        return cli_usage_error("new: '%s' makes no lesson id (use letters, digits and '-')",
-                               name);
+        return cli_usage_error("new: '%s' makes no lesson id (use letters, digits and '-')", name);
     char *path;
     if (is_path) {
         path = xstrdup(name);

@@ -466,7 +466,8 @@ int cmd_render(int argc, char **argv)
     }
 
     if (o.json) {
-        render_json(stdout, &o, &c, &w, &m, have_result ? &r : NULL, o.view == VIEW_CHART ? &series : NULL);
+        render_json(stdout, &o, &c, &w, &m, have_result ? &r : NULL,
+                    o.view == VIEW_CHART ? &series : NULL);
         return CLI_OK;
     }
 

@@ -19,24 +19,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SVG_FONT_PX 15
-#define SVG_BASELINE 13   /* from the top of a cell */
-#define SVG_BG "#1d1f21"
-#define SVG_FG "#d8d8d8"
+#define SVG_FONT_PX  15
+#define SVG_BASELINE 13 /* from the top of a cell */
+#define SVG_BG       "#1d1f21"
+#define SVG_FG       "#d8d8d8"
 
 /* Terminal-like palette (readable on SVG_BG). */
-#define C_DIM "#7f848e"
-#define C_RED "#e06c75"
-#define C_GREEN "#98c379"
-#define C_YELLOW "#e5c07b"
-#define C_BLUE "#61afef"
+#define C_DIM     "#7f848e"
+#define C_RED     "#e06c75"
+#define C_GREEN   "#98c379"
+#define C_YELLOW  "#e5c07b"
+#define C_BLUE    "#61afef"
 #define C_MAGENTA "#c678dd"
-#define C_CYAN "#56b6c2"
-#define C_BRED "#ff8a94"
-#define C_BGREEN "#b8f28f"
+#define C_CYAN    "#56b6c2"
+#define C_BRED    "#ff8a94"
+#define C_BGREEN  "#b8f28f"
 
 typedef struct {
-    const char *fg;     /* NULL: SVG_FG */
+    const char *fg; /* NULL: SVG_FG */
     bool bold, underline, inverse;
 } SvgStyle;
 
@@ -140,7 +140,7 @@ static bool svg_block(const char *g, double *top, double *height, double *opacit
         const char *glyph;
         double top, height, opacity;
     } blocks[] = {
-        {"█", 0, 1, 1}, {"▓", 0, 1, 0.75}, {"▒", 0, 1, 0.5},
+        {"█", 0, 1, 1},    {"▓", 0, 1, 0.75},  {"▒", 0, 1, 0.5},
         {"░", 0, 1, 0.25}, {"▄", 0.5, 0.5, 1}, {"▀", 0, 0.5, 1},
     };
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
@@ -190,7 +190,7 @@ static void svg_line_cell(StrBuf paths[3], const Cell *t, int col, int row)
             continue;
         StrBuf *b = &paths[kind[d] - 1];
         bool vertical = d == U || d == D;
-        double dir = d == U || d == L ? -1 : 1;  /* sign of the way out of the cell */
+        double dir = d == U || d == L ? -1 : 1; /* sign of the way out of the cell */
         double end = d == U ? y0 : d == D ? y0 + SVG_CELL_H : d == L ? x0 : x0 + SVG_CELL_W;
         bool perp_double = kind[side[d][0]] == LINE_DOUBLE || kind[side[d][1]] == LINE_DOUBLE;
         for (int s = 0; s < 2; s++) {
@@ -205,7 +205,7 @@ static void svg_line_cell(StrBuf paths[3], const Cell *t, int col, int row)
                     start = -gap;
             } else {
                 if (s)
-                    break;  /* one stroke */
+                    break; /* one stroke */
                 start = perp_double ? gap : 0;
             }
             if (vertical)
@@ -340,12 +340,11 @@ char *svg_from_canvas(const Canvas *c, int rows, const char *title)
         h = rows;
     StrBuf b = {0};
     svg_head(&b, 2 * SVG_MARGIN + w * SVG_CELL_W, 2 * SVG_MARGIN + h * SVG_CELL_H, title);
-    StrBuf (*paths)[3] = xcalloc(STYLE_COUNT, sizeof *paths);
+    StrBuf(*paths)[3] = xcalloc(STYLE_COUNT, sizeof *paths);
     for (int row = 0; row < h; row++)
         svg_row(&b, paths, c, row);
-    static const char *const stroke[3] = {
-        "stroke-width=\"1.4\"", "stroke-width=\"1.2\"",
-        "stroke-width=\"1.4\" stroke-dasharray=\"3 1.5\""};
+    static const char *const stroke[3] = {"stroke-width=\"1.4\"", "stroke-width=\"1.2\"",
+                                          "stroke-width=\"1.4\" stroke-dasharray=\"3 1.5\""};
     for (int s = 0; s < STYLE_COUNT; s++)
         for (int k = 0; k < 3; k++) {
             if (paths[s][k].len == 0)

@@ -24,9 +24,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define SVG_CELL_W 9     /* pixels per column */
-#define SVG_CELL_H 18    /* pixels per row */
-#define SVG_MARGIN 8     /* pixels around the grid */
+#define SVG_CELL_W 9  /* pixels per column */
+#define SVG_CELL_H 18 /* pixels per row */
+#define SVG_MARGIN 8  /* pixels around the grid */
 
 /* The SVG of the first `rows` rows of the canvas (rows <= 0 or more than
  * the height: all rows), titled `title` (NULL: "scalelab"). A NULL canvas

@@ -35,7 +35,8 @@ for sys in "dgx-h100 --gpus 64 --tp 16" "gb200-nvl72 --gpus 144 --tp 8 --pp 2 --
     fi
     [ "$out" = "wrote $view view to $f" ] || bad "render $view --svg printed '$out'"
     [ -s "$T/err" ] && bad "render $view --svg wrote to stderr: $(head -c 300 "$T/err")"
-    xmllint --noout "$f" 2>"$T/xerr" || bad "$view on $sys: not valid XML: $(head -c 300 "$T/xerr")"
+    xmllint --noout "$f" 2>"$T/xerr" ||
+      bad "$view on $sys: not valid XML: $(head -c 300 "$T/xerr")"
     grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$f" || bad "$view: no SVG root"
     grep -q '<title>scalelab '"$view"' view: ' "$f" || bad "$view: no title"
     if [ $have_rsvg = 1 ]; then
@@ -93,5 +94,7 @@ for view in rack fabric bar chart; do
 done
 grep -qF '"chart": {"x": "tp"' "$T/j.json" || bad "chart JSON has no chart points"
 
-[ $fail = 0 ] && echo "svg: ok ($n views; rsvg-convert: $([ $have_rsvg = 1 ] && echo yes || echo absent))"
+rsvg=absent
+[ $have_rsvg = 1 ] && rsvg=yes
+[ $fail = 0 ] && echo "svg: ok ($n views; rsvg-convert: $rsvg)"
 exit $fail

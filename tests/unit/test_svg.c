@@ -153,8 +153,8 @@ static void test_svg_lines_become_strokes(void **state)
     assert_has(s, "stroke=\"#c678dd\" stroke-width=\"1.4\" stroke-dasharray=");
     /* the top-left corner ╔ (cell 0,0; centre 12.5, 17): outer strokes start
      * gap 2 behind the centre, inner ones 2 past it */
-    assert_has(s, "M10.5 15H17");   /* right, outer (top) stroke at y 17-2, from x 12.5-2 */
-    assert_has(s, "M14.5 19H17");   /* right, inner (bottom) stroke at y 17+2, from 12.5+2 */
+    assert_has(s, "M10.5 15H17"); /* right, outer (top) stroke at y 17-2, from x 12.5-2 */
+    assert_has(s, "M14.5 19H17"); /* right, inner (bottom) stroke at y 17+2, from 12.5+2 */
     free(s);
     /* drawn in ASCII, the same lines stay text */
     canvas_clear(c);
