@@ -382,6 +382,28 @@ bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t
     return commit(s, &next, err, err_len);
 }
 
+bool scenario_set_mapping(Scenario *s, const Mapping *m, int micro_batch, const Placement *p,
+                          char *err, size_t err_len)
+{
+    if (!allowed(s, SCN_ALLOW_DEGREES, "change the parallel degrees", err, err_len))
+        return false;
+    if (!m) {
+        set_err(err, err_len, "no mapping given");
+        return false;
+    }
+    if (micro_batch != s->cur.w.micro_batch &&
+        !allowed(s, SCN_ALLOW_MICRO, "change the micro-batch", err, err_len))
+        return false;
+    if (p && !allowed(s, SCN_ALLOW_MOVE, "move GPUs", err, err_len))
+        return false;
+    Snapshot next = snap_dup(&s->cur);
+    next.m = *m;
+    next.w.micro_batch = micro_batch;
+    placement_free(next.p);
+    next.p = p ? placement_dup(p) : placement_new(s->cur.c.n_gpus);
+    return commit(s, &next, err, err_len);
+}
+
 bool scenario_set_micro_batch(Scenario *s, int mb, char *err, size_t err_len)
 {
     if (!allowed(s, SCN_ALLOW_MICRO, "change the micro-batch", err, err_len))

@@ -63,6 +63,12 @@ bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t
 bool scenario_set_micro_batch(Scenario *s, int mb, char *err, size_t err_len);
 bool scenario_set_domain(Scenario *s, int domain_gpus, char *err, size_t err_len);
 bool scenario_set_system(Scenario *s, const char *system_id, char *err, size_t err_len);
+/* Sets the whole mapping, micro-batch and placement in one move (one undo
+ * step), e.g. to apply a search's winner. Needs the degrees allowed (and the
+ * micro-batch allowed when mb changes, moves allowed when p is not NULL);
+ * p NULL: the default placement. */
+bool scenario_set_mapping(Scenario *s, const Mapping *m, int micro_batch, const Placement *p,
+                          char *err, size_t err_len);
 bool scenario_undo(Scenario *s);   /* false when nothing to undo */
 void scenario_reset(Scenario *s);  /* back to the start; undo history cleared */
 
