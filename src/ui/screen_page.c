@@ -242,7 +242,9 @@ static const char *const screen_page_scenario_help[] = {
     "t/T y/Y d/D x/X     TP, PP, DP, EP degree up (x2) / down (/2)",
     "m/M                 micro-batch up / down",
     "+ / -               bigger / smaller scale-up domain",
-    "s / S               next / previous system preset",
+    "] / [               next / previous system preset",
+    "s                   search the best mappings (Enter applies one, Esc back)",
+    "S                   save this screen as SVG (the file is named on screen)",
     "u  0  b             undo, reset to the start, mark as reference",
     "h                   next hint (nudge, concept, near-solution)",
     "e / E               explain the next number (parts, step, tokens/s, MFU)",
@@ -447,14 +449,14 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
         if (w >= 120) {
             f1 = "arrows or H J K L cursor · Space pick a GPU · g pick its group (again: PP, DP) "
                  "· Enter drop/swap · u undo · 0 reset · b mark reference";
-            f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro-batch · +/- domain size · "
-                 "s/S system · h hint · e explain · n/p page · ? help · Esc menu";
+            f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro-batch · +/- domain · ]/[ system "
+                 "· s search · S SVG · h hint · e explain · n/p page · ? help · Esc menu";
         } else {
             f1 =
                 ascii
                     ? "arrows move · Space pick · g group · Enter drop · u undo · 0 reset · b mark"
                     : "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
-            f2 = "t/T TP y/Y PP d/D DP m/M mb · +/- domain · s system · h hint · e explain · ?";
+            f2 = "t/T TP y/Y PP d/D DP m/M mb · +/- domain · ]/[ system · s search · h hint · ?";
         }
         break;
     case PAGE_QUIZ:

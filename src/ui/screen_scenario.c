@@ -17,10 +17,13 @@
 #include "lesson/lesson.h"
 #include "model/hw.h"
 #include "model/units.h"
+#include "model/xmem.h"
 #include "ui/keys.h"
+#include "ui/screen_sweep.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Explain entries: each step part, then the step, tokens/s and MFU. */
@@ -121,6 +124,11 @@ static void screen_scenario_check(PageState *p)
 {
     ScenarioView *v = &p->scn;
     char why[256] = "", err[LESSON_ERR_LEN] = "";
+    if (!p->lesson) { /* free play: no goal */
+        v->goal = 0;
+        v->why[0] = '\0';
+        return;
+    }
     int met = lesson_scenario_goal_met(p->lesson, p->page, v->s, why, sizeof why, err, sizeof err);
     v->goal = met;
     v->why[0] = '\0';
@@ -202,6 +210,8 @@ void screen_scenario_open(PageState *p)
 
 void screen_scenario_close(PageState *p)
 {
+    screen_sweep_fini(p->scn.sweep);
+    free(p->scn.sweep);
     scenario_free(p->scn.s);
     memset(&p->scn, 0, sizeof p->scn);
     p->scn.picked = -1;
@@ -217,6 +227,7 @@ static void screen_scenario_after(PageState *p, bool ok, const char *err)
         return;
     }
     v->msg[0] = '\0';
+    v->moves++;
     screen_scenario_effect(v, p->ascii);
     screen_scenario_check(p);
 }
@@ -355,8 +366,34 @@ ScreenAction screen_scenario_key(PageState *p, int key)
     const Cluster *c = scenario_cluster(v->s);
     int n = c->n_gpus, dom = c->domain_gpus > 0 ? c->domain_gpus : 1;
     char err[256] = "";
-    if (key != UIK_RESIZE)
-        v->msg[0] = '\0';
+    if (key == UIK_RESIZE)
+        return SCREEN_NONE;
+    if (v->sweep && v->sweep->open) {
+        SweepKey sk = screen_sweep_key(v->sweep, key);
+        if (sk == SWEEP_KEY_APPLY) {
+            char map[64];
+            bool ok = screen_sweep_apply(v->sweep, v->s, err, sizeof err);
+            screen_scenario_after(p, ok, err);
+            if (ok)
+                snprintf(v->msg, sizeof v->msg, "Applied the search's #%d: %s, mb%d (u undoes it).",
+                         v->sweep->sel + 1, mapping_format(scenario_mapping(v->s), map, sizeof map),
+                         scenario_workload(v->s)->micro_batch);
+        }
+        return SCREEN_NONE;
+    }
+    v->msg[0] = '\0';
+    /* q with moves made and the goal not met asks first (q again leaves). */
+    if (key == 'q' && v->moves > 0 && v->goal != 1 && !v->confirm_quit) {
+        v->confirm_quit = true;
+        snprintf(v->msg, sizeof v->msg,
+                 "Leave with %d move%s made and the goal not met? q again leaves, any other "
+                 "key stays.",
+                 v->moves, v->moves == 1 ? "" : "s");
+        return SCREEN_NONE;
+    }
+    if (key == 'q')
+        return SCREEN_PASS;
+    v->confirm_quit = false;
     switch (key) {
     case UIK_LEFT:
     case 'H':
@@ -450,9 +487,14 @@ ScreenAction screen_scenario_key(PageState *p, int key)
     case 'M':
         screen_scenario_micro(p, key == 'm');
         break;
+    case ']':
+    case '[':
+        screen_scenario_system(p, key == ']' ? 1 : -1);
+        break;
     case 's':
-    case 'S':
-        screen_scenario_system(p, key == 's' ? 1 : -1);
+        if (!v->sweep)
+            v->sweep = xcalloc(1, sizeof *v->sweep);
+        screen_sweep_run(v->sweep, v->s);
         break;
     case 'u':
         if (scenario_undo(v->s)) {
@@ -800,6 +842,10 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         return;
     int w = canvas_width(c), h = canvas_height(c);
     int bottom = h - 3; /* the status line and two footer lines below */
+    if (v->sweep && v->sweep->open) {
+        screen_sweep_draw(c, v->sweep, v->s, 2, top - 1, w - 4, bottom - top + 1, ascii);
+        return;
+    }
     const Cluster *cl = scenario_cluster(v->s);
     const char *brief = lesson_page_text(p->lesson, p->page);
     bool wide = w >= 120;

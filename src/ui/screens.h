@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 typedef struct Lesson Lesson;
+struct SweepView;
 
 /* Works at 80x24, uses room up to 250x70. */
 #define SCREEN_MIN_W 80
@@ -96,6 +97,9 @@ typedef struct {
     int hints;      /* hints revealed */
     int explain;    /* StepPart being explained, -1 none */
     bool met;       /* the goal was met at least once (debrief shown) */
+    struct SweepView *sweep; /* owned: the search view (s), NULL until first used */
+    int moves;               /* moves made since the page opened (for q's question) */
+    bool confirm_quit;       /* q asked "leave unsaved?"; q again leaves */
 } ScenarioView;
 
 /* ---- a lesson page (screen_page.c) ---- */
