@@ -218,8 +218,9 @@ static void svg_line_cell(StrBuf paths[3], const Cell *t, int col, int row)
 
 static void svg_text_run(StrBuf *b, const Canvas *c, int row, int from, int to, int style)
 {
-    /* trim blanks at both ends: they draw nothing */
-    while (from < to && strcmp(canvas_cell(c, from, row)->glyph, " ") == 0)
+    /* trim blanks (and stray right halves) at both ends: they draw nothing */
+    while (from < to && (canvas_cell(c, from, row)->width == 0 ||
+                         strcmp(canvas_cell(c, from, row)->glyph, " ") == 0))
         from++;
     while (to > from) {
         const Cell *t = canvas_cell(c, to - 1, row);

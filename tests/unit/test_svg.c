@@ -97,6 +97,12 @@ static void test_svg_wide_glyph_takes_two_cells(void **state)
     /* 中 at col 0 (x 8) covers cols 0-1; x at col 2 → 8 + 18 = 26 */
     assert_has(s, "x=\"8 26\">中x</text>");
     free(s);
+    /* a highlight on the right half alone draws no empty <text> */
+    canvas_set_style(c, 1, 0, 1, 1, STYLE_BAD);
+    s = svg_from_canvas(c, 0, "t");
+    assert_lacks(s, "x=\"\"");
+    assert_lacks(s, "s-bad\" y");
+    free(s);
     canvas_free(c);
 }
 
