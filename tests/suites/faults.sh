@@ -46,7 +46,7 @@ skipped() { echo "faults: skip: $*"; skip=$((skip + 1)); }
 # refuses an unknown TERM: a library allocation, not ours, so it is
 # suppressed here and only here; any other leak still fails the case.
 printf 'leak:new_prescr\n' >"$T/lsan.supp"
-LSAN_OPTIONS="suppressions=$T/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
 
 # tmux ends its server when the last session closes, and a session started
