@@ -28,11 +28,16 @@
  * site, (n - n/sigma)/n crosses sites; the tiers run at once, so the slowest
  * bounds the time. Send/recv: S over the one tier between the two GPUs.
  *
- * Latency alpha: (k_in-1) ring steps of up_lat_s per scale-up phase. Across
- * domains and sites an all-reduce uses NCCL's tree, ceil(log2 m_s) steps of
- * out_lat_s and ceil(log2 sigma) of across_lat_s per phase; reduce-scatter and
- * all-gather have only the ring, m_s-1 and sigma-1 steps (MODEL-FACTS §4.2:
- * ring latency grows linearly in the node count, tree latency with its log).
+ * Latency alpha: an all-reduce pays (k_in-1) ring steps of up_lat_s per
+ * scale-up phase and, across domains and sites, NCCL's tree: ceil(log2 m_s)
+ * steps of out_lat_s and ceil(log2 sigma) of across_lat_s per phase.
+ * Reduce-scatter and all-gather have only the ring, and NCCL's ring visits
+ * every rank whatever the bandwidth hierarchy: n-1 steps, of which m-1 cross
+ * domains (m-sigma inside sites, sigma-1 between them) and n-m stay inside
+ * (NVIDIA/nccl src/graph/tuning.cc: latency = base + (nsteps - nInterSteps)
+ * x intraLat + nInterSteps x interLat, MODEL-FACTS §4.2): linear in n, so
+ * ZeRO-3's per-parameter gathers over 1,536 A100s pay 1,344 NVLink and 191
+ * network steps each.
  *
  * Fixed cost: every collective also pays fixed_s once (launch, pipeline
  * fill), chosen so that a 58 MB all-reduce on 8 H100s reaches about 40% of
@@ -145,9 +150,13 @@ static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *
     cost->tier_s[TIER_UP] += safe_div(up_b, g->up_bps);
     cost->tier_s[TIER_OUT] += safe_div(out_b, g->out_bps);
     cost->tier_s[TIER_ACROSS] += safe_div(across_b, g->across_bps);
-    double out_steps = tree ? log2_steps(g->m_s) : g->m_s - 1;
-    double across_steps = tree ? log2_steps(g->sigma) : g->sigma - 1;
-    return (g->k_in - 1) * c->up_lat_s + out_steps * c->out_lat_s + across_steps * c->across_lat_s;
+    if (!tree) { /* NCCL's ring visits every rank: n-1 steps, m-1 of them between domains */
+        double up_steps = g->n - g->m, out_steps = g->m - g->sigma;
+        return up_steps * c->up_lat_s + out_steps * c->out_lat_s +
+               (g->sigma - 1) * c->across_lat_s;
+    }
+    return (g->k_in - 1) * c->up_lat_s + log2_steps(g->m_s) * c->out_lat_s +
+           log2_steps(g->sigma) * c->across_lat_s;
 }
 
 CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const Cluster *c,

@@ -32,8 +32,9 @@
  *             (ZeRO 1-2: reduce-scatter + all-gather of BF16 weights) over
  *             the DP group, expert gradients over the expert-data-parallel
  *             group; dp_overlap x the last micro-batch's backward hides it.
- *             ZeRO-3 gathers the weights twice and reduce-scatters gradients
- *             every micro-batch, hidden behind that micro-batch's compute.
+ *             ZeRO-3 gathers each weight tensor for forward, recompute and
+ *             backward and reduce-scatters its gradient every micro-batch,
+ *             one collective per tensor, none of it hidden.
  *   optimizer Adam reads and writes ~30 bytes per local parameter at HBM
  *             bandwidth.
  *   step = m x (compute + TP + PP + EP) + bubble + exposed DP + optimizer.
@@ -81,6 +82,7 @@ StepParams step_params_default(void)
         .out_efficiency = cp.out_efficiency,
         .dp_overlap = 1.0,
         .coll_fixed_s = cp.fixed_s,
+        .zero3_per_tensor = false, /* FSDP: one flat parameter per layer */
     };
     return p;
 }
@@ -347,13 +349,19 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
             continue;
         }
         /* ZeRO 1-2: one reduce-scatter of the gradients and one all-gather
-         * of the updated weights per step. ZeRO-3: per micro-batch and per
-         * layer, the layer's weights are gathered for forward and again for
-         * backward and its gradients reduce-scattered. */
-        double pieces = m->zero == 3 ? Ls : 1.0;
+         * of the updated weights per step. ZeRO-3: per micro-batch, each
+         * layer's weights are gathered for forward, again for the recomputed
+         * forward under full recompute, and for backward, and its gradients
+         * reduce-scattered: one flat parameter per layer (FSDP), or with
+         * zero3_per_tensor one collective per weight tensor (DeepSpeed's
+         * _allgather_param of 2021: one all_gather per parameter), Ls x
+         * workload_layer_tensors of them. Each pays the ring latency over
+         * the whole DP group (collective.c), linear in its size. */
+        double per_layer = P.zero3_per_tensor ? workload_layer_tensors(w, w->layers - 1) : 1;
+        double pieces = m->zero == 3 ? Ls * per_layer : 1.0;
         a = collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, c, &cpar);
         g = collective_cost_with(COLL_ALL_GATHER, act_b * n_par / pieces, span, c, &cpar);
-        double gathers = m->zero == 3 ? 2.0 : 1.0;
+        double gathers = m->zero == 3 ? (full ? 3.0 : 2.0) : 1.0;
         double n_ops = times * pieces;
         t_dp += n_ops * (a.time_s + gathers * g.time_s);
         add_traffic(r, &a, n_ops);
@@ -366,8 +374,13 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     }
     double bwd_frac = full ? 3.0 / 4 : 2.0 / 3;
     if (m->zero == 3) {
-        double hide = mb * P.dp_overlap * r->mb_compute_s;
-        r->dp_hidden_s = fmin(t_dp, hide);
+        /* Prefetching the next tensors hides ZeRO-3 traffic behind compute
+         * (FSDP), up to dp_overlap of it. With dp_overlap = 0 nothing hides:
+         * a tensor is gathered just before the kernel that needs it, as
+         * DeepSpeed's ZeRO-3 of 2021 did (SC21 Table 2: from 768 to 1,536
+         * A100s compute per GPU halves, the step stays at 67 s). Either way
+         * per-tensor rings over a large DP group are latency-bound. */
+        r->dp_hidden_s = fmin(t_dp, mb * P.dp_overlap * r->mb_compute_s);
     } else {
         r->dp_hidden_s = fmin(t_dp, P.dp_overlap * bwd_frac * r->mb_compute_s);
     }

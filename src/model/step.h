@@ -40,6 +40,8 @@ typedef struct {
     double out_efficiency;     /* achievable busbw / line rate, scale-out */
     double dp_overlap;         /* fraction of backward that can hide DP reduction */
     double coll_fixed_s;       /* fixed cost of every collective (see collective.c) */
+    bool zero3_per_tensor;     /* ZeRO-3 gathers each weight tensor on its own (DeepSpeed
+                                * 2021) instead of one flat parameter per layer (FSDP) */
 } StepParams;
 
 /* How one communicating part was costed, for step_explain and the views. */

@@ -188,6 +188,17 @@ bool workload_is_moe(const Workload *w)
     return w && w->experts > 1;
 }
 
+int workload_layer_tensors(const Workload *w, int layer)
+{
+    if (!w)
+        return 0;
+    int attn = w->swiglu ? 4 + 2 : 2 + 2 + 4; /* SwiGLU: Q K V O + 2 RMSNorm */
+    int mlp = w->swiglu ? 3 : 4;              /* GPT: fc1 fc2 + their biases */
+    if (workload_layer_is_moe(w, layer))
+        mlp = 1 + 1; /* router + the local experts, gathered as one group */
+    return attn + mlp;
+}
+
 int workload_moe_layer_count(const Workload *w)
 {
     if (!workload_is_moe(w))

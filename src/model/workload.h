@@ -76,6 +76,13 @@ double workload_embedding_params(const Workload *w);
 /* The expert (routed) parameters of one layer; 0 for a dense layer. */
 double workload_layer_expert_params(const Workload *w, int layer);
 bool workload_layer_is_moe(const Workload *w, int layer);
+/* Weight tensors of one layer (parameters a framework gathers one by one
+ * under ZeRO-3): GPT with biases and LayerNorm 12 (QKV, projection, two MLP
+ * matrices, their 4 biases, 2 norms x scale and bias); SwiGLU without biases
+ * and with RMSNorm 9 (Q, K, V, output, 3 MLP matrices, 2 norm scales); an MoE
+ * layer adds its router and counts each local expert's matrices as one
+ * gathered group. */
+int workload_layer_tensors(const Workload *w, int layer);
 /* How many layers are MoE layers (0 for a dense model). */
 int workload_moe_layer_count(const Workload *w);
 /* Bytes per element of activations and weights in compute (2 for BF16;

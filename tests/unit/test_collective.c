@@ -49,6 +49,24 @@ static GroupSpan span(int size, int domains, int min_per, int sites, bool leaf)
     return s;
 }
 
+/* NCCL's all-gather and reduce-scatter are rings over every rank: n-1
+ * steps, m-1 of them between domains (tuning.cc, MODEL-FACTS §4.2). 64 GPUs
+ * in 8 domains of 8, 1 byte (no bandwidth to speak of): 56 x 2 us + 7 x 5 us
+ * = 147 us, not the 7 + 7 steps of a hierarchical ring (49 us). 1,536 ranks
+ * in 192 domains: 1,344 x 2 + 191 x 5 = 3,643 us. */
+static void test_collective_ring_latency_grows_with_ranks(void **state)
+{
+    (void)state;
+    Cluster c = hand_cluster(64, 8);
+    CollCost g = collective_cost_with(COLL_ALL_GATHER, 1, span(64, 8, 8, 1, false), &c, &P);
+    NEAR(g.time_s, 147e-6, 1e-3);
+    CollCost rs = collective_cost_with(COLL_REDUCE_SCATTER, 1, span(64, 8, 8, 1, false), &c, &P);
+    NEAR(rs.time_s, 147e-6, 1e-3);
+    Cluster big = hand_cluster(1536, 8);
+    g = collective_cost_with(COLL_ALL_GATHER, 1, span(1536, 192, 8, 1, false), &big, &P);
+    NEAR(g.time_s, 3643e-6, 1e-3);
+}
+
 static void test_collective_inside_one_domain(void **state)
 {
     (void)state;
@@ -195,6 +213,7 @@ static void test_collective_default_small_message_share(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_collective_ring_latency_grows_with_ranks),
         cmocka_unit_test(test_collective_inside_one_domain),
         cmocka_unit_test(test_collective_ring_busbw_is_independent_of_n),
         cmocka_unit_test(test_collective_hierarchical_two_domains),

@@ -253,6 +253,21 @@ static void test_step_recompute_and_zero(void **state)
     r = eval_ok(&c, &w, &m, &P0);
     NEAR(r.mem_grads, 54530048.0 / 4, 1e-12);
     NEAR(r.mem_weights, 27265024.0 / 4, 1e-12);
+    /* ZeRO-3 collectives per step: m = 2 micro-batches x 2 layers, each a
+     * reduce-scatter and 2 gathers (forward, backward): 12; with full
+     * recompute a third gather: 16. One per weight tensor (DeepSpeed 2021):
+     * x 12 tensors per GPT layer = 144, the same bytes (no latency here). */
+    NEAR(r.comm[STEP_DP].count, 12, 1e-12);
+    double t_layer = r.comm[STEP_DP].total_s;
+    StepParams pt = P0;
+    pt.zero3_per_tensor = true;
+    r = eval_ok(&c, &w, &m, &pt);
+    NEAR(r.comm[STEP_DP].count, 144, 1e-12);
+    NEAR(r.comm[STEP_DP].total_s, t_layer, 1e-9);
+    w.recompute = WL_RECOMPUTE_FULL;
+    r = eval_ok(&c, &w, &m, &P0);
+    NEAR(r.comm[STEP_DP].count, 16, 1e-12);
+    w.recompute = WL_RECOMPUTE_NONE;
     /* ZeRO-1 reduce-scatters fp32 gradients (3/4 x 54,530,048 / 100e9) and
      * all-gathers BF16 weights (3/4 x 27,265,024 / 100e9): 6.1346304e-4 s. */
     m.zero = 1;

@@ -208,6 +208,23 @@ static void test_workload_check_rejects_bad_shapes(void **state)
     assert_true(workload_params(NULL) == 0);
 }
 
+/* Tensors ZeRO-3 gathers one by one (DeepSpeed 2021): GPT-3 layers carry
+ * QKV, projection, fc1, fc2, their 4 biases and 2 LayerNorms x (scale, bias)
+ * = 12; Llama 3 (SwiGLU, no biases, RMSNorm) Q, K, V, O, 3 MLP matrices and
+ * 2 norm scales = 9; a DeepSeek-V3 MoE layer: its 6 attention-side tensors,
+ * the router and the experts as one group = 8. */
+static void test_workload_layer_tensors(void **state)
+{
+    (void)state;
+    const Workload *g = &workload_preset_find("gpt3-175b")->w;
+    const Workload *l = &workload_preset_find("llama3-70b")->w;
+    const Workload *d = &workload_preset_find("deepseek-v3")->w;
+    assert_int_equal(workload_layer_tensors(g, 0), 12);
+    assert_int_equal(workload_layer_tensors(l, 0), 9);
+    assert_int_equal(workload_layer_tensors(d, d->layers - 1), 8);
+    assert_int_equal(workload_layer_tensors(NULL, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_workload_llama_params_and_gqa_flops),
         cmocka_unit_test(test_workload_moe_counts),
         cmocka_unit_test(test_workload_check_rejects_bad_shapes),
+        cmocka_unit_test(test_workload_layer_tensors),
     };
     return cmocka_run_group_tests_name("workload", tests, NULL, NULL);
 }
