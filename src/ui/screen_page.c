@@ -13,6 +13,7 @@
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "ui/keys.h"
+#include "ui/screen_compare.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -246,6 +247,7 @@ static const char *const screen_page_scenario_help[] = {
     "s                   search the best mappings (Enter applies one, Esc back)",
     "S                   save this screen as SVG (the file is named on screen)",
     "u  0  b             undo, reset to the start, mark as reference",
+    "c                   compare with the start (or the b reference), side by side",
     "h                   next hint (nudge, concept, near-solution)",
     "e / E               explain the next number (parts, step, tokens/s, MFU)",
     "n / p               next / previous page;  r reload the file",
@@ -332,50 +334,22 @@ static void screen_page_draw_compare(Canvas *c, PageState *p, int top, int botto
         cap_h = 4;
     p->lines = text_draw_markup(c, 2, top, w - 4, cap_h, caption, p->scroll, ascii);
     top += cap_h + (cap_h ? 1 : 0);
-    bool side_by_side = w >= 120;
-    /* Step bars of the two sides share one time scale: the faster side's bar
-     * is drawn narrower, so the eye compares lengths honestly. */
-    double step_s[2] = {0, 0};
-    for (int side = 0; side < 2; side++) {
-        LessonDiagram d;
-        char err[LESSON_ERR_LEN];
-        if (!lesson_page_diagram(p->lesson, p->page, side, &d, err, sizeof err))
-            continue;
-        StepResult r;
-        if (d.view == VIEW_BAR && step_eval(&d.cluster, &d.workload, &d.mapping, d.placement,
-                                            NULL, &r, err, sizeof err) == STEP_OK)
-            step_s[side] = r.step_s;
-        placement_free(d.placement);
-    }
-    double slowest = step_s[0] > step_s[1] ? step_s[0] : step_s[1];
+    /* One drawing for compare pages and a scenario's compare view. */
+    CompareSide sides[2];
     for (int side = 0; side < 2; side++) {
         LessonDiagram d;
         char err[LESSON_ERR_LEN] = "";
-        int x = 2, y = top, bw = w - 4, bh = bottom - top;
-        if (side_by_side) {
-            bw = (w - 6) / 2;
-            x = side ? 4 + bw : 2;
-        } else {
-            bh = (bottom - top) / 2;
-            y = side ? top + bh : top;
-        }
         if (!lesson_page_diagram(p->lesson, p->page, side, &d, err, sizeof err)) {
-            screen_page_draw_error(c, x, y, bw, bh, err, ascii);
+            screen_compare_side_error(&sides[side], side ? "right" : "left", err);
             continue;
         }
-        canvas_put_text_max(c, x, y, bw, d.label, STYLE_BOLD, ascii);
-        int dw = bw;
-        if (d.view == VIEW_BAR && slowest > 0 && step_s[side] > 0) {
-            /* the bar starts after a label of about 9 columns */
-            dw = 9 + (int)((bw - 9) * (step_s[side] / slowest) + 0.5);
-            if (dw < 40)
-                dw = bw < 40 ? bw : 40;
-        }
-        if (!screen_diagram_draw(c, x, y + 1, dw, bh - 1, (int)d.view, &d.cluster, &d.workload,
-                                 &d.mapping, d.placement, NULL, ascii, err, sizeof err))
-            screen_page_draw_error(c, x, y + 1, bw, bh - 1, err, ascii);
+        screen_compare_side_set(&sides[side], d.label, &d.cluster, &d.workload, &d.mapping,
+                                d.placement);
         placement_free(d.placement);
     }
+    screen_compare_draw(c, 2, top, w - 4, bottom - top, sides, ascii);
+    screen_compare_side_fini(&sides[0]);
+    screen_compare_side_fini(&sides[1]);
 }
 
 static void screen_page_draw_quiz(Canvas *c, PageState *p, int top, int bottom, bool ascii,

@@ -19,6 +19,7 @@
 #include "model/units.h"
 #include "model/xmem.h"
 #include "ui/keys.h"
+#include "ui/screen_compare.h"
 #include "ui/screen_sweep.h"
 
 #include <math.h>
@@ -212,6 +213,7 @@ void screen_scenario_close(PageState *p)
 {
     screen_sweep_fini(p->scn.sweep);
     free(p->scn.sweep);
+    screen_compare_free(p->scn.compare);
     scenario_free(p->scn.s);
     memset(&p->scn, 0, sizeof p->scn);
     p->scn.picked = -1;
@@ -381,6 +383,8 @@ ScreenAction screen_scenario_key(PageState *p, int key)
         }
         return SCREEN_NONE;
     }
+    if (screen_compare_is_open(p))
+        return screen_compare_key(p, key);
     v->msg[0] = '\0';
     /* q with moves made and the goal not met asks first (q again leaves). */
     if (key == 'q' && v->moves > 0 && v->goal != 1 && !v->confirm_quit) {
@@ -513,6 +517,7 @@ ScreenAction screen_scenario_key(PageState *p, int key)
         break;
     case 'b':
         scenario_set_reference(v->s);
+        screen_compare_mark(p);
         snprintf(v->msg, sizeof v->msg, "This state is now the reference for the change shown.");
         break;
     case 'h': {
@@ -528,6 +533,9 @@ ScreenAction screen_scenario_key(PageState *p, int key)
         }
         break;
     }
+    case 'c':
+        screen_compare_open(p);
+        break;
     case 'e':
         v->explain = v->explain + 1 >= SCREEN_EXPLAIN_COUNT ? -1 : v->explain + 1;
         break;
@@ -844,6 +852,10 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
     int bottom = h - 3; /* the status line and two footer lines below */
     if (v->sweep && v->sweep->open) {
         screen_sweep_draw(c, v->sweep, v->s, 2, top - 1, w - 4, bottom - top + 1, ascii);
+        return;
+    }
+    if (screen_compare_is_open(p)) {
+        screen_compare_draw_scenario(c, p, top, bottom, ascii);
         return;
     }
     const Cluster *cl = scenario_cluster(v->s);

@@ -97,6 +97,7 @@ typedef struct {
     int hints;      /* hints revealed */
     int explain;    /* StepPart being explained, -1 none */
     bool met;       /* the goal was met at least once (debrief shown) */
+    struct ScreenCompare *compare; /* owned: b's reference and c's view (screen_compare.h) */
     struct SweepView *sweep; /* owned: the search view (s), NULL until first used */
     int moves;               /* moves made since the page opened (for q's question) */
     bool confirm_quit;       /* q asked "leave unsaved?"; q again leaves */
