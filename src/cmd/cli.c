@@ -17,6 +17,8 @@ static const CliCommand commands[] = {
     {"new", cmd_new, "NAME", "write a lesson skeleton NAME.lua that passes check"},
     {"eval", cmd_eval, "[FLAGS]", "evaluate one training step (--list: presets; --json)"},
     {"sweep", cmd_sweep, "[FLAGS]", "best mappings of a job, ranked and explained (--json)"},
+    {"play", cmd_play, "[--system ID] [--gpus N] [--model ID] [FILE.lua]",
+     "free play: any system and workload, no goal; w writes it as a lesson"},
     {"render", cmd_render, "VIEW [FLAGS]", "draw a rack, fabric, bar or chart view (--describe)"},
 };
 
@@ -113,19 +115,19 @@ int cli_run(int argc, char **argv)
 {
     /* The interactive modes: the menu, another folder, one lesson file. */
     if (argc < 2) {
-        AppOptions o = {NULL, NULL};
+        AppOptions o = {.lessons_dir = NULL};
         return app_run(&o);
     }
     if (strcmp(argv[1], "--lessons") == 0) {
         if (argc != 3)
             return cli_usage_error("--lessons takes one folder: scalelab --lessons DIR");
-        AppOptions o = {argv[2], NULL};
+        AppOptions o = {.lessons_dir = argv[2]};
         return app_run(&o);
     }
     if (cli_is_lesson_file(argv[1])) {
         if (argc != 2)
             return cli_usage_error("open one lesson at a time: scalelab FILE.lua");
-        AppOptions o = {NULL, argv[1]};
+        AppOptions o = {.lesson_file = argv[1]};
         return app_run(&o);
     }
     const CliCommand *cmd = cli_find(argv[1]);

@@ -42,5 +42,6 @@ int cmd_new(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_play(int argc, char **argv);
 
 #endif

@@ -14,8 +14,11 @@
 #include "model/xmem.h"
 #include "ui/keys.h"
 #include "ui/progress.h"
+#include "ui/screen_play.h"
 #include "ui/screens.h"
 #include "ui/term.h"
+
+#include <sys/stat.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +35,43 @@ typedef struct {
     Lesson *lesson;
     Progress *progress;
     Canvas *canvas;
+    PlayState *play;          /* free play, NULL otherwise */
+    struct timespec watch_mt; /* the open lesson file's mtime and size when loaded */
+    long long watch_size;
 } App;
+
+/* Remembers the lesson file's mtime and size; true when they changed. */
+static bool app_watch(App *a)
+{
+    struct stat st;
+    struct timespec mt = {0, 0};
+    long long size = -1;
+    if (stat(a->page.path, &st) == 0) {
+        mt = st.st_mtim;
+        size = (long long)st.st_size;
+    }
+    bool changed = mt.tv_sec != a->watch_mt.tv_sec || mt.tv_nsec != a->watch_mt.tv_nsec ||
+                   size != a->watch_size;
+    a->watch_mt = mt;
+    a->watch_size = size;
+    return changed;
+}
+
+/* S: the canvas last drawn, as SVG in the current folder (or the state
+ * folder), said on the status line. */
+static void app_export_svg(App *a)
+{
+    char where[700], title[600];
+    if (a->play)
+        snprintf(title, sizeof title, "scalelab free play");
+    else
+        snprintf(title, sizeof title, "scalelab: %s, page %d",
+                 a->lesson ? lesson_title(a->lesson) : a->page.path, a->page.page + 1);
+    bool ok = screen_play_export_svg(a->canvas, title, NULL, where, sizeof where);
+    char *dst = a->play ? a->play->page.scn.msg : a->page.message;
+    size_t n = a->play ? sizeof a->play->page.scn.msg : sizeof a->page.message;
+    snprintf(dst, n, ok ? "Screen saved as SVG: %.370s" : "SVG not saved: %.370s", where);
+}
 
 static void app_fill_marks(App *a)
 {
@@ -67,6 +106,7 @@ static void app_open(App *a, const char *path, const char *id)
         page = progress_page(a->progress, id);
     screen_page_init(&a->page, a->lesson, path, err, a->progress, page);
     a->in_page = true;
+    app_watch(a);
 }
 
 static void app_close_page(App *a)
@@ -102,7 +142,9 @@ static void app_draw(App *a)
     canvas_resize(a->canvas, w < SCREEN_MAX_W ? w : SCREEN_MAX_W,
                   h < SCREEN_MAX_H ? h : SCREEN_MAX_H);
     canvas_clear(a->canvas);
-    if (a->in_page)
+    if (a->play)
+        screen_play_draw(a->canvas, a->play, ascii, &cur);
+    else if (a->in_page)
         screen_page_draw(a->canvas, &a->page, ascii, &cur);
     else
         screen_menu_draw(a->canvas, &a->menu, ascii, &cur);
@@ -116,6 +158,12 @@ static bool app_key(App *a, int key)
     term_size(&w, &h);
     if (!screen_size_ok(w, h))
         return !(key == 'q' || key == UIK_CTRL_C);
+    if (key == 'S' && (a->play || (a->in_page && !a->page.help))) {
+        app_export_svg(a);
+        return true;
+    }
+    if (a->play)
+        return screen_play_key(a->play, key) != SCREEN_QUIT;
     if (!a->in_page) {
         ScreenAction act = screen_menu_key(&a->menu, key);
         if (act == SCREEN_QUIT)
@@ -152,7 +200,7 @@ int app_run(const AppOptions *o)
     memset(&a, 0, sizeof a);
     char dirbuf[4096];
     const char *dir = NULL;
-    if (o->lesson_file) {
+    if (o->lesson_file || o->play) {
         a.direct = true;
     } else {
         dir = o->lessons_dir ? o->lessons_dir : catalog_default_dir(dirbuf, sizeof dirbuf);
@@ -173,7 +221,7 @@ int app_run(const AppOptions *o)
     a.progress = progress_open(ppath, note, sizeof note);
     if (!ppath)
         snprintf(note, sizeof note, "no HOME or XDG_STATE_HOME: progress will not be kept");
-    if (!a.direct)
+    if (!a.direct && !o->play)
         app_build_menu(&a, dir);
     snprintf(a.menu.note, sizeof a.menu.note, "%s", note);
 
@@ -185,14 +233,26 @@ int app_run(const AppOptions *o)
         return CLI_FAIL;
     }
     a.canvas = canvas_new(SCREEN_MIN_W, SCREEN_MIN_H);
-    if (a.direct) {
+    if (o->play) {
+        a.play = xcalloc(1, sizeof *a.play);
+        screen_play_init(a.play, o->play, o->play_from);
+    } else if (a.direct) {
         app_open(&a, o->lesson_file, NULL);
         if (note[0])
             snprintf(a.page.message, sizeof a.page.message, "%s", note);
     }
     for (;;) {
         app_draw(&a);
-        int key = term_read_key();
+        /* A lesson open: wake once a second to see whether its file changed. */
+        bool watching = a.in_page && !a.play;
+        int key = watching ? term_read_key_timeout(1000) : term_read_key();
+        if (key == UIK_NONE && watching && app_watch(&a)) {
+            app_reload(&a);
+            snprintf(a.page.message, sizeof a.page.message, "%s",
+                     a.lesson ? "Reloaded: the file changed on disk."
+                              : "The file changed on disk and has an error: shown above.");
+            continue;
+        }
         if (key == UIK_SIGNAL) {
             int sig = term_quit_signal();
             progress_save(a.progress, NULL, 0);
@@ -210,6 +270,10 @@ int app_run(const AppOptions *o)
         }
     }
     term_stop();
+    if (a.play) {
+        screen_play_fini(a.play);
+        free(a.play);
+    }
     if (a.in_page)
         app_close_page(&a);
     canvas_free(a.canvas);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <term.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -386,6 +387,22 @@ int term_read_key(void)
     if (ch == 127 || ch == 8)
         return UIK_BACKSPACE;
     return (int)ch;
+}
+
+int term_read_key_timeout(int ms)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    timeout(ms);
+    int key = term_read_key();
+    timeout(-1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double waited_ms =
+        (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    /* A read that waited out its timeout is not a failure of the terminal. */
+    if (key == UIK_NONE && waited_ms >= ms / 2.0)
+        term_err_streak = 0;
+    return key;
 }
 
 int term_quit_signal(void)

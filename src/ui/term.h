@@ -39,6 +39,9 @@ void term_blit(const Canvas *c, int cx, int cy);
 /* Waits for a key (blocking). Returns a keys.h code; UIK_SIGNAL when a quit
  * signal (INT, TERM, HUP) arrived. */
 int term_read_key(void);
+/* term_read_key, waiting at most ms milliseconds: UIK_NONE when no key came
+ * in time (for polling a file while a lesson is open; no CPU between). */
+int term_read_key_timeout(int ms);
 /* The quit signal that arrived (0 when none). */
 int term_quit_signal(void);
 /* After the caller saved its state: stops curses and ends the process the

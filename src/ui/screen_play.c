@@ -1,0 +1,537 @@
+/* screen_play — free play: the scenario part of a page (screen_scenario.c)
+ * with no lesson behind it, its own frame and keys (w write, q quit with a
+ * question when unwritten moves would be lost), the Lua writer that turns
+ * the state into a lesson `scalelab check` accepts, and the file writers of
+ * the w and S keys (never overwriting: a new name per write).
+ */
+#include "ui/screen_play.h"
+
+#include "draw/svg.h"
+#include "draw/text.h"
+#include "lesson/lesson.h"
+#include "model/hw.h"
+#include "model/units.h"
+#include "model/xmem.h"
+#include "ui/keys.h"
+#include "ui/screen_sweep.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+void screen_play_init(PlayState *ps, Scenario *s, const char *from)
+{
+    memset(ps, 0, sizeof *ps);
+    screen_page_init(&ps->page, NULL, "", "", NULL, 0);
+    screen_scenario_close(&ps->page);
+    ps->page.scn.s = s;
+    snprintf(ps->from, sizeof ps->from, "%s", from ? from : "");
+}
+
+void screen_play_fini(PlayState *ps)
+{
+    if (ps)
+        screen_page_fini(&ps->page);
+}
+
+Scenario *screen_play_load(const char *path, char *err, size_t err_len)
+{
+    Lesson *l = lesson_load(path, err, err_len);
+    if (!l)
+        return NULL;
+    int page = -1;
+    for (int i = 0; i < lesson_page_count(l) && page < 0; i++)
+        if (lesson_page_kind(l, i) == PAGE_SCENARIO)
+            page = i;
+    if (page < 0) {
+        snprintf(err, err_len, "%s: no scenario page to play", path);
+        lesson_free(l);
+        return NULL;
+    }
+    Scenario *s0 = lesson_scenario_start(l, page, err, err_len);
+    lesson_free(l);
+    if (!s0)
+        return NULL;
+    Scenario *s = scenario_new(scenario_cluster(s0), scenario_workload(s0), scenario_mapping(s0),
+                               scenario_placement(s0), SCN_ALLOW_ALL, err, err_len);
+    scenario_free(s0);
+    return s;
+}
+
+/* ---- the Lua writer ---- */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} PlayBuf;
+
+static void screen_play_add(PlayBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void screen_play_add(PlayBuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (b->len + (size_t)n + 1 > b->cap) {
+        b->cap = (b->len + (size_t)n + 1) * 2;
+        b->buf = xrealloc(b->buf, b->cap);
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+static bool screen_play_differs(double a, double b)
+{
+    return fabs(a - b) > 1e-9 * (fabs(a) > fabs(b) ? fabs(a) : fabs(b));
+}
+
+static const char *screen_play_recompute(WlRecompute r)
+{
+    return r == WL_RECOMPUTE_FULL ? "full" : r == WL_RECOMPUTE_SELECTIVE ? "selective" : "none";
+}
+
+/* The cluster and workload tables: the preset plus what differs from it. */
+static bool screen_play_tables(PlayBuf *b, const Cluster *c, const Workload *w, char *err,
+                               size_t err_len)
+{
+    Cluster base;
+    char e[300];
+    if (!cluster_from_system(&base, c->system_id, c->n_gpus, e, sizeof e)) {
+        snprintf(err, err_len, "the cluster is not from a system preset (%s)", e);
+        return false;
+    }
+    const WorkloadPreset *wp = workload_preset_find(w->id);
+    if (!wp) {
+        snprintf(err, err_len, "the workload '%s' is not a model preset", w->id);
+        return false;
+    }
+    screen_play_add(b, "local cluster = { system = \"%s\", gpus = %d", c->system_id, c->n_gpus);
+    if (c->domain_gpus != base.domain_gpus)
+        screen_play_add(b, ", domain = %d", c->domain_gpus);
+    if (screen_play_differs(c->up_bytes_per_s, base.up_bytes_per_s))
+        screen_play_add(b, ", up = %.17g", c->up_bytes_per_s);
+    if (screen_play_differs(c->out_bytes_per_s, base.out_bytes_per_s))
+        screen_play_add(b, ", out = %.17g", c->out_bytes_per_s);
+    if (screen_play_differs(c->oversub, base.oversub))
+        screen_play_add(b, ", oversub = %.17g", c->oversub);
+    if (c->gpus_per_leaf != base.gpus_per_leaf)
+        screen_play_add(b, ", gpus_per_leaf = %d", c->gpus_per_leaf);
+    if (c->sites > 1)
+        screen_play_add(b, ", sites = %d, across = %.17g", c->sites, c->across_bytes_per_s);
+    screen_play_add(b, " }\n");
+    const Workload *p = &wp->w;
+    screen_play_add(b, "local workload = { model = \"%s\", batch = %d, mb = %d", w->id,
+                    w->global_batch, w->micro_batch);
+    static const char *const names[] = {"seq", "layers", "hidden", "heads", "kv_heads",
+                                        "ffn", "vocab",  "experts", "topk"};
+    const int mine[] = {w->seq, w->layers, w->hidden, w->heads, w->kv_heads,
+                        w->ffn, w->vocab,  w->experts, w->topk};
+    const int theirs[] = {p->seq, p->layers, p->hidden, p->heads, p->kv_heads,
+                          p->ffn, p->vocab,  p->experts, p->topk};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (mine[i] != theirs[i])
+            screen_play_add(b, ", %s = %d", names[i], mine[i]);
+    if (w->recompute != p->recompute)
+        screen_play_add(b, ", recompute = \"%s\"", screen_play_recompute(w->recompute));
+    if (w->precision != p->precision)
+        screen_play_add(b, ", precision = \"%s\"", w->precision == WL_FP8 ? "fp8" : "bf16");
+    screen_play_add(b, " }\n");
+    return true;
+}
+
+/* Swaps that turn the default placement into pl (at most max; returns the
+ * count needed, writing the moves only when it is <= max). */
+static int screen_play_swaps(PlayBuf *b, const Placement *pl, int n, int max)
+{
+    if (!pl || placement_is_default(pl))
+        return 0;
+    int *rank_on = xmalloc((size_t)n * sizeof *rank_on);
+    int *gpu_of = xmalloc((size_t)n * sizeof *gpu_of);
+    for (int g = 0; g < n; g++)
+        rank_on[g] = gpu_of[g] = g;
+    int count = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int g = 0; g < n; g++)
+            rank_on[g] = gpu_of[g] = g;
+        count = 0;
+        for (int g = 0; g < n; g++) {
+            int want = placement_rank_on(pl, g);
+            if (want < 0 || want >= n || rank_on[g] == want)
+                continue;
+            int h = gpu_of[want];
+            if (pass == 1)
+                screen_play_add(b, "%s\"swap %d %d\"", count % 6 ? ", " : "\n        ", g, h);
+            int r = rank_on[g];
+            rank_on[g] = want;
+            rank_on[h] = r;
+            gpu_of[want] = g;
+            gpu_of[r] = h;
+            count++;
+        }
+        if (count > max)
+            break;
+    }
+    free(rank_on);
+    free(gpu_of);
+    return count;
+}
+
+/* One move that changes the step time, for the placeholder goal's reference
+ * solution; "" when none of the tried ones does. */
+static void screen_play_solution(const Scenario *s, char *move, size_t n)
+{
+    const Cluster *c = scenario_cluster(s);
+    const Mapping *m = scenario_mapping(s);
+    const Workload *w = scenario_workload(s);
+    char cand[12][48];
+    int k = 0;
+    snprintf(cand[k++], 48, "tp %d", m->tp * 2);
+    snprintf(cand[k++], 48, "tp %d", m->tp / 2);
+    snprintf(cand[k++], 48, "pp %d", m->pp * 2);
+    snprintf(cand[k++], 48, "pp %d", m->pp / 2);
+    snprintf(cand[k++], 48, "mb %d", w->micro_batch * 2);
+    snprintf(cand[k++], 48, "mb %d", w->micro_batch / 2);
+    snprintf(cand[k++], 48, "swap 0 %d", c->domain_gpus < c->n_gpus ? c->domain_gpus : 0);
+    snprintf(cand[k++], 48, "domain %d", c->domain_gpus * 2);
+    snprintf(cand[k++], 48, "domain %d", c->domain_gpus / 2);
+    move[0] = '\0';
+    double t0 = scenario_result(s)->step_s;
+    for (int i = 0; i < k && !move[0]; i++) {
+        char e[300];
+        Scenario *t = scenario_new(c, w, m, scenario_placement(s), SCN_ALLOW_ALL, e, sizeof e);
+        if (!t)
+            return;
+        if (scenario_apply_text(t, cand[i], e, sizeof e) &&
+            screen_play_differs(scenario_result(t)->step_s, t0))
+            snprintf(move, n, "%.47s", cand[i]);
+        scenario_free(t);
+    }
+}
+
+char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t note_len,
+                      char *err, size_t err_len)
+{
+    if (note && note_len)
+        note[0] = '\0';
+    if (!s) {
+        snprintf(err, err_len, "no scenario");
+        return NULL;
+    }
+    const Cluster *c = scenario_cluster(s);
+    const Workload *w = scenario_workload(s);
+    const Mapping *m = scenario_mapping(s);
+    char sol[48];
+    screen_play_solution(s, sol, sizeof sol);
+    if (!sol[0]) {
+        snprintf(err, err_len, "no single move changes this state's step time, so the "
+                               "placeholder goal could not get a solution");
+        return NULL;
+    }
+    PlayBuf b = {0};
+    char map[64], t[32];
+    mapping_format(m, map, sizeof map);
+    units_format(UNITS_TIME, scenario_result(s)->step_s, true, t, sizeof t);
+    screen_play_add(&b,
+                    "-- A scalelab free-play state, written by 'scalelab play' (%s).\n"
+                    "-- It is a lesson with one scenario page that starts where the play\n"
+                    "-- stopped: %s on %d x %s, %s, step %s.\n"
+                    "-- Edit the title, text, goal, hints and debrief, then run\n"
+                    "-- 'scalelab check FILE'; 'scalelab play FILE' opens it in free play.\n"
+                    "-- The format: lessons/AUTHORING.md.\n",
+                    stamp, map, c->n_gpus, c->name, w->id, t);
+    if (!screen_play_tables(&b, c, w, err, err_len)) {
+        free(b.buf);
+        return NULL;
+    }
+    screen_play_add(&b,
+                    "\nreturn {\n"
+                    "  id = \"play-%s\",\n"
+                    "  title = \"Free play %s\",\n"
+                    "  summary = \"A state found in free play: %s on %d GPUs.\",\n"
+                    "  track = \"Drafts\",\n"
+                    "  order = 100,\n"
+                    "  pages = {\n"
+                    "    { kind = \"scenario\", title = \"%s on %s\",\n"
+                    "      text = \"Briefing: say what the learner should look for.\",\n"
+                    "      cluster = cluster, workload = workload,\n"
+                    "      mapping = { tp = %d, pp = %d, dp = %d, ep = %d, cp = %d, "
+                    "interleave = %d, zero = %d },\n",
+                    stamp, stamp, w->id, c->n_gpus, map, c->name, m->tp, m->pp, m->dp, m->ep,
+                    m->cp, m->interleave > 0 ? m->interleave : 1, m->zero);
+    size_t mark = b.len;
+    screen_play_add(&b, "      start = {");
+    int swaps = screen_play_swaps(&b, scenario_placement(s), c->n_gpus, PLAY_MAX_SWAPS);
+    if (swaps > PLAY_MAX_SWAPS) {
+        b.len = mark;
+        b.buf[b.len] = '\0';
+        if (note && note_len)
+            snprintf(note, note_len,
+                     "the placement needs %d swaps (more than %d): written with the default one",
+                     swaps, PLAY_MAX_SWAPS);
+        screen_play_add(&b, "      -- the placement was not kept: it needs %d swaps\n", swaps);
+    } else if (swaps == 0) {
+        b.len = mark;
+        b.buf[b.len] = '\0';
+    } else {
+        screen_play_add(&b, " },  -- the placement, as swaps from the default\n");
+    }
+    screen_play_add(&b,
+                    "      allow = { \"move\", \"degrees\", \"micro\", \"domain\", \"system\" },\n"
+                    "      -- A placeholder goal: replace it with the one your lesson teaches.\n"
+                    "      goal = { text = \"Change the step time (placeholder: edit this "
+                    "goal).\",\n"
+                    "               check = function(r)\n"
+                    "                 if math.abs(r.step_s - r.start.step_s) > 1e-9 * "
+                    "r.start.step_s then\n"
+                    "                   return true\n"
+                    "                 end\n"
+                    "                 return false, \"the step time has not changed yet\"\n"
+                    "               end },\n"
+                    "      hints = { \"Edit this hint.\" },\n"
+                    "      debrief = \"Edit this debrief.\",\n"
+                    "      solution = { \"%s\" } },  -- meets the placeholder goal\n"
+                    "  },\n"
+                    "}\n",
+                    sol);
+    return b.buf;
+}
+
+/* ---- files ---- */
+
+static void screen_play_stamp(char *buf, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(buf, n, "%Y%m%d-%H%M%S", &tm);
+}
+
+/* The state folder: $XDG_STATE_HOME/scalelab or ~/.local/state/scalelab,
+ * created when missing. False when neither variable is set. */
+static bool screen_play_state_dir(char *buf, size_t n)
+{
+    const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    char base[512];
+    if (x && *x)
+        snprintf(base, sizeof base, "%s", x);
+    else if (home && *home)
+        snprintf(base, sizeof base, "%s/.local/state", home);
+    else
+        return false;
+    /* mkdir -p of base, then base/scalelab */
+    for (char *p = base + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(base, 0700);
+            *p = '/';
+        }
+    mkdir(base, 0700);
+    snprintf(buf, n, "%s/scalelab", base);
+    mkdir(buf, 0700);
+    return true;
+}
+
+/* Opens dir/prefix-STAMP[-k].ext for writing, never over an existing file. */
+static FILE *screen_play_open_new(const char *dir, const char *prefix, const char *ext,
+                                  char *path, size_t n, int *err_no)
+{
+    char stamp[32];
+    screen_play_stamp(stamp, sizeof stamp);
+    for (int k = 1; k < 100; k++) {
+        if (k == 1)
+            snprintf(path, n, "%s/%s-%s.%s", dir, prefix, stamp, ext);
+        else
+            snprintf(path, n, "%s/%s-%s-%d.%s", dir, prefix, stamp, k, ext);
+        FILE *f = fopen(path, "wx");
+        if (f)
+            return f;
+        *err_no = errno;
+        if (errno != EEXIST)
+            return NULL;
+    }
+    return NULL;
+}
+
+typedef bool (*PlayWriteFn)(FILE *f, const void *ctx);
+
+/* Writes through fn into a new file in dir, or in the state folder when
+ * dir is NULL and the current folder refuses. */
+static bool screen_play_write_file(const char *dir, const char *prefix, const char *ext,
+                                   PlayWriteFn fn, const void *ctx, char *where, size_t n)
+{
+    char path[1100], sdir[600];
+    int e = 0;
+    FILE *f = screen_play_open_new(dir ? dir : ".", prefix, ext, path, sizeof path, &e);
+    if (!f && !dir && screen_play_state_dir(sdir, sizeof sdir))
+        f = screen_play_open_new(sdir, prefix, ext, path, sizeof path, &e);
+    if (!f) {
+        snprintf(where, n, "cannot write %s: %s", path, strerror(e ? e : EIO));
+        return false;
+    }
+    bool ok = fn(f, ctx);
+    ok = fclose(f) == 0 && ok;
+    if (!ok) {
+        remove(path);
+        snprintf(where, n, "writing %s failed", path);
+        return false;
+    }
+    const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
+    snprintf(where, n, "%s", shown);
+    return true;
+}
+
+static bool screen_play_put_text(FILE *f, const void *ctx)
+{
+    return fputs((const char *)ctx, f) >= 0;
+}
+
+bool screen_play_write(PlayState *ps, const char *dir, char *where, size_t where_len)
+{
+    char stamp[32], note[200], err[300];
+    screen_play_stamp(stamp, sizeof stamp);
+    char *lua = screen_play_lua(ps->page.scn.s, stamp, note, sizeof note, err, sizeof err);
+    if (!lua) {
+        snprintf(where, where_len, "%s", err);
+        return false;
+    }
+    bool ok = screen_play_write_file(dir, "scalelab-play", "lua", screen_play_put_text, lua,
+                                     where, where_len);
+    free(lua);
+    if (ok && note[0]) {
+        size_t len = strlen(where);
+        snprintf(where + len, where_len - len, " (%s)", note);
+    }
+    return ok;
+}
+
+typedef struct {
+    const Canvas *c;
+    const char *title;
+} PlaySvg;
+
+static bool screen_play_put_svg(FILE *f, const void *ctx)
+{
+    const PlaySvg *s = ctx;
+    return svg_write_canvas(s->c, 0, s->title, f);
+}
+
+bool screen_play_export_svg(const Canvas *c, const char *title, const char *dir, char *where,
+                            size_t where_len)
+{
+    PlaySvg s = {c, title};
+    return screen_play_write_file(dir, "scalelab", "svg", screen_play_put_svg, &s, where,
+                                  where_len);
+}
+
+/* ---- keys and drawing ---- */
+
+static const char *const screen_play_help[] = {
+    "Free play: every change is allowed and there is no goal.",
+    "",
+    "Arrows or H J K L   move the cursor: left/right GPU, up/down domain",
+    "Space / g / Enter   pick a GPU / its group (g again: next kind) / drop",
+    "t/T y/Y d/D x/X     TP, PP, DP, EP degree up (x2) / down (/2)",
+    "m/M  + / -          micro-batch up / down; bigger / smaller domain",
+    "] / [               next / previous system preset",
+    "s                   search the best mappings (Enter applies one)",
+    "u  0  b             undo, reset to the start, mark as reference",
+    "e / E               explain the next number / close",
+    "w                   write this state as a lesson file (scenario page)",
+    "S                   save this screen as SVG",
+    "q                   quit (asks when moves are not written)",
+    NULL,
+};
+
+ScreenAction screen_play_key(PlayState *ps, int key)
+{
+    ScenarioView *v = &ps->page.scn;
+    if (ps->help) {
+        ps->help = false;
+        return SCREEN_NONE;
+    }
+    if (key == UIK_RESIZE)
+        return SCREEN_NONE;
+    bool sweep_open = v->sweep && v->sweep->open;
+    if (!sweep_open) {
+        if (key == 'q' || key == UIK_CTRL_C) {
+            if (v->moves > ps->saved_moves && !ps->confirm_quit) {
+                ps->confirm_quit = true;
+                snprintf(v->msg, sizeof v->msg,
+                         "Quit without writing the %d move%s made? q again quits; w writes "
+                         "the state first.",
+                         v->moves - ps->saved_moves, v->moves - ps->saved_moves == 1 ? "" : "s");
+                return SCREEN_NONE;
+            }
+            return SCREEN_QUIT;
+        }
+        ps->confirm_quit = false;
+        if (key == '?') {
+            ps->help = true;
+            return SCREEN_NONE;
+        }
+        if (key == 'w') {
+            char where[600];
+            if (screen_play_write(ps, NULL, where, sizeof where)) {
+                ps->saved_moves = v->moves;
+                snprintf(ps->saved, sizeof ps->saved, "%.590s", where);
+                snprintf(v->msg, sizeof v->msg, "Wrote %.300s: a lesson with this scenario "
+                                                "('scalelab check' it, edit its goal).",
+                         where);
+            } else {
+                snprintf(v->msg, sizeof v->msg, "Not written: %.380s", where);
+            }
+            return SCREEN_NONE;
+        }
+        if (key == 'n' || key == 'p' || key == 'r' || key == 'h')
+            return SCREEN_NONE; /* no pages, no file to reload, no hints */
+    }
+    ScreenAction a = screen_scenario_key(&ps->page, key);
+    if (a == SCREEN_PASS && key == UIK_ESC)
+        snprintf(v->msg, sizeof v->msg, "q quits free play.");
+    return SCREEN_NONE;
+}
+
+void screen_play_draw(Canvas *c, PlayState *ps, bool ascii, ScreenCursor *cur)
+{
+    int w = canvas_width(c);
+    canvas_clear(c);
+    cur->x = cur->y = -1;
+    ps->page.ascii = ascii;
+    const Scenario *s = ps->page.scn.s;
+    char title[300];
+    snprintf(title, sizeof title, "Free play %s %s, %d GPUs %s %s", ascii ? "-" : "—",
+             scenario_cluster(s)->name, scenario_cluster(s)->n_gpus, ascii ? "-" : "·",
+             scenario_workload(s)->id);
+    const char *f1, *f2;
+    if (w >= 120) {
+        f1 = "arrows or H J K L cursor · Space pick a GPU · g pick its group (again: PP, DP) "
+             "· Enter drop/swap · u undo · 0 reset · b mark reference";
+        f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro-batch · +/- domain · ]/[ system "
+             "· s search · w write lesson · S SVG · e explain · ? help · q quit";
+    } else {
+        f1 = ascii ? "arrows move · Space pick · g group · Enter drop · u undo · 0 reset · b mark"
+                   : "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
+        f2 = "t/T y/Y d/D m/M degrees, mb · +/- domain · ]/[ system · s search · w write · ?";
+    }
+    int top = screen_frame(c, title, ps->saved[0] ? "written" : "free play", f1, f2, ascii);
+    canvas_put_text_max(c, 1, top, w - 2,
+                        ps->from[0] ? ps->from : "Change anything: there is no goal.",
+                        STYLE_BOLD, ascii);
+    screen_scenario_draw(c, &ps->page, top + 2, ascii, cur);
+    if (cur->x < 0) {
+        cur->x = 1;
+        cur->y = 2;
+    }
+    if (ps->help)
+        screen_help_draw(c, "Free play keys", screen_play_help, ascii);
+}
