@@ -170,7 +170,11 @@ static int screen_play_swaps(PlayBuf *b, const Placement *pl, int n, int max)
                 continue;
             int h = gpu_of[want];
             if (pass == 1)
-                screen_play_add(b, "%s\"swap %d %d\"", count % 6 ? ", " : "\n        ", g, h);
+                screen_play_add(b, "%s\"swap %d %d\"",
+                                count == 0       ? "\n        "
+                                : count % 6 == 0 ? ",\n        "
+                                                 : ", ",
+                                g, h);
             int r = rank_on[g];
             rank_on[g] = want;
             rank_on[h] = r;
