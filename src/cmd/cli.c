@@ -20,6 +20,8 @@ static const CliCommand commands[] = {
     {"play", cmd_play, "[--system ID] [--gpus N] [--model ID] [FILE.lua]",
      "free play: any system and workload, no goal; w writes it as a lesson"},
     {"render", cmd_render, "VIEW [FLAGS]", "draw a rack, fabric, bar or chart view (--describe)"},
+    {"present", cmd_present, "LESSON [--script FILE]",
+     "show a lesson at a projector, one reveal per key"},
 };
 
 static const struct {

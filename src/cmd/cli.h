@@ -40,6 +40,7 @@ int cmd_list(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_present(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_play(int argc, char **argv);

@@ -106,8 +106,9 @@ void screen_compare_sentence(const char *label_a, int gpus_a, const StepResult *
     if (ratio < 1.005) {
         used = snprintf(buf, n, "%s: %s and %s take the same time", gpus, label_a, label_b);
     } else {
-        used = snprintf(buf, n, ratio < 1.1 ? "%s: %s %.2fx faster than %s; %s is the difference"
-                                            : "%s: %s %.1fx faster than %s; %s is the difference",
+        used = snprintf(buf, n,
+                        ratio < 1.1 ? "%s: %s %.2fx faster than %s; %s is the difference"
+                                    : "%s: %s %.1fx faster than %s; %s is the difference",
                         gpus, a_fast ? label_a : label_b, ratio, a_fast ? label_b : label_a,
                         screen_compare_part_words(screen_compare_main_part(a, b)));
     }

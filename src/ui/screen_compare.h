@@ -61,7 +61,7 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
 /* ---- the compare view of a scenario page (`c`, reference `b`) ---- */
 struct ScreenCompare {
     bool open;
-    bool has_ref;     /* side[0] holds the state marked with b */
+    bool has_ref;        /* side[0] holds the state marked with b */
     CompareSide side[2]; /* 0: the reference (or start), 1: now */
 };
 

@@ -1,0 +1,180 @@
+/* cmd_present — `scalelab present LESSON [--script FILE]`: the lesson in
+ * presenter mode (src/ui/screen_present.c) in the terminal, or headless with
+ * --shot PAGE[.STEP] (the screen as text on stdout, for golden files and
+ * slides: --size WxH, --ascii, --clock HH:MM). Never touches progress.
+ * Exit 0, 1 when the lesson or script fails to load or there is no
+ * terminal, 2 for bad usage.
+ */
+#include "cmd/cli.h"
+
+#include "draw/canvas.h"
+#include "lesson/lesson.h"
+#include "ui/keys.h"
+#include "ui/screen_present.h"
+#include "ui/term.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static char *cmd_present_slurp(const char *path, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_len, "cannot read the script %s", path);
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            if (cap >= (1u << 20)) {
+                snprintf(err, err_len, "the script %s is over 1 MB", path);
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            char *more = realloc(buf, cap * 2);
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = more;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    else
+        snprintf(err, err_len, "out of memory reading %s", path);
+    return buf;
+}
+
+static void cmd_present_clock(PresentState *ps)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(ps->clock, sizeof ps->clock, "%H:%M", &tm);
+}
+
+static int cmd_present_run(PresentState *ps)
+{
+    char msg[600];
+    if (!term_preflight(msg, sizeof msg) || !term_start(msg, sizeof msg)) {
+        fprintf(stderr, "scalelab: %s\n", msg);
+        return CLI_FAIL;
+    }
+    Canvas *c = canvas_new(SCREEN_MIN_W, SCREEN_MIN_H);
+    for (;;) {
+        int w, h;
+        term_size(&w, &h);
+        if (!screen_size_ok(w, h)) {
+            canvas_resize(c, w, 1);
+            screen_too_small_draw(c, w, h);
+        } else {
+            canvas_resize(c, w < SCREEN_MAX_W ? w : SCREEN_MAX_W,
+                          h < SCREEN_MAX_H ? h : SCREEN_MAX_H);
+            cmd_present_clock(ps);
+            screen_present_draw(c, ps, term_is_ascii());
+        }
+        term_blit(c, -1, -1);
+        int key = term_read_key();
+        if (key == UIK_SIGNAL)
+            term_die_by_signal(term_quit_signal()); /* nothing to save */
+        if (key == UIK_NONE || key == UIK_RESIZE)
+            continue;
+        if (screen_present_key(ps, key) == SCREEN_QUIT)
+            break;
+    }
+    term_stop();
+    canvas_free(c);
+    return CLI_OK;
+}
+
+static int cmd_present_shot(PresentState *ps, const char *spec, int w, int h, bool ascii,
+                            const char *clock)
+{
+    int page = 0, step = 0;
+    char extra;
+    int got = sscanf(spec, "%d.%d%c", &page, &step, &extra);
+    if ((got != 1 && got != 2) || page < 1 || page > lesson_page_count(ps->lesson) || step < 0)
+        return cli_usage_error("present: --shot takes PAGE or PAGE.STEP (pages 1 to %d), got '%s'",
+                               lesson_page_count(ps->lesson), spec);
+    screen_present_goto(ps, page - 1);
+    for (int i = 0; i < step && ps->step < screen_present_step_count(ps); i++)
+        screen_present_key(ps, ' ');
+    snprintf(ps->clock, sizeof ps->clock, "%s", clock ? clock : "00:00");
+    Canvas *c = canvas_new(w, h);
+    screen_present_draw(c, ps, ascii);
+    char *text = canvas_to_text(c, ascii);
+    fputs(text, stdout);
+    free(text);
+    canvas_free(c);
+    return CLI_OK;
+}
+
+int cmd_present(int argc, char **argv)
+{
+    const char *lesson_path = NULL, *script = NULL, *shot = NULL, *clock = NULL;
+    int w = 80, h = 24;
+    bool ascii = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_val = i + 1 < argc;
+        if (strcmp(a, "--script") == 0 && has_val) {
+            script = argv[++i];
+        } else if (strcmp(a, "--shot") == 0 && has_val) {
+            shot = argv[++i];
+        } else if (strcmp(a, "--clock") == 0 && has_val) {
+            clock = argv[++i];
+            if (strlen(clock) != 5 || clock[2] != ':')
+                return cli_usage_error("present: --clock takes HH:MM (got '%s')", clock);
+        } else if (strcmp(a, "--size") == 0 && has_val) {
+            char x;
+            const char *v = argv[++i];
+            if (sscanf(v, "%dx%d%c", &w, &h, &x) != 2 || w < SCREEN_MIN_W || h < SCREEN_MIN_H ||
+                w > SCREEN_MAX_W || h > SCREEN_MAX_H)
+                return cli_usage_error("present: --size takes WxH from %dx%d to %dx%d (got '%s')",
+                                       SCREEN_MIN_W, SCREEN_MIN_H, SCREEN_MAX_W, SCREEN_MAX_H, v);
+        } else if (strcmp(a, "--ascii") == 0) {
+            ascii = true;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("present: unknown or incomplete option '%s'", a);
+        } else if (!lesson_path) {
+            lesson_path = a;
+        } else {
+            return cli_usage_error("present: one lesson at a time (got '%s' too)", a);
+        }
+    }
+    if (!lesson_path)
+        return cli_usage_error("present: which lesson? scalelab present LESSON.lua "
+                               "[--script FILE]");
+    char err[LESSON_ERR_LEN] = "";
+    Lesson *l = lesson_load(lesson_path, err, sizeof err);
+    if (!l) {
+        fprintf(stderr, "scalelab: %s\n", err);
+        return CLI_FAIL;
+    }
+    PresentState ps;
+    screen_present_init(&ps, l, 0);
+    int status = CLI_OK;
+    if (script) {
+        char *text = cmd_present_slurp(script, err, sizeof err);
+        if (!text || !screen_present_script(&ps, text, err, sizeof err)) {
+            fprintf(stderr, "scalelab: %s%s%s\n", text ? script : "", text ? ": " : "", err);
+            status = CLI_FAIL;
+        }
+        free(text);
+    }
+    if (status == CLI_OK)
+        status = shot ? cmd_present_shot(&ps, shot, w, h, ascii, clock) : cmd_present_run(&ps);
+    screen_present_fini(&ps);
+    lesson_free(l);
+    return status;
+}

@@ -1,0 +1,582 @@
+/* screen_present — presenter mode (see screen_present.h): block-letter
+ * titles, whole-screen diagrams, reveals one key at a time, a scenario's
+ * moves played from the lesson's steps or a script, a discreet footer.
+ * Pure: no curses, no progress. The Lesson is borrowed.
+ */
+#include "ui/screen_present.h"
+
+#include "draw/charts.h"
+#include "draw/text.h"
+#include "lesson/lesson.h"
+#include "model/units.h"
+#include "model/xmem.h"
+#include "ui/keys.h"
+#include "ui/screen_compare.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the block-letter font: 3 columns x 5 rows per character ---- */
+
+static const struct {
+    char ch;
+    const char *rows[5];
+} screen_present_font[] = {
+    {'A', {" # ", "# #", "###", "# #", "# #"}}, {'B', {"## ", "# #", "## ", "# #", "## "}},
+    {'C', {" ##", "#  ", "#  ", "#  ", " ##"}}, {'D', {"## ", "# #", "# #", "# #", "## "}},
+    {'E', {"###", "#  ", "## ", "#  ", "###"}}, {'F', {"###", "#  ", "## ", "#  ", "#  "}},
+    {'G', {" ##", "#  ", "# #", "# #", " ##"}}, {'H', {"# #", "# #", "###", "# #", "# #"}},
+    {'I', {"###", " # ", " # ", " # ", "###"}}, {'J', {"  #", "  #", "  #", "# #", " # "}},
+    {'K', {"# #", "# #", "## ", "# #", "# #"}}, {'L', {"#  ", "#  ", "#  ", "#  ", "###"}},
+    {'M', {"# #", "###", "###", "# #", "# #"}}, {'N', {"## ", "# #", "# #", "# #", "# #"}},
+    {'O', {" # ", "# #", "# #", "# #", " # "}}, {'P', {"## ", "# #", "## ", "#  ", "#  "}},
+    {'Q', {" # ", "# #", "# #", "## ", " ##"}}, {'R', {"## ", "# #", "## ", "# #", "# #"}},
+    {'S', {" ##", "#  ", " # ", "  #", "## "}}, {'T', {"###", " # ", " # ", " # ", " # "}},
+    {'U', {"# #", "# #", "# #", "# #", "###"}}, {'V', {"# #", "# #", "# #", "# #", " # "}},
+    {'W', {"# #", "# #", "###", "###", "# #"}}, {'X', {"# #", "# #", " # ", "# #", "# #"}},
+    {'Y', {"# #", "# #", " # ", " # ", " # "}}, {'Z', {"###", "  #", " # ", "#  ", "###"}},
+    {'0', {"###", "# #", "# #", "# #", "###"}}, {'1', {" # ", "## ", " # ", " # ", "###"}},
+    {'2', {"## ", "  #", " # ", "#  ", "###"}}, {'3', {"## ", "  #", " # ", "  #", "## "}},
+    {'4', {"# #", "# #", "###", "  #", "  #"}}, {'5', {"###", "#  ", "## ", "  #", "## "}},
+    {'6', {" ##", "#  ", "###", "# #", "###"}}, {'7', {"###", "  #", " # ", " # ", " # "}},
+    {'8', {"###", "# #", "###", "# #", "###"}}, {'9', {"###", "# #", "###", "  #", "## "}},
+    {' ', {"   ", "   ", "   ", "   ", "   "}}, {'-', {"   ", "   ", "###", "   ", "   "}},
+    {':', {"   ", " # ", "   ", " # ", "   "}}, {'.', {"   ", "   ", "   ", "   ", " # "}},
+    {',', {"   ", "   ", "   ", " # ", "#  "}}, {'?', {"## ", "  #", " # ", "   ", " # "}},
+    {'!', {" # ", " # ", " # ", "   ", " # "}}, {'\'', {" # ", " # ", "   ", "   ", "   "}},
+    {'/', {"  #", "  #", " # ", "#  ", "#  "}}, {'(', {" # ", "#  ", "#  ", "#  ", " # "}},
+    {')', {" # ", "  #", "  #", "  #", " # "}}, {'&', {" # ", "# #", " # ", "# #", " ##"}},
+    {'+', {"   ", " # ", "###", " # ", "   "}},
+};
+
+static const char *const *screen_present_glyph(char ch)
+{
+    ch = (char)toupper((unsigned char)ch);
+    for (size_t i = 0; i < sizeof screen_present_font / sizeof screen_present_font[0]; i++)
+        if (screen_present_font[i].ch == ch)
+            return screen_present_font[i].rows;
+    return NULL;
+}
+
+int screen_present_banner(Canvas *c, int x, int y, int w, const char *text, bool ascii)
+{
+    char up[128];
+    size_t n = 0;
+    for (const char *s = text; *s && n + 1 < sizeof up; s++) {
+        if (strncmp(s, "\xe2\x80\x94", 3) == 0 || strncmp(s, "\xe2\x80\x93", 3) == 0) {
+            up[n++] = '-'; /* em and en dashes */
+            s += 2;
+            continue;
+        }
+        if (!screen_present_glyph(*s))
+            return 0;
+        up[n++] = *s;
+    }
+    up[n] = '\0';
+    int tw = n > 0 ? (int)n * 4 - 1 : 0;
+    if (n == 0 || tw > w)
+        return 0;
+    int x0 = x + (w - tw) / 2;
+    int rows = ascii ? 5 : 3;
+    for (size_t i = 0; i < n; i++) {
+        const char *const *g = screen_present_glyph(up[i]);
+        for (int col = 0; col < 3; col++) {
+            int gx = x0 + (int)i * 4 + col;
+            for (int r = 0; r < rows; r++) {
+                const char *glyph = NULL;
+                if (ascii) {
+                    glyph = g[r][col] == '#' ? "#" : NULL;
+                } else {
+                    bool top = g[2 * r][col] == '#';
+                    bool bot = 2 * r + 1 < 5 && g[2 * r + 1][col] == '#';
+                    glyph = top && bot ? "█" : top ? "▀" : bot ? "▄" : NULL;
+                }
+                if (glyph)
+                    canvas_put_glyph(c, gx, y + r, glyph, STYLE_HEADING);
+            }
+        }
+    }
+    return rows;
+}
+
+/* ---- state ---- */
+
+static bool screen_present_is_scenario(const PresentState *ps, int page)
+{
+    return lesson_page_kind(ps->lesson, page) == PAGE_SCENARIO;
+}
+
+static int screen_present_script_count(const PresentState *ps, int page)
+{
+    int n = 0;
+    for (int i = 0; i < ps->n_script; i++)
+        n += ps->script[i].page == page;
+    return n;
+}
+
+const char *screen_present_move(const PresentState *ps, int k)
+{
+    if (!screen_present_is_scenario(ps, ps->page) || k < 0)
+        return "";
+    if (screen_present_script_count(ps, ps->page) > 0) {
+        for (int i = 0; i < ps->n_script; i++)
+            if (ps->script[i].page == ps->page && k-- == 0)
+                return ps->script[i].move;
+        return "";
+    }
+    return lesson_page_step(ps->lesson, ps->page, k);
+}
+
+int screen_present_step_count(const PresentState *ps)
+{
+    if (!ps->lesson)
+        return 0;
+    switch (lesson_page_kind(ps->lesson, ps->page)) {
+    case PAGE_SCENARIO: {
+        int n = screen_present_script_count(ps, ps->page);
+        return n > 0 ? n : lesson_page_step_count(ps->lesson, ps->page);
+    }
+    case PAGE_QUIZ:
+        return 1;
+    default: {
+        int n = lesson_page_step_count(ps->lesson, ps->page);
+        return n > 1 ? n - 1 : 0;
+    }
+    }
+}
+
+static void screen_present_enter(PresentState *ps)
+{
+    scenario_free(ps->s);
+    ps->s = NULL;
+    ps->step = 0;
+    ps->effect[0] = '\0';
+    if (!ps->lesson || !screen_present_is_scenario(ps, ps->page))
+        return;
+    char err[LESSON_ERR_LEN] = "";
+    ps->s = lesson_scenario_start(ps->lesson, ps->page, err, sizeof err);
+    if (!ps->s)
+        snprintf(ps->message, sizeof ps->message, "%s", err);
+}
+
+void screen_present_init(PresentState *ps, Lesson *l, int page)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->lesson = l;
+    snprintf(ps->clock, sizeof ps->clock, "--:--");
+    int n = lesson_page_count(l);
+    ps->page = page < 0 ? 0 : page >= n ? (n > 0 ? n - 1 : 0) : page;
+    screen_present_enter(ps);
+}
+
+static void screen_present_free_script(PresentState *ps)
+{
+    for (int i = 0; i < ps->n_script; i++)
+        free(ps->script[i].move);
+    free(ps->script);
+    ps->script = NULL;
+    ps->n_script = 0;
+}
+
+void screen_present_fini(PresentState *ps)
+{
+    scenario_free(ps->s);
+    ps->s = NULL;
+    screen_present_free_script(ps);
+}
+
+bool screen_present_script(PresentState *ps, const char *text, char *err, size_t err_len)
+{
+    screen_present_free_script(ps);
+    int target = -1, lineno = 0;
+    for (int i = 0; i < lesson_page_count(ps->lesson) && target < 0; i++)
+        if (screen_present_is_scenario(ps, i))
+            target = i;
+    const char *s = text;
+    while (*s) {
+        lineno++;
+        size_t len = strcspn(s, "\n");
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), s);
+        s += len + (s[len] == '\n');
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *a = line;
+        while (isspace((unsigned char)*a))
+            a++;
+        size_t al = strlen(a);
+        while (al > 0 && isspace((unsigned char)a[al - 1]))
+            a[--al] = '\0';
+        if (!*a)
+            continue;
+        int pn;
+        char extra;
+        if (strncmp(a, "page", 4) == 0 && isspace((unsigned char)a[4])) {
+            if (sscanf(a + 4, "%d %c", &pn, &extra) != 1 || pn < 1 ||
+                pn > lesson_page_count(ps->lesson) || !screen_present_is_scenario(ps, pn - 1)) {
+                snprintf(err, err_len, "script:%d: '%s': page %s is not a scenario page", lineno,
+                         a, a + 5);
+                return false;
+            }
+            target = pn - 1;
+            continue;
+        }
+        if (target < 0) {
+            snprintf(err, err_len, "script:%d: the lesson has no scenario page to play on",
+                     lineno);
+            return false;
+        }
+        ps->script = xrealloc(ps->script, (size_t)(ps->n_script + 1) * sizeof *ps->script);
+        ps->script[ps->n_script++] = (PresentMove){xstrdup(a), target, lineno};
+    }
+    /* Play each page's moves from its start, so a typo shows before class. */
+    for (int pg = 0; pg < lesson_page_count(ps->lesson); pg++) {
+        if (screen_present_script_count(ps, pg) == 0)
+            continue;
+        char e[LESSON_ERR_LEN] = "";
+        Scenario *sc = lesson_scenario_start(ps->lesson, pg, e, sizeof e);
+        if (!sc) {
+            snprintf(err, err_len, "page %d: %s", pg + 1, e);
+            return false;
+        }
+        for (int i = 0; i < ps->n_script; i++) {
+            if (ps->script[i].page != pg ||
+                scenario_apply_text(sc, ps->script[i].move, e, sizeof e))
+                continue;
+            snprintf(err, err_len, "script:%d: '%s' on page %d: %s", ps->script[i].line,
+                     ps->script[i].move, pg + 1, e);
+            scenario_free(sc);
+            return false;
+        }
+        scenario_free(sc);
+    }
+    return true;
+}
+
+void screen_present_goto(PresentState *ps, int n)
+{
+    int count = lesson_page_count(ps->lesson);
+    if (n < 0 || n >= count)
+        return;
+    ps->page = n;
+    screen_present_enter(ps);
+}
+
+/* The effect of the last move: the part that changed most, and the step. */
+static void screen_present_effect(PresentState *ps, const char *move, bool ascii)
+{
+    const StepResult *a = scenario_previous(ps->s), *b = scenario_result(ps->s);
+    if (!a || !b) {
+        snprintf(ps->effect, sizeof ps->effect, "%s", move);
+        return;
+    }
+    StepPart part = screen_compare_main_part(a, b);
+    char t0[32], t1[32];
+    double pct = a->step_s > 0 ? (b->step_s / a->step_s - 1.0) * 100.0 : 0.0;
+    if (fabs(a->part_s[part] - b->part_s[part]) < 1e-12) {
+        snprintf(ps->effect, sizeof ps->effect, "%s: step unchanged", move);
+        return;
+    }
+    snprintf(ps->effect, sizeof ps->effect, "%s: %s %s %s %s, step %+.0f%%", move,
+             screen_compare_part_words(part),
+             units_format(UNITS_TIME, a->part_s[part], ascii, t0, sizeof t0), ascii ? "->" : "→",
+             units_format(UNITS_TIME, b->part_s[part], ascii, t1, sizeof t1), pct);
+}
+
+static void screen_present_reveal(PresentState *ps)
+{
+    if (ps->s) {
+        const char *move = screen_present_move(ps, ps->step);
+        char err[300] = "";
+        if (!scenario_apply_text(ps->s, move, err, sizeof err))
+            snprintf(ps->message, sizeof ps->message, "Not possible: %s: %s", move, err);
+        else
+            screen_present_effect(ps, move, false);
+    }
+    ps->step++;
+}
+
+static void screen_present_unreveal(PresentState *ps)
+{
+    if (ps->step == 0)
+        return;
+    ps->step--;
+    if (ps->s) {
+        scenario_undo(ps->s);
+        ps->effect[0] = '\0';
+    }
+}
+
+ScreenAction screen_present_key(PresentState *ps, int key)
+{
+    if (ps->help) {
+        ps->help = false;
+        return SCREEN_NONE;
+    }
+    ps->message[0] = '\0';
+    int pages = lesson_page_count(ps->lesson);
+    switch (key) {
+    case ' ':
+    case 'n':
+    case UIK_RIGHT:
+    case UIK_DOWN:
+    case UIK_PGDN:
+    case UIK_ENTER:
+        if (ps->step < screen_present_step_count(ps))
+            screen_present_reveal(ps);
+        else if (ps->page + 1 < pages)
+            screen_present_goto(ps, ps->page + 1);
+        else
+            snprintf(ps->message, sizeof ps->message, "The end. q leaves.");
+        return SCREEN_NONE;
+    case 'u':
+    case UIK_UP:
+        screen_present_unreveal(ps);
+        return SCREEN_NONE;
+    case 'p':
+    case UIK_LEFT:
+    case UIK_PGUP:
+    case UIK_BACKSPACE:
+        screen_present_goto(ps, ps->page - 1);
+        return SCREEN_NONE;
+    case '0':
+        screen_present_enter(ps);
+        return SCREEN_NONE;
+    case UIK_HOME:
+        screen_present_goto(ps, 0);
+        return SCREEN_NONE;
+    case UIK_END:
+        screen_present_goto(ps, pages - 1);
+        return SCREEN_NONE;
+    case 'q':
+    case UIK_ESC:
+    case UIK_CTRL_C:
+        return SCREEN_QUIT;
+    case '?':
+        ps->help = true;
+        return SCREEN_NONE;
+    default:
+        return SCREEN_NONE;
+    }
+}
+
+/* ---- drawing ---- */
+
+static const char *const screen_present_help[] = {
+    "Space, Right, Enter   next reveal, then the next page",
+    "u or Up               one reveal back",
+    "p, Left               previous page",
+    "0                     this page from its start",
+    "Home / End            first / last page",
+    "q or Esc              leave (nothing is saved)",
+    NULL,
+};
+
+/* The page's text up to the end of the revealed pieces. */
+static size_t screen_present_text_len(const PresentState *ps, const char *text)
+{
+    int n = lesson_page_step_count(ps->lesson, ps->page);
+    if (n <= 1 || lesson_page_kind(ps->lesson, ps->page) == PAGE_SCENARIO)
+        return strlen(text);
+    size_t pos = 0;
+    for (int i = 0; i <= ps->step && i < n; i++) {
+        const char *piece = lesson_page_step(ps->lesson, ps->page, i);
+        const char *at = strstr(text + pos, piece);
+        if (!at)
+            return strlen(text);
+        pos = (size_t)(at - text) + strlen(piece);
+    }
+    return pos;
+}
+
+static int screen_present_markup(Canvas *c, int x, int y, int w, int h, const PresentState *ps,
+                                 const char *text, bool ascii)
+{
+    size_t len = screen_present_text_len(ps, text);
+    char *shown = xmalloc(len + 1);
+    memcpy(shown, text, len);
+    shown[len] = '\0';
+    int used = text_draw_markup(c, x, y, w, h, shown, 0, ascii);
+    free(shown);
+    return used < h ? used : h;
+}
+
+static void screen_present_diagram(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
+{
+    int w = canvas_width(c);
+    const char *caption = lesson_page_text(ps->lesson, ps->page);
+    int cap_h = *caption ? text_wrap_count(caption, w - 8) : 0;
+    if (cap_h > (bottom - top) / 3)
+        cap_h = (bottom - top) / 3;
+    LessonDiagram d;
+    char err[LESSON_ERR_LEN] = "";
+    if (!lesson_page_diagram(ps->lesson, ps->page, 0, &d, err, sizeof err)) {
+        text_draw_wrapped(c, 4, top, w - 8, bottom - top, err, STYLE_BAD);
+        return;
+    }
+    char cx[16] = "";
+    double values[64];
+    ScreenChart chart = {cx, values, 0};
+    if (d.view == VIEW_CHART)
+        chart.n = lesson_page_chart(ps->lesson, ps->page, cx, sizeof cx, values, 64);
+    int dh = bottom - top - cap_h - (cap_h ? 1 : 0);
+    if (!screen_diagram_draw(c, 2, top, w - 4, dh, (int)d.view, &d.cluster, &d.workload,
+                             &d.mapping, d.placement, &chart, ascii, err, sizeof err))
+        text_draw_wrapped(c, 4, top, w - 8, dh, err, STYLE_BAD);
+    placement_free(d.placement);
+    if (cap_h)
+        screen_present_markup(c, 4, bottom - cap_h, w - 8, cap_h, ps, caption, ascii);
+}
+
+static void screen_present_compare(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
+{
+    int w = canvas_width(c);
+    const char *caption = lesson_page_text(ps->lesson, ps->page);
+    int cap_h = 0;
+    if (*caption) {
+        cap_h = text_wrap_count(caption, w - 8);
+        cap_h = cap_h > 4 ? 4 : cap_h;
+        cap_h = screen_present_markup(c, 4, top, w - 8, cap_h, ps, caption, ascii) + 1;
+    }
+    CompareSide sides[2];
+    for (int k = 0; k < 2; k++) {
+        LessonDiagram d;
+        char err[LESSON_ERR_LEN] = "";
+        if (!lesson_page_diagram(ps->lesson, ps->page, k, &d, err, sizeof err)) {
+            screen_compare_side_error(&sides[k], k ? "right" : "left", err);
+            continue;
+        }
+        screen_compare_side_set(&sides[k], d.label, &d.cluster, &d.workload, &d.mapping,
+                                d.placement);
+        placement_free(d.placement);
+    }
+    screen_compare_draw(c, 2, top + cap_h, w - 4, bottom - top - cap_h, sides, ascii);
+    screen_compare_side_fini(&sides[0]);
+    screen_compare_side_fini(&sides[1]);
+}
+
+static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
+{
+    int w = canvas_width(c);
+    if (!ps->s)
+        return;
+    const char *brief = lesson_page_text(ps->lesson, ps->page);
+    int y = top;
+    if (*brief)
+        y += text_draw_markup(c, 4, y, w - 8, 2, brief, 0, ascii) > 1 ? 3 : 2;
+    /* The result block at the bottom: bar against the start, the move. */
+    int n = screen_present_step_count(ps);
+    int bar_rows = 5, info_rows = 2;
+    int res_y = bottom - bar_rows - info_rows;
+    if (res_y - y >= 6) {
+        char err[256] = "";
+        screen_diagram_draw(c, 2, y, w - 4, res_y - y - 1, 1, scenario_cluster(ps->s),
+                            scenario_workload(ps->s), scenario_mapping(ps->s),
+                            scenario_placement(ps->s), NULL, ascii, err, sizeof err);
+    } else {
+        res_y = y;
+    }
+    int used = chart_step_bar(c, 2, res_y, w - 4, scenario_result(ps->s),
+                              ps->step > 0 ? scenario_start_result(ps->s) : NULL, ascii);
+    int ry = res_y + used;
+    char line[600];
+    if (ps->effect[0]) {
+        snprintf(line, sizeof line, "Move %d/%d  %s", ps->step, n, ps->effect);
+        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_EMPH, ascii);
+    }
+    if (ps->step < n && ry < bottom) {
+        snprintf(line, sizeof line, "Next %s %s", ascii ? ">" : "▸",
+                 screen_present_move(ps, ps->step));
+        canvas_put_text_max(c, 2, ry, w - 4, line, STYLE_DIM, ascii);
+    }
+}
+
+static void screen_present_quiz(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
+{
+    int w = canvas_width(c);
+    int x = 4, tw = w - 8;
+    int y = top + text_draw_markup(c, x, top, tw, (bottom - top) / 2,
+                                   lesson_page_text(ps->lesson, ps->page), 0, ascii);
+    y++;
+    int n = lesson_quiz_choice_count(ps->lesson, ps->page);
+    bool shown = ps->step > 0;
+    for (int i = 0; i < n && y < bottom; i++) {
+        bool ok = lesson_quiz_is_correct(ps->lesson, ps->page, i);
+        char lead[32];
+        snprintf(lead, sizeof lead, "%d) %s", i + 1,
+                 !shown ? ""
+                 : ok   ? (ascii ? "+ " : "✓ ")
+                        : (ascii ? "x " : "✗ "));
+        int lw =
+            canvas_put_text(c, x, y, lead, shown ? (ok ? STYLE_GOOD : STYLE_DIM) : STYLE_BOLD);
+        y += text_draw_wrapped(c, x + lw, y, tw - lw, bottom - y,
+                               lesson_quiz_choice(ps->lesson, ps->page, i),
+                               shown && ok ? STYLE_GOOD : STYLE_NORMAL);
+        if (shown && y < bottom)
+            y += text_draw_wrapped(c, x + lw, y, tw - lw, bottom - y,
+                                   lesson_quiz_explanation(ps->lesson, ps->page, i), STYLE_DIM);
+    }
+}
+
+void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
+{
+    int w = canvas_width(c), h = canvas_height(c);
+    canvas_clear(c);
+    if (!ps->lesson)
+        return;
+    int pages = lesson_page_count(ps->lesson);
+    PageKind kind = lesson_page_kind(ps->lesson, ps->page);
+    /* The footer: reveals left, page, clock; dim, bottom right. */
+    char foot[96], steps[32] = "";
+    int n = screen_present_step_count(ps);
+    if (n > 0)
+        snprintf(steps, sizeof steps, "%d/%d %s ", ps->step, n, ascii ? "|" : "·");
+    snprintf(foot, sizeof foot, "%s%d/%d %s %s", steps, ps->page + 1, pages, ascii ? "|" : "·",
+             ps->clock);
+    canvas_put_text(c, w - 1 - text_width(foot), h - 1, foot, STYLE_DIM);
+    if (ps->message[0])
+        canvas_put_text_max(c, 1, h - 1, w - text_width(foot) - 4, ps->message, STYLE_WARNING,
+                            ascii);
+    /* The title: block letters when they fit and the page can spare rows. */
+    const char *title = lesson_page_title(ps->lesson, ps->page);
+    int top = 1;
+    int big = 0;
+    if (h >= 30 || kind == PAGE_TEXT || kind == PAGE_QUIZ)
+        big = screen_present_banner(c, 2, top, w - 4, title, ascii);
+    if (big) {
+        top += big + 1;
+    } else {
+        int tw = text_width(title);
+        canvas_put_text_max(c, tw < w - 4 ? (w - tw) / 2 : 2, top, w - 4, title, STYLE_HEADING,
+                            ascii);
+        canvas_hline(c, 2, top + 1, w - 4, LINE_LIGHT, STYLE_FRAME, ascii);
+        top += 3;
+    }
+    int bottom = h - 2;
+    switch (kind) {
+    case PAGE_TEXT: {
+        int tw = w - 8 < 100 ? w - 8 : 100;
+        screen_present_markup(c, (w - tw) / 2, top, tw, bottom - top, ps,
+                              lesson_page_text(ps->lesson, ps->page), ascii);
+        break;
+    }
+    case PAGE_DIAGRAM:
+        screen_present_diagram(c, ps, top, bottom, ascii);
+        break;
+    case PAGE_COMPARE:
+        screen_present_compare(c, ps, top, bottom, ascii);
+        break;
+    case PAGE_SCENARIO:
+        screen_present_scenario(c, ps, top, bottom, ascii);
+        break;
+    case PAGE_QUIZ:
+        screen_present_quiz(c, ps, top, bottom, ascii);
+        break;
+    }
+    if (ps->help)
+        screen_help_draw(c, "Presenter keys", screen_present_help, ascii);
+}
