@@ -176,7 +176,8 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
         canvas_put_text_max(c, x, end - 1, w, "Esc back to the scenario", STYLE_DIM, ascii);
         return;
     }
-    snprintf(line, sizeof line, "%d legal candidates, %d evaluated in %.1f ms (%s)%s", v->r.n,
+    snprintf(line, sizeof line, "%d legal candidate%s, %d evaluated in %.1f ms (%s)%s", v->r.n,
+             v->r.n == 1 ? "" : "s",
              v->r.evaluated, v->ms, v->scope, v->r.truncated ? "; stopped at the cap" : "");
     y += text_draw_wrapped(c, x, y, w, 2, line, STYLE_DIM) > 1 ? 2 : 1;
     bool wide = w >= 110;
