@@ -1,0 +1,109 @@
+#!/bin/sh
+# Presenter mode and the compare view in a real terminal: a private tmux
+# socket, HOME and XDG_STATE_HOME in a temporary folder, waits that poll for
+# text (no fixed sleeps). Walks tests/present/demo.lua: paragraphs revealed
+# one per key, a --script move played on the scenario page (a GPU crosses
+# the server boundary), u steps back, no progress file written; then `c` on
+# a scenario of the e2e lesson opens the compare view and Esc closes it.
+bin=${1:?usage: present.sh BINARY}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+command -v tmux >/dev/null 2>&1 || { echo "present: tmux is not installed"; exit 1; }
+
+tmp=$(mktemp -d /tmp/scalelab-present.XXXXXX)
+sock=scalelab-present-$$
+fail=0
+T() { tmux -L "$sock" "$@"; }
+cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$tmp"; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+utf8=C.UTF-8
+locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || utf8=$(locale -a 2>/dev/null | grep -i 'utf-\?8' | head -n 1)
+[ -n "$utf8" ] || utf8=C.UTF-8
+
+no() { echo "present: FAIL: $*"; fail=1; }
+screen() { T capture-pane -p -t s 2>/dev/null; }
+wait_for() {
+  n=$(( ${2:-5} * 20 ))
+  while [ "$n" -gt 0 ]; do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.05; n=$((n - 1))
+  done
+  no "did not see '$1'; the screen was:"; screen | sed 's/^/  | /'
+  return 1
+}
+wait_gone() {
+  n=100
+  while [ "$n" -gt 0 ]; do
+    screen | grep -qF -- "$1" || return 0
+    sleep 0.05; n=$((n - 1))
+  done
+  no "'$1' stayed on screen"; return 1
+}
+keys() { T send-keys -t s "$@"; }
+start() {
+  w=$1; h=$2; shift 2
+  T kill-session -t s >/dev/null 2>&1
+  T new-session -d -s s -x "$w" -y "$h" \
+    "env -u NO_COLOR HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 LANG=$utf8 $bin $*; echo EXITED-\$?; sleep 60"
+}
+mkdir -p "$tmp/home" "$tmp/state"
+
+# --- a script with a comment and a move: checked before the show ---
+printf '# the demo\nswap 0 8   # GPU 0 crosses to server 2\n' >"$tmp/demo.script"
+printf 'swap 0 99\n' >"$tmp/bad.script"
+out=$("$bin" present tests/present/demo.lua --script "$tmp/bad.script" 2>&1 </dev/null); rc=$?
+[ "$rc" = 1 ] || no "a bad script exits $rc, not 1"
+echo "$out" | grep -q "script:1:" || no "a bad script does not name its line: $out"
+
+# --- reveals, the scripted move, no progress ---
+start 80 24 present tests/present/demo.lua --script "$tmp/demo.script"
+wait_for "Inside a server the GPUs share NVLink."
+screen | grep -qF "Between servers" && no "the second paragraph shows before its key"
+wait_for "0/2 · 1/4"
+keys Space
+wait_for "Between servers, traffic takes the network."
+keys Space
+wait_for "The boundary is where bandwidth drops."
+keys Space
+wait_for "Cross it"
+wait_for "Next ▸ swap 0 8"
+keys Space
+wait_for "Move 1/1  swap 0 8: TP all-reduce"
+wait_for "against the start: slower."
+keys u
+wait_gone "Move 1/1"
+keys Space Space
+wait_for "Racks or servers"
+wait_for "faster than"
+keys Left
+wait_for "Cross it"
+keys q
+wait_for "EXITED-0"
+[ -e "$tmp/state/scalelab/progress" ] && no "presenter mode wrote a progress file"
+
+# --- 200x60: block-letter title, clock in the footer ---
+start 200 60 present tests/present/demo.lua
+wait_for "▀█▀ █ █ ▄▀▄"
+screen | grep -qE '1/4 · [0-9][0-9]:[0-9][0-9]' || no "no page number and clock in the footer"
+keys Escape
+wait_for "EXITED-0"
+
+# --- the compare view from a scenario: c opens, Esc closes ---
+start 80 24 tests/e2e/lessons/01-e2e-basics.lua
+wait_for "page 1/3"
+keys n
+wait_for "Make one TP group span both servers."
+keys Right Right Right Space Down Enter
+wait_for "Last move:"
+keys c
+wait_for "Compare: the start against now"
+wait_for "2.0x faster than now"
+keys Escape
+wait_gone "Compare: the start"
+wait_for "Last move:"
+keys Escape
+wait_for "EXITED-0"
+
+[ $fail = 0 ] && echo "present: ok"
+exit $fail
