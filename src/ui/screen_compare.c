@@ -204,6 +204,59 @@ static int screen_compare_legend(Canvas *c, int x, int y, int w, int max_rows,
     return row + 1;
 }
 
+int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster *cl,
+                           const Mapping *m, const Placement *pl, bool ascii)
+{
+    int d = cl->domain_gpus > 0 ? cl->domain_gpus : 1;
+    if (d > cl->n_gpus)
+        d = cl->n_gpus > 0 ? cl->n_gpus : 1;
+    int per_row = d < w - 2 ? d : w - 2;
+    if (per_row < 1 || h < 3)
+        return 0;
+    int rows = (d + per_row - 1) / per_row;
+    int box_w = per_row + 2, box_h = rows + 2;
+    int per_line = (w + 1) / (box_w + 1);
+    if (per_line < 1)
+        per_line = 1;
+    int nd = cluster_domain_count(cl);
+    int lines = h / box_h;
+    int shown = nd;
+    if (lines * per_line < nd) {
+        lines = (h - 1) / box_h; /* keep a row for the count */
+        shown = lines * per_line;
+    }
+    int world = mapping_world(m);
+    for (int k = 0; k < shown; k++) {
+        int bx = x + (k % per_line) * (box_w + 1), by = y + (k / per_line) * box_h;
+        canvas_box(c, bx, by, box_w, box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
+        char label[16];
+        snprintf(label, sizeof label, "%d", k + 1);
+        canvas_put_text_max(c, bx + 1, by, box_w - 2, label, STYLE_LABEL, ascii);
+        for (int i = 0; i < d; i++) {
+            int gpu = k * cl->domain_gpus + i;
+            if (gpu >= cl->n_gpus)
+                break;
+            int rank = pl ? placement_rank_on(pl, gpu) : gpu;
+            char glyph[2] = ".";
+            Style st = STYLE_DIM;
+            if (rank >= 0 && rank < world) {
+                int grp = mapping_group_of(m, rank, DIM_TP);
+                glyph[0] = (char)('A' + grp % 26);
+                st = canvas_group_style(grp);
+            }
+            canvas_put_text(c, bx + 1 + i % per_row, by + 1 + i / per_row, glyph, st);
+        }
+    }
+    int used = ((shown + per_line - 1) / per_line) * box_h;
+    if (shown < nd) {
+        char more[64];
+        snprintf(more, sizeof more, "+ %d more domain%s", nd - shown, nd - shown == 1 ? "" : "s");
+        canvas_put_text_max(c, x, y + used, w, more, STYLE_DIM, ascii);
+        used++;
+    }
+    return used;
+}
+
 void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSide sides[2],
                          bool ascii)
 {
@@ -250,8 +303,18 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
     /* Side by side when each half has room for a view (40 columns, more
      * is better); one above the other when the height allows it. */
     bool stacked = (w - 2) / 2 < 56 && left >= 24;
-    if (!stacked && (w - 2) / 2 < 40)
+    if (!stacked && (w - 2) / 2 < 40) {
+        /* Too narrow for two views: each side's domains, one above the other. */
+        for (int k = 0; k < 2 && bottom - row >= 4; k++) {
+            if (!sides[k].ok)
+                continue;
+            canvas_put_text_max(c, x, row, w, sides[k].label, STYLE_BOLD, ascii);
+            row += 1 + screen_compare_domains(c, x, row + 1, w, (bottom - row - 1) / (2 - k),
+                                              &sides[k].cluster, &sides[k].mapping,
+                                              sides[k].placement, ascii);
+        }
         return;
+    }
     for (int k = 0; k < 2; k++) {
         int dx = x, dy = row, dw = w, dh = left;
         if (stacked) {

@@ -472,11 +472,15 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
     int n = screen_present_step_count(ps);
     int bar_rows = 5, info_rows = 2;
     int res_y = bottom - bar_rows - info_rows;
-    if (res_y - y >= 6) {
+    if (res_y - y >= 16) {
         char err[256] = "";
         screen_diagram_draw(c, 2, y, w - 4, res_y - y - 1, 1, scenario_cluster(ps->s),
                             scenario_workload(ps->s), scenario_mapping(ps->s),
                             scenario_placement(ps->s), NULL, ascii, err, sizeof err);
+    } else if (res_y - y >= 3) {
+        /* Too short for the fabric view: the domains and their GPU letters. */
+        screen_compare_domains(c, 2, y, w - 4, res_y - y, scenario_cluster(ps->s),
+                               scenario_mapping(ps->s), scenario_placement(ps->s), ascii);
     } else {
         res_y = y;
     }

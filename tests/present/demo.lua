@@ -26,10 +26,10 @@ Between servers, traffic takes the network.
                check = function(r) return r.span.tp.domains > 1 end },
       solution = { "swap 3 11" } },
     { kind = "compare", title = "Racks or servers",
-      workload = { model = "llama3-70b", batch = 576, mb = 1 },
-      left = { label = "8-GPU servers", cluster = { system = "dgx-b200", gpus = 144 },
+      workload = { model = "llama3-70b", batch = 512, mb = 1 },
+      left = { label = "8-GPU servers", cluster = { system = "dgx-b200", gpus = 64 },
                mapping = { tp = 16, pp = 1 } },
-      right = { label = "NVL72 racks", cluster = { system = "gb200-nvl72", gpus = 144 },
+      right = { label = "NVL72 rack", cluster = { system = "gb200-nvl72", gpus = 64 },
                 mapping = { tp = 16, pp = 1 } } },
     { kind = "quiz", title = "Check", text = [[Which tier is faster per GPU?]],
       choices = {
