@@ -107,6 +107,7 @@ static int cmd_present_shot(PresentState *ps, const char *spec, int w, int h, bo
         return cli_usage_error("present: --shot takes PAGE or PAGE.STEP (pages 1 to %d), got '%s'",
                                lesson_page_count(ps->lesson), spec);
     screen_present_goto(ps, page - 1);
+    ps->ascii = ascii;
     for (int i = 0; i < step && ps->step < screen_present_step_count(ps); i++)
         screen_present_key(ps, ' ');
     snprintf(ps->clock, sizeof ps->clock, "%s", clock ? clock : "00:00");

@@ -295,7 +295,7 @@ static void screen_present_reveal(PresentState *ps)
         if (!scenario_apply_text(ps->s, move, err, sizeof err))
             snprintf(ps->message, sizeof ps->message, "Not possible: %s: %s", move, err);
         else
-            screen_present_effect(ps, move, false);
+            screen_present_effect(ps, move, ps->ascii);
     }
     ps->step++;
 }
@@ -479,8 +479,12 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
                             scenario_placement(ps->s), NULL, ascii, err, sizeof err);
     } else if (res_y - y >= 3) {
         /* Too short for the fabric view: the domains and their GPU letters. */
-        screen_compare_domains(c, 2, y, w - 4, res_y - y, scenario_cluster(ps->s),
-                               scenario_mapping(ps->s), scenario_placement(ps->s), ascii);
+        Canvas *strip = canvas_new(w - 4, res_y - y - 1);
+        int used = screen_compare_domains(strip, 0, 0, w - 4, res_y - y - 1,
+                                          scenario_cluster(ps->s), scenario_mapping(ps->s),
+                                          scenario_placement(ps->s), ascii);
+        canvas_blit(c, 2, y + (res_y - y - 1 - used) / 2, strip); /* centred */
+        canvas_free(strip);
     } else {
         res_y = y;
     }
@@ -530,6 +534,7 @@ void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
 {
     int w = canvas_width(c), h = canvas_height(c);
     canvas_clear(c);
+    ps->ascii = ascii;
     if (!ps->lesson)
         return;
     int pages = lesson_page_count(ps->lesson);

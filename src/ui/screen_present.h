@@ -37,6 +37,7 @@ typedef struct {
     char message[400]; /* one status line */
     char clock[8];     /* "HH:MM", set by the caller before each draw */
     bool help;
+    bool ascii; /* as last drawn: text made by keys follows it */
 } PresentState;
 
 void screen_present_init(PresentState *ps, Lesson *l, int page);
