@@ -127,7 +127,9 @@ const char *screen_present_move(const PresentState *ps, int k)
                 return ps->script[i].move;
         return "";
     }
-    return lesson_page_step(ps->lesson, ps->page, k);
+    if (lesson_page_step_count(ps->lesson, ps->page) > 0)
+        return lesson_page_step(ps->lesson, ps->page, k);
+    return lesson_scenario_solution_move(ps->lesson, ps->page, k);
 }
 
 int screen_present_step_count(const PresentState *ps)
@@ -137,7 +139,9 @@ int screen_present_step_count(const PresentState *ps)
     switch (lesson_page_kind(ps->lesson, ps->page)) {
     case PAGE_SCENARIO: {
         int n = screen_present_script_count(ps, ps->page);
-        return n > 0 ? n : lesson_page_step_count(ps->lesson, ps->page);
+        if (n == 0)
+            n = lesson_page_step_count(ps->lesson, ps->page);
+        return n > 0 ? n : lesson_scenario_solution_count(ps->lesson, ps->page);
     }
     case PAGE_QUIZ:
         return 1;
@@ -470,19 +474,21 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
         y += text_draw_markup(c, 4, y, w - 8, 2, brief, 0, ascii) > 1 ? 3 : 2;
     /* The result block at the bottom: bar against the start, the move. */
     int n = screen_present_step_count(ps);
-    int bar_rows = 5, info_rows = 2;
+    int bar_rows = 5, info_rows = 3;
     int res_y = bottom - bar_rows - info_rows;
     if (res_y - y >= 16) {
         char err[256] = "";
-        screen_diagram_draw(c, 2, y, w - 4, res_y - y - 1, 1, scenario_cluster(ps->s),
-                            scenario_workload(ps->s), scenario_mapping(ps->s),
-                            scenario_placement(ps->s), NULL, ascii, err, sizeof err);
+        int used = screen_diagram_draw(c, 2, y, w - 4, res_y - y - 1, 1, scenario_cluster(ps->s),
+                                       scenario_workload(ps->s), scenario_mapping(ps->s),
+                                       scenario_placement(ps->s), NULL, ascii, err, sizeof err);
+        if (y + used + 1 < res_y)
+            res_y = y + used + 1; /* the result right under the view */
     } else if (res_y - y >= 3) {
         /* Too short for the fabric view: the domains and their GPU letters. */
         Canvas *strip = canvas_new(w - 4, res_y - y - 1);
-        int used = screen_compare_domains(strip, 0, 0, w - 4, res_y - y - 1,
-                                          scenario_cluster(ps->s), scenario_mapping(ps->s),
-                                          scenario_placement(ps->s), ascii);
+        int used =
+            screen_compare_domains(strip, 0, 0, w - 4, res_y - y - 1, scenario_cluster(ps->s),
+                                   scenario_mapping(ps->s), scenario_placement(ps->s), ascii);
         canvas_blit(c, 2, y + (res_y - y - 1 - used) / 2, strip); /* centred */
         canvas_free(strip);
     } else {
@@ -495,6 +501,11 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
     if (ps->effect[0]) {
         snprintf(line, sizeof line, "Move %d/%d  %s", ps->step, n, ps->effect);
         canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_EMPH, ascii);
+    }
+    const char *goal = lesson_scenario_goal_text(ps->lesson, ps->page);
+    if (*goal && ry < bottom) {
+        snprintf(line, sizeof line, "Goal: %s", goal);
+        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_NORMAL, ascii);
     }
     if (ps->step < n && ry < bottom) {
         snprintf(line, sizeof line, "Next %s %s", ascii ? ">" : "▸",
@@ -543,7 +554,7 @@ void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
     char foot[96], steps[32] = "";
     int n = screen_present_step_count(ps);
     if (n > 0)
-        snprintf(steps, sizeof steps, "%d/%d %s ", ps->step, n, ascii ? "|" : "·");
+        snprintf(steps, sizeof steps, "step %d/%d %s ", ps->step, n, ascii ? "|" : "·");
     snprintf(foot, sizeof foot, "%s%d/%d %s %s", steps, ps->page + 1, pages, ascii ? "|" : "·",
              ps->clock);
     canvas_put_text(c, w - 1 - text_width(foot), h - 1, foot, STYLE_DIM);

@@ -50,8 +50,9 @@ void screen_present_fini(PresentState *ps);
  * "script:LINE: message" in err. Replaces the page's own steps. */
 bool screen_present_script(PresentState *ps, const char *text, char *err, size_t err_len);
 
-/* Reveals on the current page: scenario moves (script or steps), 1 for a
- * quiz (the answer), pieces of text after the first for other pages. */
+/* Reveals on the current page: scenario moves (the script's, else the
+ * page's steps, else its reference solution), 1 for a quiz (the answer),
+ * pieces of text after the first for other pages. */
 int screen_present_step_count(const PresentState *ps);
 /* The move a scenario step k plays ("" when none). */
 const char *screen_present_move(const PresentState *ps, int k);

@@ -60,7 +60,7 @@ echo "$out" | grep -q "script:1:" || no "a bad script does not name its line: $o
 start 80 24 present tests/present/demo.lua --script "$tmp/demo.script"
 wait_for "Inside a server the GPUs share NVLink."
 screen | grep -qF "Between servers" && no "the second paragraph shows before its key"
-wait_for "0/2 · 1/4"
+wait_for "step 0/2 · 1/4"
 keys Space
 wait_for "Between servers, traffic takes the network."
 keys Space
