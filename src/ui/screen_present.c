@@ -76,26 +76,30 @@ int screen_present_banner(Canvas *c, int x, int y, int w, const char *text, bool
         up[n++] = *s;
     }
     up[n] = '\0';
-    int tw = n > 0 ? (int)n * 4 - 1 : 0;
+    /* Twice as wide and full height on a tall screen when it fits (a
+     * projector's back row), else 3 columns per letter. */
+    int scale = canvas_height(c) >= 40 && (int)n * 8 - 2 <= w ? 2 : 1;
+    int tw = n > 0 ? (int)n * 4 * scale - scale : 0;
     if (n == 0 || tw > w)
         return 0;
     int x0 = x + (w - tw) / 2;
-    int rows = ascii ? 5 : 3;
+    bool half = !ascii && scale == 1; /* two font rows per cell row */
+    int rows = half ? 3 : 5;
     for (size_t i = 0; i < n; i++) {
         const char *const *g = screen_present_glyph(up[i]);
         for (int col = 0; col < 3; col++) {
-            int gx = x0 + (int)i * 4 + col;
             for (int r = 0; r < rows; r++) {
                 const char *glyph = NULL;
-                if (ascii) {
-                    glyph = g[r][col] == '#' ? "#" : NULL;
+                if (!half) {
+                    glyph = g[r][col] == '#' ? (ascii ? "#" : "█") : NULL;
                 } else {
                     bool top = g[2 * r][col] == '#';
                     bool bot = 2 * r + 1 < 5 && g[2 * r + 1][col] == '#';
                     glyph = top && bot ? "█" : top ? "▀" : bot ? "▄" : NULL;
                 }
-                if (glyph)
-                    canvas_put_glyph(c, gx, y + r, glyph, STYLE_HEADING);
+                for (int k = 0; glyph && k < scale; k++)
+                    canvas_put_glyph(c, x0 + ((int)i * 4 + col) * scale + k, y + r, glyph,
+                                     STYLE_HEADING);
             }
         }
     }

@@ -65,7 +65,9 @@ void screen_present_goto(PresentState *ps, int n);
 ScreenAction screen_present_key(PresentState *ps, int key);
 void screen_present_draw(Canvas *c, PresentState *ps, bool ascii);
 
-/* Draws text in block letters centred in the w columns at (x, y). Returns
+/* Draws text in block letters centred in the w columns at (x, y): 3 rows
+ * of half blocks (5 rows of '#' when ascii), or on a canvas 40 rows or
+ * taller, when it fits, 5 rows at twice the width. Returns
  * the rows used, 0 (nothing drawn) when it does not fit or a character is
  * not in the font (letters, digits, space and - : . , ? ! ' / ( ) & +). */
 int screen_present_banner(Canvas *c, int x, int y, int w, const char *text, bool ascii);

@@ -84,7 +84,7 @@ wait_for "EXITED-0"
 
 # --- 200x60: block-letter title, clock in the footer ---
 start 200 60 present tests/present/demo.lua
-wait_for "▀█▀ █ █ ▄▀▄"
+wait_for "██████  ██  ██    ██"
 screen | grep -qE '1/4 · [0-9][0-9]:[0-9][0-9]' || no "no page number and clock in the footer"
 keys Escape
 wait_for "EXITED-0"
