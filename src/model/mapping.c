@@ -623,22 +623,19 @@ static SpanScratch *scratch_of(const Placement *p)
     return q->scratch;
 }
 
-/* A copy keeps the rank -> block caches (a scenario copies its placement on
- * every move; rebuilding them would cost a pass over the GPUs each time). */
+/* A copy takes over the work memory, rank -> block caches included (they
+ * describe the copy too): a scenario copies its placement on every move and
+ * keeps the old one only for undo, so the memory follows the placement being
+ * evaluated instead of staying with up to 256 undo states, and the caches
+ * need no rebuilding. The original makes new work memory if it is evaluated
+ * again. */
 static void scratch_copy_blocks(Placement *to, const Placement *from)
 {
-    const SpanScratch *src = from->scratch;
-    if (!src)
+    Placement *src = (Placement *)from; /* the cache pointer only, see scratch_of */
+    if (!src->scratch || to->scratch)
         return;
-    SpanScratch *sc = scratch_of(to);
-    for (int t = 0; t < 3; t++) {
-        if (src->block_size[t] <= 0)
-            continue;
-        if (!sc->block[t])
-            sc->block[t] = xmalloc((size_t)sc->n * sizeof *sc->block[t]);
-        memcpy(sc->block[t], src->block[t], (size_t)sc->n * sizeof *sc->block[t]);
-        sc->block_size[t] = src->block_size[t];
-    }
+    to->scratch = src->scratch;
+    src->scratch = NULL;
 }
 
 static unsigned next_stamp(SpanScratch *sc)

@@ -71,7 +71,7 @@ typedef struct {
  * explicit placement in O(moved ranks x group size) when few groups hold a
  * moved rank (exact for those groups, the closed form for the rest), else in
  * O(ranks) by one counting pass per group, no sort. Work memory belongs to
- * the placement (made on first use, reused, copied by placement_dup), so a
+ * the placement (made on first use, reused, handed to a placement_dup copy), so a
  * call allocates nothing after the first; it is written even through a const
  * Placement, so one placement must not be evaluated on two threads at once. */
 GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement *p,

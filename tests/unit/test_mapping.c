@@ -421,6 +421,17 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
                     }
                 }
             }
+            /* A copy takes the work memory over; both must stay exact, the
+             * copy after a swap of its own too. */
+            Placement *q = placement_dup(p);
+            placement_swap_gpus(q, 0, world - 1);
+            for (int d = 0; d < DIM_COUNT; d++) {
+                assert_true(same_span(mapping_worst_span(&m, &c, q, (MappingDim)d),
+                                      brute_worst(&m, &c, q, (MappingDim)d)));
+                assert_true(same_span(mapping_worst_span(&m, &c, p, (MappingDim)d),
+                                      brute_worst(&m, &c, p, (MappingDim)d)));
+            }
+            placement_free(q);
             placement_free(p);
             }
         }
