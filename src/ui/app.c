@@ -38,6 +38,7 @@ typedef struct {
     PlayState *play;          /* free play, NULL otherwise */
     struct timespec watch_mt; /* the open lesson file's mtime and size when loaded */
     long long watch_size;
+    int keep_page;            /* the page a reload comes back to */
 } App;
 
 /* Remembers the lesson file's mtime and size; true when they changed. */
@@ -121,10 +122,17 @@ static void app_close_page(App *a)
 static void app_reload(App *a)
 {
     char err[LESSON_ERR_LEN] = "";
+    /* The page to come back to, kept across a reload that fails. */
+    if (a->lesson)
+        a->keep_page = a->page.page;
     Lesson *fresh = lesson_load(a->page.path, err, sizeof err);
     screen_page_set_lesson(&a->page, fresh, err);
     lesson_free(a->lesson);
     a->lesson = fresh;
+    if (fresh && a->keep_page != a->page.page) {
+        screen_page_goto(&a->page, a->keep_page);
+        snprintf(a->page.message, sizeof a->page.message, "Reloaded from disk.");
+    }
 }
 
 static void app_draw(App *a)

@@ -1,0 +1,116 @@
+#!/bin/sh
+# Free play, the search key, the SVG key and live reload, driven in a detached
+# tmux session on a private socket (HOME and XDG_STATE_HOME in a temporary
+# folder, cwd there too so written files land in it):
+# - `play`: a degree change shows, s opens the search, Enter applies the
+#   winner, w writes a lesson file that `scalelab check` passes, q asks before
+#   losing moves; `play FILE` opens the written file again;
+# - S writes an SVG that xmllint (when installed) parses;
+# - a lesson opened directly reloads by itself when its file changes on disk,
+#   keeping the page, and shows a syntax error on the page instead of leaving;
+# - idle CPU with a lesson open (the once-a-second file check) stays near 0.
+# Waits poll the screen with a timeout; no fixed sleeps except the CPU window.
+bin=${1:?usage: play.sh BINARY}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+command -v tmux >/dev/null 2>&1 || { echo "play: tmux is not installed (apt-get install tmux)"; exit 1; }
+
+tmp=$(mktemp -d /tmp/scalelab-play.XXXXXX)
+sock=scalelab-play-$$
+fail=0
+T() { tmux -L "$sock" "$@"; }
+cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$tmp"; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+utf8=C.UTF-8
+locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || utf8=$(locale -a 2>/dev/null | grep -i 'utf-\?8' | head -n 1)
+[ -n "$utf8" ] || utf8=C.UTF-8
+
+no() { echo "play: FAIL: $*"; fail=1; }
+screen() { T capture-pane -p -t s 2>/dev/null; }
+wait_for() {
+  n=$(( ${2:-5} * 20 ))
+  while [ "$n" -gt 0 ]; do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.05; n=$((n - 1))
+  done
+  no "did not see '$1'; the screen was:"; screen | sed 's/^/  | /'
+  return 1
+}
+keys() { T send-keys -t s "$@"; }
+start() {
+  w=$1; h=$2; shift 2
+  T kill-session -t s >/dev/null 2>&1
+  T new-session -d -s s -x "$w" -y "$h" -c "$tmp/work" \
+    "env -u NO_COLOR HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 LANG=$utf8 \
+$bin $*; echo EXITED-\$?; sleep 60"
+}
+
+mkdir -p "$tmp/home" "$tmp/state" "$tmp/work"
+T start-server \; set -g exit-empty off 2>/dev/null
+
+# --- free play: a move, the search, apply, write, quit with a question ---
+start 80 24 play --system dgx-h100 --gpus 64 --model llama3-70b
+wait_for "Free play" && wait_for "w write"
+keys t; wait_for "Last move:"
+keys s; wait_for "Best mappings: DGX H100, 64 GPUs" && wait_for "#1 lands:"
+keys Enter; wait_for "Applied the search's #1"
+keys q; wait_for "Quit without writing"
+keys w; wait_for "Wrote scalelab-play-"
+lua=$(ls "$tmp/work"/scalelab-play-*.lua 2>/dev/null | head -n 1)
+[ -n "$lua" ] || no "w wrote no scalelab-play-*.lua in the current folder"
+keys S; wait_for "Screen saved as SVG: scalelab-"
+svg=$(ls "$tmp/work"/scalelab-*.svg 2>/dev/null | head -n 1)
+[ -n "$svg" ] || no "S wrote no SVG in the current folder"
+if [ -n "$svg" ] && command -v xmllint >/dev/null 2>&1; then
+  xmllint --noout "$svg" || no "the SVG does not parse"
+fi
+keys q; wait_for "EXITED-0"
+if [ -n "$lua" ]; then
+  "$bin" check "$lua" >"$tmp/check.out" 2>&1 || { no "check fails on the written lesson:"; cat "$tmp/check.out"; }
+  # --- play FILE: the written state comes back ---
+  start 80 24 play "$lua"
+  wait_for "Free play" && wait_for "$(basename "$lua")"
+  keys q; wait_for "EXITED-0"
+fi
+"$bin" play --no-such-flag 2>/dev/null; [ $? = 2 ] || no "play with a bad flag did not exit 2"
+
+# --- a lesson scenario: s searches there too, q asks after a move ---
+cp tests/e2e/lessons/01-e2e-basics.lua "$tmp/work/live.lua"
+start 80 24 "$tmp/work/live.lua"
+wait_for "page 1/"
+n=0
+while ! screen | grep -qF "scenario" && [ $n -lt 10 ]; do keys n; sleep 0.2; n=$((n + 1)); done
+wait_for "s search"
+keys s; wait_for "Best mappings:"
+keys Escape; wait_for "Bottleneck:"
+keys m; wait_for "Last move:"
+keys q; wait_for "Leave with 1 move made"
+keys u
+
+# --- live reload: keep the page, show an error on the page, recover ---
+page=$(screen | sed -n 's/.*page \([0-9]*\/[0-9]*\).*/\1/p' | head -n 1)
+sed 's/Cross the boundary/Cross the line/' "$tmp/work/live.lua" >"$tmp/live.new" && cat "$tmp/live.new" >"$tmp/work/live.lua"
+wait_for "Cross the line" 4 && wait_for "Reloaded: the file changed on disk."
+screen | grep -qF "page $page" || no "the reload did not keep page $page"
+cp "$tmp/work/live.lua" "$tmp/live.good"
+printf 'return {\n  id = \n' >"$tmp/work/live.lua"
+wait_for "live.lua:3:" 4 && wait_for "This page has an error"
+cat "$tmp/live.good" >"$tmp/work/live.lua"
+wait_for "Cross the line" 4 && wait_for "page $page"
+
+# --- idle CPU with a lesson open: the once-a-second check costs nothing ---
+pid=$(pgrep -n -f "$bin $tmp/work/live.lua" 2>/dev/null)
+if [ -n "$pid" ] && [ -r /proc/$pid/stat ]; then
+  t0=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
+  sleep 3
+  t1=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
+  ticks=$((t1 - t0))
+  hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+  echo "play: idle CPU with a lesson open: $ticks ticks of 1/$hz s in 3 s"
+  [ "$ticks" -le $((hz * 3 / 100)) ] || no "idle CPU above 1% ($ticks ticks in 3 s)"
+fi
+keys Escape; wait_for "EXITED-0"
+
+[ $fail = 0 ] && echo "play: ok"
+exit $fail
