@@ -121,8 +121,8 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
         /* Chunks may be uneven, as stages may (Llama 3 405B: 126 layers on
          * PP 16, §3.3.2); step.c charges the largest. Each needs a layer. */
         if ((long long)m->pp * m->interleave > w->layers)
-            FAIL("interleave: PP %d x %d chunks = %lld is more chunks than the %d layers",
-                 m->pp, m->interleave, (long long)m->pp * m->interleave, w->layers);
+            FAIL("interleave: PP %d x %d chunks = %lld is more chunks than the %d layers", m->pp,
+                 m->interleave, (long long)m->pp * m->interleave, w->layers);
         if (mb % m->pp != 0)
             FAIL("interleave needs the %lld micro-batches to be a multiple of PP %d", mb, m->pp);
     }
@@ -247,11 +247,11 @@ static void scratch_copy_blocks(Placement *to, const Placement *from);
 
 struct Placement {
     int n;
-    int moved;       /* ranks not on their default GPU */
-    int *gpu_of;     /* rank -> GPU */
-    int *rank_on;    /* GPU -> rank */
-    int *moved_list; /* the moved ranks, in no order (moved entries) */
-    int *moved_pos;  /* rank -> index in moved_list, -1 when not moved */
+    int moved;                   /* ranks not on their default GPU */
+    int *gpu_of;                 /* rank -> GPU */
+    int *rank_on;                /* GPU -> rank */
+    int *moved_list;             /* the moved ranks, in no order (moved entries) */
+    int *moved_pos;              /* rank -> index in moved_list, -1 when not moved */
     struct SpanScratch *scratch; /* exact-span work memory, made on first use */
 };
 

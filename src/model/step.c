@@ -44,8 +44,9 @@
  * DP by ZeRO stage (1: optimizer, 2: + gradients, 3: + weights); activations
  * of the first stage: min(m, p) micro-batches in flight x floor(L/p) layers
  * (x (1 + (p-1)/(p*v)) interleaved; short stages sit at the ends), per
- * layer as above with no recompute, without the score term with selective recompute, 2*s*b*h with full
- * recompute; the last stage adds its fp32 logits.
+ * layer as above with no recompute, without the score term with selective
+ * recompute, 2*s*b*h with full recompute; the last stage adds its fp32
+ * logits.
  *
  * Pure: no I/O, no allocation with the default placement.
  */

@@ -377,62 +377,63 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
                          .interleave = 1};
             int world = mapping_world(&m);
             for (int sites = 1; sites <= 2; sites++) {
-            Cluster c = hand_cluster(world, domains[j], 4 * domains[j], sites);
-            Placement *p = placement_new(world);
-            /* Where the closed form of the default placement is not exact
-             * (min per domain of a DP group with EP > 1 whose sub-groups share
-             * a domain: 8 for 6 with TP4 EP4 PP2 DP16 on 72-GPU domains), the
-             * few-swaps shortcut inherits that; only domains, leaf and sites
-             * are compared there. */
-            bool closed_exact[DIM_COUNT];
-            for (int d = 0; d < DIM_COUNT; d++)
-                closed_exact[d] = same_span(mapping_worst_span(&m, &c, NULL, (MappingDim)d),
-                                            brute_worst(&m, &c, p, (MappingDim)d));
-            /* 1, then 20, then 400 swaps on the same placement: the spans
-             * taken in between must follow the swaps made after them. */
-            for (int swaps = 1; swaps <= 400; swaps *= 20) {
-                for (int k = 0; k < swaps; k++) {
-                    seed = seed * 1103515245u + 12345u;
-                    int a = (int)((seed >> 8) % (unsigned)world);
-                    seed = seed * 1103515245u + 12345u;
-                    int b = (int)((seed >> 8) % (unsigned)world);
-                    placement_swap_gpus(p, a, b);
-                }
-                for (int d = 0; d < DIM_COUNT; d++) {
-                    GroupSpan a = mapping_worst_span(&m, &c, p, (MappingDim)d);
-                    GroupSpan b = brute_worst(&m, &c, p, (MappingDim)d);
-                    if (!closed_exact[d] && swaps == 1)
-                        a.min_per_domain = b.min_per_domain;
-                    if (!same_span(a, b)) {
-                        print_error("shape %zu domain %d sites %d swaps %d dim %s: "
-                                    "%d/%d/%d/%d vs brute %d/%d/%d/%d\n",
-                                    i, domains[j], sites, swaps, mapping_dim_name((MappingDim)d),
-                                    a.domains, a.min_per_domain, a.crosses_leaf, a.sites,
-                                    b.domains, b.min_per_domain, b.crosses_leaf, b.sites);
-                        fail();
+                Cluster c = hand_cluster(world, domains[j], 4 * domains[j], sites);
+                Placement *p = placement_new(world);
+                /* Where the closed form of the default placement is not exact
+                 * (min per domain of a DP group with EP > 1 whose sub-groups share
+                 * a domain: 8 for 6 with TP4 EP4 PP2 DP16 on 72-GPU domains), the
+                 * few-swaps shortcut inherits that; only domains, leaf and sites
+                 * are compared there. */
+                bool closed_exact[DIM_COUNT];
+                for (int d = 0; d < DIM_COUNT; d++)
+                    closed_exact[d] = same_span(mapping_worst_span(&m, &c, NULL, (MappingDim)d),
+                                                brute_worst(&m, &c, p, (MappingDim)d));
+                /* 1, then 20, then 400 swaps on the same placement: the spans
+                 * taken in between must follow the swaps made after them. */
+                for (int swaps = 1; swaps <= 400; swaps *= 20) {
+                    for (int k = 0; k < swaps; k++) {
+                        seed = seed * 1103515245u + 12345u;
+                        int a = (int)((seed >> 8) % (unsigned)world);
+                        seed = seed * 1103515245u + 12345u;
+                        int b = (int)((seed >> 8) % (unsigned)world);
+                        placement_swap_gpus(p, a, b);
                     }
-                    for (int r = 0; r < world; r += 7) {
-                        GroupSpan g = mapping_group_span(&m, &c, p, (MappingDim)d, r);
-                        if (!same_span(g, brute_group(&m, &c, p, (MappingDim)d, r))) {
-                            print_error("group of rank %d, dim %s differs from brute force\n",
-                                        r, mapping_dim_name((MappingDim)d));
+                    for (int d = 0; d < DIM_COUNT; d++) {
+                        GroupSpan a = mapping_worst_span(&m, &c, p, (MappingDim)d);
+                        GroupSpan b = brute_worst(&m, &c, p, (MappingDim)d);
+                        if (!closed_exact[d] && swaps == 1)
+                            a.min_per_domain = b.min_per_domain;
+                        if (!same_span(a, b)) {
+                            print_error("shape %zu domain %d sites %d swaps %d dim %s: "
+                                        "%d/%d/%d/%d vs brute %d/%d/%d/%d\n",
+                                        i, domains[j], sites, swaps,
+                                        mapping_dim_name((MappingDim)d), a.domains,
+                                        a.min_per_domain, a.crosses_leaf, a.sites, b.domains,
+                                        b.min_per_domain, b.crosses_leaf, b.sites);
                             fail();
+                        }
+                        for (int r = 0; r < world; r += 7) {
+                            GroupSpan g = mapping_group_span(&m, &c, p, (MappingDim)d, r);
+                            if (!same_span(g, brute_group(&m, &c, p, (MappingDim)d, r))) {
+                                print_error("group of rank %d, dim %s differs from brute force\n",
+                                            r, mapping_dim_name((MappingDim)d));
+                                fail();
+                            }
                         }
                     }
                 }
-            }
-            /* A copy takes the work memory over; both must stay exact, the
-             * copy after a swap of its own too. */
-            Placement *q = placement_dup(p);
-            placement_swap_gpus(q, 0, world - 1);
-            for (int d = 0; d < DIM_COUNT; d++) {
-                assert_true(same_span(mapping_worst_span(&m, &c, q, (MappingDim)d),
-                                      brute_worst(&m, &c, q, (MappingDim)d)));
-                assert_true(same_span(mapping_worst_span(&m, &c, p, (MappingDim)d),
-                                      brute_worst(&m, &c, p, (MappingDim)d)));
-            }
-            placement_free(q);
-            placement_free(p);
+                /* A copy takes the work memory over; both must stay exact, the
+                 * copy after a swap of its own too. */
+                Placement *q = placement_dup(p);
+                placement_swap_gpus(q, 0, world - 1);
+                for (int d = 0; d < DIM_COUNT; d++) {
+                    assert_true(same_span(mapping_worst_span(&m, &c, q, (MappingDim)d),
+                                          brute_worst(&m, &c, q, (MappingDim)d)));
+                    assert_true(same_span(mapping_worst_span(&m, &c, p, (MappingDim)d),
+                                          brute_worst(&m, &c, p, (MappingDim)d)));
+                }
+                placement_free(q);
+                placement_free(p);
             }
         }
     }
