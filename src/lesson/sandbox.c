@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,7 +42,8 @@ struct Sandbox {
     long budget;      /* instructions left in this entry point */
     struct timespec deadline;
     bool aborting;
-    bool armed; /* inside an entry point */
+    bool armed;      /* inside an entry point */
+    double polled_s; /* running time of the last poll (SandboxPollFn) */
     char abort_msg[200];
     char where[LUA_IDSIZE + 16];     /* position of the last error, from the handler */
     char last_line[LUA_IDSIZE + 16]; /* last position the hook saw (memory errors) */
@@ -158,6 +160,27 @@ static double sb_seconds_left(const Sandbox *sb)
            (double)(sb->deadline.tv_nsec - now.tv_nsec) * 1e-9;
 }
 
+static volatile sig_atomic_t sb_cancelled;
+static SandboxPollFn sb_poll_fn;
+static void *sb_poll_ctx;
+
+void sandbox_cancel(void)
+{
+    sb_cancelled = 1;
+}
+
+void sandbox_set_poll(SandboxPollFn fn, void *ctx)
+{
+    sb_poll_fn = fn;
+    sb_poll_ctx = ctx;
+}
+
+/* Seconds since the entry point started: the deadline minus what is left. */
+static double sb_running_s(const Sandbox *sb, double left_s)
+{
+    return sb->limits.seconds - left_s;
+}
+
 static void sb_trip(Sandbox *sb, const char *msg)
 {
     if (!sb->aborting) {
@@ -175,13 +198,22 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
         char msg[200];
         lua_Debug deep;
         sb->budget -= HOOK_EVERY;
-        if (sb->budget <= 0) {
+        double left_s = sb_seconds_left(sb);
+        double run_s = sb_running_s(sb, left_s);
+        if (sb_poll_fn && run_s >= SANDBOX_BUSY_S && run_s - sb->polled_s >= SANDBOX_POLL_S) {
+            sb->polled_s = run_s;
+            if (sb_poll_fn(sb_poll_ctx, run_s))
+                sb_cancelled = 1;
+        }
+        if (sb_cancelled) {
+            sb_trip(sb, "stopped by the learner (Esc) while still running");
+        } else if (sb->budget <= 0) {
             snprintf(msg, sizeof msg,
                      "instruction limit reached (%ld million): an endless loop? "
                      "lessons must finish quickly",
                      sb->limits.instructions / 1000000L);
             sb_trip(sb, msg);
-        } else if (sb_seconds_left(sb) < 0) {
+        } else if (left_s < 0) {
             snprintf(msg, sizeof msg, "time limit reached (%.2g s): an endless loop?",
                      sb->limits.seconds);
             sb_trip(sb, msg);
@@ -208,6 +240,8 @@ static void sb_arm(Sandbox *sb)
 {
     sb->budget = sb->limits.instructions;
     sb->aborting = false;
+    sb_cancelled = 0;
+    sb->polled_s = 0;
     sb->armed = true;
     sb->mem_tripped = false;
     sb->where[0] = '\0';

@@ -84,6 +84,20 @@ bool sandbox_protect(Sandbox *sb, int (*fn)(struct lua_State *L), void *ud, char
  * with "...". Never fails. Exposed for tests and for lesson messages. */
 void sandbox_escape(const char *msg, size_t msg_len, char *out, size_t out_len);
 
+/* Stopping a long script from outside (the UI's "running… Esc to stop"):
+ * sandbox_cancel sets one volatile flag (async-signal-safe) that the count
+ * hook checks; the script then stops with "file:line: stopped by the learner (Esc)..." like
+ * any limit. Each entry point clears the flag when it starts. */
+void sandbox_cancel(void);
+/* A function the count hook calls every SANDBOX_POLL_S seconds once an
+ * entry point has run for SANDBOX_BUSY_S (it shows that a script runs and
+ * reads Esc); returning true stops the script as sandbox_cancel does. It
+ * must not call into Lua. NULL: none. Global: one UI, one poll. */
+typedef bool (*SandboxPollFn)(void *ctx, double running_s);
+void sandbox_set_poll(SandboxPollFn fn, void *ctx);
+#define SANDBOX_BUSY_S 0.2
+#define SANDBOX_POLL_S 0.05
+
 /* For the API (lesson_api.c): the Sandbox that owns L. */
 Sandbox *sandbox_of(struct lua_State *L);
 

@@ -102,6 +102,7 @@ wait_for "Cross the line" 4 && wait_for "page $page"
 # --- idle CPU with a lesson open: the once-a-second check costs nothing ---
 pid=$(pgrep -n -f "$bin $tmp/work/live.lua" 2>/dev/null)
 if [ -n "$pid" ] && [ -r /proc/$pid/stat ]; then
+  sleep 1
   t0=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
   sleep 3
   t1=$(awk '{ print $14 + $15 }' /proc/$pid/stat)

@@ -455,10 +455,78 @@ static void test_sandbox_state_reusable_after_abort(void **state)
     sandbox_free(sb);
 }
 
+/* The UI's poll: counts calls, asks to stop after 0.3 s of running. */
+static int poll_calls;
+static double poll_first_s;
+static bool poll_stop_after(void *ctx, double running_s)
+{
+    (void)ctx;
+    if (poll_calls++ == 0)
+        poll_first_s = running_s;
+    return running_s >= 0.3;
+}
+static bool poll_cancel_flag(void *ctx, double running_s)
+{
+    (void)ctx;
+    (void)running_s;
+    sandbox_cancel(); /* as a signal handler would */
+    return false;
+}
+
+/* A goal function that loops under a long deadline: the poll starts after
+ * SANDBOX_BUSY_S, comes back about every SANDBOX_POLL_S, and stopping it
+ * ends the call with file:line well before the deadline; the next call runs
+ * normally (the flag is cleared at each entry point). */
+static void test_sandbox_cancel_stops_a_running_script(void **state)
+{
+    (void)state;
+    SandboxLimits lim = sandbox_limits_default();
+    lim.seconds = 20.0;
+    lim.instructions = 1L << 62; /* only the poll can stop it */
+    Sandbox *sb = sandbox_new("slow.lua", &lim);
+    const char *src = "return function(loop)\n  while loop do end\n  return 7\nend";
+    char err[SANDBOX_ERR_LEN] = "";
+    assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
+    lua_State *L = sandbox_state(sb);
+    poll_calls = 0;
+    sandbox_set_poll(poll_stop_after, NULL);
+    lua_pushvalue(L, 1);
+    lua_pushboolean(L, 1);
+    double t0 = now_s();
+    assert_false(sandbox_call(sb, 1, 1, err, sizeof err));
+    double dt = now_s() - t0;
+    print_message("stopped after %.3f s, %d polls, first at %.3f s: %s\n", dt, poll_calls,
+                  poll_first_s, err);
+    assert_non_null(strstr(err, "slow.lua:2: stopped by the learner (Esc)"));
+    assert_true(dt >= 0.3 && dt < 1.0);
+    assert_true(poll_first_s >= SANDBOX_BUSY_S && poll_first_s < SANDBOX_BUSY_S + 0.05);
+    /* 0.1 s of polling at one per 0.05 s: 2 to 3 calls, never one per hook */
+    assert_in_range(poll_calls, 2, 4);
+    assert_int_equal(lua_gettop(L), 1);
+
+    /* sandbox_cancel (async-signal-safe) from inside the poll stops it too */
+    sandbox_set_poll(poll_cancel_flag, NULL);
+    lua_pushvalue(L, 1);
+    lua_pushboolean(L, 1);
+    assert_false(sandbox_call(sb, 1, 1, err, sizeof err));
+    assert_non_null(strstr(err, "stopped by the learner"));
+
+    /* a cancel left over from before does not stop the next call */
+    sandbox_set_poll(NULL, NULL);
+    sandbox_cancel();
+    lua_pushvalue(L, 1);
+    lua_pushboolean(L, 0);
+    assert_true(sandbox_call(sb, 1, 1, err, sizeof err));
+    assert_int_equal((int)lua_tointeger(L, -1), 7);
+    lua_pop(L, 1);
+    sandbox_free(sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sandbox_loop_at_load),
+        cmocka_unit_test(test_sandbox_cancel_stops_a_running_script),
         cmocka_unit_test(test_sandbox_loop_in_function_call),
         cmocka_unit_test(test_sandbox_loop_inside_pcall),
         cmocka_unit_test(test_sandbox_loop_in_coroutine),
