@@ -206,7 +206,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
                 sb_cancelled = 1;
         }
         if (sb_cancelled) {
-            sb_trip(sb, "stopped by the learner (Esc) while still running");
+            sb_trip(sb, "stopped by the learner (Esc or Ctrl-C) while still running");
         } else if (sb->budget <= 0) {
             snprintf(msg, sizeof msg,
                      "instruction limit reached (%ld million): an endless loop? "

@@ -11,6 +11,7 @@
 #include "cmd/cli.h"
 #include "lesson/catalog.h"
 #include "lesson/lesson.h"
+#include "lesson/sandbox.h"
 #include "model/xmem.h"
 #include "ui/keys.h"
 #include "ui/progress.h"
@@ -241,6 +242,7 @@ int app_run(const AppOptions *o)
         return CLI_FAIL;
     }
     a.canvas = canvas_new(SCREEN_MIN_W, SCREEN_MIN_H);
+    sandbox_set_poll(term_busy_poll, NULL); /* "running… Esc to stop" */
     if (o->play) {
         a.play = xcalloc(1, sizeof *a.play);
         screen_play_init(a.play, o->play, o->play_from);
@@ -277,6 +279,7 @@ int app_run(const AppOptions *o)
             snprintf(dst, n, "progress not saved: %s", perr);
         }
     }
+    sandbox_set_poll(NULL, NULL);
     term_stop();
     if (a.play) {
         screen_play_fini(a.play);

@@ -405,6 +405,37 @@ int term_read_key_timeout(int ms)
     return key;
 }
 
+bool term_busy_poll(void *ctx, double running_s)
+{
+    (void)ctx;
+    (void)running_s;
+    if (!term_active)
+        return false;
+    if (term_quit_sig == SIGINT) {
+        term_quit_sig = 0; /* Ctrl-C stops the script, not the program */
+        return true;
+    }
+    if (term_quit_sig)
+        return true;
+    attron(A_REVERSE);
+    mvaddstr(LINES - 1, 0, term_is_ascii() ? " running... Esc to stop " : " running… Esc to stop ");
+    attroff(A_REVERSE);
+    refresh();
+    bool stop = false;
+    nodelay(stdscr, TRUE);
+    wint_t ch;
+    int r;
+    while (!stop && (r = get_wch(&ch)) != ERR) {
+        if (r == KEY_CODE_YES && ch == KEY_RESIZE) {
+            ungetch(KEY_RESIZE);
+            break;
+        }
+        stop = r == OK && (ch == 27 || ch == 3);
+    }
+    nodelay(stdscr, FALSE);
+    return stop;
+}
+
 int term_quit_signal(void)
 {
     return (int)term_quit_sig;

@@ -42,6 +42,11 @@ int term_read_key(void);
 /* term_read_key, waiting at most ms milliseconds: UIK_NONE when no key came
  * in time (for polling a file while a lesson is open; no CPU between). */
 int term_read_key_timeout(int ms);
+/* For sandbox_set_poll while a lesson script runs long: shows "running…
+ * Esc to stop" on the bottom line and reads keys without waiting. True
+ * (stop the script) on Esc or Ctrl-C (whose SIGINT then does not quit the
+ * program) or another quit signal; other keys are dropped. */
+bool term_busy_poll(void *ctx, double running_s);
 /* The quit signal that arrived (0 when none). */
 int term_quit_signal(void);
 /* After the caller saved its state: stops curses and ends the process the

@@ -8,7 +8,9 @@
 # - S writes an SVG that xmllint (when installed) parses;
 # - a lesson opened directly reloads by itself when its file changes on disk,
 #   keeping the page, and shows a syntax error on the page instead of leaving;
-# - idle CPU with a lesson open (the once-a-second file check) stays near 0.
+# - idle CPU with a lesson open (the once-a-second file check) stays near 0;
+# - a goal that runs long shows "running… Esc to stop", and Esc or Ctrl-C
+#   stops the script while the program stays up.
 # Waits poll the screen with a timeout; no fixed sleeps except the CPU window.
 bin=${1:?usage: play.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -112,6 +114,33 @@ if [ -n "$pid" ] && [ -r /proc/$pid/stat ]; then
   [ "$ticks" -le $((hz * 3 / 100)) ] || no "idle CPU above 1% ($ticks ticks in 3 s)"
 fi
 keys Escape; wait_for "EXITED-0"
+
+# --- a goal that runs long: "running… Esc to stop"; Esc and Ctrl-C stop the
+# script, not the program ---
+cat >"$tmp/work/slow.lua" <<'EOF'
+return {
+  id = "slow", title = "Slow goal", summary = "A goal that runs long.",
+  pages = {
+    { kind = "scenario", title = "Slow", text = "The goal takes its time.",
+      cluster = { system = "dgx-h100", gpus = 16 },
+      workload = { model = "llama3-8b", batch = 32, mb = 1 },
+      mapping = { tp = 8, pp = 1, dp = 2 },
+      goal = { text = "Wait.",
+               check = function(r)
+                 local n = 0
+                 while true do n = n + #scalelab.units.format("time", n + 0.5) end
+               end },
+      solution = { "tp 4" } },
+  },
+}
+EOF
+for stop in Escape C-c; do
+  start 80 24 "$tmp/work/slow.lua"
+  wait_for "Esc to stop" 3 && keys "$stop"
+  wait_for "stopped by the learner" 3 && wait_for "Bottleneck:"
+  screen | grep -qF EXITED && no "$stop ended the program instead of the script"
+  keys q; wait_for "EXITED-0"
+done
 
 [ $fail = 0 ] && echo "play: ok"
 exit $fail
