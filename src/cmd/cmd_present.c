@@ -1,5 +1,6 @@
-/* cmd_present — `scalelab present LESSON [--script FILE]`: the lesson in
- * presenter mode (src/ui/screen_present.c) in the terminal, or headless with
+/* cmd_present — `scalelab present LESSON [--script FILE]`: the lesson (a
+ * file, or a lesson's id or file name in the lessons folder) in presenter mode
+ * (src/ui/screen_present.c) in the terminal, or headless with
  * --shot PAGE[.STEP] (the screen as text on stdout, for golden files and
  * slides: --size WxH, --ascii, --clock HH:MM). Never touches progress.
  * Exit 0, 1 when the lesson or script fails to load or there is no
@@ -8,6 +9,7 @@
 #include "cmd/cli.h"
 
 #include "draw/canvas.h"
+#include "lesson/catalog.h"
 #include "lesson/lesson.h"
 #include "ui/keys.h"
 #include "ui/screen_present.h"
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static char *cmd_present_slurp(const char *path, char *err, size_t err_len)
 {
@@ -120,6 +123,32 @@ static int cmd_present_shot(PresentState *ps, const char *spec, int w, int h, bo
     return CLI_OK;
 }
 
+/* LESSON is a file, or the id or file name of a lesson in the default
+ * lessons folder ("scale-out-fabric", "04-scale-out-fabric"). Returns the
+ * path to load in buf (the argument itself when nothing matches). */
+static const char *cmd_present_resolve(const char *arg, char *buf, size_t n)
+{
+    size_t len = strlen(arg);
+    if (access(arg, F_OK) == 0 || (len > 4 && strcmp(arg + len - 4, ".lua") == 0))
+        return arg;
+    char dirbuf[4096], err[256];
+    const char *dir = catalog_default_dir(dirbuf, sizeof dirbuf);
+    Catalog *cat = dir ? catalog_load(dir, err, sizeof err) : NULL;
+    const char *found = arg;
+    for (int i = 0; i < catalog_count(cat) && found == arg; i++) {
+        const CatalogEntry *e = catalog_entry(cat, i);
+        const char *base = strrchr(e->path, '/');
+        base = base ? base + 1 : e->path;
+        if (strcmp(e->id, arg) == 0 ||
+            (strncmp(base, arg, len) == 0 && strcmp(base + len, ".lua") == 0)) {
+            snprintf(buf, n, "%s", e->path);
+            found = buf;
+        }
+    }
+    catalog_free(cat);
+    return found;
+}
+
 int cmd_present(int argc, char **argv)
 {
     const char *lesson_path = NULL, *script = NULL, *shot = NULL, *clock = NULL;
@@ -156,7 +185,8 @@ int cmd_present(int argc, char **argv)
     if (!lesson_path)
         return cli_usage_error("present: which lesson? scalelab present LESSON.lua "
                                "[--script FILE]");
-    char err[LESSON_ERR_LEN] = "";
+    char err[LESSON_ERR_LEN] = "", pathbuf[4096];
+    lesson_path = cmd_present_resolve(lesson_path, pathbuf, sizeof pathbuf);
     Lesson *l = lesson_load(lesson_path, err, sizeof err);
     if (!l) {
         fprintf(stderr, "scalelab: %s\n", err);
