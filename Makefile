@@ -45,6 +45,7 @@ BUILD    = build/san
 CFLAGS  += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 export ASAN_OPTIONS = halt_on_error=1:detect_leaks=1
+export LSAN_OPTIONS = suppressions=$(abspath tests/lsan.supp):print_suppressions=0
 export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 endif
 
@@ -94,6 +95,15 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@.tmp
 	$(AR) rcs $@.tmp $^
 	@mv $@.tmp $@
+
+# Only catalog.o embeds the data folder; rebuild it when PREFIX changes, so
+# `make install PREFIX=...` after a plain `make` installs a program that looks
+# in the right place.
+$(BUILD)/prefix.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+$(BUILD)/src/lesson/catalog.o: $(BUILD)/prefix.stamp
+FORCE:
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -155,13 +165,13 @@ format:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DATADIR)/assets $(DESTDIR)$(MANDIR)
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/scalelab
 	install -m 644 lessons/*.lua lessons/*.md $(DESTDIR)$(DATADIR)/lessons/
 	install -m 644 assets/*.lua $(DESTDIR)$(DATADIR)/assets/
 	install -m 644 assets/scalelab.1 $(DESTDIR)$(MANDIR)/scalelab.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/scalelab.1
+	rm -f $(DESTDIR)$(BINDIR)/scalelab $(DESTDIR)$(MANDIR)/scalelab.1
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
