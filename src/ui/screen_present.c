@@ -501,7 +501,7 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
     int used = chart_step_bar(c, 2, res_y, w - 4, scenario_result(ps->s),
                               ps->step > 0 ? scenario_start_result(ps->s) : NULL, ascii);
     int ry = res_y + used;
-    char line[600];
+    char line[800];
     if (ps->effect[0]) {
         snprintf(line, sizeof line, "Move %d/%d  %s", ps->step, n, ps->effect);
         canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_EMPH, ascii);

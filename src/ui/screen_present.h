@@ -33,8 +33,8 @@ typedef struct {
     Scenario *s;         /* owned: a scenario page's state */
     PresentMove *script; /* owned, from --script */
     int n_script;
-    char effect[400];  /* what the last move did */
-    char message[400]; /* one status line */
+    char effect[640];  /* what the last move did */
+    char message[640]; /* one status line */
     char clock[8];     /* "HH:MM", set by the caller before each draw */
     bool help;
     bool ascii; /* as last drawn: text made by keys follows it */
