@@ -13,6 +13,7 @@
 #include "model/units.h"
 #include "model/xmem.h"
 #include "ui/keys.h"
+#include "ui/screen_compare.h"
 #include "ui/screen_sweep.h"
 
 #include <errno.h>
@@ -30,6 +31,9 @@ void screen_play_init(PlayState *ps, Scenario *s, const char *from)
     screen_page_init(&ps->page, NULL, "", "", NULL, 0);
     screen_scenario_close(&ps->page);
     ps->page.scn.s = s;
+    /* No lesson to rebuild the start from: c compares against the start as
+     * a reference mark (b moves it), as in a lesson after b. */
+    screen_compare_mark(&ps->page);
     snprintf(ps->from, sizeof ps->from, "%s", from ? from : "");
 }
 
@@ -449,6 +453,7 @@ static const char *const screen_play_help[] = {
     "] / [               next / previous system preset",
     "s                   search the best mappings (Enter applies one)",
     "u  0  b             undo, reset to the start, mark as reference",
+    "c                   compare the reference (the start, or b's) with now",
     "e / E               explain the next number / close",
     "w                   write this state as a lesson file (scenario page)",
     "S                   save this screen as SVG",
