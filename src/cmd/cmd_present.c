@@ -87,7 +87,7 @@ static int cmd_present_run(PresentState *ps)
             screen_present_draw(c, ps, term_is_ascii());
         }
         term_blit(c, -1, -1);
-        int key = term_read_key();
+        int key = term_read_key_timeout(5000); /* a quiet minute still moves the clock */
         if (key == UIK_SIGNAL)
             term_die_by_signal(term_quit_signal()); /* nothing to save */
         if (key == UIK_NONE || key == UIK_RESIZE)
