@@ -36,8 +36,7 @@ int cmd_play(int argc, char **argv)
             fputs(play_help, stdout);
             return CLI_OK;
         }
-        if (strcmp(a, "--system") == 0 || strcmp(a, "--gpus") == 0 ||
-            strcmp(a, "--model") == 0) {
+        if (strcmp(a, "--system") == 0 || strcmp(a, "--gpus") == 0 || strcmp(a, "--model") == 0) {
             if (i + 1 >= argc)
                 return cli_usage_error("play: %s needs a value", a);
             ev[ev_argc++] = argv[i];

@@ -74,7 +74,8 @@ typedef struct {
     size_t len, cap;
 } PlayBuf;
 
-static void screen_play_add(PlayBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void screen_play_add(PlayBuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static void screen_play_add(PlayBuf *b, const char *fmt, ...)
 {
@@ -136,11 +137,11 @@ static bool screen_play_tables(PlayBuf *b, const Cluster *c, const Workload *w, 
     const Workload *p = &wp->w;
     screen_play_add(b, "local workload = { model = \"%s\", batch = %d, mb = %d", w->id,
                     w->global_batch, w->micro_batch);
-    static const char *const names[] = {"seq", "layers", "hidden", "heads", "kv_heads",
+    static const char *const names[] = {"seq", "layers", "hidden",  "heads", "kv_heads",
                                         "ffn", "vocab",  "experts", "topk"};
-    const int mine[] = {w->seq, w->layers, w->hidden, w->heads, w->kv_heads,
+    const int mine[] = {w->seq, w->layers, w->hidden,  w->heads, w->kv_heads,
                         w->ffn, w->vocab,  w->experts, w->topk};
-    const int theirs[] = {p->seq, p->layers, p->hidden, p->heads, p->kv_heads,
+    const int theirs[] = {p->seq, p->layers, p->hidden,  p->heads, p->kv_heads,
                           p->ffn, p->vocab,  p->experts, p->topk};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (mine[i] != theirs[i])
@@ -226,8 +227,8 @@ static void screen_play_solution(const Scenario *s, char *move, size_t n)
     }
 }
 
-char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t note_len,
-                      char *err, size_t err_len)
+char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t note_len, char *err,
+                      size_t err_len)
 {
     if (note && note_len)
         note[0] = '\0';
@@ -241,8 +242,9 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
     char sol[48];
     screen_play_solution(s, sol, sizeof sol);
     if (!sol[0]) {
-        snprintf(err, err_len, "no single move changes this state's step time, so the "
-                               "placeholder goal could not get a solution");
+        snprintf(err, err_len,
+                 "no single move changes this state's step time, so the "
+                 "placeholder goal could not get a solution");
         return NULL;
     }
     PlayBuf b = {0};
@@ -350,8 +352,8 @@ static bool screen_play_state_dir(char *buf, size_t n)
 }
 
 /* Opens dir/prefix-STAMP[-k].ext for writing, never over an existing file. */
-static FILE *screen_play_open_new(const char *dir, const char *prefix, const char *ext,
-                                  char *path, size_t n, int *err_no)
+static FILE *screen_play_open_new(const char *dir, const char *prefix, const char *ext, char *path,
+                                  size_t n, int *err_no)
 {
     char stamp[32];
     screen_play_stamp(stamp, sizeof stamp);
@@ -412,8 +414,8 @@ bool screen_play_write(PlayState *ps, const char *dir, char *where, size_t where
         snprintf(where, where_len, "%s", err);
         return false;
     }
-    bool ok = screen_play_write_file(dir, "scalelab-play", "lua", screen_play_put_text, lua,
-                                     where, where_len);
+    bool ok = screen_play_write_file(dir, "scalelab-play", "lua", screen_play_put_text, lua, where,
+                                     where_len);
     free(lua);
     if (ok && note[0]) {
         size_t len = strlen(where);
@@ -470,8 +472,8 @@ ScreenAction screen_play_key(PlayState *ps, int key)
     }
     if (key == UIK_RESIZE)
         return SCREEN_NONE;
-    bool sweep_open = v->sweep && v->sweep->open;
-    if (!sweep_open) {
+    bool sub_open = (v->sweep && v->sweep->open) || screen_compare_is_open(&ps->page);
+    if (!sub_open) {
         if (key == 'q' || key == UIK_CTRL_C) {
             if (v->moves > ps->saved_moves && !ps->confirm_quit) {
                 ps->confirm_quit = true;
@@ -493,8 +495,9 @@ ScreenAction screen_play_key(PlayState *ps, int key)
             if (screen_play_write(ps, NULL, where, sizeof where)) {
                 ps->saved_moves = v->moves;
                 snprintf(ps->saved, sizeof ps->saved, "%.590s", where);
-                snprintf(v->msg, sizeof v->msg, "Wrote %.300s: a lesson with this scenario "
-                                                "('scalelab check' it, edit its goal).",
+                snprintf(v->msg, sizeof v->msg,
+                         "Wrote %.300s: a lesson with this scenario "
+                         "('scalelab check' it, edit its goal).",
                          where);
             } else {
                 snprintf(v->msg, sizeof v->msg, "Not written: %.380s", where);
@@ -534,8 +537,8 @@ void screen_play_draw(Canvas *c, PlayState *ps, bool ascii, ScreenCursor *cur)
     }
     int top = screen_frame(c, title, ps->saved[0] ? "written" : "free play", f1, f2, ascii);
     canvas_put_text_max(c, 1, top, w - 2,
-                        ps->from[0] ? ps->from : "Change anything: there is no goal.",
-                        STYLE_BOLD, ascii);
+                        ps->from[0] ? ps->from : "Change anything: there is no goal.", STYLE_BOLD,
+                        ascii);
     screen_scenario_draw(c, &ps->page, top + 2, ascii, cur);
     if (cur->x < 0) {
         cur->x = 1;

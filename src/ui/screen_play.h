@@ -25,12 +25,12 @@
 #define PLAY_MAX_SWAPS 2000
 
 typedef struct PlayState {
-    PageState page;      /* lesson NULL; page.scn owns the Scenario */
-    char from[400];      /* the file it was loaded from, "" when made from flags */
-    char saved[600];     /* where w last wrote, "" until then */
-    int saved_moves;     /* page.scn.moves at the last write */
+    PageState page;  /* lesson NULL; page.scn owns the Scenario */
+    char from[400];  /* the file it was loaded from, "" when made from flags */
+    char saved[600]; /* where w last wrote, "" until then */
+    int saved_moves; /* page.scn.moves at the last write */
     bool help;
-    bool confirm_quit;   /* q asked "leave without writing?" */
+    bool confirm_quit; /* q asked "leave without writing?" */
 } PlayState;
 
 /* Takes ownership of s (every change is allowed in free play: pass a
@@ -48,8 +48,8 @@ Scenario *screen_play_load(const char *path, char *err, size_t err_len);
  * `stamp` ("20261130-071500"). NULL + err when it cannot be written (a
  * cluster or workload that is not from a preset). note (may be NULL) gets
  * what was not kept, "" when everything was. */
-char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t note_len,
-                      char *err, size_t err_len);
+char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t note_len, char *err,
+                      size_t err_len);
 
 /* Writes the state to dir/scalelab-play-STAMP.lua (dir NULL: the current
  * folder, else $XDG_STATE_HOME/scalelab or ~/.local/state/scalelab when it is

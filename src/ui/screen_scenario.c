@@ -377,8 +377,9 @@ ScreenAction screen_scenario_key(PageState *p, int key)
             bool ok = screen_sweep_apply(v->sweep, v->s, err, sizeof err);
             screen_scenario_after(p, ok, err);
             if (ok)
-                snprintf(v->msg, sizeof v->msg, "Applied the search's #%d: %s, mb%d (u undoes it).",
-                         v->sweep->sel + 1, mapping_format(scenario_mapping(v->s), map, sizeof map),
+                snprintf(v->msg, sizeof v->msg,
+                         "Applied the search's #%d: %s, mb%d (u undoes it).", v->sweep->sel + 1,
+                         mapping_format(scenario_mapping(v->s), map, sizeof map),
                          scenario_workload(v->s)->micro_batch);
         }
         return SCREEN_NONE;

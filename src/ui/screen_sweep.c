@@ -151,9 +151,9 @@ static void screen_sweep_row(const SweepEntry *e, int rank, bool wide, bool asci
     mapping_format(&e->m, map, sizeof map);
     units_format(UNITS_TIME, e->step_s, ascii, t, sizeof t);
     units_format(UNITS_BYTES, e->mem_per_gpu_bytes, ascii, mem, sizeof mem);
-    int len = snprintf(buf, n, "%2d %-22s mb%-3d %-14s %9s %4.0f%% %9s%s", rank, map,
-                       e->micro_batch, sweep_place_name(e->place), t, 100.0 * e->mfu, mem,
-                       e->fits ? "" : " !");
+    int len =
+        snprintf(buf, n, "%2d %-22s mb%-3d %-14s %9s %4.0f%% %9s%s", rank, map, e->micro_batch,
+                 sweep_place_name(e->place), t, 100.0 * e->mfu, mem, e->fits ? "" : " !");
     if (wide && len > 0 && (size_t)len < n)
         snprintf(buf + len, n - (size_t)len, "%s  %s on %s", e->fits ? "  " : "",
                  step_part_name(e->bottleneck_part),
@@ -177,12 +177,12 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
         return;
     }
     snprintf(line, sizeof line, "%d legal candidate%s, %d evaluated in %.1f ms (%s)%s", v->r.n,
-             v->r.n == 1 ? "" : "s",
-             v->r.evaluated, v->ms, v->scope, v->r.truncated ? "; stopped at the cap" : "");
+             v->r.n == 1 ? "" : "s", v->r.evaluated, v->ms, v->scope,
+             v->r.truncated ? "; stopped at the cap" : "");
     y += text_draw_wrapped(c, x, y, w, 2, line, STYLE_DIM) > 1 ? 2 : 1;
     bool wide = w >= 110;
-    snprintf(line, sizeof line, " # %-22s %-5s %-14s %9s %5s %9s%s", "mapping", "mb",
-             "placement", "step", "MFU", "mem/GPU", wide ? "    bottleneck" : "");
+    snprintf(line, sizeof line, " # %-22s %-5s %-14s %9s %5s %9s%s", "mapping", "mb", "placement",
+             "step", "MFU", "mem/GPU", wide ? "    bottleneck" : "");
     canvas_put_text_max(c, x, y++, w, line, STYLE_BOLD, ascii);
     /* rows: up to 10, leaving room for the explanation (3) and keys (1) */
     int room = end - y - 5;

@@ -418,7 +418,8 @@ bool term_busy_poll(void *ctx, double running_s)
     if (term_quit_sig)
         return true;
     attron(A_REVERSE);
-    mvaddstr(LINES - 1, 0, term_is_ascii() ? " running... Esc to stop " : " running… Esc to stop ");
+    mvaddstr(LINES - 1, 0,
+             term_is_ascii() ? " running... Esc to stop " : " running… Esc to stop ");
     attroff(A_REVERSE);
     refresh();
     bool stop = false;
