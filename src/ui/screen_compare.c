@@ -350,17 +350,23 @@ static void screen_compare_label(const Scenario *s, const char *what, char *buf,
 {
     char mp[48];
     mapping_format(scenario_mapping(s), mp, sizeof mp);
-    snprintf(buf, n, "%s (%s)", what, mp);
+    snprintf(buf, n, "%.20s (%.40s)", what, mp);
 }
 
 void screen_compare_mark(PageState *p)
+{
+    screen_compare_mark_named(p, "reference");
+}
+
+void screen_compare_mark_named(PageState *p, const char *name)
 {
     if (!p->scn.s)
         return;
     struct ScreenCompare *sc = screen_compare_get(p);
     const Scenario *s = p->scn.s;
     char label[64];
-    screen_compare_label(s, "reference", label, sizeof label);
+    snprintf(sc->ref_name, sizeof sc->ref_name, "%s", name ? name : "reference");
+    screen_compare_label(s, sc->ref_name, label, sizeof label);
     screen_compare_side_fini(&sc->side[0]);
     screen_compare_side_set(&sc->side[0], label, scenario_cluster(s), scenario_workload(s),
                             scenario_mapping(s), scenario_placement(s));
@@ -427,9 +433,15 @@ void screen_compare_draw_scenario(Canvas *c, PageState *p, int top, int bottom, 
 {
     struct ScreenCompare *sc = p->scn.compare;
     int w = canvas_width(c);
-    char head[200];
-    snprintf(head, sizeof head, "Compare: %s against now %s c or Esc: back to the scenario",
-             sc->has_ref ? "the reference (b)" : "the start", ascii ? "-" : "—");
+    char head[200], what[48];
+    if (!sc->has_ref || strcmp(sc->ref_name, "start") == 0)
+        snprintf(what, sizeof what, "the start");
+    else if (strcmp(sc->ref_name, "reference") == 0)
+        snprintf(what, sizeof what, "the reference (b)");
+    else
+        snprintf(what, sizeof what, "the %s", sc->ref_name);
+    snprintf(head, sizeof head, "Compare: %s against now %s c or Esc: back to the scenario", what,
+             ascii ? "-" : "—");
     canvas_put_text_max(c, 2, top - 1, w - 4, head, STYLE_HEADING, ascii);
     if (p->scn.msg[0])
         canvas_put_text_max(c, 2, bottom - 1, w - 4, p->scn.msg, STYLE_WARNING, ascii);

@@ -69,11 +69,14 @@ int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster 
 struct ScreenCompare {
     bool open;
     bool has_ref;        /* side[0] holds the state marked with b */
+    char ref_name[32];   /* what side[0] is called: "reference", "start" */
     CompareSide side[2]; /* 0: the reference (or start), 1: now */
 };
 
 /* `b`: keeps a copy of the scenario's current state as the reference. */
 void screen_compare_mark(PageState *p);
+/* The same under another name (free play marks its start: "start"). */
+void screen_compare_mark_named(PageState *p, const char *name);
 /* `c`: opens the view (reference or start against now). */
 void screen_compare_open(PageState *p);
 bool screen_compare_is_open(const PageState *p);
