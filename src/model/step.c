@@ -140,7 +140,12 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
         return;
     }
     r->bottleneck_part = (StepPart)best;
+    /* Name the widest tier the group crosses, not the slowest half of one
+     * operation: a hierarchical all-reduce over two servers may spend longer
+     * inside each server, yet its group still crosses the scale-out network. */
     Tier tier = r->comm[best].tier;
+    if (tier == TIER_UP && r->comm[best].domains > 1)
+        tier = TIER_OUT;
     r->bottleneck_tier = tier;
     const char *where = tier == TIER_UP    ? "stay on the scale-up links"
                         : tier == TIER_OUT ? "cross the scale-out network"

@@ -411,10 +411,34 @@ static void test_step_eval_cost_does_not_grow_with_gpus(void **state)
     assert_true(now_s() - t0 < 1.0);
 }
 
+/* A TP group that spans two servers crosses the scale-out network, even when
+ * the slower half of its hierarchical all-reduce is the part inside each
+ * server: the sentence must not say it stays on the scale-up links. DGX H100
+ * preset, 64 GPUs, Llama 3 8B at TP 16 (two servers per group). */
+static void test_step_bottleneck_names_the_crossing(void **state)
+{
+    (void)state;
+    Cluster c;
+    char err[256];
+    assert_true(cluster_from_system(&c, "dgx-h100", 64, err, sizeof err));
+    Workload w = workload_preset_find("llama3-8b")->w;
+    w.global_batch = 64;
+    w.micro_batch = 1;
+    Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1, .zero = 1};
+    StepResult r;
+    assert_int_equal(step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err), STEP_OK);
+    assert_int_equal(r.bottleneck_part, STEP_TP);
+    assert_int_equal(r.span[DIM_TP].domains, 2);
+    assert_null(strstr(r.bottleneck, "scale-up"));
+    assert_non_null(strstr(r.bottleneck, "cross the scale-out network"));
+    assert_int_equal(r.bottleneck_tier, TIER_OUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_tiny_job_by_hand),
+        cmocka_unit_test(test_step_bottleneck_names_the_crossing),
         cmocka_unit_test(test_step_memory_bound_term_and_overlap),
         cmocka_unit_test(test_step_pipeline_bubble_and_sends),
         cmocka_unit_test(test_step_recompute_and_zero),
