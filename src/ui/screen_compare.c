@@ -221,9 +221,19 @@ int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster 
     int nd = cluster_domain_count(cl);
     int lines = h / box_h;
     int shown = nd;
+    bool count_in_slot = false;   /* "+ N more" in the last box's place */
+    bool count_on_border = false; /* ... or on the last box's top border */
     if (lines * per_line < nd) {
-        lines = (h - 1) / box_h; /* keep a row for the count */
-        shown = lines * per_line;
+        if (per_line > 1 && lines >= 1) {
+            shown = lines * per_line - 1;
+            count_in_slot = true;
+        } else if (lines >= 1 && box_w >= 16) {
+            shown = lines * per_line;
+            count_on_border = true;
+        } else {
+            lines = (h - 1) / box_h; /* keep a row for the count */
+            shown = lines * per_line;
+        }
     }
     int world = mapping_world(m);
     for (int k = 0; k < shown; k++) {
@@ -250,9 +260,23 @@ int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster 
     int used = ((shown + per_line - 1) / per_line) * box_h;
     if (shown < nd) {
         char more[64];
-        snprintf(more, sizeof more, "+ %d more domain%s", nd - shown, nd - shown == 1 ? "" : "s");
-        canvas_put_text_max(c, x, y + used, w, more, STYLE_DIM, ascii);
-        used++;
+        snprintf(more, sizeof more, "+ %d more", nd - shown);
+        if (count_on_border) {
+            int k = shown - 1;
+            int bx = x + (k % per_line) * (box_w + 1), by = y + (k / per_line) * box_h;
+            char tag[72];
+            snprintf(tag, sizeof tag, " %s ", more);
+            int tw = text_width(tag);
+            canvas_put_text_max(c, bx + box_w - 1 - tw, by, tw, tag, STYLE_DIM, ascii);
+        } else if (count_in_slot) {
+            int sx = x + (shown % per_line) * (box_w + 1);
+            int sy = y + (shown / per_line) * box_h + box_h / 2;
+            canvas_put_text_max(c, sx, sy, x + w - sx, more, STYLE_DIM, ascii);
+            used = lines * box_h;
+        } else {
+            canvas_put_text_max(c, x, y + used, w, more, STYLE_DIM, ascii);
+            used++;
+        }
     }
     return used;
 }
@@ -304,14 +328,16 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
      * is better); one above the other when the height allows it. */
     bool stacked = (w - 2) / 2 < 56 && left >= 24;
     if (!stacked && (w - 2) / 2 < 40) {
-        /* Too narrow for two views: each side's domains, one above the other. */
-        for (int k = 0; k < 2 && bottom - row >= 4; k++) {
-            if (!sides[k].ok)
-                continue;
-            canvas_put_text_max(c, x, row, w, sides[k].label, STYLE_BOLD, ascii);
-            row += 1 + screen_compare_domains(c, x, row + 1, w, (bottom - row - 1) / (2 - k),
-                                              &sides[k].cluster, &sides[k].mapping,
-                                              sides[k].placement, ascii);
+        /* Too narrow for two views: each side's domains, one above the
+         * other, when both get a label and a row of boxes (else neither). */
+        if (left < 8 || !sides[0].ok || !sides[1].ok)
+            return;
+        int half = left / 2;
+        for (int k = 0; k < 2; k++) {
+            int sy = row + k * half;
+            canvas_put_text_max(c, x, sy, w, sides[k].label, STYLE_BOLD, ascii);
+            screen_compare_domains(c, x, sy + 1, w, half - 1, &sides[k].cluster, &sides[k].mapping,
+                                   sides[k].placement, ascii);
         }
         return;
     }

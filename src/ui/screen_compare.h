@@ -61,7 +61,7 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
 /* A compact picture for short screens: each scale-up domain as a box of
  * GPU letters (the TP group of the rank on each GPU, as in the views), the
  * boxes side by side and wrapped; domains that do not fit in h rows are
- * counted ("+ 14 more domains"). Returns the rows used. */
+ * counted ("+ 14 more", in the last box's place). Returns the rows used. */
 int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster *cl,
                            const Mapping *m, const Placement *pl, bool ascii);
 
