@@ -105,6 +105,26 @@ static void test_compare_bars_share_one_time_scale(void **state)
     canvas_free(c);
 }
 
+static void test_compare_domains_strip_counts_what_is_hidden(void **state)
+{
+    (void)state;
+    Cluster cl;
+    char err[256];
+    assert_true(cluster_from_system(&cl, "dgx-h100", 128, err, sizeof err));
+    Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 16, .ep = 1, .interleave = 1};
+    /* 16 servers of 8: boxes 8 + 2 = 10 wide, (76 + 1) / 11 = 7 per line.
+     * 3 rows hold one line of boxes: 6 boxes and "+ 10 more" in the 7th place. */
+    Canvas *c = canvas_new(76, 3);
+    assert_int_equal(screen_compare_domains(c, 0, 0, 76, 3, &cl, &m, NULL, true), 3);
+    char *text = canvas_to_text(c, true);
+    assert_string_equal(text, "+1=======+ +2=======+ +3=======+ +4=======+ +5=======+ +6=======+\n"
+                              "#AAAAAAAA# #BBBBBBBB# #CCCCCCCC# #DDDDDDDD# #EEEEEEEE# #FFFFFFFF# "
+                              "+ 10 more\n"
+                              "+========+ +========+ +========+ +========+ +========+ +========+\n");
+    free(text);
+    canvas_free(c);
+}
+
 #define E2E_LESSON "tests/e2e/lessons/01-e2e-basics.lua"
 
 static void test_compare_scenario_c_against_start(void **state)
@@ -149,6 +169,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_sentence_ratio_and_part),
         cmocka_unit_test(test_compare_bars_share_one_time_scale),
+        cmocka_unit_test(test_compare_domains_strip_counts_what_is_hidden),
         cmocka_unit_test(test_compare_scenario_c_against_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
