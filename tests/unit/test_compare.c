@@ -117,10 +117,11 @@ static void test_compare_domains_strip_counts_what_is_hidden(void **state)
     Canvas *c = canvas_new(76, 3);
     assert_int_equal(screen_compare_domains(c, 0, 0, 76, 3, &cl, &m, NULL, true), 3);
     char *text = canvas_to_text(c, true);
-    assert_string_equal(text, "+1=======+ +2=======+ +3=======+ +4=======+ +5=======+ +6=======+\n"
-                              "#AAAAAAAA# #BBBBBBBB# #CCCCCCCC# #DDDDDDDD# #EEEEEEEE# #FFFFFFFF# "
-                              "+ 10 more\n"
-                              "+========+ +========+ +========+ +========+ +========+ +========+\n");
+    assert_string_equal(text,
+                        "+1=======+ +2=======+ +3=======+ +4=======+ +5=======+ +6=======+\n"
+                        "#AAAAAAAA# #BBBBBBBB# #CCCCCCCC# #DDDDDDDD# #EEEEEEEE# #FFFFFFFF# "
+                        "+ 10 more\n"
+                        "+========+ +========+ +========+ +========+ +========+ +========+\n");
     free(text);
     canvas_free(c);
 }
