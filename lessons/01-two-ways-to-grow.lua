@@ -53,7 +53,7 @@ return {
   order = 1,
   minutes = 8,
   pages = {
-    { kind = "text", title = "More computing power", text = [[
+    { kind = "text", steps = "paragraphs", title = "More computing power", text = [[
 # When one machine is not enough
 There are two classic ways to get more work done per second.
 
@@ -70,7 +70,7 @@ adds *more engines*. Both give more power. They do not solve the
 same problems, and this course is about telling them apart.
 ]] },
 
-    { kind = "text", title = "Why one GPU is not enough", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Why one GPU is not enough", text = fill([[
 # Big models need many GPUs
 Take {big_name}: about {big_params} parameters. Just storing
 its weights at 2 bytes each takes {big_weights}. One H100 holds
@@ -88,7 +88,7 @@ network). The rack wins on tightly coupled work, but piles all
 the power and heat into one cabinet.
 ]], V) },
 
-    { kind = "text", title = "Two tiers of wiring", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Two tiers of wiring", text = fill([[
 # In an AI cluster the words name two networks
 - The *scale-up domain*: a group of GPUs joined by very fast,
   short links; a classic server has {dgx_domain}, an NVL72 rack {nvl_domain}.
@@ -130,7 +130,7 @@ racks, {rack_step}. The count is equal; the wiring is not.
       left = { label = "16 x 8-GPU servers", cluster = servers, mapping = moe_map },
       right = { label = "2 x NVL72 racks", cluster = racks, mapping = moe_map } },
 
-    { kind = "text", title = "Summary", text = [[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
 - Scale up: a bigger, tightly linked unit. Scale out: more units
   on a network. Both add compute, in different ways.

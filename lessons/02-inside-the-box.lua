@@ -51,7 +51,7 @@ return {
   order = 2,
   minutes = 9,
   pages = {
-    { kind = "text", title = "The classic 8-GPU server", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "The classic 8-GPU server", text = fill([[
 # Eight GPUs on one board
 The workhorse of AI training for years has been a server such as
 the DGX H100: {n} GPUs on one baseboard, joined by {switches} NVSwitch
@@ -73,7 +73,7 @@ merge the {n} GPUs into one large logical node.
 at {up} per direction.
 ]], V) },
 
-    { kind = "text", title = "Memory-semantic links", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Memory-semantic links", text = fill([[
 # Not a network, a shared memory
 A network moves *messages*: software packs data, a card sends
 it, the other side unpacks it. NVLink works differently.
@@ -88,7 +88,7 @@ almost as one device with a large, shared pool of memory. That
 is what makes them good at work that must talk all the time.
 ]], V) },
 
-    { kind = "text", title = "Three generations", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Three generations", text = fill([[
 # Per-GPU bandwidth, from the presets
 - {row_a}
 - {row_h}
@@ -113,7 +113,7 @@ on NVLink its all-reduces take {tp_pct}% of the step; over a network
 they would take far longer.
 ]], V) },
 
-    { kind = "text", title = "What the box is good at", text = [[
+    { kind = "text", steps = "paragraphs", title = "What the box is good at", text = [[
 # Talk-heavy work belongs inside
 Some ways of splitting a model make GPUs exchange data inside
 every layer, many times per step:
@@ -128,7 +128,7 @@ Both need the fast, memory-semantic links of a scale-up domain.
 Lesson 6 measures exactly how much they send.
 ]] },
 
-    { kind = "text", title = "Summary", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - A classic AI server is {n} GPUs joined by NVLink through NVSwitch
   chips: one scale-up domain.

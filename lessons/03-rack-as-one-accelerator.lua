@@ -55,7 +55,7 @@ return {
   order = 3,
   minutes = 10,
   pages = {
-    { kind = "text", title = "From a board to a rack", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "From a board to a rack", text = fill([[
 # A whole cabinet designed as one machine
 A *rack-scale system* is built as one cabinet of chips, power,
 cooling and wiring, not as a pile of separate servers. The aim:
@@ -70,7 +70,7 @@ Around 2023-2024, as such racks appeared, "scale-up" and
 of AI clusters.
 ]], V) },
 
-    { kind = "text", title = "The numbers of one rack", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "The numbers of one rack", text = fill([[
 # {name3}, from the presets
 - GPUs in the NVLink domain: {n}
 - NVLink per GPU: {per_gpu} (both directions added; {per_dir} each way)
@@ -91,7 +91,7 @@ To software, the rack looks like one accelerator with {n} parts.
 way through the NVLink switch trays.
 ]], V) },
 
-    { kind = "text", title = "Copper, and its limit", text = [[
+    { kind = "text", steps = "paragraphs", title = "Copper, and its limit", text = [[
 # Why the domain stops at the rack
 Inside the rack, GPUs and switch trays are joined through a
 backplane of *passive copper* cables, thousands of them. Copper
@@ -107,7 +107,7 @@ The links also keep memory *coherent*: a GPU sees the latest
 value a peer wrote, as one machine should.
 ]] },
 
-    { kind = "text", title = "No CPU, no NIC in the way", text = [[
+    { kind = "text", steps = "paragraphs", title = "No CPU, no NIC in the way", text = [[
 # The domain runs itself
 The NVLink switch trays run their own operating system, NVOS,
 which sets up and manages the network inside the rack.
@@ -121,7 +121,7 @@ That is why the scale-up domain is so fast, and also why it is
 a closed world: it ends where the copper ends.
 ]] },
 
-    { kind = "text", title = "Heat and power", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Heat and power", text = fill([[
 # Tightly packed means hot
 Putting {n} GPUs this close concentrates power and heat in one
 cabinet. From the presets:
@@ -146,7 +146,7 @@ Llama 3 405B on one rack: tensor and pipeline parallelism both
 stay on NVLink, so the model trains as if on one machine.
 ]] },
 
-    { kind = "text", title = "Summary", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - A rack-scale system is designed as one machine: {n} GPUs in one
   NVLink domain, about {aggregate} inside it.

@@ -44,7 +44,7 @@ return {
   order = 4,
   minutes = 10,
   pages = {
-    { kind = "text", title = "Leaving the domain", text = [[
+    { kind = "text", steps = "paragraphs", title = "Leaving the domain", text = [[
 # Where scale-out begins
 The moment data leaves an 8-GPU baseboard or an NVL72 rack, it
 is in a different world: the *scale-out* network.
@@ -58,7 +58,7 @@ This is the tier that lets a cluster grow from one rack to tens
 of thousands of them.
 ]] },
 
-    { kind = "text", title = "InfiniBand and RDMA", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "InfiniBand and RDMA", text = fill([[
 # Networks built for supercomputers
 *InfiniBand* is a network designed for supercomputers and AI
 clusters, tuned so that data crosses with as little delay as
@@ -75,7 +75,7 @@ The cards are *SuperNICs*, one per GPU:
 - GB300 NVL72: {g3_nic}
 ]], V) },
 
-    { kind = "text", title = "Leaf and spine", text = [[
+    { kind = "text", steps = "paragraphs", title = "Leaf and spine", text = [[
 # A Clos network
 GPU servers plug into *leaf* switches. Every leaf has a link to
 every *spine* switch. Any two leaves are then two hops apart,
@@ -97,7 +97,7 @@ the spines gets only a seventh of the rate the servers could send.
 Each GPU has its own {h_bits} link into the fabric.
 ]], V) },
 
-    { kind = "text", title = "Traffic jams", text = [[
+    { kind = "text", steps = "paragraphs", title = "Traffic jams", text = [[
 # Congestion control
 A highway can jam, and so can a fabric: when many senders aim at
 one receiver, switch buffers fill and packets are lost. RDMA
@@ -113,7 +113,7 @@ hates loss, so Ethernet fabrics add controls:
 InfiniBand has credit-based flow control built in.
 ]] },
 
-    { kind = "text", title = "Why it scales so far", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Why it scales so far", text = fill([[
 # Slower, but nearly unlimited
 Per GPU, a scale-out link is an order of magnitude slower than
 NVLink: on the GB300 NVL72, {g3_bits} = {g3_bytes} each way
@@ -135,7 +135,7 @@ The same 32 servers at 4:1 oversubscription: a quarter of the
 spine links. Cheaper, but traffic between leaves now queues.
 ]] },
 
-    { kind = "text", title = "Summary", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - Scale-out joins independent machines with standard networks:
   InfiniBand, or Ethernet with RDMA (RoCE).

@@ -43,7 +43,7 @@ return {
   order = 5,
   minutes = 12,
   pages = {
-    { kind = "text", title = "The most important line", text = [[
+    { kind = "text", steps = "paragraphs", title = "The most important line", text = [[
 # Where the fast tier ends
 If you remember one thing about AI clusters, make it this: know
 exactly where the scale-up domain ends and scale-out begins.
@@ -57,7 +57,7 @@ cliff wastes most of the machine. This lesson measures the drop
 and then lets you watch it happen.
 ]] },
 
-    { kind = "text", title = "Bits and bytes", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Bits and bytes", text = fill([[
 # Read the unit before the number
 Network speeds are quoted in *bits* per second (Gb/s, lower-case
 b); memory and NVLink in *bytes* per second (GB/s, capital B).
@@ -72,7 +72,7 @@ it is. Whenever a figure compares the two tiers, convert both to
 the same unit first.
 ]], V) },
 
-    { kind = "text", title = "One way or both ways?", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "One way or both ways?", text = fill([[
 # Directions
 NVLink is quoted with both directions added: a GPU's {up_both} is
 {up_dir} going out *and* {up_dir} coming in, at the same time.
@@ -97,7 +97,7 @@ Two GB300 NVL72 racks. Inside each: {up_dir} per GPU each way.
 Between them: {out_dir}. Each TP group of 8 sits in one rack.
 ]], V) },
 
-    { kind = "text", title = "Your move: break it", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Your move: break it", text = fill([[
 # Watch the cliff
 Two racks train Llama 3 70B with tensor parallelism (TP) 8: each
 group of 8 GPUs splits every layer and all-reduces 4 times per
@@ -149,7 +149,7 @@ NVLink is {wrong18}x faster." What is the fair ratio?
           explain = "That mixes terabytes with gigabits." },
       } },
 
-    { kind = "text", title = "Summary", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - The line between scale-up and scale-out is the first thing to
   find on any cluster.

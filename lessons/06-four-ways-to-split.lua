@@ -45,7 +45,7 @@ return {
   order = 6,
   minutes = 12,
   pages = {
-    { kind = "text", title = "Data parallelism", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Data parallelism", text = fill([[
 # DP: same model, different data
 Every GPU (or group of GPUs) keeps a full copy of the model and
 trains on its own share of the batch. After each step the copies
@@ -61,7 +61,7 @@ pool what they learned: they average their gradients with an
 Big, but rare and patient: it tolerates a slower network.
 ]], V) },
 
-    { kind = "text", title = "Tensor parallelism", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Tensor parallelism", text = fill([[
 # TP: split every layer
 The big weight matrices of each layer are cut into slices, one
 per GPU, so all the GPUs of a group work on every multiplication
@@ -76,7 +76,7 @@ at once. After the pieces are computed they must be summed:
   while the GPUs wait: it sits on the critical path.
 ]], V) },
 
-    { kind = "text", title = "Pipeline parallelism", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Pipeline parallelism", text = fill([[
 # PP: an assembly line of layers
 The layers are cut into consecutive *stages* on different GPUs,
 like stations on a production line. The batch is chopped into
@@ -91,7 +91,7 @@ like stations on a production line. The batch is chopped into
 Small point-to-point sends: easy for a slower network.
 ]], V) },
 
-    { kind = "text", title = "Expert parallelism", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Expert parallelism", text = fill([[
 # EP: specialists on different GPUs
 A *mixture-of-experts* model has many specialist sub-networks
 (experts) per layer; each token uses only a few. {moe_name} has
@@ -106,7 +106,7 @@ tokens to the GPUs that hold their experts (*dispatch*) and back
   path, and all-to-all: everyone talks to everyone.
 ]], V) },
 
-    { kind = "text", title = "Side by side", text = [[
+    { kind = "text", steps = "paragraphs", title = "Side by side", text = [[
 # Who sends what, how often
 - *DP*: gradients, once per step, by all-reduce.
 - *TP*: activations, 4 times per layer and micro-batch, by
@@ -132,7 +132,7 @@ does not fit in memory; at TP 16 each TP group spans two servers
 and the step time jumps.
 ]] },
 
-    { kind = "text", title = "The task: a starved pipeline", text = [[
+    { kind = "text", steps = "paragraphs", title = "The task: a starved pipeline", text = [[
 # Keep the line busy
 Llama 3 70B runs on 64 GPUs as TP 8 x PP 8: an eight-stage
 pipeline. Each step it gets 16 sequences, fed as micro-batches
@@ -170,7 +170,7 @@ smaller matrix multiplications and more, smaller sends.
 ]],
       solution = { "mb 1" } },
 
-    { kind = "text", title = "Summary", text = [[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
 - DP copies the model and all-reduces gradients once per step.
 - TP slices every layer and all-reduces activations 4 times per

@@ -46,7 +46,7 @@ return {
   order = 7,
   minutes = 12,
   pages = {
-    { kind = "text", title = "The rule", text = [[
+    { kind = "text", steps = "paragraphs", title = "The rule", text = [[
 # Match the traffic to the tier
 The boundary between scale-up and scale-out decides how a job
 should be split:
@@ -62,7 +62,7 @@ should be split:
 If a TP group spills onto the network, throughput collapses.
 ]] },
 
-    { kind = "text", title = "Inside out", text = [[
+    { kind = "text", steps = "paragraphs", title = "Inside out", text = [[
 # Innermost to outermost
 Big training runs write the rule as a placement order. Llama 3
 lays its dimensions out as
@@ -85,7 +85,7 @@ TP 8 inside each server, 8 pipeline stages across servers. Per
 GPU and step: {good_up} on NVLink, {good_out} over the network.
 ]], V) },
 
-    { kind = "text", title = "The task: a misconfigured job", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "The task: a misconfigured job", text = fill([[
 # Fix a misconfigured job
 GPT-3 175B is training on {gpus} GPUs in 8-GPU servers, but someone
 set tensor parallelism to 16. Every TP group straddles two
@@ -121,7 +121,7 @@ PP 8 keeps the model in memory; its small sends cross servers.
 ]], V),
       solution = { "tp 8", "pp 8" } },
 
-    { kind = "text", title = "What about EP?", text = [[
+    { kind = "text", steps = "paragraphs", title = "What about EP?", text = [[
 # Experts follow the same rule
 An expert-parallel group exchanges tokens all-to-all in every MoE
 layer. If it spans domains, the share of tokens whose expert sits
@@ -134,7 +134,7 @@ models: a 72-GPU domain holds a far bigger EP group than an 8-GPU
 server. Lesson 9 puts numbers on it.
 ]] },
 
-    { kind = "text", title = "Summary", text = [[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
 - TP and EP inside the scale-up domain; PP across scale-out
   nodes; DP across the whole fabric.

@@ -58,7 +58,7 @@ return {
   order = 8,
   minutes = 14,
   pages = {
-    { kind = "text", title = "Three knobs", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Three knobs", text = fill([[
 # TP x PP x DP
 Large models use all three splits at once, *3D parallelism*:
 
@@ -73,7 +73,7 @@ take about 16 bytes per parameter, {state} in all. One GPU has
 The question is how to split, given where the boundaries are.
 ]], V) },
 
-    { kind = "text", title = "The recipe for NVL72", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "The recipe for NVL72", text = fill([[
 # Match the split to the hardware
 1. *TP* inside the NVLink domain. It must also divide the domain
    size ({n}), or some group straddles two racks. TP 8 is the usual
@@ -96,7 +96,7 @@ TP 8 x PP 9 = 72: one full copy of the model per rack. Eight such
 racks give DP 8, and only gradients cross between racks.
 ]] },
 
-    { kind = "text", title = "The task: TP 16 on NVL72", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "The task: TP 16 on NVL72", text = fill([[
 # "72 GPUs per domain, so TP 16 is safe"
 {racks} GB200 NVL72 racks ({gpus} GPUs) train {name} as TP 16 x PP 9
 x DP 4. The reasoning was: 16 GPUs fit easily in a {n}-GPU rack.
@@ -143,7 +143,7 @@ stage edges crossing the network add only {srv_pp} of PP time.
       left = { label = "8 x GB200 NVL72", cluster = cluster, mapping = good_map },
       right = { label = "72 x DGX B200", cluster = servers, mapping = good_map } },
 
-    { kind = "text", title = "Summary", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - 3D parallelism: GPUs = TP x PP x DP. Memory sets a floor on
   TP x PP; the bubble and TP width set a ceiling.

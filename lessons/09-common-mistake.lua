@@ -62,7 +62,7 @@ return {
   order = 9,
   minutes = 10,
   pages = {
-    { kind = "text", title = "Counting GPUs", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Counting GPUs", text = fill([[
 # "We have {gpus} GPUs"
 Announcements and price lists lead with one number: how many
 GPUs. It is the easiest figure to compare and the least telling.
@@ -76,7 +76,7 @@ not by the count alone.
 This lesson puts two such clusters side by side.
 ]], V) },
 
-    { kind = "text", title = "Two clusters, one count", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Two clusters, one count", text = fill([[
 # Blackwell GPUs both, wired differently
 - *{servers_n} DGX B200 servers*: NVLink domains of 8 GPUs. Per
   direction, each GPU has {b_up} inside its server and {b_out}
@@ -107,7 +107,7 @@ GPUs. Servers: {srv_step} per step. NVL72 racks: {rack_step}.
       left = { label = "16 x DGX B200", cluster = servers, mapping = moe_map },
       right = { label = "2 x GB200 NVL72", cluster = rack, mapping = moe_map } },
 
-    { kind = "text", title = "The task: same job, other wiring", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "The task: same job, other wiring", text = fill([[
 # Change the machine, not the job
 {moe_name} routes each token to {topk} of its {experts} experts. With
 EP 64 on {servers_n} 8-GPU servers, most tokens' experts live in another
@@ -141,7 +141,7 @@ shows a fix.
 ]], V),
       solution = { "system gb200-nvl72" } },
 
-    { kind = "text", title = "Summary", text = [[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
 - The same number of the same GPUs can make very different
   machines: ask how they are connected.

@@ -62,7 +62,7 @@ return {
   order = 10,
   minutes = 11,
   pages = {
-    { kind = "text", title = "Two goals", text = [[
+    { kind = "text", steps = "paragraphs", title = "Two goals", text = [[
 # Fast for one, or much for all
 Once a model is trained, it must answer people. Two numbers
 matter, and they pull in different directions:
@@ -77,7 +77,7 @@ fast as possible. Throughput is a parallel one: many separate
 answers, each on its own.
 ]] },
 
-    { kind = "text", title = "A trillion parameters", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "A trillion parameters", text = fill([[
 # Where does the model even fit?
 Take {name}: {params} parameters, {layers} layers. Stored in
 FP8 (one byte each), the weights alone are {weights}.
@@ -93,7 +93,7 @@ real-time serving of a single, undivided trillion-parameter model
 practical.
 ]], V) },
 
-    { kind = "text", title = "The speed limit of a token", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "The speed limit of a token", text = fill([[
 # Every token reads every weight
 To produce one token, a dense model multiplies through all its
 weights, so every byte of them is read from HBM at least once.
@@ -116,7 +116,7 @@ The whole {weights} model lives in one NVLink domain: every
 per-layer all-reduce stays on the fast tier.
 ]], V) },
 
-    { kind = "text", title = "Throughput is different", text = [[
+    { kind = "text", steps = "paragraphs", title = "Throughput is different", text = [[
 # Many copies, no conversation
 Serving a smaller model to millions of users is a throughput
 problem. Each copy (*replica*) of the model answers its own
@@ -139,7 +139,7 @@ Sixteen servers, each serving its own replica. Requests arrive
 over the network; no replica waits for another.
 ]] },
 
-    { kind = "text", title = "Summary", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - Latency (time per token for one user) is tightly coupled work:
   it favours scale-up. Throughput (tokens for everyone) is

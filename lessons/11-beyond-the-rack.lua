@@ -57,7 +57,7 @@ return {
   order = 11,
   minutes = 10,
   pages = {
-    { kind = "text", title = "Thousands in one domain", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Thousands in one domain", text = fill([[
 # Google's TPU pods
 The scale-up domain does not have to stop at 72. Google's TPU
 chips link directly to their neighbours over *ICI* (inter-chip
@@ -78,7 +78,7 @@ TPU v5p cubes of {slice} chips, each a torus rather than a switch.
 (scalelab draws one cube as a domain; a real pod links cubes on ICI.)
 ]], V) },
 
-    { kind = "text", title = "Stretching the boundary", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Stretching the boundary", text = fill([[
 # The edge keeps moving
 Everyone wants a wider scale-up domain, and several roads lead
 there:
@@ -93,7 +93,7 @@ there:
 The aim: scale-up domains of hundreds or thousands of chips.
 ]], V) },
 
-    { kind = "text", title = "Scale-across", text = [[
+    { kind = "text", steps = "paragraphs", title = "Scale-across", text = [[
 # When one building is not enough
 The largest training runs now want more power than a single data
 center can draw. The answer is to link several sites into one
@@ -107,7 +107,7 @@ So a cluster now has three tiers: scale-up inside a domain,
 scale-out across a building, scale-across between buildings.
 ]] },
 
-    { kind = "text", title = "Distance costs time", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Distance costs time", text = fill([[
 # The third tier is the slowest
 Between sites, bandwidth is shared by the whole site and the
 speed of light adds delay. Light in fibre takes about 5 us per
@@ -129,7 +129,7 @@ Four NVL72 racks over two sites (the 100 Tb/s link between them
 is an illustrative figure). Each site has its own fabric.
 ]] },
 
-    { kind = "text", title = "Summary", text = [[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
 - Scale-up domains can be huge: a TPU pod joins thousands of
   chips over ICI in a 3D torus.

@@ -51,7 +51,7 @@ return {
   order = 12,
   minutes = 15,
   pages = {
-    { kind = "text", title = "The decision rule", text = [[
+    { kind = "text", steps = "paragraphs", title = "The decision rule", text = [[
 # One question before any other
 When you meet a workload, ask: *how tightly coupled is it?*
 
@@ -66,7 +66,7 @@ Most big training runs need both: scale-up for the inner groups,
 scale-out for the outer ones. The next cases test the rule.
 ]] },
 
-    { kind = "text", title = "Case 1: a slow dense job", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Case 1: a slow dense job", text = fill([[
 # A slow dense job
 A team trains GPT-3 175B on 16 DGX H100 servers (128 GPUs) as
 TP 32 x PP 4, with micro-batches of 4. Step: {bad1}.
@@ -166,7 +166,7 @@ lowest possible time per token. What decides the hardware?
           explain = "Scale-across is far too slow for per-token traffic." },
       } },
 
-    { kind = "text", title = "Advice for buyers", text = [[
+    { kind = "text", steps = "paragraphs", title = "Advice for buyers", text = [[
 # Buying compute
 - Start from the workload. Tightly coupled training or serving of
   one huge model: pay for a wide scale-up domain. Many parallel,
@@ -178,7 +178,7 @@ lowest possible time per token. What decides the hardware?
   need liquid cooling; check the site can supply both.
 ]] },
 
-    { kind = "text", title = "Advice for analysts", text = [[
+    { kind = "text", steps = "paragraphs", title = "Advice for analysts", text = [[
 # Reading announcements
 - A rack-scale system announced or bought is a signal about the
   size of the models its owner plans to run, and about the power
@@ -191,7 +191,7 @@ lowest possible time per token. What decides the hardware?
   links change which models can be built, and where.
 ]] },
 
-    { kind = "text", title = "Claims and figures", text = [[
+    { kind = "text", steps = "paragraphs", title = "Claims and figures", text = [[
 # Trust, but test
 - Vendor speed-ups (the "30x faster" slide) are illustrations:
   they hold for the vendor's chosen workload and settings. Treat
@@ -203,7 +203,7 @@ lowest possible time per token. What decides the hardware?
   must stay inside the scale-up domain, and does it fit?
 ]] },
 
-    { kind = "text", title = "Summary", text = fill([[
+    { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep from the whole course
 - Scale up = a bigger, tightly linked engine; scale out = more
   engines on a network; scale-across = more buildings.
