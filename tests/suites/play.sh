@@ -10,7 +10,8 @@
 #   keeping the page, and shows a syntax error on the page instead of leaving;
 # - idle CPU with a lesson open (the once-a-second file check) stays near 0;
 # - a goal that runs long shows "running… Esc to stop", and Esc or Ctrl-C
-#   stops the script while the program stays up.
+#   stops the script while the program stays up;
+# - w and S in a folder that refuses files write to the state folder.
 # Waits poll the screen with a timeout; no fixed sleeps except the CPU window.
 bin=${1:?usage: play.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -43,7 +44,7 @@ keys() { T send-keys -t s "$@"; }
 start() {
   w=$1; h=$2; shift 2
   T kill-session -t s >/dev/null 2>&1
-  T new-session -d -s s -x "$w" -y "$h" -c "$tmp/work" \
+  T new-session -d -s s -x "$w" -y "$h" -c "${cwd:-$tmp/work}" \
     "env -u NO_COLOR HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 LANG=$utf8 \
 $bin $*; echo EXITED-\$?; sleep 60"
 }
@@ -75,6 +76,14 @@ if [ -n "$lua" ]; then
   wait_for "Free play" && wait_for "$(basename "$lua")"
   keys q; wait_for "EXITED-0"
 fi
+# --- a folder that refuses files (/proc, even for root): the state folder ---
+cwd=/proc start 80 24 play --gpus 16
+wait_for "Free play"
+keys w; wait_for "a lesson with this scenario"
+ls "$tmp/state/scalelab"/scalelab-play-*.lua >/dev/null 2>&1 || no "no lesson file in the state folder"
+keys S; wait_for "Screen saved as SVG:"
+ls "$tmp/state/scalelab"/scalelab-*.svg >/dev/null 2>&1 || no "no SVG in the state folder"
+keys q; wait_for "EXITED-0"
 "$bin" play --no-such-flag 2>/dev/null; [ $? = 2 ] || no "play with a bad flag did not exit 2"
 
 # --- a lesson scenario: s searches there too, q asks after a move ---
