@@ -778,7 +778,10 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     int ids[FABRIC_MAX_DOMAINS + 1];
     int nd = view_pick_domains(first, per_site, drawn_max, cursor_dom, ids);
     Style out = view_link_style(in, TIER_OUT);
-    int y_spine = y0, y_bus = y0 + 3, y_leaf = y0 + 4, y_dom = y0 + 8;
+    /* One leaf holding every GPU needs no spine: leave out its rows. */
+    bool no_spine = cluster_spine_count(c) < 1 && c->sites <= 1;
+    int lift = no_spine ? 4 : 0;
+    int y_spine = y0, y_bus = y0 + 3, y_leaf = y0 + 4 - lift, y_dom = y0 + 8 - lift;
     /* Domains and the leaf each hangs from. */
     int leaf_of[FABRIC_MAX_DOMAINS + 1], dom_x[FABRIC_MAX_DOMAINS + 1];
     for (int i = 0; i < nd; i++) {
@@ -862,6 +865,11 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     /* Spines: as many boxes as fit over the leaves, joined to every leaf by
      * the bus (a Clos: every leaf links to every spine). */
     int spines = cluster_spine_count(c) / (c->sites > 0 ? c->sites : 1);
+    if (no_spine) {
+        if (spine_mid_x)
+            *spine_mid_x = leaf_mid[0];
+        return y_dom + s.box_h;
+    }
     if (spines < 1)
         spines = 1;
     int digits = spines >= 100 ? 3 : spines >= 10 ? 2 : 1;

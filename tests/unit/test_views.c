@@ -288,10 +288,32 @@ static void test_views_16k_draws_fast(void **state)
     canvas_free(cv);
 }
 
+/* Two DGX H100 servers fit under one 32-GPU leaf: a leaf-spine Clos needs no
+ * spine then, so none is drawn (and the header says 0 spines); 64 GPUs take
+ * two leaves and one spine. */
+static void test_views_one_leaf_draws_no_spine(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 16);
+    ViewInput in = view_input_default(&c);
+    char *t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
+    assert_contains(t, "1 leaf, 0 spines");
+    assert_null(strstr(t, "spine 1"));
+    assert_contains(t, "leaf 1");
+    free(t);
+    c = make_cluster("dgx-h100", 64);
+    in = view_input_default(&c);
+    t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
+    assert_contains(t, "2 leaves, 1 spine");
+    assert_contains(t, "spine 1");
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_views_letters_follow_tp_groups),
+        cmocka_unit_test(test_views_one_leaf_draws_no_spine),
         cmocka_unit_test(test_views_selected_group_is_lower_case),
         cmocka_unit_test(test_views_kind_names),
         cmocka_unit_test(test_views_server_rack_figures),
