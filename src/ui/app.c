@@ -20,6 +20,7 @@
 #include "ui/term.h"
 
 #include <sys/stat.h>
+#include <time.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,15 @@ typedef struct {
     struct timespec watch_mt; /* the open lesson file's mtime and size when loaded */
     long long watch_size;
     int keep_page;            /* the page a reload comes back to */
+    double watched_s;         /* monotonic time of the last look at the file */
 } App;
+
+static double app_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* Remembers the lesson file's mtime and size; true when they changed. */
 static bool app_watch(App *a)
@@ -48,6 +57,7 @@ static bool app_watch(App *a)
     struct stat st;
     struct timespec mt = {0, 0};
     long long size = -1;
+    a->watched_s = app_now_s();
     if (stat(a->page.path, &st) == 0) {
         mt = st.st_mtim;
         size = (long long)st.st_size;
@@ -256,12 +266,14 @@ int app_run(const AppOptions *o)
         /* A lesson open: wake once a second to see whether its file changed. */
         bool watching = a.in_page && !a.play;
         int key = watching ? term_read_key_timeout(1000) : term_read_key();
-        if (key == UIK_NONE && watching && app_watch(&a)) {
+        /* At most once a second, also while keys keep coming. */
+        if (watching && app_now_s() - a.watched_s >= 0.9 && app_watch(&a)) {
             app_reload(&a);
             snprintf(a.page.message, sizeof a.page.message, "%s",
                      a.lesson ? "Reloaded: the file changed on disk."
                               : "The file changed on disk and has an error: shown above.");
-            continue;
+            if (key == UIK_NONE)
+                continue;
         }
         if (key == UIK_SIGNAL) {
             int sig = term_quit_signal();
