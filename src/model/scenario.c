@@ -385,16 +385,28 @@ bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t
 bool scenario_set_mapping(Scenario *s, const Mapping *m, int micro_batch, const Placement *p,
                           char *err, size_t err_len)
 {
-    if (!allowed(s, SCN_ALLOW_DEGREES, "change the parallel degrees", err, err_len))
-        return false;
-    if (!m) {
-        set_err(err, err_len, "no mapping given");
+    if (!s || !m) {
+        set_err(err, err_len, !s ? "no scenario" : "no mapping given");
         return false;
     }
+    const Mapping *cur = &s->cur.m;
+    bool degrees = m->tp != cur->tp || m->pp != cur->pp || m->dp != cur->dp ||
+                   m->ep != cur->ep || m->cp != cur->cp || m->interleave != cur->interleave ||
+                   m->zero != cur->zero;
+    /* Same degrees: the placement changes when p differs from the current
+     * one (NULL: the default); new degrees reset it as a degree move does. */
+    bool moved = false;
+    if (!degrees) {
+        int n = s->cur.c.n_gpus;
+        for (int g = 0; g < n && !moved; g++)
+            moved = placement_rank_on(s->cur.p, g) != (p ? placement_rank_on(p, g) : g);
+    }
+    if (degrees && !allowed(s, SCN_ALLOW_DEGREES, "change the parallel degrees", err, err_len))
+        return false;
     if (micro_batch != s->cur.w.micro_batch &&
         !allowed(s, SCN_ALLOW_MICRO, "change the micro-batch", err, err_len))
         return false;
-    if (p && !allowed(s, SCN_ALLOW_MOVE, "move GPUs", err, err_len))
+    if (((degrees && p) || moved) && !allowed(s, SCN_ALLOW_MOVE, "move GPUs", err, err_len))
         return false;
     Snapshot next = snap_dup(&s->cur);
     next.m = *m;

@@ -64,9 +64,10 @@ bool scenario_set_micro_batch(Scenario *s, int mb, char *err, size_t err_len);
 bool scenario_set_domain(Scenario *s, int domain_gpus, char *err, size_t err_len);
 bool scenario_set_system(Scenario *s, const char *system_id, char *err, size_t err_len);
 /* Sets the whole mapping, micro-batch and placement in one move (one undo
- * step), e.g. to apply a search's winner. Needs the degrees allowed (and the
- * micro-batch allowed when mb changes, moves allowed when p is not NULL);
- * p NULL: the default placement. */
+ * step), e.g. to apply a search's winner; p NULL: the default placement.
+ * Needs what changes to be allowed: the degrees when a degree differs, the
+ * micro-batch when it differs, moves when the placement differs (or p is
+ * given with new degrees). */
 bool scenario_set_mapping(Scenario *s, const Mapping *m, int micro_batch, const Placement *p,
                           char *err, size_t err_len);
 bool scenario_undo(Scenario *s);   /* false when nothing to undo */

@@ -127,18 +127,17 @@ bool screen_sweep_apply(const SweepView *v, Scenario *s, char *err, size_t err_l
     const Cluster *c = scenario_cluster(s);
     const Mapping *cur = scenario_mapping(s);
     Mapping m = e->m;
-    /* Degrees unchanged: only the micro-batch may differ (a scenario that
-     * allows only the micro-batch can still take the winner). */
-    if (m.tp == cur->tp && m.pp == cur->pp && m.dp == cur->dp && m.ep == cur->ep &&
-        m.cp == cur->cp && e->place == SWEEP_PLACE_DEFAULT &&
-        placement_is_default(scenario_placement(s))) {
-        if (e->micro_batch == scenario_workload(s)->micro_batch) {
-            snprintf(err, err_len, "this is already the current mapping");
-            return false;
-        }
-        return scenario_set_micro_batch(s, e->micro_batch, err, err_len);
-    }
     Placement *pl = sweep_entry_placement(c, e);
+    bool same_place = true;
+    for (int g = 0; g < c->n_gpus && same_place; g++)
+        same_place = placement_rank_on(scenario_placement(s), g) ==
+                     (pl ? placement_rank_on(pl, g) : g);
+    if (m.tp == cur->tp && m.pp == cur->pp && m.dp == cur->dp && m.ep == cur->ep &&
+        m.cp == cur->cp && same_place && e->micro_batch == scenario_workload(s)->micro_batch) {
+        placement_free(pl);
+        snprintf(err, err_len, "this is already the current mapping");
+        return false;
+    }
     bool ok = scenario_set_mapping(s, &m, e->micro_batch, pl, err, err_len);
     placement_free(pl);
     return ok;

@@ -264,6 +264,25 @@ static void test_play_sweep_searches_only_what_is_allowed(void **state)
         assert_int_equal(v.r.entries[i].micro_batch, 1);
     }
     assert_non_null(strstr(v.scope, "nothing this scenario lets you change"));
+    /* TP 4 x DP 2 fill an 8-GPU server: the DP-inside placement is a row,
+     * and a moves-only scenario can take it (a placement change). */
+    int alt = -1;
+    for (int i = 0; i < v.r.n; i++)
+        if (v.r.entries[i].place == SWEEP_PLACE_DP_INNER)
+            alt = i;
+    assert_true(alt >= 0);
+    v.sel = alt;
+    char err[300] = "";
+    bool ok = screen_sweep_apply(&v, s, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "apply: %s\n", err);
+    assert_true(ok);
+    assert_false(placement_is_default(scenario_placement(s)));
+    assert_int_equal(scenario_mapping(s)->tp, 4);
+    assert_close(scenario_result(s)->step_s, v.r.entries[alt].step_s, 1e-9, "alt step");
+    /* applying it again is refused with a reason, not silently */
+    assert_false(screen_sweep_apply(&v, s, err, sizeof err));
+    assert_string_equal(err, "this is already the current mapping");
     screen_sweep_fini(&v);
     scenario_free(s);
 }
