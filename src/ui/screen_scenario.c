@@ -852,7 +852,8 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
     int w = canvas_width(c), h = canvas_height(c);
     int bottom = h - 3; /* the status line and two footer lines below */
     if (v->sweep && v->sweep->open) {
-        screen_sweep_draw(c, v->sweep, v->s, 2, top - 1, w - 4, bottom - top + 1, ascii);
+        screen_sweep_draw(c, v->sweep, v->s, 2, top - 1, w - 4, bottom - top + 1, ascii,
+                          cur);
         return;
     }
     if (screen_compare_is_open(p)) {

@@ -162,7 +162,7 @@ static void screen_sweep_row(const SweepEntry *e, int rank, bool wide, bool asci
 }
 
 void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, int y, int w,
-                       int h, bool ascii)
+                       int h, bool ascii, ScreenCursor *cur)
 {
     const Cluster *cl = scenario_cluster(s);
     const Workload *wl = scenario_workload(s);
@@ -193,8 +193,13 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
         screen_sweep_row(&v->r.entries[i], i + 1, wide, ascii, line, sizeof line);
         Style st = i == v->sel ? STYLE_SELECTED : v->r.entries[i].fits ? STYLE_NORMAL : STYLE_BAD;
         canvas_put_text_max(c, x, y, w, line, st, ascii);
-        if (i == v->sel)
+        if (i == v->sel) {
             canvas_put_text(c, x, y, ascii ? ">" : "▶", STYLE_SELECTED);
+            if (cur) {
+                cur->x = x;
+                cur->y = y;
+            }
+        }
         y++;
     }
     if (v->r.n_fit == 0)

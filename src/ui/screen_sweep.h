@@ -15,6 +15,7 @@
 #include "draw/canvas.h"
 #include "model/scenario.h"
 #include "model/sweep.h"
+#include "ui/screens.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -42,8 +43,9 @@ void screen_sweep_fini(SweepView *v);
 SweepKey screen_sweep_key(SweepView *v, int key);
 /* Applies the selected entry to s as one move. False + err on refusal. */
 bool screen_sweep_apply(const SweepView *v, Scenario *s, char *err, size_t err_len);
-/* Draws the view in the w x h box at (x, y). */
+/* Draws the view in the w x h box at (x, y); cur (may be NULL) gets the
+ * selected row, where the hardware cursor rests for screen readers. */
 void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, int y, int w,
-                       int h, bool ascii);
+                       int h, bool ascii, ScreenCursor *cur);
 
 #endif

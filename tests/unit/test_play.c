@@ -310,7 +310,11 @@ static void test_play_sweep_is_interactive_at_131072_gpus(void **state)
     assert_true(v.ms < 200.0);
     assert_true(v.r.n > 10);
     Canvas *cv = canvas_new(80, 24);
-    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, false);
+    ScreenCursor cur = {-1, -1};
+    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, false, &cur);
+    /* on the selected row: title, counts (two lines at 80 columns), header, row 1 */
+    assert_int_equal(cur.x, 0);
+    assert_int_equal(cur.y, 4);
     char *text = canvas_to_text(cv, false);
     assert_non_null(strstr(text, "Best mappings: GB200 NVL72, 131072 GPUs"));
     assert_non_null(strstr(text, "#1 lands: TP "));
