@@ -50,8 +50,10 @@ LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LS
 export LSAN_OPTIONS
 
 # tmux ends its server when the last session closes, and a session started
-# while it shuts down can vanish: a keeper session holds the server up.
-tm new-session -d -s keeper "sleep 3600" || { echo "faults: tmux cannot start"; exit 1; }
+# while it shuts down can vanish: a keeper session holds the server up for
+# as long as this suite lives (and no longer, even if the suite is killed).
+tm new-session -d -s keeper "while kill -0 $$ 2>/dev/null; do sleep 1; done" ||
+  { echo "faults: tmux cannot start"; exit 1; }
 
 # The pane runs this: records stty before and after the program, its exit
 # status and its stderr, then waits so the screen can still be captured.
