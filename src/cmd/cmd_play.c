@@ -39,9 +39,18 @@ int cmd_play(int argc, char **argv)
         if (strcmp(a, "--system") == 0 || strcmp(a, "--gpus") == 0 || strcmp(a, "--model") == 0) {
             if (i + 1 >= argc)
                 return cli_usage_error("play: %s needs a value", a);
+            if (ev_argc + 2 >= (int)(sizeof ev / sizeof ev[0]))
+                return cli_usage_error("play: too many flags");
             ev[ev_argc++] = argv[i];
             ev[ev_argc++] = argv[i + 1];
             i++;
+            continue;
+        }
+        if (strncmp(a, "--system=", 9) == 0 || strncmp(a, "--gpus=", 7) == 0 ||
+            strncmp(a, "--model=", 8) == 0) {
+            if (ev_argc + 1 >= (int)(sizeof ev / sizeof ev[0]))
+                return cli_usage_error("play: too many flags");
+            ev[ev_argc++] = argv[i];
             continue;
         }
         if (a[0] == '-')
