@@ -85,6 +85,9 @@ keys S; wait_for "Screen saved as SVG:"
 ls "$tmp/state/scalelab"/scalelab-*.svg >/dev/null 2>&1 || no "no SVG in the state folder"
 keys q; wait_for "EXITED-0"
 "$bin" play --no-such-flag 2>/dev/null; [ $? = 2 ] || no "play with a bad flag did not exit 2"
+"$bin" play $(for i in 1 2 3 4 5 6 7 8 9 10; do printf -- '--gpus 8 '; done) 2>/dev/null
+[ $? = 2 ] || no "play with ten --gpus flags did not exit 2"
+"$bin" play a.lua b.lua 2>/dev/null; [ $? = 2 ] || no "play with two files did not exit 2"
 
 # --- a lesson scenario: s searches there too, q asks after a move ---
 cp tests/e2e/lessons/01-e2e-basics.lua "$tmp/work/live.lua"
