@@ -22,13 +22,6 @@ static double screen_sweep_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void screen_sweep_explain_sel(SweepView *v, const Cluster *c)
-{
-    v->explain[0] = '\0';
-    if (v->sel >= 0 && v->sel < v->r.n)
-        sweep_explain(c, &v->r.entries[v->sel], v->explain, sizeof v->explain);
-}
-
 bool screen_sweep_run(SweepView *v, const Scenario *s)
 {
     const Cluster *c = scenario_cluster(s);
@@ -71,11 +64,9 @@ bool screen_sweep_run(SweepView *v, const Scenario *s)
     if (!ok || v->r.n == 0) {
         if (!v->err[0])
             snprintf(v->err, sizeof v->err, "no legal mapping");
-        v->explain[0] = '\0';
         return false;
     }
     sweep_series_by_tp(&v->r, &v->tp);
-    screen_sweep_explain_sel(v, c);
     return true;
 }
 
@@ -130,8 +121,8 @@ bool screen_sweep_apply(const SweepView *v, Scenario *s, char *err, size_t err_l
     Placement *pl = sweep_entry_placement(c, e);
     bool same_place = true;
     for (int g = 0; g < c->n_gpus && same_place; g++)
-        same_place = placement_rank_on(scenario_placement(s), g) ==
-                     (pl ? placement_rank_on(pl, g) : g);
+        same_place =
+            placement_rank_on(scenario_placement(s), g) == (pl ? placement_rank_on(pl, g) : g);
     if (m.tp == cur->tp && m.pp == cur->pp && m.dp == cur->dp && m.ep == cur->ep &&
         m.cp == cur->cp && same_place && e->micro_batch == scenario_workload(s)->micro_batch) {
         placement_free(pl);
@@ -183,17 +174,29 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
     snprintf(line, sizeof line, " # %-22s %-5s %-14s %9s %5s %9s%s", "mapping", "mb", "placement",
              "step", "MFU", "mem/GPU", wide ? "    bottleneck" : "");
     canvas_put_text_max(c, x, y++, w, line, STYLE_BOLD, ascii);
-    /* rows: up to 10, leaving room for the explanation (3) and keys (1) */
-    int room = end - y - 5;
+    /* Where the selected mapping lands, worked out for the row now selected. */
+    char para[800], expl[600];
+    int sel = v->sel >= 0 && v->sel < v->r.n ? v->sel : 0;
+    snprintf(para, sizeof para, "#%d lands: %s", sel + 1,
+             sweep_explain(cl, &v->r.entries[sel], expl, sizeof expl));
+    int eh = text_wrap_count(para, w);
+    if (eh > 3)
+        eh = 3;
+    /* Rows: up to 10 above the explanation and the keys line; a short
+     * terminal keeps an 8-row chart under 3 rows or more. */
+    int room = end - y - 1 - eh - (v->r.n_fit == 0 ? 1 : 0);
     int rows = v->r.n < 10 ? v->r.n : 10;
+    bool chart = v->tp.n >= 2 && room - 8 >= 3;
+    if (chart && rows > room - 8)
+        rows = room - 8;
     if (rows > room)
         rows = room > 1 ? room : 1;
-    int first = v->sel >= rows ? v->sel - rows + 1 : 0;
+    int first = sel >= rows ? sel - rows + 1 : 0;
     for (int i = first; i < first + rows && i < v->r.n; i++) {
         screen_sweep_row(&v->r.entries[i], i + 1, wide, ascii, line, sizeof line);
-        Style st = i == v->sel ? STYLE_SELECTED : v->r.entries[i].fits ? STYLE_NORMAL : STYLE_BAD;
+        Style st = i == sel ? STYLE_SELECTED : v->r.entries[i].fits ? STYLE_NORMAL : STYLE_BAD;
         canvas_put_text_max(c, x, y, w, line, st, ascii);
-        if (i == v->sel) {
+        if (i == sel) {
             canvas_put_text(c, x, y, ascii ? ">" : "▶", STYLE_SELECTED);
             if (cur) {
                 cur->x = x;
@@ -205,14 +208,11 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
     if (v->r.n_fit == 0)
         canvas_put_text_max(c, x, y++, w, "! nothing fits in memory: every row is flagged",
                             STYLE_BAD, ascii);
-    char lead[32];
-    snprintf(lead, sizeof lead, "#%d lands: ", v->sel + 1);
-    char para[800];
-    snprintf(para, sizeof para, "%s%s", lead, v->explain);
-    int eh = text_draw_wrapped(c, x, y, w, end - y - 1 < 3 ? end - y - 1 : 3, para, STYLE_LABEL);
-    y += eh < 3 ? eh : 3;
-    int chart_h = end - y - 2;
-    if (chart_h >= 8 && v->tp.n >= 2) {
+    text_draw_wrapped(c, x, y, w, eh, para, STYLE_LABEL);
+    y += eh;
+    int gap = end - y - 1 > 8 ? 1 : 0; /* a blank row above the chart when there is room */
+    int chart_h = end - y - 1 - gap;
+    if (chart && chart_h >= 8) {
         ChartSeries cs;
         memset(&cs, 0, sizeof cs);
         cs.title = "Best step time against TP degree";
@@ -221,7 +221,7 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
         cs.y_kind = UNITS_TIME;
         cs.n = v->tp.n < CHART_MAX_POINTS ? v->tp.n : CHART_MAX_POINTS;
         cs.highlight = -1;
-        int sel_tp = v->r.entries[v->sel].m.tp;
+        int sel_tp = v->r.entries[sel].m.tp;
         for (int i = 0; i < cs.n; i++) {
             cs.x[i] = v->tp.x[i];
             cs.y[i] = v->tp.y_s[i];
@@ -231,7 +231,7 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
         }
         cs.ascii = ascii;
         int cw = w < 100 ? w : 100;
-        chart_line(c, x, y + 1, cw, chart_h > 20 ? 20 : chart_h, &cs);
+        chart_line(c, x, y + gap, cw, chart_h > 20 ? 20 : chart_h, &cs);
     }
     canvas_put_text_max(c, x, end - 1, w,
                         ascii ? "Up/Down choose - Enter apply (u undoes it) - Esc back"

@@ -20,14 +20,13 @@
 #include <stddef.h>
 
 typedef struct SweepView {
-    bool open;         /* the search result is on screen */
-    SweepResult r;     /* owned */
-    SweepSeries tp;    /* best step time against TP */
-    int sel;           /* selected row of the ranking */
-    double ms;         /* wall time of the search, milliseconds */
-    char err[300];     /* the search found nothing: why */
-    char explain[600]; /* where the selected mapping's dimensions land */
-    char scope[200];   /* what was searched ("degrees and micro-batch; placement kept") */
+    bool open;       /* the search result is on screen */
+    SweepResult r;   /* owned */
+    SweepSeries tp;  /* best step time against TP */
+    int sel;         /* selected row of the ranking */
+    double ms;       /* wall time of the search, milliseconds */
+    char err[300];   /* the search found nothing: why */
+    char scope[200]; /* what was searched ("degrees and micro-batch; placement kept") */
 } SweepView;
 
 typedef enum {

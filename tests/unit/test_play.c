@@ -319,6 +319,16 @@ static void test_play_sweep_is_interactive_at_131072_gpus(void **state)
     assert_non_null(strstr(text, "Best mappings: GB200 NVL72, 131072 GPUs"));
     assert_non_null(strstr(text, "#1 lands: TP "));
     assert_non_null(strstr(text, "Enter apply"));
+    /* 20 rows at 80 columns still hold the chart, under fewer rows */
+    assert_non_null(strstr(text, "Best step time against TP degree"));
+    free(text);
+    /* the explanation follows the selection */
+    assert_int_equal(screen_sweep_key(&v, UIK_DOWN), SWEEP_KEY_NONE);
+    canvas_clear(cv);
+    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, false, &cur);
+    text = canvas_to_text(cv, false);
+    assert_non_null(strstr(text, "#2 lands: TP "));
+    assert_int_equal(cur.y, 5);
     free(text);
     canvas_free(cv);
     screen_sweep_fini(&v);
