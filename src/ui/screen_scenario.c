@@ -376,11 +376,15 @@ ScreenAction screen_scenario_key(PageState *p, int key)
             char map[64];
             bool ok = screen_sweep_apply(v->sweep, v->s, err, sizeof err);
             screen_scenario_after(p, ok, err);
-            if (ok)
+            if (ok) {
+                char said[sizeof v->msg]; /* "Goal met!" when the pick met it */
+                snprintf(said, sizeof said, "%s", v->msg);
                 snprintf(v->msg, sizeof v->msg,
-                         "Applied the search's #%d: %s, mb%d (u undoes it).", v->sweep->sel + 1,
+                         "Applied the search's #%d: %s, mb%d (u undoes it).%s%.200s",
+                         v->sweep->sel + 1,
                          mapping_format(scenario_mapping(v->s), map, sizeof map),
-                         scenario_workload(v->s)->micro_batch);
+                         scenario_workload(v->s)->micro_batch, said[0] ? " " : "", said);
+            }
         }
         return SCREEN_NONE;
     }
