@@ -412,6 +412,8 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
         f2 = "r reload · Esc back";
         int top = screen_frame(c, title, "error", NULL, f2, ascii);
         screen_page_draw_error(c, 2, top + 1, w - 4, h - top - 3, p->load_error, ascii);
+        if (p->message[0])
+            canvas_put_text_max(c, 1, h - 2, w - 2, p->message, STYLE_WARNING, ascii);
         cur->x = 2;
         cur->y = top + 1;
         return;

@@ -109,7 +109,7 @@ wait_for "Cross the line" 4 && wait_for "Reloaded: the file changed on disk."
 screen | grep -qF "page $page" || no "the reload did not keep page $page"
 cp "$tmp/work/live.lua" "$tmp/live.good"
 printf 'return {\n  id = \n' >"$tmp/work/live.lua"
-wait_for "live.lua:3:" 4 && wait_for "This page has an error"
+wait_for "live.lua:3:" 4 && wait_for "changed on disk and has an error"
 cat "$tmp/live.good" >"$tmp/work/live.lua"
 wait_for "Cross the line" 4 && wait_for "page $page"
 
