@@ -31,9 +31,9 @@ void screen_play_init(PlayState *ps, Scenario *s, const char *from)
     screen_page_init(&ps->page, NULL, "", "", NULL, 0);
     screen_scenario_close(&ps->page);
     ps->page.scn.s = s;
-    /* No lesson to rebuild the start from: c compares against the start as
-     * a reference mark (b moves it), as in a lesson after b. */
-    screen_compare_mark(&ps->page);
+    /* No lesson to rebuild the start from: c compares against the start,
+     * kept as a reference mark named "start" (b moves the mark). */
+    screen_compare_mark_named(&ps->page, "start");
     snprintf(ps->from, sizeof ps->from, "%s", from ? from : "");
 }
 
