@@ -242,6 +242,31 @@ static void bench_eval(const char *what, const char *sys, int n, const char *mod
          t < (explicit_placement ? 1e-3 : 2e-6));
 }
 
+/* Issue 3: every system preset with every model preset, on the mapping the
+ * search picks for it; the figure is the slowest pair's median evaluation. */
+static void bench_every_pair(void)
+{
+    double worst = 0;
+    char pair[96] = "";
+    for (int i = 0; i < hw_system_count(); i++) {
+        for (int k = 0; k < workload_preset_count(); k++) {
+            const char *sys = hw_system_at(i)->id, *model = workload_preset_at(k)->id;
+            Job j;
+            if (!job_make(&j, sys, 0, model))
+                continue;
+            double t = time_eval(&j, NULL);
+            if (t > worst) {
+                worst = t;
+                snprintf(pair, sizeof pair, "%s x %s", sys, model);
+            }
+        }
+    }
+    char value[64], what[160];
+    fmt_time(worst, value, sizeof value);
+    snprintf(what, sizeof what, "eval: slowest preset pair (%s)", pair);
+    line(what, value, "< 1 ms", worst < 1e-3);
+}
+
 static void bench_sweep(const char *what, const char *sys, int n, const char *model)
 {
     Cluster c;
@@ -616,6 +641,7 @@ int main(void)
                "llama3-405b", PLACE_ONE_SWAP);
     bench_eval("eval: all GPUs shuffled, 131,072 GB200, 405B", "gb200-nvl72", 131072,
                "llama3-405b", PLACE_SHUFFLED);
+    bench_every_pair();
     bench_sweep("sweep: 1,024 GB200, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3");
     bench_sweep("sweep: 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3");
     bench_sweep("sweep: 131,072 GB200, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3");

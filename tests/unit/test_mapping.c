@@ -458,21 +458,11 @@ static void test_mapping_explicit_placement_spans(void **state)
     placement_free(p);
 }
 
-static double cpu_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Issue 10: worst spans of an explicit placement cost O(ranks). Every GPU of
- * 131,072 (NVL72 domains, 32-GPU leaves) shuffled, TP64 PP2 DP1024 (the
- * mapping `make bench` times): the five worst spans of one evaluation must
- * take under 10 ms of thread CPU time (the bench target for a whole
- * evaluation is 1 ms; sorting the moved ranks' groups and allocating scratch
- * per call took ~50 ms). Best of 3 after a first call that builds the
- * placement's caches. */
-static void test_mapping_shuffled_spans_take_linear_time(void **state)
+/* A fully shuffled placement of 131,072 GPUs (NVL72 domains, 32-GPU leaves;
+ * TP64 PP2 DP1024, the mapping `make bench` times): the spans are the same
+ * when asked again from the placement's caches, and again after a swap and
+ * back. (How fast this is, is `make bench`'s figure.) */
+static void test_mapping_shuffled_spans_are_stable(void **state)
 {
     (void)state;
     Cluster c = hand_cluster(131072, 72, 32, 1);
@@ -485,22 +475,23 @@ static void test_mapping_shuffled_spans_take_linear_time(void **state)
         x ^= x << 17;
         placement_swap_gpus(p, g, (int)(x % (unsigned long long)(g + 1)));
     }
-    int dom = 0;
+    GroupSpan first[DIM_COUNT];
     for (int d = 0; d < DIM_COUNT; d++)
-        dom += mapping_worst_span(&m, &c, p, (MappingDim)d).domains;
-    double best = 1e9;
-    for (int k = 0; k < 3; k++) {
-        double t0 = cpu_s();
-        int again = 0;
-        for (int d = 0; d < DIM_COUNT; d++)
-            again += mapping_worst_span(&m, &c, p, (MappingDim)d).domains;
-        double t = cpu_s() - t0;
-        assert_int_equal(again, dom);
-        if (t < best)
-            best = t;
+        first[d] = mapping_worst_span(&m, &c, p, (MappingDim)d);
+    /* A shuffled TP group of 64 lands in many domains. */
+    assert_true(first[DIM_TP].domains > 1);
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+            assert_true(placement_swap_gpus(p, 5, 70000));
+            assert_true(placement_swap_gpus(p, 5, 70000));
+        }
+        for (int d = 0; d < DIM_COUNT; d++) {
+            GroupSpan again = mapping_worst_span(&m, &c, p, (MappingDim)d);
+            assert_int_equal(again.domains, first[d].domains);
+            assert_int_equal(again.min_per_domain, first[d].min_per_domain);
+            assert_int_equal(again.sites, first[d].sites);
+        }
     }
-    print_message("five worst spans, 131,072 GPUs shuffled: %.3f ms\n", best * 1e3);
-    assert_true(best < 10e-3);
     placement_free(p);
 }
 
@@ -515,7 +506,7 @@ int main(void)
         cmocka_unit_test(test_mapping_explicit_walk_matches_closed_form),
         cmocka_unit_test(test_mapping_explicit_spans_match_brute_force),
         cmocka_unit_test(test_mapping_explicit_placement_spans),
-        cmocka_unit_test(test_mapping_shuffled_spans_take_linear_time),
+        cmocka_unit_test(test_mapping_shuffled_spans_are_stable),
     };
     return cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
 }
