@@ -58,11 +58,23 @@ struct Sandbox {
  * lesson; the soft limit (7/8) is checked in the hook so the message
  * names the line. 200 nested Lua calls is far beyond any lesson's needs.
  * 1e8 matcher steps is ~0.3 s for Lua's matcher. */
+/* Wall-clock limits stretch by SCALELAB_SANDBOX_SLOWDOWN (1 to 1000) for
+ * instrumented runs such as `make memcheck` under valgrind, where 2 s of
+ * wall clock would stop a script long before its instruction budget. Only
+ * the clock stretches: the instruction, memory, depth and pattern limits
+ * stay, so a script is still stopped. A lesson cannot set the environment. */
+static double sandbox_slowdown(void)
+{
+    const char *v = getenv("SCALELAB_SANDBOX_SLOWDOWN");
+    double f = v ? atof(v) : 1.0;
+    return f >= 1.0 && f <= 1000.0 ? f : 1.0;
+}
+
 SandboxLimits sandbox_limits_default(void)
 {
     SandboxLimits lim = {
         .instructions = 50000000L,
-        .seconds = 2.0,
+        .seconds = 2.0 * sandbox_slowdown(),
         .mem_bytes = 64u << 20,
         .depth = 200,
         .file_bytes = 1u << 20,
@@ -78,7 +90,7 @@ SandboxLimits sandbox_limits_catalog(void)
 {
     SandboxLimits lim = sandbox_limits_default();
     lim.instructions = 5000000L;
-    lim.seconds = 0.25;
+    lim.seconds = 0.25 * sandbox_slowdown();
     lim.mem_bytes = 16u << 20;
     return lim;
 }
