@@ -128,6 +128,7 @@ run: all
 # `make test`: layering rule, cmocka units, lesson check, then the end-to-end
 # suites. Each step stops the run on its first failure.
 test: all $(TEST_BIN)
+	@scripts/install-deps
 	@scripts/check-layers
 	@scripts/run-unit-tests $(TEST_BIN)
 	@scripts/run-suites $(abspath $(BIN))
