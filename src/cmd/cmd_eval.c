@@ -710,23 +710,6 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     fputs("}}\n", out);
 }
 
-/* "2.80 M", "512 k", "950": a rate for people. */
-static void human_count(double v, char *buf, size_t len)
-{
-    static const char *const pre[] = {"", " k", " M", " G", " T"};
-    int i = 0;
-    while (i < 4 && fabs(v) >= 999.5) {
-        v /= 1000;
-        i++;
-    }
-    if (i == 0 || fabs(v) >= 99.5)
-        snprintf(buf, len, "%.0f%s", v, pre[i]);
-    else if (fabs(v) >= 9.995)
-        snprintf(buf, len, "%.1f%s", v, pre[i]);
-    else
-        snprintf(buf, len, "%.2f%s", v, pre[i]);
-}
-
 static void print_table(FILE *out, const Cluster *c, const Workload *w, const Mapping *m,
                         const StepResult *r)
 {
@@ -749,7 +732,7 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Ma
     }
     units_format(UNITS_TIME, r->step_s, true, a, sizeof a);
     fprintf(out, "\n  step time        %s\n", a);
-    human_count(r->tokens_per_s, a, sizeof a);
+    units_format_si(r->tokens_per_s, a, sizeof a);
     fprintf(out, "  tokens/s         %s\n", a);
     fprintf(out, "  TFLOP/s per GPU  %.0f model, %.0f hardware (MFU %.1f%%)\n",
             r->tflops_per_gpu, r->hw_tflops_per_gpu, 100 * r->mfu);

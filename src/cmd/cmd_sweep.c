@@ -246,23 +246,6 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Swe
     fputs("]}\n", out);
 }
 
-/* "2.80 M", "512 k", "950": a rate for people. */
-static void human_count(double v, char *buf, size_t len)
-{
-    static const char *const pre[] = {"", " k", " M", " G", " T"};
-    int i = 0;
-    while (i < 4 && fabs(v) >= 999.5) {
-        v /= 1000;
-        i++;
-    }
-    if (i == 0 || fabs(v) >= 99.5)
-        snprintf(buf, len, "%.0f%s", v, pre[i]);
-    else if (fabs(v) >= 9.995)
-        snprintf(buf, len, "%.1f%s", v, pre[i]);
-    else
-        snprintf(buf, len, "%.2f%s", v, pre[i]);
-}
-
 static void bottleneck_cell(const SweepEntry *e, char *buf, size_t len)
 {
     if (e->bottleneck_part == STEP_COMPUTE || e->bottleneck_part == STEP_BUBBLE)
@@ -277,7 +260,7 @@ static void print_row(FILE *out, int rank, const SweepEntry *e)
     char map[64], t[32], tok[32], mem[32], bn[48];
     mapping_format(&e->m, map, sizeof map);
     units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
-    human_count(e->tokens_per_s, tok, sizeof tok);
+    units_format_si(e->tokens_per_s, tok, sizeof tok);
     units_format(UNITS_BYTES, e->mem_per_gpu_bytes, true, mem, sizeof mem);
     bottleneck_cell(e, bn, sizeof bn);
     fprintf(out, "%5d  %-22s %4d  %-15s %9s %9s %5.1f%% %9s%s  %s\n", rank, map,

@@ -12,6 +12,7 @@
  * Pure: no I/O, no allocation. Integer results never overflow: every count
  * is bounded by CLUSTER_MAX_GPUS, which cluster_check enforces.
  */
+#include "model/msg.h"
 #include "model/cluster.h"
 
 #include "model/units.h"
@@ -21,18 +22,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-    if (!err || err_len == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_len, fmt, ap);
-    va_end(ap);
-}
 
 static void copy_str(char *dst, size_t len, const char *src)
 {
@@ -43,7 +32,7 @@ bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *er
                          size_t err_len)
 {
     if (!c) {
-        set_err(err, err_len, "no cluster to fill");
+        msg_set(err, err_len, "no cluster to fill");
         return false;
     }
     const SystemSpec *s = hw_system_find(system_id);
@@ -54,19 +43,19 @@ bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *er
             snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                      hw_system_at(i)->id);
         }
-        set_err(err, err_len, "unknown system '%s' (known: %s)", system_id ? system_id : "",
+        msg_set(err, err_len, "unknown system '%s' (known: %s)", system_id ? system_id : "",
                 names);
         return false;
     }
     const GpuSpec *g = hw_gpu_find(s->gpu_id);
     if (!g) {
-        set_err(err, err_len, "system '%s' names an unknown GPU '%s'", s->id, s->gpu_id);
+        msg_set(err, err_len, "system '%s' names an unknown GPU '%s'", s->id, s->gpu_id);
         return false;
     }
     if (n_gpus <= 0)
         n_gpus = s->default_gpus;
     if (n_gpus > CLUSTER_MAX_GPUS) {
-        set_err(err, err_len, "%d GPUs is more than scalelab models (at most %d)", n_gpus,
+        msg_set(err, err_len, "%d GPUs is more than scalelab models (at most %d)", n_gpus,
                 CLUSTER_MAX_GPUS);
         return false;
     }
@@ -103,78 +92,78 @@ static bool positive_finite(double v)
 bool cluster_check(const Cluster *c, char *err, size_t err_len)
 {
     if (!c) {
-        set_err(err, err_len, "no cluster");
+        msg_set(err, err_len, "no cluster");
         return false;
     }
     if (c->n_gpus < 1) {
-        set_err(err, err_len, "a cluster needs at least 1 GPU (got %d)", c->n_gpus);
+        msg_set(err, err_len, "a cluster needs at least 1 GPU (got %d)", c->n_gpus);
         return false;
     }
     if (c->n_gpus > CLUSTER_MAX_GPUS) {
-        set_err(err, err_len, "%d GPUs is more than scalelab models (at most %d)", c->n_gpus,
+        msg_set(err, err_len, "%d GPUs is more than scalelab models (at most %d)", c->n_gpus,
                 CLUSTER_MAX_GPUS);
         return false;
     }
     if (c->domain_gpus < 1) {
-        set_err(err, err_len, "a scale-up domain needs at least 1 GPU (got %d)",
+        msg_set(err, err_len, "a scale-up domain needs at least 1 GPU (got %d)",
                 c->domain_gpus);
         return false;
     }
     if (c->domain_gpus > CLUSTER_MAX_GPUS) {
-        set_err(err, err_len, "a scale-up domain of %d GPUs is more than scalelab models",
+        msg_set(err, err_len, "a scale-up domain of %d GPUs is more than scalelab models",
                 c->domain_gpus);
         return false;
     }
     if (!positive_finite(c->gpu.bf16_flops)) {
-        set_err(err, err_len, "the GPU's peak FLOP/s must be positive");
+        msg_set(err, err_len, "the GPU's peak FLOP/s must be positive");
         return false;
     }
     if (!positive_finite(c->gpu.hbm_bytes) || !positive_finite(c->gpu.hbm_bytes_per_s)) {
-        set_err(err, err_len, "the GPU's memory size and bandwidth must be positive");
+        msg_set(err, err_len, "the GPU's memory size and bandwidth must be positive");
         return false;
     }
     if (!positive_finite(c->up_bytes_per_s)) {
-        set_err(err, err_len, "the scale-up bandwidth must be positive");
+        msg_set(err, err_len, "the scale-up bandwidth must be positive");
         return false;
     }
     if (!positive_finite(c->out_bytes_per_s)) {
-        set_err(err, err_len, "the scale-out bandwidth must be positive");
+        msg_set(err, err_len, "the scale-out bandwidth must be positive");
         return false;
     }
     if (!isfinite(c->up_lat_s) || c->up_lat_s < 0 || !isfinite(c->out_lat_s) ||
         c->out_lat_s < 0 || !isfinite(c->across_lat_s) || c->across_lat_s < 0) {
-        set_err(err, err_len, "latencies must be zero or positive");
+        msg_set(err, err_len, "latencies must be zero or positive");
         return false;
     }
     if (!isfinite(c->oversub) || c->oversub < 1) {
-        set_err(err, err_len,
+        msg_set(err, err_len,
                 "oversubscription must be at least 1 (1 = full bisection, 3 = 3:1; got %g)",
                 c->oversub);
         return false;
     }
     if (c->gpus_per_leaf < 1) {
-        set_err(err, err_len, "a leaf switch needs at least 1 GPU port (got %d)",
+        msg_set(err, err_len, "a leaf switch needs at least 1 GPU port (got %d)",
                 c->gpus_per_leaf);
         return false;
     }
     if (c->sites < 1) {
-        set_err(err, err_len, "a cluster needs at least 1 site (got %d)", c->sites);
+        msg_set(err, err_len, "a cluster needs at least 1 site (got %d)", c->sites);
         return false;
     }
     int domains = cluster_domain_count(c);
     if (c->sites > domains) {
-        set_err(err, err_len,
+        msg_set(err, err_len,
                 "%d sites but only %d scale-up domains: a domain cannot be split over sites",
                 c->sites, domains);
         return false;
     }
     if (domains % c->sites != 0) {
-        set_err(err, err_len, "%d sites do not divide the %d scale-up domains evenly", c->sites,
+        msg_set(err, err_len, "%d sites do not divide the %d scale-up domains evenly", c->sites,
                 domains);
         return false;
     }
     if (c->sites > 1 && !positive_finite(c->across_bytes_per_s)) {
-        set_err(err, err_len, "%d sites need a scale-across bandwidth (e.g. --across 10 TB/s)",
+        msg_set(err, err_len, "%d sites need a scale-across bandwidth (e.g. --across 10 TB/s)",
                 c->sites);
         return false;
     }

@@ -15,6 +15,7 @@
  *
  * Pure: no I/O. Owns its placements (via xmem); scenario_free accepts NULL.
  */
+#include "model/msg.h"
 #include "model/scenario.h"
 
 #include "model/xmem.h"
@@ -45,18 +46,6 @@ struct Scenario {
     unsigned allow;
 };
 
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-    if (!err || err_len == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_len, fmt, ap);
-    va_end(ap);
-}
 
 static void snap_free(Snapshot *sn)
 {
@@ -81,7 +70,7 @@ static bool snap_eval(Snapshot *sn, char *err, size_t err_len)
     if (!mapping_check(&sn->m, &sn->c, &sn->w, err, err_len))
         return false;
     if (placement_size(sn->p) != sn->c.n_gpus) {
-        set_err(err, err_len, "the placement covers %d GPUs but the cluster has %d",
+        msg_set(err, err_len, "the placement covers %d GPUs but the cluster has %d",
                 placement_size(sn->p), sn->c.n_gpus);
         return false;
     }
@@ -92,7 +81,7 @@ Scenario *scenario_new(const Cluster *c, const Workload *w, const Mapping *m,
                        const Placement *p, unsigned allow, char *err, size_t err_len)
 {
     if (!c || !w || !m) {
-        set_err(err, err_len, "a scenario needs a cluster, a workload and a mapping");
+        msg_set(err, err_len, "a scenario needs a cluster, a workload and a mapping");
         return NULL;
     }
     Snapshot sn;
@@ -208,12 +197,12 @@ static bool allowed(const Scenario *s, unsigned what, const char *verb, char *er
                     size_t err_len)
 {
     if (!s) {
-        set_err(err, err_len, "no scenario");
+        msg_set(err, err_len, "no scenario");
         return false;
     }
     if (s->allow & what)
         return true;
-    set_err(err, err_len, "this scenario does not let you %s", verb);
+    msg_set(err, err_len, "this scenario does not let you %s", verb);
     return false;
 }
 
@@ -221,7 +210,7 @@ static bool gpu_in_range(const Scenario *s, int gpu, char *err, size_t err_len)
 {
     if (gpu >= 0 && gpu < s->cur.c.n_gpus)
         return true;
-    set_err(err, err_len, "there is no GPU %d: GPUs are numbered 0 to %d", gpu,
+    msg_set(err, err_len, "there is no GPU %d: GPUs are numbered 0 to %d", gpu,
             s->cur.c.n_gpus - 1);
     return false;
 }
@@ -233,7 +222,7 @@ bool scenario_swap_gpus(Scenario *s, int gpu_a, int gpu_b, char *err, size_t err
     if (!gpu_in_range(s, gpu_a, err, err_len) || !gpu_in_range(s, gpu_b, err, err_len))
         return false;
     if (gpu_a == gpu_b) {
-        set_err(err, err_len, "GPU %d cannot swap with itself: pick two different GPUs", gpu_a);
+        msg_set(err, err_len, "GPU %d cannot swap with itself: pick two different GPUs", gpu_a);
         return false;
     }
     Snapshot next = snap_dup(&s->cur);
@@ -249,14 +238,14 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *e
     if (!gpu_in_range(s, gpu, err, err_len))
         return false;
     if (d < 0 || d >= DIM_COUNT) {
-        set_err(err, err_len, "unknown parallel dimension");
+        msg_set(err, err_len, "unknown parallel dimension");
         return false;
     }
     const Cluster *c = &s->cur.c;
     const Mapping *m = &s->cur.m;
     int domains = cluster_domain_count(c);
     if (domain < 0 || domain >= domains) {
-        set_err(err, err_len, "there is no domain %d: domains are numbered 0 to %d", domain,
+        msg_set(err, err_len, "there is no domain %d: domains are numbered 0 to %d", domain,
                 domains - 1);
         return false;
     }
@@ -264,7 +253,7 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *e
     const char *dim = mapping_dim_name(d);
     long long first = (long long)domain * c->domain_gpus;
     if (first + size > c->n_gpus) {
-        set_err(err, err_len,
+        msg_set(err, err_len,
                 "the %s group has %d GPUs: starting at domain %d (GPU %lld) it would run past "
                 "the last GPU %d",
                 dim, size, domain, first, c->n_gpus - 1);
@@ -285,7 +274,7 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *e
     }
     if (found != size) {
         free(ranks);
-        set_err(err, err_len, "the %s group of GPU %d could not be found", dim, gpu);
+        msg_set(err, err_len, "the %s group of GPU %d could not be found", dim, gpu);
         return false;
     }
     bool in_place = true;
@@ -294,7 +283,7 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *e
             in_place = false;
     if (in_place) {
         free(ranks);
-        set_err(err, err_len,
+        msg_set(err, err_len,
                 "the %s group of GPU %d already starts at domain %d: nothing to move", dim, gpu,
                 domain);
         return false;
@@ -317,21 +306,21 @@ bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t
     if (!allowed(s, SCN_ALLOW_DEGREES, "change the parallel degrees", err, err_len))
         return false;
     if (d < 0 || d >= DIM_COUNT) {
-        set_err(err, err_len, "unknown parallel dimension");
+        msg_set(err, err_len, "unknown parallel dimension");
         return false;
     }
     const char *dim = mapping_dim_name(d);
     if (value < 1) {
-        set_err(err, err_len, "%s must be at least 1 (got %d)", dim, value);
+        msg_set(err, err_len, "%s must be at least 1 (got %d)", dim, value);
         return false;
     }
     int n = s->cur.c.n_gpus;
     if (value > n) {
-        set_err(err, err_len, "%s %d is more than the %d GPUs of the cluster", dim, value, n);
+        msg_set(err, err_len, "%s %d is more than the %d GPUs of the cluster", dim, value, n);
         return false;
     }
     if (mapping_dim_size(&s->cur.m, d) == value) {
-        set_err(err, err_len, "%s is already %d", dim, value);
+        msg_set(err, err_len, "%s is already %d", dim, value);
         return false;
     }
     Mapping m = s->cur.m;
@@ -357,7 +346,7 @@ bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t
     if (d == DIM_DP) {
         long long rest = (long long)m.tp * m.cp * m.dp;
         if (n % rest != 0) {
-            set_err(err, err_len,
+            msg_set(err, err_len,
                     "TP %d x CP %d x DP %d = %lld does not divide the %d GPUs, so PP would "
                     "not be whole",
                     m.tp, m.cp, m.dp, rest, n);
@@ -367,7 +356,7 @@ bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t
     } else if (d != DIM_EP) {
         long long model = (long long)m.tp * m.cp * m.pp;
         if (n % model != 0) {
-            set_err(err, err_len,
+            msg_set(err, err_len,
                     "TP %d x CP %d x PP %d = %lld does not divide the %d GPUs, so DP would "
                     "not be whole",
                     m.tp, m.cp, m.pp, model, n);
@@ -386,7 +375,7 @@ bool scenario_set_mapping(Scenario *s, const Mapping *m, int micro_batch, const 
                           char *err, size_t err_len)
 {
     if (!s || !m) {
-        set_err(err, err_len, !s ? "no scenario" : "no mapping given");
+        msg_set(err, err_len, !s ? "no scenario" : "no mapping given");
         return false;
     }
     const Mapping *cur = &s->cur.m;
@@ -421,11 +410,11 @@ bool scenario_set_micro_batch(Scenario *s, int mb, char *err, size_t err_len)
     if (!allowed(s, SCN_ALLOW_MICRO, "change the micro-batch", err, err_len))
         return false;
     if (mb < 1) {
-        set_err(err, err_len, "the micro-batch must be at least 1 sequence (got %d)", mb);
+        msg_set(err, err_len, "the micro-batch must be at least 1 sequence (got %d)", mb);
         return false;
     }
     if (mb == s->cur.w.micro_batch) {
-        set_err(err, err_len, "the micro-batch is already %d", mb);
+        msg_set(err, err_len, "the micro-batch is already %d", mb);
         return false;
     }
     Snapshot next = snap_dup(&s->cur);
@@ -439,16 +428,16 @@ bool scenario_set_domain(Scenario *s, int domain_gpus, char *err, size_t err_len
         return false;
     int n = s->cur.c.n_gpus;
     if (domain_gpus < 1) {
-        set_err(err, err_len, "a scale-up domain needs at least 1 GPU (got %d)", domain_gpus);
+        msg_set(err, err_len, "a scale-up domain needs at least 1 GPU (got %d)", domain_gpus);
         return false;
     }
     if (domain_gpus > n) {
-        set_err(err, err_len, "a domain of %d GPUs is larger than the whole %d-GPU cluster",
+        msg_set(err, err_len, "a domain of %d GPUs is larger than the whole %d-GPU cluster",
                 domain_gpus, n);
         return false;
     }
     if (domain_gpus == s->cur.c.domain_gpus) {
-        set_err(err, err_len, "the scale-up domain already has %d GPUs", domain_gpus);
+        msg_set(err, err_len, "the scale-up domain already has %d GPUs", domain_gpus);
         return false;
     }
     Snapshot next = snap_dup(&s->cur);
@@ -464,7 +453,7 @@ bool scenario_set_system(Scenario *s, const char *system_id, char *err, size_t e
     if (!cluster_from_system(&c, system_id, s->cur.c.n_gpus, err, err_len))
         return false;
     if (strcmp(c.system_id, s->cur.c.system_id) == 0) {
-        set_err(err, err_len, "the cluster is already a %s", c.name);
+        msg_set(err, err_len, "the cluster is already a %s", c.name);
         return false;
     }
     c.sites = s->cur.c.sites;
@@ -527,16 +516,16 @@ static bool parse_int(const char *word, int *out)
 bool scenario_apply_text(Scenario *s, const char *move, char *err, size_t err_len)
 {
     if (!s) {
-        set_err(err, err_len, "no scenario");
+        msg_set(err, err_len, "no scenario");
         return false;
     }
     if (!move) {
-        set_err(err, err_len, "empty move");
+        msg_set(err, err_len, "empty move");
         return false;
     }
     char buf[128];
     if (strlen(move) >= sizeof buf) {
-        set_err(err, err_len, "move too long: '%.40s...'", move);
+        msg_set(err, err_len, "move too long: '%.40s...'", move);
         return false;
     }
     snprintf(buf, sizeof buf, "%s", move);
@@ -544,13 +533,13 @@ bool scenario_apply_text(Scenario *s, const char *move, char *err, size_t err_le
     int n = 0;
     for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
         if (n == MOVE_MAX_WORDS) {
-            set_err(err, err_len, "too many words in move '%s'", move);
+            msg_set(err, err_len, "too many words in move '%s'", move);
             return false;
         }
         words[n++] = tok;
     }
     if (n == 0) {
-        set_err(err, err_len, "empty move");
+        msg_set(err, err_len, "empty move");
         return false;
     }
     const char *verb = words[0];
@@ -558,7 +547,7 @@ bool scenario_apply_text(Scenario *s, const char *move, char *err, size_t err_le
     int a, b, c;
     if (strcmp(verb, "swap") == 0) {
         if (n != 3 || !parse_int(words[1], &a) || !parse_int(words[2], &b)) {
-            set_err(err, err_len, "'%s': write swap GPU GPU, e.g. 'swap 3 12'", move);
+            msg_set(err, err_len, "'%s': write swap GPU GPU, e.g. 'swap 3 12'", move);
             return false;
         }
         return scenario_swap_gpus(s, a, b, err, err_len);
@@ -566,7 +555,7 @@ bool scenario_apply_text(Scenario *s, const char *move, char *err, size_t err_le
     if (strcmp(verb, "group") == 0) {
         if (n != 4 || !parse_dim(words[1], &d) || !parse_int(words[2], &a) ||
             !parse_int(words[3], &b)) {
-            set_err(err, err_len,
+            msg_set(err, err_len,
                     "'%s': write group DIM GPU DOMAIN, e.g. 'group tp 8 0' (DIM: tp, cp, ep, "
                     "pp, dp)",
                     move);
@@ -576,35 +565,35 @@ bool scenario_apply_text(Scenario *s, const char *move, char *err, size_t err_le
     }
     if (parse_dim(verb, &d)) {
         if (n != 2 || !parse_int(words[1], &c)) {
-            set_err(err, err_len, "'%s': write %s N, e.g. '%s 8'", move, verb, verb);
+            msg_set(err, err_len, "'%s': write %s N, e.g. '%s 8'", move, verb, verb);
             return false;
         }
         return scenario_set_degree(s, d, c, err, err_len);
     }
     if (strcmp(verb, "mb") == 0) {
         if (n != 2 || !parse_int(words[1], &c)) {
-            set_err(err, err_len, "'%s': write mb N, e.g. 'mb 2'", move);
+            msg_set(err, err_len, "'%s': write mb N, e.g. 'mb 2'", move);
             return false;
         }
         return scenario_set_micro_batch(s, c, err, err_len);
     }
     if (strcmp(verb, "domain") == 0) {
         if (n != 2 || !parse_int(words[1], &c)) {
-            set_err(err, err_len, "'%s': write domain N, e.g. 'domain 72'", move);
+            msg_set(err, err_len, "'%s': write domain N, e.g. 'domain 72'", move);
             return false;
         }
         return scenario_set_domain(s, c, err, err_len);
     }
     if (strcmp(verb, "system") == 0) {
         if (n != 2) {
-            set_err(err, err_len, "'%s': write system ID, e.g. 'system gb200-nvl72'", move);
+            msg_set(err, err_len, "'%s': write system ID, e.g. 'system gb200-nvl72'", move);
             return false;
         }
         return scenario_set_system(s, words[1], err, err_len);
     }
     if (strcmp(verb, "undo") == 0 && n == 1) {
         if (!scenario_undo(s)) {
-            set_err(err, err_len, "nothing to undo");
+            msg_set(err, err_len, "nothing to undo");
             return false;
         }
         return true;
@@ -613,7 +602,7 @@ bool scenario_apply_text(Scenario *s, const char *move, char *err, size_t err_le
         scenario_reset(s);
         return true;
     }
-    set_err(err, err_len,
+    msg_set(err, err_len,
             "unknown move '%s' (moves: swap A B, group DIM GPU DOMAIN, tp|pp|dp|ep|cp N, mb N, "
             "domain N, system ID, undo, reset)",
             move);

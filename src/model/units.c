@@ -11,6 +11,7 @@
  *
  * Pure: no I/O, no allocation, depends on libc only.
  */
+#include "model/msg.h"
 #include "model/units.h"
 
 #include <errno.h>
@@ -34,18 +35,6 @@ typedef enum {
 #define MICRO_SIGN "\xc2\xb5" /* U+00B5 */
 #define GREEK_MU "\xce\xbc"   /* U+03BC */
 
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-    if (!err || err_len == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_len, fmt, ap);
-    va_end(ap);
-}
 
 static bool is_blank(char ch)
 {
@@ -319,7 +308,7 @@ static const char *printable(const char *s, char *buf, size_t len)
 bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t err_len)
 {
     if (!raw) {
-        set_err(err, err_len, "no value given: expected %s such as %s", kind_noun(kind),
+        msg_set(err, err_len, "no value given: expected %s such as %s", kind_noun(kind),
                 kind_example(kind));
         return false;
     }
@@ -329,18 +318,18 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
     while (is_blank(*s))
         s++;
     if (*s == '\0') {
-        set_err(err, err_len, "empty value: expected %s such as %s", kind_noun(kind),
+        msg_set(err, err_len, "empty value: expected %s such as %s", kind_noun(kind),
                 kind_example(kind));
         return false;
     }
     if (*s == '-') {
-        set_err(err, err_len, "'%s' is negative: %s cannot be below zero", text,
+        msg_set(err, err_len, "'%s' is negative: %s cannot be below zero", text,
                 kind_noun(kind));
         return false;
     }
     size_t n = number_len(s);
     if (n == 0 || n >= 64) {
-        set_err(err, err_len, "'%s' is not a number: expected %s such as %s", text,
+        msg_set(err, err_len, "'%s' is not a number: expected %s such as %s", text,
                 kind_noun(kind), kind_example(kind));
         return false;
     }
@@ -350,11 +339,11 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
     errno = 0;
     double v = strtod(num, NULL);
     if (!isfinite(v)) {
-        set_err(err, err_len, "'%s' is too large to be a real %s", text, kind_noun(kind) + 2);
+        msg_set(err, err_len, "'%s' is too large to be a real %s", text, kind_noun(kind) + 2);
         return false;
     }
     if (errno == ERANGE) {
-        set_err(err, err_len, "'%s' is too small to represent", text);
+        msg_set(err, err_len, "'%s' is too small to represent", text);
         return false;
     }
 
@@ -367,7 +356,7 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
     while (ulen > 0 && is_blank(u[ulen - 1]))
         ulen--;
     if (ulen >= sizeof unit) {
-        set_err(err, err_len, "'%s': unknown unit (expected %s such as %s)", text,
+        msg_set(err, err_len, "'%s': unknown unit (expected %s such as %s)", text,
                 kind_noun(kind), kind_example(kind));
         return false;
     }
@@ -378,10 +367,10 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
             double m;
             unit[i] = '\0';
             if (classify(unit, &m) == UK_UNKNOWN)
-                set_err(err, err_len, "'%s': unknown unit '%s'", text,
+                msg_set(err, err_len, "'%s': unknown unit '%s'", text,
                         printable(unit, ushown, sizeof ushown));
             else
-                set_err(err, err_len, "'%s': unexpected text after the unit", text);
+                msg_set(err, err_len, "'%s': unexpected text after the unit", text);
             return false;
         }
     }
@@ -408,23 +397,23 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
     }
 
     if (cls == UK_UNKNOWN) {
-        set_err(err, err_len, "'%s': unknown unit '%s' (expected %s such as %s)", text,
+        msg_set(err, err_len, "'%s': unknown unit '%s' (expected %s such as %s)", text,
                 printable(unit, ushown, sizeof ushown), kind_noun(kind), kind_example(kind));
         return false;
     }
     if (cls != want) {
         if (cls == UK_NONE) {
-            set_err(err, err_len, "'%s' has no unit: write %s with its unit, e.g. %s", text,
+            msg_set(err, err_len, "'%s' has no unit: write %s with its unit, e.g. %s", text,
                     kind_noun(kind), kind_example(kind));
         } else if (kind == UNITS_BANDWIDTH && cls == UK_BYTES) {
-            set_err(err, err_len, "'%s' is a size, not a bandwidth: did you mean %s %s/s?",
+            msg_set(err, err_len, "'%s' is a size, not a bandwidth: did you mean %s %s/s?",
                     text, num, unit);
         } else if (kind == UNITS_FLOPS && cls == UK_WORK) {
-            set_err(err, err_len,
+            msg_set(err, err_len,
                     "'%s' is an amount of work, not a compute rate: did you mean %s %s/s?",
                     text, num, unit);
         } else {
-            set_err(err, err_len, "'%s' is %s, not %s", text, class_noun(cls),
+            msg_set(err, err_len, "'%s' is %s, not %s", text, class_noun(cls),
                     kind_noun(kind));
         }
         return false;
@@ -432,11 +421,11 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
 
     double value = v * mult;
     if (!isfinite(value)) {
-        set_err(err, err_len, "'%s' is too large to be a real %s", text, kind_noun(kind) + 2);
+        msg_set(err, err_len, "'%s' is too large to be a real %s", text, kind_noun(kind) + 2);
         return false;
     }
     if (value != 0 && fabs(value) < 1e-300) {
-        set_err(err, err_len, "'%s' is too small to represent", text);
+        msg_set(err, err_len, "'%s' is too small to represent", text);
         return false;
     }
     *out = value;
@@ -540,6 +529,29 @@ char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t b
         return buf;
     }
     buf[0] = '\0';
+    return buf;
+}
+
+char *units_format_si(double value, char *buf, size_t buf_len)
+{
+    static const char *const pre[] = {"", " k", " M", " G", " T"};
+    if (!buf || buf_len == 0)
+        return buf;
+    if (!isfinite(value)) {
+        snprintf(buf, buf_len, "n/a");
+        return buf;
+    }
+    int i = 0;
+    while (i < 4 && fabs(value) >= 999.5) {
+        value /= 1000;
+        i++;
+    }
+    if (i == 0 || fabs(value) >= 99.5)
+        snprintf(buf, buf_len, "%.0f%s", value, pre[i]);
+    else if (fabs(value) >= 9.995)
+        snprintf(buf, buf_len, "%.1f%s", value, pre[i]);
+    else
+        snprintf(buf, buf_len, "%.2f%s", value, pre[i]);
     return buf;
 }
 

@@ -38,6 +38,10 @@ bool units_parse(UnitsKind kind, const char *text, double *out, char *err, size_
  * Returns buf. buf_len of 32 is always enough. */
 char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t buf_len);
 
+/* A plain quantity with a decimal prefix, three significant digits, for
+ * rates such as tokens per second: "950", "512 k", "2.80 M", "1.07 G". */
+char *units_format_si(double value, char *buf, size_t buf_len);
+
 /* "800 Gb/s = 100 GB/s": a bandwidth in bits and in bytes side by side. */
 char *units_format_bits_bytes(double bytes_per_s, char *buf, size_t buf_len);
 

@@ -60,20 +60,6 @@ static char *screen_scenario_time(double s, bool ascii, char *buf)
     return units_format(UNITS_TIME, s, ascii, buf, 32);
 }
 
-/* "123k", "4.56M": three significant digits. */
-static char *screen_scenario_count(double v, char *buf, size_t n)
-{
-    if (v >= 1e9)
-        snprintf(buf, n, "%.3gG", v / 1e9);
-    else if (v >= 1e6)
-        snprintf(buf, n, "%.3gM", v / 1e6);
-    else if (v >= 1e3)
-        snprintf(buf, n, "%.3gk", v / 1e3);
-    else
-        snprintf(buf, n, "%.3g", v);
-    return buf;
-}
-
 /* Why the goal is not met, in terms of the model: a TP/EP group that spans
  * domains pays scale-out bandwidth; else the memory or the bottleneck. */
 static void screen_scenario_model_why(const ScenarioView *v, bool ascii, char *buf, size_t n)
@@ -733,7 +719,7 @@ static void screen_scenario_explain(const Scenario *s, int which, bool ascii, ch
     if (which == SCREEN_EXPLAIN_TOKENS) {
         snprintf(buf, n, "tokens/s = batch %d x sequence %d tokens / step %s = %s",
                  w->global_batch, w->seq, screen_scenario_time(r->step_s, ascii, t),
-                 screen_scenario_count(r->tokens_per_s, a, sizeof a));
+                 units_format_si(r->tokens_per_s, a, sizeof a));
         return;
     }
     double peak =
@@ -787,7 +773,7 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
     const char *sep = ascii ? " | " : " · ";
     snprintf(line, sizeof line, "step %s%s%s tokens/s%sMFU %.0f%%%s%s mb%d%s%s",
              screen_scenario_time(r->step_s, ascii, t), sep,
-             screen_scenario_count(r->tokens_per_s, tok, sizeof tok), sep, r->mfu * 100.0, sep, mp,
+             units_format_si(r->tokens_per_s, tok, sizeof tok), sep, r->mfu * 100.0, sep, mp,
              scenario_workload(s)->micro_batch, sep, scenario_cluster(s)->name);
     if (!measure)
         canvas_put_text_max(c, x, row, w, line, STYLE_BOLD, ascii);

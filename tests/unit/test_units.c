@@ -189,9 +189,26 @@ static void test_units_round_trip(void **state)
     }
 }
 
+/* Rates with a decimal prefix, three significant digits: 950 stays 950;
+ * 512,000 is 512 k; 2,804,000 is 2.80 M; 1,070,000,000 is 1.07 G; 99,960 rounds
+ * up to 100 k (not "100.0 k"); infinity is n/a. */
+static void test_units_format_si(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(units_format_si(950, b, sizeof b), "950");
+    assert_string_equal(units_format_si(512000, b, sizeof b), "512 k");
+    assert_string_equal(units_format_si(2804000, b, sizeof b), "2.80 M");
+    assert_string_equal(units_format_si(1.07e9, b, sizeof b), "1.07 G");
+    assert_string_equal(units_format_si(99960, b, sizeof b), "100 k");
+    assert_string_equal(units_format_si(12345, b, sizeof b), "12.3 k");
+    assert_string_equal(units_format_si(INFINITY, b, sizeof b), "n/a");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_units_format_si),
         cmocka_unit_test(test_units_parse_bandwidth_bytes_and_bits),
         cmocka_unit_test(test_units_parse_sizes),
         cmocka_unit_test(test_units_parse_times),

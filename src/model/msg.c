@@ -1,0 +1,15 @@
+/* msg — one-line reasons into a caller's buffer (see msg.h). */
+#include "model/msg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void msg_set(char *err, size_t err_len, const char *fmt, ...)
+{
+    if (!err || err_len == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_len, fmt, ap);
+    va_end(ap);
+}
