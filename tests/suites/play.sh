@@ -15,32 +15,8 @@
 # Waits poll the screen with a timeout; no fixed sleeps except the CPU window.
 bin=${1:?usage: play.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-command -v tmux >/dev/null 2>&1 || { echo "play: tmux is not installed (apt-get install tmux)"; exit 1; }
-
-tmp=$(mktemp -d /tmp/scalelab-play.XXXXXX)
-sock=scalelab-play-$$
-fail=0
-T() { tmux -L "$sock" "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-utf8=C.UTF-8
-locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || utf8=$(locale -a 2>/dev/null | grep -i 'utf-\?8' | head -n 1)
-[ -n "$utf8" ] || utf8=C.UTF-8
-
-no() { echo "play: FAIL: $*"; fail=1; }
-screen() { T capture-pane -p -t s 2>/dev/null; }
-wait_for() {
-  n=$(( ${2:-5} * 20 ))
-  while [ "$n" -gt 0 ]; do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.05; n=$((n - 1))
-  done
-  no "did not see '$1'; the screen was:"; screen | sed 's/^/  | /'
-  return 1
-}
-keys() { T send-keys -t s "$@"; }
+suite=play
+. scripts/tmux-lib.sh
 start() {
   w=$1; h=$2; shift 2
   T kill-session -t s >/dev/null 2>&1

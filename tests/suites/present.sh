@@ -7,40 +7,8 @@
 # a scenario of the e2e lesson opens the compare view and Esc closes it.
 bin=${1:?usage: present.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-command -v tmux >/dev/null 2>&1 || { echo "present: tmux is not installed"; exit 1; }
-
-tmp=$(mktemp -d /tmp/scalelab-present.XXXXXX)
-sock=scalelab-present-$$
-fail=0
-T() { tmux -L "$sock" "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-utf8=C.UTF-8
-locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || utf8=$(locale -a 2>/dev/null | grep -i 'utf-\?8' | head -n 1)
-[ -n "$utf8" ] || utf8=C.UTF-8
-
-no() { echo "present: FAIL: $*"; fail=1; }
-screen() { T capture-pane -p -t s 2>/dev/null; }
-wait_for() {
-  n=$(( ${2:-5} * 20 ))
-  while [ "$n" -gt 0 ]; do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.05; n=$((n - 1))
-  done
-  no "did not see '$1'; the screen was:"; screen | sed 's/^/  | /'
-  return 1
-}
-wait_gone() {
-  n=100
-  while [ "$n" -gt 0 ]; do
-    screen | grep -qF -- "$1" || return 0
-    sleep 0.05; n=$((n - 1))
-  done
-  no "'$1' stayed on screen"; return 1
-}
-keys() { T send-keys -t s "$@"; }
+suite=present
+. scripts/tmux-lib.sh
 start() {
   w=$1; h=$2; shift 2
   T kill-session -t s >/dev/null 2>&1
