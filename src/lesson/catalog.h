@@ -10,6 +10,13 @@
  * Entries are sorted by track, then order, then id (strcmp), so the menu is
  * the same on every machine; entries with an error sort last.
  *
+ * Header cache: the header fields of lessons that loaded are kept in
+ * $XDG_CACHE_HOME/scalelab/catalog (else ~/.cache/scalelab/catalog), keyed
+ * by real path, size and mtime (ns); an unchanged file is not run again.
+ * The cache is only a speed-up: a bad or unwritable one is ignored
+ * silently, errors are never cached, and it is written (temp file +
+ * rename) only when something changed and at least one lesson loaded.
+ *
  * Ownership: catalog_load returns a Catalog the caller frees with
  * catalog_free (NULL accepted). Entry pointers and their strings live until
  * the catalog is freed. No Lua header here: only src/lesson/ sees Lua.
