@@ -11,6 +11,7 @@
  * Only this file does I/O for the model; it never includes curses or Lua.
  */
 #include "cmd/cli.h"
+#include "cmd/json.h"
 #include "cmd/evalflags.h"
 #include "model/cluster.h"
 #include "model/hw.h"
@@ -616,45 +617,6 @@ static bool build_mapping(const EvalArgs *a, Cluster *c, const Workload *w, Mapp
 }
 
 /* --- output ---------------------------------------------------------------- */
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        switch (*p) {
-        case '"':
-            fputs("\\\"", out);
-            break;
-        case '\\':
-            fputs("\\\\", out);
-            break;
-        case '\n':
-            fputs("\\n", out);
-            break;
-        case '\t':
-            fputs("\\t", out);
-            break;
-        case '\r':
-            fputs("\\r", out);
-            break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
-}
-
-/* JSON has no NaN or infinity: those become null. */
-static void json_number(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "%.10g", v);
-    else
-        fputs("null", out);
-}
 
 static void json_key_num(FILE *out, const char *key, double v, bool comma)
 {

@@ -11,6 +11,7 @@
  * the terminal's, else 80. Bad flags: one line on stderr, exit 2.
  */
 #include "cmd/cli.h"
+#include "cmd/json.h"
 #include "cmd/evalflags.h"
 #include "draw/canvas.h"
 #include "draw/charts.h"
@@ -263,47 +264,24 @@ static void render_print(const Canvas *cv, int rows, bool ascii, bool colour)
 /* --- --format json ---------------------------------------------------------
  * One object; keys are documented in the man page (render, --format json). */
 
-static void render_json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
-/* JSON has no NaN or infinity: those become null. */
-static void render_json_num(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "%.10g", v);
-    else
-        fputs("null", out);
-}
-
 static void render_json_tier(FILE *out, Tier t, const char *link, double bw, double lat,
                              const StepResult *r)
 {
     fputs("{\"tier\": ", out);
-    render_json_str(out, tier_name(t));
+    json_string(out, tier_name(t));
     fputs(", \"link\": ", out);
-    render_json_str(out, link);
+    json_string(out, link);
     fputs(", \"bytes_per_s\": ", out);
-    render_json_num(out, bw);
+    json_number(out, bw);
     fputs(", \"lat_s\": ", out);
-    render_json_num(out, lat);
+    json_number(out, lat);
     if (r) {
         fputs(", \"bytes_per_step\": ", out);
-        render_json_num(out, r->tier_bytes[t]);
+        json_number(out, r->tier_bytes[t]);
         fputs(", \"busy_s\": ", out);
-        render_json_num(out, r->tier_busy_s[t]);
+        json_number(out, r->tier_busy_s[t]);
         fputs(", \"load\": ", out);
-        render_json_num(out, r->step_s > 0 ? r->tier_busy_s[t] / r->step_s : 0);
+        json_number(out, r->step_s > 0 ? r->tier_busy_s[t] / r->step_s : 0);
     }
     fputc('}', out);
 }
@@ -312,18 +290,18 @@ static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const 
                         const Mapping *m, const StepResult *r, const ChartSeries *series)
 {
     fputs("{\"view\": ", out);
-    render_json_str(out, view_kind_name((ViewKind)o->view));
+    json_string(out, view_kind_name((ViewKind)o->view));
     fputs(",\n \"cluster\": {\"system\": ", out);
-    render_json_str(out, c->system_id);
+    json_string(out, c->system_id);
     fputs(", \"name\": ", out);
-    render_json_str(out, c->name);
+    json_string(out, c->name);
     fputs(", \"gpu\": ", out);
-    render_json_str(out, c->gpu.id);
+    json_string(out, c->gpu.id);
     fprintf(out, ", \"gpus\": %d, \"domain_gpus\": %d, \"domains\": %d, \"leaves\": %d, "
                  "\"spines\": %d, \"sites\": %d, \"oversub\": ",
             c->n_gpus, c->domain_gpus, cluster_domain_count(c), cluster_leaf_count(c),
             cluster_spine_count(c), c->sites);
-    render_json_num(out, c->oversub);
+    json_number(out, c->oversub);
     fputs("},\n \"tiers\": [", out);
     render_json_tier(out, TIER_UP, c->up_link, c->up_bytes_per_s, c->up_lat_s, r);
     fputs(",\n   ", out);
@@ -334,7 +312,7 @@ static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const 
                          c->across_lat_s, r);
     }
     fputs("],\n \"workload\": ", out);
-    render_json_str(out, w->id);
+    json_string(out, w->id);
     fprintf(out, ",\n \"mapping\": {\"tp\": %d, \"cp\": %d, \"ep\": %d, \"pp\": %d, "
                  "\"dp\": %d},\n \"groups\": [",
             m->tp, m->cp, m->ep, m->pp, m->dp);
@@ -351,29 +329,29 @@ static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const 
     fputc(']', out);
     if (r) {
         fputs(",\n \"step\": {\"step_s\": ", out);
-        render_json_num(out, r->step_s);
+        json_number(out, r->step_s);
         for (int p = 0; p < STEP_PART_COUNT; p++) {
             char key[32];
             snprintf(key, sizeof key, "%s_s", step_part_name((StepPart)p));
             for (char *k = key; *k; k++)
                 *k = (char)(*k >= 'A' && *k <= 'Z' ? *k - 'A' + 'a' : *k);
             fprintf(out, ", \"%s\": ", key);
-            render_json_num(out, r->part_s[p]);
+            json_number(out, r->part_s[p]);
         }
         fputs(", \"bottleneck\": ", out);
-        render_json_str(out, r->bottleneck);
+        json_string(out, r->bottleneck);
         fputc('}', out);
     }
     if (series) {
         fputs(",\n \"chart\": {\"x\": ", out);
-        render_json_str(out, o->sweep);
+        json_string(out, o->sweep);
         fputs(", \"y\": \"step_s\", \"points\": [", out);
         for (int i = 0; i < series->n; i++) {
             fputs(i ? ", {\"x\": " : "{\"x\": ", out);
-            render_json_num(out, series->x[i]);
+            json_number(out, series->x[i]);
             fputs(", \"y\": ", out);
             if (series->valid[i])
-                render_json_num(out, series->y[i]);
+                json_number(out, series->y[i]);
             else
                 fputs("null", out);
             fputc('}', out);

@@ -12,6 +12,7 @@
  * fits in memory still ranks (exit 0, every row flagged).
  */
 #include "cmd/cli.h"
+#include "cmd/json.h"
 #include "cmd/evalflags.h"
 #include "draw/canvas.h"
 #include "draw/charts.h"
@@ -141,31 +142,6 @@ static int sweep_parse(int argc, char **argv, SweepOpts *o, int *ev_argc, char *
 }
 
 /* --- output ---------------------------------------------------------------- */
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
-/* JSON has no NaN or infinity: those become null. */
-static void json_number(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "%.10g", v);
-    else
-        fputs("null", out);
-}
 
 static const char *tier_word(Tier t)
 {

@@ -35,26 +35,6 @@ enum {
     SCREEN_EXPLAIN_COUNT
 };
 
-static const char *screen_scenario_part_words(StepPart part)
-{
-    switch (part) {
-    case STEP_COMPUTE:
-        return "compute";
-    case STEP_TP:
-        return "TP all-reduce";
-    case STEP_PP:
-        return "PP sends";
-    case STEP_BUBBLE:
-        return "pipeline bubble";
-    case STEP_DP:
-        return "DP gradient reduction";
-    case STEP_EP:
-        return "EP all-to-all";
-    default:
-        return "?";
-    }
-}
-
 static char *screen_scenario_time(double s, bool ascii, char *buf)
 {
     return units_format(UNITS_TIME, s, ascii, buf, 32);
@@ -167,7 +147,7 @@ static void screen_scenario_effect(ScenarioView *v, bool ascii)
         return;
     }
     snprintf(v->last, sizeof v->last, "%s %s %s %s, step %+.0f%%",
-             screen_scenario_part_words((StepPart)best),
+             screen_compare_part_words((StepPart)best),
              screen_scenario_time(a->part_s[best], ascii, t0), ascii ? "->" : "→",
              screen_scenario_time(b->part_s[best], ascii, t1), pct);
 }
