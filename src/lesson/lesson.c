@@ -1025,7 +1025,7 @@ static int run_goal(lua_State *L)
     lua_getfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
     lua_rawgeti(L, -1, g->page + 1);
     const Scenario *s = g->s;
-    lesson_api_push_result(L, scenario_result(s), scenario_mapping(s),
+    lesson_api_push_result(L, scenario_result(s), scenario_cluster(s), scenario_mapping(s),
                            scenario_workload(s)->micro_batch, scenario_start_result(s));
     lua_call(L, 1, 2);
     return 2;

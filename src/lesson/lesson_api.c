@@ -499,10 +499,32 @@ static void push_plain_result(lua_State *L, const StepResult *r)
     lua_setfield(L, -2, "span");
 }
 
-void lesson_api_push_result(lua_State *L, const StepResult *r, const Mapping *m, int mb,
-                            const StepResult *start)
+/* r.cluster: what the machine is, so a goal can weigh the system a learner
+ * picked (power budget, cooling). Power scales with the GPUs used, at the
+ * preset's power per GPU (its domain_power_w over its own domain size), so
+ * re-partitioning the scale-up domain does not change it. */
+static void push_cluster(lua_State *L, const Cluster *c)
+{
+    const SystemSpec *spec = hw_system_find(c->system_id);
+    double per_gpu_w = spec && spec->domain_gpus > 0 ? spec->domain_power_w / spec->domain_gpus
+                                                      : 0.0;
+    lua_createtable(L, 0, 7);
+    set_str(L, "system", c->system_id);
+    set_str(L, "name", c->name);
+    set_int(L, "gpus", c->n_gpus);
+    set_int(L, "domain_gpus", c->domain_gpus);
+    set_int(L, "domains", cluster_domain_count(c));
+    set_num(L, "power_w", per_gpu_w * c->n_gpus);
+    set_str(L, "cooling", c->cooling);
+    lua_setfield(L, -2, "cluster");
+}
+
+void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c, const Mapping *m,
+                            int mb, const StepResult *start)
 {
     push_plain_result(L, r);
+    if (c)
+        push_cluster(L, c);
     if (m) {
         lua_createtable(L, 0, 8);
         set_int(L, "tp", m->tp);
@@ -543,7 +565,7 @@ static int api_step(lua_State *L)
     char err[300];
     if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
         return luaL_error(L, "scalelab.step: %s", err);
-    lesson_api_push_result(L, &r, &m, w.micro_batch, NULL);
+    lesson_api_push_result(L, &r, &c, &m, w.micro_batch, NULL);
     return 1;
 }
 

@@ -32,10 +32,11 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
 void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *c,
                         const Workload *w, Mapping *out);
 
-/* Pushes the result table goals see (format: lessons/AUTHORING.md). With m
- * non-NULL also .mapping (with mb, the micro-batch); with start non-NULL
- * also .start (the scenario's start result). */
-void lesson_api_push_result(lua_State *L, const StepResult *r, const Mapping *m, int mb,
-                            const StepResult *start);
+/* Pushes the result table goals see (format: lessons/AUTHORING.md). With c
+ * non-NULL also .cluster (system, gpus, domain, power); with m non-NULL also
+ * .mapping (with mb, the micro-batch); with start non-NULL also .start (the
+ * scenario's start result). */
+void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c, const Mapping *m,
+                            int mb, const StepResult *start);
 
 #endif

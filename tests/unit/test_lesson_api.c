@@ -101,6 +101,20 @@ static void test_lesson_api_step(void **state)
               "assert(wide.bytes.scale_out > 0 and box.step_s > 0)\n"
               "assert(wide.start == nil)\n"
               "return box");
+    /* r.cluster names the machine; power follows the GPUs used at the preset's
+     * power per GPU: two DGX H100 at 10.2 kW each; 144 NVL72 GPUs are two racks
+     * at 120 kW whatever the NVLink partition. */
+    expect_ok("local r = scalelab.step { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+              "  workload = { model = 'llama3-8b', batch = 64, mb = 1 } }\n"
+              "assert(r.cluster.system == 'dgx-h100' and r.cluster.gpus == 16)\n"
+              "assert(r.cluster.domain_gpus == 8 and r.cluster.domains == 2)\n"
+              "assert(math.abs(r.cluster.power_w - 2 * 10.2e3) < 1)\n"
+              "assert(r.cluster.cooling == 'air')\n"
+              "local s = scalelab.step { cluster = { system = 'gb200-nvl72', gpus = 144,\n"
+              "  domain = 8 }, workload = { model = 'llama3-8b', batch = 144, mb = 1 } }\n"
+              "assert(s.cluster.domains == 18 and s.cluster.cooling == 'liquid')\n"
+              "assert(math.abs(s.cluster.power_w - 2 * 120e3) < 1)\n"
+              "return r");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16 },\n"
                  "  workload = { model = 'llama3-70b', batch = 64 },\n"
                  "  mapping = { tpp = 8 } }",
