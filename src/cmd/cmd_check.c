@@ -8,8 +8,8 @@
  */
 #include "cmd/cli.h"
 
+#include "base/xmem.h"
 #include "lesson/lesson.h"
-#include "model/xmem.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * ending in .lua ("lessons/my-lesson.lua"); the lesson id is the name (or
  * the file name without .lua) made into a slug: lower case a-z, 0-9 and
  * single '-'. An existing file is never overwritten (the file is created
- * with fopen "wx", so a race cannot overwrite either). Bad names and files
+ * with file_write's FILE_NEW, O_EXCL, so a race cannot overwrite either). Bad names and files
  * that cannot be written: one line on stderr, exit 2.
  *
  * The skeleton has every page kind a first lesson needs: text, diagram,
@@ -15,7 +15,8 @@
  */
 #include "cmd/cli.h"
 
-#include "model/xmem.h"
+#include "base/file.h"
+#include "base/xmem.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -175,6 +176,17 @@ static bool new_write(FILE *f, const char *id, const char *title)
     return !ferror(f);
 }
 
+typedef struct {
+    const char *id, *title;
+} NewText;
+
+static bool new_put(FILE *f, const void *ctx)
+{
+    const NewText *t = ctx;
+    return new_write(f, t->id, t->title);
+}
+
+
 int cmd_new(int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -218,23 +230,11 @@ int cmd_new(int argc, char **argv)
     char title[NEW_ID_MAX + 1];
     new_title(id, title, sizeof title);
 
-    FILE *f = fopen(path, "wx");
-    if (!f) {
+    NewText text = {id, title};
+    if (!file_write(path, FILE_NEW, new_put, &text, NULL, 0)) {
         int rc = errno == EEXIST
                      ? cli_usage_error("new: '%s' already exists; not overwriting it", path)
                      : cli_usage_error("new: cannot write '%s': %s", path, strerror(errno));
-        free(path);
-        return rc;
-    }
-    bool ok = new_write(f, id, title);
-    int err = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        err = errno;
-    }
-    if (!ok) {
-        remove(path); /* we created it: leave no half-written lesson */
-        int rc = cli_usage_error("new: cannot write '%s': %s", path, strerror(err));
         free(path);
         return rc;
     }

@@ -8,6 +8,8 @@
  */
 #include "cmd/cli.h"
 
+#include "base/file.h"
+#include "base/msg.h"
 #include "draw/canvas.h"
 #include "lesson/catalog.h"
 #include "lesson/lesson.h"
@@ -23,38 +25,13 @@
 
 static char *cmd_present_slurp(const char *path, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_len, "cannot read the script %s", path);
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            if (cap >= (1u << 20)) {
-                snprintf(err, err_len, "the script %s is over 1 MB", path);
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            char *more = realloc(buf, cap * 2);
-            if (!more) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = more;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    else
-        snprintf(err, err_len, "out of memory reading %s", path);
+    size_t len;
+    FileProblem why;
+    char *buf = file_read(path, 1u << 20, &len, &why);
+    if (!buf && why.status == FILE_TOO_LARGE)
+        msg_set(err, err_len, "the script %s is over 1 MB", path);
+    else if (!buf)
+        msg_set(err, err_len, "cannot read the script %s", path);
     return buf;
 }
 

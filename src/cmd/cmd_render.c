@@ -10,9 +10,11 @@
  * only when stdout is a terminal and NO_COLOR is unset. Width: --width, else
  * the terminal's, else 80. Bad flags: one line on stderr, exit 2.
  */
+#include "base/file.h"
+#include "base/xmem.h"
 #include "cmd/cli.h"
-#include "cmd/json.h"
 #include "cmd/evalflags.h"
+#include "cmd/json.h"
 #include "draw/canvas.h"
 #include "draw/charts.h"
 #include "draw/series.h"
@@ -21,7 +23,6 @@
 #include "draw/views.h"
 #include "model/collective.h"
 #include "model/step.h"
-#include "model/xmem.h"
 
 #include <errno.h>
 #include <math.h>
@@ -363,24 +364,31 @@ static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const 
 
 /* --- --svg ---------------------------------------------------------------- */
 
+typedef struct {
+    const Canvas *cv;
+    int rows;
+    const char *title;
+} SvgPage;
+
+static bool render_put_svg(FILE *f, const void *ctx)
+{
+    const SvgPage *p = ctx;
+    return svg_write_canvas(p->cv, p->rows, p->title, f);
+}
+
 /* Writes the first `rows` rows of cv as SVG to o->svg ("-": stdout) and says
  * where on stdout. Exit 2 with one line when the file cannot be written. */
 static int render_svg(const RenderOpts *o, const Canvas *cv, int rows, const char *title)
 {
-    bool to_stdout = strcmp(o->svg, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(o->svg, "w");
-    if (!f)
-        return cli_usage_error("render: cannot write '%s': %s", o->svg, strerror(errno));
-    bool ok = svg_write_canvas(cv, rows, title, f);
-    int err = errno;
-    if (!to_stdout && fclose(f) != 0 && ok) {
-        ok = false;
-        err = errno;
+    SvgPage page = {cv, rows, title};
+    if (strcmp(o->svg, "-") == 0) {
+        if (!render_put_svg(stdout, &page))
+            return cli_usage_error("render: cannot write '%s': %s", o->svg, strerror(errno));
+        return CLI_OK;
     }
-    if (!ok)
-        return cli_usage_error("render: cannot write '%s': %s", o->svg, strerror(err));
-    if (!to_stdout)
-        printf("wrote %s view to %s\n", view_kind_name((ViewKind)o->view), o->svg);
+    if (!file_write(o->svg, 0, render_put_svg, &page, NULL, 0))
+        return cli_usage_error("render: cannot write '%s': %s", o->svg, strerror(errno));
+    printf("wrote %s view to %s\n", view_kind_name((ViewKind)o->view), o->svg);
     return CLI_OK;
 }
 

@@ -11,16 +11,16 @@
  * mapping is bad usage too (exit 2, the constraint named); one where nothing
  * fits in memory still ranks (exit 0, every row flagged).
  */
+#include "base/xmem.h"
 #include "cmd/cli.h"
-#include "cmd/json.h"
 #include "cmd/evalflags.h"
+#include "cmd/json.h"
 #include "draw/canvas.h"
 #include "draw/charts.h"
 #include "model/hw.h"
 #include "model/step.h"
 #include "model/sweep.h"
 #include "model/units.h"
-#include "model/xmem.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -3,13 +3,13 @@
  * bits per direction (up, down, left, right) holding the LineKind that
  * reaches the cell's edge from that side; the glyph is recomputed from those
  * bits whenever a line passes. Text written over a line clears the bits.
- * UTF-8 measurement comes from text.c. No curses, no Lua, no model.
+ * UTF-8 measurement comes from base/utf8 (text.c sits above canvas). No curses, no Lua, no model.
  */
 #include "draw/canvas.h"
 
-#include "draw/strbuf.h"
-#include "draw/text.h"
-#include "model/xmem.h"
+#include "base/strbuf.h"
+#include "base/utf8.h"
+#include "base/xmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +192,7 @@ static void put_char(Canvas *c, int x, int y, const char *s, size_t n, int cw, S
 static size_t next_char(const char *s, const char **bytes, size_t *n, int *cw)
 {
     uint32_t cp;
-    size_t used = text_decode(s, &cp);
+    size_t used = utf8_decode(s, &cp);
     if (used == 0)
         return 0;
     if (cp == 0xFFFD && !(used == 3 && (unsigned char)s[0] == 0xEF)) {
@@ -207,7 +207,7 @@ static size_t next_char(const char *s, const char **bytes, size_t *n, int *cw)
     } else {
         *bytes = s;
         *n = used;
-        *cw = text_cp_width(cp);
+        *cw = utf8_cp_width(cp);
     }
     return used;
 }
@@ -250,7 +250,7 @@ int canvas_put_text_max(Canvas *c, int x, int y, int max_w, const char *text, St
     if (!text || max_w <= 0)
         return 0;
     size_t len = strcspn(text, "\n");
-    int full = text_width_n(text, len);
+    int full = utf8_width_n(text, len);
     if (full <= max_w)
         return canvas_put_text(c, x, y, text, s);
     int col = 0;
@@ -283,7 +283,7 @@ void canvas_fill(Canvas *c, int x, int y, int w, int h, const char *glyph, Style
 {
     if (!c || !glyph)
         return;
-    int gw = text_width_n(glyph, strlen(glyph));
+    int gw = utf8_width_n(glyph, strlen(glyph));
     if (gw <= 0)
         gw = 1;
     for (int j = y; j < y + h; j++)

@@ -9,7 +9,8 @@
  */
 #include "draw/charts.h"
 
-#include "draw/strbuf.h"
+#include "base/strbuf.h"
+#include "base/utf8.h"
 #include "draw/text.h"
 
 #include <math.h>
@@ -105,7 +106,7 @@ int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const St
         char t[32], item[96];
         snprintf(item, sizeof item, "%s %s %s", chart_part_glyph((StepPart)p, ascii),
                  part_name[p], chart_time(r->part_s[p], ascii, t, sizeof t));
-        int iw = text_width(item);
+        int iw = utf8_width(item);
         if (col > 0 && col + iw > w) {
             col = 0;
             lrow++;
@@ -165,8 +166,8 @@ int chart_line(Canvas *c, int x, int y, int w, int h, const ChartSeries *s)
     snprintf(ticks[2], sizeof ticks[2], "0");
     int lab_w = 1;
     for (int i = 0; i < 3; i++)
-        if (text_width(ticks[i]) > lab_w)
-            lab_w = text_width(ticks[i]);
+        if (utf8_width(ticks[i]) > lab_w)
+            lab_w = utf8_width(ticks[i]);
     int ax = x + lab_w + 1;          /* the y axis column */
     int top = y + 2, axis_y = y + h - 2;
     int plot_h = axis_y - top;       /* rows above the axis */
@@ -188,12 +189,12 @@ int chart_line(Canvas *c, int x, int y, int w, int h, const ChartSeries *s)
     canvas_hline(c, ax, axis_y, plot_w + 1, LINE_LIGHT, STYLE_FRAME, a);
     int tick_row[3] = {top, top + plot_h / 2, axis_y};
     for (int i = 0; i < 3; i++) {
-        int tw = text_width(ticks[i]);
+        int tw = utf8_width(ticks[i]);
         canvas_put_text(c, ax - 1 - tw, tick_row[i], ticks[i], STYLE_LABEL);
         canvas_hline(c, ax, tick_row[i], 2, LINE_LIGHT, STYLE_FRAME, a);
     }
     if (s->x_label) {
-        int xw = text_width(s->x_label);
+        int xw = utf8_width(s->x_label);
         canvas_put_text(c, x + w - xw, axis_y - 1, s->x_label, STYLE_LABEL);
     }
     /* point positions */
@@ -226,7 +227,7 @@ int chart_line(Canvas *c, int x, int y, int w, int h, const ChartSeries *s)
         chart_x_label(s->x[i], buf, sizeof buf);
         char lab[300];
         snprintf(lab, sizeof lab, hi ? "[%s]" : "%s", buf);
-        int lw = text_width(lab);
+        int lw = utf8_width(lab);
         canvas_put_text(c, px[i] - lw / 2, axis_y + 1, lab, hi ? STYLE_SELECTED : STYLE_LABEL);
     }
     return h;

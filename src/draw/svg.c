@@ -11,9 +11,10 @@
  */
 #include "draw/svg.h"
 
-#include "draw/strbuf.h"
+#include "base/strbuf.h"
+#include "base/utf8.h"
+#include "base/xmem.h"
 #include "draw/text.h"
-#include "model/xmem.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -104,7 +105,7 @@ static void svg_escape_into(StrBuf *b, const char *s)
         return;
     while (*s) {
         uint32_t cp;
-        size_t n = text_decode(s, &cp);
+        size_t n = utf8_decode(s, &cp);
         bool bad = (n == 1 && cp == 0xFFFD) || cp < 0x20 || (cp >= 0x7F && cp < 0xA0) ||
                    (cp >= 0xD800 && cp < 0xE000) || cp == 0xFFFE || cp == 0xFFFF;
         if (bad)
@@ -247,7 +248,7 @@ static void svg_text_run(StrBuf *b, const Canvas *c, int row, int from, int to, 
             continue;
         /* a cell holds one character, so one x per character */
         size_t len = strlen(t->glyph);
-        if (len == 0 || text_decode(t->glyph, &(uint32_t){0}) != len)
+        if (len == 0 || utf8_decode(t->glyph, &(uint32_t){0}) != len)
             strbuf_addc(b, '?');
         else
             svg_escape_into(b, t->glyph);

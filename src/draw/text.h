@@ -1,16 +1,14 @@
 /* text — measuring, wrapping and drawing text for terminals.
  *
- * Widths follow Unicode East Asian Width without setlocale or wcwidth: our
- * own table of ranges in text.c (wide and fullwidth = 2, combining marks and
- * zero-width characters = 0, everything else = 1). Invalid UTF-8 counts one
- * column per bad byte and draws as '?', so measuring never fails.
+ * Widths are those of base/utf8.h (locale-independent; invalid UTF-8 counts
+ * one column per bad byte and draws as '?', so measuring never fails).
  *
  * Markup (lesson pages, captions), one construct per line start:
  *   "# Heading" (also ##, ###), "- bullet" (hanging indent),
  *   blank line = paragraph break; inline *emphasis* and `code`.
  * Consecutive non-blank lines are joined into one paragraph and re-wrapped.
  *
- * Pure C: depends only on canvas. No allocation beyond what canvas does.
+ * Pure C: depends only on canvas and base/utf8. No allocation beyond what canvas does.
  */
 #ifndef SCALELAB_DRAW_TEXT_H
 #define SCALELAB_DRAW_TEXT_H
@@ -19,15 +17,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* Decodes one UTF-8 character at s. Returns the bytes consumed (1 for an
- * invalid byte, with *cp = 0xFFFD; 0 at the end of the string). */
-size_t text_decode(const char *s, uint32_t *cp);
-/* Display width of one code point: 0, 1 or 2. */
-int text_cp_width(uint32_t cp);
-/* Display width of a NUL-terminated UTF-8 string (of its first n bytes). */
-int text_width(const char *s);
-int text_width_n(const char *s, size_t n);
 
 /* Word wrapping: finds the next line of at most width columns in s (breaking
  * at spaces, or inside a word longer than width). Returns the bytes of the

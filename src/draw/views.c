@@ -14,7 +14,8 @@
  */
 #include "draw/views.h"
 
-#include "draw/strbuf.h"
+#include "base/strbuf.h"
+#include "base/utf8.h"
 #include "draw/text.h"
 #include "model/units.h"
 
@@ -807,9 +808,9 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
         } else {
             snprintf(buf, sizeof buf, "%s %d more %s", a ? "x" : "×", rest,
                      view_domain_noun(c, rest != 1));
-            if (text_width(buf) > aw - 2)
+            if (utf8_width(buf) > aw - 2)
                 snprintf(buf, sizeof buf, "%s %d more", a ? "x" : "×", rest);
-            if (text_width(buf) > aw - 2)
+            if (utf8_width(buf) > aw - 2)
                 snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", rest);
             canvas_put_text_max(cv, ax + 1, y_dom + 1, aw - 2, buf, STYLE_BOLD, a);
         }

@@ -10,9 +10,10 @@
  */
 #include "lesson/catalog.h"
 
+#include "base/file.h"
+#include "base/xmem.h"
 #include "lesson/lesson.h"
 #include "lesson/sandbox.h"
-#include "model/xmem.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -223,23 +224,14 @@ static void cache_drop_lines(Cache *c)
 static void cache_read(Cache *c)
 {
     char *path = cache_file_path();
-    FILE *f = path ? fopen(path, "r") : NULL;
+    size_t len = 0;
+    char *buf = path ? file_read(path, CACHE_MAX_BYTES, &len, NULL) : NULL;
     free(path);
     c->dirty = true;
-    if (!f)
+    if (!buf)
         return;
-    struct stat st;
-    char *buf = NULL;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CACHE_MAX_BYTES) {
-        fclose(f);
-        return;
-    }
-    size_t len = (size_t)st.st_size;
-    buf = xmalloc(len + 1);
-    size_t got = fread(buf, 1, len + 1, f);
-    fclose(f);
     size_t vlen = strlen(CACHE_VERSION);
-    if (got != len || len < vlen + 1 || memcmp(buf, CACHE_VERSION "\n", vlen + 1) != 0 ||
+    if (len < vlen + 1 || memcmp(buf, CACHE_VERSION "\n", vlen + 1) != 0 ||
         buf[len - 1] != '\n' || memchr(buf, '\0', len)) {
         free(buf);
         return;
@@ -304,6 +296,26 @@ static bool cache_in_dir(const Cache *c, const char *path)
            !strchr(path + c->dir_len + 1, '/');
 }
 
+/* Writes the cache file: this folder's fresh lines, then the lines of
+ * other folders (those not looked at this time only while they fit). */
+static bool cache_put_all(FILE *f, const void *ctx)
+{
+    const Cache *c = ctx;
+    fputs(CACHE_VERSION "\n", f);
+    long budget = CACHE_MAX_BYTES / 2; /* room kept for other folders' lines */
+    for (int i = 0; i < c->n_fresh; i++)
+        cache_put_line(f, &c->fresh[i]);
+    for (int i = 0; i < c->n; i++) {
+        const CacheLine *l = &c->lines[i];
+        if (l->used || !cache_in_dir(c, l->f[0])) {
+            if (!l->used && ftell(f) > budget)
+                continue;
+            cache_put_line(f, l);
+        }
+    }
+    return !ferror(f) && ftell(f) <= CACHE_MAX_BYTES;
+}
+
 static void cache_write(Cache *c)
 {
     char *path = cache_file_path();
@@ -325,37 +337,7 @@ static void cache_write(Cache *c)
         free(path);
         return;
     }
-    size_t tlen = strlen(path) + 32;
-    char *tmp = xmalloc(tlen);
-    snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        free(path);
-        return;
-    }
-    fputs(CACHE_VERSION "\n", f);
-    long budget = CACHE_MAX_BYTES / 2; /* room kept for other folders' lines */
-    for (int i = 0; i < c->n_fresh; i++)
-        cache_put_line(f, &c->fresh[i]);
-    for (int i = 0; i < c->n; i++) {
-        const CacheLine *l = &c->lines[i];
-        if (l->used || !cache_in_dir(c, l->f[0])) {
-            if (!l->used && ftell(f) > budget)
-                continue;
-            cache_put_line(f, l);
-        }
-    }
-    bool good = !ferror(f) && ftell(f) <= CACHE_MAX_BYTES;
-    good = fclose(f) == 0 && good;
-    if (!good || rename(tmp, path) != 0)
-        unlink(tmp);
-    free(tmp);
+    file_write(path, FILE_PRIVATE, cache_put_all, c, NULL, 0);
     free(path);
 }
 

@@ -13,9 +13,9 @@
  */
 #include "lesson/lesson.h"
 
+#include "base/xmem.h"
 #include "lesson/lesson_api.h"
 #include "lesson/sandbox.h"
-#include "model/xmem.h"
 
 #include <lauxlib.h>
 #include <lua.h>

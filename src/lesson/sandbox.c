@@ -11,7 +11,10 @@
  */
 #include "lesson/sandbox.h"
 
-#include "model/xmem.h"
+#include "base/clock.h"
+#include "base/file.h"
+#include "base/msg.h"
+#include "base/xmem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +43,7 @@ struct Sandbox {
     size_t mem_used;
     bool mem_tripped; /* the allocator refused a block */
     long budget;      /* instructions left in this entry point */
-    struct timespec deadline;
+    double deadline_s; /* clock_now_s() when the entry point runs out of time */
     bool aborting;
     bool armed;      /* inside an entry point */
     double polled_s; /* running time of the last poll (SandboxPollFn) */
@@ -166,10 +169,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 static double sb_seconds_left(const Sandbox *sb)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(sb->deadline.tv_sec - now.tv_sec) +
-           (double)(sb->deadline.tv_nsec - now.tv_nsec) * 1e-9;
+    return sb->deadline_s - clock_now_s();
 }
 
 static volatile sig_atomic_t sb_cancelled;
@@ -258,14 +258,7 @@ static void sb_arm(Sandbox *sb)
     sb->mem_tripped = false;
     sb->where[0] = '\0';
     sb->last_line[0] = '\0';
-    clock_gettime(CLOCK_MONOTONIC, &sb->deadline);
-    double whole = floor(sb->limits.seconds);
-    sb->deadline.tv_sec += (time_t)whole;
-    sb->deadline.tv_nsec += (long)((sb->limits.seconds - whole) * 1e9);
-    if (sb->deadline.tv_nsec >= 1000000000L) {
-        sb->deadline.tv_sec++;
-        sb->deadline.tv_nsec -= 1000000000L;
-    }
+    sb->deadline_s = clock_now_s() + sb->limits.seconds;
 }
 
 /* ---- wrapped base functions ------------------------------------------ */
@@ -1161,50 +1154,25 @@ bool sandbox_run_string(Sandbox *sb, const char *text, size_t len, char *err, si
 
 bool sandbox_run_file(Sandbox *sb, const char *path, char *err, size_t err_len)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, err_len, "%s:1: cannot open: %s", sb->name, strerror(errno));
-        return false;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        const char *what = S_ISDIR(st.st_mode)    ? "a directory"
-                           : S_ISFIFO(st.st_mode) ? "a FIFO"
-                           : S_ISCHR(st.st_mode)  ? "a device"
-                                                  : "not a regular file";
-        snprintf(err, err_len, "%s:1: not a lesson file (%s): give a .lua text file", sb->name,
-                 what);
-        close(fd);
-        return false;
-    }
     size_t cap = sb->limits.file_bytes;
-    if ((unsigned long long)st.st_size > cap) {
-        close(fd);
-        snprintf(err, err_len,
-                 "%s:1: file too large (%lld bytes, limit %zu): a lesson is a "
-                 "small Lua text file",
-                 sb->name, (long long)st.st_size, cap);
+    size_t len;
+    FileProblem why;
+    char *buf = file_read(path, cap, &len, &why);
+    if (!buf) {
+        if (why.status == FILE_NOT_REGULAR)
+            msg_set(err, err_len, "%s:1: not a lesson file (%s): give a .lua text file",
+                    sb->name, why.kind);
+        else if (why.status == FILE_TOO_LARGE)
+            msg_set(err, err_len,
+                    "%s:1: file too large (%lld bytes, limit %zu): a lesson is a "
+                    "small Lua text file",
+                    sb->name, why.size, cap);
+        else
+            msg_set(err, err_len, "%s:1: %s: %s", sb->name,
+                    why.status == FILE_CANNOT_READ ? "cannot read" : "cannot open",
+                    strerror(why.errnum));
         return false;
     }
-    char *buf = xmalloc(cap + 1);
-    size_t len = 0;
-    for (;;) {
-        ssize_t got = read(fd, buf + len, cap + 1 - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            snprintf(err, err_len, "%s:1: cannot read: %s", sb->name, strerror(errno));
-            free(buf);
-            close(fd);
-            return false;
-        }
-        if (got == 0 || len + (size_t)got > cap) {
-            len += (size_t)got;
-            break;
-        }
-        len += (size_t)got;
-    }
-    close(fd);
     bool ok = sb_run_buffer(sb, buf, len, err, err_len);
     free(buf);
     return ok;

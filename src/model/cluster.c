@@ -12,8 +12,8 @@
  * Pure: no I/O, no allocation. Integer results never overflow: every count
  * is bounded by CLUSTER_MAX_GPUS, which cluster_check enforces.
  */
-#include "model/msg.h"
 #include "model/cluster.h"
+#include "base/msg.h"
 
 #include "model/units.h"
 

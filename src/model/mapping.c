@@ -28,7 +28,7 @@
  */
 #include "model/mapping.h"
 
-#include "model/xmem.h"
+#include "base/xmem.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -15,10 +15,10 @@
  *
  * Pure: no I/O. Owns its placements (via xmem); scenario_free accepts NULL.
  */
-#include "model/msg.h"
 #include "model/scenario.h"
+#include "base/msg.h"
 
-#include "model/xmem.h"
+#include "base/xmem.h"
 
 #include <ctype.h>
 #include <stdarg.h>

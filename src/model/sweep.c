@@ -11,7 +11,7 @@
  */
 #include "model/sweep.h"
 
-#include "model/xmem.h"
+#include "base/xmem.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -11,8 +11,8 @@
  *
  * Pure: no I/O, no allocation, depends on libc only.
  */
-#include "model/msg.h"
 #include "model/units.h"
+#include "base/msg.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,11 +8,12 @@
  */
 #include "ui/app.h"
 
+#include "base/clock.h"
+#include "base/xmem.h"
 #include "cmd/cli.h"
 #include "lesson/catalog.h"
 #include "lesson/lesson.h"
 #include "lesson/sandbox.h"
-#include "model/xmem.h"
 #include "ui/keys.h"
 #include "ui/progress.h"
 #include "ui/screen_play.h"
@@ -44,20 +45,13 @@ typedef struct {
     double watched_s;         /* monotonic time of the last look at the file */
 } App;
 
-static double app_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Remembers the lesson file's mtime and size; true when they changed. */
 static bool app_watch(App *a)
 {
     struct stat st;
     struct timespec mt = {0, 0};
     long long size = -1;
-    a->watched_s = app_now_s();
+    a->watched_s = clock_now_s();
     if (stat(a->page.path, &st) == 0) {
         mt = st.st_mtim;
         size = (long long)st.st_size;
@@ -267,7 +261,7 @@ int app_run(const AppOptions *o)
         bool watching = a.in_page && !a.play;
         int key = watching ? term_read_key_timeout(1000) : term_read_key();
         /* At most once a second, also while keys keep coming. */
-        if (watching && app_now_s() - a.watched_s >= 0.9 && app_watch(&a)) {
+        if (watching && clock_now_s() - a.watched_s >= 0.9 && app_watch(&a)) {
             app_reload(&a);
             snprintf(a.page.message, sizeof a.page.message, "%s",
                      a.lesson ? "Reloaded: the file changed on disk."

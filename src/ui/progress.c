@@ -11,7 +11,9 @@
  */
 #include "ui/progress.h"
 
-#include "model/xmem.h"
+#include "base/file.h"
+#include "base/msg.h"
+#include "base/xmem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,9 @@
 
 #define PROGRESS_HEADER   "scalelab-progress 1"
 #define PROGRESS_LINE_MAX 512
+/* Far above any real file (a line per lesson and page played); a larger
+ * one was not written by scalelab. */
+#define PROGRESS_MAX_BYTES (16u << 20)
 
 typedef struct {
     int page;
@@ -202,52 +207,51 @@ static bool progress_parse_line(Progress *p, char *line)
     return false;
 }
 
+/* Parses the file's text (buf[len] is NUL) line by line into p. */
+static bool progress_parse_text(Progress *p, char *buf, size_t len, char *why, size_t why_len)
+{
+    int lineno = 0;
+    for (size_t i = 0; i < len;) {
+        char *line = buf + i;
+        char *nl = memchr(line, '\n', len - i);
+        size_t n = nl ? (size_t)(nl - line) : len - i;
+        i += n + 1;
+        line[n] = '\0';
+        lineno++;
+        if (n >= PROGRESS_LINE_MAX - 1 || strlen(line) != n) {
+            msg_set(why, why_len, "line %d is too long", lineno);
+            return false;
+        }
+        if (lineno == 1 && strcmp(line, PROGRESS_HEADER) != 0) {
+            msg_set(why, why_len, "it does not start with '%s'", PROGRESS_HEADER);
+            return false;
+        }
+        if (lineno > 1 && !progress_parse_line(p, line)) {
+            msg_set(why, why_len, "line %d does not parse", lineno);
+            return false;
+        }
+    }
+    if (lineno == 0) {
+        msg_set(why, why_len, "it is empty");
+        return false;
+    }
+    return true;
+}
+
 /* Reads the file into p. Returns 0 ok/missing, else writes why into why. */
 static int progress_read(Progress *p, char *why, size_t why_len)
 {
-    FILE *f = fopen(p->path, "r");
-    if (!f) {
-        if (errno == ENOENT)
+    size_t len;
+    FileProblem fp;
+    char *buf = file_read(p->path, PROGRESS_MAX_BYTES, &len, &fp);
+    if (!buf) {
+        if (fp.status == FILE_MISSING)
             return 0;
-        snprintf(why, why_len, "%s", strerror(errno));
+        file_problem_text(&fp, PROGRESS_MAX_BYTES, why, why_len);
         return -1;
     }
-    char line[PROGRESS_LINE_MAX];
-    int lineno = 0;
-    int rc = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\n')
-            line[--len] = '\0';
-        else if (!feof(f)) {
-            snprintf(why, why_len, "line %d is too long", lineno);
-            rc = -1;
-            break;
-        }
-        if (lineno == 1) {
-            if (strcmp(line, PROGRESS_HEADER) != 0) {
-                snprintf(why, why_len, "it does not start with '%s'", PROGRESS_HEADER);
-                rc = -1;
-                break;
-            }
-            continue;
-        }
-        if (!progress_parse_line(p, line)) {
-            snprintf(why, why_len, "line %d does not parse", lineno);
-            rc = -1;
-            break;
-        }
-    }
-    if (rc == 0 && ferror(f)) {
-        snprintf(why, why_len, "%s", strerror(errno));
-        rc = -1;
-    }
-    if (rc == 0 && lineno == 0) {
-        snprintf(why, why_len, "it is empty");
-        rc = -1;
-    }
-    fclose(f);
+    int rc = progress_parse_text(p, buf, len, why, why_len) ? 0 : -1;
+    free(buf);
     return rc;
 }
 
@@ -405,22 +409,9 @@ const char *progress_take_error(Progress *p)
     return p->save_error;
 }
 
-static bool progress_write(const Progress *p, char *err, size_t err_len)
+static bool progress_put_all(FILE *f, const void *ctx)
 {
-    if (!progress_mkdirs(p->path, err, err_len))
-        return false;
-    size_t tlen = strlen(p->path) + 32;
-    char *tmp = xmalloc(tlen);
-    snprintf(tmp, tlen, "%s.tmp.%ld", p->path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        progress_seterr(err, err_len, "cannot write %s: %s", tmp, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        free(tmp);
-        return false;
-    }
+    const Progress *p = ctx;
     fprintf(f, "%s\n", PROGRESS_HEADER);
     for (int i = 0; i < p->n_lessons; i++) {
         const LessonRec *l = &p->lessons[i];
@@ -431,35 +422,18 @@ static bool progress_write(const Progress *p, char *err, size_t err_len)
                     r->answer, r->correct ? 1 : 0);
         }
     }
-    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        saved = errno;
+    return !ferror(f);
+}
+
+static bool progress_write(const Progress *p, char *err, size_t err_len)
+{
+    if (!progress_mkdirs(p->path, err, err_len))
+        return false;
+    if (!file_write(p->path, FILE_PRIVATE, progress_put_all, p, NULL, 0)) {
+        msg_set(err, err_len, "cannot save %s: %s", p->path, strerror(errno));
+        return false;
     }
-    if (ok && rename(tmp, p->path) != 0) {
-        ok = false;
-        saved = errno;
-    }
-    if (!ok) {
-        progress_seterr(err, err_len, "cannot save %s: %s", p->path, strerror(saved));
-        unlink(tmp);
-    } else {
-        /* Make the rename itself durable. */
-        char *dir = xstrdup(p->path);
-        char *slash = strrchr(dir, '/');
-        if (slash) {
-            *slash = '\0';
-            int dfd = open(*dir ? dir : "/", O_RDONLY);
-            if (dfd >= 0) {
-                fsync(dfd);
-                close(dfd);
-            }
-        }
-        free(dir);
-    }
-    free(tmp);
-    return ok;
+    return true;
 }
 
 static LessonRec *progress_touch(Progress *p, const char *lesson_id, char *err, size_t err_len)

@@ -6,11 +6,12 @@
  */
 #include "ui/screen_compare.h"
 
+#include "base/utf8.h"
+#include "base/xmem.h"
 #include "draw/charts.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/units.h"
-#include "model/xmem.h"
 #include "ui/keys.h"
 
 #include <math.h>
@@ -187,7 +188,7 @@ static int screen_compare_legend(Canvas *c, int x, int y, int w, int max_rows,
                 snprintf(t[k], sizeof t[k], "-");
         }
         snprintf(item, sizeof item, " %s %s%s%s", step_part_name((StepPart)p), t[0], sep, t[1]);
-        int iw = 1 + text_width(item);
+        int iw = 1 + utf8_width(item);
         if (col > 0 && col + iw > w) {
             col = 0;
             row++;
@@ -266,7 +267,7 @@ int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster 
             int bx = x + (k % per_line) * (box_w + 1), by = y + (k / per_line) * box_h;
             char tag[72];
             snprintf(tag, sizeof tag, " %s ", more);
-            int tw = text_width(tag);
+            int tw = utf8_width(tag);
             canvas_put_text_max(c, bx + box_w - 1 - tw, by, tw, tag, STYLE_DIM, ascii);
         } else if (count_in_slot) {
             int sx = x + (shown % per_line) * (box_w + 1);
@@ -303,7 +304,7 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
     /* 2. Both bars on one time scale. */
     int label_w = 0;
     for (int k = 0; k < 2; k++) {
-        int lw = text_width(sides[k].label);
+        int lw = utf8_width(sides[k].label);
         if (lw > label_w)
             label_w = lw;
     }

@@ -7,6 +7,7 @@
  */
 #include "ui/screens.h"
 
+#include "base/utf8.h"
 #include "draw/text.h"
 #include "ui/keys.h"
 
@@ -289,7 +290,7 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
         }
     }
     if (m->filtering) {
-        cur->x = 9 + text_width(m->filter);
+        cur->x = 9 + utf8_width(m->filter);
         cur->y = h - 2;
     }
     if (m->help)

@@ -10,6 +10,7 @@
  */
 #include "ui/screens.h"
 
+#include "base/utf8.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "ui/keys.h"
@@ -376,7 +377,7 @@ static void screen_page_draw_quiz(Canvas *c, PageState *p, int top, int bottom, 
         snprintf(lead, sizeof lead, "%d) ", i + 1);
         int x = 4;
         canvas_put_text(c, x, y, lead, STYLE_BOLD);
-        int tw = text_width(lead);
+        int tw = utf8_width(lead);
         if (*mark)
             tw += canvas_put_text(c, x + tw, y, mark, st);
         char choice[600];

@@ -6,12 +6,14 @@
  */
 #include "ui/screen_play.h"
 
+#include "base/file.h"
+#include "base/msg.h"
+#include "base/xmem.h"
 #include "draw/svg.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/hw.h"
 #include "model/units.h"
-#include "model/xmem.h"
 #include "ui/keys.h"
 #include "ui/screen_compare.h"
 #include "ui/screen_sweep.h"
@@ -351,9 +353,11 @@ static bool screen_play_state_dir(char *buf, size_t n)
     return true;
 }
 
-/* Opens dir/prefix-STAMP[-k].ext for writing, never over an existing file. */
-static FILE *screen_play_open_new(const char *dir, const char *prefix, const char *ext, char *path,
-                                  size_t n, int *err_no)
+/* Writes through fn into a new file dir/prefix-STAMP[-k].ext, never over
+ * an existing one; path gets the name tried last. Returns 0 or the errno of
+ * the failure. */
+static int screen_play_write_new(const char *dir, const char *prefix, const char *ext,
+                                 FileWriteFn fn, const void *ctx, char *path, size_t n)
 {
     char stamp[32];
     screen_play_stamp(stamp, sizeof stamp);
@@ -362,37 +366,25 @@ static FILE *screen_play_open_new(const char *dir, const char *prefix, const cha
             snprintf(path, n, "%s/%s-%s.%s", dir, prefix, stamp, ext);
         else
             snprintf(path, n, "%s/%s-%s-%d.%s", dir, prefix, stamp, k, ext);
-        FILE *f = fopen(path, "wx");
-        if (f)
-            return f;
-        *err_no = errno;
+        if (file_write(path, FILE_NEW, fn, ctx, NULL, 0))
+            return 0;
         if (errno != EEXIST)
-            return NULL;
+            return errno;
     }
-    return NULL;
+    return EEXIST;
 }
-
-typedef bool (*PlayWriteFn)(FILE *f, const void *ctx);
 
 /* Writes through fn into a new file in dir, or in the state folder when
  * dir is NULL and the current folder refuses. */
 static bool screen_play_write_file(const char *dir, const char *prefix, const char *ext,
-                                   PlayWriteFn fn, const void *ctx, char *where, size_t n)
+                                   FileWriteFn fn, const void *ctx, char *where, size_t n)
 {
     char path[1100], sdir[600];
-    int e = 0;
-    FILE *f = screen_play_open_new(dir ? dir : ".", prefix, ext, path, sizeof path, &e);
-    if (!f && !dir && screen_play_state_dir(sdir, sizeof sdir))
-        f = screen_play_open_new(sdir, prefix, ext, path, sizeof path, &e);
-    if (!f) {
-        snprintf(where, n, "cannot write %s: %s", path, strerror(e ? e : EIO));
-        return false;
-    }
-    bool ok = fn(f, ctx);
-    ok = fclose(f) == 0 && ok;
-    if (!ok) {
-        remove(path);
-        snprintf(where, n, "writing %s failed", path);
+    int e = screen_play_write_new(dir ? dir : ".", prefix, ext, fn, ctx, path, sizeof path);
+    if (e && !dir && screen_play_state_dir(sdir, sizeof sdir))
+        e = screen_play_write_new(sdir, prefix, ext, fn, ctx, path, sizeof path);
+    if (e) {
+        msg_set(where, n, "cannot write %s: %s", path, strerror(e));
         return false;
     }
     const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;

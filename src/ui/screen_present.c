@@ -5,11 +5,12 @@
  */
 #include "ui/screen_present.h"
 
+#include "base/utf8.h"
+#include "base/xmem.h"
 #include "draw/charts.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/units.h"
-#include "model/xmem.h"
 #include "ui/keys.h"
 #include "ui/screen_compare.h"
 
@@ -561,9 +562,9 @@ void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
         snprintf(steps, sizeof steps, "step %d/%d %s ", ps->step, n, ascii ? "|" : "·");
     snprintf(foot, sizeof foot, "%s%d/%d %s %s", steps, ps->page + 1, pages, ascii ? "|" : "·",
              ps->clock);
-    canvas_put_text(c, w - 1 - text_width(foot), h - 1, foot, STYLE_DIM);
+    canvas_put_text(c, w - 1 - utf8_width(foot), h - 1, foot, STYLE_DIM);
     if (ps->message[0])
-        canvas_put_text_max(c, 1, h - 1, w - text_width(foot) - 4, ps->message, STYLE_WARNING,
+        canvas_put_text_max(c, 1, h - 1, w - utf8_width(foot) - 4, ps->message, STYLE_WARNING,
                             ascii);
     /* The title: block letters when they fit and the page can spare rows. */
     const char *title = lesson_page_title(ps->lesson, ps->page);
@@ -574,7 +575,7 @@ void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
     if (big) {
         top += big + 1;
     } else {
-        int tw = text_width(title);
+        int tw = utf8_width(title);
         canvas_put_text_max(c, tw < w - 4 ? (w - tw) / 2 : 2, top, w - 4, title, STYLE_HEADING,
                             ascii);
         canvas_hline(c, 2, top + 1, w - 4, LINE_LIGHT, STYLE_FRAME, ascii);

@@ -12,12 +12,13 @@
  */
 #include "ui/screens.h"
 
+#include "base/utf8.h"
+#include "base/xmem.h"
 #include "draw/charts.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/hw.h"
 #include "model/units.h"
-#include "model/xmem.h"
 #include "ui/keys.h"
 #include "ui/screen_compare.h"
 #include "ui/screen_sweep.h"
@@ -731,7 +732,7 @@ static int screen_scenario_para(Canvas *c, int x, int y, int w, int max_h, const
     snprintf(buf, sizeof buf, "%s%s", lead, text);
     int need = text_wrap_count(buf, w);
     text_draw_wrapped(c, x, y, w, max_h, buf, st);
-    canvas_set_style(c, x, y, text_width(lead) < w ? text_width(lead) : w, 1, STYLE_BOLD);
+    canvas_set_style(c, x, y, utf8_width(lead) < w ? utf8_width(lead) : w, 1, STYLE_BOLD);
     return need < max_h ? need : max_h;
 }
 

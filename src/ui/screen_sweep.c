@@ -6,6 +6,7 @@
  */
 #include "ui/screen_sweep.h"
 
+#include "base/clock.h"
 #include "draw/charts.h"
 #include "draw/text.h"
 #include "model/units.h"
@@ -13,14 +14,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-static double screen_sweep_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 bool screen_sweep_run(SweepView *v, const Scenario *s)
 {
@@ -56,9 +49,9 @@ bool screen_sweep_run(SweepView *v, const Scenario *s)
     v->err[0] = '\0';
     v->sel = 0;
     v->open = true;
-    double t0 = screen_sweep_now_ms();
+    double t0 = clock_now_s();
     bool ok = sweep_run(&v->r, c, w, &o, v->err, sizeof v->err);
-    v->ms = screen_sweep_now_ms() - t0;
+    v->ms = (clock_now_s() - t0) * 1e3;
     memset(&v->tp, 0, sizeof v->tp);
     v->tp.best = -1;
     if (!ok || v->r.n == 0) {

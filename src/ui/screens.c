@@ -4,6 +4,7 @@
  */
 #include "ui/screens.h"
 
+#include "base/utf8.h"
 #include "draw/text.h"
 
 #include <stdio.h>
@@ -35,7 +36,7 @@ int screen_frame(Canvas *c, const char *title, const char *right, const char *fo
                  const char *footer2, bool ascii)
 {
     int w = canvas_width(c), h = canvas_height(c);
-    int rw = right ? text_width(right) : 0;
+    int rw = right ? utf8_width(right) : 0;
     canvas_put_text_max(c, 1, 0, w - rw - 3, title, STYLE_HEADING, ascii);
     if (right)
         canvas_put_text(c, w - rw - 1, 0, right, STYLE_DIM);
@@ -52,9 +53,9 @@ int screen_frame(Canvas *c, const char *title, const char *right, const char *fo
 void screen_help_draw(Canvas *c, const char *title, const char *const *lines, bool ascii)
 {
     int w = canvas_width(c), h = canvas_height(c);
-    int n = 0, bw = text_width(title) + 4;
+    int n = 0, bw = utf8_width(title) + 4;
     for (; lines[n]; n++) {
-        int lw = text_width(lines[n]) + 4;
+        int lw = utf8_width(lines[n]) + 4;
         if (lw > bw)
             bw = lw;
     }

@@ -10,6 +10,8 @@
  */
 #include "ui/term.h"
 
+#include "base/clock.h"
+#include "base/utf8.h"
 #include "draw/text.h"
 #include "ui/keys.h"
 
@@ -307,7 +309,7 @@ void term_blit(const Canvas *c, int cx, int cy)
             attr_t a = term_color ? term_styles[st].color_attr : term_styles[st].mono_attr;
             short pair = term_color ? (short)(st + 1) : 0;
             uint32_t cp = 0;
-            if (text_decode(cell->glyph, &cp) == 0)
+            if (utf8_decode(cell->glyph, &cp) == 0)
                 cp = ' ';
             wchar_t wc[2] = {(wchar_t)cp, 0};
             if (term_ascii || cp < 0x20 || cp == 0x7f) {
@@ -391,14 +393,11 @@ int term_read_key(void)
 
 int term_read_key_timeout(int ms)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = clock_now_s();
     timeout(ms);
     int key = term_read_key();
     timeout(-1);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double waited_ms =
-        (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    double waited_ms = (clock_now_s() - t0) * 1e3;
     /* A read that waited out its timeout is not a failure of the terminal. */
     if (key == UIK_NONE && waited_ms >= ms / 2.0)
         term_err_streak = 0;

@@ -12,6 +12,7 @@
  * must succeed on the result.
  * Built only by `make fuzz`; depends on draw/canvas.h and draw/text.h.
  */
+#include "base/utf8.h"
 #include "draw/canvas.h"
 #include "draw/text.h"
 
@@ -67,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(t);
     free(a);
     /* Measuring and wrapping on the raw text, at a few widths. */
-    (void)text_width(text);
+    (void)utf8_width(text);
     for (int w = 0; w < 3; w++)
         (void)text_wrap_count(text, w == 0 ? 1 : (w == 1 ? bw : cw));
     canvas_free(c);

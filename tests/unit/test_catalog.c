@@ -7,6 +7,7 @@
  * is never cached, and control characters in it are sanitized. Each test
  * builds its folder under /tmp and removes it.
  */
+#include "base/clock.h"
 #include "lesson/catalog.h"
 
 #include <setjmp.h>
@@ -128,13 +129,6 @@ static void set_mtime(const char *name, long sec, long nsec)
     assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void test_catalog_sorted_with_errors_last(void **state)
 {
     (void)state;
@@ -212,9 +206,9 @@ static void test_catalog_hostile_folder_bounded(void **state)
         snprintf(id, sizeof id, "good-%02d", i);
         lesson_file(name, id, "T", i);
     }
-    double t0 = now_s();
+    double t0 = clock_now_s();
     Catalog *c = catalog_load(dir, NULL, 0);
-    double dt = now_s() - t0;
+    double dt = clock_now_s() - t0;
     print_message("40 files (20 endless loops) listed in %.3f s\n", dt);
     assert_true(dt < 6.0 * slowdown());
     assert_int_equal(catalog_count(c), 40);

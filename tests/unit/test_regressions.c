@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "draw/canvas.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
@@ -193,13 +194,6 @@ static void test_regressions_lesson_error_is_escaped(void **state)
  * the loader refuses a scenario that large with a file:line message, or
  * starting it stays cheap; this test takes 10^7 so an unfixed tree costs
  * seconds, not minutes. */
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void test_regressions_lesson_huge_scenario_is_bounded(void **state)
 {
     (void)state;
@@ -217,14 +211,14 @@ static void test_regressions_lesson_huge_scenario_is_bounded(void **state)
     assert_int_equal(write(fd, src, sizeof src - 1), (int)(sizeof src - 1));
     close(fd);
     char err[LESSON_ERR_LEN] = "";
-    double t0 = now_s();
+    double t0 = clock_now_s();
     Lesson *l = lesson_load(path, err, sizeof err);
     unlink(path); /* before any assertion can leave the test */
     if (l) {
         Scenario *s = lesson_scenario_start(l, 0, err, sizeof err);
         scenario_free(s);
     }
-    double took = now_s() - t0;
+    double took = clock_now_s() - t0;
     if (getenv("SCALELAB_SLOW_TESTS")) /* valgrind: no speed bound holds */
         took = 0;
     if (l && took > 1.0)

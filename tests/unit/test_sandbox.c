@@ -6,6 +6,7 @@
  * back to where it was (0 after a failure). The limits are the defaults
  * lessons run with, so the times measured here are the real ones.
  */
+#include "base/clock.h"
 #include "lesson/sandbox.h"
 
 #include <setjmp.h>
@@ -37,13 +38,6 @@ static double slowdown(void)
 
 #define BOUND_S (5.0 * slowdown()) /* default limits stop a script in 2 s wall clock at most */
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Runs src as "hostile.lua"; expects failure at line with needle in the
  * message. Returns the seconds it took. */
 static double expect_refused(const char *src, int line, const char *needle)
@@ -51,9 +45,9 @@ static double expect_refused(const char *src, int line, const char *needle)
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
     assert_non_null(sb);
     char err[SANDBOX_ERR_LEN] = "";
-    double t0 = now_s();
+    double t0 = clock_now_s();
     bool ok = sandbox_run_string(sb, src, strlen(src), err, sizeof err);
-    double dt = now_s() - t0;
+    double dt = clock_now_s() - t0;
     char prefix[64];
     snprintf(prefix, sizeof prefix, "hostile.lua:%d: ", line);
     if (ok || strncmp(err, prefix, strlen(prefix)) != 0 || !strstr(err, needle) || dt > BOUND_S ||
@@ -100,9 +94,9 @@ static void test_sandbox_loop_in_function_call(void **state)
     for (int i = 0; i < 2; i++) {
         lua_pushvalue(L, 1);
         lua_newtable(L);
-        double t0 = now_s();
+        double t0 = clock_now_s();
         assert_false(sandbox_call(sb, 1, 1, err, sizeof err));
-        double dt = now_s() - t0;
+        double dt = clock_now_s() - t0;
         assert_true(dt < BOUND_S);
         assert_non_null(strstr(err, "hostile.lua:2: instruction limit"));
         assert_int_equal(lua_gettop(L), 1);
@@ -140,9 +134,9 @@ static void test_sandbox_loop_in_coroutine(void **state)
     char err[SANDBOX_ERR_LEN];
     assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     lua_State *L = sandbox_state(sb);
-    double t0 = now_s();
+    double t0 = clock_now_s();
     assert_false(sandbox_call(sb, 0, 2, err, sizeof err));
-    double dt = now_s() - t0;
+    double dt = clock_now_s() - t0;
     print_message("coroutine resumed later stopped in %.3f s\n", dt);
     assert_true(dt < BOUND_S);
     assert_non_null(strstr(err, "hostile.lua:3: instruction limit"));
@@ -169,11 +163,11 @@ static void test_sandbox_loop_in_close_handler(void **state)
     lua_pushinteger(L, 1);
     assert_false(sandbox_call(sb, 1, 1, err, sizeof err));
     assert_non_null(strstr(err, "hostile.lua:4: instruction limit"));
-    double t0 = now_s();
+    double t0 = clock_now_s();
     lua_pushvalue(L, 1);
     lua_pushinteger(L, 2);
     assert_true(sandbox_call(sb, 1, 2, err, sizeof err));
-    assert_true(now_s() - t0 < 1.0);
+    assert_true(clock_now_s() - t0 < 1.0);
     assert_false(lua_toboolean(L, -2));
     assert_int_equal(lua_gettop(L), 3);
     sandbox_free(sb);
@@ -396,9 +390,9 @@ static void test_sandbox_hostile_files(void **state)
     for (int i = 0; i < 10 * 1024; i++)
         fprintf(f, "%-1023s\n", "-- padding");
     fclose(f);
-    double t0 = now_s();
+    double t0 = clock_now_s();
     assert_false(sandbox_run_file(sb, path, err, sizeof err));
-    assert_true(now_s() - t0 < 0.5);
+    assert_true(clock_now_s() - t0 < 0.5);
     assert_non_null(strstr(err, "hostile.lua:1: file too large"));
 
     /* Random bytes (fixed seed), NUL bytes. */
@@ -425,9 +419,9 @@ static void test_sandbox_hostile_files(void **state)
     assert_non_null(strstr(err, "hostile.lua:1: not a lesson file (a directory)"));
     snprintf(path, sizeof path, "%s/fifo.lua", dir);
     assert_int_equal(mkfifo(path, 0600), 0);
-    t0 = now_s();
+    t0 = clock_now_s();
     assert_false(sandbox_run_file(sb, path, err, sizeof err));
-    assert_true(now_s() - t0 < 0.5);
+    assert_true(clock_now_s() - t0 < 0.5);
     assert_non_null(strstr(err, "hostile.lua:1: not a lesson file (a FIFO)"));
     unlink(path);
 
@@ -502,9 +496,9 @@ static void test_sandbox_cancel_stops_a_running_script(void **state)
     sandbox_set_poll(poll_stop_after, NULL);
     lua_pushvalue(L, 1);
     lua_pushboolean(L, 1);
-    double t0 = now_s();
+    double t0 = clock_now_s();
     assert_false(sandbox_call(sb, 1, 1, err, sizeof err));
-    double dt = now_s() - t0;
+    double dt = clock_now_s() - t0;
     print_message("stopped after %.3f s, %d polls, first at %.3f s: %s\n", dt, poll_calls,
                   poll_first_s, err);
     assert_non_null(strstr(err, "slow.lua:2: stopped by the learner (Esc or Ctrl-C)"));

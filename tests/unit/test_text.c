@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "base/utf8.h"
 #include "draw/text.h"
 
 #include <stdlib.h>
@@ -23,37 +24,37 @@ static void test_text_decode_valid_and_invalid(void **state)
 {
     (void)state;
     uint32_t cp;
-    assert_int_equal(text_decode("A", &cp), 1);
+    assert_int_equal(utf8_decode("A", &cp), 1);
     assert_int_equal(cp, 0x41);
-    assert_int_equal(text_decode("µ", &cp), 2); /* C2 B5 */
+    assert_int_equal(utf8_decode("µ", &cp), 2); /* C2 B5 */
     assert_int_equal(cp, 0xB5);
-    assert_int_equal(text_decode("─", &cp), 3); /* E2 94 80 */
+    assert_int_equal(utf8_decode("─", &cp), 3); /* E2 94 80 */
     assert_int_equal(cp, 0x2500);
-    assert_int_equal(text_decode("\xF0\x9F\x98\x80", &cp), 4);
+    assert_int_equal(utf8_decode("\xF0\x9F\x98\x80", &cp), 4);
     assert_int_equal(cp, 0x1F600);
-    assert_int_equal(text_decode("\xC0\x80", &cp), 1); /* overlong NUL */
+    assert_int_equal(utf8_decode("\xC0\x80", &cp), 1); /* overlong NUL */
     assert_int_equal(cp, 0xFFFD);
-    assert_int_equal(text_decode("\xED\xA0\x80", &cp), 1); /* surrogate */
+    assert_int_equal(utf8_decode("\xED\xA0\x80", &cp), 1); /* surrogate */
     assert_int_equal(cp, 0xFFFD);
-    assert_int_equal(text_decode("\xE2\x94", &cp), 1); /* truncated */
-    assert_int_equal(text_decode("", &cp), 0);
+    assert_int_equal(utf8_decode("\xE2\x94", &cp), 1); /* truncated */
+    assert_int_equal(utf8_decode("", &cp), 0);
 }
 
 static void test_text_width_east_asian_and_combining(void **state)
 {
     (void)state;
-    assert_int_equal(text_width("abc"), 3);
-    assert_int_equal(text_width("1.8 TB/s"), 8);
-    assert_int_equal(text_width("850 µs"), 6);       /* µ is narrow */
-    assert_int_equal(text_width("═╪─"), 3);          /* box drawing is narrow */
-    assert_int_equal(text_width("日本語"), 6);       /* CJK: 3 x 2 */
-    assert_int_equal(text_width("ｘ"), 2);           /* fullwidth x */
-    assert_int_equal(text_width("e\xCC\x81"), 1);    /* e + combining acute */
-    assert_int_equal(text_width("a\xE2\x80\x8B" "b"), 2); /* zero-width space */
-    assert_int_equal(text_width("\xF0\x9F\x98\x80"), 2);  /* emoji is wide */
-    assert_int_equal(text_width("a\xff\xfe" "b"), 4);     /* 2 bad bytes, 1 each */
-    assert_int_equal(text_width(NULL), 0);
-    assert_int_equal(text_width_n("abcdef", 2), 2);
+    assert_int_equal(utf8_width("abc"), 3);
+    assert_int_equal(utf8_width("1.8 TB/s"), 8);
+    assert_int_equal(utf8_width("850 µs"), 6);       /* µ is narrow */
+    assert_int_equal(utf8_width("═╪─"), 3);          /* box drawing is narrow */
+    assert_int_equal(utf8_width("日本語"), 6);       /* CJK: 3 x 2 */
+    assert_int_equal(utf8_width("ｘ"), 2);           /* fullwidth x */
+    assert_int_equal(utf8_width("e\xCC\x81"), 1);    /* e + combining acute */
+    assert_int_equal(utf8_width("a\xE2\x80\x8B" "b"), 2); /* zero-width space */
+    assert_int_equal(utf8_width("\xF0\x9F\x98\x80"), 2);  /* emoji is wide */
+    assert_int_equal(utf8_width("a\xff\xfe" "b"), 4);     /* 2 bad bytes, 1 each */
+    assert_int_equal(utf8_width(NULL), 0);
+    assert_int_equal(utf8_width_n("abcdef", 2), 2);
 }
 
 static void test_text_wrap_breaks_at_spaces(void **state)

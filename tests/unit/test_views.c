@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "base/utf8.h"
 #include "draw/text.h"
 #include "draw/views.h"
 
@@ -58,7 +59,7 @@ static void assert_fits(const char *text, int w)
     while (*p) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (text_width_n(p, n) > w)
+        if (utf8_width_n(p, n) > w)
             fail_msg("line wider than %d: %.*s", w, (int)n, p);
         p = nl ? nl + 1 : p + n;
     }

@@ -1,12 +1,13 @@
-/* strbuf — a growable NUL-terminated string for the draw layer's text
- * output (canvas dumps, descriptions). Internal to src/draw.
+/* strbuf — a growable NUL-terminated string (canvas dumps, descriptions,
+ * JSON, files built before one atomic write). Part of src/base, the bottom
+ * layer: depends only on xmem.
  *
  * Invariant: s is always NUL-terminated once anything was appended; len is
  * strlen(s). Allocation through xmem (aborts on out-of-memory). The caller
  * takes ownership of s with strbuf_take; strbuf_free accepts a zeroed buffer.
  */
-#ifndef SCALELAB_DRAW_STRBUF_H
-#define SCALELAB_DRAW_STRBUF_H
+#ifndef SCALELAB_BASE_STRBUF_H
+#define SCALELAB_BASE_STRBUF_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* msg — one-line reasons into a caller's buffer (see msg.h). */
-#include "model/msg.h"
+#include "base/msg.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* xmem — allocation wrappers that abort on out-of-memory (see xmem.h). The
  * only place in model/ that writes to stderr. */
-#include "model/xmem.h"
+#include "base/xmem.h"
 
 #include <stdio.h>
 #include <stdlib.h>

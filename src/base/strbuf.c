@@ -1,7 +1,7 @@
-/* strbuf — growable string for draw's text output; see strbuf.h. */
-#include "draw/strbuf.h"
+/* strbuf — growable string; see strbuf.h. */
+#include "base/strbuf.h"
 
-#include "model/xmem.h"
+#include "base/xmem.h"
 
 #include <stdarg.h>
 #include <stdio.h>

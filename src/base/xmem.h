@@ -2,10 +2,10 @@
  * scalelab's own (small, bounded) structures is not recoverable, so these
  * wrappers print one line and abort. Lua's allocator is separate: there a
  * failed allocation is a script error (src/lesson/), never an abort.
- * Pure C, no other dependency.
+ * Part of src/base, the bottom layer: pure C, no other dependency.
  */
-#ifndef SCALELAB_MODEL_XMEM_H
-#define SCALELAB_MODEL_XMEM_H
+#ifndef SCALELAB_BASE_XMEM_H
+#define SCALELAB_BASE_XMEM_H
 
 #include <stddef.h>
 
