@@ -3,5 +3,5 @@
 
 int main(int argc, char **argv)
 {
-    return cli_run(argc, argv);
+    return cli_finish(cli_run(argc, argv));
 }

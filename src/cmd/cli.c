@@ -4,13 +4,14 @@
 
 #include "ui/app.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 
 /* The one table. Order is the order of --help. */
 static const CliCommand commands[] = {
-    {"help", cmd_help, "", "show this help"},
+    {"help", cmd_help, "[COMMAND]", "show this help, or a command's --help"},
     {"version", cmd_version, "", "print the version"},
     {"list", cmd_list, "[--lessons DIR]", "list the lessons by track, with progress marks"},
     {"check", cmd_check, "FILE...", "validate lesson files (file:line: message per problem)"},
@@ -58,15 +59,71 @@ const CliCommand *cli_find(const char *name)
     return NULL;
 }
 
+/* The command being run, for the prefix of its errors. */
+static const char *cli_current;
+
+const char *cli_current_command(void)
+{
+    return cli_current;
+}
+
+static int cli_verror(int status, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    const char *name = cli_current, *text = msg;
+    /* "eval: ..." from code shared between commands: the prefix is ours. */
+    const char *colon = strstr(msg, ": ");
+    if (colon) {
+        for (int i = 0; i < N_COMMANDS; i++)
+            if (strlen(commands[i].name) == (size_t)(colon - msg) &&
+                strncmp(msg, commands[i].name, (size_t)(colon - msg)) == 0) {
+                if (!name)
+                    name = commands[i].name;
+                text = colon + 2;
+                break;
+            }
+    }
+    fprintf(stderr, "scalelab%s%s: %s\n", name ? " " : "", name ? name : "", text);
+    return status;
+}
+
+int cli_error(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = cli_verror(status, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("scalelab: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int rc = cli_verror(CLI_USAGE, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    return CLI_USAGE;
+    return rc;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
+int cli_finish(int status)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    int err = errno;
+    if (err == EPIPE)
+        return CLI_FAIL;
+    cli_error(CLI_FAIL, "write error: %s", err ? strerror(err) : "standard output failed");
+    return CLI_FAIL;
 }
 
 void cli_usage(FILE *out)
@@ -84,23 +141,34 @@ void cli_usage(FILE *out)
         fprintf(out, "  scalelab %-19s %s\n", left, commands[i].summary);
     }
     fputs("\n"
-          "Exit status: 0 success, 1 a failed check, 2 bad usage.\n"
+          "Exit status: 0 success, 1 a check failed, 2 bad usage, 3 no usable terminal.\n"
           "See scalelab(1) for every flag and more examples.\n",
           out);
 }
 
+/* `scalelab help` or `scalelab help COMMAND` (that command's --help). */
 int cmd_help(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1)
-        return cli_usage_error("help takes no arguments");
+    if (argc > 2)
+        return cli_usage_error("give at most one command: scalelab help [COMMAND]");
+    if (argc == 2 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0) {
+        const CliCommand *cmd = cli_find(argv[1]);
+        if (!cmd || argv[1][0] == '-')
+            return cli_usage_error("unknown command '%s' (try 'scalelab --help')", argv[1]);
+        char *args[] = {argv[1], "--help", NULL};
+        cli_current = cmd->name;
+        return cmd->run(2, args);
+    }
     cli_usage(stdout);
     return CLI_OK;
 }
 
 int cmd_version(int argc, char **argv)
 {
-    (void)argv;
+    if (cli_wants_help(argc, argv)) {
+        fputs("Usage: scalelab --version\nPrints the version.\n", stdout);
+        return CLI_OK;
+    }
     if (argc > 1)
         return cli_usage_error("version takes no arguments");
     printf("scalelab %s\n", SCALELAB_VERSION);
@@ -113,30 +181,49 @@ static bool cli_is_lesson_file(const char *arg)
     return n > 4 && strcmp(arg + n - 4, ".lua") == 0;
 }
 
+/* The interactive modes: the menu, another folder, one lesson file. */
+static int cli_run_app(int argc, char **argv)
+{
+    int i = 1;
+    const char *dir = NULL;
+    if (i < argc && strncmp(argv[i], "--lessons", 9) == 0 &&
+        (argv[i][9] == '\0' || argv[i][9] == '=')) {
+        if (argv[i][9] == '=')
+            dir = argv[i] + 10;
+        else if (i + 1 < argc)
+            dir = argv[++i];
+        if (!dir || !*dir)
+            return cli_usage_error("--lessons takes one folder: scalelab --lessons DIR");
+        i++;
+    }
+    if (i < argc && strcmp(argv[i], "--") == 0)
+        i++;
+    if (i == argc) {
+        AppOptions o = {.lessons_dir = dir};
+        return app_run(&o);
+    }
+    if (dir)
+        return cli_usage_error("unexpected '%s' after --lessons DIR", argv[i]);
+    if (argc - i != 1)
+        return cli_usage_error("open one lesson at a time: scalelab FILE.lua");
+    if (!cli_is_lesson_file(argv[i]))
+        return cli_usage_error("'%s' is not a lesson file (FILE.lua)", argv[i]);
+    AppOptions o = {.lesson_file = argv[i]};
+    return app_run(&o);
+}
+
 int cli_run(int argc, char **argv)
 {
-    /* The interactive modes: the menu, another folder, one lesson file. */
-    if (argc < 2) {
-        AppOptions o = {.lessons_dir = NULL};
-        return app_run(&o);
-    }
-    if (strcmp(argv[1], "--lessons") == 0) {
-        if (argc != 3)
-            return cli_usage_error("--lessons takes one folder: scalelab --lessons DIR");
-        AppOptions o = {.lessons_dir = argv[2]};
-        return app_run(&o);
-    }
-    if (cli_is_lesson_file(argv[1])) {
-        if (argc != 2)
-            return cli_usage_error("open one lesson at a time: scalelab FILE.lua");
-        AppOptions o = {.lesson_file = argv[1]};
-        return app_run(&o);
-    }
+    cli_current = NULL;
+    if (argc < 2 || strncmp(argv[1], "--lessons", 9) == 0 || strcmp(argv[1], "--") == 0 ||
+        cli_is_lesson_file(argv[1]))
+        return cli_run_app(argc, argv);
     const CliCommand *cmd = cli_find(argv[1]);
     if (!cmd) {
         if (argv[1][0] == '-')
             return cli_usage_error("unknown option '%s' (try 'scalelab --help')", argv[1]);
         return cli_usage_error("unknown command '%s' (try 'scalelab --help')", argv[1]);
     }
+    cli_current = cmd->name;
     return cmd->run(argc - 1, argv + 1);
 }

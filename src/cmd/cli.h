@@ -1,18 +1,27 @@
 /* cli — the command line of scalelab: one table of commands, global options,
- * usage and version. main() only calls cli_run.
+ * usage and version. main() calls cli_run, then cli_finish.
  *
- * Exit status everywhere: 0 success, 1 a failed check, 2 bad usage (one line
- * on stderr). Each command is `int cmd_NAME(int argc, char **argv)` with
- * argv[0] the command name; commands live in src/cmd/cmd_NAME.c.
+ * Exit status everywhere (scalelab(1), EXIT STATUS): 0 success, 1 a check
+ * failed (or a file could not be read or written), 2 bad usage, 3 no usable
+ * terminal for the interactive modes (stdin or stdout not a terminal, TERM
+ * unset, dumb or unknown). Every error is one line on stderr, "scalelab
+ * COMMAND: message" ("scalelab: message" outside a command), printed by
+ * cli_error. Each command is `int cmd_NAME(int argc, char **argv)` with
+ * argv[0] the command name; commands live in src/cmd/cmd_NAME.c. Each takes
+ * --help (its usage on stdout, exit 0) and `--` (everything after it is an
+ * operand, not an option).
  */
 #ifndef SCALELAB_CMD_CLI_H
 #define SCALELAB_CMD_CLI_H
 
+#include "ui/app.h"
+
+#include <stdbool.h>
 #include <stdio.h>
 
 #define SCALELAB_VERSION "0.1.0"
 
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_NO_TERMINAL = APP_NO_TERMINAL };
 
 typedef int (*CliCommandFn)(int argc, char **argv);
 
@@ -30,8 +39,24 @@ int cli_command_count(void);
 const CliCommand *cli_command_at(int i);
 /* Looks a command up by name in the one table; NULL when unknown. */
 const CliCommand *cli_find(const char *name);
-/* Prints "scalelab: MESSAGE" (printf-style) on stderr and returns CLI_USAGE. */
+/* The name of the command cli_run is running or last ran ("eval"), or NULL
+ * when it chose none. */
+const char *cli_current_command(void);
+/* Prints one line "scalelab COMMAND: MESSAGE" (printf-style) on stderr, with
+ * the running command's name, and returns status. A message that starts
+ * with a command's name and ": " ("eval: --gpus ...") has that name taken
+ * as the command when none is running and dropped otherwise, so an error
+ * raised by shared code is named by the command the user typed. */
+int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_error(CLI_USAGE, ...): bad usage. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* True when argv[i] is "--help" or "-h" among the options (before "--"). */
+bool cli_wants_help(int argc, char **argv);
+/* Ends the program's output: flushes stdout and returns status, or 1 after
+ * one line "scalelab COMMAND: write error: REASON" when standard output
+ * could not be written (a full disk, /dev/full). A reader that went away
+ * (EPIPE, `| head -1`) ends the program quietly with status 1. */
+int cli_finish(int status);
 
 /* Commands (src/cmd/cmd_*.c). */
 int cmd_help(int argc, char **argv);

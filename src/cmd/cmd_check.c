@@ -11,6 +11,7 @@
 #include "base/xmem.h"
 #include "lesson/lesson.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +22,37 @@ static void print_problem(void *ctx, const char *line)
     fprintf(stderr, "%s\n", line);
 }
 
+static const char check_help[] =
+    "Usage: scalelab check [--] FILE...\n"
+    "Loads each lesson file in the sandbox and validates it the way CI does.\n"
+    "Every problem goes to stderr as FILE:LINE: message; when all pass, one line\n"
+    "to stdout. Exit 0 when every file passes, 1 when any has a problem.\n"
+    "  --help             this text\n"
+    "  --                 the arguments after it are files, even if they start with -\n";
+
 int cmd_check(int argc, char **argv)
 {
-    (void)argv;
+    if (cli_wants_help(argc, argv)) {
+        fputs(check_help, stdout);
+        return CLI_OK;
+    }
+    /* Operands only: drop one "--"; before it nothing may look like an option. */
+    int files = 0;
+    bool options = true;
+    for (int i = 1; i < argc; i++) {
+        if (options && strcmp(argv[i], "--") == 0) {
+            options = false;
+            continue;
+        }
+        if (options && argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage_error("check: unknown option '%s' (try 'scalelab check --help')",
+                                   argv[i]);
+        argv[++files] = argv[i];
+    }
+    argc = files + 1;
     if (argc < 2)
         return cli_usage_error("check: give one or more lesson files (scalelab check "
                                "lessons/*.lua)");
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage_error("check: unknown option '%s'", argv[i]);
     int problems = 0;
     char **ids = xcalloc((size_t)argc, sizeof *ids);
     for (int i = 1; i < argc; i++) {

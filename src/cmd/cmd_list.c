@@ -11,13 +11,28 @@
 #include <stdio.h>
 #include <string.h>
 
+static const char list_help[] =
+    "Usage: scalelab list [--lessons DIR]   (also: scalelab --list)\n"
+    "Lists the lessons by track and order, one line each: the progress mark\n"
+    "([ ] new, [>] in progress, [x] done), id, length and title. A lesson that\n"
+    "does not load is listed with its FILE:LINE error and makes the exit status 1.\n"
+    "  --lessons DIR      the lessons folder (default: $SCALELAB_LESSONS, the\n"
+    "                     source tree's or the installed one)\n"
+    "  --help             this text\n";
+
 int cmd_list(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        fputs(list_help, stdout);
+        return CLI_OK;
+    }
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--lessons") == 0 && i + 1 < argc)
             dir = argv[++i];
-        else
+        else if (strncmp(argv[i], "--lessons=", 10) == 0 && argv[i][10])
+            dir = argv[i] + 10;
+        else if (strcmp(argv[i], "--") != 0 || i + 1 < argc)
             return cli_usage_error("list: unexpected '%s' (usage: scalelab --list "
                                    "[--lessons DIR])",
                                    argv[i]);
@@ -25,23 +40,19 @@ int cmd_list(int argc, char **argv)
     char buf[4096];
     if (!dir)
         dir = catalog_default_dir(buf, sizeof buf);
-    if (!dir) {
-        fprintf(stderr, "scalelab: cannot find the lessons folder (set SCALELAB_LESSONS or use "
-                        "--lessons DIR)\n");
-        return CLI_FAIL;
-    }
+    if (!dir)
+        return cli_error(CLI_FAIL, "cannot find the lessons folder (set SCALELAB_LESSONS or "
+                                   "use --lessons DIR)");
     char err[512] = "";
     Catalog *cat = catalog_load(dir, err, sizeof err);
-    if (!cat) {
-        fprintf(stderr, "scalelab: %s\n", err);
-        return CLI_FAIL;
-    }
+    if (!cat)
+        return cli_error(CLI_FAIL, "%s", err);
     char pbuf[4096];
     const char *ppath = progress_default_path(pbuf, sizeof pbuf);
     char note[600] = "";
     Progress *pr = progress_open(ppath, note, sizeof note);
     if (note[0])
-        fprintf(stderr, "scalelab: %s\n", note);
+        cli_error(CLI_OK, "%s", note);
     int bad = 0;
     const char *track = NULL;
     for (int i = 0; i < catalog_count(cat); i++) {

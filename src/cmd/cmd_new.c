@@ -28,10 +28,12 @@
 #define NEW_NAME_MAX 1024 /* longest NAME or path we accept */
 
 static const char new_help[] =
-    "Usage: scalelab new NAME\n"
+    "Usage: scalelab new [--] NAME\n"
     "Writes a lesson skeleton that passes 'scalelab check': NAME.lua in this folder,\n"
     "or the path given when NAME ends in .lua (lessons/my-lesson.lua). The lesson id\n"
-    "is NAME in lower case with a-z, 0-9 and '-'. Never overwrites a file.\n";
+    "is NAME in lower case with a-z, 0-9 and '-'. Never overwrites a file.\n"
+    "  --help             this text\n"
+    "  --                 the argument after it is the name, even if it starts with -\n";
 
 /* The skeleton. @ID@ and @TITLE@ are replaced; everything else is written as
  * is. The scenario is the one of tests/lessons/example.lua, which the lesson
@@ -189,14 +191,19 @@ static bool new_put(FILE *f, const void *ctx)
 
 int cmd_new(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    if (cli_wants_help(argc, argv)) {
         fputs(new_help, stdout);
         return CLI_OK;
+    }
+    bool dashdash = argc > 1 && strcmp(argv[1], "--") == 0;
+    if (dashdash) {
+        argc--;
+        argv++;
     }
     if (argc != 2)
         return cli_usage_error("new: give one lesson name, e.g. scalelab new my-lesson");
     const char *name = argv[1];
-    if (name[0] == '-')
+    if (name[0] == '-' && !dashdash)
         return cli_usage_error("new: unknown option '%s' (try 'scalelab new --help')", name);
     size_t len = strlen(name);
     if (len == 0)

@@ -46,10 +46,8 @@ static void cmd_present_clock(PresentState *ps)
 static int cmd_present_run(PresentState *ps)
 {
     char msg[600];
-    if (!term_preflight(msg, sizeof msg) || !term_start(msg, sizeof msg)) {
-        fprintf(stderr, "scalelab: %s\n", msg);
-        return CLI_FAIL;
-    }
+    if (!term_preflight(msg, sizeof msg) || !term_start(msg, sizeof msg))
+        return cli_error(CLI_NO_TERMINAL, "%s", msg);
     Canvas *c = canvas_new(SCREEN_MIN_W, SCREEN_MIN_H);
     for (;;) {
         int w, h;
@@ -100,16 +98,18 @@ static int cmd_present_shot(PresentState *ps, const char *spec, int w, int h, bo
     return CLI_OK;
 }
 
-/* LESSON is a file, or the id or file name of a lesson in the default
- * lessons folder ("scale-out-fabric", "04-scale-out-fabric"). Returns the
- * path to load in buf (the argument itself when nothing matches). */
-static const char *cmd_present_resolve(const char *arg, char *buf, size_t n)
+/* LESSON is a file, or the id or file name of a lesson in the lessons
+ * folder dir (NULL: the default one) ("scale-out-fabric",
+ * "04-scale-out-fabric"). Returns the path to load in buf (the argument
+ * itself when nothing matches). */
+static const char *cmd_present_resolve(const char *arg, const char *dir, char *buf, size_t n)
 {
     size_t len = strlen(arg);
     if (access(arg, F_OK) == 0 || (len > 4 && strcmp(arg + len - 4, ".lua") == 0))
         return arg;
     char dirbuf[4096], err[256];
-    const char *dir = catalog_default_dir(dirbuf, sizeof dirbuf);
+    if (!dir)
+        dir = catalog_default_dir(dirbuf, sizeof dirbuf);
     Catalog *cat = dir ? catalog_load(dir, err, sizeof err) : NULL;
     const char *found = arg;
     for (int i = 0; i < catalog_count(cat) && found == arg; i++) {
@@ -126,15 +126,44 @@ static const char *cmd_present_resolve(const char *arg, char *buf, size_t n)
     return found;
 }
 
+static const char present_help[] =
+    "Usage: scalelab present [--lessons DIR] [--script FILE] [--] LESSON\n"
+    "Shows a lesson (a file, or the id or file name of a lesson in the lessons\n"
+    "folder) full screen for a class: Space, Right or Enter reveals the next step,\n"
+    "u steps back, p or Left goes back a page, 0 restarts the page, q or Esc leaves.\n"
+    "Writes no progress.\n"
+    "  --lessons DIR      look LESSON up in this folder (default: $SCALELAB_LESSONS,\n"
+    "                     the source tree's or the installed one)\n"
+    "  --script FILE      play these moves on the scenario pages, one per key\n"
+    "  --shot PAGE[.STEP] print that page after STEP reveals as text, no terminal\n"
+    "  --size WxH         the --shot size (default 80x24)\n"
+    "  --ascii            ASCII only in the --shot\n"
+    "  --clock HH:MM      the clock shown in the --shot (default 00:00)\n"
+    "  --help             this text\n"
+    "  --                 the argument after it is the lesson, even if it starts with -\n";
+
 int cmd_present(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        fputs(present_help, stdout);
+        return CLI_OK;
+    }
     const char *lesson_path = NULL, *script = NULL, *shot = NULL, *clock = NULL;
+    const char *dir = NULL;
     int w = 80, h = 24;
-    bool ascii = false;
+    bool ascii = false, options = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_val = i + 1 < argc;
-        if (strcmp(a, "--script") == 0 && has_val) {
+        if (!options || a[0] != '-' || !a[1]) {
+            if (lesson_path)
+                return cli_usage_error("present: one lesson at a time (got '%s' too)", a);
+            lesson_path = a;
+        } else if (strcmp(a, "--") == 0) {
+            options = false;
+        } else if (strcmp(a, "--lessons") == 0 && has_val) {
+            dir = argv[++i];
+        } else if (strcmp(a, "--script") == 0 && has_val) {
             script = argv[++i];
         } else if (strcmp(a, "--shot") == 0 && has_val) {
             shot = argv[++i];
@@ -151,32 +180,27 @@ int cmd_present(int argc, char **argv)
                                        SCREEN_MIN_W, SCREEN_MIN_H, SCREEN_MAX_W, SCREEN_MAX_H, v);
         } else if (strcmp(a, "--ascii") == 0) {
             ascii = true;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("present: unknown or incomplete option '%s'", a);
-        } else if (!lesson_path) {
-            lesson_path = a;
         } else {
-            return cli_usage_error("present: one lesson at a time (got '%s' too)", a);
+            return cli_usage_error("present: unknown or incomplete option '%s' (try "
+                                   "'scalelab present --help')",
+                                   a);
         }
     }
     if (!lesson_path)
         return cli_usage_error("present: which lesson? scalelab present LESSON.lua "
                                "[--script FILE]");
     char err[LESSON_ERR_LEN] = "", pathbuf[4096];
-    lesson_path = cmd_present_resolve(lesson_path, pathbuf, sizeof pathbuf);
+    lesson_path = cmd_present_resolve(lesson_path, dir, pathbuf, sizeof pathbuf);
     Lesson *l = lesson_load(lesson_path, err, sizeof err);
-    if (!l) {
-        fprintf(stderr, "scalelab: %s\n", err);
-        return CLI_FAIL;
-    }
+    if (!l)
+        return cli_error(CLI_FAIL, "%s", err);
     PresentState ps;
     screen_present_init(&ps, l, 0);
     int status = CLI_OK;
     if (script) {
         char *text = cmd_present_slurp(script, err, sizeof err);
         if (!text || !screen_present_script(&ps, text, err, sizeof err)) {
-            fprintf(stderr, "scalelab: %s%s%s\n", text ? script : "", text ? ": " : "", err);
-            status = CLI_FAIL;
+            status = cli_error(CLI_FAIL, "%s%s%s", text ? script : "", text ? ": " : "", err);
         }
         free(text);
     }

@@ -10,7 +10,6 @@
 
 #include "base/clock.h"
 #include "base/xmem.h"
-#include "cmd/cli.h"
 #include "lesson/catalog.h"
 #include "lesson/lesson.h"
 #include "lesson/sandbox.h"
@@ -207,7 +206,7 @@ int app_run(const AppOptions *o)
     char msg[600];
     if (!term_preflight(msg, sizeof msg)) {
         fprintf(stderr, "scalelab: %s\n", msg);
-        return CLI_FAIL;
+        return APP_NO_TERMINAL;
     }
     App a;
     memset(&a, 0, sizeof a);
@@ -220,13 +219,13 @@ int app_run(const AppOptions *o)
         if (!dir) {
             fprintf(stderr, "scalelab: cannot find the lessons folder (set SCALELAB_LESSONS "
                             "or use --lessons DIR)\n");
-            return CLI_FAIL;
+            return APP_FAIL;
         }
         char err[512] = "";
         a.cat = catalog_load(dir, err, sizeof err);
         if (!a.cat) {
             fprintf(stderr, "scalelab: %s\n", err[0] ? err : "cannot read the lessons folder");
-            return CLI_FAIL;
+            return APP_FAIL;
         }
     }
     char pathbuf[4096], note[sizeof a.menu.note] = "";
@@ -243,7 +242,7 @@ int app_run(const AppOptions *o)
         progress_free(a.progress);
         free(a.items);
         catalog_free(a.cat);
-        return CLI_FAIL;
+        return APP_NO_TERMINAL;
     }
     a.canvas = canvas_new(SCREEN_MIN_W, SCREEN_MIN_H);
     sandbox_set_poll(term_busy_poll, NULL); /* "running… Esc to stop" */
@@ -297,5 +296,5 @@ int app_run(const AppOptions *o)
     progress_free(a.progress);
     free(a.items);
     catalog_free(a.cat);
-    return CLI_OK;
+    return APP_OK;
 }

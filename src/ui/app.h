@@ -6,12 +6,16 @@
  * free play on a scenario (screen_play.h). While a lesson is open its file
  * is checked once a second (a key-read timeout, no other wake-ups) and
  * reloaded in place when it changed on disk. S writes the screen as SVG.
- * Returns the exit status (0, or 1 when there is no usable terminal or the
- * folder cannot be read, with one line on stderr). A quit signal saves,
+ * Returns the exit status: APP_OK, APP_NO_TERMINAL when stdin or stdout is
+ * not a terminal or TERM is unset, dumb or unknown, APP_FAIL when the lessons
+ * cannot be read (one line on stderr for either). A quit signal saves,
  * restores the terminal and re-raises, so the process ends by the signal.
  */
 #ifndef SCALELAB_UI_APP_H
 #define SCALELAB_UI_APP_H
+
+/* Exit statuses, the same numbers as the command line's (cmd/cli.h). */
+enum { APP_OK = 0, APP_FAIL = 1, APP_NO_TERMINAL = 3 };
 
 typedef struct {
     const char *lessons_dir; /* NULL: catalog_default_dir */

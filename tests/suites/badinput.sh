@@ -65,7 +65,7 @@ common_checks() {
   return 0
 }
 
-# usage NAME PATTERN ARGS...: exit 2, exactly one line "scalelab: ..."
+# usage NAME PATTERN ARGS...: exit 2, exactly one line "scalelab COMMAND: ..."
 # matching the extended regex PATTERN.
 usage() {
   name=$1 pat=$2; shift 2
@@ -75,7 +75,7 @@ usage() {
   msg=$(head -n 1 "$T/err")
   if [ "$rc" != 2 ]; then bad "$name: exit $rc, want 2 ($msg)"
   elif [ "$lines" != 1 ]; then bad "$name: $lines lines on stderr, want 1: $(head -c 200 "$T/err")"
-  elif ! printf '%s\n' "$msg" | grep -Eq "^scalelab: .*($pat)"; then
+  elif ! printf '%s\n' "$msg" | grep -Eq "^scalelab( [a-z]+)?: .*($pat)"; then
     bad "$name: message '$msg' does not match /$pat/"
   else pass=$((pass + 1)); say "ok $name: $msg"; fi
 }

@@ -3,6 +3,7 @@
 # in step with --help (every command in the table has a section in the man
 # page, and the man page names no command the binary does not know).
 bin=${1:?usage: cli.sh BINARY}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 fail=0
 no() { echo "cli.sh: $*"; fail=1; }
 
@@ -11,6 +12,55 @@ no() { echo "cli.sh: $*"; fail=1; }
 "$bin" --no-such-flag 2>/tmp/cli.$$; [ $? = 2 ] || no "unknown option did not exit 2"
 [ "$(wc -l </tmp/cli.$$)" = 1 ] || no "unknown option did not print exactly one line"
 rm -f /tmp/cli.$$
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+
+# Every command: --help on stdout, nothing on stderr, exit 0; `help CMD` the same.
+cmds=$("$bin" --help | sed -n 's/^  scalelab \([a-z][a-z-]*\).*/\1/p')
+for c in $cmds; do
+  "$bin" "$c" --help >"$T/out" 2>"$T/err"; rc=$?
+  [ $rc = 0 ] || no "$c --help exits $rc"
+  [ -s "$T/out" ] || no "$c --help prints nothing on stdout"
+  [ -s "$T/err" ] && no "$c --help writes to stderr: $(head -c 200 "$T/err")"
+  "$bin" help "$c" | cmp -s - "$T/out" || no "'help $c' differs from '$c --help'"
+done
+
+# Errors: one line, "scalelab COMMAND: ", named by the command typed.
+for c in eval sweep render play; do
+  case $c in render) a="rack --gpus x" ;; *) a="--gpus x" ;; esac
+  # shellcheck disable=SC2086
+  "$bin" $c $a >/dev/null 2>"$T/err"; rc=$?
+  [ $rc = 2 ] || no "$c $a exits $rc, want 2"
+  [ "$(wc -l <"$T/err")" = 1 ] || no "$c $a: not one line: $(cat "$T/err")"
+  grep -q "^scalelab $c: " "$T/err" || no "$c error not prefixed 'scalelab $c: ': $(cat "$T/err")"
+done
+
+# `--` ends the options: what follows is an operand even if it starts with -.
+printf 'return {}\n' >"$T/-x.lua"
+(cd "$T" && "$bin" check -- -x.lua) >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 1 ] || no "check -- -x.lua exits $rc, want 1 (a file with problems)"
+grep -q '^-x.lua:' "$T/err" || no "check -- -x.lua did not check the file: $(cat "$T/err")"
+"$bin" check --bogus >/dev/null 2>&1; [ $? = 2 ] || no "check --bogus is not a usage error"
+(cd "$T" && "$bin" new -- -dash) >/dev/null 2>"$T/err" || no "new -- -dash failed: $(cat "$T/err")"
+"$bin" list --lessons lessons -- >/dev/null || no "list --lessons lessons -- failed"
+
+# Write errors: one line and exit 1 on a full disk; a closed pipe is quiet.
+if [ -w /dev/full ]; then
+  "$bin" eval --list >/dev/full 2>"$T/err"; rc=$?
+  [ $rc = 1 ] || no "eval --list >/dev/full exits $rc, want 1"
+  [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^scalelab eval: write error: ' "$T/err" ||
+    no "eval --list >/dev/full: not one 'write error' line: $(cat "$T/err")"
+  "$bin" --help >/dev/full 2>/dev/null && no "--help >/dev/full exits 0"
+fi
+"$bin" sweep --system dgx-h100 --gpus 64 --model llama3-8b --top all 2>"$T/err" | head -n 1 >/dev/null
+[ -s "$T/err" ] && no "a closed pipe printed: $(head -c 200 "$T/err")"
+
+# No usable terminal: the one documented status, 3.
+"$bin" --lessons lessons </dev/null >/dev/null 2>&1; rc=$?
+[ $rc = 3 ] || no "no terminal exits $rc, want 3"
+TERM=dumb "$bin" present tests/present/demo.lua </dev/null >/dev/null 2>&1; rc=$?
+[ $rc = 3 ] || no "present without a terminal exits $rc, want 3"
+grep -q '^\.B 3$' assets/scalelab.1 || no "exit status 3 is not in the man page"
 
 man=assets/scalelab.1
 if command -v man >/dev/null 2>&1; then
@@ -18,7 +68,6 @@ if command -v man >/dev/null 2>&1; then
   [ -z "$warn" ] || no "man page renders with warnings: $warn"
 fi
 # Commands in --help: lines "  scalelab NAME ..." (not the bare menu line).
-cmds=$("$bin" --help | sed -n 's/^  scalelab \([a-z][a-z-]*\).*/\1/p')
 [ -n "$cmds" ] || no "no commands found in --help"
 for c in $cmds; do
   grep -q "^\.SS $c\b" "$man" || no "command '$c' is in --help but has no .SS section in $man"

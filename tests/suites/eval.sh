@@ -21,7 +21,7 @@ ok() {
 }
 
 # usage NAME PATTERN ARGS...: exit 2, stdout empty, one stderr line
-# "scalelab: eval: ..." matching PATTERN
+# "scalelab eval: ..." matching PATTERN
 usage() {
   name=$1 pat=$2; shift 2
   timeout 20 "$bin" "$@" >"$T/out" 2>"$T/err"; rc=$?
@@ -29,7 +29,7 @@ usage() {
   if [ -s "$T/out" ]; then bad "$name: printed on stdout"; return; fi
   lines=$(wc -l <"$T/err")
   if [ "$lines" -ne 1 ]; then bad "$name: $lines lines on stderr, want 1"; return; fi
-  if ! grep -q '^scalelab: eval: ' "$T/err"; then bad "$name: $(cat "$T/err")"; return; fi
+  if ! grep -q '^scalelab eval: ' "$T/err"; then bad "$name: $(cat "$T/err")"; return; fi
   if ! grep -Eq -- "$pat" "$T/err"; then bad "$name: /$pat/ not in: $(cat "$T/err")"; return; fi
   pass=$((pass + 1))
 }

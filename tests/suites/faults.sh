@@ -9,7 +9,8 @@
 # cannot be written is reported and never fatal; a resize to 10x4 shows one
 # line asking for room and the screen comes back at 80x24; after SIGKILL
 # the progress file is still intact (written atomically); TERM unset,
-# TERM=dumb and an unknown TERM give one clear line and exit 1.
+# TERM=dumb and an unknown TERM give one clear line and exit 3 (no usable
+# terminal, scalelab(1) EXIT STATUS).
 #
 # Everything runs on a private tmux socket with HOME and XDG_STATE_HOME in
 # a temporary folder, over the two small lessons in tests/e2e/lessons. When
@@ -296,11 +297,11 @@ for t in unset dumb unknown; do
     dumb) start "$c" TERM=dumb -- --lessons "$lessons" ;;
     unknown) start "$c" TERM=no-such-terminal-xyz -- --lessons "$lessons" ;;
   esac
-  if ! rc=$(wait_rc "$c" 5); then bad "$c: still running (expected one line and exit 1)"; finish "$c"; continue; fi
+  if ! rc=$(wait_rc "$c" 5); then bad "$c: still running (expected one line and exit 3)"; finish "$c"; continue; fi
   d=$T/$c
   n=$(grep -c . "$d/stderr")
   msg=$(head -n 1 "$d/stderr")
-  if [ "$rc" != 1 ]; then bad "$c: exit $rc, want 1 ($msg)"
+  if [ "$rc" != 3 ]; then bad "$c: exit $rc, want 3 ($msg)"
   elif [ "$n" != 1 ]; then bad "$c: $n lines on stderr, want 1: $(head -c 200 "$d/stderr")"
   elif ! printf '%s' "$msg" | grep -Eiq 'TERM|terminal'; then bad "$c: unclear message: $msg"
   elif ! cmp -s "$d/before" "$d/after"; then bad "$c: terminal changed"
@@ -322,8 +323,8 @@ for io in stdin stdout; do
   fi
   rc=$?
   msg=$(head -n 1 "$T/$c/err")
-  if [ "$rc" != 1 ] || [ "$(grep -c . "$T/$c/err")" != 1 ]; then
-    bad "$c: exit $rc, want 1 with one line: $(head -c 200 "$T/$c/err")"
+  if [ "$rc" != 3 ] || [ "$(grep -c . "$T/$c/err")" != 1 ]; then
+    bad "$c: exit $rc, want 3 with one line: $(head -c 200 "$T/$c/err")"
   elif [ -s "$T/$c/out" ]; then bad "$c: wrote to stdout (escape codes?)"
   elif ! printf '%s' "$msg" | grep -Eiq 'terminal|tty'; then bad "$c: unclear message: $msg"
   else ok "$c: $msg"; fi

@@ -136,6 +136,97 @@ static void test_cli_find_uses_the_table(void **state)
     assert_null(cli_find(""));
 }
 
+/* Errors carry the name of the command typed, also when shared code wrote
+ * another command's name in front of its message. */
+static void test_cli_errors_are_prefixed_by_the_command_typed(void **state)
+{
+    (void)state;
+    char *sweep[] = {"scalelab", "sweep", "--gpus", "x", NULL};
+    Run r = run(4, sweep);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(count_lines(r.err), 1);
+    assert_int_equal(strncmp(r.err, "scalelab sweep: --gpus", 22), 0);
+    char *check[] = {"scalelab", "check", "--bogus", NULL};
+    r = run(3, check);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(strncmp(r.err, "scalelab check: unknown option '--bogus'", 40), 0);
+    char *top[] = {"scalelab", "--bogus", NULL};
+    r = run(2, top);
+    assert_int_equal(strncmp(r.err, "scalelab: unknown option", 24), 0);
+}
+
+static void test_cli_error_returns_its_status(void **state)
+{
+    (void)state;
+    char *top[] = {"scalelab", "--bogus", NULL};
+    run(2, top); /* no command chosen */
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *err = tmpfile();
+    dup2(fileno(err), 2);
+    int rc = cli_error(CLI_FAIL, "render: %s %d", "cannot write", 7);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char buf[256];
+    slurp(err, buf, sizeof buf);
+    fclose(err);
+    assert_int_equal(rc, CLI_FAIL);
+    /* no command chosen: the name comes from the message */
+    assert_string_equal(buf, "scalelab render: cannot write 7\n");
+}
+
+static void test_cli_wants_help_stops_at_dashdash(void **state)
+{
+    (void)state;
+    char *a[] = {"check", "x.lua", "-h", NULL};
+    assert_true(cli_wants_help(3, a));
+    char *b[] = {"check", "--", "--help", NULL};
+    assert_false(cli_wants_help(3, b));
+    char *c[] = {"check", "x.lua", NULL};
+    assert_false(cli_wants_help(2, c));
+}
+
+/* help COMMAND prints what COMMAND --help prints, on stdout, exit 0. */
+static void test_cli_help_command_is_its_help(void **state)
+{
+    (void)state;
+    char *a[] = {"scalelab", "help", "check", NULL};
+    Run r = run(3, a);
+    assert_int_equal(r.status, 0);
+    char *b[] = {"scalelab", "check", "--help", NULL};
+    Run r2 = run(3, b);
+    assert_int_equal(r2.status, 0);
+    assert_string_equal(r.out, r2.out);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "Usage: scalelab check"));
+    char *c[] = {"scalelab", "help", "teleport", NULL};
+    assert_int_equal(run(3, c).status, 2);
+}
+
+/* The interactive modes without a terminal (stdin is a file here): exit 3,
+ * and `--` before a lesson file is accepted. */
+static void test_cli_no_terminal_is_status_3(void **state)
+{
+    (void)state;
+    FILE *in = tmpfile();
+    int saved = dup(0);
+    dup2(fileno(in), 0);
+    char *a[] = {"scalelab", "--", "lessons/01-two-ways-to-grow.lua", NULL};
+    Run r = run(3, a);
+    char *b[] = {"scalelab", "--lessons", "lessons", NULL};
+    Run r2 = run(3, b);
+    dup2(saved, 0);
+    close(saved);
+    fclose(in);
+    assert_int_equal(r.status, CLI_NO_TERMINAL);
+    assert_int_equal(CLI_NO_TERMINAL, 3);
+    assert_int_equal(count_lines(r.err), 1);
+    assert_int_equal(r2.status, CLI_NO_TERMINAL);
+    char *c[] = {"scalelab", "--", "notes.txt", NULL};
+    assert_int_equal(run(3, c).status, CLI_USAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +237,11 @@ int main(void)
         cmocka_unit_test(test_cli_unknown_command_is_one_line_exit_2),
         cmocka_unit_test(test_cli_extra_arguments_are_refused),
         cmocka_unit_test(test_cli_find_uses_the_table),
+        cmocka_unit_test(test_cli_errors_are_prefixed_by_the_command_typed),
+        cmocka_unit_test(test_cli_error_returns_its_status),
+        cmocka_unit_test(test_cli_wants_help_stops_at_dashdash),
+        cmocka_unit_test(test_cli_help_command_is_its_help),
+        cmocka_unit_test(test_cli_no_terminal_is_status_3),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -191,13 +191,13 @@ static double json_num(const char *text, const char *key)
     return strtod(p + strlen(pat), NULL);
 }
 
-/* Exactly one line on stderr, starting "scalelab: eval:", containing want;
+/* Exactly one line on stderr, starting "scalelab eval:", containing want;
  * nothing on stdout. */
 static void check_usage_error(int rc, const char *want)
 {
     size_t n = strlen(err_buf);
     bool one_line = n > 0 && err_buf[n - 1] == '\n' && strchr(err_buf, '\n') == err_buf + n - 1;
-    if (rc != 2 || !one_line || strncmp(err_buf, "scalelab: eval: ", 16) != 0 ||
+    if (rc != 2 || !one_line || strncmp(err_buf, "scalelab eval: ", 15) != 0 ||
         !strstr(err_buf, want) || out_buf[0] != '\0') {
         print_error("want exit 2 and one line with '%s'; got rc=%d stderr='%s' stdout='%.80s'\n",
                     want, rc, err_buf, out_buf);
