@@ -17,6 +17,7 @@
 #include "model/hw.h"
 #include "model/mapping.h"
 #include "model/step.h"
+#include "model/sweep.h"
 #include "model/units.h"
 #include "model/workload.h"
 
@@ -94,8 +95,8 @@ static const char eval_help[] =
     "  --experts N --topk K                            mixture of experts\n"
     "  --recompute none|selective|full                 --precision bf16|fp8\n"
     "  --swiglu on|off --flash-attention on|off\n"
-    "Mapping (DP = GPUs / (TP x CP x PP) when not given; what is not given is\n"
-    "searched: the fastest legal mapping that fits, TP up to min(domain, 8)):\n"
+    "Mapping (what is not given is searched, as 'scalelab sweep' does: the fastest\n"
+    "legal mapping that fits, else the one that needs least memory):\n"
     "  --tp --pp --dp --ep --cp N   --interleave V   --zero 0|1|2|3 (default 1)\n"
     "Output:\n"
     "  --json, --format json|text   --list (presets with their figures)\n";
@@ -315,7 +316,9 @@ static bool build_cluster(const EvalArgs *a, Cluster *c)
     return true;
 }
 
-static bool build_workload(const EvalArgs *a, Workload *w)
+/* The workload --model names (default EVAL_DEFAULT_MODEL), or a custom
+ * shape when --layers, --hidden or --heads come without --model. */
+static bool workload_start(const EvalArgs *a, Workload *w)
 {
     const bool shape = a->set[F_LAYERS] || a->set[F_HIDDEN] || a->set[F_HEADS];
     const char *model = a->str[F_MODEL];
@@ -332,61 +335,58 @@ static bool build_workload(const EvalArgs *a, Workload *w)
             return false;
         }
         *w = p->w;
-    } else {
-        if (!a->set[F_LAYERS] || !a->set[F_HIDDEN] || !a->set[F_HEADS]) {
-            cli_usage_error("eval: a custom model needs --layers, --hidden and --heads "
-                            "(or use --model NAME)");
-            return false;
-        }
-        memset(w, 0, sizeof *w);
-        snprintf(w->id, sizeof w->id, "custom");
-        w->seq = 2048;
-        w->vocab = 51200;
-        w->global_batch = 512;
-        w->micro_batch = 1;
-        w->recompute = WL_RECOMPUTE_NONE;
-        w->precision = WL_BF16;
-        w->flash_attention = true;
+        return true;
     }
-    const EvalFlag ints[] = {F_LAYERS, F_HIDDEN, F_HEADS, F_KV_HEADS, F_FFN, F_SEQ,
-                             F_VOCAB,  F_BATCH,  F_MB,    F_TOPK};
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if (!need_positive(a, ints[i]))
-            return false;
+    if (!a->set[F_LAYERS] || !a->set[F_HIDDEN] || !a->set[F_HEADS]) {
+        cli_usage_error("eval: a custom model needs --layers, --hidden and --heads "
+                        "(or use --model NAME)");
+        return false;
+    }
+    memset(w, 0, sizeof *w);
+    snprintf(w->id, sizeof w->id, "custom");
+    w->seq = 2048;
+    w->vocab = 51200;
+    w->global_batch = 512;
+    w->micro_batch = 1;
+    w->recompute = WL_RECOMPUTE_NONE;
+    w->precision = WL_BF16;
+    w->flash_attention = true;
+    return true;
+}
+
+/* The shape flags over the start; a changed shape derives its parameter
+ * count again unless --params gives it. */
+static bool workload_shape(const EvalArgs *a, Workload *w)
+{
+    const bool custom = !a->str[F_MODEL];
+    const bool shape = a->set[F_LAYERS] || a->set[F_HIDDEN] || a->set[F_HEADS];
+    const EvalFlag changes[] = {F_LAYERS, F_HIDDEN, F_HEADS, F_KV_HEADS, F_FFN, F_VOCAB,
+                                F_EXPERTS};
     bool changed_shape = false;
-    if (a->set[F_LAYERS]) {
+    for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++)
+        changed_shape |= a->set[changes[i]];
+    if (a->set[F_LAYERS])
         w->layers = as_int(a, F_LAYERS);
-        changed_shape = true;
-    }
     if (a->set[F_HIDDEN]) {
         w->hidden = as_int(a, F_HIDDEN);
-        changed_shape = true;
-        if (!a->set[F_FFN] && shape && !model)
+        if (!a->set[F_FFN] && shape && custom)
             w->ffn = 4 * w->hidden;
     }
     if (a->set[F_HEADS]) {
         w->heads = as_int(a, F_HEADS);
-        changed_shape = true;
-        if (!a->set[F_KV_HEADS] && !model)
+        if (!a->set[F_KV_HEADS] && custom)
             w->kv_heads = w->heads;
     }
-    if (a->set[F_KV_HEADS]) {
+    if (a->set[F_KV_HEADS])
         w->kv_heads = as_int(a, F_KV_HEADS);
-        changed_shape = true;
-    }
-    if (a->set[F_FFN]) {
+    if (a->set[F_FFN])
         w->ffn = as_int(a, F_FFN);
-        changed_shape = true;
-    }
     if (a->set[F_SEQ])
         w->seq = as_int(a, F_SEQ);
-    if (a->set[F_VOCAB]) {
+    if (a->set[F_VOCAB])
         w->vocab = as_int(a, F_VOCAB);
-        changed_shape = true;
-    }
     if (a->set[F_EXPERTS]) {
         w->experts = as_int(a, F_EXPERTS);
-        changed_shape = true;
         if (!a->set[F_TOPK] && w->topk < 1 && w->experts > 1)
             w->topk = 1;
     }
@@ -406,39 +406,63 @@ static bool build_workload(const EvalArgs *a, Workload *w)
     } else if (changed_shape) {
         w->params = 0; /* derive from the new shape */
     }
-    if (changed_shape && model)
+    if (changed_shape && !custom)
         snprintf(w->id, sizeof w->id, "custom");
+    return true;
+}
+
+/* The value of a word flag among words[0..n): its index, or -1 after
+ * printing "--flag must be a, b or c (got 'x')". */
+static int pick_word(const EvalArgs *a, EvalFlag f, const char *const *words, int n,
+                     const char *list)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(a->str[f], words[i]) == 0)
+            return i;
+    cli_usage_error("eval: --%s must be %s (got '%s')", flag_table[f].name, list, a->str[f]);
+    return -1;
+}
+
+/* How the step runs: batch, micro-batch, recompute, precision, kernels. */
+static bool workload_run(const EvalArgs *a, Workload *w)
+{
     if (a->set[F_BATCH])
         w->global_batch = as_int(a, F_BATCH);
     if (a->set[F_MB])
         w->micro_batch = as_int(a, F_MB);
     if (a->set[F_RECOMPUTE]) {
-        const char *r = a->str[F_RECOMPUTE];
-        if (strcmp(r, "none") == 0)
-            w->recompute = WL_RECOMPUTE_NONE;
-        else if (strcmp(r, "selective") == 0)
-            w->recompute = WL_RECOMPUTE_SELECTIVE;
-        else if (strcmp(r, "full") == 0)
-            w->recompute = WL_RECOMPUTE_FULL;
-        else {
-            cli_usage_error("eval: --recompute must be none, selective or full (got '%s')", r);
+        static const char *const words[] = {"none", "selective", "full"};
+        static const WlRecompute kinds[] = {WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE,
+                                                  WL_RECOMPUTE_FULL};
+        int k = pick_word(a, F_RECOMPUTE, words, 3, "none, selective or full");
+        if (k < 0)
             return false;
-        }
+        w->recompute = kinds[k];
     }
     if (a->set[F_PRECISION]) {
-        const char *p = a->str[F_PRECISION];
-        if (strcmp(p, "bf16") == 0)
-            w->precision = WL_BF16;
-        else if (strcmp(p, "fp8") == 0)
-            w->precision = WL_FP8;
-        else {
-            cli_usage_error("eval: --precision must be bf16 or fp8 (got '%s')", p);
+        static const char *const words[] = {"bf16", "fp8"};
+        int k = pick_word(a, F_PRECISION, words, 2, "bf16 or fp8");
+        if (k < 0)
             return false;
-        }
+        w->precision = k == 0 ? WL_BF16 : WL_FP8;
     }
     if (a->set[F_SWIGLU] && !on_off(a, F_SWIGLU, &w->swiglu))
         return false;
     if (a->set[F_FLASH] && !on_off(a, F_FLASH, &w->flash_attention))
+        return false;
+    return true;
+}
+
+static bool build_workload(const EvalArgs *a, Workload *w)
+{
+    const EvalFlag ints[] = {F_LAYERS, F_HIDDEN, F_HEADS, F_KV_HEADS, F_FFN, F_SEQ,
+                             F_VOCAB,  F_BATCH,  F_MB,    F_TOPK};
+    if (!workload_start(a, w))
+        return false;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (!need_positive(a, ints[i]))
+            return false;
+    if (!workload_shape(a, w) || !workload_run(a, w))
         return false;
     char err[300];
     if (!workload_check(w, err, sizeof err)) {
@@ -448,59 +472,33 @@ static bool build_workload(const EvalArgs *a, Workload *w)
     return true;
 }
 
-static int gcd(int x, int y)
-{
-    while (y) {
-        int t = x % y;
-        x = y;
-        y = t;
-    }
-    return x;
-}
-
-/* Largest divisor of n that is <= cap. */
-static int largest_divisor_upto(int n, int cap)
-{
-    for (int d = cap < n ? cap : n; d > 1; d--)
-        if (n % d == 0)
-            return d;
-    return 1;
-}
-
-static int default_ep(const Workload *w, int dp)
-{
-    if (!workload_is_moe(w))
-        return 1;
-    return largest_divisor_upto(gcd(dp, w->experts), w->experts);
-}
-
-/* Fills the mapping from the flags. What is not given is searched: TP over
- * 1, 2, ... up to min(domain, 8) (the divisors that are legal), PP over the
- * divisors of what is left, DP the rest, EP the largest legal share of DP;
- * among the legal mappings the fastest that fits wins, or when none fits the
- * one that needs least memory. May set c->n_gpus when --gpus is absent and
- * TP, PP and DP are all given. */
-static bool build_mapping(const EvalArgs *a, Cluster *c, const Workload *w, Mapping *m)
+/* The degrees the flags give, for the one search (model/sweep.h): 0 where a
+ * flag is absent. The micro-batch and interleave are pinned only when given
+ * (eval pins them to the workload's and 1 itself); ZeRO is 1 unless given.
+ * Sets c->n_gpus when --gpus is absent and TP, PP and DP are all given. */
+static bool build_request(const EvalArgs *a, Cluster *c, SweepOptions *o)
 {
     const EvalFlag degs[] = {F_TP, F_PP, F_DP, F_EP, F_CP, F_INTERLEAVE};
     for (size_t i = 0; i < sizeof degs / sizeof degs[0]; i++)
         if (!need_positive(a, degs[i]))
             return false;
-    Mapping base;
-    memset(&base, 0, sizeof base);
-    base.cp = a->set[F_CP] ? as_int(a, F_CP) : 1;
-    base.interleave = a->set[F_INTERLEAVE] ? as_int(a, F_INTERLEAVE) : 1;
-    base.zero = 1;
+    *o = sweep_options_default();
+    o->tp = a->set[F_TP] ? as_int(a, F_TP) : 0;
+    o->pp = a->set[F_PP] ? as_int(a, F_PP) : 0;
+    o->dp = a->set[F_DP] ? as_int(a, F_DP) : 0;
+    o->ep = a->set[F_EP] ? as_int(a, F_EP) : 0;
+    o->cp = a->set[F_CP] ? as_int(a, F_CP) : 0;
+    o->interleave = a->set[F_INTERLEAVE] ? as_int(a, F_INTERLEAVE) : 0;
+    o->micro_batch = a->set[F_MB] ? as_int(a, F_MB) : 0;
     if (a->set[F_ZERO]) {
-        base.zero = as_int(a, F_ZERO);
-        if (base.zero > 3) {
-            cli_usage_error("eval: --zero must be 0, 1, 2 or 3 (got %d)", base.zero);
+        o->zero = as_int(a, F_ZERO);
+        if (o->zero > 3) {
+            cli_usage_error("eval: --zero must be 0, 1, 2 or 3 (got %d)", o->zero);
             return false;
         }
     }
-    if (!a->set[F_GPUS] && a->set[F_DP] && a->set[F_TP] && a->set[F_PP]) {
-        long long world =
-            (long long)as_int(a, F_TP) * base.cp * as_int(a, F_PP) * as_int(a, F_DP);
+    if (!a->set[F_GPUS] && o->tp && o->pp && o->dp) {
+        long long world = (long long)o->tp * (o->cp ? o->cp : 1) * o->pp * o->dp;
         if (world > CLUSTER_MAX_GPUS) {
             cli_usage_error("eval: TP x CP x PP x DP = %lld GPUs is more than scalelab models "
                             "(at most %d)",
@@ -514,105 +512,24 @@ static bool build_mapping(const EvalArgs *a, Cluster *c, const Workload *w, Mapp
         cli_usage_error("eval: %s", err);
         return false;
     }
-    const int n = c->n_gpus;
-    if (n % base.cp) {
-        cli_usage_error("eval: CP %d does not divide the %d GPUs", base.cp, n);
+    return true;
+}
+
+/* eval's mapping: the degrees given, the rest searched (the fastest legal
+ * mapping that fits, else the one needing least memory), with the
+ * workload's micro-batch and interleave 1 unless given. */
+static bool choose_mapping(const char *cmd, const Cluster *c, const Workload *w,
+                           const SweepOptions *given, Mapping *m)
+{
+    SweepOptions o = *given;
+    o.micro_batch = w->micro_batch;
+    if (!o.interleave)
+        o.interleave = 1;
+    char err[300];
+    if (!sweep_find_mapping(c, w, &o, m, NULL, err, sizeof err)) {
+        cli_usage_error("%s: %s", cmd, err);
         return false;
     }
-    if (a->set[F_TP] && a->set[F_PP] && a->set[F_DP]) {
-        *m = base;
-        m->tp = as_int(a, F_TP);
-        m->pp = as_int(a, F_PP);
-        m->dp = as_int(a, F_DP);
-        m->ep = a->set[F_EP] ? as_int(a, F_EP) : default_ep(w, m->dp);
-        if (!mapping_check(m, c, w, err, sizeof err)) {
-            cli_usage_error("eval: %s", err);
-            return false;
-        }
-        return true;
-    }
-    /* the degrees given must divide the GPUs on their own */
-    long long given = 1;
-    char names[80] = "";
-    const EvalFlag fixed[] = {F_TP, F_CP, F_PP, F_DP};
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
-        if (!a->set[fixed[i]])
-            continue;
-        given *= as_int(a, fixed[i]);
-        size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s%s %d", used ? " x " : "",
-                 mapping_dim_name(fixed[i] == F_TP   ? DIM_TP
-                                  : fixed[i] == F_CP ? DIM_CP
-                                  : fixed[i] == F_PP ? DIM_PP
-                                                     : DIM_DP),
-                 as_int(a, fixed[i]));
-        if (given > n || n % given) {
-            if (strstr(names, " x "))
-                cli_usage_error("eval: %s = %lld does not divide the %d GPUs", names, given, n);
-            else
-                cli_usage_error("eval: %s does not divide the %d GPUs", names, n);
-            return false;
-        }
-    }
-    int tp_lo = 1, tp_hi = c->domain_gpus < 8 ? c->domain_gpus : 8;
-    if (a->set[F_TP])
-        tp_lo = tp_hi = as_int(a, F_TP);
-    else if (a->set[F_PP] && a->set[F_DP])
-        tp_lo = tp_hi = (int)(n / (given * (a->set[F_CP] ? 1 : base.cp))); /* what is left */
-    Mapping best = base, least = base;
-    double best_s = 0, least_mem = 0;
-    bool have_fit = false, have_any = false;
-    char first_err[300] = "";
-    for (int tp = tp_lo; tp <= tp_hi; tp++) {
-        long long tpcp = (long long)tp * base.cp;
-        if (n % tpcp) {
-            if (!first_err[0])
-                snprintf(first_err, sizeof first_err,
-                         "TP %d x CP %d = %lld does not divide the %d GPUs", tp, base.cp, tpcp,
-                         n);
-            continue;
-        }
-        int rest = (int)(n / tpcp);
-        for (int pp = 1; pp <= rest; pp++) {
-            if (rest % pp)
-                continue;
-            if (a->set[F_PP] && pp != as_int(a, F_PP))
-                continue;
-            if (a->set[F_DP] && rest / pp != as_int(a, F_DP))
-                continue;
-            Mapping t = base;
-            t.tp = tp;
-            t.pp = pp;
-            t.dp = rest / pp;
-            t.ep = a->set[F_EP] ? as_int(a, F_EP) : default_ep(w, t.dp);
-            if (!mapping_check(&t, c, w, err, sizeof err)) {
-                if (!first_err[0])
-                    snprintf(first_err, sizeof first_err, "%s", err);
-                continue;
-            }
-            StepResult r;
-            if (step_eval(c, w, &t, NULL, NULL, &r, err, sizeof err) != STEP_OK) {
-                if (!first_err[0])
-                    snprintf(first_err, sizeof first_err, "%s", err);
-                continue;
-            }
-            if (r.fits && (!have_fit || r.step_s < best_s)) {
-                best = t;
-                best_s = r.step_s;
-                have_fit = true;
-            }
-            if (!have_any || r.mem_per_gpu_bytes < least_mem) {
-                least = t;
-                least_mem = r.mem_per_gpu_bytes;
-                have_any = true;
-            }
-        }
-    }
-    if (!have_any) {
-        cli_usage_error("eval: %s", first_err[0] ? first_err : "no legal mapping found");
-        return false;
-    }
-    *m = have_fit ? best : least;
     return true;
 }
 
@@ -761,8 +678,8 @@ static void print_list(FILE *out)
     }
 }
 
-/* evalflags.h: the flags above for another command (sweep, render). */
-int evalflags_build(int argc, char **argv, Cluster *c, Workload *w, Mapping *m)
+/* evalflags.h: the flags above for another command (sweep, render, play). */
+int evalflags_build(int argc, char **argv, Cluster *c, Workload *w, SweepOptions *given)
 {
     EvalArgs a;
     int rc = parse_args(argc, argv, &a);
@@ -773,9 +690,18 @@ int evalflags_build(int argc, char **argv, Cluster *c, Workload *w, Mapping *m)
         if (a.set[output[i]])
             return cli_usage_error("%s: --%s is not a flag of this command", argv[0],
                                    flag_table[output[i]].name);
-    if (!build_cluster(&a, c) || !build_workload(&a, w) || !build_mapping(&a, c, w, m))
+    if (!build_cluster(&a, c) || !build_workload(&a, w) || !build_request(&a, c, given))
         return CLI_USAGE;
     return CLI_OK;
+}
+
+int evalflags_mapping(int argc, char **argv, Cluster *c, Workload *w, Mapping *m)
+{
+    SweepOptions given;
+    int rc = evalflags_build(argc, argv, c, w, &given);
+    if (rc != CLI_OK)
+        return rc;
+    return choose_mapping(argv[0], c, w, &given, m) ? CLI_OK : CLI_USAGE;
 }
 
 int cmd_eval(int argc, char **argv)
@@ -808,7 +734,9 @@ int cmd_eval(int argc, char **argv)
     Cluster c;
     Workload w;
     Mapping m;
-    if (!build_cluster(&a, &c) || !build_workload(&a, &w) || !build_mapping(&a, &c, &w, &m))
+    SweepOptions given;
+    if (!build_cluster(&a, &c) || !build_workload(&a, &w) || !build_request(&a, &c, &given) ||
+        !choose_mapping("eval", &c, &w, &given, &m))
         return CLI_USAGE;
     StepResult r;
     char err[300];

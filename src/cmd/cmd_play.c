@@ -71,7 +71,7 @@ int cmd_play(int argc, char **argv)
         Cluster c;
         Workload w;
         Mapping m;
-        int rc = evalflags_build(ev_argc, ev, &c, &w, &m);
+        int rc = evalflags_mapping(ev_argc, ev, &c, &w, &m);
         if (rc != CLI_OK)
             return rc;
         s = scenario_new(&c, &w, &m, NULL, SCN_ALLOW_ALL, err, sizeof err);

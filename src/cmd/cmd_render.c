@@ -318,7 +318,7 @@ static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const 
                  "\"dp\": %d},\n \"groups\": [",
             m->tp, m->cp, m->ep, m->pp, m->dp);
     for (int d = 0; d < DIM_COUNT; d++) {
-        GroupSpan g = mapping_worst_span(m, c, NULL, (MappingDim)d);
+        GroupSpan g = span_worst(m, c, NULL, (MappingDim)d);
         int size = mapping_dim_size(m, (MappingDim)d);
         fprintf(out, "%s{\"dim\": \"%s\", \"size\": %d, \"count\": %d, \"domains\": %d, "
                      "\"min_per_domain\": %d, \"sites\": %d, \"crosses_leaf\": %s, "
@@ -407,7 +407,7 @@ int cmd_render(int argc, char **argv)
     Cluster c;
     Workload w;
     Mapping m;
-    rc = evalflags_build(ev_argc, ev, &c, &w, &m);
+    rc = evalflags_mapping(ev_argc, ev, &c, &w, &m);
     free(ev);
     if (rc != CLI_OK)
         return rc;

@@ -3,10 +3,11 @@
  * with units and an explanation of the winner, or as one JSON object.
  *
  * The cluster and workload flags are exactly eval's (evalflags.h builds
- * them; nothing here parses them again). Mapping flags given to eval
- * (--tp, --pp, --dp, --ep, --mb, --interleave) pin that degree in the
- * search; --zero sets the ZeRO stage of every candidate; CP stays 1. This
- * file adds only --top, --json / --format, --chart, --ascii and --help.
+ * them; nothing here parses them again). Mapping flags (--tp, --pp, --dp,
+ * --ep, --cp, --mb, --interleave) pin that degree in the search, which is
+ * the same one eval runs for what it is not given; --zero sets the ZeRO
+ * stage of every candidate; CP is 1 unless given. This file adds only
+ * --top, --json / --format, --chart, --ascii and --help.
  * Bad flags: one line on stderr, exit 2. A search that finds no legal
  * mapping is bad usage too (exit 2, the constraint named); one where nothing
  * fits in memory still ranks (exit 0, every row flagged).
@@ -33,13 +34,13 @@
 static const char sweep_help[] =
     "Usage: scalelab sweep [FLAGS]\n"
     "Searches every legal mapping of a workload on a cluster (TP, PP, DP, EP,\n"
-    "micro-batch, interleave; CP 1) and the placements that matter, ranks them by\n"
-    "step time (those that do not fit in memory last, flagged) and explains the\n"
-    "winner: which tier each parallel dimension lands on.\n"
+    "micro-batch, interleave; CP 1 unless given) and the placements that matter,\n"
+    "ranks them by step time (those that do not fit in memory last, flagged) and\n"
+    "explains the winner: which tier each parallel dimension lands on.\n"
     "\n"
     "Cluster and workload flags: the same as 'scalelab eval' (--system, --gpus,\n"
     "--model, --batch, ...; see 'scalelab eval --help'). A mapping flag given\n"
-    "(--tp, --pp, --dp, --ep, --mb, --interleave) fixes that degree; --zero sets the\n"
+    "(--tp, --pp, --dp, --ep, --cp, --mb, --interleave) fixes that degree; --zero sets the\n"
     "ZeRO stage of every candidate (default 1).\n"
     "\n"
     "Output:\n"
@@ -52,11 +53,7 @@ static const char sweep_help[] =
 typedef struct {
     int top;          /* rows, 0 = all */
     bool json, chart, ascii, help;
-    bool fixed[6];    /* tp, pp, dp, ep, mb, interleave given */
-    bool cp_given;
 } SweepOpts;
-
-static const char *const pinned_flags[6] = {"tp", "pp", "dp", "ep", "mb", "interleave"};
 
 /* Splits argv into sweep's own flags and eval's (ev starts with "sweep"). */
 static int sweep_parse(int argc, char **argv, SweepOpts *o, int *ev_argc, char **ev)
@@ -128,11 +125,6 @@ static int sweep_parse(int argc, char **argv, SweepOpts *o, int *ev_argc, char *
             continue;
         if (strcmp(name, "--list") == 0)
             return cli_usage_error("sweep: --list is eval's (try 'scalelab eval --list')");
-        for (int k = 0; k < 6; k++)
-            if (strcmp(name + 2, pinned_flags[k]) == 0)
-                o->fixed[k] = true;
-        if (strcmp(name, "--cp") == 0)
-            o->cp_given = true;
         /* eval's flag: pass it on with its value */
         ev[(*ev_argc)++] = argv[i];
         if (!eq && i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
@@ -396,20 +388,11 @@ int cmd_sweep(int argc, char **argv)
     }
     Cluster c;
     Workload w;
-    Mapping m;
-    rc = evalflags_build(ev_argc, ev, &c, &w, &m);
+    SweepOptions so;
+    rc = evalflags_build(ev_argc, ev, &c, &w, &so);
     free(ev);
     if (rc != CLI_OK)
         return rc;
-    if (o.cp_given && m.cp != 1)
-        return cli_usage_error("sweep: the search keeps CP at 1 (got --cp %d)", m.cp);
-    SweepOptions so = sweep_options_default();
-    const int given[6] = {m.tp, m.pp, m.dp, m.ep, w.micro_batch, m.interleave};
-    int *slot[6] = {&so.tp, &so.pp, &so.dp, &so.ep, &so.micro_batch, &so.interleave};
-    for (int k = 0; k < 6; k++)
-        if (o.fixed[k])
-            *slot[k] = given[k];
-    so.zero = m.zero;
 
     SweepResult r = {0};
     char err[300];

@@ -26,19 +26,9 @@ static bool series_apply(const char *param, int v, Cluster *c, Workload *w, Mapp
     if (v < 1)
         return false;
     if (strcmp(param, "tp") == 0 || strcmp(param, "pp") == 0 || strcmp(param, "cp") == 0) {
-        int tp = m->tp, pp = m->pp, cp = m->cp;
-        if (param[0] == 't')
-            tp = v;
-        else if (param[0] == 'p')
-            pp = v;
-        else
-            cp = v;
-        if (world % (tp * pp * cp) != 0)
+        MappingDim d = param[0] == 't' ? DIM_TP : param[0] == 'p' ? DIM_PP : DIM_CP;
+        if (!mapping_set_degree(m, world, d, v, NULL, 0))
             return false;
-        m->tp = tp;
-        m->pp = pp;
-        m->cp = cp;
-        m->dp = world / (tp * pp * cp);
         if (m->dp % m->ep != 0)
             m->ep = 1;
         return true;

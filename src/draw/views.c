@@ -219,7 +219,7 @@ static bool view_group_sentence(const ViewInput *in, char *buf, size_t n)
     buf += used;
     n -= (size_t)used;
     int size = mapping_dim_size(m, in->colour_by);
-    GroupSpan sp = mapping_worst_span(m, in->cluster, in->placement, in->colour_by);
+    GroupSpan sp = span_worst(m, in->cluster, in->placement, in->colour_by);
     int groups = size > 0 ? mapping_world(m) / size : 0;
     if (sp.domains > 1) {
         snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d). A %s group spans "
@@ -1058,7 +1058,7 @@ char *view_describe(ViewKind k, const ViewInput *in, int width)
         for (int d = 0; d < DIM_COUNT; d++) {
             if (mapping_dim_size(in->mapping, (MappingDim)d) <= 1)
                 continue;
-            GroupSpan sp = mapping_worst_span(in->mapping, c, in->placement, (MappingDim)d);
+            GroupSpan sp = span_worst(in->mapping, c, in->placement, (MappingDim)d);
             snprintf(v, sizeof v, "group of %d spans %d %s%s", sp.size, sp.domains,
                      view_domain_noun(c, sp.domains != 1),
                      sp.sites > 1 ? " and crosses sites" : "");

@@ -427,14 +427,9 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
         m.interleave = opt_int_field(L, idx, what, "interleave", 1, 1, 1000);
         m.zero = opt_int_field(L, idx, what, "zero", 0, 0, 3);
     }
-    if (m.dp == 0) {
-        long long inner = (long long)m.tp * m.cp * m.pp;
-        if (c->n_gpus % inner != 0)
-            luaL_error(L, "%s: TP x CP x PP = %d does not divide the %d GPUs", what, (int)inner,
-                       c->n_gpus);
-        m.dp = (int)(c->n_gpus / inner);
-    }
     char err[300];
+    if (m.dp == 0 && !mapping_derive_dp(&m, c->n_gpus, err, sizeof err))
+        luaL_error(L, "%s: %s", what, err);
     if (!mapping_check(&m, c, w, err, sizeof err))
         luaL_error(L, "%s: %s", what, err);
     *out = m;

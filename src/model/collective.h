@@ -20,7 +20,7 @@
 #define SCALELAB_MODEL_COLLECTIVE_H
 
 #include "model/cluster.h"
-#include "model/mapping.h"
+#include "model/span.h"
 
 typedef enum {
     COLL_ALL_REDUCE,

@@ -1,14 +1,13 @@
 /* mapping — how a job is split over GPUs (TP x CP x PP x DP, with EP carved
- * out of DP), and placement: which GPU runs which rank.
+ * out of DP): the degrees, their legality, and the rank layout.
  *
  * Rank order of the default placement, innermost first: TP, CP, EP, PP, then
  * the rest of DP (Llama 3 §3.3.2 places [TP, CP, PP, DP] innermost to
  * outermost; EP, being all-to-all heavy, sits right after CP). With the
- * default placement rank r runs on GPU r. An explicit placement is a
- * permutation rank -> GPU that a scenario or learner edits.
+ * default placement (placement.h) rank r runs on GPU r; span.h says how
+ * the groups of a dimension then spread over the tiers.
  *
- * Pure: no I/O. Placement is the one allocated object here (caller owns what
- * placement_new/_dup return; placement_free accepts NULL).
+ * Pure: no I/O, no allocation.
  */
 #ifndef SCALELAB_MODEL_MAPPING_H
 #define SCALELAB_MODEL_MAPPING_H
@@ -43,41 +42,21 @@ int mapping_dim_size(const Mapping *m, MappingDim d);
 int mapping_coord(const Mapping *m, int rank, MappingDim d);
 int mapping_group_of(const Mapping *m, int rank, MappingDim d);
 const char *mapping_dim_name(MappingDim d); /* "TP", "CP", ... */
+/* Whether every degree is at least 1, EP divides DP and the world fits an
+ * int: the rank layout (mapping_coord, span.h) is defined. */
+bool mapping_has_layout(const Mapping *m);
 
-typedef struct Placement Placement;
-
-Placement *placement_new(int n_ranks);               /* default: rank r on GPU r */
-Placement *placement_dup(const Placement *p);
-void placement_free(Placement *p);
-int placement_size(const Placement *p);
-int placement_gpu_of(const Placement *p, int rank);  /* -1 when out of range */
-int placement_rank_on(const Placement *p, int gpu);  /* -1 when out of range */
-bool placement_is_default(const Placement *p);
-/* Swaps the ranks of two GPUs. False when either id is out of range. */
-bool placement_swap_gpus(Placement *p, int gpu_a, int gpu_b);
-
-/* How one group of a dimension spreads over the tiers. */
-typedef struct {
-    int size;            /* ranks in the group */
-    int domains;         /* scale-up domains it touches */
-    int min_per_domain;  /* fewest of its ranks in one touched domain */
-    int sites;           /* sites it touches */
-    bool crosses_leaf;   /* spans more than one leaf switch */
-} GroupSpan;
-
-/* The worst span over all groups of dimension d (most domains; ties: fewest
- * ranks per domain). With p == NULL or default placement this is computed in
- * O(1) (bounded by the domain size, never by the cluster size); with an
- * explicit placement in O(moved ranks x group size) when few groups hold a
- * moved rank (exact for those groups, the closed form for the rest), else in
- * O(ranks) by one counting pass per group, no sort. Work memory belongs to
- * the placement (made on first use, reused, handed to a placement_dup copy), so a
- * call allocates nothing after the first; it is written even through a const
- * Placement, so one placement must not be evaluated on two threads at once. */
-GroupSpan mapping_worst_span(const Mapping *m, const Cluster *c, const Placement *p,
-                             MappingDim d);
-/* The span of the group of dimension d that contains rank. O(group size). */
-GroupSpan mapping_group_span(const Mapping *m, const Cluster *c, const Placement *p,
-                             MappingDim d, int rank);
+/* The one rule for "change one degree, keep the GPU count": DP absorbs a
+ * change of TP, CP or PP (DP = GPUs / (TP x CP x PP)); a change of DP is
+ * absorbed by PP (PP = GPUs / (TP x CP x DP)); EP changes nothing else.
+ * False, with the product that is not whole named in err ("TP 3 x CP 1 x
+ * PP 1 = 3 does not divide the 16 GPUs, so DP would not be whole"), when the
+ * absorbing degree would not be whole; m is then unchanged. Legality beyond
+ * whole degrees is mapping_check's. */
+bool mapping_set_degree(Mapping *m, int n_gpus, MappingDim d, int value, char *err,
+                        size_t err_len);
+/* DP from the other degrees: DP = GPUs / (TP x CP x PP), with the words of
+ * mapping_set_degree when that is not whole. */
+bool mapping_derive_dp(Mapping *m, int n_gpus, char *err, size_t err_len);
 
 #endif

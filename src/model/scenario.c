@@ -310,10 +310,6 @@ bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t
         return false;
     }
     const char *dim = mapping_dim_name(d);
-    if (value < 1) {
-        msg_set(err, err_len, "%s must be at least 1 (got %d)", dim, value);
-        return false;
-    }
     int n = s->cur.c.n_gpus;
     if (value > n) {
         msg_set(err, err_len, "%s %d is more than the %d GPUs of the cluster", dim, value, n);
@@ -324,46 +320,8 @@ bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t
         return false;
     }
     Mapping m = s->cur.m;
-    switch (d) {
-    case DIM_TP:
-        m.tp = value;
-        break;
-    case DIM_CP:
-        m.cp = value;
-        break;
-    case DIM_PP:
-        m.pp = value;
-        break;
-    case DIM_EP:
-        m.ep = value;
-        break;
-    case DIM_DP:
-        m.dp = value;
-        break;
-    default:
-        break;
-    }
-    if (d == DIM_DP) {
-        long long rest = (long long)m.tp * m.cp * m.dp;
-        if (n % rest != 0) {
-            msg_set(err, err_len,
-                    "TP %d x CP %d x DP %d = %lld does not divide the %d GPUs, so PP would "
-                    "not be whole",
-                    m.tp, m.cp, m.dp, rest, n);
-            return false;
-        }
-        m.pp = (int)(n / rest);
-    } else if (d != DIM_EP) {
-        long long model = (long long)m.tp * m.cp * m.pp;
-        if (n % model != 0) {
-            msg_set(err, err_len,
-                    "TP %d x CP %d x PP %d = %lld does not divide the %d GPUs, so DP would "
-                    "not be whole",
-                    m.tp, m.cp, m.pp, model, n);
-            return false;
-        }
-        m.dp = (int)(n / model);
-    }
+    if (!mapping_set_degree(&m, n, d, value, err, err_len))
+        return false;
     Snapshot next = snap_dup(&s->cur);
     next.m = m;
     placement_free(next.p);

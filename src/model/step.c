@@ -227,7 +227,7 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     r->layers_per_chunk = Lc;
 
     for (int dim = 0; dim < DIM_COUNT; dim++)
-        r->span[dim] = spans ? spans[dim] : mapping_worst_span(m, c, p, (MappingDim)dim);
+        r->span[dim] = spans ? spans[dim] : span_worst(m, c, p, (MappingDim)dim);
 
     /* Per-layer averages over the model (dense and MoE layers mixed). */
     /* All dense layers are alike and so are all MoE layers (dense first). */
@@ -332,7 +332,7 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
         edp_span = *edp_given;
     } else if (moe && m->ep > 1) {
         Mapping me = {m->tp * m->cp * m->ep, 1, m->pp, m->dp / m->ep, 1, 1, m->zero};
-        edp_span = mapping_worst_span(&me, c, p, DIM_DP);
+        edp_span = span_worst(&me, c, p, DIM_DP);
     }
     double t_dp = 0, dp_count = 0, dp_bytes = 0;
     CollCost dp_one = {0, {0, 0, 0}, {0, 0, 0}, TIER_UP};

@@ -19,6 +19,7 @@
 #include "model/cluster.h"
 #include "model/collective.h"
 #include "model/mapping.h"
+#include "model/span.h"
 #include "model/workload.h"
 #include <stdbool.h>
 #include <stddef.h>

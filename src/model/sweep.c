@@ -11,6 +11,7 @@
  */
 #include "model/sweep.h"
 
+#include "base/msg.h"
 #include "base/xmem.h"
 
 #include <math.h>
@@ -24,7 +25,7 @@
 
 SweepOptions sweep_options_default(void)
 {
-    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL};
+    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0};
     return o;
 }
 
@@ -166,12 +167,12 @@ static void dp_inner_spans(const Cluster *c, const Mapping *m, GroupSpan span[DI
                            GroupSpan *edp)
 {
     for (int d = 0; d < DIM_COUNT; d++)
-        span[d] = mapping_worst_span(m, c, NULL, (MappingDim)d);
+        span[d] = span_worst(m, c, NULL, (MappingDim)d);
     Mapping x = {m->tp, m->cp, m->dp, m->pp, 1, 1, m->zero};
-    span[DIM_DP] = mapping_worst_span(&x, c, NULL, DIM_PP);
-    span[DIM_PP] = mapping_worst_span(&x, c, NULL, DIM_DP);
+    span[DIM_DP] = span_worst(&x, c, NULL, DIM_PP);
+    span[DIM_PP] = span_worst(&x, c, NULL, DIM_DP);
     Mapping x2 = {m->tp * m->cp * m->ep, 1, m->dp / m->ep, m->pp, 1, 1, m->zero};
-    *edp = mapping_worst_span(&x2, c, NULL, DIM_PP);
+    *edp = span_worst(&x2, c, NULL, DIM_PP);
 }
 
 /* Whether the DP-inner placement can give some group another span. */
@@ -183,17 +184,46 @@ static bool dp_inner_can_differ(const Cluster *c, const Mapping *m)
     return inner < c->domain_gpus || inner < c->gpus_per_leaf || c->sites > 1;
 }
 
-static bool options_check(const SweepOptions *o, char *err, size_t err_len)
+static bool options_check(const SweepOptions *o, int n, char *err, size_t err_len)
 {
-    const int v[] = {o->tp, o->pp, o->dp, o->ep, o->micro_batch, o->interleave};
-    const char *names[] = {"TP", "PP", "DP", "EP", "micro-batch", "interleave"};
-    for (int i = 0; i < 6; i++)
+    const int v[] = {o->tp, o->pp, o->dp, o->ep, o->micro_batch, o->interleave, o->cp};
+    const char *names[] = {"TP", "PP", "DP", "EP", "micro-batch", "interleave", "CP"};
+    for (int i = 0; i < 7; i++)
         if (v[i] < 0) {
-            snprintf(err, err_len, "%s must be at least 1 (got %d)", names[i], v[i]);
+            msg_set(err, err_len, "%s must be at least 1 (got %d)", names[i], v[i]);
             return false;
         }
     if (o->zero < 0 || o->zero > 3) {
-        snprintf(err, err_len, "ZeRO stage must be 0, 1, 2 or 3 (got %d)", o->zero);
+        msg_set(err, err_len, "ZeRO stage must be 0, 1, 2 or 3 (got %d)", o->zero);
+        return false;
+    }
+    /* The degrees given must divide the GPUs on their own ("TP 8 x DP 3 =
+     * 24 does not divide the 64 GPUs"); all four given must multiply to it. */
+    const int deg[] = {o->tp, o->cp, o->pp, o->dp};
+    const char *dn[] = {"TP", "CP", "PP", "DP"};
+    long long given = 1;
+    char names_given[80] = "";
+    int n_given = 0;
+    for (int i = 0; i < 4; i++) {
+        if (deg[i] == 0)
+            continue;
+        given *= deg[i];
+        size_t used = strlen(names_given);
+        snprintf(names_given + used, sizeof names_given - used, "%s%s %d", used ? " x " : "",
+                 dn[i], deg[i]);
+        n_given++;
+        if (given > n || n % given != 0) {
+            if (n_given > 1)
+                msg_set(err, err_len, "%s = %lld does not divide the %d GPUs", names_given,
+                        given, n);
+            else
+                msg_set(err, err_len, "%s does not divide the %d GPUs", names_given, n);
+            return false;
+        }
+    }
+    if (o->tp && o->pp && o->dp && given != n) {
+        msg_set(err, err_len, "TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d",
+                o->tp, o->cp ? o->cp : 1, o->pp, o->dp, given, n);
         return false;
     }
     return true;
@@ -205,151 +235,204 @@ static void explain_none(const Cluster *c, const Workload *w, const SweepOptions
                          size_t err_len)
 {
     const int n = c->n_gpus;
-    Mapping m = {o->tp ? o->tp : 1, 1, o->pp ? o->pp : 1, 1, o->ep ? o->ep : 1,
-                 o->interleave ? o->interleave : 1, o->zero};
-    long long tpp = (long long)m.tp * m.pp;
-    m.dp = o->dp ? o->dp : (n % tpp == 0 ? (int)(n / tpp) : 1);
+    Mapping m = {o->tp ? o->tp : 1, o->cp ? o->cp : 1, o->pp ? o->pp : 1, 1,
+                 o->ep ? o->ep : 1, o->interleave ? o->interleave : 1, o->zero};
+    long long model = (long long)m.tp * m.cp * m.pp;
+    m.dp = o->dp ? o->dp : (n % model == 0 ? (int)(n / model) : 1);
     Workload wl = *w;
-    if (o->micro_batch)
-        wl.micro_batch = o->micro_batch;
-    else
-        wl.micro_batch = 1;
+    wl.micro_batch = o->micro_batch ? o->micro_batch : 1;
     char why[200];
-    if ((o->tp || o->pp || o->dp || o->ep || o->micro_batch || o->interleave) &&
-        !mapping_check(&m, c, &wl, why, sizeof why)) {
-        snprintf(err, err_len, "no legal mapping: %s", why);
+    bool pinned = o->tp || o->pp || o->dp || o->ep || o->micro_batch || o->interleave;
+    if (pinned && !mapping_check(&m, c, &wl, why, sizeof why)) {
+        msg_set(err, err_len, "no legal mapping: %s", why);
         return;
     }
-    snprintf(err, err_len,
-             "no legal mapping of %d GPUs: DP = GPUs / (TP x PP) must divide the global "
-             "batch %d, TP divide the %d heads and PP be at most the %d layers",
-             n, w->global_batch, w->heads, w->layers);
+    msg_set(err, err_len,
+            "no legal mapping of %d GPUs: DP = GPUs / (TP x PP) must divide the global "
+            "batch %d, TP divide the %d heads and PP be at most the %d layers",
+            n, w->global_batch, w->heads, w->layers);
+}
+
+/* One search in progress: what is fixed, where the entries go. */
+typedef struct {
+    SweepResult *r;
+    const Cluster *c;
+    const Workload *w;
+    SweepOptions o;
+    Workload wl; /* w with the candidate's micro-batch */
+    int cp;
+} Search;
+
+/* Evaluates one candidate with the default placement and keeps it when
+ * step_eval accepts it. False when the entry array is full. */
+static bool search_try(Search *s, const Mapping *m, int mb)
+{
+    if (!reserve(s->r))
+        return false;
+    StepResult res;
+    char why[200];
+    s->wl.micro_batch = mb;
+    s->r->evaluated++;
+    if (step_eval(s->c, &s->wl, m, NULL, s->o.params, &res, why, sizeof why) == STEP_OK)
+        entry_from(&s->r->entries[s->r->n++], m, mb, SWEEP_PLACE_DEFAULT, &res);
+    return true;
+}
+
+/* Interleave values for PP stages: the pinned one, else v | ceil(L/PP) (the
+ * largest chunk is then exactly 1/v of a stage; uneven chunks are legal,
+ * step.c, but other v are not tried). Returns how many. */
+static int search_interleaves(const Search *s, int pp, int *out)
+{
+    if (s->o.interleave) {
+        out[0] = s->o.interleave;
+        return 1;
+    }
+    out[0] = 1;
+    if (pp < 2)
+        return 1;
+    return divisors_of((s->w->layers + pp - 1) / pp, out, SWEEP_MAX_DIVISORS);
+}
+
+/* Every EP, micro-batch and interleave of one (TP, PP, DP). */
+static void search_inner(Search *s, int tp, int pp, int dp)
+{
+    const int per_dp = s->w->global_batch / dp; /* sequences per DP rank per step */
+    int div_ep[SWEEP_MAX_DIVISORS], n_ep = 1;
+    div_ep[0] = 1;
+    if (s->o.ep)
+        div_ep[0] = s->o.ep;
+    else if (workload_is_moe(s->w))
+        n_ep = divisors_of(gcd_int(dp, s->w->experts), div_ep, SWEEP_MAX_DIVISORS);
+    int div_mb[SWEEP_MAX_DIVISORS], div_v[SWEEP_MAX_DIVISORS];
+    const int n_mb = divisors_of(per_dp, div_mb, SWEEP_MAX_DIVISORS);
+    const int n_v = search_interleaves(s, pp, div_v);
+    for (int a = 0; a < n_ep; a++)
+        for (int b = 0; b < n_mb; b++) {
+            const int mb = div_mb[b];
+            if (s->o.micro_batch && mb != s->o.micro_batch)
+                continue;
+            for (int k = 0; k < n_v; k++) {
+                const int v = div_v[k];
+                if (v > 1 && (per_dp / mb) % pp)
+                    continue;
+                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, s->o.zero};
+                if (!search_try(s, &m, mb))
+                    return;
+            }
+        }
+}
+
+/* Every legal (TP, PP) over the divisors of GPUs / CP, DP the rest. */
+static void search_degrees(Search *s)
+{
+    const int n = s->c->n_gpus / s->cp, gb = s->w->global_batch;
+    int div_n[SWEEP_MAX_DIVISORS];
+    const int n_div = divisors_of(n, div_n, SWEEP_MAX_DIVISORS);
+    for (int i = 0; i < n_div && !s->r->truncated; i++) {
+        const int tp = div_n[i];
+        if (tp > s->w->heads)
+            break;
+        if ((s->o.tp && tp != s->o.tp) || !tp_legal(tp, s->w))
+            continue;
+        for (int j = 0; j < n_div && !s->r->truncated; j++) {
+            const int pp = div_n[j];
+            if (pp > s->w->layers || (long long)tp * pp > n)
+                break;
+            if ((s->o.pp && pp != s->o.pp) || (n / tp) % pp)
+                continue;
+            const int dp = n / tp / pp;
+            if ((s->o.dp && dp != s->o.dp) || gb % dp)
+                continue;
+            search_inner(s, tp, pp, dp);
+        }
+    }
+}
+
+/* The alternative placement on the best candidates where it can differ,
+ * evaluated with its spans in closed form (no per-GPU placement); kept only
+ * where it changes the step time. */
+static void search_alternatives(Search *s)
+{
+    SweepResult *r = s->r;
+    const int base_n = r->n;
+    int k_alt = s->o.alt_top < 0 ? r->n : (s->o.alt_top < r->n ? s->o.alt_top : r->n);
+    for (int i = 0; i < k_alt && i < base_n; i++) {
+        const Mapping m = r->entries[i].m;
+        const int mb = r->entries[i].micro_batch;
+        const double base_s = r->entries[i].step_s;
+        if (!dp_inner_can_differ(s->c, &m) || !reserve(r))
+            continue;
+        GroupSpan span[DIM_COUNT], edp;
+        dp_inner_spans(s->c, &m, span, &edp);
+        StepResult res;
+        char why[200];
+        s->wl.micro_batch = mb;
+        r->evaluated++;
+        if (step_eval_spans(s->c, &s->wl, &m, span, edp, s->o.params, &res, why, sizeof why) !=
+            STEP_OK)
+            continue;
+        if (fabs(res.step_s - base_s) <= 1e-12 * base_s)
+            continue;
+        entry_from(&r->entries[r->n++], &m, mb, SWEEP_PLACE_DP_INNER, &res);
+    }
+    if (r->n > base_n)
+        qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
 }
 
 bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepOptions *o,
                char *err, size_t err_len)
 {
-    char scratch_err[8];
-    if (!err || !err_len) {
-        err = scratch_err;
-        err_len = sizeof scratch_err;
-    }
-    if (!r) {
-        snprintf(err, err_len, "no result to fill");
+    if (!r || !c || !w) {
+        msg_set(err, err_len, !r ? "no result to fill" : !c ? "no cluster" : "no workload");
         return false;
     }
     r->n = r->n_fit = r->evaluated = 0;
     r->truncated = false;
-    if (!c) {
-        snprintf(err, err_len, "no cluster");
-        return false;
-    }
-    if (!w) {
-        snprintf(err, err_len, "no workload");
-        return false;
-    }
-    SweepOptions opt = o ? *o : sweep_options_default();
+    Search s = {r, c, w, o ? *o : sweep_options_default(), *w, 1};
     if (!cluster_check(c, err, err_len) || !workload_check(w, err, err_len) ||
-        !options_check(&opt, err, err_len))
+        !options_check(&s.o, c->n_gpus, err, err_len))
         return false;
-
-    const int n = c->n_gpus, gb = w->global_batch;
-    const bool moe = workload_is_moe(w);
-    int div_n[SWEEP_MAX_DIVISORS];
-    const int n_div = divisors_of(n, div_n, SWEEP_MAX_DIVISORS);
-    Workload wl = *w;
-    StepResult res;
-    char why[200];
-
-    for (int i = 0; i < n_div && !r->truncated; i++) {
-        const int tp = div_n[i];
-        if (tp > w->heads)
-            break;
-        if ((opt.tp && tp != opt.tp) || !tp_legal(tp, w))
-            continue;
-        for (int j = 0; j < n_div && !r->truncated; j++) {
-            const int pp = div_n[j];
-            if (pp > w->layers || (long long)tp * pp > n)
-                break;
-            if ((opt.pp && pp != opt.pp) || (n / tp) % pp)
-                continue;
-            const int dp = n / tp / pp;
-            if ((opt.dp && dp != opt.dp) || gb % dp)
-                continue;
-            const int per_dp = gb / dp; /* sequences per DP rank per step */
-            int div_ep[SWEEP_MAX_DIVISORS], n_ep = 1;
-            div_ep[0] = 1;
-            if (moe)
-                n_ep = divisors_of(gcd_int(dp, w->experts), div_ep, SWEEP_MAX_DIVISORS);
-            int div_mb[SWEEP_MAX_DIVISORS];
-            const int n_mb = divisors_of(per_dp, div_mb, SWEEP_MAX_DIVISORS);
-            int div_v[SWEEP_MAX_DIVISORS], n_v = 1;
-            div_v[0] = 1;
-            /* v | ceil(L/PP): the largest chunk is then exactly 1/v of a
-             * stage (uneven chunks are legal, step.c); other v are not tried. */
-            if (pp >= 2)
-                n_v = divisors_of((w->layers + pp - 1) / pp, div_v, SWEEP_MAX_DIVISORS);
-            for (int a = 0; a < n_ep && !r->truncated; a++) {
-                const int ep = div_ep[a];
-                if (opt.ep && ep != opt.ep)
-                    continue;
-                for (int b = 0; b < n_mb && !r->truncated; b++) {
-                    const int mb = div_mb[b];
-                    if (opt.micro_batch && mb != opt.micro_batch)
-                        continue;
-                    const int m_count = per_dp / mb;
-                    for (int k = 0; k < n_v; k++) {
-                        const int v = div_v[k];
-                        if (opt.interleave && v != opt.interleave)
-                            continue;
-                        if (v > 1 && m_count % pp)
-                            continue;
-                        if (!reserve(r))
-                            break;
-                        Mapping m = {tp, 1, pp, dp, ep, v, opt.zero};
-                        wl.micro_batch = mb;
-                        r->evaluated++;
-                        if (step_eval(c, &wl, &m, NULL, opt.params, &res, why, sizeof why) !=
-                            STEP_OK)
-                            continue;
-                        entry_from(&r->entries[r->n++], &m, mb, SWEEP_PLACE_DEFAULT, &res);
-                    }
-                }
-            }
-        }
-    }
+    s.cp = s.o.cp ? s.o.cp : 1;
+    search_degrees(&s);
     if (r->n == 0) {
-        explain_none(c, w, &opt, err, err_len);
+        explain_none(c, w, &s.o, err, err_len);
         return false;
     }
     qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
-
-    /* The alternative placement on the best candidates where it can differ,
-     * evaluated with its spans in closed form (no per-GPU placement). */
-    int k_alt = opt.alt_top < 0 ? r->n : (opt.alt_top < r->n ? opt.alt_top : r->n);
-    const int base_n = r->n;
-    for (int i = 0; i < k_alt && i < base_n; i++) {
-        const Mapping m = r->entries[i].m;
-        const int mb = r->entries[i].micro_batch;
-        const double base_s = r->entries[i].step_s;
-        if (!dp_inner_can_differ(c, &m) || !reserve(r))
-            continue;
-        GroupSpan span[DIM_COUNT], edp;
-        dp_inner_spans(c, &m, span, &edp);
-        wl.micro_batch = mb;
-        r->evaluated++;
-        if (step_eval_spans(c, &wl, &m, span, edp, opt.params, &res, why, sizeof why) !=
-            STEP_OK)
-            continue;
-        if (fabs(res.step_s - base_s) <= 1e-12 * base_s)
-            continue; /* the placement made no difference: keep the default only */
-        entry_from(&r->entries[r->n++], &m, mb, SWEEP_PLACE_DP_INNER, &res);
-    }
-    if (r->n > base_n)
-        qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
+    search_alternatives(&s);
     while (r->n_fit < r->n && r->entries[r->n_fit].fits)
         r->n_fit++;
     return true;
+}
+
+const SweepEntry *sweep_choice(const SweepResult *r)
+{
+    if (!r || r->n == 0)
+        return NULL;
+    if (r->n_fit > 0)
+        return &r->entries[0];
+    const SweepEntry *least = &r->entries[0];
+    for (int i = 1; i < r->n; i++)
+        if (r->entries[i].mem_per_gpu_bytes < least->mem_per_gpu_bytes)
+            least = &r->entries[i];
+    return least;
+}
+
+bool sweep_find_mapping(const Cluster *c, const Workload *w, const SweepOptions *o, Mapping *m,
+                        int *micro_batch, char *err, size_t err_len)
+{
+    SweepOptions opt = o ? *o : sweep_options_default();
+    opt.alt_top = 0;
+    SweepResult r = {0};
+    bool ok = sweep_run(&r, c, w, &opt, err, err_len);
+    const SweepEntry *e = ok ? sweep_choice(&r) : NULL;
+    if (e) {
+        *m = e->m;
+        if (micro_batch)
+            *micro_batch = e->micro_batch;
+    }
+    sweep_result_free(&r);
+    return e != NULL;
 }
 
 void sweep_result_free(SweepResult *r)

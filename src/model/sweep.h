@@ -1,16 +1,20 @@
-/* sweep — the best-mapping search: for one cluster and workload, every legal
- * (TP, PP, DP, EP, micro-batch, interleave) with CP 1, each evaluated by
- * step_eval, ranked, and the winner explained tier by tier.
+/* sweep — the one mapping search: for one cluster and workload, every legal
+ * (TP, PP, DP, EP, micro-batch, interleave) with CP fixed (1 unless given),
+ * each evaluated by step_eval, ranked, and the winner explained tier by
+ * tier. `sweep`, `eval` (degrees not given), `render`, `play` and the UI's
+ * search screen all run this search, each pinning what its user fixed.
  *
  * Enumeration (pruned before any evaluation): TP and PP run over the
- * divisors of the GPU count only; TP must divide the heads and the FFN width
+ * divisors of GPUs / CP only; TP must divide the heads and the FFN width
  * and agree with the KV heads; PP is at most the layers; DP = GPUs / (TP x PP)
  * must divide the global batch; EP runs over the divisors of gcd(DP, experts)
  * (1 for a dense model); the micro-batch over the divisors of batch / DP;
  * interleave v > 1 only where PP >= 2, v divides ceil(layers / PP) (the
  * largest chunk is 1/v of a stage; PP x v at most the layers) and the
- * micro-batch count is a multiple of PP (mapping_check's rules). The ZeRO
- * stage is the caller's, not searched.
+ * micro-batch count is a multiple of PP (mapping_check's rules); a pinned
+ * interleave is tried as given. The ZeRO stage is the caller's, not
+ * searched. Degrees given must divide the GPUs on their own, and all of TP,
+ * PP and DP given must multiply to them: that is said before any search.
  *
  * Placements: every candidate is evaluated with the default placement (TP,
  * CP, EP, PP, DP innermost to outermost). The one alternative that can differ,
@@ -56,6 +60,7 @@ typedef struct {
     int alt_top;          /* try the alternative placement on this many of the best
                            * default-placement candidates; < 0 (default): on all */
     const StepParams *params; /* NULL: step_params_default() */
+    int cp;               /* context parallelism of every candidate; 0 = 1 (not searched) */
 } SweepOptions;
 
 /* Everything free, ZeRO 1, the alternative placement tried on every candidate. */
@@ -98,6 +103,17 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
                char *err, size_t err_len);
 
 void sweep_result_free(SweepResult *r); /* frees the entries, keeps r itself; NULL ok */
+
+/* The one mapping a command picks from a finished search: the fastest that
+ * fits (entries[0]), or when nothing fits the one that needs the least
+ * memory (the closest to fitting). NULL when the search found nothing. */
+const SweepEntry *sweep_choice(const SweepResult *r);
+
+/* The search as `eval` and `play` use it when degrees are not all given:
+ * sweep_run with the default placement only, then sweep_choice. Fills *m and
+ * (when not NULL) *micro_batch; false with sweep_run's reason in err. */
+bool sweep_find_mapping(const Cluster *c, const Workload *w, const SweepOptions *o, Mapping *m,
+                        int *micro_batch, char *err, size_t err_len);
 
 /* The winner (entries[0]), or NULL when the search found nothing. */
 const SweepEntry *sweep_best(const SweepResult *r);

@@ -65,7 +65,7 @@ static void screen_scenario_model_why(const ScenarioView *v, bool ascii, char *b
         for (int rank = 0; rank < world; rank++) {
             if (mapping_coord(m, rank, d) != 0)
                 continue;
-            GroupSpan sp = mapping_group_span(m, c, pl, d, rank);
+            GroupSpan sp = span_of_group(m, c, pl, d, rank);
             if (sp.domains <= 1)
                 continue;
             char out[32], up[32], dt[32];

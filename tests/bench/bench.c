@@ -34,6 +34,7 @@
 #include "draw/views.h"
 #include "model/cluster.h"
 #include "model/mapping.h"
+#include "model/span.h"
 #include "model/step.h"
 #include "model/sweep.h"
 #include "model/workload.h"

@@ -53,6 +53,15 @@ ok "list" 'gb300-nvl72' eval --list
 ok "list bits and bytes" '800 Gb/s = 100 GB/s' eval --list
 ok "help" '--interleave' eval --help
 ok "in the command table" 'eval' --help
+# one search for eval and sweep: batch 1 on 128 GPUs needs DP 1, so TP x PP =
+# 128 with TP dividing Llama 3 8B's 32 heads and PP at most its 32 layers:
+# TP 4 PP 32, TP 8 PP 16, TP 16 PP 8, TP 32 PP 4 (TP spilling out of the
+# 2-GPU domains is legal, only slow)
+ok "sweep batch 1" ' TP8 PP16 DP1 ' \
+  sweep --gpus 128 --batch 1 --model llama3-8b --domain 2 --top all
+ok "sweep batch 1 count" '^4 candidates evaluated' \
+  sweep --gpus 128 --batch 1 --model llama3-8b --domain 2
+ok "eval batch 1" '"dp":1,' eval --gpus 128 --batch 1 --model llama3-8b --domain 2 --json
 
 usage "unknown flag" "unknown flag '--bogus'" eval --bogus
 usage "missing value" "needs a value" eval --tp

@@ -272,6 +272,13 @@ static void test_eval_derives_dp_and_gpus(void **state)
                   "--dp", "4", "--json", NULL);
     assert_int_equal(rc, 0);
     assert_int_equal((int)json_num(out_buf, "pp"), 2);
+    /* nothing given but batch 1: the one search finds DP 1 (TP x PP = 128;
+     * TP spilling out of 2-GPU domains is slow, not illegal) */
+    rc = run_eval("--gpus", "128", "--batch", "1", "--model", "llama3-8b", "--domain", "2",
+                  "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_int_equal((int)json_num(out_buf, "dp"), 1);
+    assert_int_equal((int)(json_num(out_buf, "tp") * json_num(out_buf, "pp")), 128);
 }
 
 static void test_eval_flags_override_preset(void **state)

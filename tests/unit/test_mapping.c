@@ -14,6 +14,8 @@
 #include <time.h>
 
 #include "model/mapping.h"
+#include "model/placement.h"
+#include "model/span.h"
 
 static Cluster hand_cluster(int n, int domain, int per_leaf, int sites)
 {
@@ -141,6 +143,45 @@ static void test_mapping_coordinates(void **state)
     assert_int_equal(mapping_dim_size(&e, DIM_DP), 4);
 }
 
+/* The one rebalance rule, on 16 GPUs from TP 2 PP 2 DP 4: TP 4 leaves
+ * DP = 16 / (4 x 1 x 2) = 2; DP 8 leaves PP = 16 / (2 x 1 x 8) = 1; EP
+ * changes nothing else; TP 3 and DP 3 are not whole and change nothing. */
+static void test_mapping_set_degree_rebalances(void **state)
+{
+    (void)state;
+    const Mapping start = {.tp = 2, .cp = 1, .pp = 2, .dp = 4, .ep = 1, .interleave = 1};
+    Mapping m = start;
+    char err[200] = "";
+    assert_true(mapping_set_degree(&m, 16, DIM_TP, 4, err, sizeof err));
+    assert_int_equal(m.tp, 4);
+    assert_int_equal(m.pp, 2);
+    assert_int_equal(m.dp, 2);
+    m = start;
+    assert_true(mapping_set_degree(&m, 16, DIM_DP, 8, err, sizeof err));
+    assert_int_equal(m.pp, 1);
+    assert_int_equal(m.dp, 8);
+    m = start;
+    assert_true(mapping_set_degree(&m, 16, DIM_EP, 4, err, sizeof err));
+    assert_int_equal(m.ep, 4);
+    assert_int_equal(m.dp, 4);
+    assert_int_equal(m.pp, 2);
+    m = start;
+    assert_false(mapping_set_degree(&m, 16, DIM_TP, 3, err, sizeof err));
+    assert_string_equal(err, "TP 3 x CP 1 x PP 2 = 6 does not divide the 16 GPUs, so DP would "
+                             "not be whole");
+    assert_int_equal(m.tp, 2);
+    assert_false(mapping_set_degree(&m, 16, DIM_DP, 3, err, sizeof err));
+    assert_string_equal(err, "TP 2 x CP 1 x DP 3 = 6 does not divide the 16 GPUs, so PP would "
+                             "not be whole");
+    assert_false(mapping_set_degree(&m, 16, DIM_PP, 0, err, sizeof err));
+    assert_string_equal(err, "PP must be at least 1 (got 0)");
+    assert_int_equal(m.dp, 4);
+    /* DP derived alone: 16 / (2 x 1 x 2) = 4 */
+    Mapping d = {.tp = 2, .cp = 1, .pp = 2, .dp = 0, .ep = 1, .interleave = 1};
+    assert_true(mapping_derive_dp(&d, 16, NULL, 0));
+    assert_int_equal(d.dp, 4);
+}
+
 static void test_mapping_placement_swap_and_inverse(void **state)
 {
     (void)state;
@@ -188,27 +229,27 @@ static void test_mapping_default_spans_hand_worked(void **state)
     /* 64 GPUs in 8-GPU servers, 32 GPUs per leaf. TP 8 fills one server. */
     Cluster c = hand_cluster(64, 8, 32, 1);
     Mapping m = {.tp = 8, .cp = 1, .pp = 2, .dp = 4, .ep = 1, .interleave = 1};
-    SPAN(mapping_worst_span(&m, &c, NULL, DIM_TP), 8, 1, 8, 1, false);
+    SPAN(span_worst(&m, &c, NULL, DIM_TP), 8, 1, 8, 1, false);
     /* PP stride 8: GPUs x and x+8, two servers, same leaf. */
-    SPAN(mapping_worst_span(&m, &c, NULL, DIM_PP), 2, 2, 1, 1, false);
+    SPAN(span_worst(&m, &c, NULL, DIM_PP), 2, 2, 1, 1, false);
     /* DP stride 16: x, x+16, x+32, x+48: 4 servers over 2 leaves. */
-    SPAN(mapping_worst_span(&m, &c, NULL, DIM_DP), 4, 4, 1, 1, true);
+    SPAN(span_worst(&m, &c, NULL, DIM_DP), 4, 4, 1, 1, true);
     /* TP 16 spans two servers with 8 each. */
     Mapping t16 = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
-    SPAN(mapping_worst_span(&t16, &c, NULL, DIM_TP), 16, 2, 8, 1, false);
+    SPAN(span_worst(&t16, &c, NULL, DIM_TP), 16, 2, 8, 1, false);
     /* NVL72 racks, 144 GPUs: TP 16 groups start at 0, 16, ..., 128; the one
      * at 64 covers 64..79 = 8 GPUs in rack 0 and 8 in rack 1. */
     Cluster r = hand_cluster(144, 72, 72, 1);
     Mapping t16r = {.tp = 16, .cp = 1, .pp = 1, .dp = 9, .ep = 1, .interleave = 1};
-    SPAN(mapping_worst_span(&t16r, &r, NULL, DIM_TP), 16, 2, 8, 1, true);
+    SPAN(span_worst(&t16r, &r, NULL, DIM_TP), 16, 2, 8, 1, true);
     /* TP 8 in NVL72: 72 = 9 x 8, never split. */
     Mapping t8r = {.tp = 8, .cp = 1, .pp = 1, .dp = 18, .ep = 1, .interleave = 1};
-    SPAN(mapping_worst_span(&t8r, &r, NULL, DIM_TP), 8, 1, 8, 1, false);
+    SPAN(span_worst(&t8r, &r, NULL, DIM_TP), 8, 1, 8, 1, false);
     /* Two sites of 32 GPUs: DP 4 at stride 16 touches both. */
     Cluster s = hand_cluster(64, 8, 32, 2);
-    SPAN(mapping_worst_span(&m, &s, NULL, DIM_DP), 4, 4, 1, 2, true);
+    SPAN(span_worst(&m, &s, NULL, DIM_DP), 4, 4, 1, 2, true);
     /* Size-1 dimensions span nothing. */
-    SPAN(mapping_worst_span(&m, &c, NULL, DIM_EP), 1, 1, 1, 1, false);
+    SPAN(span_worst(&m, &c, NULL, DIM_EP), 1, 1, 1, 1, false);
 }
 
 /* Closed form against the exact walk over every group (the default placement
@@ -232,11 +273,11 @@ static void test_mapping_closed_form_matches_walk(void **state)
             int world = mapping_world(&m);
             Cluster c = hand_cluster(world, domains[j], 2 * domains[j], 1);
             for (int d = 0; d < DIM_COUNT; d++) {
-                GroupSpan closed = mapping_worst_span(&m, &c, NULL, (MappingDim)d);
+                GroupSpan closed = span_worst(&m, &c, NULL, (MappingDim)d);
                 int worst_dom = 0, worst_min = 0;
                 bool leaf = false;
                 for (int r = 0; r < world; r++) {
-                    GroupSpan g = mapping_group_span(&m, &c, NULL, (MappingDim)d, r);
+                    GroupSpan g = span_of_group(&m, &c, NULL, (MappingDim)d, r);
                     if (g.domains > worst_dom ||
                         (g.domains == worst_dom && g.min_per_domain < worst_min)) {
                         worst_dom = g.domains;
@@ -279,8 +320,8 @@ static void test_mapping_explicit_walk_matches_closed_form(void **state)
             assert_true(placement_swap_gpus(p, 0, 1)); /* same domain, same leaf */
             assert_false(placement_is_default(p));
             for (int d = 0; d < DIM_COUNT; d++) {
-                GroupSpan a = mapping_worst_span(&m, &c, NULL, (MappingDim)d);
-                GroupSpan b = mapping_worst_span(&m, &c, p, (MappingDim)d);
+                GroupSpan a = span_worst(&m, &c, NULL, (MappingDim)d);
+                GroupSpan b = span_worst(&m, &c, p, (MappingDim)d);
                 if (a.domains != b.domains || a.min_per_domain != b.min_per_domain ||
                     a.crosses_leaf != b.crosses_leaf || a.sites != b.sites) {
                     print_error("shape %zu domain %d dim %s: closed %d/%d/%d, walk %d/%d/%d\n", i,
@@ -386,7 +427,7 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
                  * are compared there. */
                 bool closed_exact[DIM_COUNT];
                 for (int d = 0; d < DIM_COUNT; d++)
-                    closed_exact[d] = same_span(mapping_worst_span(&m, &c, NULL, (MappingDim)d),
+                    closed_exact[d] = same_span(span_worst(&m, &c, NULL, (MappingDim)d),
                                                 brute_worst(&m, &c, p, (MappingDim)d));
                 /* 1, then 20, then 400 swaps on the same placement: the spans
                  * taken in between must follow the swaps made after them. */
@@ -399,7 +440,7 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
                         placement_swap_gpus(p, a, b);
                     }
                     for (int d = 0; d < DIM_COUNT; d++) {
-                        GroupSpan a = mapping_worst_span(&m, &c, p, (MappingDim)d);
+                        GroupSpan a = span_worst(&m, &c, p, (MappingDim)d);
                         GroupSpan b = brute_worst(&m, &c, p, (MappingDim)d);
                         if (!closed_exact[d] && swaps == 1)
                             a.min_per_domain = b.min_per_domain;
@@ -413,7 +454,7 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
                             fail();
                         }
                         for (int r = 0; r < world; r += 7) {
-                            GroupSpan g = mapping_group_span(&m, &c, p, (MappingDim)d, r);
+                            GroupSpan g = span_of_group(&m, &c, p, (MappingDim)d, r);
                             if (!same_span(g, brute_group(&m, &c, p, (MappingDim)d, r))) {
                                 print_error("group of rank %d, dim %s differs from brute force\n",
                                             r, mapping_dim_name((MappingDim)d));
@@ -427,9 +468,9 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
                 Placement *q = placement_dup(p);
                 placement_swap_gpus(q, 0, world - 1);
                 for (int d = 0; d < DIM_COUNT; d++) {
-                    assert_true(same_span(mapping_worst_span(&m, &c, q, (MappingDim)d),
+                    assert_true(same_span(span_worst(&m, &c, q, (MappingDim)d),
                                           brute_worst(&m, &c, q, (MappingDim)d)));
-                    assert_true(same_span(mapping_worst_span(&m, &c, p, (MappingDim)d),
+                    assert_true(same_span(span_worst(&m, &c, p, (MappingDim)d),
                                           brute_worst(&m, &c, p, (MappingDim)d)));
                 }
                 placement_free(q);
@@ -449,12 +490,12 @@ static void test_mapping_explicit_placement_spans(void **state)
     Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 2, .ep = 1, .interleave = 1};
     Placement *p = placement_new(16);
     assert_true(placement_swap_gpus(p, 7, 8));
-    SPAN(mapping_worst_span(&m, &c, p, DIM_TP), 8, 2, 1, 1, false);
-    SPAN(mapping_group_span(&m, &c, p, DIM_TP, 0), 8, 2, 1, 1, false);
+    SPAN(span_worst(&m, &c, p, DIM_TP), 8, 2, 1, 1, false);
+    SPAN(span_of_group(&m, &c, p, DIM_TP, 0), 8, 2, 1, 1, false);
     /* DP pairs (r, r+8) still straddle the two servers. */
-    SPAN(mapping_worst_span(&m, &c, p, DIM_DP), 2, 2, 1, 1, false);
+    SPAN(span_worst(&m, &c, p, DIM_DP), 2, 2, 1, 1, false);
     /* Default placement: TP inside one server. */
-    SPAN(mapping_worst_span(&m, &c, NULL, DIM_TP), 8, 1, 8, 1, false);
+    SPAN(span_worst(&m, &c, NULL, DIM_TP), 8, 1, 8, 1, false);
     placement_free(p);
 }
 
@@ -477,7 +518,7 @@ static void test_mapping_shuffled_spans_are_stable(void **state)
     }
     GroupSpan first[DIM_COUNT];
     for (int d = 0; d < DIM_COUNT; d++)
-        first[d] = mapping_worst_span(&m, &c, p, (MappingDim)d);
+        first[d] = span_worst(&m, &c, p, (MappingDim)d);
     /* A shuffled TP group of 64 lands in many domains. */
     assert_true(first[DIM_TP].domains > 1);
     for (int round = 0; round < 2; round++) {
@@ -486,7 +527,7 @@ static void test_mapping_shuffled_spans_are_stable(void **state)
             assert_true(placement_swap_gpus(p, 5, 70000));
         }
         for (int d = 0; d < DIM_COUNT; d++) {
-            GroupSpan again = mapping_worst_span(&m, &c, p, (MappingDim)d);
+            GroupSpan again = span_worst(&m, &c, p, (MappingDim)d);
             assert_int_equal(again.domains, first[d].domains);
             assert_int_equal(again.min_per_domain, first[d].min_per_domain);
             assert_int_equal(again.sites, first[d].sites);
@@ -500,6 +541,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mapping_check_names_the_constraint),
         cmocka_unit_test(test_mapping_coordinates),
+        cmocka_unit_test(test_mapping_set_degree_rebalances),
         cmocka_unit_test(test_mapping_placement_swap_and_inverse),
         cmocka_unit_test(test_mapping_default_spans_hand_worked),
         cmocka_unit_test(test_mapping_closed_form_matches_walk),

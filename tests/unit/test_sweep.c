@@ -508,6 +508,76 @@ static void test_sweep_options_and_errors(void **state)
     assert_null(r.entries);
 }
 
+/* Batch 1 on 128 GPUs in domains of 2 (Llama 3 8B: 32 heads, 8 KV heads,
+ * 32 layers): DP must be 1, so TP x PP = 128 with TP | 32 and PP <= 32:
+ * TP 4 PP 32, TP 8 PP 16, TP 16 PP 8, TP 32 PP 4; one micro-batch, so no
+ * interleave (m = 1 is not a multiple of PP). Four candidates, TP 8 PP 16
+ * among them, whatever the domain size allows TP to be fast at. */
+static void test_sweep_finds_dp1_for_batch_1(void **state)
+{
+    (void)state;
+    Cluster c = preset("dgx-h100", 128);
+    c.domain_gpus = 2;
+    Workload w = model("llama3-8b");
+    w.global_batch = 1;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, NULL);
+    assert_int_equal(r.evaluated, 4);
+    bool tp8 = false;
+    for (int i = 0; i < r.n; i++) {
+        assert_int_equal(r.entries[i].m.dp, 1);
+        assert_int_equal(r.entries[i].m.tp * r.entries[i].m.pp, 128);
+        tp8 |= r.entries[i].m.tp == 8 && r.entries[i].m.pp == 16;
+    }
+    assert_true(tp8);
+    /* eval's use of the same search: micro-batch and interleave pinned */
+    SweepOptions o = sweep_options_default();
+    o.micro_batch = 1;
+    o.interleave = 1;
+    Mapping m;
+    int mb = 0;
+    char err[300] = "";
+    assert_true(sweep_find_mapping(&c, &w, &o, &m, &mb, err, sizeof err));
+    assert_int_equal(m.dp, 1);
+    assert_int_equal(mb, 1);
+    assert_int_equal(m.tp, r.entries[0].m.tp);
+    sweep_result_free(&r);
+}
+
+/* sweep_choice: the fastest that fits; when nothing fits, the entry that
+ * needs the least memory, not the fastest. */
+static void test_sweep_choice_prefers_least_memory_when_nothing_fits(void **state)
+{
+    (void)state;
+    SweepEntry e[3];
+    memset(e, 0, sizeof e);
+    e[0].step_s = 1, e[0].mem_per_gpu_bytes = 300e9;
+    e[1].step_s = 2, e[1].mem_per_gpu_bytes = 100e9;
+    e[2].step_s = 3, e[2].mem_per_gpu_bytes = 200e9;
+    SweepResult r = {.entries = e, .n = 3, .cap = 3, .n_fit = 0};
+    assert_ptr_equal(sweep_choice(&r), &e[1]);
+    r.n_fit = 1;
+    e[0].fits = true;
+    assert_ptr_equal(sweep_choice(&r), &e[0]);
+    r.n = 0;
+    assert_null(sweep_choice(&r));
+    /* the options a search pins must divide the GPUs on their own */
+    Cluster c = preset("dgx-h100", 64);
+    Workload w = model("llama3-8b");
+    SweepOptions o = sweep_options_default();
+    o.tp = 8;
+    o.dp = 3;
+    char err[300] = "";
+    SweepResult s = {0};
+    assert_false(sweep_run(&s, &c, &w, &o, err, sizeof err));
+    assert_string_equal(err, "TP 8 x DP 3 = 24 does not divide the 64 GPUs");
+    o.dp = 2;
+    o.pp = 2;
+    assert_false(sweep_run(&s, &c, &w, &o, err, sizeof err));
+    assert_string_equal(err, "TP 8 x CP 1 x PP 2 x DP 2 = 32 GPUs, but the cluster has 64");
+    sweep_result_free(&s);
+}
+
 /* The TP series holds each TP the search reached once, ascending, with the
  * best step time of that TP (checked by a scan), and `best` the fastest. The
  * domain series on 64 GPUs: with domains of 4, 8 and 16 nested in one
@@ -563,6 +633,8 @@ int main(void)
         cmocka_unit_test(test_sweep_scale_across_keeps_dp_in_site),
         cmocka_unit_test(test_sweep_options_and_errors),
         cmocka_unit_test(test_sweep_series),
+        cmocka_unit_test(test_sweep_finds_dp1_for_batch_1),
+        cmocka_unit_test(test_sweep_choice_prefers_least_memory_when_nothing_fits),
     };
     return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
 }

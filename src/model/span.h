@@ -1,0 +1,39 @@
+/* span — how the groups of one parallel dimension spread over the tiers of a
+ * cluster (scale-up domains, leaf switches, sites) under a placement: what
+ * every collective's cost depends on.
+ *
+ * Pure: no I/O. Nothing here allocates after a placement's first exact span
+ * (the work memory is the placement's).
+ */
+#ifndef SCALELAB_MODEL_SPAN_H
+#define SCALELAB_MODEL_SPAN_H
+
+#include "model/cluster.h"
+#include "model/mapping.h"
+#include "model/placement.h"
+#include <stdbool.h>
+
+/* How one group of a dimension spreads over the tiers. */
+typedef struct {
+    int size;           /* ranks in the group */
+    int domains;        /* scale-up domains it touches */
+    int min_per_domain; /* fewest of its ranks in one touched domain */
+    int sites;          /* sites it touches */
+    bool crosses_leaf;  /* spans more than one leaf switch */
+} GroupSpan;
+
+/* The worst span over all groups of dimension d (most domains; ties: fewest
+ * ranks per domain). With p == NULL or default placement this is computed in
+ * O(1) (bounded by the domain size, never by the cluster size); with an
+ * explicit placement in O(moved ranks x group size) when few groups hold a
+ * moved rank (exact for those groups, the closed form for the rest), else in
+ * O(ranks) by one counting pass per group, no sort. Work memory belongs to
+ * the placement (made on first use, reused, handed to a placement_dup copy), so a
+ * call allocates nothing after the first; it is written even through a const
+ * Placement, so one placement must not be evaluated on two threads at once. */
+GroupSpan span_worst(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d);
+/* The span of the group of dimension d that contains rank. O(group size). */
+GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
+                        int rank);
+
+#endif
