@@ -197,8 +197,18 @@ static bool options_check(const SweepOptions *o, int n, char *err, size_t err_le
         msg_set(err, err_len, "ZeRO stage must be 0, 1, 2 or 3 (got %d)", o->zero);
         return false;
     }
-    /* The degrees given must divide the GPUs on their own ("TP 8 x DP 3 =
-     * 24 does not divide the 64 GPUs"); all four given must multiply to it. */
+    /* All of TP, PP and DP given must multiply to the GPUs; fewer must
+     * divide them on their own ("TP 8 x DP 3 = 24 does not divide the 64
+     * GPUs"). */
+    if (o->tp && o->pp && o->dp) {
+        long long all = (long long)o->tp * (o->cp ? o->cp : 1) * o->pp * o->dp;
+        if (all != n) {
+            msg_set(err, err_len,
+                    "TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d", o->tp,
+                    o->cp ? o->cp : 1, o->pp, o->dp, all, n);
+            return false;
+        }
+    }
     const int deg[] = {o->tp, o->cp, o->pp, o->dp};
     const char *dn[] = {"TP", "CP", "PP", "DP"};
     long long given = 1;
@@ -220,11 +230,6 @@ static bool options_check(const SweepOptions *o, int n, char *err, size_t err_le
                 msg_set(err, err_len, "%s does not divide the %d GPUs", names_given, n);
             return false;
         }
-    }
-    if (o->tp && o->pp && o->dp && given != n) {
-        msg_set(err, err_len, "TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d",
-                o->tp, o->cp ? o->cp : 1, o->pp, o->dp, given, n);
-        return false;
     }
     return true;
 }
