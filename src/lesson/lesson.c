@@ -16,9 +16,12 @@
 #include "base/xmem.h"
 #include "lesson/lesson_api.h"
 #include "lesson/sandbox.h"
+#include "model/quiz.h"
+#include "model/units.h"
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,14 +63,24 @@ typedef struct {
     char **hints;
     int n_hints;
     char *debrief;
+    bool debrief_fn; /* debrief is a function kept in the registry */
+    int debrief_line;
     char **solution;
     int n_solution;
+    int par;
+    LessonTarget target;
     /* presenter steps: moves (scenario) or pieces of text (other pages) */
     char **steps;
     int n_steps;
     /* quiz */
     QuizChoice *choices;
     int n_choices;
+    bool calc;
+    /* predict */
+    char *question, *unit, *formula;
+    double answer, tolerance;
+    PredictTerm *terms; /* names owned by the page */
+    int n_terms;
     bool ok; /* read without problems */
 } Page;
 
@@ -149,6 +162,12 @@ static void page_free(Page *p)
         free(p->choices[i].explain);
     }
     free(p->choices);
+    free(p->question);
+    free(p->unit);
+    free(p->formula);
+    for (int i = 0; i < p->n_terms; i++)
+        free((char *)p->terms[i].name);
+    free(p->terms);
 }
 
 void lesson_free(Lesson *l)
@@ -273,6 +292,15 @@ static int page_line(const Lesson *l, int page)
     return l->return_line;
 }
 
+static void lesson_predict_spec_of(const Page *p, PredictSpec *out)
+{
+    *out = (PredictSpec){.unit = p->unit ? p->unit : "",
+                         .answer = p->answer,
+                         .tolerance = p->tolerance,
+                         .terms = p->terms,
+                         .n_terms = p->n_terms};
+}
+
 /* ---- reading the lesson table (inside sandbox_protect) --------------------- */
 
 typedef struct {
@@ -284,6 +312,7 @@ typedef struct {
  * kept in the registry under this key between calls. */
 static const char LESSON_KEY[] = "scalelab.lesson";
 static const char GOALS_KEY[] = "scalelab.goals";
+static const char DEBRIEFS_KEY[] = "scalelab.debriefs";
 
 static char *dup_field(lua_State *L, int idx, const char *k, const char *what, bool required)
 {
@@ -333,6 +362,34 @@ static void read_strings(lua_State *L, int idx, const char *k, const char *what,
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
+}
+
+/* A number at field k into *out; false when the field is nil. */
+static bool num_field(lua_State *L, int idx, const char *k, const char *what, double *out)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return false;
+    }
+    if (t != LUA_TNUMBER)
+        luaL_error(L, "%s: '%s' must be a number (got %s)", what, k, lua_typename(L, t));
+    *out = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (!isfinite(*out))
+        luaL_error(L, "%s: '%s' must be a finite number", what, k);
+    return true;
+}
+
+/* A boolean at field k (nil is false). */
+static bool bool_field(lua_State *L, int idx, const char *k, const char *what)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t != LUA_TNIL && t != LUA_TBOOLEAN)
+        luaL_error(L, "%s: '%s' must be true or false", what, k);
+    bool v = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return v;
 }
 
 static void read_view(lua_State *L, int idx, const char *what, Page *p)
@@ -393,7 +450,7 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
     int t = lua_getfield(L, idx, "allow");
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
-        return SCN_ALLOW_ALL;
+        return SCN_ALLOW_LESSON_DEFAULT;
     }
     if (t != LUA_TTABLE)
         luaL_error(L, "%s: 'allow' must be a list like { \"move\", \"degrees\" }", what);
@@ -404,7 +461,8 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
                  {"degrees", SCN_ALLOW_DEGREES},
                  {"micro", SCN_ALLOW_MICRO},
                  {"domain", SCN_ALLOW_DOMAIN},
-                 {"system", SCN_ALLOW_SYSTEM}};
+                 {"system", SCN_ALLOW_SYSTEM},
+                 {"search", SCN_ALLOW_SEARCH}};
     unsigned allow = 0;
     lua_Integer len = luaL_len(L, -1);
     for (lua_Integer i = 1; i <= len && i <= MAX_ITEMS; i++) {
@@ -416,13 +474,51 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
         if (!bit)
             luaL_error(L,
                        "%s: allow[%I] = '%s' is not one of move, degrees, micro, domain, "
-                       "system",
+                       "system, search",
                        what, i, s);
         allow |= bit;
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
     return allow;
+}
+
+/* debrief = "text" or debrief = function(r) return "text" end. */
+static void read_debrief(lua_State *L, int idx, const char *what, Page *p, int page)
+{
+    if (lua_getfield(L, idx, "debrief") != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        p->debrief = dup_field(L, idx, "debrief", what, false);
+        return;
+    }
+    lua_Debug ar;
+    lua_pushvalue(L, -1);
+    p->debrief_line = lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 ? ar.linedefined : p->line;
+    lua_getfield(L, LUA_REGISTRYINDEX, DEBRIEFS_KEY);
+    lua_insert(L, -2);
+    lua_rawseti(L, -2, page + 1);
+    lua_pop(L, 1);
+    p->debrief_fn = true;
+}
+
+/* goal.target = { step_s =, tokens_per_s =, power_w =, mem_per_gpu_bytes = },
+ * or the same keys in the goal table g itself. */
+static void read_target(lua_State *L, int g, const char *what, Page *p)
+{
+    char tw[48];
+    bool nested = lua_getfield(L, g, "target") == LUA_TTABLE;
+    if (!nested && !lua_isnil(L, -1))
+        luaL_error(L, "%s: goal.target must be a table like { step_s = 2.5 }", what);
+    int t = nested ? lua_gettop(L) : g;
+    snprintf(tw, sizeof tw, "%s: goal%s", what, nested ? ".target" : "");
+    LessonTarget *x = &p->target;
+    num_field(L, t, "step_s", tw, &x->step_s);
+    num_field(L, t, "tokens_per_s", tw, &x->tokens_per_s);
+    num_field(L, t, "power_w", tw, &x->power_w);
+    num_field(L, t, "mem_per_gpu_bytes", tw, &x->mem_per_gpu_bytes);
+    if (x->step_s < 0 || x->tokens_per_s < 0 || x->power_w < 0 || x->mem_per_gpu_bytes < 0)
+        luaL_error(L, "%s: target values must be above 0", tw);
+    lua_pop(L, 1);
 }
 
 static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, int page)
@@ -440,7 +536,11 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
     read_strings(L, idx, "start", what, &p->start, &p->n_start);
     read_strings(L, idx, "hints", what, &p->hints, &p->n_hints);
     read_strings(L, idx, "solution", what, &p->solution, &p->n_solution);
-    p->debrief = dup_field(L, idx, "debrief", what, false);
+    double par = 0;
+    if (num_field(L, idx, "par", what, &par) && (par != floor(par) || par < 1 || par > MAX_ITEMS))
+        luaL_error(L, "%s: 'par' must be a whole number of moves (1 to %d)", what, MAX_ITEMS);
+    p->par = (int)par;
+    read_debrief(L, idx, what, p, page);
     if (lua_getfield(L, idx, "goal") != LUA_TTABLE)
         luaL_error(L,
                    "%s: 'goal' must be a table { text = \"...\", check = function(r) ... "
@@ -448,6 +548,7 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
                    what);
     int g = lua_gettop(L);
     p->goal_text = dup_field(L, g, "text", "goal", true);
+    read_target(L, g, what, p);
     if (lua_getfield(L, g, "check") != LUA_TFUNCTION)
         luaL_error(L,
                    "%s: goal.check must be a function(r) returning true when the goal is "
@@ -495,6 +596,61 @@ static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
     lua_pop(L, 1);
     if (n_correct == 0)
         luaL_error(L, "%s: no choice is marked correct = true", what);
+    p->calc = bool_field(L, idx, "calc", what);
+}
+
+/* terms = { { name = "latency", value = 2e-6 }, ... } */
+static void read_terms(lua_State *L, int idx, const char *what, Page *p)
+{
+    int t = lua_getfield(L, idx, "terms");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        luaL_error(L, "%s: 'terms' must be a list of { name =, value = }", what);
+    lua_Integer len = luaL_len(L, -1);
+    if (len > MAX_ITEMS)
+        luaL_error(L, "%s: 'terms' has %I entries (at most %d)", what, len, MAX_ITEMS);
+    p->terms = xcalloc((size_t)len + 1, sizeof *p->terms);
+    for (lua_Integer i = 1; i <= len; i++) {
+        char tw[64];
+        snprintf(tw, sizeof tw, "%s: terms[%d]", what, (int)i);
+        if (lua_geti(L, -1, i) != LUA_TTABLE)
+            luaL_error(L, "%s must be a table { name = \"latency\", value = 2e-6 }", tw);
+        int c = lua_gettop(L);
+        p->terms[i - 1].name = dup_field(L, c, "name", tw, true);
+        p->n_terms = (int)i;
+        if (!num_field(L, c, "value", tw, &p->terms[i - 1].value))
+            luaL_error(L, "%s: 'value' is missing", tw);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+static void read_predict(lua_State *L, int idx, const char *what, Page *p)
+{
+    p->question = dup_field(L, idx, "question", what, true);
+    p->formula = dup_field(L, idx, "formula", what, false);
+    p->unit = dup_field(L, idx, "unit", what, true);
+    if (!predict_unit_known(p->unit, NULL)) {
+        char u[40];
+        snprintf(u, sizeof u, "%s", p->unit);
+        luaL_error(L, "%s: unit '%s' is not one of s, B, B/s, b/s, FLOP/s, FLOP, W or \"\"", what,
+                   u);
+    }
+    if (!num_field(L, idx, "answer", what, &p->answer))
+        luaL_error(L, "%s: 'answer' is missing (a number in base units, from the model)", what);
+    num_field(L, idx, "tolerance", what, &p->tolerance);
+    if (lua_getfield(L, idx, "tolerance") != LUA_TNIL && p->tolerance == 0)
+        luaL_error(L, "%s: 'tolerance' must be a fraction in (0, 1], e.g. 0.2 for 20%%", what);
+    lua_pop(L, 1);
+    read_terms(L, idx, what, p);
+    PredictSpec spec;
+    lesson_predict_spec_of(p, &spec);
+    char why[200];
+    if (!predict_spec_check(&spec, why, sizeof why))
+        luaL_error(L, "%s: %s", what, why);
 }
 
 static void read_chart(lua_State *L, int idx, const char *what, Page *p)
@@ -601,7 +757,7 @@ static int read_page(lua_State *L)
     if (lua_geti(L, -1, page + 1) != LUA_TTABLE)
         return luaL_error(L,
                           "%s must be a table with kind = \"text\" (or diagram, scenario, "
-                          "quiz, compare)",
+                          "quiz, compare, predict)",
                           what);
     int idx = lua_gettop(L);
     char *kind = dup_field(L, idx, "kind", what, true);
@@ -612,7 +768,8 @@ static int read_page(lua_State *L)
                  {"diagram", PAGE_DIAGRAM},
                  {"scenario", PAGE_SCENARIO},
                  {"quiz", PAGE_QUIZ},
-                 {"compare", PAGE_COMPARE}};
+                 {"compare", PAGE_COMPARE},
+                 {"predict", PAGE_PREDICT}};
     int found = -1;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(kind, kinds[i].name) == 0)
@@ -622,14 +779,15 @@ static int read_page(lua_State *L)
         snprintf(copy, sizeof copy, "%s", kind);
         free(kind);
         return luaL_error(L,
-                          "%s: unknown kind '%s' (text, diagram, scenario, quiz or "
-                          "compare)",
+                          "%s: unknown kind '%s' (text, diagram, scenario, quiz, "
+                          "compare or predict)",
                           what, copy);
     }
     free(kind);
     p->kind = kinds[found].kind;
     p->title = dup_field(L, idx, "title", what, true);
-    p->text = dup_field(L, idx, "text", what, p->kind == PAGE_TEXT || p->kind == PAGE_QUIZ);
+    p->text = dup_field(L, idx, "text", what,
+                        p->kind == PAGE_TEXT || p->kind == PAGE_QUIZ || p->kind == PAGE_PREDICT);
     switch (p->kind) {
     case PAGE_TEXT:
         break;
@@ -644,6 +802,9 @@ static int read_page(lua_State *L)
         break;
     case PAGE_QUIZ:
         read_quiz(L, idx, what, p);
+        break;
+    case PAGE_PREDICT:
+        read_predict(L, idx, what, p);
         break;
     case PAGE_COMPARE: {
         p->view = VIEW_BAR;
@@ -729,6 +890,8 @@ static int read_header(lua_State *L)
     l->n_pages = (int)n;
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, DEBRIEFS_KEY);
     lua_pop(L, 2);
     return 0;
 }
@@ -1024,9 +1187,7 @@ static int run_goal(lua_State *L)
     GoalCtx *g = lua_touserdata(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
     lua_rawgeti(L, -1, g->page + 1);
-    const Scenario *s = g->s;
-    lesson_api_push_result(L, scenario_result(s), scenario_cluster(s), scenario_mapping(s),
-                           scenario_workload(s)->micro_batch, scenario_start_result(s));
+    lesson_api_push_scenario_result(L, g->s);
     lua_call(L, 1, 2);
     return 2;
 }
@@ -1070,6 +1231,123 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
     return met;
 }
 
+int lesson_scenario_par(const Lesson *l, int page)
+{
+    const Page *p = scenario_page(l, page);
+    return p ? p->par : 0;
+}
+
+bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out)
+{
+    const Page *p = scenario_page(l, page);
+    if (out)
+        *out = p ? p->target : (LessonTarget){0};
+    return p && (p->target.step_s > 0 || p->target.tokens_per_s > 0 || p->target.power_w > 0 ||
+                 p->target.mem_per_gpu_bytes > 0);
+}
+
+typedef struct {
+    int page, par;
+    const Scenario *s;
+    const LessonPlay *play;
+} DebriefCtx;
+
+/* Runs in the sandbox: debrief(r) with r as the goal sees it plus what the
+ * learner did; returns the text. */
+static int run_debrief(lua_State *L)
+{
+    DebriefCtx *d = lua_touserdata(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, DEBRIEFS_KEY);
+    lua_rawgeti(L, -1, d->page + 1);
+    lesson_api_push_scenario_result(L, d->s);
+    lua_pushinteger(L, d->play->moves);
+    lua_setfield(L, -2, "moves");
+    lua_pushinteger(L, d->par);
+    lua_setfield(L, -2, "par");
+    lua_pushinteger(L, d->play->hints);
+    lua_setfield(L, -2, "hints");
+    lua_pushboolean(L, d->play->used_search);
+    lua_setfield(L, -2, "search");
+    lua_call(L, 1, 1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+        return luaL_error(L, "debrief must return a string (got %s)", luaL_typename(L, -1));
+    return 1;
+}
+
+/* "You took 5 moves (par 3); you used search." */
+static void debrief_play_line(const Page *p, const LessonPlay *play, char *buf, size_t n)
+{
+    int len;
+    if (p->par > 0)
+        len = snprintf(buf, n, "You took %d move%s, par %d%s", play->moves,
+                       play->moves == 1 ? "" : "s", p->par,
+                       play->moves < p->par    ? ": under par!"
+                       : play->moves == p->par ? ": on par."
+                                               : ".");
+    else
+        len = snprintf(buf, n, "You took %d move%s.", play->moves, play->moves == 1 ? "" : "s");
+    if (play->used_search && len > 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, " You used search to find it.");
+}
+
+/* The text a debrief function returned, as markup: newlines kept, other
+ * control characters made blanks, cut to fit. */
+static void debrief_copy(const char *r, size_t len, char *out, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 1 < n; i++) {
+        unsigned char c = (unsigned char)r[i];
+        out[o++] = (c < 0x20 && c != '\n') || c == 0x7f ? ' ' : (char)c;
+    }
+    out[o] = '\0';
+}
+
+bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const LessonPlay *play,
+                                 char *out, size_t out_len, char *err, size_t err_len)
+{
+    if (!out || out_len == 0)
+        return false;
+    out[0] = '\0';
+    const Page *p = scenario_page(l, page);
+    LessonPlay none = {0};
+    if (!play)
+        play = &none;
+    if (!p || !s) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
+        return false;
+    }
+    char line[200], text[LESSON_ERR_LEN * 2] = "";
+    debrief_play_line(p, play, line, sizeof line);
+    bool ok = true;
+    if (p->debrief_fn) {
+        lua_State *L = sandbox_state(l->sb);
+        int top = lua_gettop(L);
+        DebriefCtx d = {.page = page, .par = p->par, .s = s, .play = play};
+        char e[LESSON_ERR_LEN];
+        lua_pushcfunction(L, run_debrief);
+        lua_pushlightuserdata(L, &d);
+        if (sandbox_call(l->sb, 1, 1, e, sizeof e)) {
+            size_t len;
+            const char *r = lua_tolstring(L, -1, &len);
+            debrief_copy(r, len, text, sizeof text);
+        } else {
+            const char *name = sandbox_name(l->sb);
+            size_t nl = strlen(name);
+            if (err && err_len && strncmp(e, name, nl) == 0 && e[nl] == ':' && e[nl + 1] == ' ')
+                snprintf(err, err_len, "%s:%d: debrief: %s", name, p->debrief_line, e + nl + 2);
+            else if (err && err_len)
+                snprintf(err, err_len, "%s", e);
+            ok = false;
+        }
+        lua_settop(L, top);
+    } else if (p->debrief) {
+        snprintf(text, sizeof text, "%s", p->debrief);
+    }
+    snprintf(out, out_len, "%s%s%s", text, text[0] ? "\n\n" : "", line);
+    return ok;
+}
+
 int lesson_quiz_choice_count(const Lesson *l, int page)
 {
     const Page *p = page_at(l, page);
@@ -1098,6 +1376,48 @@ const char *lesson_quiz_explanation(const Lesson *l, int page, int i)
                : "";
 }
 
+bool lesson_quiz_is_calc(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p && p->kind == PAGE_QUIZ && p->calc;
+}
+
+int lesson_quiz_order(const Lesson *l, int page, uint64_t seed, int *order, int max)
+{
+    const Page *p = page_at(l, page);
+    if (!p || p->kind != PAGE_QUIZ || !order || max < p->n_choices)
+        return 0;
+    quiz_order(seed, lesson_id(l), page, p->n_choices, order);
+    return p->n_choices;
+}
+
+static const Page *predict_page(const Lesson *l, int page)
+{
+    const Page *p = page_at(l, page);
+    return p && p->kind == PAGE_PREDICT ? p : NULL;
+}
+
+const char *lesson_predict_question(const Lesson *l, int page)
+{
+    const Page *p = predict_page(l, page);
+    return p && p->question ? p->question : "";
+}
+
+const char *lesson_predict_formula(const Lesson *l, int page)
+{
+    const Page *p = predict_page(l, page);
+    return p && p->formula ? p->formula : "";
+}
+
+bool lesson_predict_spec(const Lesson *l, int page, PredictSpec *out)
+{
+    const Page *p = predict_page(l, page);
+    if (!p || !out)
+        return false;
+    lesson_predict_spec_of(p, out);
+    return true;
+}
+
 /* ---- check ------------------------------------------------------------- */
 
 /* The presenter's steps must play from the start, one after another. */
@@ -1115,8 +1435,41 @@ static void check_steps(Lesson *l, int page)
     scenario_free(s);
 }
 
+/* par, when given, is the reference solution's length, and a scenario
+ * worth a par needs at least two moves. */
+static void check_par(Lesson *l, int page)
+{
+    Page *p = &l->pages[page];
+    if (p->par == 0)
+        return;
+    int line = find_word_line(l, p->line, p->line + 400, "par");
+    if (!line)
+        line = p->line;
+    if (p->par < 2)
+        problem_add(&l->problems,
+                    "%s:%d: par = %d: a scenario needs at least two moves that interact",
+                    l->path, line, p->par);
+    else if (p->par != p->n_solution)
+        problem_add(&l->problems,
+                    "%s:%d: par = %d but the reference solution has %d move%s", l->path, line,
+                    p->par, p->n_solution, p->n_solution == 1 ? "" : "s");
+}
+
+/* A debrief function must run on the solved state and return text. */
+static void check_debrief(Lesson *l, int page, const Scenario *s)
+{
+    Page *p = &l->pages[page];
+    if (!p->debrief_fn)
+        return;
+    char out[LESSON_ERR_LEN * 2], err[LESSON_ERR_LEN] = "";
+    LessonPlay play = {.moves = p->n_solution};
+    if (!lesson_scenario_debrief_for(l, page, s, &play, out, sizeof out, err, sizeof err))
+        problem_add(&l->problems, "%s", err);
+}
+
 static void check_scenario(Lesson *l, int page)
 {
+    check_par(l, page);
     Page *p = &l->pages[page];
     char err[LESSON_ERR_LEN], why[300];
     Scenario *s = lesson_scenario_start(l, page, err, sizeof err);
@@ -1157,6 +1510,8 @@ static void check_scenario(Lesson *l, int page)
     else if (met == 0)
         problem_add(&l->problems, "%s:%d: the reference solution does not meet the goal%s%s",
                     l->path, p->goal_line, why[0] ? ": " : "", why);
+    else
+        check_debrief(l, page, s);
     scenario_free(s);
 }
 

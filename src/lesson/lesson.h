@@ -16,9 +16,11 @@
 #ifndef SCALELAB_LESSON_LESSON_H
 #define SCALELAB_LESSON_LESSON_H
 
+#include "model/predict.h"
 #include "model/scenario.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum {
     PAGE_TEXT,
@@ -26,6 +28,7 @@ typedef enum {
     PAGE_SCENARIO,
     PAGE_QUIZ,
     PAGE_COMPARE,
+    PAGE_PREDICT,
 } PageKind;
 
 typedef enum { VIEW_RACK, VIEW_FABRIC, VIEW_BAR, VIEW_CHART } ViewKind;
@@ -62,7 +65,8 @@ PageKind lesson_page_kind(const Lesson *l, int page);
 const char *lesson_page_title(const Lesson *l, int page);
 /* Body text in light markup (# heading, *emphasis*, `code`, "- " bullets):
  * the text of a text page, the caption of a diagram, the briefing of a
- * scenario, the question of a quiz. Never NULL (may be ""). */
+ * scenario, the question of a quiz, the situation of a predict page. Never
+ * NULL (may be ""). */
 const char *lesson_page_text(const Lesson *l, int page);
 
 /* Presenter steps (`steps` in the page table): on a scenario page, moves in
@@ -91,7 +95,32 @@ Scenario *lesson_scenario_start(const Lesson *l, int page, char *err, size_t err
 const char *lesson_scenario_goal_text(const Lesson *l, int page);
 int lesson_scenario_hint_count(const Lesson *l, int page);
 const char *lesson_scenario_hint(const Lesson *l, int page, int i);
+/* The debrief as written when it is a string ("" when it is a function). */
 const char *lesson_scenario_debrief(const Lesson *l, int page);
+/* par: moves of the reference solution (0 when the page declares none). */
+int lesson_scenario_par(const Lesson *l, int page);
+/* The goal as numbers to draw (goal.target = { step_s =, ... }, or those
+ * keys in the goal table itself); a field is 0 when not given. */
+typedef struct {
+    double step_s;            /* at most */
+    double tokens_per_s;      /* at least */
+    double power_w;           /* at most */
+    double mem_per_gpu_bytes; /* at most */
+} LessonTarget;
+bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out);
+/* What the learner did, for the debrief and the goal's r table. */
+typedef struct {
+    int moves;        /* moves from the start to the final state */
+    int hints;        /* hints revealed */
+    bool used_search; /* a search result was applied */
+} LessonPlay;
+/* The debrief for the final state s: a debrief function runs in the
+ * sandbox on the goal's r table (plus r.moves, r.par, r.hints, r.search);
+ * a string debrief is copied. Then the engine's own line comparing moves
+ * with par and naming search use. Returns false on a script error (err
+ * says where; out still gets the engine's line). */
+bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const LessonPlay *play,
+                                 char *out, size_t out_len, char *err, size_t err_len);
 /* Reference solution: moves in scenario_apply_text form. */
 int lesson_scenario_solution_count(const Lesson *l, int page);
 const char *lesson_scenario_solution_move(const Lesson *l, int page, int i);
@@ -106,6 +135,19 @@ int lesson_quiz_choice_count(const Lesson *l, int page);
 const char *lesson_quiz_choice(const Lesson *l, int page, int i);
 bool lesson_quiz_is_correct(const Lesson *l, int page, int i);
 const char *lesson_quiz_explanation(const Lesson *l, int page, int i);
+/* calc = true: the question needs a calculation, not recall. */
+bool lesson_quiz_is_calc(const Lesson *l, int page);
+/* The choices in the order one learner sees them (quiz_order on the
+ * learner's seed, the lesson id and the page); returns the count (at most
+ * max), 0 when the page is not a quiz. */
+int lesson_quiz_order(const Lesson *l, int page, uint64_t seed, int *order, int max);
+
+/* Predict pages: the question, the formula shown after the answer (may be
+ * ""), and the grading spec (strings and terms owned by the Lesson). False
+ * when the page is not a predict page. */
+const char *lesson_predict_question(const Lesson *l, int page);
+const char *lesson_predict_formula(const Lesson *l, int page);
+bool lesson_predict_spec(const Lesson *l, int page, PredictSpec *out);
 
 /* Validation as `scalelab check` does it: structure, presets, goals callable,
  * scenarios evaluate. Writes every problem, one "file:line: message" per

@@ -538,6 +538,12 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
     }
 }
 
+void lesson_api_push_scenario_result(lua_State *L, const Scenario *s)
+{
+    lesson_api_push_result(L, scenario_result(s), scenario_cluster(s), scenario_mapping(s),
+                           scenario_workload(s)->micro_batch, scenario_start_result(s));
+}
+
 /* scalelab.step{cluster=, workload=, mapping=} */
 static int api_step(lua_State *L)
 {
@@ -568,9 +574,10 @@ static int api_step(lua_State *L)
 
 static UnitsKind check_kind(lua_State *L, int arg)
 {
-    static const char *const names[] = {"bandwidth", "bytes", "time", "flops", "count", NULL};
+    static const char *const names[] = {"bandwidth", "bytes", "time",  "flops",
+                                        "count",     "work",  "power", NULL};
     static const UnitsKind kinds[] = {UNITS_BANDWIDTH, UNITS_BYTES, UNITS_TIME, UNITS_FLOPS,
-                                      UNITS_COUNT};
+                                      UNITS_COUNT,     UNITS_WORK,  UNITS_POWER};
     return kinds[luaL_checkoption(L, arg, NULL, names)];
 }
 
@@ -593,6 +600,51 @@ static int api_units_format(lua_State *L)
     bool ascii = lua_toboolean(L, 3);
     char buf[64];
     lua_pushstring(L, units_format(kind, v, ascii, buf, sizeof buf));
+    return 1;
+}
+
+/* scalelab.units.bits(bytes_per_s) -> "800 Gb/s" */
+static int api_units_bits(lua_State *L)
+{
+    double v = luaL_checknumber(L, 1);
+    char buf[64];
+    lua_pushstring(L, units_format_bits(v, buf, sizeof buf));
+    return 1;
+}
+
+static bool fill_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* scalelab.fill(text, values): each {name} (letters, digits, '_') becomes
+ * tostring(values[name]); a name without a value is an error at the
+ * caller's line. "{" not followed by a name and "}" stays as written. */
+static int api_fill(lua_State *L)
+{
+    size_t len;
+    const char *s = luaL_checklstring(L, 1, &len);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (size_t i = 0; i < len;) {
+        size_t j = i + 1;
+        while (s[i] == '{' && j < len && fill_name_char(s[j]))
+            j++;
+        if (s[i] != '{' || j == i + 1 || j >= len || s[j] != '}') {
+            luaL_addchar(&b, s[i++]);
+            continue;
+        }
+        lua_pushlstring(L, s + i + 1, j - i - 1); /* the name */
+        if (lua_gettable(L, 2) == LUA_TNIL)
+            return luaL_error(L, "scalelab.fill: text names {%s} but no value is given",
+                              lua_pushlstring(L, s + i + 1, j - i - 1));
+        luaL_tolstring(L, -1, NULL);
+        lua_remove(L, -2);
+        luaL_addvalue(&b);
+        i = j + 1;
+    }
+    luaL_pushresult(&b);
     return 1;
 }
 
@@ -758,6 +810,10 @@ static int api_compare_page(lua_State *L)
 {
     return api_page(L, "compare");
 }
+static int api_predict_page(lua_State *L)
+{
+    return api_page(L, "predict");
+}
 
 void lesson_api_open(lua_State *L)
 {
@@ -786,6 +842,8 @@ void lesson_api_open(lua_State *L)
         {"quiz", api_quiz_page},
         {"scenario", api_scenario_page},
         {"compare", api_compare_page},
+        {"predict", api_predict_page},
+        {"fill", api_fill},
         {NULL, NULL},
     };
     luaL_newlib(L, api);
@@ -793,6 +851,7 @@ void lesson_api_open(lua_State *L)
         {"parse", api_units_parse},
         {"format", api_units_format},
         {"bits_bytes", api_units_bits_bytes},
+        {"bits", api_units_bits},
         {NULL, NULL},
     };
     luaL_newlib(L, units);

@@ -28,7 +28,10 @@ enum {
     SCN_ALLOW_MICRO = 1 << 2,   /* micro-batch */
     SCN_ALLOW_DOMAIN = 1 << 3,  /* scale-up domain size */
     SCN_ALLOW_SYSTEM = 1 << 4,  /* switch system preset */
-    SCN_ALLOW_ALL = 0x1f,
+    SCN_ALLOW_SEARCH = 1 << 5,  /* the search key (off in lesson scenarios unless named) */
+    SCN_ALLOW_ALL = 0x3f,
+    /* A lesson scenario without `allow`: every knob, but no search. */
+    SCN_ALLOW_LESSON_DEFAULT = SCN_ALLOW_ALL & ~SCN_ALLOW_SEARCH,
 };
 
 typedef struct Scenario Scenario;

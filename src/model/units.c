@@ -29,6 +29,7 @@ typedef enum {
     UK_TIME,
     UK_FLOPS,
     UK_WORK,      /* "TFLOP": an amount of work, not a rate */
+    UK_POWER,     /* "kW", "MW" */
     UK_UNKNOWN,
 } UnitClass;
 
@@ -143,9 +144,21 @@ static bool eq_nocase(const char *a, const char *b)
 }
 
 /* Classifies a unit (already trimmed) and returns its multiplier to the base
- * unit of its class (bytes, bytes/s, seconds, FLOP/s, FLOP). */
+ * unit of its class (bytes, bytes/s, seconds, FLOP/s, FLOP, W); *bits tells
+ * whether it was written in bits (bits may be NULL). */
+static UnitClass classify_bits(const char *u, double *mult, bool *bits);
+
 static UnitClass classify(const char *u, double *mult)
 {
+    return classify_bits(u, mult, NULL);
+}
+
+static UnitClass classify_bits(const char *u, double *mult, bool *bits)
+{
+    bool dummy;
+    if (!bits)
+        bits = &dummy;
+    *bits = false;
     *mult = 1;
     if (u[0] == '\0')
         return UK_NONE;
@@ -184,6 +197,9 @@ static UnitClass classify(const char *u, double *mult)
         return UK_TIME;
     }
 
+    if (strcmp(u, "W") == 0)
+        return UK_POWER;
+
     /* [prefix][i]base */
     const char *p = u;
     double pre = 1;
@@ -202,6 +218,7 @@ static UnitClass classify(const char *u, double *mult)
     if (p == u + 1 && p[0] == '\0' && !binary) {
         /* "400G", "1.6T": a NIC speed in bits per second */
         *mult = pre / 8;
+        *bits = true;
         return UK_BANDWIDTH;
     }
 
@@ -215,6 +232,7 @@ static UnitClass classify(const char *u, double *mult)
     }
     if (eq_any(p, b_bits)) {
         *mult = pre / 8;
+        *bits = true;
         return UK_BYTES;
     }
     if (eq_any(p, b_bytes_s)) {
@@ -223,6 +241,7 @@ static UnitClass classify(const char *u, double *mult)
     }
     if (eq_any(p, b_bits_s)) {
         *mult = pre / 8;
+        *bits = true;
         return UK_BANDWIDTH;
     }
     if (binary)
@@ -234,6 +253,10 @@ static UnitClass classify(const char *u, double *mult)
     if (eq_nocase(p, "flop")) {
         *mult = pre;
         return UK_WORK;
+    }
+    if (strcmp(p, "W") == 0 && pre >= 1e3) {
+        *mult = pre;
+        return UK_POWER;
     }
     return UK_UNKNOWN;
 }
@@ -251,6 +274,8 @@ static const char *class_noun(UnitClass k)
         return "a compute rate";
     case UK_WORK:
         return "an amount of work";
+    case UK_POWER:
+        return "a power";
     default:
         return "a plain number";
     }
@@ -269,6 +294,10 @@ static const char *kind_noun(UnitsKind k)
         return "a compute rate";
     case UNITS_COUNT:
         return "a count";
+    case UNITS_WORK:
+        return "an amount of work";
+    case UNITS_POWER:
+        return "a power";
     }
     return "a quantity";
 }
@@ -286,6 +315,10 @@ static const char *kind_example(UnitsKind k)
         return "989 TFLOP/s";
     case UNITS_COUNT:
         return "72";
+    case UNITS_WORK:
+        return "3.2 PFLOP";
+    case UNITS_POWER:
+        return "120 kW";
     }
     return "";
 }
@@ -391,6 +424,12 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
     case UNITS_FLOPS:
         want = UK_FLOPS;
         break;
+    case UNITS_WORK:
+        want = UK_WORK;
+        break;
+    case UNITS_POWER:
+        want = UK_POWER;
+        break;
     default:
         want = UK_NONE;
         break;
@@ -492,6 +531,9 @@ char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t b
     static const char *const by[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
     static const char *const fl[] = {"FLOP/s", "kFLOP/s", "MFLOP/s", "GFLOP/s",
                                      "TFLOP/s", "PFLOP/s", "EFLOP/s"};
+    static const char *const wk[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP",
+                                     "TFLOP", "PFLOP", "EFLOP"};
+    static const char *const pw[] = {"W", "kW", "MW", "GW"};
     static const char *const tm_u[] = {"ns", MICRO_SIGN "s", "ms", "s"};
     static const char *const tm_a[] = {"ns", "us", "ms", "s"};
     if (!buf || buf_len == 0)
@@ -503,6 +545,10 @@ char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t b
         return format_scaled(value, by, 7, 1, buf, buf_len);
     case UNITS_FLOPS:
         return format_scaled(value, fl, 7, 1, buf, buf_len);
+    case UNITS_WORK:
+        return format_scaled(value, wk, 7, 1, buf, buf_len);
+    case UNITS_POWER:
+        return format_scaled(value, pw, 4, 1, buf, buf_len);
     case UNITS_TIME: {
         double a = fabs(value);
         if (value == 0) {
@@ -555,14 +601,81 @@ char *units_format_si(double value, char *buf, size_t buf_len)
     return buf;
 }
 
-char *units_format_bits_bytes(double bytes_per_s, char *buf, size_t buf_len)
+char *units_format_bits(double bytes_per_s, char *buf, size_t buf_len)
 {
     static const char *const bits[] = {"b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s", "Pb/s", "Eb/s"};
+    return format_scaled(bytes_per_s * 8, bits, 7, 1, buf, buf_len);
+}
+
+char *units_format_bits_bytes(double bytes_per_s, char *buf, size_t buf_len)
+{
     char a[32], b[32];
     if (!buf || buf_len == 0)
         return buf;
-    format_scaled(bytes_per_s * 8, bits, 7, 1, a, sizeof a);
+    units_format_bits(bytes_per_s, a, sizeof a);
     units_format(UNITS_BANDWIDTH, bytes_per_s, true, b, sizeof b);
     snprintf(buf, buf_len, "%s = %s", a, b);
     return buf;
+}
+
+const char *units_kind_noun(UnitsKind kind)
+{
+    return kind_noun(kind);
+}
+
+static UnitsKind kind_of_class(UnitClass c)
+{
+    switch (c) {
+    case UK_BYTES:
+        return UNITS_BYTES;
+    case UK_BANDWIDTH:
+        return UNITS_BANDWIDTH;
+    case UK_TIME:
+        return UNITS_TIME;
+    case UK_FLOPS:
+        return UNITS_FLOPS;
+    case UK_WORK:
+        return UNITS_WORK;
+    case UK_POWER:
+        return UNITS_POWER;
+    default:
+        return UNITS_COUNT;
+    }
+}
+
+/* Classifies the unit written after the number, then lets units_parse do
+ * every check of the number and the unit for that kind. */
+bool units_parse_quantity(const char *raw, UnitsQuantity *out, char *err, size_t err_len)
+{
+    UnitsQuantity q = {.kind = UNITS_COUNT};
+    const char *s = raw ? raw : "";
+    while (is_blank(*s))
+        s++;
+    size_t n = number_len(s);
+    const char *u = s + n;
+    while (is_blank(*u))
+        u++;
+    char unit[32];
+    size_t ulen = strlen(u);
+    while (ulen > 0 && is_blank(u[ulen - 1]))
+        ulen--;
+    if (n > 0 && ulen < sizeof unit) { /* else units_parse says what is wrong */
+        memcpy(unit, u, ulen);
+        unit[ulen] = '\0';
+        double mult;
+        UnitClass c = classify_bits(unit, &mult, &q.bits);
+        if (c == UK_UNKNOWN) {
+            char shown[48], ushown[48];
+            msg_set(err, err_len, "'%s': unknown unit '%s' (write it as people do: 0.3 ms, "
+                    "450 GB/s, 71 GB, 3.2 Tb/s)", printable(raw ? raw : "", shown, sizeof shown),
+                    printable(unit, ushown, sizeof ushown));
+            return false;
+        }
+        q.kind = kind_of_class(c);
+    }
+    if (!units_parse(q.kind, raw, &q.value, err, err_len))
+        return false;
+    if (out)
+        *out = q;
+    return true;
 }

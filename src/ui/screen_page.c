@@ -270,6 +270,8 @@ static const char *screen_page_kind_name(PageKind k)
         return "quiz";
     case PAGE_COMPARE:
         return "compare";
+    case PAGE_PREDICT:
+        return "predict";
     }
     return "";
 }
@@ -459,6 +461,7 @@ void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur)
     } else {
         switch (kind) {
         case PAGE_TEXT:
+        case PAGE_PREDICT:
             screen_page_draw_text(c, p, top, bottom, ascii);
             break;
         case PAGE_DIAGRAM:

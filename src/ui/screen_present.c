@@ -583,7 +583,8 @@ void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
     }
     int bottom = h - 2;
     switch (kind) {
-    case PAGE_TEXT: {
+    case PAGE_TEXT:
+    case PAGE_PREDICT: {
         int tw = w - 8 < 100 ? w - 8 : 100;
         screen_present_markup(c, (w - tw) / 2, top, tw, bottom - top, ps,
                               lesson_page_text(ps->lesson, ps->page), ascii);

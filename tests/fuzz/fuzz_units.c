@@ -11,6 +11,7 @@
  *     double, NaN and infinities included) fits in 32 bytes and is one line.
  * Built only by `make fuzz` (clang -fsanitize=fuzzer); depends on units.h.
  */
+#include "model/predict.h"
 #include "model/units.h"
 
 #include <math.h>
@@ -68,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (skip_known < 0)
         skip_known = getenv("FUZZ_KNOWN") != NULL;
-    UnitsKind kind = (UnitsKind)(data[0] % 5);
+    UnitsKind kind = (UnitsKind)(data[0] % 7);
     bool ascii = (data[0] & 8) != 0;
     char *text = malloc(size);
     memcpy(text, data + 1, size - 1);
@@ -94,6 +95,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tiny[5] != 'X' || tiny[6] != 'X' || tiny[7] != 'X')
         abort();
     units_parse(kind, text, &o2, NULL, 0);
+
+    /* Any text as a typed answer: a quantity or a one-line reason, and a
+     * grade with a one-line message. */
+    UnitsQuantity q;
+    strcpy(err, "untouched");
+    if (units_parse_quantity(text, &q, err, sizeof err)) {
+        if (!isfinite(q.value) || q.value < 0)
+            abort();
+    } else {
+        check_one_line(err, sizeof err);
+    }
+    static const char *const units[] = {"s", "B", "B/s", "b/s", "FLOP/s", "FLOP", "W", ""};
+    PredictSpec spec = {.unit = units[data[0] % 8], .answer = 450e9};
+    PredictGrade g;
+    predict_grade(&spec, text, ascii, &g);
+    check_one_line(g.msg, sizeof g.msg);
 
     if (size >= 9) {
         double raw;

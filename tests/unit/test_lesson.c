@@ -4,6 +4,7 @@
  * lesson of lessons/AUTHORING.md equal to tests/lessons/example.lua.
  */
 #include "lesson/lesson.h"
+#include "model/quiz.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 
 #include <cmocka.h> /* after the three above, which it needs */
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,18 +259,19 @@ static void test_lesson_check_example_passes(void **state)
     (void)state;
     Report r = {.n = 0};
     assert_int_equal(lesson_check_file(EXAMPLE, collect, &r), 0);
+    assert_int_equal(lesson_check_file("tests/lessons/exercises.lua", collect, &r), 0);
 }
 
-/* The example in AUTHORING.md is the file tests/lessons/example.lua, byte
- * for byte, between the marker and the closing fence. */
-static void test_lesson_authoring_example_in_step(void **state)
+/* Each example in AUTHORING.md is its file under tests/lessons/, byte for
+ * byte, between the marker and the closing fence. */
+static void authoring_example_is(const char *path)
 {
-    (void)state;
     char *guide = read_all("lessons/AUTHORING.md");
-    char *example = read_all(EXAMPLE);
+    char *example = read_all(path);
     assert_non_null(guide);
     assert_non_null(example);
-    const char *marker = "<!-- example: tests/lessons/example.lua -->\n```lua\n";
+    char marker[128];
+    snprintf(marker, sizeof marker, "<!-- example: %s -->\n```lua\n", path);
     char *start = strstr(guide, marker);
     assert_non_null(start);
     start += strlen(marker);
@@ -276,12 +279,188 @@ static void test_lesson_authoring_example_in_step(void **state)
     assert_non_null(end);
     *end = '\0';
     if (strcmp(start, example) != 0) {
-        print_error("lessons/AUTHORING.md and " EXAMPLE " differ: copy the file into the "
-                    "guide\n");
+        print_error("lessons/AUTHORING.md and %s differ: copy the file into the guide\n", path);
         fail();
     }
     free(guide);
     free(example);
+}
+
+static void test_lesson_authoring_example_in_step(void **state)
+{
+    (void)state;
+    authoring_example_is(EXAMPLE);
+    authoring_example_is("tests/lessons/exercises.lua");
+}
+
+#define EXERCISES "tests/lessons/exercises.lua"
+
+static void test_lesson_exercise_pages(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN] = "";
+    Lesson *l = lesson_load(EXERCISES, err, sizeof err);
+    if (!l)
+        print_error("%s\n", err);
+    assert_non_null(l);
+    /* quiz: calc, order as quiz_order gives it */
+    assert_int_equal(lesson_page_kind(l, 0), PAGE_QUIZ);
+    assert_true(lesson_quiz_is_calc(l, 0));
+    int got[8], want[4];
+    assert_int_equal(lesson_quiz_order(l, 0, 99, got, 8), 4);
+    quiz_order(99, "example-exercises", 0, 4, want);
+    assert_memory_equal(got, want, sizeof want);
+    assert_int_equal(lesson_quiz_order(l, 0, 99, got, 2), 0); /* too small a buffer */
+    assert_int_equal(lesson_quiz_order(l, 1, 99, got, 8), 0); /* not a quiz */
+    /* predict: 1 GB over 450 GB/s NVLink 4 = 2.222 ms, plus 2 us latency */
+    assert_int_equal(lesson_page_kind(l, 1), PAGE_PREDICT);
+    PredictSpec p;
+    assert_true(lesson_predict_spec(l, 1, &p));
+    assert_string_equal(p.unit, "s");
+    assert_true(fabs(p.answer - (2e-6 + 1e9 / 450e9)) < 1e-12);
+    assert_true(p.tolerance == 0.2);
+    assert_int_equal(p.n_terms, 2);
+    assert_string_equal(p.terms[1].name, "bandwidth");
+    assert_string_equal(lesson_predict_question(l, 1), "How long does the copy take?");
+    assert_non_null(strstr(lesson_page_text(l, 1), "1.00 GB between two GPUs"));
+    assert_non_null(strstr(lesson_predict_formula(l, 1), "latency + bytes / bandwidth"));
+    assert_int_equal(predict_grade(&p, "2.2 ms", true, NULL), PREDICT_RIGHT);
+    assert_false(lesson_predict_spec(l, 0, &p));
+    /* scenario: par, target, search allowed */
+    assert_int_equal(lesson_scenario_par(l, 2), 2);
+    LessonTarget t;
+    assert_true(lesson_scenario_target(l, 2, &t));
+    assert_true(t.step_s > 0 && t.tokens_per_s == 0);
+    Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);
+    assert_non_null(s);
+    assert_true(scenario_allowed(s) & SCN_ALLOW_SEARCH);
+    scenario_free(s);
+    lesson_free(l);
+}
+
+static void test_lesson_search_off_unless_allowed(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN] = "";
+    Lesson *l = lesson_load(EXAMPLE, err, sizeof err); /* allow = { "degrees" } */
+    assert_non_null(l);
+    Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);
+    assert_non_null(s);
+    assert_false(scenario_allowed(s) & SCN_ALLOW_SEARCH);
+    assert_int_equal(lesson_scenario_par(l, 2), 0);
+    assert_false(lesson_scenario_target(l, 2, NULL));
+    scenario_free(s);
+    lesson_free(l);
+    assert_false(SCN_ALLOW_LESSON_DEFAULT & SCN_ALLOW_SEARCH);
+    assert_true(SCN_ALLOW_ALL & SCN_ALLOW_SEARCH); /* free play keeps search */
+}
+
+static void test_lesson_debrief_from_final_state(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN] = "", out[1024];
+    Lesson *l = lesson_load(EXERCISES, err, sizeof err);
+    assert_non_null(l);
+    Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);
+    assert_non_null(s);
+    char why[200];
+    assert_true(scenario_apply_text(s, "tp 8", why, sizeof why));
+    assert_true(scenario_apply_text(s, "pp 2", why, sizeof why));
+    LessonPlay play = {.moves = 5, .hints = 1, .used_search = true};
+    assert_true(lesson_scenario_debrief_for(l, 2, s, &play, out, sizeof out, err, sizeof err));
+    /* the lesson's words from the final state, then the engine's line */
+    assert_non_null(strstr(out, "You ended at TP 8 PP 2"));
+    assert_non_null(strstr(out, "5 moves."));
+    assert_non_null(strstr(out, "You took 5 moves, par 2."));
+    assert_non_null(strstr(out, "You used search"));
+    play = (LessonPlay){.moves = 2};
+    assert_true(lesson_scenario_debrief_for(l, 2, s, &play, out, sizeof out, err, sizeof err));
+    assert_non_null(strstr(out, "par 2: on par."));
+    assert_null(strstr(out, "search"));
+    assert_int_equal(lesson_debug_stack_top(l), 0);
+    scenario_free(s);
+    lesson_free(l);
+}
+
+/* Writes src to a temporary lesson file and returns check's problems. */
+static int check_source(const char *src, char *first, size_t first_len);
+
+static void first_line(void *ctx, const char *line)
+{
+    char *buf = ctx;
+    if (!buf[0])
+        snprintf(buf, 512, "%s", line);
+}
+
+static int check_source(const char *src, char *first, size_t first_len)
+{
+    char path[] = "/tmp/scalelab-test-XXXXXX.lua";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(src, f);
+    fclose(f);
+    char buf[512] = "";
+    int n = lesson_check_file(path, first_line, buf);
+    remove(path);
+    const char *colon = strchr(buf, ':'); /* drop the temporary name */
+    snprintf(first, first_len, "%s", colon ? colon + 1 : buf);
+    return n;
+}
+
+static void test_lesson_check_par_and_predict(void **state)
+{
+    (void)state;
+    char first[512];
+    static const char head[] =
+        "return { id = 'x', title = 'X', pages = {\n"
+        "{ kind = 'scenario', title = 's', text = 't',\n"
+        "  cluster = { system = 'dgx-h100', gpus = 16 },\n"
+        "  workload = { model = 'llama3-70b', batch = 64, mb = 1 },\n"
+        "  mapping = { tp = 16, pp = 1, dp = 1 },\n"
+        "  goal = { text = 'g', check = function(r) return r.mapping.tp == 8 end },\n";
+    char src[2048];
+    snprintf(src, sizeof src, "%s  par = 3,\n  solution = { 'tp 8', 'pp 2' } } } }", head);
+    assert_int_equal(check_source(src, first, sizeof first), 1);
+    assert_string_equal(first, "7: par = 3 but the reference solution has 2 moves");
+    snprintf(src, sizeof src, "%s  par = 1,\n  solution = { 'tp 8' } } } }", head);
+    assert_int_equal(check_source(src, first, sizeof first), 1);
+    assert_non_null(strstr(first, "7: par = 1: a scenario needs at least two moves"));
+    snprintf(src, sizeof src, "%s  par = 2, solution = { 'tp 8', 'pp 2' },\n"
+                              "  debrief = function(r) return nil end } } }", head);
+    assert_int_equal(check_source(src, first, sizeof first), 1);
+    assert_string_equal(first, "8: debrief: debrief must return a string (got nil)");
+    snprintf(src, sizeof src, "%s  par = 2, allow = { 'seach' },\n"
+                              "  solution = { 'tp 8', 'pp 2' } } } }", head);
+    assert_int_equal(check_source(src, first, sizeof first), 1);
+    assert_non_null(strstr(first, "7: pages[1]: allow[1] = 'seach' is not one of"));
+    static const char predict[] = "return { id = 'x', title = 'X', pages = {\n"
+                                  "{ kind = 'predict', title = 'p', text = 't',\n"
+                                  "  question = 'q?',\n"
+                                  "  %s } } }";
+    static const struct {
+        const char *fields, *want;
+    } cases[] = {
+        {"unit = 'GB', answer = 1", "4: pages[1]: unit 'GB' is not one of"},
+        {"unit = 's',\n answer = 0", "5: pages[1]: 'answer' must be a finite number above 0"},
+        {"unit = 's', answer = 1,\n tolerance = 1.5", "5: pages[1]: 'tolerance' must be"},
+        {"unit = 's', answer = 1,\n tolerance = 0", "5: pages[1]: 'tolerance' must be"},
+        {"unit = 's'", "2: pages[1]: 'answer' is missing"},
+        {"unit = 's', answer = 1, terms = {\n { name = 'a' } }",
+         "2: pages[1]: terms[1]: 'value' is missing"},
+        {"unit = 's', answer = 1, terms = {\n { name = 'a', value = -1 } }",
+         "5: pages[1]: terms[1] 'a' needs a finite value >= 0"},
+        {"unit = 'b/s', answer = 1e9, terms = { { name = 'a', value = 1 } }", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(src, sizeof src, predict, cases[i].fields);
+        int n = check_source(src, first, sizeof first);
+        if (n != (cases[i].want[0] ? 1 : 0) || strncmp(first, cases[i].want, strlen(cases[i].want))) {
+            print_error("case %zu: %d problems, first '%s', want '%s'\n", i, n, first,
+                        cases[i].want);
+            fail();
+        }
+    }
 }
 
 int main(void)
@@ -297,6 +476,10 @@ int main(void)
         cmocka_unit_test(test_lesson_load_reports_first_problem),
         cmocka_unit_test(test_lesson_check_example_passes),
         cmocka_unit_test(test_lesson_authoring_example_in_step),
+        cmocka_unit_test(test_lesson_exercise_pages),
+        cmocka_unit_test(test_lesson_search_off_unless_allowed),
+        cmocka_unit_test(test_lesson_debrief_from_final_state),
+        cmocka_unit_test(test_lesson_check_par_and_predict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,6 +141,11 @@ static void test_lesson_api_units(void **state)
               "assert(U.format('bandwidth', 450e9) == '450 GB/s')\n"
               "assert(U.format('time', 2e-6, true) == '2.00 us')\n"
               "assert(U.bits_bytes(100e9) == '800 Gb/s = 100 GB/s')\n"
+              "assert(U.bits(100e9) == '800 Gb/s')\n"        /* 100e9 x 8 */
+              "assert(U.bits(400e9) == '3.20 Tb/s')\n"       /* 400e9 x 8 = 3.2e12 */
+              "assert(U.parse('power', '120 kW') == 120e3)\n"
+              "assert(U.format('power', 132e3) == '132 kW')\n"
+              "assert(U.parse('work', '3.2 PFLOP') == 3.2e15)\n"
               "return true");
     expect_error("return scalelab.units.parse('speed', '1')",
                  "api.lua:1: bad argument #1 to 'parse' (invalid option 'speed')");
@@ -197,7 +202,74 @@ static void test_lesson_api_page_helpers(void **state)
               "assert(scalelab.quiz({}).kind == 'quiz')\n"
               "assert(scalelab.text_page({}).kind == 'text')\n"
               "assert(scalelab.compare({}).kind == 'compare')\n"
+              "assert(scalelab.predict({}).kind == 'predict')\n"
               "return scalelab.scenario({}).kind == 'scenario'");
+}
+
+static void test_lesson_api_fill(void **state)
+{
+    (void)state;
+    expect_ok("local f = scalelab.fill\n"
+              "assert(f('{a} and {b_2}', { a = 1, b_2 = 'x' }) == '1 and x')\n"
+              "assert(f('{a}{a}', { a = 2.5 }) == '2.52.5')\n"
+              "assert(f('no names', {}) == 'no names')\n"
+              /* not a name: braces stay as written */
+              "assert(f('{ a } {} {a-b} {', { a = 1 }) == '{ a } {} {a-b} {')\n"
+              "assert(f('{t}', { t = true }) == 'true')\n"
+              "return true");
+    expect_error("local v = {}\nreturn scalelab.fill('x {gpus} y', v)",
+                 "api.lua:2: scalelab.fill: text names {gpus} but no value is given");
+    expect_error("return scalelab.fill('x', nil)",
+                 "api.lua:1: bad argument #2 to 'fill' (table expected, got nil)");
+}
+
+/* Every function of the library has its own heading in AUTHORING.md
+ * ("### scalelab.fill(" or a heading naming it among others). */
+static void test_lesson_api_every_function_documented(void **state)
+{
+    (void)state;
+    FILE *f = fopen("lessons/AUTHORING.md", "rb");
+    assert_non_null(f);
+    static char guide[1 << 18];
+    size_t len = fread(guide, 1, sizeof guide - 1, f);
+    guide[len] = '\0';
+    fclose(f);
+    Sandbox *sb = sandbox_new("api.lua", NULL);
+    char err[SANDBOX_ERR_LEN];
+    assert_true(sandbox_protect(sb, open_api, NULL, err, sizeof err));
+    lua_State *L = sandbox_state(sb);
+    int checked = 0;
+    static const char *const tables[] = {"scalelab", "scalelab.units"};
+    for (int t = 0; t < 2; t++) {
+        lua_pushglobaltable(L);
+        lua_getfield(L, -1, "scalelab");
+        if (t == 1)
+            lua_getfield(L, -1, "units");
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            if (lua_type(L, -1) == LUA_TFUNCTION) {
+                char name[96], *at = NULL;
+                snprintf(name, sizeof name, "%s.%s", tables[t], lua_tostring(L, -2));
+                /* the name followed by '(' or ',' or '{' on a '### ' line */
+                for (char *h = strstr(guide, "\n### "); h && !at; h = strstr(h + 1, "\n### ")) {
+                    char *eol = strchr(h + 1, '\n');
+                    char *hit = strstr(h, name);
+                    size_t n = strlen(name);
+                    if (hit && eol && hit < eol && strchr("({", hit[n]))
+                        at = hit;
+                }
+                if (!at) {
+                    print_error("%s has no heading in lessons/AUTHORING.md\n", name);
+                    fail();
+                }
+                checked++;
+            }
+            lua_pop(L, 1);
+        }
+        lua_settop(L, 0);
+    }
+    assert_int_equal(checked, 19); /* 15 in scalelab, 4 in scalelab.units */
+    sandbox_free(sb);
 }
 
 int main(void)
@@ -208,6 +280,8 @@ int main(void)
         cmocka_unit_test(test_lesson_api_units),
         cmocka_unit_test(test_lesson_api_cluster_object),
         cmocka_unit_test(test_lesson_api_page_helpers),
+        cmocka_unit_test(test_lesson_api_fill),
+        cmocka_unit_test(test_lesson_api_every_function_documented),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

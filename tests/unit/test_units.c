@@ -205,6 +205,50 @@ static void test_units_format_si(void **state)
     assert_string_equal(units_format_si(INFINITY, b, sizeof b), "n/a");
 }
 
+static void test_units_work_power_and_any_quantity(void **state)
+{
+    (void)state;
+    PARSE_OK(UNITS_WORK, "3.2 PFLOP", 3.2e15);
+    PARSE_OK(UNITS_WORK, "1e21 FLOP", 1e21);
+    PARSE_OK(UNITS_POWER, "120 kW", 120e3);
+    PARSE_OK(UNITS_POWER, "1.2 MW", 1.2e6);
+    PARSE_OK(UNITS_POWER, "700 W", 700);
+    char buf[32];
+    assert_string_equal(units_format(UNITS_POWER, 132e3, true, buf, sizeof buf), "132 kW");
+    assert_string_equal(units_format(UNITS_WORK, 3.2e15, true, buf, sizeof buf), "3.20 PFLOP");
+    /* 400e9 B/s x 8 = 3.2e12 b/s */
+    assert_string_equal(units_format_bits(400e9, buf, sizeof buf), "3.20 Tb/s");
+    static const struct {
+        const char *text;
+        UnitsKind kind;
+        double value;
+        bool bits;
+    } any[] = {
+        {"0.3 ms", UNITS_TIME, 0.3e-3, false},  {"450 GB/s", UNITS_BANDWIDTH, 450e9, false},
+        {"3.2 Tb/s", UNITS_BANDWIDTH, 400e9, true}, {"400G", UNITS_BANDWIDTH, 50e9, true},
+        {"71 GB", UNITS_BYTES, 71e9, false},    {"8 Gb", UNITS_BYTES, 1e9, true},
+        {"72", UNITS_COUNT, 72, false},         {"120 kW", UNITS_POWER, 120e3, false},
+        {"2 PFLOP", UNITS_WORK, 2e15, false},   {"2 PFLOP/s", UNITS_FLOPS, 2e15, false},
+    };
+    for (size_t i = 0; i < sizeof any / sizeof any[0]; i++) {
+        UnitsQuantity q;
+        char err[160] = "";
+        if (!units_parse_quantity(any[i].text, &q, err, sizeof err) || q.kind != any[i].kind ||
+            fabs(q.value - any[i].value) > 1e-9 * any[i].value || q.bits != any[i].bits) {
+            print_error("'%s': %s kind %d value %g bits %d\n", any[i].text, err, q.kind,
+                        q.value, q.bits);
+            fail();
+        }
+    }
+    char err[160];
+    UnitsQuantity q;
+    assert_false(units_parse_quantity("3 parsecs", &q, err, sizeof err));
+    assert_non_null(strstr(err, "unknown unit 'parsecs'"));
+    assert_false(units_parse_quantity("fast", &q, err, sizeof err));
+    assert_non_null(strstr(err, "not a number"));
+    assert_false(units_parse_quantity("-2 ms", &q, err, sizeof err));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_units_format_readable),
         cmocka_unit_test(test_units_format_bits_bytes),
         cmocka_unit_test(test_units_round_trip),
+        cmocka_unit_test(test_units_work_power_and_any_quantity),
     };
     return cmocka_run_group_tests_name("units", tests, NULL, NULL);
 }
