@@ -33,6 +33,9 @@ typedef enum {
     UK_UNKNOWN,
 } UnitClass;
 
+/* The longest unit text, with its NUL. */
+#define UNIT_MAX 32
+
 #define MICRO_SIGN "\xc2\xb5" /* U+00B5 */
 #define GREEK_MU "\xce\xbc"   /* U+03BC */
 
@@ -338,64 +341,73 @@ static const char *printable(const char *s, char *buf, size_t len)
     return buf;
 }
 
-bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t err_len)
+/* Reads the number at the start of s (after blanks) into *v, its text into
+ * num[64]; returns the rest of s, or NULL with err set. text is the input as
+ * shown in messages. */
+static const char *units_read_number(UnitsKind kind, const char *s, const char *text, double *v,
+                                     char *num, char *err, size_t err_len)
 {
-    if (!raw) {
-        msg_set(err, err_len, "no value given: expected %s such as %s", kind_noun(kind),
-                kind_example(kind));
-        return false;
-    }
-    char shown[48], ushown[48];
-    const char *text = printable(raw, shown, sizeof shown);
-    const char *s = raw;
     while (is_blank(*s))
         s++;
     if (*s == '\0') {
         msg_set(err, err_len, "empty value: expected %s such as %s", kind_noun(kind),
                 kind_example(kind));
-        return false;
+        return NULL;
     }
     if (*s == '-') {
         msg_set(err, err_len, "'%s' is negative: %s cannot be below zero", text,
                 kind_noun(kind));
-        return false;
+        return NULL;
     }
     size_t n = number_len(s);
     if (n == 0 || n >= 64) {
         msg_set(err, err_len, "'%s' is not a number: expected %s such as %s", text,
                 kind_noun(kind), kind_example(kind));
-        return false;
+        return NULL;
     }
-    char num[64];
     memcpy(num, s, n);
     num[n] = '\0';
     errno = 0;
-    double v = strtod(num, NULL);
-    if (!isfinite(v)) {
+    *v = strtod(num, NULL);
+    if (!isfinite(*v)) {
         msg_set(err, err_len, "'%s' is too large to be a real %s", text, kind_noun(kind) + 2);
-        return false;
+        return NULL;
     }
     if (errno == ERANGE) {
         msg_set(err, err_len, "'%s' is too small to represent", text);
-        return false;
+        return NULL;
     }
+    return s + n;
+}
 
-    /* the unit: everything after blanks, without trailing blanks */
-    const char *u = s + n;
+/* Copies the unit after a number (u, blanks around it dropped) into
+ * unit[UNIT_MAX]; false when it does not fit. */
+static bool units_trim_unit(const char *u, char *unit)
+{
     while (is_blank(*u))
         u++;
-    char unit[32];
     size_t ulen = strlen(u);
     while (ulen > 0 && is_blank(u[ulen - 1]))
         ulen--;
-    if (ulen >= sizeof unit) {
+    if (ulen >= UNIT_MAX)
+        return false;
+    memcpy(unit, u, ulen);
+    unit[ulen] = '\0';
+    return true;
+}
+
+/* Copies the unit of u into unit[UNIT_MAX]; false with err set when it is
+ * too long or text follows it. */
+static bool units_read_unit(UnitsKind kind, const char *u, const char *text, char *unit,
+                            char *err, size_t err_len)
+{
+    char ushown[48];
+    if (!units_trim_unit(u, unit)) {
         msg_set(err, err_len, "'%s': unknown unit (expected %s such as %s)", text,
                 kind_noun(kind), kind_example(kind));
         return false;
     }
-    memcpy(unit, u, ulen);
-    unit[ulen] = '\0';
-    for (size_t i = 0; i < ulen; i++) {
+    for (size_t i = 0; unit[i]; i++) {
         if (is_blank(unit[i])) {
             double m;
             unit[i] = '\0';
@@ -407,57 +419,71 @@ bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t
             return false;
         }
     }
+    return true;
+}
 
-    double mult = 1;
-    UnitClass cls = classify(unit, &mult);
-    UnitClass want;
+/* The unit class a kind of quantity is written in. */
+static UnitClass units_class_of(UnitsKind kind)
+{
     switch (kind) {
     case UNITS_BANDWIDTH:
-        want = UK_BANDWIDTH;
-        break;
+        return UK_BANDWIDTH;
     case UNITS_BYTES:
-        want = UK_BYTES;
-        break;
+        return UK_BYTES;
     case UNITS_TIME:
-        want = UK_TIME;
-        break;
+        return UK_TIME;
     case UNITS_FLOPS:
-        want = UK_FLOPS;
-        break;
+        return UK_FLOPS;
     case UNITS_WORK:
-        want = UK_WORK;
-        break;
+        return UK_WORK;
     case UNITS_POWER:
-        want = UK_POWER;
-        break;
+        return UK_POWER;
     default:
-        want = UK_NONE;
-        break;
+        return UK_NONE;
     }
+}
 
-    if (cls == UK_UNKNOWN) {
+/* The message for a unit of class cls where kind was wanted. */
+static void units_wrong_class(UnitsKind kind, UnitClass cls, const char *text, const char *num,
+                              const char *unit, char *err, size_t err_len)
+{
+    char ushown[48];
+    if (cls == UK_UNKNOWN)
         msg_set(err, err_len, "'%s': unknown unit '%s' (expected %s such as %s)", text,
                 printable(unit, ushown, sizeof ushown), kind_noun(kind), kind_example(kind));
-        return false;
-    }
-    if (cls != want) {
-        if (cls == UK_NONE) {
-            msg_set(err, err_len, "'%s' has no unit: write %s with its unit, e.g. %s", text,
-                    kind_noun(kind), kind_example(kind));
-        } else if (kind == UNITS_BANDWIDTH && cls == UK_BYTES) {
-            msg_set(err, err_len, "'%s' is a size, not a bandwidth: did you mean %s %s/s?",
-                    text, num, unit);
-        } else if (kind == UNITS_FLOPS && cls == UK_WORK) {
-            msg_set(err, err_len,
-                    "'%s' is an amount of work, not a compute rate: did you mean %s %s/s?",
-                    text, num, unit);
-        } else {
-            msg_set(err, err_len, "'%s' is %s, not %s", text, class_noun(cls),
-                    kind_noun(kind));
-        }
-        return false;
-    }
+    else if (cls == UK_NONE)
+        msg_set(err, err_len, "'%s' has no unit: write %s with its unit, e.g. %s", text,
+                kind_noun(kind), kind_example(kind));
+    else if (kind == UNITS_BANDWIDTH && cls == UK_BYTES)
+        msg_set(err, err_len, "'%s' is a size, not a bandwidth: did you mean %s %s/s?", text,
+                num, unit);
+    else if (kind == UNITS_FLOPS && cls == UK_WORK)
+        msg_set(err, err_len,
+                "'%s' is an amount of work, not a compute rate: did you mean %s %s/s?", text,
+                num, unit);
+    else
+        msg_set(err, err_len, "'%s' is %s, not %s", text, class_noun(cls), kind_noun(kind));
+}
 
+bool units_parse(UnitsKind kind, const char *raw, double *out, char *err, size_t err_len)
+{
+    if (!raw) {
+        msg_set(err, err_len, "no value given: expected %s such as %s", kind_noun(kind),
+                kind_example(kind));
+        return false;
+    }
+    char shown[48], num[64], unit[UNIT_MAX];
+    const char *text = printable(raw, shown, sizeof shown);
+    double v;
+    const char *rest = units_read_number(kind, raw, text, &v, num, err, err_len);
+    if (!rest || !units_read_unit(kind, rest, text, unit, err, err_len))
+        return false;
+    double mult = 1;
+    UnitClass cls = classify(unit, &mult);
+    if (cls != units_class_of(kind)) {
+        units_wrong_class(kind, cls, text, num, unit, err, err_len);
+        return false;
+    }
     double value = v * mult;
     if (!isfinite(value)) {
         msg_set(err, err_len, "'%s' is too large to be a real %s", text, kind_noun(kind) + 2);
@@ -652,16 +678,8 @@ bool units_parse_quantity(const char *raw, UnitsQuantity *out, char *err, size_t
     while (is_blank(*s))
         s++;
     size_t n = number_len(s);
-    const char *u = s + n;
-    while (is_blank(*u))
-        u++;
-    char unit[32];
-    size_t ulen = strlen(u);
-    while (ulen > 0 && is_blank(u[ulen - 1]))
-        ulen--;
-    if (n > 0 && ulen < sizeof unit) { /* else units_parse says what is wrong */
-        memcpy(unit, u, ulen);
-        unit[ulen] = '\0';
+    char unit[UNIT_MAX];
+    if (n > 0 && units_trim_unit(s + n, unit)) { /* else units_parse says what is wrong */
         double mult;
         UnitClass c = classify_bits(unit, &mult, &q.bits);
         if (c == UK_UNKNOWN) {
