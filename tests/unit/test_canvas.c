@@ -6,20 +6,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include "draw/canvas.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Compares a canvas dump with the expected text, printing both on failure. */
-static void assert_dump(const Canvas *c, bool ascii, const char *want)
-{
-    char *got = canvas_to_text(c, ascii);
-    if (strcmp(got, want) != 0)
-        print_error("canvas dump differs:\n--- got ---\n%s--- want ---\n%s", got, want);
-    assert_string_equal(got, want);
-    free(got);
-}
 
 static void test_canvas_new_is_blank(void **state)
 {
@@ -35,7 +27,7 @@ static void test_canvas_new_is_blank(void **state)
     assert_null(canvas_cell(c, 3, 0));
     assert_null(canvas_cell(c, -1, 0));
     assert_null(canvas_cell(c, 0, 2));
-    assert_dump(c, false, "\n\n"); /* blank rows are trimmed to nothing */
+    tl_assert_dump(c, false, "\n\n"); /* blank rows are trimmed to nothing */
     canvas_free(c);
     canvas_free(NULL);
 }
@@ -49,7 +41,7 @@ static void test_canvas_text_clips_silently(void **state)
     assert_int_equal(cols, 11);
     canvas_put_text(c, 0, 5, "off the grid", STYLE_NORMAL);
     canvas_put_text(c, 3, 1, "ab\ncd", STYLE_NORMAL); /* stops at newline */
-    assert_dump(c, false, "llo w\n   ab\n");
+    tl_assert_dump(c, false, "llo w\n   ab\n");
     assert_int_equal(canvas_cell(c, 0, 0)->style, STYLE_BOLD);
     canvas_free(c);
 }
@@ -63,14 +55,14 @@ static void test_canvas_wide_glyph_takes_two_cells(void **state)
     assert_int_equal(canvas_cell(c, 1, 0)->width, 2);
     assert_int_equal(canvas_cell(c, 2, 0)->width, 0);
     assert_string_equal(canvas_cell(c, 3, 0)->glyph, "x");
-    assert_dump(c, false, " 表x\n");
-    assert_dump(c, true, " ??x\n");
+    tl_assert_dump(c, false, " 表x\n");
+    tl_assert_dump(c, true, " ??x\n");
     /* overwriting the right half blanks the left half too */
     canvas_put_glyph(c, 2, 0, "y", STYLE_NORMAL);
-    assert_dump(c, false, "  yx\n");
+    tl_assert_dump(c, false, "  yx\n");
     /* a wide glyph that would straddle the right edge is not drawn */
     canvas_put_glyph(c, 4, 0, "表", STYLE_NORMAL);
-    assert_dump(c, false, "  yx\n");
+    tl_assert_dump(c, false, "  yx\n");
     canvas_free(c);
 }
 
@@ -79,7 +71,7 @@ static void test_canvas_invalid_utf8_draws_question_mark(void **state)
     (void)state;
     Canvas *c = canvas_new(4, 1);
     assert_int_equal(canvas_put_text(c, 0, 0, "a\xff" "b", STYLE_NORMAL), 3);
-    assert_dump(c, false, "a?b\n");
+    tl_assert_dump(c, false, "a?b\n");
     canvas_free(c);
 }
 
@@ -89,7 +81,7 @@ static void test_canvas_controls_draw_as_question_marks(void **state)
     Canvas *c = canvas_new(6, 1);
     /* tab (C0), DEL, and U+009B (C1 CSI, bytes C2 9B): each one '?' */
     canvas_put_text(c, 0, 0, "a\t\x7f\xc2\x9b" "b", STYLE_NORMAL);
-    assert_dump(c, false, "a???b\n");
+    tl_assert_dump(c, false, "a???b\n");
     canvas_free(c);
 }
 
@@ -99,7 +91,7 @@ static void test_canvas_box_corners_join(void **state)
     Canvas *c = canvas_new(5, 3);
     canvas_box(c, 0, 0, 5, 3, LINE_LIGHT, STYLE_FRAME, false);
     canvas_vline(c, 2, 0, 3, LINE_LIGHT, STYLE_FRAME, false);
-    assert_dump(c, false, "┌─┬─┐\n│ │ │\n└─┴─┘\n");
+    tl_assert_dump(c, false, "┌─┬─┐\n│ │ │\n└─┴─┘\n");
     canvas_free(c);
 }
 
@@ -109,8 +101,8 @@ static void test_canvas_crossing_lines_join(void **state)
     Canvas *c = canvas_new(3, 3);
     canvas_hline(c, 0, 1, 3, LINE_LIGHT, STYLE_FRAME, false);
     canvas_vline(c, 1, 0, 3, LINE_LIGHT, STYLE_FRAME, false);
-    assert_dump(c, false, " │\n─┼─\n │\n");
-    assert_dump(c, true, " |\n-+-\n |\n");
+    tl_assert_dump(c, false, " │\n─┼─\n │\n");
+    tl_assert_dump(c, true, " |\n-+-\n |\n");
     canvas_free(c);
 }
 
@@ -121,11 +113,11 @@ static void test_canvas_mixed_kinds_join(void **state)
     /* double horizontal (scale-up) crossed by a light vertical (scale-out) */
     canvas_hline(c, 0, 1, 3, LINE_DOUBLE, STYLE_UP_LINK, false);
     canvas_vline(c, 1, 0, 3, LINE_LIGHT, STYLE_OUT_LINK, false);
-    assert_dump(c, false, " │\n═╪═\n │\n");
+    tl_assert_dump(c, false, " │\n═╪═\n │\n");
     canvas_free(c);
     c = canvas_new(3, 2);
     canvas_box(c, 0, 0, 3, 2, LINE_DOUBLE, STYLE_UP_LINK, false);
-    assert_dump(c, false, "╔═╗\n╚═╝\n");
+    tl_assert_dump(c, false, "╔═╗\n╚═╝\n");
     canvas_free(c);
 }
 
@@ -136,15 +128,15 @@ static void test_canvas_ascii_lines_keep_tiers_apart(void **state)
     canvas_hline(c, 0, 0, 4, LINE_DOUBLE, STYLE_UP_LINK, true);
     canvas_hline(c, 0, 1, 4, LINE_LIGHT, STYLE_OUT_LINK, true);
     canvas_hline(c, 0, 2, 4, LINE_DASHED, STYLE_ACROSS_LINK, true);
-    assert_dump(c, true, "====\n----\n~~~~\n");
+    tl_assert_dump(c, true, "====\n----\n~~~~\n");
     canvas_free(c);
     /* the same drawn in UTF-8 and dumped as ASCII gives the same text */
     c = canvas_new(4, 3);
     canvas_hline(c, 0, 0, 4, LINE_DOUBLE, STYLE_UP_LINK, false);
     canvas_hline(c, 0, 1, 4, LINE_LIGHT, STYLE_OUT_LINK, false);
     canvas_hline(c, 0, 2, 4, LINE_DASHED, STYLE_ACROSS_LINK, false);
-    assert_dump(c, false, "════\n────\n┄┄┄┄\n");
-    assert_dump(c, true, "====\n----\n~~~~\n");
+    tl_assert_dump(c, false, "════\n────\n┄┄┄┄\n");
+    tl_assert_dump(c, true, "====\n----\n~~~~\n");
     canvas_free(c);
 }
 
@@ -156,7 +148,7 @@ static void test_canvas_text_over_line_clears_join(void **state)
     canvas_put_glyph(c, 1, 0, "X", STYLE_NORMAL);
     assert_int_equal(canvas_cell(c, 1, 0)->lines, 0);
     canvas_vline(c, 1, 0, 1, LINE_LIGHT, STYLE_FRAME, false);
-    assert_dump(c, false, "─│─\n"); /* joins only what was drawn since */
+    tl_assert_dump(c, false, "─│─\n"); /* joins only what was drawn since */
     canvas_free(c);
 }
 
@@ -168,8 +160,8 @@ static void test_canvas_put_text_max_ellipsis(void **state)
     assert_int_equal(canvas_put_text_max(c, 0, 0, 8, "scale-out fabric", STYLE_NORMAL, false),
                      8);
     assert_int_equal(canvas_put_text_max(c, 0, 1, 8, "fits", STYLE_NORMAL, true), 4);
-    assert_dump(c, false, "scale-o…\nfits\n");
-    assert_dump(c, true, "scale-o~\nfits\n");
+    tl_assert_dump(c, false, "scale-o…\nfits\n");
+    tl_assert_dump(c, true, "scale-o~\nfits\n");
     canvas_free(c);
 }
 
@@ -180,9 +172,9 @@ static void test_canvas_resize_keeps_top_left(void **state)
     canvas_put_text(c, 0, 0, "abcd", STYLE_NORMAL);
     canvas_put_text(c, 0, 1, "efgh", STYLE_NORMAL);
     canvas_resize(c, 2, 3);
-    assert_dump(c, false, "ab\nef\n\n");
+    tl_assert_dump(c, false, "ab\nef\n\n");
     canvas_clear(c);
-    assert_dump(c, false, "\n\n\n");
+    tl_assert_dump(c, false, "\n\n\n");
     canvas_free(c);
 }
 

@@ -16,6 +16,8 @@
 
 #include <cmocka.h> /* after the three above, which it needs */
 
+#include "testlib.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +25,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Bounds on time-to-stop stretch like the sandbox's own clock under
- * valgrind (`make memcheck` sets SCALELAB_SANDBOX_SLOWDOWN). */
-static double slowdown(void)
-{
-    const char *v = getenv("SCALELAB_SANDBOX_SLOWDOWN");
-    double f = v ? atof(v) : 1.0;
-    return f >= 1.0 && f <= 1000.0 ? f : 1.0;
-}
-
 
 static char dir[64];
 static char cache_home[64]; /* $XDG_CACHE_HOME for the cache tests */
@@ -62,9 +54,8 @@ static void lesson_file(const char *name, const char *id, const char *track, int
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/scalelab-catXXXXXX");
-    snprintf(cache_home, sizeof cache_home, "/tmp/scalelab-cacheXXXXXX");
-    if (!mkdtemp(dir) || !mkdtemp(cache_home))
+    if (!tl_tmpdir_make(dir, sizeof dir, "cat") ||
+        !tl_tmpdir_make(cache_home, sizeof cache_home, "cache"))
         return -1;
     snprintf(cache_file, sizeof cache_file, "%s/scalelab/catalog", cache_home);
     return setenv("XDG_CACHE_HOME", cache_home, 1);
@@ -73,10 +64,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, cache_home);
     unsetenv("XDG_CACHE_HOME");
-    return system(cmd) == 0 ? 0 : -1;
+    bool ok = tl_tmpdir_remove(dir);
+    return tl_tmpdir_remove(cache_home) && ok ? 0 : -1;
 }
 
 /* The whole cache file in a static buffer ("" when there is none). */
@@ -210,7 +200,7 @@ static void test_catalog_hostile_folder_bounded(void **state)
     Catalog *c = catalog_load(dir, NULL, 0);
     double dt = clock_now_s() - t0;
     print_message("40 files (20 endless loops) listed in %.3f s\n", dt);
-    assert_true(dt < 6.0 * slowdown());
+    assert_true(dt < 6.0 * tl_slowdown());
     assert_int_equal(catalog_count(c), 40);
     assert_string_equal(catalog_entry(c, 0)->id, "good-00");
     assert_non_null(strstr(catalog_entry(c, 39)->error, "instruction limit reached (5 million)"));

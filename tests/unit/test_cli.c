@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include "cmd/cli.h"
 
 #include <stdio.h>
@@ -13,42 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-    int status;
-    char out[8192];
-    char err[8192];
-} Run;
-
-static void slurp(FILE *f, char *buf, size_t n)
-{
-    rewind(f);
-    size_t got = fread(buf, 1, n - 1, f);
-    buf[got] = '\0';
-}
+typedef TlRun Run;
 
 /* Runs `scalelab ARGS...` in-process, capturing both streams. */
 static Run run(int argc, char **argv)
 {
     Run r;
-    FILE *out = tmpfile(), *err = tmpfile();
-    assert_non_null(out);
-    assert_non_null(err);
-    fflush(stdout);
-    fflush(stderr);
-    int saved_out = dup(1), saved_err = dup(2);
-    dup2(fileno(out), 1);
-    dup2(fileno(err), 2);
-    r.status = cli_run(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(saved_out, 1);
-    dup2(saved_err, 2);
-    close(saved_out);
-    close(saved_err);
-    slurp(out, r.out, sizeof r.out);
-    slurp(err, r.err, sizeof r.err);
-    fclose(out);
-    fclose(err);
+    tl_run_into(&r, cli_run, argc, argv);
     return r;
 }
 

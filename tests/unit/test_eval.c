@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +22,9 @@
 #include "model/step.h"
 #include "model/workload.h"
 
-#define OUT_MAX 65536
+#define OUT_MAX TL_OUT_MAX
 
-static char out_buf[OUT_MAX];
-static char err_buf[4096];
-
-static void slurp(FILE *f, char *buf, size_t len)
-{
-    rewind(f);
-    size_t n = fread(buf, 1, len - 1, f);
-    buf[n] = '\0';
-}
+static const char *out_buf = "", *err_buf = "";
 
 /* Runs cmd_eval with the NULL-terminated arguments after "eval"; stdout and
  * stderr land in out_buf and err_buf. */
@@ -46,26 +40,10 @@ static int run_eval(const char *first, ...)
     va_end(ap);
     argv[argc] = NULL;
 
-    fflush(stdout);
-    fflush(stderr);
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    assert_non_null(fo);
-    assert_non_null(fe);
-    int save_out = dup(STDOUT_FILENO), save_err = dup(STDERR_FILENO);
-    dup2(fileno(fo), STDOUT_FILENO);
-    dup2(fileno(fe), STDERR_FILENO);
-    int rc = cmd_eval(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(save_out, STDOUT_FILENO);
-    dup2(save_err, STDERR_FILENO);
-    close(save_out);
-    close(save_err);
-    slurp(fo, out_buf, sizeof out_buf);
-    slurp(fe, err_buf, sizeof err_buf);
-    fclose(fo);
-    fclose(fe);
-    return rc;
+    const TlRun *r = tl_run(cmd_eval, argc, argv);
+    out_buf = r->out;
+    err_buf = r->err;
+    return r->status;
 }
 
 /* --- a small JSON syntax checker (RFC 8259 grammar, no extensions) -------- */

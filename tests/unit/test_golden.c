@@ -1,7 +1,7 @@
 /* test_golden — `scalelab render` output compared byte for byte with the
  * reviewed files in tests/golden/ (cases in tests/golden/cases.txt, made by
  * `make golden`). Runs the real command in-process with stdout captured; on
- * a mismatch prints the case and its first differing line. Never writes a
+ * a mismatch prints the file and its first differing line. Never writes a
  * golden file. Also: bad render usage exits 2 with one line on stderr. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,70 +9,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include "cmd/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char *slurp_file(FILE *f)
-{
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    return buf;
-}
-
-static char *read_path(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *s = slurp_file(f);
-    fclose(f);
-    return s;
-}
-
-/* Runs `scalelab render ARGV...` in-process; returns its stdout. */
-static char *render(int argc, char **argv, int *status)
-{
-    FILE *out = tmpfile();
-    assert_non_null(out);
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fileno(out), 1);
-    *status = cmd_render(argc, argv);
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    char *s = slurp_file(out);
-    fclose(out);
-    return s;
-}
-
-/* Prints the first line where got and want differ. */
-static void report_first_difference(const char *name, const char *got, const char *want)
-{
-    int line = 1;
-    const char *g = got, *w = want;
-    while (*g && *w) {
-        const char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
-        size_t gl = ge ? (size_t)(ge - g) : strlen(g), wl = we ? (size_t)(we - w) : strlen(w);
-        if (gl != wl || memcmp(g, w, gl) != 0)
-            break;
-        g += gl + (ge ? 1 : 0);
-        w += wl + (we ? 1 : 0);
-        line++;
-    }
-    const char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
-    print_error("%s: first difference at line %d\n  want: %.*s\n  got:  %.*s\n", name, line,
-                (int)(we ? (size_t)(we - w) : strlen(w)), w,
-                (int)(ge ? (size_t)(ge - g) : strlen(g)), g);
-}
 
 static void test_golden_all_cases_match(void **state)
 {
@@ -110,24 +54,14 @@ static void test_golden_all_cases_match(void **state)
                 char path[256];
                 snprintf(path, sizeof path, "tests/golden/%s-%s-%s-%s.txt", view, name, width,
                          ascii ? "ascii" : "utf8");
-                char *want = read_path(path);
-                if (!want) {
-                    print_error("%s is missing: run `make golden` and review it\n", path);
+                const TlRun *r = tl_run(cmd_render, argc, argv);
+                if (r->status != 0) {
+                    print_error("%s: render exited %d\n", path, r->status);
                     failed++;
-                    continue;
-                }
-                int status;
-                char *got = render(argc, argv, &status);
-                if (status != 0) {
-                    print_error("%s: render exited %d\n", path, status);
-                    failed++;
-                } else if (strcmp(got, want) != 0) {
-                    report_first_difference(path, got, want);
+                } else if (!tl_same_as_file(r->out, path)) {
                     failed++;
                 }
                 checked++;
-                free(got);
-                free(want);
             }
     }
     fclose(cases);
@@ -159,28 +93,17 @@ static void test_golden_bad_usage_exits_2(void **state)
             argc++;
         }
         argv[argc] = NULL;
-        FILE *err = tmpfile();
-        fflush(stderr);
-        int saved = dup(2);
-        dup2(fileno(err), 2);
-        int status;
-        char *out = render(argc, argv, &status);
-        fflush(stderr);
-        dup2(saved, 2);
-        close(saved);
-        char *msg = slurp_file(err);
-        fclose(err);
+        const TlRun *r = tl_run(cmd_render, argc, argv);
         int lines = 0;
-        for (char *p = msg; *p; p++)
+        for (const char *p = r->err; *p; p++)
             lines += *p == '\n';
-        if (status != 2 || lines != 1 || out[0])
+        if (r->status != 2 || lines != 1 || r->out[0])
             print_error("case %zu (%s %s): status %d, %d stderr lines, stdout \"%.40s\"\n", i,
-                        argv[1] ? argv[1] : "", argc > 2 ? argv[2] : "", status, lines, out);
-        assert_int_equal(status, 2);
+                        argv[1] ? argv[1] : "", argc > 2 ? argv[2] : "", r->status, lines,
+                        r->out);
+        assert_int_equal(r->status, 2);
         assert_int_equal(lines, 1);
-        assert_string_equal(out, "");
-        free(out);
-        free(msg);
+        assert_string_equal(r->out, "");
     }
 }
 

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -21,16 +23,6 @@
 #include "model/workload.h"
 
 #define PRESETS_LUA "assets/presets.lua"
-
-static void near(double got, double want, double rel, const char *what, const char *file,
-                 int line)
-{
-    if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("%s:%d: %s = %.17g, want %.17g\n", file, line, what, got, want);
-        fail();
-    }
-}
-#define NEAR(got, want, what) near(got, want, 1e-12, what, __FILE__, __LINE__)
 
 static void test_hw_every_named_preset_exists(void **state)
 {
@@ -69,36 +61,36 @@ static void test_hw_figures_per_direction(void **state)
     const SystemSpec *g3 = hw_system_find("gb300-nvl72");
     const SystemSpec *e = hw_system_find("ethernet-100g");
     /* NVLink 3: 600 GB/s bidir / 2 = 300 GB/s; HDR 200 Gb/s / 8 = 25 GB/s */
-    NEAR(a->up_bytes_per_s, 300e9, "dgx-a100 up");
-    NEAR(a->out_bytes_per_s, 25e9, "dgx-a100 out");
+    NEAR(a->up_bytes_per_s, 300e9, 1e-12);
+    NEAR(a->out_bytes_per_s, 25e9, 1e-12);
     assert_int_equal(a->domain_gpus, 8);
     /* NVLink 4: 900 / 2 = 450 GB/s; NDR 400 Gb/s / 8 = 50 GB/s */
-    NEAR(h->up_bytes_per_s, 450e9, "dgx-h100 up");
-    NEAR(h->out_bytes_per_s, 50e9, "dgx-h100 out");
+    NEAR(h->up_bytes_per_s, 450e9, 1e-12);
+    NEAR(h->out_bytes_per_s, 50e9, 1e-12);
     /* NVLink 5: 1.8 TB/s / 2 = 900 GB/s */
-    NEAR(b->up_bytes_per_s, 900e9, "dgx-b200 up");
-    NEAR(b->out_bytes_per_s, 50e9, "dgx-b200 out");
+    NEAR(b->up_bytes_per_s, 900e9, 1e-12);
+    NEAR(b->out_bytes_per_s, 50e9, 1e-12);
     assert_int_equal(b->domain_gpus, 8);
-    NEAR(g2->up_bytes_per_s, 900e9, "gb200 up");
+    NEAR(g2->up_bytes_per_s, 900e9, 1e-12);
     assert_int_equal(g2->domain_gpus, 72);
     /* 72 GPUs x 1.8 TB/s (both directions) = 129.6 TB/s, NVIDIA's "130 TB/s" within 0.5% */
-    near(72 * 2 * g2->up_bytes_per_s, 130e12, 0.005, "NVL72 domain", __FILE__, __LINE__);
-    NEAR(g2->out_bytes_per_s, 50e9, "gb200 out");   /* 400 Gb/s / 8 */
-    NEAR(g3->out_bytes_per_s, 100e9, "gb300 out");  /* 800 Gb/s / 8 */
-    NEAR(e->out_bytes_per_s, 12.5e9, "ethernet out"); /* 100 Gb/s / 8 */
+    NEAR(72 * 2 * g2->up_bytes_per_s, 130e12, 0.005); /* the NVL72 domain */
+    NEAR(g2->out_bytes_per_s, 50e9, 1e-12);   /* 400 Gb/s / 8 */
+    NEAR(g3->out_bytes_per_s, 100e9, 1e-12);  /* 800 Gb/s / 8 */
+    NEAR(e->out_bytes_per_s, 12.5e9, 1e-12); /* 100 Gb/s / 8 */
     /* racks of ~120-135 kW, liquid cooled */
     assert_in_range((long)g2->domain_power_w, 120000, 135000);
     assert_in_range((long)g3->domain_power_w, 120000, 135000);
     assert_string_equal(g2->cooling, "liquid");
     /* H100 dense BF16: 1,979 sparse / 2 = 989.5 TFLOP/s */
-    NEAR(hw_gpu_find("h100-sxm")->bf16_flops, 989.5e12, "h100 bf16");
+    NEAR(hw_gpu_find("h100-sxm")->bf16_flops, 989.5e12, 1e-12);
     /* GB200: 360 PF sparse per rack / 72 / 2 = 2.5 PF */
-    NEAR(hw_gpu_find("gb200")->bf16_flops, 2.5e15, "gb200 bf16");
+    NEAR(hw_gpu_find("gb200")->bf16_flops, 2.5e15, 1e-12);
     /* TPU v5p slice: one 4x4x4 cube, 1,200 GB/s bidir / 2 */
     const SystemSpec *t = hw_system_find("tpu-v5p");
     assert_int_equal(t->domain_gpus, t->torus[0] * t->torus[1] * t->torus[2]);
     assert_int_equal(t->up_kind, HW_UP_TORUS);
-    NEAR(t->up_bytes_per_s, 600e9, "tpu up");
+    NEAR(t->up_bytes_per_s, 600e9, 1e-12);
 }
 
 static void test_hw_every_figure_is_sane(void **state)

@@ -3,6 +3,7 @@
  * file:line, in bounded time, Lua stack balanced). Also keeps the example
  * lesson of lessons/AUTHORING.md equal to tests/lessons/example.lua.
  */
+#include "base/clock.h"
 #include "lesson/lesson.h"
 #include "model/quiz.h"
 
@@ -12,43 +13,16 @@
 
 #include <cmocka.h> /* after the three above, which it needs */
 
+#include "testlib.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* Bounds on time-to-stop stretch like the sandbox's own clock under
- * valgrind (`make memcheck` sets SCALELAB_SANDBOX_SLOWDOWN). */
-static double slowdown(void)
-{
-    const char *v = getenv("SCALELAB_SANDBOX_SLOWDOWN");
-    double f = v ? atof(v) : 1.0;
-    return f >= 1.0 && f <= 1000.0 ? f : 1.0;
-}
-
-
 #define EXAMPLE "tests/lessons/example.lua"
 #define HOSTILE "tests/lessons/hostile/"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc(1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
 
 static void test_lesson_example_header_and_pages(void **state)
 {
@@ -157,11 +131,11 @@ static void test_lesson_goal_loop_stopped(void **state)
     Scenario *s = lesson_scenario_start(l, 0, err, sizeof err);
     assert_non_null(s);
     for (int i = 0; i < 2; i++) { /* the state stays usable after an abort */
-        double t0 = now_s();
+        double t0 = clock_now_s();
         assert_int_equal(lesson_scenario_goal_met(l, 0, s, why, sizeof why, err, sizeof err), -1);
-        double dt = now_s() - t0;
+        double dt = clock_now_s() - t0;
         print_message("goal loop in pcall stopped in %.3f s\n", dt);
-        assert_true(dt < 5.0 * slowdown());
+        assert_true(dt < 5.0 * tl_slowdown());
         assert_string_equal(err, HOSTILE "goal_pcall_loop.lua:10: instruction limit reached "
                                          "(50 million): an endless loop? lessons must finish "
                                          "quickly");
@@ -192,12 +166,12 @@ static void expect_problem(const char *file, int line, const char *needle)
     snprintf(path, sizeof path, HOSTILE "%s", file);
     snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
     Report r = {.n = 0};
-    double t0 = now_s();
+    double t0 = clock_now_s();
     int n = lesson_check_file(path, collect, &r);
-    double dt = now_s() - t0;
+    double dt = clock_now_s() - t0;
     print_message("%-22s %.3f s  %s\n", file, dt, n ? r.lines[0] : "(no problem)");
     if (n < 1 || strncmp(r.lines[0], prefix, strlen(prefix)) != 0 || !strstr(r.lines[0], needle) ||
-        dt > 10.0 * slowdown()) {
+        dt > 10.0 * tl_slowdown()) {
         print_error("want '%s...%s', got %d problems: %s\n", prefix, needle, n,
                     n ? r.lines[0] : "");
         fail();
@@ -266,8 +240,8 @@ static void test_lesson_check_example_passes(void **state)
  * byte, between the marker and the closing fence. */
 static void authoring_example_is(const char *path)
 {
-    char *guide = read_all("lessons/AUTHORING.md");
-    char *example = read_all(path);
+    char *guide = tl_read_file("lessons/AUTHORING.md");
+    char *example = tl_read_file(path);
     assert_non_null(guide);
     assert_non_null(example);
     char marker[128];

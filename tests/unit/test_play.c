@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "testlib.h"
 // clang-format on
 
 #include <math.h>
@@ -71,24 +73,13 @@ static char tmpdir[64];
 static int setup_dir(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_play.XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return tl_tmpdir_make(tmpdir, sizeof tmpdir, "play") ? 0 : -1;
 }
 
 static int teardown_dir(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    return tl_tmpdir_remove(tmpdir) ? 0 : -1;
 }
 
 /* The written lesson passes check and loads back as the same state: same
@@ -111,7 +102,7 @@ static void test_play_lua_passes_check_and_round_trips(void **state)
     assert_non_null(strstr(lua, "\"swap 0 63\""));
     char path[128];
     snprintf(path, sizeof path, "%s/round.lua", tmpdir);
-    write_text(path, lua);
+    tl_write_file(path, lua);
     free(lua);
     int problems = 0;
     assert_int_equal(lesson_check_file(path, count_problem, &problems), 0);
@@ -140,7 +131,7 @@ static void test_play_load_refuses_a_lesson_without_scenario(void **state)
     (void)state;
     char path[128], err[600] = "";
     snprintf(path, sizeof path, "%s/text.lua", tmpdir);
-    write_text(path, "return { id = \"t\", title = \"T\", summary = \"s\", pages = {\n"
+    tl_write_file(path, "return { id = \"t\", title = \"T\", summary = \"s\", pages = {\n"
                      "  { kind = \"text\", title = \"x\", text = \"hello\" } } }\n");
     assert_null(screen_play_load(path, err, sizeof err));
     assert_non_null(strstr(err, "no scenario page"));

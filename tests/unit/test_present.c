@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "testlib.h"
 // clang-format on
 
 #include <stdio.h>
@@ -134,33 +136,6 @@ static void test_present_script_parsed_and_checked(void **state)
 
 /* ---- golden renders ---- */
 
-static char *slurp(FILE *f)
-{
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    return buf;
-}
-
-static char *present_shot(int argc, char **argv, int *status)
-{
-    FILE *out = tmpfile();
-    assert_non_null(out);
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fileno(out), 1);
-    *status = cmd_present(argc, argv);
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    char *s = slurp(out);
-    fclose(out);
-    return s;
-}
-
 static void test_present_golden_renders(void **state)
 {
     (void)state;
@@ -178,22 +153,14 @@ static void test_present_golden_renders(void **state)
         char *tok;
         while (argc < 15 && (tok = strtok(NULL, " \n")))
             argv[argc++] = tok;
-        int status;
-        char *got = present_shot(argc, argv, &status);
-        assert_int_equal(status, 0);
+        const TlRun *r = tl_run(cmd_present, argc, argv);
+        assert_int_equal(r->status, 0);
         char path[200];
         snprintf(path, sizeof path, "tests/golden/%s.txt", name);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            fail_msg("%s is missing: run make golden and review it", path);
-        char *want = slurp(f);
-        fclose(f);
-        if (strcmp(got, want) != 0) {
-            fprintf(stderr, "present golden %s differs; got:\n%s", name, got);
+        if (!tl_same_as_file(r->out, path)) {
+            fprintf(stderr, "present golden %s differs; got:\n%s", name, r->out);
             fail_msg("%s differs from `present --shot %s`", path, argv[3]);
         }
-        free(got);
-        free(want);
         checked++;
     }
     fclose(cases);
@@ -203,17 +170,13 @@ static void test_present_golden_renders(void **state)
 static void test_present_bad_usage_exits_2(void **state)
 {
     (void)state;
-    int status;
-    char *out = present_shot(1, (char *[]){"present", NULL}, &status);
-    assert_int_equal(status, CLI_USAGE);
-    free(out);
-    out = present_shot(4, (char *[]){"present", DEMO, "--shot", "9", NULL}, &status);
-    assert_int_equal(status, CLI_USAGE);
-    free(out);
-    out = present_shot(6, (char *[]){"present", DEMO, "--shot", "1", "--size", "10x10", NULL},
-                       &status);
-    assert_int_equal(status, CLI_USAGE);
-    free(out);
+    assert_int_equal(tl_run(cmd_present, 1, (char *[]){"present", NULL})->status, CLI_USAGE);
+    assert_int_equal(tl_run(cmd_present, 4, (char *[]){"present", DEMO, "--shot", "9", NULL})->status,
+                     CLI_USAGE);
+    assert_int_equal(tl_run(cmd_present, 6,
+                            (char *[]){"present", DEMO, "--shot", "1", "--size", "10x10", NULL})
+                         ->status,
+                     CLI_USAGE);
 }
 
 int main(void)

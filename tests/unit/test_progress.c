@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "testlib.h"
 // clang-format on
 
 #include <dirent.h>
@@ -27,8 +29,7 @@ typedef struct {
 static int setup(void **state)
 {
     Fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/scalelab-progress-XXXXXX");
-    if (!mkdtemp(f->dir))
+    if (!tl_tmpdir_make(f->dir, sizeof f->dir, "progress"))
         return -1;
     snprintf(f->path, sizeof f->path, "%s/sub/progress", f->dir);
     *state = f;
@@ -38,20 +39,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     Fixture *f = *state;
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    if (system(cmd) != 0)
+    if (!tl_tmpdir_remove(f->dir))
         return -1;
     free(f);
     return 0;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
 }
 
 static void test_progress_default_path_prefers_xdg(void **state)
@@ -144,7 +135,7 @@ static void test_progress_corrupt_file_moved_aside_once(void **state)
     char sub[96], note[512], aside[160];
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
     mkdir(sub, 0700);
-    write_file(f->path, "scalelab-progress 1\nlesson intro started 2\ngarbage here\n");
+    tl_write_file(f->path, "scalelab-progress 1\nlesson intro started 2\ngarbage here\n");
     Progress *p = progress_open(f->path, note, sizeof note);
     assert_non_null(p);
     assert_non_null(strstr(note, "line 3 does not parse"));
@@ -178,7 +169,7 @@ static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
     mkdir(sub, 0700);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        write_file(f->path, bad[i]);
+        tl_write_file(f->path, bad[i]);
         Progress *p = progress_open(f->path, note, sizeof note);
         if (note[0] == '\0')
             fail_msg("case %zu was accepted: %s", i, bad[i]);
@@ -232,9 +223,8 @@ static void test_progress_failed_save_reported_once(void **state)
     assert_null(progress_take_error(p));
     /* A file where the folder was: every later save fails. */
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && touch '%s'", sub, sub);
-    assert_int_equal(system(cmd), 0);
+    assert_true(tl_tmpdir_remove(sub));
+    tl_write_file(sub, "");
     assert_false(progress_visit(p, "intro", 2, err, sizeof err));
     const char *why = progress_take_error(p);
     assert_non_null(why);

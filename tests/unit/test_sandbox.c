@@ -15,6 +15,8 @@
 
 #include <cmocka.h> /* after the three above, which it needs */
 
+#include "testlib.h"
+
 #include <fcntl.h>
 #include <lauxlib.h>
 #include <lua.h>
@@ -26,17 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Bounds on time-to-stop stretch like the sandbox's own clock under
- * valgrind (`make memcheck` sets SCALELAB_SANDBOX_SLOWDOWN). */
-static double slowdown(void)
-{
-    const char *v = getenv("SCALELAB_SANDBOX_SLOWDOWN");
-    double f = v ? atof(v) : 1.0;
-    return f >= 1.0 && f <= 1000.0 ? f : 1.0;
-}
-
-
-#define BOUND_S (5.0 * slowdown()) /* default limits stop a script in 2 s wall clock at most */
+#define BOUND_S (5.0 * tl_slowdown()) /* default limits stop a script in 2 s wall clock at most */
 
 /* Runs src as "hostile.lua"; expects failure at line with needle in the
  * message. Returns the seconds it took. */
@@ -377,8 +369,8 @@ static void test_sandbox_api_objects_protected(void **state)
 static void test_sandbox_hostile_files(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/scalelab-sbXXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[64];
+    assert_true(tl_tmpdir_make(dir, sizeof dir, "sb"));
     char path[256];
     char err[SANDBOX_ERR_LEN];
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
@@ -431,13 +423,7 @@ static void test_sandbox_hostile_files(void **state)
     assert_int_equal(lua_gettop(sandbox_state(sb)), 0);
 
     sandbox_free(sb);
-    snprintf(path, sizeof path, "%s/big.lua", dir);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/random.lua", dir);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/nul.lua", dir);
-    unlink(path);
-    rmdir(dir);
+    assert_true(tl_tmpdir_remove(dir));
 }
 
 static void test_sandbox_state_reusable_after_abort(void **state)

@@ -19,23 +19,14 @@
 
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "model/step.h"
-
-static void check_near(double got, double want, double rel, const char *what, const char *file,
-                       int line)
-{
-    if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got, want,
-                    rel * 100);
-        fail();
-    }
-}
-#define NEAR(got, want, rel) check_near((got), (want), (rel), #got, __FILE__, __LINE__)
 
 static Cluster tiny_cluster(void)
 {

@@ -20,31 +20,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/sweep.h"
-
-static void check_near(double got, double want, double rel, const char *what, const char *file,
-                       int line)
-{
-    if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got,
-                    want, rel * 100);
-        fail();
-    }
-}
-#define NEAR(got, want, rel) check_near((got), (want), (rel), #got, __FILE__, __LINE__)
-
-static void check_contains(const char *s, const char *part, const char *file, int line)
-{
-    if (!strstr(s, part)) {
-        print_error("%s:%d: \"%s\"\n  does not contain \"%s\"\n", file, line, s, part);
-        fail();
-    }
-}
-#define CONTAINS(s, part) check_contains((s), (part), __FILE__, __LINE__)
 
 static Cluster tiny_cluster(int n_gpus, int domain)
 {

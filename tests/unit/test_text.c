@@ -5,20 +5,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include "base/utf8.h"
 #include "draw/text.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void assert_dump(const Canvas *c, bool ascii, const char *want)
-{
-    char *got = canvas_to_text(c, ascii);
-    if (strcmp(got, want) != 0)
-        print_error("canvas dump differs:\n--- got ---\n%s--- want ---\n%s", got, want);
-    assert_string_equal(got, want);
-    free(got);
-}
 
 static void test_text_decode_valid_and_invalid(void **state)
 {
@@ -93,7 +86,7 @@ static void test_text_draw_wrapped_counts_all_lines(void **state)
     /* 3 lines needed, 2 drawn */
     int n = text_draw_wrapped(c, 0, 0, 10, 2, "scale up then scale out", STYLE_NORMAL);
     assert_int_equal(n, 3);
-    assert_dump(c, false, "scale up\nthen scale\n");
+    tl_assert_dump(c, false, "scale up\nthen scale\n");
     canvas_free(c);
 }
 
@@ -103,7 +96,7 @@ static void test_text_markup_heading_emphasis_code(void **state)
     Canvas *c = canvas_new(20, 3);
     int n = text_draw_markup(c, 0, 0, 20, 3, "# Title\nA *big* `nv` link.", 0, false);
     assert_int_equal(n, 2);
-    assert_dump(c, false, "Title\nA big nv link.\n\n");
+    tl_assert_dump(c, false, "Title\nA big nv link.\n\n");
     assert_int_equal(canvas_cell(c, 0, 0)->style, STYLE_HEADING);
     assert_int_equal(canvas_cell(c, 2, 1)->style, STYLE_EMPH);  /* b of big */
     assert_int_equal(canvas_cell(c, 6, 1)->style, STYLE_CODE);  /* n of nv */
@@ -118,10 +111,10 @@ static void test_text_markup_bullets_hang(void **state)
     /* width 12, bullet "• " takes 2: text wraps in 10 and hangs under itself */
     int n = text_draw_markup(c, 0, 0, 12, 5, "- one two three four\n- five", 0, false);
     assert_int_equal(n, 3);
-    assert_dump(c, false, "• one two\n  three four\n• five\n\n\n");
+    tl_assert_dump(c, false, "• one two\n  three four\n• five\n\n\n");
     canvas_clear(c);
     text_draw_markup(c, 0, 0, 12, 5, "- one two three four\n- five", 0, true);
-    assert_dump(c, false, "- one two\n  three four\n- five\n\n\n");
+    tl_assert_dump(c, false, "- one two\n  three four\n- five\n\n\n");
     canvas_free(c);
 }
 
@@ -132,10 +125,10 @@ static void test_text_markup_paragraphs_and_scroll(void **state)
     const char *m = "first line\njoined\n\n\nsecond para";
     /* lines: "first line joined", "", "second para" = 3 (blank lines collapse) */
     assert_int_equal(text_draw_markup(c, 0, 0, 20, 2, m, 0, false), 3);
-    assert_dump(c, false, "first line joined\n\n");
+    tl_assert_dump(c, false, "first line joined\n\n");
     canvas_clear(c);
     assert_int_equal(text_draw_markup(c, 0, 0, 20, 2, m, 1, false), 3);
-    assert_dump(c, false, "\nsecond para\n");
+    tl_assert_dump(c, false, "\nsecond para\n");
     canvas_free(c);
 }
 
@@ -144,7 +137,7 @@ static void test_text_markup_lone_star_is_literal(void **state)
     (void)state;
     Canvas *c = canvas_new(20, 1);
     text_draw_markup(c, 0, 0, 20, 1, "8 * 9 = 72", 0, false);
-    assert_dump(c, false, "8 * 9 = 72\n");
+    tl_assert_dump(c, false, "8 * 9 = 72\n");
     canvas_free(c);
 }
 

@@ -8,22 +8,13 @@
 
 #include <cmocka.h>
 
+#include "testlib.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/workload.h"
-
-static void check_near(double got, double want, double rel, const char *what, const char *file,
-                       int line)
-{
-    if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("%s:%d: %s = %.10g, want %.10g (within %.3g%%)\n", file, line, what, got, want,
-                    rel * 100);
-        fail();
-    }
-}
-#define NEAR(got, want, rel) check_near((got), (want), (rel), #got, __FILE__, __LINE__)
 
 /* A tiny GPT: 2 layers, h 64, 4 heads, s 32, V 100, batch 1. */
 static Workload tiny_gpt(void)

@@ -1,0 +1,190 @@
+/* test_base — the bottom layer's file and clock modules: file_read refuses
+ * what is not a regular file (without blocking on a FIFO) and what is over
+ * the limit; file_write replaces atomically (a failed write keeps the old
+ * file and leaves no temporary), FILE_NEW never replaces, FILE_PRIVATE is
+ * 0600; the monotonic clock moves forward. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testlib.h"
+
+#include "base/clock.h"
+#include "base/file.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    return tl_tmpdir_make(dir, sizeof dir, "base") ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return tl_tmpdir_remove(dir) ? 0 : -1;
+}
+
+/* dir/name in a buffer of four, used round robin. */
+static const char *in_dir(const char *name)
+{
+    static char path[4][128];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
+    return p;
+}
+
+static int entries_in_dir(void)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void test_base_read_whole_file_and_refusals(void **state)
+{
+    (void)state;
+    size_t len = 99;
+    FileProblem why;
+    char *s = file_read(in_dir("missing"), 100, &len, &why);
+    assert_null(s);
+    assert_int_equal(why.status, FILE_MISSING);
+    assert_int_equal(why.errnum, ENOENT);
+
+    /* NUL bytes inside are kept; the buffer is terminated after them. */
+    FILE *f = fopen(in_dir("nul"), "wb");
+    assert_non_null(f);
+    fwrite("ab\0cd", 1, 5, f);
+    fclose(f);
+    s = file_read(in_dir("nul"), 5, &len, &why);
+    assert_non_null(s);
+    assert_int_equal(len, 5);
+    assert_memory_equal(s, "ab\0cd", 6);
+    free(s);
+
+    /* One byte over the limit. */
+    assert_null(file_read(in_dir("nul"), 4, &len, &why));
+    assert_int_equal(why.status, FILE_TOO_LARGE);
+    assert_int_equal(why.size, 5);
+    char text[100];
+    file_problem_text(&why, 4, text, sizeof text);
+    assert_string_equal(text, "too large (5 bytes, limit 4)");
+
+    assert_null(file_read(dir, 100, &len, &why));
+    assert_int_equal(why.status, FILE_NOT_REGULAR);
+    assert_string_equal(why.kind, "a directory");
+
+    /* A FIFO with no writer: refused at once, not waited on. */
+    assert_int_equal(mkfifo(in_dir("fifo"), 0600), 0);
+    double t0 = clock_now_s();
+    assert_null(file_read(in_dir("fifo"), 100, &len, &why));
+    assert_true(clock_now_s() - t0 < 0.5);
+    assert_int_equal(why.status, FILE_NOT_REGULAR);
+    assert_string_equal(why.kind, "a FIFO");
+    file_problem_text(&why, 100, text, sizeof text);
+    assert_string_equal(text, "not a regular file (a FIFO)");
+    unlink(in_dir("fifo"));
+    unlink(in_dir("nul"));
+}
+
+static bool put_text(FILE *f, const void *ctx)
+{
+    return fputs(ctx, f) >= 0;
+}
+
+/* Writes half its text, then fails as a full disk would. */
+static bool put_then_fail(FILE *f, const void *ctx)
+{
+    fputs(ctx, f);
+    fflush(f);
+    errno = ENOSPC;
+    return false;
+}
+
+static void test_base_atomic_replace(void **state)
+{
+    (void)state;
+    const char *path = in_dir("state");
+    char err[300];
+    assert_true(file_write(path, FILE_PRIVATE, put_text, "one\n", err, sizeof err));
+    assert_true(file_write(path, FILE_PRIVATE, put_text, "two\n", err, sizeof err));
+    char *s = tl_read_file(path);
+    assert_string_equal(s, "two\n");
+    free(s);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+
+    /* A failed write keeps the old file whole and leaves no temporary. */
+    assert_false(file_write(path, FILE_PRIVATE, put_then_fail, "thr", err, sizeof err));
+    assert_int_equal(errno, ENOSPC);
+    CONTAINS(err, "cannot write ");
+    CONTAINS(err, strerror(ENOSPC));
+    s = tl_read_file(path);
+    assert_string_equal(s, "two\n");
+    free(s);
+    assert_int_equal(entries_in_dir(), 1);
+
+    /* No folder: one line naming the file. */
+    assert_false(file_write(in_dir("none/state"), 0, put_text, "x", err, sizeof err));
+    assert_int_equal(errno, ENOENT);
+    CONTAINS(err, "none/state");
+    unlink(path);
+}
+
+static void test_base_new_file_never_replaces(void **state)
+{
+    (void)state;
+    const char *path = in_dir("new.lua");
+    char err[300];
+    assert_true(file_write(path, FILE_NEW, put_text, "first\n", err, sizeof err));
+    assert_false(file_write(path, FILE_NEW, put_text, "second\n", err, sizeof err));
+    assert_int_equal(errno, EEXIST);
+    char *s = tl_read_file(path);
+    assert_string_equal(s, "first\n");
+    free(s);
+    unlink(path);
+
+    /* A failed write removes what it created. */
+    assert_false(file_write(path, FILE_NEW, put_then_fail, "half", err, sizeof err));
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(entries_in_dir(), 0);
+}
+
+static void test_base_clock_moves_forward(void **state)
+{
+    (void)state;
+    double t0 = clock_now_s();
+    nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    double dt = clock_now_s() - t0;
+    assert_true(dt >= 0.019);
+    assert_true(dt < 5.0 * tl_slowdown());
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_base_read_whole_file_and_refusals),
+        cmocka_unit_test(test_base_atomic_replace),
+        cmocka_unit_test(test_base_new_file_never_replaces),
+        cmocka_unit_test(test_base_clock_moves_forward),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

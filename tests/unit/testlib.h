@@ -1,0 +1,226 @@
+/* testlib — the plumbing the cmocka unit programs share, so that each test
+ * file holds only what it tests. Include it after <cmocka.h> (which needs
+ * <setjmp.h>, <stdarg.h>, <stddef.h> and <stdint.h> before it).
+ *
+ * Checks that name the caller's file and line:
+ *   NEAR(got, want, rel)   |got - want| <= rel * |want|, else prints the
+ *                          expression, both values and the tolerance
+ *   CONTAINS(s, part)      strstr(s, part), else prints both strings
+ *   tl_assert_dump(c, ascii, want)   a canvas as text equals want
+ *   tl_same_as_file(got, path) text equals a reviewed file (golden);
+ *                          prints the first differing line and returns false
+ * Running code that prints:
+ *   tl_run(fn, argc, argv)  runs a command's entry point (cli_run, cmd_eval,
+ *                          ...) with stdout and stderr captured (tl_run_into
+ *                          to keep several results)
+ * Files and fixtures:
+ *   tl_read_file(path)     a whole file, NULL when it cannot be read
+ *   tl_write_file(path, text), tl_tmpdir_make(dir, n, name),
+ *   tl_tmpdir_remove(dir)  a scratch folder under /tmp and its removal
+ * Time bounds:
+ *   tl_slowdown()          the factor wall-clock bounds stretch by under
+ *                          valgrind (`make memcheck` sets
+ *                          SCALELAB_SANDBOX_SLOWDOWN)
+ *
+ * Everything is static inline: a program pays only for what it uses.
+ */
+#ifndef SCALELAB_TESTLIB_H
+#define SCALELAB_TESTLIB_H
+
+#include "base/file.h"
+#include "draw/canvas.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- checks ---- */
+
+static inline void tl_near(double got, double want, double rel, const char *what,
+                           const char *file, int line)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got,
+                    want, rel * 100);
+        fail();
+    }
+}
+#define NEAR(got, want, rel) tl_near((got), (want), (rel), #got, __FILE__, __LINE__)
+
+static inline void tl_contains(const char *s, const char *part, const char *file, int line)
+{
+    if (!s || !strstr(s, part)) {
+        print_error("%s:%d: \"%s\"\n  does not contain \"%s\"\n", file, line, s ? s : "(null)",
+                    part);
+        fail();
+    }
+}
+#define CONTAINS(s, part) tl_contains((s), (part), __FILE__, __LINE__)
+
+/* A canvas dump equals want; prints both on failure. */
+static inline void tl_assert_dump(const Canvas *c, bool ascii, const char *want)
+{
+    char *got = canvas_to_text(c, ascii);
+    if (strcmp(got, want) != 0)
+        print_error("canvas dump differs:\n--- got ---\n%s--- want ---\n%s", got, want);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+/* ---- files and fixtures ---- */
+
+/* The whole file at path (caller frees), or NULL. */
+static inline char *tl_read_file(const char *path)
+{
+    size_t len;
+    return file_read(path, (size_t)64 << 20, &len, NULL);
+}
+
+static inline void tl_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        print_error("cannot write %s\n", path);
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Makes a fresh folder /tmp/scalelab-NAME-XXXXXX into dir; false on failure. */
+static inline bool tl_tmpdir_make(char *dir, size_t n, const char *name)
+{
+    snprintf(dir, n, "/tmp/scalelab-%s-XXXXXX", name);
+    return mkdtemp(dir) != NULL;
+}
+
+/* Removes path and, for a folder, everything below it (links are removed,
+ * not followed). */
+static inline bool tl_tmpdir_remove(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return false;
+    bool ok = true;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        if (!d)
+            return false;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            size_t n = strlen(path) + strlen(e->d_name) + 2;
+            char *sub = malloc(n);
+            assert_non_null(sub);
+            snprintf(sub, n, "%s/%s", path, e->d_name);
+            ok = tl_tmpdir_remove(sub) && ok;
+            free(sub);
+        }
+        closedir(d);
+    }
+    return remove(path) == 0 && ok;
+}
+
+/* Text equals the reviewed file at path. Otherwise prints that the file is
+ * missing or the first line where the two differ, and returns false: the
+ * caller decides whether to go on. */
+static inline bool tl_same_as_file(const char *got, const char *path)
+{
+    char *want = tl_read_file(path);
+    if (!want) {
+        print_error("%s is missing: run `make golden` and review it\n", path);
+        return false;
+    }
+    bool same = strcmp(got, want) == 0;
+    if (!same) {
+        int line = 1;
+        const char *g = got, *w = want;
+        for (;;) {
+            size_t gl = strcspn(g, "\n"), wl = strcspn(w, "\n");
+            if (gl != wl || memcmp(g, w, gl) != 0 || !g[gl] || !w[wl])
+                break;
+            g += gl + 1;
+            w += wl + 1;
+            line++;
+        }
+        print_error("%s: first difference at line %d\n  want: %.*s\n  got:  %.*s\n", path, line,
+                    (int)strcspn(w, "\n"), w, (int)strcspn(g, "\n"), g);
+    }
+    free(want);
+    return same;
+}
+
+/* ---- running code that prints ---- */
+
+typedef int (*TlMain)(int argc, char **argv);
+
+#define TL_OUT_MAX 65536
+#define TL_ERR_MAX 8192
+
+typedef struct {
+    int status;
+    char out[TL_OUT_MAX]; /* what it wrote to stdout */
+    char err[TL_ERR_MAX]; /* what it wrote to stderr */
+} TlRun;
+
+/* What was written to f into buf[n]; more than fits fails the test. */
+static inline void tl_slurp(FILE *f, char *buf, size_t n, const char *stream)
+{
+    rewind(f);
+    size_t got = fread(buf, 1, n, f);
+    if (got == n) {
+        print_error("the run wrote more than %zu bytes to %s\n", n - 1, stream);
+        fail();
+    }
+    buf[got] = '\0';
+}
+
+/* Runs fn(argc, argv) with stdout and stderr going to temporary files, into
+ * *r (72 KiB: a few fit on the stack). */
+static inline void tl_run_into(TlRun *r, TlMain fn, int argc, char **argv)
+{
+    FILE *out = tmpfile(), *err = tmpfile();
+    assert_non_null(out);
+    assert_non_null(err);
+    fflush(stdout);
+    fflush(stderr);
+    int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
+    dup2(fileno(out), STDOUT_FILENO);
+    dup2(fileno(err), STDERR_FILENO);
+    r->status = fn(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, STDOUT_FILENO);
+    dup2(saved_err, STDERR_FILENO);
+    close(saved_out);
+    close(saved_err);
+    tl_slurp(out, r->out, sizeof r->out, "stdout");
+    tl_slurp(err, r->err, sizeof r->err, "stderr");
+    fclose(out);
+    fclose(err);
+}
+
+/* tl_run_into for one run at a time: the result stays valid until the next
+ * tl_run. */
+static inline const TlRun *tl_run(TlMain fn, int argc, char **argv)
+{
+    static TlRun r;
+    tl_run_into(&r, fn, argc, argv);
+    return &r;
+}
+
+/* ---- time bounds ---- */
+
+static inline double tl_slowdown(void)
+{
+    const char *v = getenv("SCALELAB_SANDBOX_SLOWDOWN");
+    double f = v ? atof(v) : 1.0;
+    return f >= 1.0 && f <= 1000.0 ? f : 1.0;
+}
+
+#endif
