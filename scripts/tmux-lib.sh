@@ -8,10 +8,17 @@ command -v tmux >/dev/null 2>&1 || { echo "$suite: tmux is not installed (apt-ge
 tmp=$(mktemp -d "/tmp/scalelab-$suite.XXXXXX")
 sock=scalelab-$suite-$$
 fail=0
-T() { tmux -L "$sock" "$@"; }
+T() { tmux -L "$sock" -f /dev/null "$@"; }
 cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+
+# tmux ends its server when the last session closes, and a session started
+# while it shuts down fails with "server exited unexpectedly": a keeper
+# session holds the server up for as long as the suite lives (and no longer,
+# even if the suite is killed).
+T new-session -d -s keeper "while kill -0 $$ 2>/dev/null; do sleep 1; done" ||
+  { echo "$suite: tmux cannot start"; exit 1; }
 
 utf8=C.UTF-8
 locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || utf8=$(locale -a 2>/dev/null | grep -i 'utf-\?8' | head -n 1)
