@@ -1,10 +1,18 @@
 /* progress — the learner's record, kept as text lines and rewritten
  * atomically after every change.
  *
- * File format (version 1), one record per line, fields separated by spaces:
- *   scalelab-progress 1
+ * File format (version 2), one record per line, fields separated by spaces:
+ *   scalelab-progress 2
+ *   seed HEX                  (the learner's random seed: quiz orders)
  *   lesson ID new|started|done LAST_PAGE
- *   page ID PAGE HINTS MET(0|1) ANSWER(-1..) CORRECT(0|1)
+ *   page ID PAGE HINTS MET(0|1) ANSWER(-1..) CORRECT(0|1) FIRST(-1|0|1) TRIES
+ *        SEARCH(0|1) REVIEWS REVIEW_OK(0|1) MOVES
+ * FIRST is the first try on a quiz or predict page (-1: not tried yet),
+ * TRIES the tries counted there, SEARCH whether a scenario's search was
+ * used, REVIEWS the times the page came up in a review and REVIEW_OK
+ * whether the last one was right at once, MOVES the moves a scenario took
+ * when its goal was met. Version 1 files (no seed, page lines of the first
+ * seven fields) are read as they are and written back as version 2.
  * Any other line, a bad number or a missing header makes the file corrupt:
  * it is renamed to "<path>.corrupt" and the store starts empty. Lesson ids
  * never contain white space (progress_id_ok refuses them).
@@ -19,11 +27,14 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#define PROGRESS_HEADER   "scalelab-progress 1"
+#define PROGRESS_HEADER    "scalelab-progress 2"
+#define PROGRESS_HEADER_V1 "scalelab-progress 1"
 #define PROGRESS_LINE_MAX 512
 /* Far above any real file (a line per lesson and page played); a larger
  * one was not written by scalelab. */
@@ -35,6 +46,12 @@ typedef struct {
     bool met;
     int answer;
     bool correct;
+    int first; /* -1 not tried, 0 wrong, 1 right */
+    int tries;
+    bool search;
+    int reviews;
+    bool review_ok;
+    int moves;
 } PageRec;
 
 typedef struct {
@@ -47,6 +64,7 @@ typedef struct {
 
 struct Progress {
     char *path;
+    uint64_t seed;
     LessonRec *lessons;
     int n_lessons;
     char save_error[300]; /* last failed save, "" after a success */
@@ -132,6 +150,12 @@ static PageRec *progress_page_get(LessonRec *l, int page)
     r->met = false;
     r->answer = -1;
     r->correct = false;
+    r->first = -1;
+    r->tries = 0;
+    r->search = false;
+    r->reviews = 0;
+    r->review_ok = false;
+    r->moves = 0;
     return r;
 }
 
@@ -160,19 +184,48 @@ static bool progress_int(const char *s, int min, int *out)
     return true;
 }
 
-/* One line; false when it does not parse. */
-static bool progress_parse_line(Progress *p, char *line)
+/* The fields a version 2 page line adds after CORRECT (f[7..12]). */
+static bool progress_parse_exercise(char **f, PageRec *r)
 {
-    char *f[8];
+    int first, tries, search, reviews, review_ok, moves;
+    if (!progress_int(f[0], -1, &first) || first > 1 || !progress_int(f[1], 0, &tries) ||
+        !progress_int(f[2], 0, &search) || search > 1 || !progress_int(f[3], 0, &reviews) ||
+        !progress_int(f[4], 0, &review_ok) || review_ok > 1 || !progress_int(f[5], 0, &moves))
+        return false;
+    r->first = first;
+    r->tries = tries;
+    r->search = search;
+    r->reviews = reviews;
+    r->review_ok = review_ok;
+    r->moves = moves;
+    return true;
+}
+
+/* "seed HEX": 1 to 16 hex digits. */
+static bool progress_parse_seed(Progress *p, const char *hex)
+{
+    size_t n = strlen(hex);
+    if (n == 0 || n > 16 || strspn(hex, "0123456789abcdef") != n)
+        return false;
+    p->seed = (uint64_t)strtoull(hex, NULL, 16);
+    return true;
+}
+
+/* One line of a file of the given version; false when it does not parse. */
+static bool progress_parse_line(Progress *p, char *line, int version)
+{
+    char *f[16];
     int n = 0;
     char *save = NULL;
     for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-        if (n == 8)
+        if (n == 16)
             return false;
         f[n++] = t;
     }
     if (n == 0)
         return false;
+    if (strcmp(f[0], "seed") == 0 && n == 2 && version >= 2)
+        return progress_parse_seed(p, f[1]);
     if (strcmp(f[0], "lesson") == 0 && n == 4) {
         ProgressStatus st;
         int page;
@@ -191,17 +244,23 @@ static bool progress_parse_line(Progress *p, char *line)
         l->page = page;
         return true;
     }
-    if (strcmp(f[0], "page") == 0 && n == 7) {
+    if (strcmp(f[0], "page") == 0 && (n == 7 || (n == 13 && version >= 2))) {
         int page, hints, met, answer, correct;
         if (!progress_id_ok(f[1]) || !progress_int(f[2], 0, &page) ||
             !progress_int(f[3], 0, &hints) || !progress_int(f[4], 0, &met) || met > 1 ||
             !progress_int(f[5], -1, &answer) || !progress_int(f[6], 0, &correct) || correct > 1)
             return false;
+        PageRec tmp = {.first = -1};
+        if (n == 13 && !progress_parse_exercise(f + 7, &tmp))
+            return false;
         PageRec *r = progress_page_get(progress_get(p, f[1]), page);
-        r->hints = hints;
-        r->met = met;
-        r->answer = answer;
-        r->correct = correct;
+        tmp.page = r->page;
+        tmp.hints = hints;
+        tmp.met = met;
+        tmp.answer = answer;
+        tmp.correct = correct;
+        /* version 1 kept only the last answer: the first try stays unknown (-1) */
+        *r = tmp;
         return true;
     }
     return false;
@@ -210,7 +269,7 @@ static bool progress_parse_line(Progress *p, char *line)
 /* Parses the file's text (buf[len] is NUL) line by line into p. */
 static bool progress_parse_text(Progress *p, char *buf, size_t len, char *why, size_t why_len)
 {
-    int lineno = 0;
+    int lineno = 0, version = 0;
     for (size_t i = 0; i < len;) {
         char *line = buf + i;
         char *nl = memchr(line, '\n', len - i);
@@ -222,11 +281,16 @@ static bool progress_parse_text(Progress *p, char *buf, size_t len, char *why, s
             msg_set(why, why_len, "line %d is too long", lineno);
             return false;
         }
-        if (lineno == 1 && strcmp(line, PROGRESS_HEADER) != 0) {
-            msg_set(why, why_len, "it does not start with '%s'", PROGRESS_HEADER);
-            return false;
+        if (lineno == 1) {
+            version = strcmp(line, PROGRESS_HEADER) == 0      ? 2
+                      : strcmp(line, PROGRESS_HEADER_V1) == 0 ? 1
+                                                              : 0;
+            if (version == 0) {
+                msg_set(why, why_len, "it does not start with '%s'", PROGRESS_HEADER);
+                return false;
+            }
         }
-        if (lineno > 1 && !progress_parse_line(p, line)) {
+        if (lineno > 1 && !progress_parse_line(p, line, version)) {
             msg_set(why, why_len, "line %d does not parse", lineno);
             return false;
         }
@@ -257,7 +321,32 @@ static int progress_read(Progress *p, char *why, size_t why_len)
 
 static bool progress_mkdirs(const char *path, char *err, size_t err_len);
 
+/* A seed that differs between learners and between fresh stores: the
+ * clock, the process and an address, mixed (SplitMix64's finaliser). Not
+ * for security: it only shuffles quiz choices. */
+static uint64_t progress_new_seed(const void *salt)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    uint64_t z = (uint64_t)t.tv_sec * 1000000007ULL ^ (uint64_t)t.tv_nsec ^
+                 ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)salt;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return z ? z : 1;
+}
+
+static Progress *progress_open_file(const char *path, char *note, size_t note_len);
+
 Progress *progress_open(const char *path, char *note, size_t note_len)
+{
+    Progress *p = progress_open_file(path, note, note_len);
+    if (p->seed == 0)
+        p->seed = progress_new_seed(p);
+    return p;
+}
+
+static Progress *progress_open_file(const char *path, char *note, size_t note_len)
 {
     Progress *p = xcalloc(1, sizeof *p);
     if (note && note_len)
@@ -413,13 +502,15 @@ static bool progress_put_all(FILE *f, const void *ctx)
 {
     const Progress *p = ctx;
     fprintf(f, "%s\n", PROGRESS_HEADER);
+    fprintf(f, "seed %016llx\n", (unsigned long long)p->seed);
     for (int i = 0; i < p->n_lessons; i++) {
         const LessonRec *l = &p->lessons[i];
         fprintf(f, "lesson %s %s %d\n", l->id, progress_status_word(l->status), l->page);
         for (int j = 0; j < l->n_pages; j++) {
             const PageRec *r = &l->pages[j];
-            fprintf(f, "page %s %d %d %d %d %d\n", l->id, r->page, r->hints, r->met ? 1 : 0,
-                    r->answer, r->correct ? 1 : 0);
+            fprintf(f, "page %s %d %d %d %d %d %d %d %d %d %d %d\n", l->id, r->page, r->hints,
+                    r->met ? 1 : 0, r->answer, r->correct ? 1 : 0, r->first, r->tries,
+                    r->search ? 1 : 0, r->reviews, r->review_ok ? 1 : 0, r->moves);
         }
     }
     return !ferror(f);
@@ -492,6 +583,98 @@ bool progress_set_quiz(Progress *p, const char *lesson_id, int page, int choice,
     r->answer = choice < -1 ? -1 : choice;
     r->correct = correct;
     return progress_save(p, err, err_len);
+}
+
+uint64_t progress_seed(const Progress *p)
+{
+    return p ? p->seed : 0;
+}
+
+bool progress_exercise(const Progress *p, const char *lesson_id, int page, ProgressExercise *out)
+{
+    const PageRec *r = progress_page_find(progress_find(p, lesson_id), page);
+    ProgressExercise e = {.first = -1};
+    if (r)
+        e = (ProgressExercise){.first = r->first,
+                               .tries = r->tries,
+                               .solved = r->correct || r->met,
+                               .search = r->search,
+                               .reviews = r->reviews,
+                               .review_ok = r->review_ok,
+                               .moves = r->moves};
+    if (out)
+        *out = e;
+    return r != NULL;
+}
+
+bool progress_record_try(Progress *p, const char *lesson_id, int page, int answer, bool right,
+                         char *err, size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    PageRec *r = progress_page_get(l, page);
+    if (r->first < 0)
+        r->first = right ? 1 : 0;
+    if (r->tries < 1000000)
+        r->tries++;
+    r->answer = answer < -1 ? -1 : answer;
+    r->correct = r->correct || right;
+    return progress_save(p, err, err_len);
+}
+
+bool progress_record_review(Progress *p, const char *lesson_id, int page, bool right_at_once,
+                            char *err, size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    PageRec *r = progress_page_get(l, page);
+    if (r->reviews < 1000000)
+        r->reviews++;
+    r->review_ok = right_at_once;
+    return progress_save(p, err, err_len);
+}
+
+bool progress_set_search_used(Progress *p, const char *lesson_id, int page, char *err,
+                              size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    progress_page_get(l, page)->search = true;
+    return progress_save(p, err, err_len);
+}
+
+bool progress_set_moves(Progress *p, const char *lesson_id, int page, int moves, char *err,
+                        size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    progress_page_get(l, page)->moves = moves < 0 ? 0 : moves > 1000000 ? 1000000 : moves;
+    return progress_save(p, err, err_len);
+}
+
+int progress_first_tries(const Progress *p, const char *lesson_id, int *right)
+{
+    const LessonRec *l = progress_find(p, lesson_id);
+    int tried = 0, ok = 0;
+    for (int i = 0; l && i < l->n_pages; i++) {
+        if (l->pages[i].first < 0)
+            continue;
+        tried++;
+        ok += l->pages[i].first == 1;
+    }
+    if (right)
+        *right = ok;
+    return tried;
+}
+
+bool progress_needs_review(const Progress *p, const char *lesson_id, int page)
+{
+    const PageRec *r = progress_page_find(progress_find(p, lesson_id), page);
+    return r && r->first == 0 && !r->review_ok;
 }
 
 bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err_len)

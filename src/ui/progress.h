@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { PROGRESS_NEW, PROGRESS_STARTED, PROGRESS_DONE } ProgressStatus;
 
@@ -48,7 +49,8 @@ int progress_quiz_answer(const Progress *p, const char *lesson_id, int page, boo
 
 /* Changes. Each marks the lesson started (never un-done) and saves at once;
  * they return false when the save failed (err says why) but keep the change
- * in memory. err may be NULL. */
+ * in memory. err may be NULL. progress_set_quiz sets the answer alone;
+ * progress_record_try below also keeps the first try. */
 bool progress_visit(Progress *p, const char *lesson_id, int page, char *err, size_t err_len);
 bool progress_set_hints(Progress *p, const char *lesson_id, int page, int hints, char *err,
                         size_t err_len);
@@ -57,6 +59,40 @@ bool progress_set_scenario_met(Progress *p, const char *lesson_id, int page, cha
 bool progress_set_quiz(Progress *p, const char *lesson_id, int page, int choice, bool correct,
                        char *err, size_t err_len);
 bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err_len);
+
+/* The learner's random seed (never 0): made when the store is new, kept in
+ * the file, so quiz_order gives this learner the same order after a reload. */
+uint64_t progress_seed(const Progress *p);
+
+/* Quiz, predict and scenario pages as exercises. */
+typedef struct {
+    int first;      /* first try: -1 not tried (or unknown), 0 wrong, 1 right */
+    int tries;      /* tries counted (a quiz answer, a graded predict entry) */
+    bool solved;    /* answered right, or the scenario's goal met */
+    bool search;    /* a scenario's search was used */
+    int reviews;    /* times the page came up in a review */
+    bool review_ok; /* the last review was right at the first try */
+    int moves;      /* moves a scenario took when its goal was met (0: none) */
+} ProgressExercise;
+/* False (and *out for a page never seen) when nothing is recorded. */
+bool progress_exercise(const Progress *p, const char *lesson_id, int page, ProgressExercise *out);
+/* One try on a quiz (answer = the choice, in file order) or predict page
+ * (answer -1): the first one is kept as the first-try result, tries count
+ * up, and the page stays solved once right. */
+bool progress_record_try(Progress *p, const char *lesson_id, int page, int answer, bool right,
+                         char *err, size_t err_len);
+/* A page replayed in a review, answered right at once or not. */
+bool progress_record_review(Progress *p, const char *lesson_id, int page, bool right_at_once,
+                            char *err, size_t err_len);
+bool progress_set_search_used(Progress *p, const char *lesson_id, int page, char *err,
+                              size_t err_len);
+bool progress_set_moves(Progress *p, const char *lesson_id, int page, int moves, char *err,
+                        size_t err_len);
+/* Pages of the lesson with a first try recorded; *right of them right
+ * ("4/5 first try"). */
+int progress_first_tries(const Progress *p, const char *lesson_id, int *right);
+/* Missed at the first try and not yet right at once in a review. */
+bool progress_needs_review(const Progress *p, const char *lesson_id, int page);
 
 /* Writes the store now (atomically). True for an in-memory store. */
 bool progress_save(Progress *p, char *err, size_t err_len);

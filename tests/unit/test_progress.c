@@ -164,6 +164,14 @@ static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
         "scalelab-progress 1\nlesson a maybe 1\n",  /* unknown status */
         "scalelab-progress 1\npage a 1 0 2 -1 0\n", /* met is 0 or 1 */
         "scalelab-progress 1\npage a 1 0 1 -2 0\n", /* answer >= -1 */
+        "scalelab-progress 1\nseed 12ab\n",          /* a seed only in version 2 */
+        "scalelab-progress 1\npage a 1 0 1 -1 0 -1 0 0 0 0 0\n", /* v2 fields in v1 */
+        "scalelab-progress 2\nseed xyz\n",           /* not hex */
+        "scalelab-progress 2\nseed 12345678901234567\n", /* over 64 bits */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 2 0 0 0 0 0\n", /* first is -1, 0 or 1 */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 2 0\n", /* review_ok 0 or 1 */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 0\n",   /* one field short */
+        "scalelab-progress 3\n",                     /* a version from the future */
     };
     char sub[96], note[512];
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
@@ -175,6 +183,111 @@ static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
             fail_msg("case %zu was accepted: %s", i, bad[i]);
         progress_free(p);
     }
+}
+
+static void test_progress_exercises_round_trip(void **state)
+{
+    Fixture *f = *state;
+    char note[256], err[256];
+    Progress *p = progress_open(f->path, note, sizeof note);
+    uint64_t seed = progress_seed(p);
+    assert_true(seed != 0);
+    /* quiz on page 2: wrong (choice 3), wrong, right: first try wrong */
+    assert_true(progress_record_try(p, "intro", 2, 3, false, err, sizeof err));
+    assert_true(progress_record_try(p, "intro", 2, 1, false, err, sizeof err));
+    assert_true(progress_record_try(p, "intro", 2, 0, true, err, sizeof err));
+    /* predict on page 4: right at once; page 5: wrong then right */
+    assert_true(progress_record_try(p, "intro", 4, -1, true, err, sizeof err));
+    assert_true(progress_record_try(p, "intro", 5, -1, false, err, sizeof err));
+    assert_true(progress_record_try(p, "intro", 5, -1, true, err, sizeof err));
+    assert_true(progress_record_try(p, "intro", 5, -1, false, err, sizeof err)); /* stays solved */
+    /* scenario on page 3: search used, met in 4 moves with 1 hint */
+    assert_true(progress_set_search_used(p, "intro", 3, err, sizeof err));
+    assert_true(progress_set_moves(p, "intro", 3, 4, err, sizeof err));
+    assert_true(progress_set_scenario_met(p, "intro", 3, err, sizeof err));
+    assert_true(progress_set_hints(p, "intro", 3, 1, err, sizeof err));
+    /* a review of page 2, right at once */
+    assert_true(progress_needs_review(p, "intro", 2));
+    assert_true(progress_record_review(p, "intro", 2, true, err, sizeof err));
+    progress_free(p);
+
+    p = progress_open(f->path, note, sizeof note);
+    assert_string_equal(note, "");
+    assert_true(progress_seed(p) == seed); /* a reload keeps the quiz order */
+    ProgressExercise e;
+    assert_true(progress_exercise(p, "intro", 2, &e));
+    assert_int_equal(e.first, 0);
+    assert_int_equal(e.tries, 3);
+    assert_true(e.solved);
+    assert_int_equal(e.reviews, 1);
+    assert_true(e.review_ok);
+    assert_false(progress_needs_review(p, "intro", 2)); /* reviewed right */
+    assert_int_equal(progress_quiz_answer(p, "intro", 2, NULL), 0);
+    assert_true(progress_exercise(p, "intro", 4, &e));
+    assert_int_equal(e.first, 1);
+    assert_int_equal(e.tries, 1);
+    assert_true(progress_exercise(p, "intro", 5, &e));
+    assert_int_equal(e.first, 0);
+    assert_int_equal(e.tries, 3);
+    assert_true(e.solved);
+    assert_true(progress_needs_review(p, "intro", 5));
+    assert_true(progress_exercise(p, "intro", 3, &e));
+    assert_true(e.search && e.solved);
+    assert_int_equal(e.moves, 4);
+    assert_int_equal(e.first, -1); /* scenarios have no first try */
+    assert_int_equal(progress_hints(p, "intro", 3), 1);
+    int right = -1;
+    assert_int_equal(progress_first_tries(p, "intro", &right), 3); /* pages 2, 4, 5 */
+    assert_int_equal(right, 1);
+    assert_false(progress_exercise(p, "intro", 9, &e));
+    assert_int_equal(e.first, -1);
+    assert_int_equal(progress_first_tries(p, "never", &right), 0);
+    progress_free(p);
+}
+
+static void test_progress_reads_version_1(void **state)
+{
+    Fixture *f = *state;
+    char sub[96], note[512], err[256];
+    snprintf(sub, sizeof sub, "%s/sub", f->dir);
+    mkdir(sub, 0700);
+    write_file(f->path, "scalelab-progress 1\nlesson a started 3\npage a 2 1 1 -1 0\n"
+                        "page a 4 0 0 1 1\n");
+    Progress *p = progress_open(f->path, note, sizeof note);
+    assert_string_equal(note, "");
+    assert_int_equal(progress_page(p, "a"), 3);
+    assert_true(progress_scenario_met(p, "a", 2));
+    bool correct = false;
+    assert_int_equal(progress_quiz_answer(p, "a", 4, &correct), 1);
+    assert_true(correct);
+    ProgressExercise e;
+    assert_true(progress_exercise(p, "a", 4, &e));
+    assert_int_equal(e.first, -1); /* version 1 did not keep the first try */
+    assert_true(e.solved);
+    assert_true(progress_seed(p) != 0);
+    uint64_t seed = progress_seed(p);
+    assert_true(progress_visit(p, "a", 1, err, sizeof err)); /* written back as version 2 */
+    progress_free(p);
+    FILE *fp = fopen(f->path, "r");
+    char line[64] = "";
+    assert_non_null(fgets(line, sizeof line, fp));
+    fclose(fp);
+    assert_string_equal(line, "scalelab-progress 2\n");
+    p = progress_open(f->path, note, sizeof note);
+    assert_true(progress_seed(p) == seed);
+    assert_true(progress_scenario_met(p, "a", 2));
+    progress_free(p);
+}
+
+static void test_progress_seeds_differ(void **state)
+{
+    (void)state;
+    Progress *a = progress_open(NULL, NULL, 0);
+    Progress *b = progress_open(NULL, NULL, 0);
+    assert_true(progress_seed(a) != 0 && progress_seed(b) != 0);
+    assert_true(progress_seed(a) != progress_seed(b));
+    progress_free(a);
+    progress_free(b);
 }
 
 static void test_progress_refuses_ids_with_spaces(void **state)
@@ -240,6 +353,9 @@ int main(void)
         cmocka_unit_test(test_progress_default_path_prefers_xdg),
         cmocka_unit_test_setup_teardown(test_progress_missing_file_is_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_round_trip_survives_reopen, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_exercises_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_reads_version_1, setup, teardown),
+        cmocka_unit_test(test_progress_seeds_differ),
         cmocka_unit_test_setup_teardown(test_progress_save_leaves_no_temp_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_corrupt_file_moved_aside_once, setup,
                                         teardown),
