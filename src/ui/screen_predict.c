@@ -1,0 +1,190 @@
+/* screen_predict — the predict page (see screen_predict.h).
+ *
+ * The verdict line is predict_grade's message as it is (it never gives the
+ * answer away); the answer and the formula appear only once the page is
+ * solved or out of tries. An entry that is not a quantity of the right
+ * kind is explained and costs no try.
+ *
+ * Pure: no curses.
+ */
+#include "ui/screen_predict.h"
+
+#include "base/utf8.h"
+#include "draw/text.h"
+#include "lesson/lesson.h"
+#include "ui/keys.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void screen_predict_open(PredictView *v, const Lesson *l, int page, Progress *pr, bool review)
+{
+    memset(v, 0, sizeof *v);
+    v->review = review;
+    ProgressExercise e;
+    if (!pr || review || !progress_exercise(pr, lesson_id(l), page, &e))
+        return;
+    /* Solved or out of tries on an earlier visit: show the answer again. */
+    if (e.solved || e.tries >= PREDICT_TRIES) {
+        v->solved = e.solved;
+        v->shown = true;
+        v->tries = e.tries;
+    }
+}
+
+/* Appends the UTF-8 encoding of key (a code point) when it is printable. */
+static void screen_predict_type(PredictView *v, int key)
+{
+    char enc[5] = "";
+    if (key >= 0x20 && key < 0x7f)
+        enc[0] = (char)key;
+    else if (key >= 0xa0 && key < 0x800) { /* Latin-1 and Greek: µ (U+00B5), μ (U+03BC) */
+        enc[0] = (char)(0xc0 | (key >> 6));
+        enc[1] = (char)(0x80 | (key & 0x3f));
+    } else
+        return;
+    size_t n = strlen(v->input), m = strlen(enc);
+    if (n + m < sizeof v->input)
+        memcpy(v->input + n, enc, m + 1);
+}
+
+static void screen_predict_backspace(PredictView *v)
+{
+    size_t n = strlen(v->input);
+    while (n > 0 && ((unsigned char)v->input[n - 1] & 0xc0) == 0x80)
+        n--; /* continuation bytes of the last character */
+    if (n > 0)
+        n--;
+    v->input[n] = '\0';
+}
+
+static void screen_predict_grade(PredictView *v, const Lesson *l, int page, Progress *pr,
+                                 bool ascii)
+{
+    PredictSpec spec;
+    if (!lesson_predict_spec(l, page, &spec) || !v->input[0])
+        return;
+    PredictGrade g;
+    PredictVerdict verdict = predict_grade(&spec, v->input, ascii, &g);
+    snprintf(v->typed, sizeof v->typed, "%s", v->input);
+    v->grade = g;
+    if (!predict_counts_as_try(verdict)) {
+        snprintf(v->msg, sizeof v->msg, "Not counted as a try: fix the entry and press Enter.");
+        return;
+    }
+    bool right = verdict == PREDICT_RIGHT;
+    const char *id = lesson_id(l);
+    if (v->review && !v->reviewed) {
+        progress_record_review(pr, id, page, right && v->tries == 0, NULL, 0);
+        v->reviewed = true;
+    } else if (!v->review) {
+        progress_record_try(pr, id, page, -1, right, NULL, 0);
+    }
+    v->tries++;
+    v->input[0] = '\0';
+    if (right) {
+        v->solved = v->shown = true;
+        snprintf(v->msg, sizeof v->msg, "%s The model's working is below; n goes on.",
+                 v->tries == 1 ? "Right at the first try." : "Right.");
+    } else if (v->tries >= PREDICT_TRIES) {
+        v->shown = true;
+        snprintf(v->msg, sizeof v->msg, "Out of tries: the answer and the working are below.");
+    } else {
+        snprintf(v->msg, sizeof v->msg, "%d tr%s left.", PREDICT_TRIES - v->tries,
+                 PREDICT_TRIES - v->tries == 1 ? "y" : "ies");
+    }
+}
+
+ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progress *pr,
+                                int key)
+{
+    if (v->shown)
+        return SCREEN_PASS;
+    v->msg[0] = '\0';
+    if (key == UIK_ENTER) {
+        if (!v->input[0])
+            snprintf(v->msg, sizeof v->msg, "Type a number with its unit first, e.g. 0.3 ms.");
+        screen_predict_grade(v, l, page, pr, true);
+        return SCREEN_NONE;
+    }
+    if (key == UIK_BACKSPACE || key == 127 || key == 8) {
+        screen_predict_backspace(v);
+        return SCREEN_NONE;
+    }
+    if ((key >= 0x20 && key < 0x7f) || (key >= 0xa0 && key < 0x800)) {
+        screen_predict_type(v, key);
+        return SCREEN_NONE;
+    }
+    return SCREEN_PASS;
+}
+
+const char *screen_predict_footer(const PredictView *v, bool ascii)
+{
+    (void)ascii;
+    if (v->shown)
+        return "n next · p back · ? help · Esc menu";
+    return "type a number and unit · Enter check · Backspace delete · Tab next · Esc menu";
+}
+
+/* "the answer: 2.22 ms (the model, within ±20%)" */
+static void screen_predict_answer_line(const Lesson *l, int page, bool ascii, char *buf,
+                                       size_t n)
+{
+    PredictSpec spec;
+    char ans[40] = "?";
+    double tol = PREDICT_TOLERANCE_DEFAULT;
+    if (lesson_predict_spec(l, page, &spec)) {
+        predict_format(&spec, spec.answer, ascii, ans, sizeof ans);
+        tol = spec.tolerance > 0 ? spec.tolerance : tol;
+    }
+    snprintf(buf, n, "The model's answer: %s (right within %s%.0f%%)", ans, ascii ? "+/-" : "±",
+             tol * 100);
+}
+
+void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int page, int x,
+                         int top, int w, int bottom, bool ascii, ScreenCursor *cur)
+{
+    int room = bottom - top;
+    int y = top;
+    int th = text_draw_markup(c, x, y, w, room / 3, lesson_page_text(l, page), 0, ascii);
+    y += (th < room / 3 ? th : room / 3) + 1;
+    if (v->review && y < bottom)
+        canvas_put_text_max(c, x, y++, w, "Review: a number you missed the first time.",
+                            STYLE_WARNING, ascii);
+    if (y < bottom)
+        y += text_draw_wrapped(c, x, y, w, bottom - y, lesson_predict_question(l, page),
+                               STYLE_BOLD);
+    if (y + 1 < bottom) {
+        char line[160];
+        snprintf(line, sizeof line, "Your answer: %s", v->shown ? "" : v->input);
+        y++;
+        int lw = canvas_put_text_max(c, x, y, w, line, STYLE_NORMAL, ascii);
+        if (!v->shown) {
+            canvas_put_text(c, x + lw, y, "_", STYLE_CURSOR);
+            cur->x = x + lw;
+            cur->y = y;
+            char tries[48];
+            snprintf(tries, sizeof tries, "try %d of %d", v->tries + 1, PREDICT_TRIES);
+            int tw = utf8_width(tries);
+            if (x + w - tw > x + lw + 4)
+                canvas_put_text(c, x + w - tw, y, tries, STYLE_DIM);
+        }
+        y += 2;
+    }
+    if (v->typed[0] && y < bottom) {
+        char verdict[420];
+        snprintf(verdict, sizeof verdict, "%s: %s", v->typed, v->grade.msg);
+        Style st = v->grade.verdict == PREDICT_RIGHT ? STYLE_GOOD
+                   : v->grade.verdict == PREDICT_UNREADABLE ? STYLE_WARNING
+                                                            : STYLE_BAD;
+        y += text_draw_wrapped(c, x, y, w, bottom - y, verdict, st) + 1;
+    }
+    if (!v->shown || y >= bottom)
+        return;
+    char ans[160];
+    screen_predict_answer_line(l, page, ascii, ans, sizeof ans);
+    y += text_draw_wrapped(c, x, y, w, bottom - y, ans, v->solved ? STYLE_GOOD : STYLE_BOLD);
+    const char *formula = lesson_predict_formula(l, page);
+    if (*formula && y + 1 < bottom)
+        text_draw_markup(c, x, y + 1, w, bottom - y - 1, formula, 0, ascii);
+}
