@@ -251,7 +251,7 @@ static void test_progress_reads_version_1(void **state)
     char sub[96], note[512], err[256];
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
     mkdir(sub, 0700);
-    write_file(f->path, "scalelab-progress 1\nlesson a started 3\npage a 2 1 1 -1 0\n"
+    tl_write_file(f->path, "scalelab-progress 1\nlesson a started 3\npage a 2 1 1 -1 0\n"
                         "page a 4 0 0 1 1\n");
     Progress *p = progress_open(f->path, note, sizeof note);
     assert_string_equal(note, "");
