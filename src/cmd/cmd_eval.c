@@ -281,7 +281,7 @@ static bool build_cluster(const EvalArgs *a, Cluster *c)
     if (!need_positive(a, F_GPUS) || !need_positive(a, F_DOMAIN) || !need_positive(a, F_SITES))
         return false;
     if (a->set[F_GPUS])
-        c->n_gpus = as_int(a, F_GPUS);
+        cluster_set_gpus(c, as_int(a, F_GPUS));
     if (a->set[F_DOMAIN]) {
         c->domain_gpus = as_int(a, F_DOMAIN);
         custom = true;

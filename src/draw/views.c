@@ -154,7 +154,7 @@ static const char *view_load_word(LoadLevel l)
 static const char *view_domain_noun(const Cluster *c, bool plural)
 {
     if (c->up_kind == HW_UP_TORUS)
-        return plural ? "cubes" : "cube";
+        return plural ? "slices" : "slice"; /* a TPU slice is one ICI domain */
     if (c->domain_gpus > 16)
         return plural ? "racks" : "rack";
     return plural ? "servers" : "server";
@@ -561,13 +561,29 @@ static void view_torus_shape(const Cluster *c, int dims[3])
         memcpy(dims, sys->torus, 3 * sizeof dims[0]);
         return;
     }
-    int k = (int)lround(cbrt((double)c->domain_gpus));
-    if (k > 0 && k * k * k == c->domain_gpus) {
-        dims[0] = dims[1] = dims[2] = k;
-        return;
+    /* A slice smaller than the preset's: grow the shortest axis by each
+     * prime factor in turn, as Google's slice shapes do (64 = 4x4x4,
+     * 256 = 4x8x8, 6,144 = 16x16x24). */
+    dims[0] = dims[1] = dims[2] = 1;
+    int n = c->domain_gpus > 0 ? c->domain_gpus : 1;
+    for (int f = 2; n > 1;) {
+        if (n % f != 0) {
+            f++;
+            continue;
+        }
+        n /= f;
+        int a = dims[2] <= dims[1] ? 2 : 1;
+        if (dims[0] < dims[a])
+            a = 0;
+        dims[a] *= f;
     }
-    dims[0] = c->domain_gpus;
-    dims[1] = dims[2] = 1;
+    for (int i = 0; i < 2; i++) /* ascending, as Google writes shapes */
+        for (int j = 0; j < 2 - i; j++)
+            if (dims[j] > dims[j + 1]) {
+                int t = dims[j];
+                dims[j] = dims[j + 1];
+                dims[j + 1] = t;
+            }
 }
 
 /* A TPU slice: each z layer as an x-y grid of chips joined by ICI links,

@@ -28,6 +28,18 @@ static void copy_str(char *dst, size_t len, const char *src)
     snprintf(dst, len, "%s", src ? src : "");
 }
 
+void cluster_set_gpus(Cluster *c, int n_gpus)
+{
+    if (!c)
+        return;
+    c->n_gpus = n_gpus;
+    /* A torus slice (TPU, Trainium) is allocated at the job's size: a
+     * 256-chip v5p job is one 4x8x8 slice, not part of a 6,144-chip one. */
+    const SystemSpec *s = hw_system_find(c->system_id);
+    if (c->up_kind == HW_UP_TORUS && s && n_gpus > 0)
+        c->domain_gpus = n_gpus < s->domain_gpus ? n_gpus : s->domain_gpus;
+}
+
 bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *err,
                          size_t err_len)
 {
@@ -37,7 +49,7 @@ bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *er
     }
     const SystemSpec *s = hw_system_find(system_id);
     if (!s) {
-        char names[256] = "";
+        char names[512] = "";
         for (int i = 0; i < hw_system_count(); i++) {
             size_t used = strlen(names);
             snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
@@ -80,6 +92,7 @@ bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *er
     out.across_lat_s = 0;
     out.domain_power_w = s->domain_power_w;
     copy_str(out.cooling, sizeof out.cooling, s->cooling);
+    cluster_set_gpus(&out, n_gpus);
     *c = out;
     return true;
 }

@@ -46,6 +46,10 @@ typedef struct {
 bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *err,
                          size_t err_len);
 
+/* Sets the GPU count. A torus system's slice (its domain) shrinks to the
+ * job when the job is smaller than the preset's largest slice. */
+void cluster_set_gpus(Cluster *c, int n_gpus);
+
 /* Override a preset's scale-up or scale-out bandwidth (per GPU, per
  * direction, bytes/s). A figure other than the preset's renames the link by
  * that figure ("custom 450 GB/s scale-up", "custom 50 Gb/s scale-out"), so

@@ -17,26 +17,40 @@
 
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+#define GIB (1024.0 * 1024.0 * 1024.0) /* vendors' "GB" of HBM on A100/H100/TPU is GiB */
+
 static const GpuSpec gpus[] = {
     {
         .id = "a100-sxm",
         .name = "A100 SXM 80GB",
+        .noun = "GPU",
         .bf16_flops = 312e12,        /* NVIDIA A100 datasheet; Narayanan et al. SC21 §5 [P] */
         .fp8_flops = 0,              /* Ampere has no FP8 tensor cores */
-        .hbm_bytes = 80e9,           /* 80 GB HBM2e (scaling-book gpus.md) [R] */
+        .hbm_bytes = 80 * GIB,       /* "80 GB" HBM2e = 80 GiB (MODEL-FACTS §10) [P] */
         .hbm_bytes_per_s = 2.039e12, /* 2,039 GB/s, NVIDIA A100 80GB SXM datasheet [S] */
     },
     {
         .id = "h100-sxm",
         .name = "H100 SXM",
+        .noun = "GPU",
         .bf16_flops = 1979e12 / 2,   /* 1,979 TFLOPS "with sparsity" / 2 = 989.5 dense (NVIDIA) */
         .fp8_flops = 3958e12 / 2,    /* 3,958 TFLOPS "with sparsity" / 2 (NVIDIA H100 page) */
-        .hbm_bytes = 80e9,           /* 80 GB HBM3 (scaling-book gpus.md) [R] */
+        .hbm_bytes = 80 * GIB,       /* "80 GB" HBM3 = 80 GiB (MODEL-FACTS §10) [P] */
         .hbm_bytes_per_s = 3.35e12,  /* 3.35 TB/s (scaling-book gpus.md) [R] */
+    },
+    {
+        .id = "h800",
+        .name = "H800 SXM",
+        .noun = "GPU",
+        .bf16_flops = 1979e12 / 2,   /* the H100 die with NVLink cut down (DeepSeek-V3 §3) [S] */
+        .fp8_flops = 3958e12 / 2,    /* as H100; DeepSeek-V3 trained in FP8 on it [P] */
+        .hbm_bytes = 80 * GIB,       /* 80 GB HBM3, as H100 [S] */
+        .hbm_bytes_per_s = 3.35e12,  /* as H100 [S] */
     },
     {
         .id = "h200",
         .name = "H200",
+        .noun = "GPU",
         .bf16_flops = 1979e12 / 2,   /* same Hopper die as H100 (scaling-book gpus.md) [R] */
         .fp8_flops = 3958e12 / 2,    /* same as H100 */
         .hbm_bytes = 141e9,          /* 141 GB HBM3e, MLCommons v4.1 NVIDIA H200 system JSON [P] */
@@ -45,34 +59,103 @@ static const GpuSpec gpus[] = {
     {
         .id = "b200",
         .name = "B200",
+        .noun = "GPU",
         .bf16_flops = 2.25e15,       /* 2,250 TFLOP/s dense (scaling-book gpus.md) [R] */
         .fp8_flops = 4.5e15,         /* 2 x BF16 dense; DGX B200 72 PF FP8 sparse / 8 / 2 [D] */
         .hbm_bytes = 180e9,          /* 180 GB, MLCommons v6.0 Nebius B200 system JSON [P] */
-        .hbm_bytes_per_s = 8e12,     /* 8 TB/s (scaling-book gpus.md) [R] */
+        .hbm_bytes_per_s = 7.7e12,   /* 7.7 TB/s for the 180 GB part, NVIDIA DGX B200 RA [R]
+                                      * (the datasheet's 8 TB/s is the 192 GB part) */
+    },
+    {
+        .id = "b300",
+        .name = "B300 (Blackwell Ultra)",
+        .noun = "GPU",
+        .bf16_flops = 2.25e15,       /* 2,250 TF BF16 dense, dgxc-benchmarking B300 RA [R] */
+        .fp8_flops = 4.5e15,         /* 4,500 TF FP8 dense, same [R] */
+        .hbm_bytes = 270e9,          /* 270 GB HBM3e usable, same [R] */
+        .hbm_bytes_per_s = 7.7e12,   /* 7.7 TB/s, same [R] */
     },
     {
         .id = "gb200",
         .name = "GB200 (Blackwell, NVL72)",
-        .bf16_flops = 360e15 / 72 / 2, /* rack 360 PF BF16 "with sparsity" / 72 GPUs / 2 [U] */
-        .fp8_flops = 720e15 / 72 / 2,  /* rack 720 PF FP8 "with sparsity" / 72 / 2 [U] */
+        .noun = "GPU",
+        .bf16_flops = 2.45e15,       /* 2,450 TF BF16 dense, dgxc-benchmarking peak table [R] */
+        .fp8_flops = 4.9e15,         /* 4,900 TF FP8 dense, same [R] */
         .hbm_bytes = 186e9,          /* 186 GB usable, MLCommons v6.1 Crusoe GB200 JSON [P] */
-        .hbm_bytes_per_s = 576e12 / 72, /* rack 576 TB/s HBM / 72 = 8 TB/s [S][D] */
+        .hbm_bytes_per_s = 8e12,     /* 8 TB/s, NVIDIA GB200 reference architecture [R] */
     },
     {
         .id = "gb300",
         .name = "GB300 (Blackwell Ultra, NVL72)",
-        .bf16_flops = 180e15 / 72,   /* rack 180 PF BF16 dense / 72 = 2.5 PF (verda.com) [S] */
-        .fp8_flops = 360e15 / 72,    /* rack 360 PF FP8 dense / 72 = 5 PF [U] */
-        .hbm_bytes = 279e9,          /* 279 GB usable of 288 marketed (verda.com) [S] */
-        .hbm_bytes_per_s = 576e12 / 72, /* rack 576 TB/s / 72 = 8 TB/s (verda.com) [S] */
+        .noun = "GPU",
+        .bf16_flops = 2.45e15,       /* 2,450 TF BF16 dense, dgxc-benchmarking peak table [R] */
+        .fp8_flops = 4.9e15,         /* 4,900 TF FP8 dense, same [R] */
+        .hbm_bytes = 279e9,          /* 279 GB usable of 288 marketed [R] */
+        .hbm_bytes_per_s = 8e12,     /* 8 TB/s [R] */
+    },
+    {
+        .id = "rubin",
+        .name = "Rubin (Vera Rubin NVL72)",
+        .noun = "GPU",
+        .bf16_flops = 25e15 / 2 / 2, /* press only: 25 PF FP8 "sparse" / 2 = 12.5 dense, BF16
+                                      * half of that (copies of NVIDIA's 2026 material) [S] */
+        .fp8_flops = 25e15 / 2,      /* press only, as above [S] */
+        .hbm_bytes = 288e9,          /* 288 GB HBM4 (NVIDIA "Inside the Rubin Platform") [S] */
+        .hbm_bytes_per_s = 22e12,    /* ~22 TB/s HBM4, CES 2026 material, press only [S] */
+    },
+    {
+        .id = "mi355x",
+        .name = "AMD Instinct MI355X",
+        .noun = "GPU",
+        .bf16_flops = 2.5e15,        /* ~2.5 PF BF16 dense, press only (The Register 2025-06) [S] */
+        .fp8_flops = 5e15,           /* ~5 PF FP8 dense, press only [S] */
+        .hbm_bytes = 288e9,          /* 288 GB HBM3E [S] */
+        .hbm_bytes_per_s = 8e12,     /* 8 TB/s [S] */
+    },
+    {
+        .id = "mi455x",
+        .name = "AMD Instinct MI455X (Helios)",
+        .noun = "GPU",
+        .bf16_flops = 20e15 / 2,     /* press only: ~20 PF FP8 per GPU; BF16 taken as half [S][D] */
+        .fp8_flops = 20e15,          /* ~20 PF FP8, press only (The Register 2025-06) [S] */
+        .hbm_bytes = 432e9,          /* 432 GB HBM4, press only [S] */
+        .hbm_bytes_per_s = 19.6e12,  /* 19.6 TB/s, press only [S] */
     },
     {
         .id = "tpu-v5p",
         .name = "TPU v5p",
+        .noun = "chip",
         .bf16_flops = 459e12,        /* Google Cloud TPU v5p system architecture [P] */
-        .fp8_flops = 0,              /* v5p offers INT8, not FP8 */
-        .hbm_bytes = 95e9,           /* 95 GB HBM2e (Google Cloud TPU v5p) [P] */
+        .fp8_flops = 459e12,         /* FP8 459 TFLOPs: the same rate as BF16 (same table) [P] */
+        .hbm_bytes = 95 * GIB,       /* 95 GiB HBM2e (Google Cloud TPU v5p) [P] */
         .hbm_bytes_per_s = 2.765e12, /* 2,765 GB/s (Google Cloud TPU v5p) [P] */
+    },
+    {
+        .id = "tpu-v6e",
+        .name = "TPU v6e (Trillium)",
+        .noun = "chip",
+        .bf16_flops = 918e12,        /* 918 TFLOPs BF16, Google Cloud TPU v6e docs [P] */
+        .fp8_flops = 918e12,         /* FP8 918, TPU7x docs' comparison table [P] */
+        .hbm_bytes = 32 * GIB,       /* 32 GiB (TPU7x docs' comparison table) [P] */
+        .hbm_bytes_per_s = 1638e9,   /* 1,638 GB/s (Google Cloud TPU v6e docs) [P] */
+    },
+    {
+        .id = "tpu7x",
+        .name = "TPU7x (Ironwood)",
+        .noun = "chip",
+        .bf16_flops = 2307e12,       /* 2,307 TFLOPs BF16, Google Cloud TPU7x docs [P] */
+        .fp8_flops = 4614e12,        /* 4,614 TFLOPs FP8, same [P] */
+        .hbm_bytes = 192 * GIB,      /* 192 GiB, same [P] */
+        .hbm_bytes_per_s = 7.37e12,  /* ~7.4 TB/s, Google Cloud TPU7x docs / Google blog [P] */
+    },
+    {
+        .id = "trn2",
+        .name = "AWS Trainium2",
+        .noun = "chip",
+        .bf16_flops = 667e12,        /* 667 BF16 TFLOPS dense, aws-neuron-sdk trainium2 docs [R] */
+        .fp8_flops = 1299e12,        /* 1,299 FP8 TFLOPS dense, same [R] */
+        .hbm_bytes = 96 * GIB,       /* 96 GiB, aws-neuron-sdk Trainium2 NKI guide [R] */
+        .hbm_bytes_per_s = 2.9e12,   /* 2.9 TB/s, same [R] */
     },
 };
 
@@ -192,11 +275,11 @@ static const SystemSpec systems[] = {
         .id = "gb300-nvl72",
         .name = "GB300 NVL72",
         .gpu_id = "gb300",
-        .domain_gpus = 72,            /* 72 Blackwell Ultra GPUs, one NVLink 5 domain [S] */
+        .domain_gpus = 72,            /* 72 Blackwell Ultra GPUs, one NVLink 5 domain [R] */
         .default_gpus = 576,
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 5",
-        .up_bytes_per_s = 1.8e12 / 2, /* 1.8 TB/s bidir per GPU; 130 TB/s per rack [S] */
+        .up_bytes_per_s = 1.8e12 / 2, /* 1.8 TB/s bidir per GPU; 130 TB/s per rack [R] */
         .up_lat_s = NVLINK_STEP_LAT_S,
         .up_switches = 18,
         .torus = {0, 0, 0},
@@ -210,39 +293,37 @@ static const SystemSpec systems[] = {
         .summary = "72 GPUs in one NVLink 5 rack (130 TB/s); 800 Gb/s CX-8 per GPU; ~132 kW",
     },
     {
-        /* The domain is one 4x4x4 cube of 64 chips: the building block a v5p
-         * slice is made of, joined to the other cubes by optical circuit
-         * switches. ICI spans a whole slice (up to 6,144 chips), so this is a
-         * choice: inside a cube every chip is at most a few torus hops away; a
-         * job that spreads over cubes goes through the OCS layer, which the
-         * model treats as the next tier, at DCN rate. */
+        /* The domain is a whole slice: a v5p slice is built of 4x4x4 cubes
+         * (copper ICI inside a cube) that optical circuit switches join into
+         * one 3D torus carrying ICI, up to 16x16x24 = 6,144 chips (96 cubes).
+         * DCN joins slices only (Multislice, up to 18,432 chips). */
         .id = "tpu-v5p",
         .name = "TPU v5p pod slice",
         .gpu_id = "tpu-v5p",
-        .domain_gpus = 4 * 4 * 4,     /* one 4x4x4 cube = 64 chips (Google Cloud TPU docs) [P] */
-        .default_gpus = 512,          /* 8 cubes */
+        .domain_gpus = 16 * 16 * 24,  /* largest slice, 96 cubes (Google Cloud TPU v5p) [P] */
+        .default_gpus = 16 * 16 * 24, /* one full slice */
         .up_kind = HW_UP_TORUS,
-        .up_link = "ICI (3D torus)",
+        .up_link = "ICI (3D torus, OCS)",
         .up_bytes_per_s = 1200e9 / 2, /* ICI 1,200 GB/s bidir per chip (Google Cloud v5p) [P] */
         .up_lat_s = 1e-6,             /* ~1 us per ICI hop (scaling-book tpus.md) [R] */
         .up_switches = 0,
-        .torus = {4, 4, 4},
+        .torus = {16, 16, 24},        /* the 6,144-chip slice shape (Google Cloud TPU v5p) [P] */
         .out_link = "DCN 50 Gb/s per chip",
-        .out_bytes_per_s = 50e9 / 8,  /* DCN 50 Gb/s per chip (Google Cloud TPU v5p) [P] */
+        .out_bytes_per_s = 50e9 / 8,  /* DCN 50 Gb/s per chip, between slices only [P] */
         .out_lat_s = 10e-6,           /* data-center network step, ~10 us [U] */
         .oversub = 1,
-        .gpus_per_leaf = 64,          /* one cube per DCN leaf [U] */
+        .gpus_per_leaf = 16 * 16 * 24, /* one slice per DCN leaf [U] */
         .domain_power_w = 0,          /* not published */
         .cooling = "liquid",
-        .summary = "TPU v5p: 4x4x4 cubes of 64 chips on a 3D-torus ICI; 50 Gb/s DCN per chip",
+        .summary = "TPU v5p: up to 6,144 chips in one ICI slice (OCS-joined cubes); DCN between",
     },
     {
-        /* A plain Ethernet cluster: the same 8 x H100 servers, but one
-         * 100 GbE RoCE NIC per GPU instead of 400 Gb/s InfiniBand, and two
-         * servers under one top-of-rack switch as in Meta's RoCE clusters
-         * (Llama 3 paper §3.3.1). Low-bandwidth scale-outs like this are
-         * real: BLOOM trained on nodes of 8 A100 with 4 x 100 Gb/s Omni-Path
-         * each (BLOOM paper §3.4.1). */
+        /* A plain Ethernet cluster, a counterfactual: the same 8 x H100
+         * servers, but one 100 GbE RoCE NIC per GPU instead of 400 Gb/s
+         * (Meta's Llama 3 RoCE clusters ran 400 Gb/s per GPU), two servers
+         * under one top-of-rack switch as in those clusters (Llama 3 paper
+         * §3.3.1). Low-bandwidth scale-outs are real: BLOOM trained on nodes
+         * of 8 A100 with 4 x 100 Gb/s Omni-Path each (BLOOM paper §3.4.1). */
         .id = "ethernet-100g",
         .name = "8 x H100 servers on 100 GbE",
         .gpu_id = "h100-sxm",
@@ -255,13 +336,183 @@ static const SystemSpec systems[] = {
         .up_switches = 4,
         .torus = {0, 0, 0},
         .out_link = "100 GbE RoCE",
-        .out_bytes_per_s = 100e9 / 8, /* 100 Gb/s Ethernet per GPU = 12.5 GB/s */
+        .out_bytes_per_s = 100e9 / 8, /* 100 Gb/s Ethernet per GPU = 12.5 GB/s (counterfactual) */
         .out_lat_s = NET_STEP_LAT_S,  /* NCCL's tuner uses the same step for IB and RoCE */
         .oversub = 1,
         .gpus_per_leaf = 2 * 8,       /* 2 servers per ToR (Llama 3 §3.3.1) [P] */
         .domain_power_w = 10.2e3,     /* an 8 x H100 server, as DGX H100 [P] */
         .cooling = "air",
         .summary = "8 x H100 servers on NVLink 4, but only 100 Gb/s Ethernet per GPU",
+    },
+    {
+        .id = "dgx-h800",
+        .name = "HGX H800 (DeepSeek-V3)",
+        .gpu_id = "h800",
+        .domain_gpus = 8,             /* 8 GPUs on NVLink + NVSwitch (DeepSeek-V3 §3.1) [P] */
+        .default_gpus = 2048,         /* DeepSeek-V3's cluster: 2,048 H800 (§3.1) [P] */
+        .up_kind = HW_UP_SWITCHED,
+        .up_link = "NVLink 4 (export, 400 GB/s)",
+        .up_bytes_per_s = 400e9 / 2,  /* 400 GB/s bidir spec [S]; DeepSeek measured ~160 GB/s
+                                       * usable (§3.2.2) [P] */
+        .up_lat_s = NVLINK_STEP_LAT_S,
+        .up_switches = 4,
+        .torus = {0, 0, 0},
+        .out_link = "ConnectX-7 NDR InfiniBand 400 Gb/s",
+        .out_bytes_per_s = 400e9 / 8, /* IB 400 Gb/s = 50 GB/s per GPU (DeepSeek-V3 §3.2.2) [P] */
+        .out_lat_s = NET_STEP_LAT_S,
+        .oversub = 1,                 /* fully connected IB fat tree (DeepSeek-V3 §3.1) [P] */
+        .gpus_per_leaf = 64 / 2,
+        .domain_power_w = 10.2e3,     /* an 8 x Hopper server, as DGX H100 [S] */
+        .cooling = "air",
+        .summary = "8 x H800 per server: NVLink cut to 400 GB/s; 400 Gb/s IB per GPU",
+    },
+    {
+        .id = "dgx-b300",
+        .name = "DGX B300",
+        .gpu_id = "b300",
+        .domain_gpus = 8,             /* 8 GPUs, dgxc-benchmarking B300 reference arch. [R] */
+        .default_gpus = 256,
+        .up_kind = HW_UP_SWITCHED,
+        .up_link = "NVLink 5",
+        .up_bytes_per_s = 1.8e12 / 2, /* NVLink 5: 1.8 TB/s bidir = 900 GB/s per dir [R] */
+        .up_lat_s = NVLINK_STEP_LAT_S,
+        .up_switches = 2,
+        .torus = {0, 0, 0},
+        .out_link = "ConnectX-8 800 Gb/s",
+        .out_bytes_per_s = 800e9 / 8, /* 8 x 800 Gb/s per node, one per GPU (B300 RA) [R] */
+        .out_lat_s = NET_STEP_LAT_S,
+        .oversub = 1,
+        .gpus_per_leaf = 144 / 2,     /* 144-port 800G Quantum-X800 leaf, half down */
+        .domain_power_w = 8 * 1100.0 * 1.6, /* 8 x 1,100 W GPUs [R] x ~1.6 for the host [U] */
+        .cooling = "air",
+        .summary = "8 x B300 per server on NVLink 5; 800 Gb/s ConnectX-8 per GPU",
+    },
+    {
+        .id = "vera-rubin-nvl72",
+        .name = "Vera Rubin NVL72",
+        .gpu_id = "rubin",
+        .domain_gpus = 72,            /* 72 Rubin packages (announced "NVL144" counting dies) [S] */
+        .default_gpus = 576,
+        .up_kind = HW_UP_SWITCHED,
+        .up_link = "NVLink 6",
+        .up_bytes_per_s = 3.6e12 / 2, /* NVLink 6: 3.6 TB/s bidir per GPU, 260 TB/s per rack,
+                                       * press only (NVIDIA blog 2026-01 via copies) [S] */
+        .up_lat_s = NVLINK_STEP_LAT_S,
+        .up_switches = 36,            /* 9 NVLink 6 switch trays [S] x 4 chips each [U] */
+        .torus = {0, 0, 0},
+        .out_link = "ConnectX-9 2 x 800 Gb/s",
+        .out_bytes_per_s = 1600e9 / 8, /* ConnectX-9, 1.6 Tb/s per GPU, press only [S] */
+        .out_lat_s = NET_STEP_LAT_S,
+        .oversub = 1,
+        .gpus_per_leaf = 144 / 4,     /* 144-port 800G leaf, 2 ports per GPU, half down [U] */
+        .domain_power_w = 190e3,      /* ~190-230 kW per rack, press only [S] */
+        .cooling = "liquid",
+        .summary = "72 Rubin GPUs on NVLink 6 (260 TB/s); 1.6 Tb/s per GPU (press figures)",
+    },
+    {
+        .id = "mi355x",
+        .name = "AMD MI355X platform",
+        .gpu_id = "mi355x",
+        .domain_gpus = 8,             /* 8 GPUs on Infinity Fabric (The Register 2025-06) [S] */
+        .default_gpus = 256,
+        .up_kind = HW_UP_SWITCHED,    /* a full mesh of direct links, one hop like a switch */
+        .up_link = "Infinity Fabric",
+        .up_bytes_per_s = 7 * 153.6e9 / 2, /* 7 links x 153.6 GB/s (both ways), press only [S] */
+        .up_lat_s = NVLINK_STEP_LAT_S, /* not published; NVLink's step assumed [U] */
+        .up_switches = 0,
+        .torus = {0, 0, 0},
+        .out_link = "400 Gb/s RDMA NIC",
+        .out_bytes_per_s = 400e9 / 8, /* 400 Gb/s class per GPU (MLPerf system JSON) [S] */
+        .out_lat_s = NET_STEP_LAT_S,
+        .oversub = 1,
+        .gpus_per_leaf = 64 / 2,
+        .domain_power_w = 8 * 1400.0 * 1.5, /* 8 x 1.4 kW GPUs [S] x ~1.5 for the host [U] */
+        .cooling = "liquid",
+        .summary = "8 x AMD MI355X on Infinity Fabric; 400 Gb/s per GPU (press figures)",
+    },
+    {
+        .id = "amd-helios",
+        .name = "AMD Helios rack",
+        .gpu_id = "mi455x",
+        .domain_gpus = 72,            /* 72 x MI455X in one scale-up domain, press only [S] */
+        .default_gpus = 576,
+        .up_kind = HW_UP_SWITCHED,
+        .up_link = "UALink over Ethernet",
+        .up_bytes_per_s = 3.6e12 / 2, /* 3.6 TB/s bidir per GPU, press only [S] */
+        .up_lat_s = NVLINK_STEP_LAT_S, /* not published; NVLink's step assumed [U] */
+        .up_switches = 0,             /* not published */
+        .torus = {0, 0, 0},
+        .out_link = "Pensando Vulcano Ultra Ethernet",
+        .out_bytes_per_s = 300e9,     /* 300 GB/s scale-out per GPU, press only [S] */
+        .out_lat_s = NET_STEP_LAT_S,
+        .oversub = 1,
+        .gpus_per_leaf = 64 / 2,      /* [U] */
+        .domain_power_w = 0,          /* not published */
+        .cooling = "liquid",
+        .summary = "72 AMD MI455X in one UALink-over-Ethernet rack (press figures)",
+    },
+    {
+        .id = "tpu-v6e",
+        .name = "TPU v6e (Trillium) pod",
+        .gpu_id = "tpu-v6e",
+        .domain_gpus = 256,           /* pod = 256 chips, 2D torus (Google Cloud TPU v6e) [P] */
+        .default_gpus = 256,
+        .up_kind = HW_UP_TORUS,
+        .up_link = "ICI (2D torus)",
+        .up_bytes_per_s = 800e9 / 2,  /* ICI 800 GB/s bidir per chip (Google Cloud v6e) [P] */
+        .up_lat_s = 1e-6,             /* ~1 us per ICI hop (scaling-book tpus.md) [R] */
+        .up_switches = 0,
+        .torus = {16, 16, 1},         /* 16x16, the full-pod shape (Google Cloud v6e) [P] */
+        .out_link = "DCN 100 Gb/s per chip",
+        .out_bytes_per_s = 100e9 / 8, /* DCN per chip not published; 100 Gb/s assumed [U] */
+        .out_lat_s = 10e-6,           /* ~10 us [U] */
+        .oversub = 1,
+        .gpus_per_leaf = 256,         /* [U] */
+        .domain_power_w = 0,          /* not published */
+        .cooling = "liquid",
+        .summary = "TPU v6e: 256 chips in one 2D-torus ICI pod; DCN between pods",
+    },
+    {
+        .id = "tpu7x",
+        .name = "TPU7x (Ironwood) pod",
+        .gpu_id = "tpu7x",
+        .domain_gpus = 9216,          /* 9,216-chip pod, one ICI domain (Google Cloud TPU7x) [P] */
+        .default_gpus = 9216,
+        .up_kind = HW_UP_TORUS,
+        .up_link = "ICI (3D torus, OCS)",
+        .up_bytes_per_s = 1.2e12 / 2, /* ICI 1.2 TB/s bidir per chip (Google blog 2025-04) [P] */
+        .up_lat_s = 1e-6,             /* ~1 us per ICI hop, as v5p [U] */
+        .up_switches = 0,
+        .torus = {16, 24, 24},        /* 144 cubes of 4x4x4 in a 3D torus [D] */
+        .out_link = "DCN 100 Gb/s per chip",
+        .out_bytes_per_s = 100e9 / 8, /* DCN per chip not published; 100 Gb/s assumed [U] */
+        .out_lat_s = 10e-6,           /* ~10 us [U] */
+        .oversub = 1,
+        .gpus_per_leaf = 9216,        /* [U] */
+        .domain_power_w = 0,          /* not published */
+        .cooling = "liquid",
+        .summary = "TPU7x Ironwood: 9,216 chips in one ICI pod; DCN between pods",
+    },
+    {
+        .id = "trn2-ultraserver",
+        .name = "AWS Trn2 UltraServer",
+        .gpu_id = "trn2",
+        .domain_gpus = 64,            /* 4 Trn2 instances x 16 chips on NeuronLink [R] */
+        .default_gpus = 256,
+        .up_kind = HW_UP_TORUS,
+        .up_link = "NeuronLink-v3",
+        .up_bytes_per_s = 1.28e12 / 2, /* 1.28 TB/s per chip, taken as both directions [R][U] */
+        .up_lat_s = 1e-6,             /* not published; ICI-like 1 us assumed [U] */
+        .up_switches = 0,
+        .torus = {4, 4, 4},           /* a 4x4 torus per instance, 4 instances [R][D] */
+        .out_link = "EFAv3 200 Gb/s per chip",
+        .out_bytes_per_s = 3.2e12 / 8 / 16, /* 3.2 Tb/s EFAv3 per 16-chip instance [R] */
+        .out_lat_s = 10e-6,           /* EFA step, not published [U] */
+        .oversub = 1,
+        .gpus_per_leaf = 64,          /* [U] */
+        .domain_power_w = 0,          /* not published */
+        .cooling = "air",
+        .summary = "AWS Trn2 UltraServer: 64 Trainium2 on NeuronLink; 200 Gb/s EFA per chip",
     },
 };
 

@@ -20,9 +20,12 @@
 typedef struct {
     const char *id;              /* "h100-sxm" */
     const char *name;            /* "H100 SXM" */
+    const char *noun;            /* what its maker calls one: "GPU" or "chip" (TPU,
+                                  * Trainium), for text such as "8 GPUs", "64 chips" */
     double bf16_flops;           /* dense BF16 peak, FLOP/s */
     double fp8_flops;            /* dense FP8 peak, FLOP/s (0 = no FP8) */
-    double hbm_bytes;            /* usable HBM capacity */
+    double hbm_bytes;            /* usable HBM capacity, bytes ("80 GB" on an A100 or
+                                  * H100 is 80 GiB = 80 x 2^30) */
     double hbm_bytes_per_s;      /* HBM bandwidth */
 } GpuSpec;
 

@@ -199,6 +199,9 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
         ERR(STEP_ERR_WORKLOAD, "no workload");
     if (!workload_check(w, err, err_len))
         return STEP_ERR_WORKLOAD;
+    if (w->precision == WL_FP8 && !(c->gpu.fp8_flops > 0))
+        ERR(STEP_ERR_WORKLOAD, "%s has no FP8 tensor cores: train it in BF16 (--precision bf16)",
+            c->gpu.name ? c->gpu.name : "this GPU");
     if (!m)
         ERR(STEP_ERR_MAPPING, "no mapping");
     if (!mapping_check(m, c, w, err, err_len))
@@ -255,8 +258,7 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     per_token *= Ls;
     per_token += 3.0 * workload_logit_fwd_flops_per_token(w);
     r->mb_flops = b * s_loc * per_token / t;
-    r->peak_flops =
-        (w->precision == WL_FP8 && c->gpu.fp8_flops > 0) ? c->gpu.fp8_flops : c->gpu.bf16_flops;
+    r->peak_flops = w->precision == WL_FP8 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
     const bool sp = w->flash_attention && m->tp > 1;
     double act_base = s_loc * b * h * (sp ? 34.0 / t : 10.0 + 24.0 / t);
     double act_scores = w->flash_attention ? 0 : 5.0 * w->heads * s_loc * s * b / t;

@@ -27,10 +27,14 @@
 static void test_hw_every_named_preset_exists(void **state)
 {
     (void)state;
-    const char *gpu_ids[] = {"a100-sxm", "h100-sxm", "h200", "b200", "gb200", "gb300",
-                             "tpu-v5p"};
-    const char *sys_ids[] = {"dgx-a100",    "dgx-h100",    "hgx-h200", "dgx-b200",
-                             "gb200-nvl72", "gb300-nvl72", "tpu-v5p",  "ethernet-100g"};
+    const char *gpu_ids[] = {"a100-sxm", "h100-sxm", "h800",    "h200",    "b200",
+                             "b300",     "gb200",    "gb300",   "rubin",   "mi355x",
+                             "mi455x",   "tpu-v5p",  "tpu-v6e", "tpu7x",   "trn2"};
+    const char *sys_ids[] = {"dgx-a100",    "dgx-h100",         "hgx-h200",   "dgx-b200",
+                             "gb200-nvl72", "gb300-nvl72",      "tpu-v5p",    "ethernet-100g",
+                             "dgx-h800",    "dgx-b300",         "vera-rubin-nvl72",
+                             "mi355x",      "amd-helios",       "tpu-v6e",    "tpu7x",
+                             "trn2-ultraserver"};
     for (size_t i = 0; i < sizeof gpu_ids / sizeof gpu_ids[0]; i++) {
         const GpuSpec *g = hw_gpu_find(gpu_ids[i]);
         assert_non_null(g);
@@ -41,14 +45,14 @@ static void test_hw_every_named_preset_exists(void **state)
         assert_non_null(s);
         assert_non_null(hw_gpu_find(s->gpu_id)); /* every system names a known GPU */
     }
-    assert_int_equal(hw_gpu_count(), 7);
-    assert_int_equal(hw_system_count(), 8);
+    assert_int_equal(hw_gpu_count(), 15);
+    assert_int_equal(hw_system_count(), 16);
     assert_null(hw_gpu_find("h100"));
     assert_null(hw_gpu_find(NULL));
     assert_null(hw_system_find("DGX-H100")); /* ids are exact */
     assert_null(hw_system_at(-1));
-    assert_null(hw_system_at(8));
-    assert_null(hw_gpu_at(7));
+    assert_null(hw_system_at(16));
+    assert_null(hw_gpu_at(15));
 }
 
 static void test_hw_figures_per_direction(void **state)
@@ -84,13 +88,29 @@ static void test_hw_figures_per_direction(void **state)
     assert_string_equal(g2->cooling, "liquid");
     /* H100 dense BF16: 1,979 sparse / 2 = 989.5 TFLOP/s */
     NEAR(hw_gpu_find("h100-sxm")->bf16_flops, 989.5e12, 1e-12);
-    /* GB200: 360 PF sparse per rack / 72 / 2 = 2.5 PF */
-    NEAR(hw_gpu_find("gb200")->bf16_flops, 2.5e15, 1e-12);
-    /* TPU v5p slice: one 4x4x4 cube, 1,200 GB/s bidir / 2 */
+    /* GB200 and GB300: 2,450 TF BF16 dense in NVIDIA's own tables (not 2.5) */
+    NEAR(hw_gpu_find("gb200")->bf16_flops, 2.45e15, 1e-12);
+    NEAR(hw_gpu_find("gb300")->bf16_flops, 2.45e15, 1e-12);
+    /* "80 GB" A100 and H100 are 80 GiB */
+    NEAR(hw_gpu_find("a100-sxm")->hbm_bytes, 85899345920.0, 1e-12);
+    NEAR(hw_gpu_find("h100-sxm")->hbm_bytes, 85899345920.0, 1e-12);
+    /* TPU v5p: a slice of up to 16x16x24 = 6,144 chips is one ICI domain
+     * (OCS-joined cubes), 1,200 GB/s bidir / 2; DCN (50 Gb/s) only between */
     const SystemSpec *t = hw_system_find("tpu-v5p");
+    assert_int_equal(t->domain_gpus, 6144);
     assert_int_equal(t->domain_gpus, t->torus[0] * t->torus[1] * t->torus[2]);
     assert_int_equal(t->up_kind, HW_UP_TORUS);
     NEAR(t->up_bytes_per_s, 600e9, 1e-12);
+    NEAR(t->out_bytes_per_s, 50e9 / 8, 1e-12);
+    /* TPU7x Ironwood: a 9,216-chip pod on ICI */
+    assert_int_equal(hw_system_find("tpu7x")->domain_gpus, 9216);
+    /* A100 has no FP8; TPUs and Trainium are chips, NVIDIA and AMD parts GPUs */
+    assert_true(hw_gpu_find("a100-sxm")->fp8_flops == 0);
+    assert_string_equal(hw_gpu_find("tpu-v5p")->noun, "chip");
+    assert_string_equal(hw_gpu_find("trn2")->noun, "chip");
+    assert_string_equal(hw_gpu_find("mi355x")->noun, "GPU");
+    /* Vera Rubin NVL72: NVLink 6, 3.6 TB/s bidir per GPU */
+    NEAR(hw_system_find("vera-rubin-nvl72")->up_bytes_per_s, 1.8e12, 1e-12);
 }
 
 static void test_hw_every_figure_is_sane(void **state)
@@ -210,6 +230,7 @@ static void test_hw_lua_gpus_agree(void **state)
         const GpuSpec *g = hw_gpu_at(i);
         push_entry(L, "gpus", g->id);
         lua_str(L, g->id, "name", g->name);
+        lua_str(L, g->id, "noun", g->noun);
         lua_num(L, g->id, "bf16_flops", g->bf16_flops);
         lua_num(L, g->id, "fp8_flops", g->fp8_flops);
         lua_num(L, g->id, "hbm_bytes", g->hbm_bytes);

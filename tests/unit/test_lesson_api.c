@@ -64,9 +64,9 @@ static void test_lesson_api_presets(void **state)
               "assert(s.out_bytes_per_s == 50e9)\n"
               "assert(s.gpu.id == 'h100-sxm' and s.up_kind == 'switched')\n"
               "return s");
-    /* H100 SXM: 80 GB HBM3; dense BF16 = 1979 TFLOPS with sparsity / 2. */
+    /* H100 SXM: "80 GB" HBM3 = 80 GiB; dense BF16 = 1979 TFLOPS with sparsity / 2. */
     expect_ok("local g = scalelab.gpu('h100-sxm')\n"
-              "assert(g.hbm_bytes == 80e9)\n"
+              "assert(g.hbm_bytes == 80 * 2^30)\n"
               "assert(g.bf16_flops == 1979e12 / 2)\n"
               "return g");
     /* Llama 3 70B: 80 layers, hidden 8192, 64 heads, 8 KV heads (Llama 3 paper). */
@@ -75,11 +75,12 @@ static void test_lesson_api_presets(void **state)
               "assert(m.heads == 64 and m.kv_heads == 8)\n"
               "assert(m.params > 69e9 and m.params < 72e9)\n"
               "return m");
-    expect_ok("assert(#scalelab.systems() == 8 and #scalelab.models() == 6)\n"
-              "assert(#scalelab.gpus() == 7)\nreturn true");
+    expect_ok("assert(#scalelab.systems() == 16 and #scalelab.models() == 6)\n"
+              "assert(#scalelab.gpus() == 15)\nreturn true");
     expect_error("\nreturn scalelab.system('dgx-h1000')",
                  "api.lua:2: unknown system 'dgx-h1000' (known: dgx-a100, dgx-h100, hgx-h200, "
-                 "dgx-b200, gb200-nvl72, gb300-nvl72, tpu-v5p, ethernet-100g)");
+                 "dgx-b200, gb200-nvl72, gb300-nvl72, tpu-v5p, ethernet-100g, dgx-h800, dgx-b300, "
+                 "vera-rubin-nvl72, mi355x, amd-helios, tpu-v6e, tpu7x, trn2-ultraserver)");
     expect_error("return scalelab.gpu()",
                  "api.lua:1: bad argument #1 to 'gpu' (string expected, got no value)");
 }

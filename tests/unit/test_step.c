@@ -295,6 +295,18 @@ static void test_step_fp8_and_uneven_stages(void **state)
      * 3.73360164864e-3 / 2; MFU against the FP8 peak. */
     NEAR(r.part_s[STEP_COMPUTE], 1.86680082432e-3, 1e-9);
     NEAR(r.mfu, 1.493440659456e12 / (r.step_s * 8 * 200e12), 1e-9);
+    /* A GPU without FP8 (A100) refuses an FP8 run, naming the GPU. */
+    Cluster a100 = c;
+    a100.gpu.fp8_flops = 0;
+    char err[200] = "";
+    StepResult bad;
+    assert_int_equal(step_eval(&a100, &w, &m, NULL, &P0, &bad, err, sizeof err),
+                     STEP_ERR_WORKLOAD);
+    assert_non_null(strstr(err, "no FP8"));
+    a100.gpu.name = "A100 SXM 80GB";
+    assert_int_equal(step_eval(&a100, &w, &m, NULL, &P0, &bad, err, sizeof err),
+                     STEP_ERR_WORKLOAD);
+    assert_non_null(strstr(err, "A100 SXM 80GB has no FP8"));
     /* 3 layers over PP 2: the slowest stage holds 2, and says so. */
     w = tiny_workload();
     w.layers = 3;
