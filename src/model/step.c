@@ -52,6 +52,7 @@
  */
 #include "model/step.h"
 
+#include "base/msg.h"
 #include "model/units.h"
 
 #include <math.h>
@@ -183,6 +184,16 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
     }
 }
 
+bool step_check_precision(const Cluster *c, const Workload *w, char *err, size_t err_len)
+{
+    if (c && w && w->precision == WL_FP8 && !(c->gpu.fp8_flops > 0)) {
+        msg_set(err, err_len, "%s has no FP8 tensor cores: train it in BF16 (--precision bf16)",
+                c->gpu.name ? c->gpu.name : "this GPU");
+        return false;
+    }
+    return true;
+}
+
 /* step_eval and step_eval_spans: spans NULL computes them from the placement. */
 static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapping *m,
                                  const Placement *p, const GroupSpan *spans,
@@ -199,9 +210,8 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
         ERR(STEP_ERR_WORKLOAD, "no workload");
     if (!workload_check(w, err, err_len))
         return STEP_ERR_WORKLOAD;
-    if (w->precision == WL_FP8 && !(c->gpu.fp8_flops > 0))
-        ERR(STEP_ERR_WORKLOAD, "%s has no FP8 tensor cores: train it in BF16 (--precision bf16)",
-            c->gpu.name ? c->gpu.name : "this GPU");
+    if (!step_check_precision(c, w, err, err_len))
+        return STEP_ERR_WORKLOAD;
     if (!m)
         ERR(STEP_ERR_MAPPING, "no mapping");
     if (!mapping_check(m, c, w, err, err_len))

@@ -102,6 +102,10 @@ typedef enum {
     STEP_ERR_PLACEMENT,
 } StepStatus;
 
+/* False (with the reason in err) when the cluster's GPU cannot run the
+ * workload's precision: FP8 on a GPU without FP8 tensor cores (A100). */
+bool step_check_precision(const Cluster *c, const Workload *w, char *err, size_t err_len);
+
 /* Evaluates one step. placement may be NULL (default placement) and params
  * NULL (defaults). On error returns the status and writes the reason to err;
  * *out is then unspecified. A mapping whose memory does not fit still

@@ -395,6 +395,7 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
     r->truncated = false;
     Search s = {r, c, w, o ? *o : sweep_options_default(), *w, 1};
     if (!cluster_check(c, err, err_len) || !workload_check(w, err, err_len) ||
+        !step_check_precision(c, w, err, err_len) ||
         !options_check(&s.o, c->n_gpus, err, err_len))
         return false;
     s.cp = s.o.cp ? s.o.cp : 1;
