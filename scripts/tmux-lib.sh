@@ -1,15 +1,24 @@
 # Shared helpers for the tmux-driven suites (scripts/e2e-tmux and
-# tests/suites/{present,play}.sh). Source it after setting `suite` to the
-# suite's name. It gives: $tmp (a scratch folder, removed on exit), a private
-# tmux server (T ...), $utf8 (a UTF-8 locale), $fail, and no, screen,
-# wait_for TEXT [SECONDS], wait_gone TEXT, keys KEY....
+# tests/suites/{faults,present,play}.sh). Source it after setting `suite` to
+# the suite's name. It gives: $tmp (a scratch folder, removed on exit), a
+# private tmux server (T ...) kept up for the suite's life, $utf8 (a UTF-8
+# locale), $fail, and
+#   session W H COMMAND [DIR]  a fresh W x H session "s" running COMMAND
+#   screen                     the text of its pane
+#   keys KEY...                keys typed into it
+#   wait_for TEXT [SECONDS]    until TEXT shows, else a failure (no)
+#   seen TEXT [SECONDS]        the same without reporting: 0 or 1
+#   wait_gone TEXT             until TEXT is no longer shown
+#   poll SECONDS CMD...        until CMD succeeds: 0, or 1 after SECONDS
+#   no MESSAGE                 reports a failure and sets $fail
+# Every wait polls with a timeout: suites need no fixed sleeps.
 command -v tmux >/dev/null 2>&1 || { echo "$suite: tmux is not installed (apt-get install tmux)"; exit 1; }
 
 tmp=$(mktemp -d "/tmp/scalelab-$suite.XXXXXX")
 sock=scalelab-$suite-$$
 fail=0
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$tmp"; }
+cleanup() { T kill-server >/dev/null 2>&1; chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
@@ -26,25 +35,38 @@ locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || utf8=$(locale -a 2>/dev/null 
 
 no() { echo "$suite: FAIL: $*"; fail=1; }
 screen() { T capture-pane -p -t s 2>/dev/null; }
+keys() { T send-keys -t s "$@"; }
 
-# wait_for TEXT [SECONDS]: polls the screen until TEXT (fixed string) shows
-# (10 s by default: generous, so a loaded machine does not fail a run).
-wait_for() {
-  n=$(( ${2:-10} * 20 ))
-  while [ "$n" -gt 0 ]; do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.05; n=$((n - 1))
+session() {
+  T kill-session -t s >/dev/null 2>&1
+  if [ -n "${4:-}" ]; then
+    T new-session -d -s s -x "$1" -y "$2" -c "$4" "$3"
+  else
+    T new-session -d -s s -x "$1" -y "$2" "$3"
+  fi
+}
+
+# poll SECONDS CMD...: runs CMD every 50 ms until it succeeds.
+poll() {
+  _polls=$(( $1 * 20 )); shift
+  while [ "$_polls" -gt 0 ]; do
+    "$@" && return 0
+    sleep 0.05; _polls=$((_polls - 1))
   done
+  return 1
+}
+on_screen() { screen | grep -qF -- "$1"; }
+off_screen() { ! on_screen "$1"; }
+
+# seen TEXT [SECONDS]: TEXT (a fixed string) shows within SECONDS (10 by
+# default: generous, so a loaded machine does not fail a run).
+seen() { poll "${2:-10}" on_screen "$1"; }
+wait_for() {
+  seen "$1" "${2:-10}" && return 0
   no "did not see '$1'; the screen was:"; screen | sed 's/^/  | /'
   return 1
 }
-# wait_gone TEXT: polls until TEXT is no longer on screen.
 wait_gone() {
-  n=100
-  while [ "$n" -gt 0 ]; do
-    screen | grep -qF -- "$1" || return 0
-    sleep 0.05; n=$((n - 1))
-  done
+  poll 5 off_screen "$1" && return 0
   no "'$1' stayed on screen"; return 1
 }
-keys() { T send-keys -t s "$@"; }

@@ -12,9 +12,11 @@
 # TERM=dumb and an unknown TERM give one clear line and exit 3 (no usable
 # terminal, scalelab(1) EXIT STATUS).
 #
-# Everything runs on a private tmux socket with HOME and XDG_STATE_HOME in
-# a temporary folder, over the two small lessons in tests/e2e/lessons. When
-# the binary has no interactive mode yet the suite says so and skips.
+# Everything runs on the private tmux server of scripts/tmux-lib.sh (waits
+# poll the screen or a file with a timeout; no fixed sleeps, no pgrep) with
+# HOME and XDG_STATE_HOME in a temporary folder, over the two small lessons
+# in tests/e2e/lessons. When the binary has no interactive mode yet the
+# suite says so and skips.
 #
 # Usage: sh tests/suites/faults.sh BINARY   (cwd = repository root)
 # Set FAULTS_VERBOSE=1 to print every case with its outcome.
@@ -24,16 +26,8 @@ case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 repo=$PWD
 lessons=$repo/tests/e2e/lessons
 
-if ! command -v tmux >/dev/null 2>&1; then
-  echo "faults: skip: tmux is not installed (apt-get install tmux)"; exit 0
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/scalelab-faults.XXXXXX") || exit 2
-sock=$T/tmux.sock
-tm() { tmux -S "$sock" -f /dev/null "$@"; }
-cleanup() { tm kill-server 2>/dev/null; chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 2' INT TERM HUP
+suite=faults
+. scripts/tmux-lib.sh
 
 pass=0 fail=0 skip=0
 verbose=${FAULTS_VERBOSE:-0}
@@ -46,33 +40,28 @@ skipped() { echo "faults: skip: $*"; skip=$((skip + 1)); }
 # ncurses' newterm allocates (new_prescr, in libtinfo) and keeps when it
 # refuses an unknown TERM: a library allocation, not ours, so it is
 # suppressed here and only here; any other leak still fails the case.
-printf 'leak:new_prescr\n' >"$T/lsan.supp"
-LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+printf 'leak:new_prescr\n' >"$tmp/lsan.supp"
+LSAN_OPTIONS="suppressions=$tmp/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
 
-# tmux ends its server when the last session closes, and a session started
-# while it shuts down can vanish: a keeper session holds the server up for
-# as long as this suite lives (and no longer, even if the suite is killed).
-tm new-session -d -s keeper "while kill -0 $$ 2>/dev/null; do sleep 1; done" ||
-  { echo "faults: tmux cannot start"; exit 1; }
-
-# The pane runs this: records stty before and after the program, its exit
-# status and its stderr, then waits so the screen can still be captured.
-cat >"$T/pane.sh" <<'EOF'
+# The pane runs this: records stty before and after the program, its pid,
+# its exit status and its stderr, then waits so the screen can still be
+# captured.
+cat >"$tmp/pane.sh" <<'EOF'
 d=$1; shift
 stty -a >"$d/before" 2>&1
-"$@" 2>"$d/stderr"
+sh -c 'echo $$ >"$0/pid"; exec "$@"' "$d" "$@" 2>"$d/stderr"
 echo $? >"$d/rc"
 stty -a >"$d/after" 2>&1
 exec sleep 600
 EOF
 
-# start CASE ENV... -- ARGS...: a fresh 80x24 session named CASE running
+# start CASE ENV... -- ARGS...: a fresh 80x24 session for CASE running
 # the binary with the given environment (HOME and XDG_STATE_HOME point into
 # the case folder unless ENV overrides them).
 start() {
   c=$1; shift
-  d=$T/$c
+  d=$tmp/$c
   mkdir -p "$d/home" "$d/state"
   unsets="-u SCALELAB_LESSONS" term=TERM=xterm-256color
   envs="HOME=$d/home XDG_STATE_HOME=$d/state SCALELAB_ASSETS=$repo/assets LANG=C.UTF-8"
@@ -86,37 +75,19 @@ start() {
   done
   [ $# -gt 0 ] && shift
   # shellcheck disable=SC2086
-  tm new-session -d -s "$c" -x 80 -y 24 \
-    "env $unsets $envs $term sh $T/pane.sh $d $bin $*" || return 1
+  session 80 24 "env $unsets $envs $term sh $tmp/pane.sh $d $bin $*" || return 1
 }
 
-# The scalelab process of a case: the child of the pane's shell.
-app_pid() {
-  ppid=$(tm display-message -p -t "$1" '#{pane_pid}' 2>/dev/null) || return 1
-  pgrep -P "$ppid" -x "$(basename "$bin" | cut -c1-15)" 2>/dev/null | head -n 1
-}
+has_file() { [ -s "$1" ]; }
+has_line() { grep -q "$2" "$1" 2>/dev/null; }
 
-# wait_text CASE TEXT [SECONDS]: until the pane shows TEXT.
-wait_text() {
-  n=0; lim=$(( ${3:-5} * 10 ))
-  while [ $n -lt $lim ]; do
-    tm capture-pane -p -t "$1" 2>/dev/null | grep -Fq -- "$2" && return 0
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
+# The scalelab process of a case, as the pane recorded it.
+app_pid() { poll 5 has_file "$tmp/$1/pid" && cat "$tmp/$1/pid"; }
 
 # wait_rc CASE [SECONDS]: until the program has exited; prints its status.
-wait_rc() {
-  n=0; lim=$(( ${2:-5} * 10 ))
-  while [ $n -lt $lim ]; do
-    [ -s "$T/$1/after" ] && { cat "$T/$1/rc"; return 0; }
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
+wait_rc() { poll "${2:-5}" has_file "$tmp/$1/after" && cat "$tmp/$1/rc"; }
 
-finish() { tm kill-session -t "$1" 2>/dev/null; }
+finish() { T kill-session -t s 2>/dev/null; }
 
 # A progress file is intact when it has the header, only known records,
 # and no temporary or set-aside file lies next to it.
@@ -137,7 +108,7 @@ progress_ok() {
 
 # Is there an interactive mode at all? (Before the menu is wired, the
 # binary answers the bare command with a usage line.)
-probe=$(cd "$T" && HOME=$T XDG_STATE_HOME=$T timeout 5 "$bin" </dev/null 2>&1 >/dev/null)
+probe=$(cd "$tmp" && HOME=$tmp XDG_STATE_HOME=$tmp timeout 5 "$bin" </dev/null 2>&1 >/dev/null)
 if printf '%s' "$probe" | grep -q "not built yet"; then
   echo "faults: skip: this scalelab has no lesson menu yet ('$probe'): all fault cases skipped"
   exit 0
@@ -146,13 +117,13 @@ fi
 # Moves case c to screen s: menu, text (page 1), scenario (page 2), quiz (3).
 goto() {
   c=$1 s=$2
-  wait_text "$c" "E2E basics" 5 || return 1
+  seen "E2E basics" 5 || return 1
   [ "$s" = menu ] && return 0
-  tm send-keys -t "$c" Enter; wait_text "$c" "page 1/3" || return 1
+  keys Enter; seen "page 1/3" 5 || return 1
   [ "$s" = text ] && return 0
-  tm send-keys -t "$c" n; wait_text "$c" "page 2/3" || return 1
+  keys n; seen "page 2/3" 5 || return 1
   [ "$s" = scenario ] && return 0
-  tm send-keys -t "$c" n; wait_text "$c" "page 3/3" || return 1
+  keys n; seen "page 3/3" 5 || return 1
   return 0
 }
 
@@ -170,15 +141,17 @@ for sig in TERM INT HUP SEGV ABRT KILL; do
     c=sig-$sig-$s
     start "$c" -- --lessons "$lessons" || { bad "$c: tmux could not start"; continue; }
     if ! goto "$c" "$s"; then
-      bad "$c: could not reach the $s screen: $(tm capture-pane -p -t "$c" | grep . | head -n 3 | tr '\n' '|')"
+      bad "$c: could not reach the $s screen: $(screen | grep . | head -n 3 | tr '\n' '|')"
       finish "$c"; continue
     fi
-    sleep 0.3
+    # Past the menu the open lesson is on record before the signal comes.
+    [ "$s" = menu ] || poll 5 has_line "$tmp/$c/state/scalelab/progress" '^lesson e2e-basics ' ||
+      true
     pid=$(app_pid "$c")
     if [ -z "$pid" ]; then bad "$c: no scalelab process found"; finish "$c"; continue; fi
     kill -s "$sig" "$pid"
     if ! rc=$(wait_rc "$c" 5); then bad "$c: still running 5 s after SIG$sig"; finish "$c"; continue; fi
-    d=$T/$c
+    d=$tmp/$c
     why=""
     # Ended by the signal (128+n) or cleanly; never a crash signal.
     case $sig:$rc in
@@ -208,7 +181,7 @@ echo "faults: progress file problems"
 # prep CASE KIND: lays out the state folder for each kind of bad file.
 for kind in corrupt truncated folder binary readonly; do
   c=progress-$kind
-  d=$T/$c
+  d=$tmp/$c
   mkdir -p "$d/state/scalelab" "$d/home"
   p=$d/state/scalelab/progress
   xdg=$d/state
@@ -226,20 +199,20 @@ for kind in corrupt truncated folder binary readonly; do
       fi ;;
   esac
   start "$c" XDG_STATE_HOME="$xdg" -- --lessons "$lessons" || { bad "$c: tmux could not start"; continue; }
-  if ! wait_text "$c" "E2E basics" 5; then
-    bad "$c: no menu: $(tm capture-pane -p -t "$c" | grep . | head -n 3 | tr '\n' '|') $(cat "$d/stderr" 2>/dev/null)"
+  if ! seen "E2E basics" 5; then
+    bad "$c: no menu: $(screen | grep . | head -n 3 | tr '\n' '|') $(cat "$d/stderr" 2>/dev/null)"
     finish "$c"; continue
   fi
-  screen=$(tm capture-pane -p -t "$c")
+  screen=$(screen)
   # Open the lesson (progress is written), go back, quit with q.
-  tm send-keys -t "$c" Enter; wait_text "$c" "page 1/3" || true
-  tm send-keys -t "$c" n; sleep 0.3
+  keys Enter; seen "page 1/3" 5 || true
+  keys n; seen "page 2/3" 5 || true
   screen="$screen
-$(tm capture-pane -p -t "$c")"
-  tm send-keys -t "$c" Escape; sleep 0.5
+$(screen)"
+  keys Escape; seen "scalelab - lessons" 5 || true
   screen="$screen
-$(tm capture-pane -p -t "$c")"
-  tm send-keys -t "$c" q
+$(screen)"
+  keys q
   if ! rc=$(wait_rc "$c" 5); then bad "$c: did not quit on q"; finish "$c"; continue; fi
   why=""
   [ "$rc" = 0 ] || why="exit $rc: $(head -c 200 "$d/stderr")"
@@ -263,26 +236,30 @@ $(tm capture-pane -p -t "$c")"
 done
 
 echo "faults: resize to 10x4 and back"
+# At 10x4 the screen is one line asking for room.
+asks_for_room() {
+  [ "$(screen | grep -c .)" -le 1 ] && screen | grep -Eiq 'small|larger|bigger|resize|80|need'
+}
 c=resize
 start "$c" -- --lessons "$lessons"
-if wait_text "$c" "E2E basics" 5; then
-  tm send-keys -t "$c" Enter; wait_text "$c" "page 1/3" || true
-  tm resize-window -t "$c" -x 10 -y 4
-  sleep 0.8
-  small=$(tm capture-pane -p -t "$c")
+if seen "E2E basics" 5; then
+  keys Enter; seen "page 1/3" 5 || true
+  T resize-window -t s -x 10 -y 4
+  poll 3 asks_for_room || true
+  small=$(screen)
   lines=$(printf '%s\n' "$small" | grep -c .)
-  tm resize-window -t "$c" -x 80 -y 24
-  if ! wait_text "$c" "page 1/3" 3; then
-    bad "resize: the page did not come back at 80x24: $(tm capture-pane -p -t "$c" | grep . | head -n 2 | tr '\n' '|')"
+  T resize-window -t s -x 80 -y 24
+  if ! seen "page 1/3" 3; then
+    bad "resize: the page did not come back at 80x24: $(screen | grep . | head -n 2 | tr '\n' '|')"
   elif [ "$lines" -gt 1 ] || ! printf '%s' "$small" | grep -Eiq 'small|larger|bigger|resize|80|need'; then
     bad "resize: at 10x4 the screen was not one line asking for room: $(printf '%s' "$small" | tr '\n' '|')"
   else
     ok "resize: at 10x4: $(printf '%s' "$small" | grep . | tr '\n' ' ')"
   fi
-  tm send-keys -t "$c" Escape; sleep 0.3; tm send-keys -t "$c" q
+  keys Escape; seen "scalelab - lessons" 5 || true; keys q
   rc=$(wait_rc "$c" 5) || rc=timeout
-  if [ "$rc" != 0 ] || ! cmp -s "$T/$c/before" "$T/$c/after"; then
-    bad "resize: after q: exit $rc, terminal restored: $(cmp -s "$T/$c/before" "$T/$c/after" && echo yes || echo no)"
+  if [ "$rc" != 0 ] || ! cmp -s "$tmp/$c/before" "$tmp/$c/after"; then
+    bad "resize: after q: exit $rc, terminal restored: $(cmp -s "$tmp/$c/before" "$tmp/$c/after" && echo yes || echo no)"
   else ok "resize: quit and restore after resizing"; fi
 else
   bad "resize: no menu"
@@ -298,14 +275,14 @@ for t in unset dumb unknown; do
     unknown) start "$c" TERM=no-such-terminal-xyz -- --lessons "$lessons" ;;
   esac
   if ! rc=$(wait_rc "$c" 5); then bad "$c: still running (expected one line and exit 3)"; finish "$c"; continue; fi
-  d=$T/$c
+  d=$tmp/$c
   n=$(grep -c . "$d/stderr")
   msg=$(head -n 1 "$d/stderr")
   if [ "$rc" != 3 ]; then bad "$c: exit $rc, want 3 ($msg)"
   elif [ "$n" != 1 ]; then bad "$c: $n lines on stderr, want 1: $(head -c 200 "$d/stderr")"
   elif ! printf '%s' "$msg" | grep -Eiq 'TERM|terminal'; then bad "$c: unclear message: $msg"
   elif ! cmp -s "$d/before" "$d/after"; then bad "$c: terminal changed"
-  elif tm capture-pane -p -t "$c" | grep -q "$(printf '\033')"; then bad "$c: escape codes left on screen"
+  elif screen | grep -q "$(printf '\033')"; then bad "$c: escape codes left on screen"
   else ok "$c: $msg"; fi
   finish "$c"
 done
@@ -313,19 +290,19 @@ done
 echo "faults: no terminal at all"
 for io in stdin stdout; do
   c=notty-$io
-  mkdir -p "$T/$c/state"
+  mkdir -p "$tmp/$c/state"
   if [ $io = stdin ]; then
-    (cd "$T/$c" && HOME=$T/$c XDG_STATE_HOME=$T/$c/state timeout 5 "$bin" --lessons "$lessons" \
-      </dev/null >"$T/$c/out" 2>"$T/$c/err")
+    (cd "$tmp/$c" && HOME=$tmp/$c XDG_STATE_HOME=$tmp/$c/state timeout 5 "$bin" --lessons "$lessons" \
+      </dev/null >"$tmp/$c/out" 2>"$tmp/$c/err")
   else
-    (cd "$T/$c" && HOME=$T/$c XDG_STATE_HOME=$T/$c/state timeout 5 "$bin" --lessons "$lessons" \
-      >"$T/$c/out" 2>"$T/$c/err")
+    (cd "$tmp/$c" && HOME=$tmp/$c XDG_STATE_HOME=$tmp/$c/state timeout 5 "$bin" --lessons "$lessons" \
+      >"$tmp/$c/out" 2>"$tmp/$c/err")
   fi
   rc=$?
-  msg=$(head -n 1 "$T/$c/err")
-  if [ "$rc" != 3 ] || [ "$(grep -c . "$T/$c/err")" != 1 ]; then
-    bad "$c: exit $rc, want 3 with one line: $(head -c 200 "$T/$c/err")"
-  elif [ -s "$T/$c/out" ]; then bad "$c: wrote to stdout (escape codes?)"
+  msg=$(head -n 1 "$tmp/$c/err")
+  if [ "$rc" != 3 ] || [ "$(grep -c . "$tmp/$c/err")" != 1 ]; then
+    bad "$c: exit $rc, want 3 with one line: $(head -c 200 "$tmp/$c/err")"
+  elif [ -s "$tmp/$c/out" ]; then bad "$c: wrote to stdout (escape codes?)"
   elif ! printf '%s' "$msg" | grep -Eiq 'terminal|tty'; then bad "$c: unclear message: $msg"
   else ok "$c: $msg"; fi
 done

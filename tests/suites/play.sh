@@ -12,21 +12,20 @@
 # - a goal that runs long shows "running… Esc to stop", and Esc or Ctrl-C
 #   stops the script while the program stays up;
 # - w and S in a folder that refuses files write to the state folder.
-# Waits poll the screen with a timeout; no fixed sleeps except the CPU window.
+# Waits poll the screen with a timeout; no fixed sleeps except the CPU window
+# (the program's pid comes from the pane, not from pgrep).
 bin=${1:?usage: play.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 suite=play
 . scripts/tmux-lib.sh
 start() {
   w=$1; h=$2; shift 2
-  T kill-session -t s >/dev/null 2>&1
-  T new-session -d -s s -x "$w" -y "$h" -c "${cwd:-$tmp/work}" \
-    "env -u NO_COLOR HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 LANG=$utf8 \
-$bin $*; echo EXITED-\$?; sleep 60"
+  rm -f "$tmp/pid"
+  session "$w" "$h" "env -u NO_COLOR HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 LANG=$utf8 \
+sh -c 'echo \$\$ >$tmp/pid; exec $bin $*'; echo EXITED-\$?; sleep 60" "${cwd:-$tmp/work}"
 }
 
 mkdir -p "$tmp/home" "$tmp/state" "$tmp/work"
-T start-server \; set -g exit-empty off 2>/dev/null
 
 # --- free play: a move, the search, apply, write, quit with a question ---
 start 80 24 play --system dgx-h100 --gpus 64 --model llama3-70b
@@ -70,7 +69,7 @@ cp tests/e2e/lessons/01-e2e-basics.lua "$tmp/work/live.lua"
 start 80 24 "$tmp/work/live.lua"
 wait_for "page 1/"
 n=0
-while ! screen | grep -qF "scenario" && [ $n -lt 10 ]; do keys n; sleep 0.2; n=$((n + 1)); done
+while ! on_screen "scenario" && [ $n -lt 10 ]; do keys n; seen "scenario" 1; n=$((n + 1)); done
 wait_for "s search"
 keys s; wait_for "Best mappings:"
 keys Escape; wait_for "Bottleneck:"
@@ -90,7 +89,7 @@ cat "$tmp/live.good" >"$tmp/work/live.lua"
 wait_for "Cross the line" 4 && wait_for "page $page"
 
 # --- idle CPU with a lesson open: the once-a-second check costs nothing ---
-pid=$(pgrep -n -f "$bin $tmp/work/live.lua" 2>/dev/null)
+pid=$(cat "$tmp/pid" 2>/dev/null)
 if [ -n "$pid" ] && [ -r /proc/$pid/stat ]; then
   sleep 1
   t0=$(awk '{ print $14 + $15 }' /proc/$pid/stat)

@@ -11,9 +11,7 @@ suite=present
 . scripts/tmux-lib.sh
 start() {
   w=$1; h=$2; shift 2
-  T kill-session -t s >/dev/null 2>&1
-  T new-session -d -s s -x "$w" -y "$h" \
-    "env -u NO_COLOR HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 LANG=$utf8 $bin $*; echo EXITED-\$?; sleep 60"
+  session "$w" "$h" "env -u NO_COLOR HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 LANG=$utf8 $bin $*; echo EXITED-\$?; sleep 60"
 }
 mkdir -p "$tmp/home" "$tmp/state"
 
