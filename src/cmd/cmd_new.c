@@ -8,15 +8,19 @@
  * with file_write's FILE_NEW, O_EXCL, so a race cannot overwrite either). Bad names and files
  * that cannot be written: one line on stderr, exit 2.
  *
- * The skeleton has every page kind a first lesson needs: text, diagram,
- * scenario (goal, hints, debrief, a reference solution that meets the goal),
- * quiz and a closing summary text page, each commented with what to change.
- * tests/suites/new.sh checks that it passes `scalelab check`.
+ * The skeleton, assets/new-lesson.lua, has every page kind a first lesson
+ * needs: text, diagram, scenario (goal with a target, hints, a debrief from
+ * the final state, a reference solution that meets the goal, par), quiz,
+ * predict and a closing summary text page, each commented with what to
+ * change. tests/suites/new.sh checks that what it writes is the asset with
+ * the id and title filled in, and that it passes `scalelab check`.
  */
 #include "cmd/cli.h"
 
 #include "base/file.h"
+#include "base/msg.h"
 #include "base/xmem.h"
+#include "lesson/catalog.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -35,90 +39,33 @@ static const char new_help[] =
     "  --help             this text\n"
     "  --                 the argument after it is the name, even if it starts with -\n";
 
-/* The skeleton. @ID@ and @TITLE@ are replaced; everything else is written as
- * is. The scenario is the one of tests/lessons/example.lua, which the lesson
- * tests keep passing: TP 16 over two 8-GPU servers, solved by TP 8 x PP 2. */
-static const char new_skeleton[] =
-    "-- @TITLE@: a scalelab lesson (made by 'scalelab new').\n"
-    "-- Change it page by page and run 'scalelab check FILE' after each change;\n"
-    "-- 'scalelab FILE' opens it in the program, which reloads it when you save.\n"
-    "-- The whole format and every scalelab.* function: lessons/AUTHORING.md.\n"
-    "--\n"
-    "-- Sources: name the public source of every figure you type in. The figures\n"
-    "-- below come from the presets (assets/presets.lua names the source of each).\n"
-    "local U = scalelab.units\n"
-    "\n"
-    "-- The setup the pages share. Presets: 'scalelab eval --list'.\n"
-    "local cluster = { system = \"dgx-h100\", gpus = 16 }       -- two 8-GPU servers\n"
-    "local workload = { model = \"llama3-70b\", batch = 64, mb = 1 }\n"
-    "local dgx = scalelab.system(cluster.system)\n"
-    "\n"
-    "-- The goal is computed, not typed in: the step time of the good mapping,\n"
-    "-- so the lesson stays right when the model's figures change.\n"
-    "local good = scalelab.step { cluster = cluster, workload = workload,\n"
-    "                             mapping = { tp = 8, pp = 2, dp = 1 } }\n"
-    "local target_s = good.step_s * 1.05\n"
-    "\n"
-    "return {\n"
-    "  id = \"@ID@\",            -- unique across all lessons: a-z, 0-9 and '-'\n"
-    "  title = \"@TITLE@\",      -- shown in the menu and on every page\n"
-    "  summary = \"One line that says what the learner will be able to do.\",\n"
-    "  track = \"Drafts\",          -- the menu groups lessons by track...\n"
-    "  order = 100,               -- ...and sorts them by order within it\n"
-    "  minutes = 5,               -- rough length (optional)\n"
-    "  pages = {\n"
-    "    -- 1. Text: light markup (# heading, *emphasis*, `code`, - bullets);\n"
-    "    --    splice computed figures in with '..'.\n"
-    "    { kind = \"text\", title = \"Two speeds\", text = [[\n"
-    "# Two speeds\n"
-    "Inside one server each GPU talks over NVLink at ]] ..\n"
-    "      U.format(\"bandwidth\", dgx.up_bytes_per_s) .. [[ per direction.\n"
-    "Between servers it has one NIC: ]] ..\n"
-    "      U.format(\"bandwidth\", dgx.out_bytes_per_s) .. [[.\n"
-    "]] },\n"
-    "\n"
-    "    -- 2. Diagram: view = \"rack\" or \"fabric\" (a cluster), \"bar\" or \"chart\"\n"
-    "    --    (also a workload and mapping); text is the caption.\n"
-    "    { kind = \"diagram\", title = \"Two servers\", view = \"fabric\",\n"
-    "      cluster = cluster,\n"
-    "      text = \"Two servers of *8 GPUs*: NVLink inside, the network between.\" },\n"
-    "\n"
-    "    -- 3. Scenario: the learner changes the mapping until goal.check passes.\n"
-    "    --    'scalelab check' requires the goal to fail at the start and to pass\n"
-    "    --    after the solution moves, so keep the three in step when you edit.\n"
-    "    { kind = \"scenario\", title = \"Fix the split\",\n"
-    "      text = \"TP 16 spans both servers. Make every TP group fit in one.\",\n"
-    "      cluster = cluster, workload = workload,\n"
-    "      mapping = { tp = 16, pp = 1, dp = 1 },     -- the starting state\n"
-    "      allow = { \"degrees\" },    -- moves allowed: move, degrees, micro, domain, system\n"
-    "      goal = { text = \"Step under \" .. U.format(\"time\", target_s) .. \".\",\n"
-    "               check = function(r)   -- r: the result table (AUTHORING.md)\n"
-    "                 if r.step_s < target_s then return true end\n"
-    "                 return false, \"step is \" .. U.format(\"time\", r.step_s)\n"
-    "               end },\n"
-    "      hints = { \"Which group crosses the network?\",   -- revealed one at a time\n"
-    "                \"TP talks every layer; PP only at stage boundaries.\",\n"
-    "                \"Try TP 8 and PP 2.\" },\n"
-    "      debrief = \"TP now stays on NVLink; only PP sends cross servers.\",\n"
-    "      solution = { \"tp 8\", \"pp 2\" } },   -- reference moves that meet the goal\n"
-    "\n"
-    "    -- 4. Quiz: at least one choice correct; every choice explains itself.\n"
-    "    { kind = \"quiz\", title = \"Check\", text = \"Where should TP groups live?\",\n"
-    "      choices = {\n"
-    "        { text = \"Inside one NVLink domain\", correct = true,\n"
-    "          explain = \"TP talks every layer: it needs the fastest links.\" },\n"
-    "        { text = \"Spread over the network\", correct = false,\n"
-    "          explain = \"Every layer would wait for the NICs.\" },\n"
-    "      } },\n"
-    "\n"
-    "    -- 5. Summary: what to remember, in a few bullets.\n"
-    "    { kind = \"text\", title = \"Summary\", text = [[\n"
-    "# Summary\n"
-    "- Scale-up links (NVLink) are several times faster than scale-out (the NIC).\n"
-    "- Put the chattiest parallel dimension, TP, inside one scale-up domain.\n"
-    "]] },\n"
-    "  },\n"
-    "}\n";
+/* The skeleton is assets/new-lesson.lua (found like the presets: beside
+ * the program, in the install's share folder, or SCALELAB_ASSETS). @ID@
+ * and @TITLE@ are replaced; everything else is written as is. Its scenario
+ * is the one of tests/lessons/example.lua, which the lesson tests keep
+ * passing: TP 16 over two 8-GPU servers, solved by TP 8 x PP 2. */
+#define NEW_SKELETON      "new-lesson.lua"
+#define NEW_SKELETON_MAX  (256u << 10)
+
+/* Reads the skeleton; NULL with a one-line reason. */
+static char *new_skeleton_read(char *err, size_t err_len)
+{
+    char dir[4096], path[4200];
+    if (!catalog_assets_dir(dir, sizeof dir)) {
+        msg_set(err, err_len, "cannot find the assets folder (set SCALELAB_ASSETS)");
+        return NULL;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, NEW_SKELETON);
+    size_t len;
+    FileProblem why;
+    char *text = file_read(path, NEW_SKELETON_MAX, &len, &why);
+    if (!text) {
+        char reason[200];
+        file_problem_text(&why, NEW_SKELETON_MAX, reason, sizeof reason);
+        msg_set(err, err_len, "the lesson skeleton %s: %s", path, reason);
+    }
+    return text;
+}
 
 /* The slug of the n bytes at s: ASCII letters in lower case, digits kept,
  * every other run of bytes one '-', none at either end. */
@@ -161,9 +108,9 @@ static bool new_ends_with(const char *s, const char *end)
 
 /* Writes the skeleton with @ID@ and @TITLE@ replaced. False on a write
  * error. */
-static bool new_write(FILE *f, const char *id, const char *title)
+static bool new_write(FILE *f, const char *skeleton, const char *id, const char *title)
 {
-    const char *p = new_skeleton;
+    const char *p = skeleton;
     while (*p) {
         if (strncmp(p, "@ID@", 4) == 0) {
             fputs(id, f);
@@ -179,13 +126,13 @@ static bool new_write(FILE *f, const char *id, const char *title)
 }
 
 typedef struct {
-    const char *id, *title;
+    const char *skeleton, *id, *title;
 } NewText;
 
 static bool new_put(FILE *f, const void *ctx)
 {
     const NewText *t = ctx;
-    return new_write(f, t->id, t->title);
+    return new_write(f, t->skeleton, t->id, t->title);
 }
 
 
@@ -237,8 +184,16 @@ int cmd_new(int argc, char **argv)
     char title[NEW_ID_MAX + 1];
     new_title(id, title, sizeof title);
 
-    NewText text = {id, title};
-    if (!file_write(path, FILE_NEW, new_put, &text, NULL, 0)) {
+    char why[600];
+    char *skeleton = new_skeleton_read(why, sizeof why);
+    if (!skeleton) {
+        free(path);
+        return cli_usage_error("new: %s", why);
+    }
+    NewText text = {skeleton, id, title};
+    bool written = file_write(path, FILE_NEW, new_put, &text, NULL, 0);
+    free(skeleton);
+    if (!written) {
         int rc = errno == EEXIST
                      ? cli_usage_error("new: '%s' already exists; not overwriting it", path)
                      : cli_usage_error("new: cannot write '%s': %s", path, strerror(errno));

@@ -22,11 +22,22 @@ grep -q 'title = "My first lesson"' "$T/my-first-lesson.lua" || bad "skeleton ti
 "$bin" check "$T/my-first-lesson.lua" >"$T/out" 2>"$T/err" ||
   bad "the skeleton does not pass check: $(head -c 600 "$T/err")"
 
-# 2. Every page kind the brief asks for, a goal, hints, debrief, solution.
+# 2. Every page kind the brief asks for, a goal with a target, hints, a
+# debrief function, solution and par; and it is the asset, id and title
+# filled in, nothing else.
 for want in 'kind = "text"' 'kind = "diagram"' 'kind = "scenario"' 'kind = "quiz"' \
-            'title = "Summary"' 'goal = {' 'hints = {' 'debrief =' 'solution = {'; do
+            'kind = "predict"' 'title = "Summary"' 'goal = {' 'target = {' 'hints = {' \
+            'debrief = function(r)' 'solution = {' 'par = 2' 'terms = {' 'formula ='; do
   grep -qF "$want" "$T/my-first-lesson.lua" || bad "skeleton lacks $want"
 done
+sed 's/@ID@/my-first-lesson/g; s/@TITLE@/My first lesson/g' assets/new-lesson.lua |
+  cmp -s - "$T/my-first-lesson.lua" || bad "new did not write assets/new-lesson.lua as it is"
+grep -q '@' "$T/my-first-lesson.lua" && bad "a placeholder is left in the skeleton"
+# Without the asset: one line naming it, exit 2, nothing written.
+(cd "$T" && SCALELAB_ASSETS="$T/none" "$bin" new nowhere) >"$T/out" 2>"$T/err"
+[ $? = 2 ] || bad "new without its asset did not exit 2"
+grep -q 'new-lesson.lua' "$T/err" || bad "new without its asset: $(cat "$T/err")"
+[ -e "$T/nowhere.lua" ] && bad "new without its asset wrote a file"
 
 # 3. A path ending in .lua, in another folder; two skeletons check together
 # (their ids differ).
