@@ -80,8 +80,24 @@ static void chart_bar_row(Canvas *c, int x, int y, int label_w, int bar_w, const
     }
 }
 
-int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const StepResult *ref,
-                   bool ascii)
+/* The goal's mark: one column of the bar rows, where target_s falls. */
+static void chart_target_mark(Canvas *c, int x, int y, int rows, int bar_w, double target_s,
+                              double scale, bool ascii)
+{
+    int col = (int)lround(target_s / scale * bar_w);
+    if (col >= bar_w)
+        col = bar_w - 1;
+    for (int i = 0; i < rows; i++)
+        canvas_put_glyph(c, x + col, y + i, chart_target_glyph(ascii), STYLE_WARNING);
+}
+
+const char *chart_target_glyph(bool ascii)
+{
+    return ascii ? "|" : "┃";
+}
+
+static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult *r,
+                               const StepResult *ref, double target_s, bool ascii)
 {
     if (!c || !r || w <= 0)
         return 0;
@@ -93,12 +109,18 @@ int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const St
     double scale = total;
     if (ref && chart_parts_total(ref) > scale)
         scale = chart_parts_total(ref);
+    bool target = target_s > 0 && isfinite(target_s) && bar_w > 1;
+    if (target && target_s * 1.05 > scale) /* room to the right of the mark */
+        scale = target_s * 1.05;
     int row = 0;
     chart_bar_row(c, x, y + row++, label_w, bar_w, ref ? "now   " : "", r, scale, ascii);
     if (ref)
         chart_bar_row(c, x, y + row++, label_w, bar_w, "start ", ref, scale, ascii);
+    if (target && scale > 0)
+        chart_target_mark(c, x + label_w, y, row, bar_w, target_s, scale, ascii);
     /* Legend: glyph, name, time; parts that take no time are left out
-     * (compute is always listed). Wraps onto a second row. */
+     * (compute is always listed), then the goal's mark. Wraps onto a
+     * second row. */
     int col = 0, lrow = 0;
     for (int p = 0; p < STEP_PART_COUNT; p++) {
         if (p != STEP_COMPUTE && !(r->part_s[p] > 0) && !(ref && ref->part_s[p] > 0))
@@ -117,6 +139,17 @@ int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const St
                             chart_part_glyph((StepPart)p, ascii)), STYLE_LABEL, ascii);
         col += iw + 2;
     }
+    if (target) {
+        char t[32], item[96];
+        snprintf(item, sizeof item, "%s goal %s", chart_target_glyph(ascii),
+                 chart_time(target_s, ascii, t, sizeof t));
+        int iw = utf8_width(item);
+        if (col > 0 && col + iw > w) {
+            col = 0;
+            lrow++;
+        }
+        canvas_put_text_max(c, x + col, y + row + lrow, w - col, item, STYLE_WARNING, ascii);
+    }
     row += lrow + 1;
     if (ref && ref->step_s > 0) {
         double d = r->step_s - ref->step_s;
@@ -134,6 +167,18 @@ int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const St
         canvas_put_text_max(c, x, y + row++, w, line, st, ascii);
     }
     return row;
+}
+
+int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const StepResult *ref,
+                   bool ascii)
+{
+    return chart_step_bar_with(c, x, y, w, r, ref, 0, ascii);
+}
+
+int chart_step_bar_target(Canvas *c, int x, int y, int w, const StepResult *r,
+                          const StepResult *ref, double target_s, bool ascii)
+{
+    return chart_step_bar_with(c, x, y, w, r, ref, target_s, ascii);
 }
 
 /* --- line chart --------------------------------------------------------- */

@@ -28,6 +28,12 @@ const char *chart_part_glyph(StepPart part, bool ascii);
  * nothing and returns 0. */
 int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r,
                    const StepResult *ref, bool ascii);
+/* The same bar with a goal: a mark where target_s falls on the time scale
+ * (widened to show it when the bars are shorter) and "goal 1.20 s" in the
+ * legend. target_s <= 0 draws chart_step_bar's bar. */
+int chart_step_bar_target(Canvas *c, int x, int y, int w, const StepResult *r,
+                          const StepResult *ref, double target_s, bool ascii);
+const char *chart_target_glyph(bool ascii); /* "┃", "|" in ASCII */
 
 #define CHART_MAX_POINTS 64
 

@@ -88,6 +88,34 @@ static void test_charts_bar_delta_against_start(void **state)
     canvas_free(c);
 }
 
+static void test_charts_bar_target_mark(void **state)
+{
+    (void)state;
+    StepResult r = result(0.8, 0.2, 0.1, 0.1); /* 1.2 s */
+    Canvas *c = canvas_new(80, 6);
+    /* goal 0.9 s, inside the bar: scale stays 1.2 s over 71 columns, the mark at
+     * 9 + round(0.9 / 1.2 * 71) = 9 + round(53.25) = 9 + 53 = 62 */
+    int rows = chart_step_bar_target(c, 0, 0, 80, &r, NULL, 0.9, true);
+    assert_int_equal(rows, 2);
+    assert_int_equal(count_in_row(c, 0, 9, "|"), 1);
+    assert_string_equal(canvas_cell(c, 62, 0)->glyph, "|");
+    char *legend = row_text(c, 1);
+    assert_non_null(strstr(legend, "| goal 900 ms"));
+    free(legend);
+    /* goal 2 s, beyond the bar: scale 2.1 s, compute ends at round(0.8/2.1*71) = 27,
+     * the bar at round(1.2/2.1*71) = 41, the mark at 9 + round(2/2.1*71) = 9 + 68 */
+    canvas_clear(c);
+    chart_step_bar_target(c, 0, 0, 80, &r, NULL, 2.0, true);
+    assert_int_equal(count_in_row(c, 0, 9, "#"), 27);
+    assert_string_equal(canvas_cell(c, 77, 0)->glyph, "|");
+    assert_string_equal(canvas_cell(c, 9 + 41, 0)->glyph, " ");
+    /* no goal: the plain bar, no mark */
+    canvas_clear(c);
+    chart_step_bar_target(c, 0, 0, 80, &r, NULL, 0, true);
+    assert_int_equal(count_in_row(c, 0, 9, "|"), 0);
+    canvas_free(c);
+}
+
 static void test_charts_bar_null_draws_nothing(void **state)
 {
     (void)state;
@@ -149,6 +177,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_charts_bar_segments_add_up),
         cmocka_unit_test(test_charts_bar_delta_against_start),
+        cmocka_unit_test(test_charts_bar_target_mark),
         cmocka_unit_test(test_charts_bar_null_draws_nothing),
         cmocka_unit_test(test_charts_line_axes_and_points),
         cmocka_unit_test(test_charts_part_glyphs_differ),
