@@ -36,7 +36,7 @@ typedef enum {
     F_SYSTEM, F_GPUS, F_GPU, F_DOMAIN, F_UP, F_OUT, F_OVERSUB, F_SITES, F_ACROSS, F_ACROSS_LAT,
     F_MODEL, F_LAYERS, F_HIDDEN, F_HEADS, F_KV_HEADS, F_FFN, F_SEQ, F_VOCAB, F_PARAMS,
     F_BATCH, F_MB, F_EXPERTS, F_TOPK, F_RECOMPUTE, F_PRECISION, F_SWIGLU, F_FLASH,
-    F_TP, F_PP, F_DP, F_EP, F_CP, F_INTERLEAVE, F_ZERO,
+    F_TP, F_PP, F_DP, F_EP, F_CP, F_INTERLEAVE, F_ZERO, F_ETP,
     F_JSON, F_FORMAT, F_LIST, F_HELP,
     F_COUNT
 } EvalFlag;
@@ -64,7 +64,8 @@ static const struct {
     [F_TP] = {"tp", V_INT},              [F_PP] = {"pp", V_INT},
     [F_DP] = {"dp", V_INT},              [F_EP] = {"ep", V_INT},
     [F_CP] = {"cp", V_INT},              [F_INTERLEAVE] = {"interleave", V_INT},
-    [F_ZERO] = {"zero", V_INT},          [F_JSON] = {"json", V_NONE},
+    [F_ZERO] = {"zero", V_INT},          [F_ETP] = {"etp", V_INT},
+    [F_JSON] = {"json", V_NONE},
     [F_FORMAT] = {"format", V_STRING},   [F_LIST] = {"list", V_NONE},
     [F_HELP] = {"help", V_NONE},
 };
@@ -98,6 +99,8 @@ static const char eval_help[] =
     "Mapping (what is not given is searched, as 'scalelab sweep' does: the fastest\n"
     "legal mapping that fits, else the one that needs least memory):\n"
     "  --tp --pp --dp --ep --cp N   --interleave V   --zero 0|1|2|3 (default 1)\n"
+    "  --etp N            expert tensor parallelism (default 1); experts fold over the\n"
+    "                     TP x CP x DP ranks, so EP x ETP must divide TP x CP x DP\n"
     "Output:\n"
     "  --json, --format json|text   --list (presets with their figures)\n";
 
@@ -478,7 +481,7 @@ static bool build_workload(const EvalArgs *a, Workload *w)
  * Sets c->n_gpus when --gpus is absent and TP, PP and DP are all given. */
 static bool build_request(const EvalArgs *a, Cluster *c, SweepOptions *o)
 {
-    const EvalFlag degs[] = {F_TP, F_PP, F_DP, F_EP, F_CP, F_INTERLEAVE};
+    const EvalFlag degs[] = {F_TP, F_PP, F_DP, F_EP, F_CP, F_INTERLEAVE, F_ETP};
     for (size_t i = 0; i < sizeof degs / sizeof degs[0]; i++)
         if (!need_positive(a, degs[i]))
             return false;
@@ -488,6 +491,7 @@ static bool build_request(const EvalArgs *a, Cluster *c, SweepOptions *o)
     o->dp = a->set[F_DP] ? as_int(a, F_DP) : 0;
     o->ep = a->set[F_EP] ? as_int(a, F_EP) : 0;
     o->cp = a->set[F_CP] ? as_int(a, F_CP) : 0;
+    o->etp = a->set[F_ETP] ? as_int(a, F_ETP) : 0;
     o->interleave = a->set[F_INTERLEAVE] ? as_int(a, F_INTERLEAVE) : 0;
     o->micro_batch = a->set[F_MB] ? as_int(a, F_MB) : 0;
     if (a->set[F_ZERO]) {
@@ -555,9 +559,9 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_string(out, w->id);
     fprintf(out,
             ",\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
-            "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"batch\":%d},",
+            "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"batch\":%d,\"etp\":%d,\"edp\":%d},",
             m->tp, m->cp, m->pp, m->dp, m->ep, m->interleave, m->zero, w->micro_batch,
-            w->global_batch);
+            w->global_batch, mapping_etp(m), mapping_edp(m));
     json_key_num(out, "step_s", r->step_s, true);
     json_key_num(out, "tokens_per_s", r->tokens_per_s, true);
     json_key_num(out, "tflops_per_gpu", r->tflops_per_gpu, true);

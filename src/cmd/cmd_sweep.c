@@ -144,9 +144,9 @@ static void json_entry(FILE *out, int rank, const SweepEntry *e)
 {
     fprintf(out,
             "{\"rank\":%d,\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
-            "\"interleave\":%d,\"zero\":%d,\"mb\":%d},\"placement\":",
+            "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"etp\":%d},\"placement\":",
             rank, e->m.tp, e->m.cp, e->m.pp, e->m.dp, e->m.ep, e->m.interleave, e->m.zero,
-            e->micro_batch);
+            e->micro_batch, mapping_etp(&e->m));
     json_string(out, sweep_place_name(e->place));
     fputs(",\"step_s\":", out);
     json_number(out, e->step_s);

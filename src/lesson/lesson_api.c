@@ -411,12 +411,12 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
                         const Workload *w, Mapping *out)
 {
     idx = lua_absindex(L, idx);
-    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 0, .ep = 1, .interleave = 1, .zero = 0};
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 0, .ep = 1, .interleave = 1, .zero = 0, .etp = 1};
     if (!lua_isnoneornil(L, idx)) {
         if (lua_type(L, idx) != LUA_TTABLE)
             luaL_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
-        static const char *const known[] = {"tp", "pp",         "dp",   "ep",
-                                            "cp", "interleave", "zero", NULL};
+        static const char *const known[] = {"tp",         "pp",   "dp",  "ep", "cp",
+                                            "interleave", "zero", "etp", NULL};
         check_known(L, idx, what, known);
         const int big = CLUSTER_MAX_GPUS;
         m.tp = opt_int_field(L, idx, what, "tp", 1, 1, big);
@@ -426,6 +426,7 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
         m.dp = opt_int_field(L, idx, what, "dp", 0, 1, big);
         m.interleave = opt_int_field(L, idx, what, "interleave", 1, 1, 1000);
         m.zero = opt_int_field(L, idx, what, "zero", 0, 0, 3);
+        m.etp = opt_int_field(L, idx, what, "etp", 1, 1, big);
     }
     char err[300];
     if (m.dp == 0 && !mapping_derive_dp(&m, c->n_gpus, err, sizeof err))
@@ -521,7 +522,7 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
     if (c)
         push_cluster(L, c);
     if (m) {
-        lua_createtable(L, 0, 8);
+        lua_createtable(L, 0, 9);
         set_int(L, "tp", m->tp);
         set_int(L, "pp", m->pp);
         set_int(L, "dp", m->dp);
@@ -529,6 +530,7 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
         set_int(L, "cp", m->cp);
         set_int(L, "interleave", m->interleave);
         set_int(L, "zero", m->zero);
+        set_int(L, "etp", mapping_etp(m));
         set_int(L, "mb", mb);
         lua_setfield(L, -2, "mapping");
     }

@@ -1,11 +1,17 @@
-/* mapping — legality of a TP x CP x PP x DP (x EP) split, rebalancing after
- * one degree changes, and rank coordinates.
+/* mapping — legality of a TP x CP x PP x DP split with experts folded as
+ * ETP x EP x EDP, rebalancing after one degree changes, and rank coordinates.
  *
- * Rank layout, innermost first: TP, CP, EP, PP, rest of DP (dp = ep * dpr):
- *   rank = tp_i + tp*(cp_i + cp*(ep_i + ep*(pp_i + pp*dpr_i)))
- * The DP coordinate of a rank is ep_i + ep*dpr_i, so a DP group holds the ranks
- * that share (tp_i, cp_i, pp_i); an EP group those that share everything but
- * ep_i.
+ * Rank layout, innermost first: TP, CP, the inner part of DP (dpi =
+ * mapping_dp_inner), PP, the rest of DP (dp = dpi * dpr):
+ *   rank = tp_i + tp*(cp_i + cp*(dpi_i + dpi*(pp_i + pp*dpr_i)))
+ * The DP coordinate of a rank is dpi_i + dpi*dpr_i, so a DP group holds the
+ * ranks that share (tp_i, cp_i, pp_i). The expert view numbers the
+ * TP x CP x DP ranks of a stage by L = tp_i + tp*(cp_i + cp*dp_i) and splits
+ * L as etp_i + etp*(ep_i + ep*edp_i) (Megatron-Core's folding order: expert-TP,
+ * EP, expert-DP). Because ETP x EP divides B = tp*cp*dpi, an EP group stays
+ * inside one block of B consecutive GPUs: with the default placement it is
+ * the progression of stride ETP and size EP. With ETP = TP and CP = 1 this
+ * is the layout of EP carved out of DP (dpi = EP).
  *
  * The rebalance rule (mapping_set_degree) is here once; the scenario, the
  * lesson API, chart series and the command-line flags all use it.
@@ -44,7 +50,9 @@ char *mapping_format(const Mapping *m, char *buf, size_t buf_len)
     if (n >= 0 && (size_t)n < buf_len)
         n += snprintf(buf + n, buf_len - (size_t)n, " DP%d", m->dp);
     if (m->ep > 1 && n >= 0 && (size_t)n < buf_len)
-        snprintf(buf + n, buf_len - (size_t)n, " EP%d", m->ep);
+        n += snprintf(buf + n, buf_len - (size_t)n, " EP%d", m->ep);
+    if (mapping_etp(m) > 1 && n >= 0 && (size_t)n < buf_len)
+        snprintf(buf + n, buf_len - (size_t)n, " ETP%d", m->etp);
     return buf;
 }
 
@@ -75,9 +83,13 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
     if (c && world != c->n_gpus)
         FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d", m->tp, m->cp,
              m->pp, m->dp, world, c->n_gpus);
-    if (m->dp % m->ep != 0)
-        FAIL("EP %d does not divide DP %d (experts are spread over data-parallel ranks)", m->ep,
-             m->dp);
+    if (m->etp < 0)
+        FAIL("ETP must be at least 1 (got %d)", m->etp);
+    if (mapping_edp(m) == 0)
+        FAIL("EP %d x ETP %d = %lld does not divide TP %d x CP %d x DP %d = %lld (the experts "
+             "fold over the ranks attention splits by TP, CP and DP)",
+             m->ep, mapping_etp(m), (long long)m->ep * mapping_etp(m), m->tp, m->cp, m->dp,
+             (long long)m->tp * m->cp * m->dp);
     if (!w)
         return true;
     if (w->heads % m->tp != 0)
@@ -92,6 +104,10 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
         FAIL("PP %d is more pipeline stages than the %d layers", m->pp, w->layers);
     if (m->ep > 1 && !workload_is_moe(w))
         FAIL("EP %d needs a mixture-of-experts model; this one is dense", m->ep);
+    if (mapping_etp(m) > 1 && !workload_is_moe(w))
+        FAIL("ETP %d needs a mixture-of-experts model; this one is dense", m->etp);
+    if (workload_is_moe(w) && w->ffn % mapping_etp(m) != 0)
+        FAIL("ETP %d does not divide the expert feed-forward width %d", m->etp, w->ffn);
     if (workload_is_moe(w) && w->experts % m->ep != 0)
         FAIL("EP %d does not divide the %d experts", m->ep, w->experts);
     long long per_step = (long long)m->dp * w->micro_batch;
@@ -139,22 +155,54 @@ const char *mapping_dim_name(MappingDim d)
     return (d >= 0 && d < DIM_COUNT) ? names[d] : "?";
 }
 
-/* The five radix digits of a rank: tp, cp, ep, pp, dp-rest. */
-enum { R_TP, R_CP, R_EP, R_PP, R_DPR, R_COUNT };
+/* The five radix digits of a rank: tp, cp, dp-inner, pp, dp-rest. */
+enum { R_TP, R_CP, R_DPI, R_PP, R_DPR, R_COUNT };
+
+static long long gcd_ll(long long a, long long b)
+{
+    while (b) {
+        long long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+int mapping_etp(const Mapping *m)
+{
+    return m && m->etp > 1 ? m->etp : 1;
+}
+
+int mapping_edp(const Mapping *m)
+{
+    if (!m || m->ep < 1)
+        return 0;
+    long long ranks = (long long)m->tp * m->cp * m->dp, experts = (long long)m->ep * mapping_etp(m);
+    return ranks > 0 && ranks % experts == 0 ? (int)(ranks / experts) : 0;
+}
+
+int mapping_dp_inner(const Mapping *m)
+{
+    if (!m || m->ep < 1 || m->tp < 1 || m->cp < 1)
+        return 1;
+    long long k = (long long)m->ep * mapping_etp(m), b = (long long)m->tp * m->cp;
+    return (int)(k / gcd_ll(k, b));
+}
 
 static void radix_sizes(const Mapping *m, int size[R_COUNT])
 {
+    int dpi = mapping_dp_inner(m);
     size[R_TP] = m->tp;
     size[R_CP] = m->cp;
-    size[R_EP] = m->ep;
+    size[R_DPI] = dpi;
     size[R_PP] = m->pp;
-    size[R_DPR] = m->ep > 0 ? m->dp / m->ep : m->dp;
+    size[R_DPR] = m->dp / dpi;
 }
 
 bool mapping_has_layout(const Mapping *m)
 {
     return m && m->tp >= 1 && m->cp >= 1 && m->ep >= 1 && m->pp >= 1 && m->dp >= 1 &&
-           m->dp % m->ep == 0 && mapping_world(m) > 0;
+           m->etp >= 0 && mapping_edp(m) > 0 && mapping_world(m) > 0;
 }
 
 static void rank_digits(const Mapping *m, int rank, int dig[R_COUNT])
@@ -167,11 +215,23 @@ static void rank_digits(const Mapping *m, int rank, int dig[R_COUNT])
     }
 }
 
+/* The expert-view coordinates of a rank: etp_i, ep_i and edp_i (see top). */
+static void expert_coords(const Mapping *m, const int dig[R_COUNT], int *etp_i, int *ep_i,
+                          int *edp_i)
+{
+    int dpi = mapping_dp_inner(m), etp = mapping_etp(m);
+    long long b = dig[R_TP] + (long long)m->tp * (dig[R_CP] + (long long)m->cp * dig[R_DPI]);
+    long long l = b + (long long)m->tp * m->cp * dpi * dig[R_DPR];
+    *etp_i = (int)(l % etp);
+    *ep_i = (int)((l / etp) % m->ep);
+    *edp_i = (int)(l / ((long long)etp * m->ep));
+}
+
 int mapping_coord(const Mapping *m, int rank, MappingDim d)
 {
     if (!mapping_has_layout(m) || rank < 0 || rank >= mapping_world(m))
         return -1;
-    int dig[R_COUNT];
+    int dig[R_COUNT], etp_i, ep_i, edp_i;
     rank_digits(m, rank, dig);
     switch (d) {
     case DIM_TP:
@@ -179,17 +239,18 @@ int mapping_coord(const Mapping *m, int rank, MappingDim d)
     case DIM_CP:
         return dig[R_CP];
     case DIM_EP:
-        return dig[R_EP];
+        expert_coords(m, dig, &etp_i, &ep_i, &edp_i);
+        return ep_i;
     case DIM_PP:
         return dig[R_PP];
     case DIM_DP:
-        return dig[R_EP] + m->ep * dig[R_DPR];
+        return dig[R_DPI] + mapping_dp_inner(m) * dig[R_DPR];
     default:
         return -1;
     }
 }
 
-/* Whether radix digit i varies inside a group of dimension d. */
+/* Whether radix digit i varies inside a group of dimension d (not EP). */
 static bool digit_in_dim(MappingDim d, int i)
 {
     switch (d) {
@@ -197,12 +258,10 @@ static bool digit_in_dim(MappingDim d, int i)
         return i == R_TP;
     case DIM_CP:
         return i == R_CP;
-    case DIM_EP:
-        return i == R_EP;
     case DIM_PP:
         return i == R_PP;
     case DIM_DP:
-        return i == R_EP || i == R_DPR;
+        return i == R_DPI || i == R_DPR;
     default:
         return false;
     }
@@ -215,6 +274,11 @@ int mapping_group_of(const Mapping *m, int rank, MappingDim d)
     int dig[R_COUNT], size[R_COUNT];
     rank_digits(m, rank, dig);
     radix_sizes(m, size);
+    if (d == DIM_EP) { /* ranks sharing etp_i, edp_i and the stage */
+        int etp_i, ep_i, edp_i;
+        expert_coords(m, dig, &etp_i, &ep_i, &edp_i);
+        return etp_i + mapping_etp(m) * (edp_i + mapping_edp(m) * dig[R_PP]);
+    }
     int g = 0;
     for (int i = R_COUNT - 1; i >= 0; i--)
         if (!digit_in_dim(d, i))

@@ -1,9 +1,18 @@
-/* mapping — how a job is split over GPUs (TP x CP x PP x DP, with EP carved
- * out of DP): the degrees, their legality, and the rank layout.
+/* mapping — how a job is split over GPUs (TP x CP x PP x DP; experts folded
+ * over the same ranks as ETP x EP x EDP): the degrees, their legality, and
+ * the rank layout.
  *
- * Rank order of the default placement, innermost first: TP, CP, EP, PP, then
- * the rest of DP (Llama 3 §3.3.2 places [TP, CP, PP, DP] innermost to
- * outermost; EP, being all-to-all heavy, sits right after CP). With the
+ * Parallel folding (Megatron-Core, "MoE parallel folding", Liu et al. 2025,
+ * arXiv:2504.14960): attention splits the TP x CP x DP ranks of a pipeline
+ * stage one way, the expert layers re-fold the same ranks as ETP x EP x EDP
+ * (expert-TP innermost, then EP, then expert-DP), so EP need not divide DP:
+ * the rule is that EP x ETP divides TP x CP x DP.
+ *
+ * Rank order of the default placement, innermost first: TP, CP, the inner
+ * part of DP, PP, then the rest of DP (Llama 3 §3.3.2 places [TP, CP, PP, DP]
+ * innermost to outermost). The inner part of DP is the fewest DP ranks that,
+ * with TP x CP, hold whole ETP x EP groups (1 for a dense model), so that
+ * the all-to-all-heavy EP groups sit in consecutive GPUs right after CP. With the
  * default placement (placement.h) rank r runs on GPU r; span.h says how
  * the groups of a dimension then spread over the tiers.
  *
@@ -21,12 +30,13 @@ typedef enum { DIM_TP, DIM_CP, DIM_EP, DIM_PP, DIM_DP, DIM_COUNT } MappingDim;
 
 typedef struct {
     int tp, cp, pp, dp;  /* world size = tp*cp*pp*dp */
-    int ep;              /* divides dp; 1 for dense models */
+    int ep;              /* EP x ETP divides TP x CP x DP; 1 for dense models */
     int interleave;      /* virtual pipeline chunks per GPU, >= 1 */
     int zero;            /* 0..3: optimizer (1), +gradient (2), +weight (3) sharding over DP */
+    int etp;             /* expert tensor parallelism; 0 or 1: experts not split */
 } Mapping;
 
-/* The mapping as "TP8 PP4 DP16" (EP/CP shown when > 1). */
+/* The mapping as "TP8 PP4 DP16" (EP/CP/ETP shown when > 1). */
 char *mapping_format(const Mapping *m, char *buf, size_t buf_len);
 
 /* Checks that the mapping is legal for this cluster and workload; on failure
@@ -35,15 +45,25 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
                    size_t err_len);
 
 int mapping_world(const Mapping *m);
-/* Size of a dimension's group (tp, cp, ep, pp, or dp). */
+/* Expert tensor parallelism (etp, 1 when 0). */
+int mapping_etp(const Mapping *m);
+/* Expert-data-parallel degree EDP = TP x CP x DP / (ETP x EP): the ranks
+ * that hold the same experts and reduce their gradients; 0 when EP x ETP
+ * does not divide TP x CP x DP. */
+int mapping_edp(const Mapping *m);
+/* DP ranks placed inside PP (the inner part of DP, see above):
+ * ETP x EP / gcd(ETP x EP, TP x CP); it divides DP when the mapping is legal. */
+int mapping_dp_inner(const Mapping *m);
+/* Size of a dimension's group (tp, cp, ep, pp, or dp). The EP coordinate
+ * and group of a rank are those of the expert view (ETP x EP x EDP). */
 int mapping_dim_size(const Mapping *m, MappingDim d);
 /* The index of rank along one dimension (0..size-1) and the id of the group
  * of that dimension the rank belongs to (ranks with equal group ids talk). */
 int mapping_coord(const Mapping *m, int rank, MappingDim d);
 int mapping_group_of(const Mapping *m, int rank, MappingDim d);
 const char *mapping_dim_name(MappingDim d); /* "TP", "CP", ... */
-/* Whether every degree is at least 1, EP divides DP and the world fits an
- * int: the rank layout (mapping_coord, span.h) is defined. */
+/* Whether every degree is at least 1, EP x ETP divides TP x CP x DP and the
+ * world fits an int: the rank layout (mapping_coord, span.h) is defined. */
 bool mapping_has_layout(const Mapping *m);
 
 /* The one rule for "change one degree, keep the GPU count": DP absorbs a

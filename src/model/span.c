@@ -121,39 +121,61 @@ static long long gcd_ll(long long a, long long b)
     return a;
 }
 
-static GroupShape default_shape(const Mapping *m, MappingDim d, long long *period,
+/* The groups a span is taken of: the five mapping dimensions, then the
+ * expert-TP and expert-DP groups of the expert view (mapping.c). */
+enum { KIND_ETP = DIM_COUNT, KIND_EDP, KIND_COUNT };
+
+static int kind_size(const Mapping *m, int kind)
+{
+    if (kind == KIND_ETP)
+        return mapping_etp(m);
+    if (kind == KIND_EDP)
+        return mapping_edp(m);
+    return mapping_dim_size(m, (MappingDim)kind);
+}
+
+/* One progression s1, n1, then n2 copies s2 apart; n1 = 1 is folded away so
+ * that a two-level shape always has n1 > 1. */
+static GroupShape shape_of(long long s1, long long n1, long long s2, long long n2)
+{
+    GroupShape g = {s1, n1, s2, n2};
+    if (n2 > 1 && (n1 == 1 || s2 == s1 * n1)) {
+        g.s1 = n1 == 1 ? s2 : s1;
+        g.n1 = n1 * n2;
+        g.s2 = 1;
+        g.n2 = 1;
+    }
+    return g;
+}
+
+static GroupShape default_shape(const Mapping *m, int kind, long long *period,
                                 long long *groups_outer)
 {
     GroupShape g = {1, 1, 1, 1};
-    long long tp = m->tp, cp = m->cp, ep = m->ep, pp = m->pp, dpr = m->dp / m->ep;
-    long long world = tp * cp * ep * pp * dpr;
-    switch (d) {
+    long long tp = m->tp, cp = m->cp, ep = m->ep, pp = m->pp, dpi = mapping_dp_inner(m);
+    long long dpr = m->dp / dpi, etp = mapping_etp(m), block = tp * cp * dpi;
+    long long world = block * pp * dpr;
+    switch (kind) {
     case DIM_TP:
-        g.s1 = 1;
-        g.n1 = tp;
+        g = shape_of(1, tp, 1, 1);
         break;
     case DIM_CP:
-        g.s1 = tp;
-        g.n1 = cp;
+        g = shape_of(tp, cp, 1, 1);
         break;
     case DIM_EP:
-        g.s1 = tp * cp;
-        g.n1 = ep;
+        g = shape_of(etp, ep, 1, 1);
         break;
     case DIM_PP:
-        g.s1 = tp * cp * ep;
-        g.n1 = pp;
+        g = shape_of(block, pp, 1, 1);
         break;
     case DIM_DP:
-        if (ep > 1) {
-            g.s1 = tp * cp;
-            g.n1 = ep;
-            g.s2 = tp * cp * ep * pp;
-            g.n2 = dpr;
-        } else {
-            g.s1 = tp * cp * pp;
-            g.n1 = dpr;
-        }
+        g = shape_of(tp * cp, dpi, block * pp, dpr);
+        break;
+    case KIND_ETP:
+        g = shape_of(1, etp, 1, 1);
+        break;
+    case KIND_EDP:
+        g = shape_of(etp * ep, block / (etp * ep), block * pp, dpr);
         break;
     default:
         break;
@@ -162,7 +184,7 @@ static GroupShape default_shape(const Mapping *m, MappingDim d, long long *perio
      * outer digits; P = s1*n1 when the group is one progression. */
     *period = g.n2 > 1 ? g.s2 * g.n2 : g.s1 * g.n1;
     if (g.n2 > 1 && pp > 1)
-        *period = g.s1 * g.n1; /* DP with EP: starts step by tp*cp*ep over pp first */
+        *period = g.s1 * g.n1; /* DP split around PP: starts step by the block over pp first */
     *groups_outer = world / (g.n1 * g.n2 * g.s1);
     return g;
 }
@@ -210,14 +232,14 @@ static void worst_blocks(const GroupShape *g, long long period, long long outer,
     }
 }
 
-static GroupSpan worst_span_default(const Mapping *m, const Cluster *c, MappingDim d)
+static GroupSpan worst_span_default(const Mapping *m, const Cluster *c, int kind)
 {
-    GroupSpan worst = {mapping_dim_size(m, d), 1, 1, 1, false};
+    GroupSpan worst = {kind_size(m, kind), 1, 1, 1, false};
     if (worst.size <= 1)
         return worst;
     TierSizes ts = tier_sizes(c);
     long long period, outer, dom, mn, leaves, sites;
-    GroupShape g = default_shape(m, d, &period, &outer);
+    GroupShape g = default_shape(m, kind, &period, &outer);
     worst_blocks(&g, period, outer, ts.domain, &dom, &mn);
     worst.domains = (int)dom;
     worst.min_per_domain = (int)mn;
@@ -243,10 +265,10 @@ typedef struct {
     long long world;
 } DimWalk;
 
-static DimWalk dim_walk(const Mapping *m, MappingDim d)
+static DimWalk dim_walk(const Mapping *m, int kind)
 {
     long long period, outer;
-    GroupShape g = default_shape(m, d, &period, &outer);
+    GroupShape g = default_shape(m, kind, &period, &outer);
     DimWalk w = {g.s1, g.n1, g.s2, g.n2, 1, g.s1 * g.n1, mapping_world(m)};
     if (g.n2 > 1) {
         w.M = g.s2 / (g.s1 * g.n1);
@@ -440,11 +462,11 @@ static void merge_span(GroupSpan *worst, GroupSpan s, bool first)
  * with a period of S / gcd(period, S) for each tier size S; along a they are
  * all alike when s1 divides each tier size or is at least as large (else
  * count one). */
-static long long groups_per_class(const Mapping *m, const Cluster *c, MappingDim d)
+static long long groups_per_class(const Mapping *m, const Cluster *c, int kind)
 {
     TierSizes ts = tier_sizes(c);
     long long period, outer;
-    GroupShape g = default_shape(m, d, &period, &outer);
+    GroupShape g = default_shape(m, kind, &period, &outer);
     long long sizes[3] = {ts.domain, ts.leaf < c->n_gpus ? ts.leaf : 0,
                           c->sites > 1 ? ts.site : 0};
     long long classes = 1;
@@ -466,17 +488,17 @@ static long long groups_per_class(const Mapping *m, const Cluster *c, MappingDim
     return per_b * (a_alike ? g.s1 : 1);
 }
 
-GroupSpan span_worst(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
+static GroupSpan worst_of_kind(const Mapping *m, const Cluster *c, const Placement *p, int d)
 {
     GroupSpan none = {0, 0, 0, 0, false};
-    if (!mapping_has_layout(m) || !c || d < 0 || d >= DIM_COUNT)
+    if (!mapping_has_layout(m) || !c || d < 0 || d >= KIND_COUNT)
         return none;
     if (placement_is_default(p))
         return worst_span_default(m, c, d);
     int world = mapping_world(m);
     if (placement_size(p) != world)
         return none;
-    int size = mapping_dim_size(m, d);
+    int size = kind_size(m, d);
     if (size <= 1) {
         GroupSpan one = {size, 1, 1, 1, false};
         return one;
@@ -554,6 +576,17 @@ GroupSpan span_worst(const Mapping *m, const Cluster *c, const Placement *p, Map
                     return worst;
             }
     return worst;
+}
+
+GroupSpan span_worst(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
+{
+    return d >= 0 && d < DIM_COUNT ? worst_of_kind(m, c, p, (int)d) : worst_of_kind(NULL, c, p, 0);
+}
+
+GroupSpan span_worst_expert(const Mapping *m, const Cluster *c, const Placement *p,
+                            SpanExpert e)
+{
+    return worst_of_kind(m, c, p, e == SPAN_EXPERT_TP ? KIND_ETP : KIND_EDP);
 }
 
 GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,

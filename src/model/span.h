@@ -32,6 +32,15 @@ typedef struct {
  * call allocates nothing after the first; it is written even through a const
  * Placement, so one placement must not be evaluated on two threads at once. */
 GroupSpan span_worst(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d);
+/* The two expert groups that are no mapping dimension: expert-TP (ETP ranks
+ * that split one expert's matrices) and expert-DP (the EDP ranks that hold
+ * the same experts and reduce their gradients). EP is DIM_EP. */
+typedef enum { SPAN_EXPERT_TP, SPAN_EXPERT_DP } SpanExpert;
+
+/* The worst span of an expert group, as span_worst. */
+GroupSpan span_worst_expert(const Mapping *m, const Cluster *c, const Placement *p,
+                            SpanExpert e);
+
 /* The span of the group of dimension d that contains rank. O(group size). */
 GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
                         int rank);

@@ -343,8 +343,7 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     if (moe && m->ep > 1 && edp_given) {
         edp_span = *edp_given;
     } else if (moe && m->ep > 1) {
-        Mapping me = {m->tp * m->cp * m->ep, 1, m->pp, m->dp / m->ep, 1, 1, m->zero};
-        edp_span = span_worst(&me, c, p, DIM_DP);
+        edp_span = span_worst_expert(m, c, p, SPAN_EXPERT_DP);
     }
     double t_dp = 0, dp_count = 0, dp_bytes = 0;
     CollCost dp_one = {0, {0, 0, 0}, {0, 0, 0}, TIER_UP};

@@ -25,7 +25,7 @@
 
 SweepOptions sweep_options_default(void)
 {
-    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0};
+    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0, 0};
     return o;
 }
 
@@ -131,25 +131,18 @@ static int entry_cmp(const void *pa, const void *pb)
     return cmp_int((int)a->place, (int)b->place);
 }
 
-/* Fills p (n ranks) with the DP-inner order: rank digits (tp, cp, ep, pp,
- * dpr) in the default layout go to GPU tp + TP*(cp + CP*(ep + EP*(dpr +
- * DPR*pp))). Works from any starting permutation: each swap puts one rank
- * on its GPU for good. O(ranks). */
+/* Fills p (n ranks) with the DP-inner order: rank digits (tp, cp, dpi, pp,
+ * dpr) of the default layout (mapping.c) go to GPU tp + TP*(cp + CP*(dpi +
+ * DPI*(dpr + DPR*pp))). Works from any starting permutation: each swap puts
+ * one rank on its GPU for good. O(ranks). */
 static void fill_dp_inner(Placement *p, const Mapping *m)
 {
-    const int n = placement_size(p), dpr = m->dp / m->ep;
+    const int n = placement_size(p), dpi = mapping_dp_inner(m), dpr = m->dp / dpi;
+    const long long block = (long long)m->tp * m->cp * dpi;
     for (int r = 0; r < n; r++) {
-        int x = r;
-        int tpi = x % m->tp;
-        x /= m->tp;
-        int cpi = x % m->cp;
-        x /= m->cp;
-        int epi = x % m->ep;
-        x /= m->ep;
-        int ppi = x % m->pp;
-        int dpri = x / m->pp;
-        long long outer = dpri + (long long)dpr * ppi;
-        long long g = tpi + (long long)m->tp * (cpi + (long long)m->cp * (epi + m->ep * outer));
+        long long inner = r % block, x = r / block;
+        long long ppi = x % m->pp, dpri = x / m->pp;
+        long long g = inner + block * (dpri + (long long)dpr * ppi);
         int now = placement_gpu_of(p, r);
         if (now != (int)g)
             placement_swap_gpus(p, now, (int)g);
@@ -160,35 +153,39 @@ static void fill_dp_inner(Placement *p, const Mapping *m)
  * GPUs. In that order a DP group is a progression of stride TP x CP and size
  * DP: the PP group of the default layout of X = (TP, CP, PP := DP, DP := PP);
  * a PP group has stride TP x CP x DP and size PP: X's DP group; the expert-
- * data-parallel group (stride TP x CP x EP, size DP / EP) is the PP group of
- * (TP x CP x EP, 1, PP := DP / EP, DP := PP). TP, CP and EP groups are those
- * of the default layout. */
+ * data-parallel group (stride ETP x EP, size EDP, all inside one stage's
+ * consecutive TP x CP x DP GPUs) is the PP group of (ETP x EP, 1, PP := EDP,
+ * DP := PP). TP, CP and EP groups are those of the default layout (the
+ * first TP x CP x DP-inner GPUs of a stage are laid out alike). */
 static void dp_inner_spans(const Cluster *c, const Mapping *m, GroupSpan span[DIM_COUNT],
                            GroupSpan *edp)
 {
     for (int d = 0; d < DIM_COUNT; d++)
         span[d] = span_worst(m, c, NULL, (MappingDim)d);
-    Mapping x = {m->tp, m->cp, m->dp, m->pp, 1, 1, m->zero};
+    Mapping x = {m->tp, m->cp, m->dp, m->pp, 1, 1, m->zero, 1};
     span[DIM_DP] = span_worst(&x, c, NULL, DIM_PP);
     span[DIM_PP] = span_worst(&x, c, NULL, DIM_DP);
-    Mapping x2 = {m->tp * m->cp * m->ep, 1, m->dp / m->ep, m->pp, 1, 1, m->zero};
+    Mapping x2 = {m->ep * mapping_etp(m), 1, mapping_edp(m), m->pp, 1, 1, m->zero, 1};
     *edp = span_worst(&x2, c, NULL, DIM_PP);
 }
 
-/* Whether the DP-inner placement can give some group another span. */
+/* Whether the DP-inner placement can give some group another span: DP
+ * ranks outside the stage (the rest of DP) exist and the domain, leaf or
+ * sites leave room for them. */
 static bool dp_inner_can_differ(const Cluster *c, const Mapping *m)
 {
-    if (m->pp < 2 || m->dp / m->ep < 2)
+    const int dpi = mapping_dp_inner(m);
+    if (m->pp < 2 || m->dp / dpi < 2)
         return false;
-    long long inner = (long long)m->tp * m->cp * m->ep;
+    long long inner = (long long)m->tp * m->cp * dpi;
     return inner < c->domain_gpus || inner < c->gpus_per_leaf || c->sites > 1;
 }
 
 static bool options_check(const SweepOptions *o, int n, char *err, size_t err_len)
 {
-    const int v[] = {o->tp, o->pp, o->dp, o->ep, o->micro_batch, o->interleave, o->cp};
-    const char *names[] = {"TP", "PP", "DP", "EP", "micro-batch", "interleave", "CP"};
-    for (int i = 0; i < 7; i++)
+    const int v[] = {o->tp, o->pp, o->dp, o->ep, o->micro_batch, o->interleave, o->cp, o->etp};
+    const char *names[] = {"TP", "PP", "DP", "EP", "micro-batch", "interleave", "CP", "ETP"};
+    for (int i = 0; i < 8; i++)
         if (v[i] < 0) {
             msg_set(err, err_len, "%s must be at least 1 (got %d)", names[i], v[i]);
             return false;
@@ -241,7 +238,7 @@ static void explain_none(const Cluster *c, const Workload *w, const SweepOptions
 {
     const int n = c->n_gpus;
     Mapping m = {o->tp ? o->tp : 1, o->cp ? o->cp : 1, o->pp ? o->pp : 1, 1,
-                 o->ep ? o->ep : 1, o->interleave ? o->interleave : 1, o->zero};
+                 o->ep ? o->ep : 1, o->interleave ? o->interleave : 1, o->zero, o->etp};
     long long model = (long long)m.tp * m.cp * m.pp;
     m.dp = o->dp ? o->dp : (n % model == 0 ? (int)(n / model) : 1);
     Workload wl = *w;
@@ -298,6 +295,14 @@ static int search_interleaves(const Search *s, int pp, int *out)
     return divisors_of((s->w->layers + pp - 1) / pp, out, SWEEP_MAX_DIVISORS);
 }
 
+/* The expert-TP of the search (pinned, 1 by default), or 1 when it does not
+ * divide the ranks it folds over (the candidates are then all illegal and
+ * step_eval says why). */
+static int etp_of(const SweepOptions *o, int ranks)
+{
+    return o->etp > 1 && ranks % o->etp == 0 ? o->etp : 1;
+}
+
 /* Every EP, micro-batch and interleave of one (TP, PP, DP). */
 static void search_inner(Search *s, int tp, int pp, int dp)
 {
@@ -306,8 +311,10 @@ static void search_inner(Search *s, int tp, int pp, int dp)
     div_ep[0] = 1;
     if (s->o.ep)
         div_ep[0] = s->o.ep;
-    else if (workload_is_moe(s->w))
-        n_ep = divisors_of(gcd_int(dp, s->w->experts), div_ep, SWEEP_MAX_DIVISORS);
+    else if (workload_is_moe(s->w)) /* EP x ETP | TP x CP x DP, EP | experts */
+        n_ep = divisors_of(gcd_int(tp * s->cp * dp / etp_of(&s->o, tp * s->cp * dp),
+                                   s->w->experts),
+                           div_ep, SWEEP_MAX_DIVISORS);
     int div_mb[SWEEP_MAX_DIVISORS], div_v[SWEEP_MAX_DIVISORS];
     const int n_mb = divisors_of(per_dp, div_mb, SWEEP_MAX_DIVISORS);
     const int n_v = search_interleaves(s, pp, div_v);
@@ -320,7 +327,7 @@ static void search_inner(Search *s, int tp, int pp, int dp)
                 const int v = div_v[k];
                 if (v > 1 && (per_dp / mb) % pp)
                     continue;
-                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, s->o.zero};
+                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, s->o.zero, s->o.etp};
                 if (!search_try(s, &m, mb))
                     return;
             }

@@ -7,8 +7,9 @@
  * Enumeration (pruned before any evaluation): TP and PP run over the
  * divisors of GPUs / CP only; TP must divide the heads and the FFN width
  * and agree with the KV heads; PP is at most the layers; DP = GPUs / (TP x PP)
- * must divide the global batch; EP runs over the divisors of gcd(DP, experts)
- * (1 for a dense model); the micro-batch over the divisors of batch / DP;
+ * must divide the global batch; EP runs over the divisors of
+ * gcd(TP x CP x DP / ETP, experts) (the experts fold over those ranks; 1 for a
+ * dense model); the micro-batch over the divisors of batch / DP;
  * interleave v > 1 only where PP >= 2, v divides ceil(layers / PP) (the
  * largest chunk is 1/v of a stage; PP x v at most the layers) and the
  * micro-batch count is a multiple of PP (mapping_check's rules); a pinned
@@ -61,6 +62,7 @@ typedef struct {
                            * default-placement candidates; < 0 (default): on all */
     const StepParams *params; /* NULL: step_params_default() */
     int cp;               /* context parallelism of every candidate; 0 = 1 (not searched) */
+    int etp;              /* expert-TP of every candidate; 0 = 1 (not searched) */
 } SweepOptions;
 
 /* Everything free, ZeRO 1, the alternative placement tried on every candidate. */

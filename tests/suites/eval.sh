@@ -61,6 +61,8 @@ ok "sweep batch 1" ' TP8 PP16 DP1 ' \
   sweep --gpus 128 --batch 1 --model llama3-8b --domain 2 --top all
 ok "sweep batch 1 count" '^4 candidates evaluated' \
   sweep --gpus 128 --batch 1 --model llama3-8b --domain 2
+ok "folded experts" '"ep":64,.*"etp":1,"edp":1' \
+  eval --gpus 64 --model deepseek-v3 --ep 64 --tp 2 --dp 32 --json
 ok "eval batch 1" '"dp":1,' eval --gpus 128 --batch 1 --model llama3-8b --domain 2 --json
 
 usage "unknown flag" "unknown flag '--bogus'" eval --bogus

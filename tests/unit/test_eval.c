@@ -257,6 +257,17 @@ static void test_eval_derives_dp_and_gpus(void **state)
     assert_int_equal(rc, 0);
     assert_int_equal((int)json_num(out_buf, "dp"), 1);
     assert_int_equal((int)(json_num(out_buf, "tp") * json_num(out_buf, "pp")), 128);
+    /* experts fold over TP x DP: EP 64 x ETP 1 divides TP 2 x DP 32 = 64
+     * (EP 64 does not divide DP 32); EDP = 64 / 64 = 1 */
+    rc = run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp", "2", "--dp",
+                  "32", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_int_equal((int)json_num(out_buf, "ep"), 64);
+    assert_int_equal((int)json_num(out_buf, "etp"), 1);
+    assert_int_equal((int)json_num(out_buf, "edp"), 1);
+    check_usage_error(run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp",
+                               "2", "--dp", "32", "--etp", "2", NULL),
+                      "EP 64 x ETP 2 = 128 does not divide TP 2 x CP 1 x DP 32 = 64");
 }
 
 static void test_eval_flags_override_preset(void **state)

@@ -120,7 +120,7 @@ static void test_lesson_api_step(void **state)
                  "  workload = { model = 'llama3-70b', batch = 64 },\n"
                  "  mapping = { tpp = 8 } }",
                  "api.lua:1: mapping: unknown field 'tpp' (known: tp, pp, dp, ep, cp, "
-                 "interleave, zero)");
+                 "interleave, zero, etp)");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16,\n"
                  " up = '900 GB' } }",
                  "api.lua:1: cluster.up: '900 GB' is a size, not a bandwidth: did you mean "

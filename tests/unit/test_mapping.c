@@ -74,13 +74,32 @@ static void test_mapping_check_names_the_constraint(void **state)
     Workload w72 = gpt(96, 72, 1536, 1);
     ILLEGAL(m, c, w72, "TP 16 does not divide the 72 attention heads");
     m = ok;
+    /* folding: EP x ETP must divide TP x CP x DP = 8 x 1 x 16 = 128 */
     m.ep = 3;
-    ILLEGAL(m, c, w, "EP 3 does not divide DP 16");
+    ILLEGAL(m, c, w, "EP 3 x ETP 1 = 3 does not divide TP 8 x CP 1 x DP 16 = 128");
     m.ep = 4;
     ILLEGAL(m, c, w, "EP 4 needs a mixture-of-experts model");
     Workload moe = w;
     moe.experts = 6, moe.topk = 2;
     ILLEGAL(m, c, moe, "EP 4 does not divide the 6 experts");
+    /* EP 64 with TP 2 and DP 32 (64 GPUs): EP 64 does not divide DP 32, but
+     * 64 x ETP 1 divides TP 2 x DP 32 = 64, so it is legal; EDP = 64 / 64 = 1.
+     * With ETP 2, 128 does not divide 64. */
+    Cluster c64 = hand_cluster(64, 8, 32, 1);
+    Workload moe64 = gpt(32, 32, 64, 1);
+    moe64.experts = 256, moe64.topk = 8;
+    Mapping fold = {.tp = 2, .cp = 1, .pp = 1, .dp = 32, .ep = 64, .interleave = 1, .zero = 1};
+    assert_true(mapping_check(&fold, &c64, &moe64, err, sizeof err));
+    assert_int_equal(mapping_edp(&fold), 1);
+    fold.etp = 2;
+    ILLEGAL(fold, c64, moe64, "EP 64 x ETP 2 = 128 does not divide TP 2 x CP 1 x DP 32 = 64");
+    fold.ep = 32; /* 32 x 2 = 64: legal, EDP 1, and ETP 2 must divide the expert FFN */
+    assert_true(mapping_check(&fold, &c64, &moe64, err, sizeof err));
+    fold.etp = 3, fold.ep = 1;
+    ILLEGAL(fold, c64, moe64, "EP 1 x ETP 3 = 3 does not divide");
+    Mapping dense_etp = ok;
+    dense_etp.etp = 2;
+    ILLEGAL(dense_etp, c, w, "ETP 2 needs a mixture-of-experts model");
     Workload bad_batch = gpt(96, 96, 1000, 1); /* 1000 % 16 = 8 */
     ILLEGAL(ok, c, bad_batch, "global batch 1000 is not a multiple of DP 16 x micro-batch 1 = 16");
     m = ok;
@@ -127,16 +146,30 @@ static void test_mapping_coordinates(void **state)
     /* DP groups share (tp, pp): ranks 1 and 5 (tp 1, pp 0). */
     assert_int_equal(mapping_group_of(&m, 1, DIM_DP), mapping_group_of(&m, 5, DIM_DP));
     assert_true(mapping_group_of(&m, 1, DIM_DP) != mapping_group_of(&m, 3, DIM_DP));
-    /* With EP: TP 2, EP 2, PP 2, DP 4 (EP 2 x rest 2): 16 ranks,
-     * rank = tp + 2*(ep + 2*(pp + 2*dpr)). Rank 13 = 1 + 2*6: ep 0,
-     * then 3 = pp 1 + 2*dpr 1. DP coordinate = ep + 2*dpr = 2. */
-    Mapping e = {.tp = 2, .cp = 1, .pp = 2, .dp = 4, .ep = 2, .interleave = 1};
+    /* With EP folded, TP 2, EP 2, ETP 2, PP 2, DP 4: ETP x EP = 4, so the
+     * inner part of DP is 4 / gcd(4, TP 2) = 2 and rank = tp + 2*(dpi +
+     * 2*(pp + 2*dpr)) (with ETP = TP this is EP carved out of DP). Rank 13 =
+     * 1 + 2*6: dpi 0, then 3 = pp 1 + 2*dpr 1; DP coordinate dpi + 2*dpr = 2.
+     * Expert view L = tp + 2*dp = 5: etp 1, EP (5 / 2) % 2 = 0, EDP 5 / 4 = 1.
+     * Rank 15 (dpi 1): L = 7, EP 1, same etp, EDP and stage: same EP group. */
+    Mapping e = {.tp = 2, .cp = 1, .pp = 2, .dp = 4, .ep = 2, .interleave = 1, .etp = 2};
+    assert_int_equal(mapping_dp_inner(&e), 2);
     assert_int_equal(mapping_coord(&e, 13, DIM_TP), 1);
     assert_int_equal(mapping_coord(&e, 13, DIM_EP), 0);
     assert_int_equal(mapping_coord(&e, 13, DIM_PP), 1);
     assert_int_equal(mapping_coord(&e, 13, DIM_DP), 2);
-    /* Rank 15 (ep 1) shares rank 13's EP group; rank 13 + 4 = 17 is out. */
+    assert_int_equal(mapping_coord(&e, 15, DIM_EP), 1);
     assert_int_equal(mapping_group_of(&e, 13, DIM_EP), mapping_group_of(&e, 15, DIM_EP));
+    /* ETP 1: the inner part of DP is 2 / gcd(2, 2) = 1, rank = tp + 2*(pp +
+     * 2*dp); L = tp + 2*dp, EP = L % 2 = tp: the EP group of rank 13 is its
+     * TP pair (ranks 12, 13), inside one server. */
+    Mapping e1 = e;
+    e1.etp = 1;
+    assert_int_equal(mapping_dp_inner(&e1), 1);
+    assert_int_equal(mapping_coord(&e1, 13, DIM_DP), 3);
+    assert_int_equal(mapping_coord(&e1, 13, DIM_EP), 1);
+    assert_int_equal(mapping_group_of(&e1, 12, DIM_EP), mapping_group_of(&e1, 13, DIM_EP));
+    assert_true(mapping_group_of(&e1, 13, DIM_EP) != mapping_group_of(&e1, 15, DIM_EP));
     assert_int_equal(mapping_coord(&e, 16, DIM_TP), -1);
     assert_int_equal(mapping_coord(NULL, 0, DIM_TP), -1);
     assert_string_equal(mapping_dim_name(DIM_EP), "EP");
@@ -182,6 +215,7 @@ static void test_mapping_set_degree_rebalances(void **state)
     assert_int_equal(d.dp, 4);
 }
 
+
 static void test_mapping_placement_swap_and_inverse(void **state)
 {
     (void)state;
@@ -222,6 +256,44 @@ static void expect_span(GroupSpan s, int size, int domains, int min_per, int sit
     }
 }
 #define SPAN(s, size, dom, mn, sites, leaf) expect_span((s), size, dom, mn, sites, leaf, __LINE__)
+
+/* Folded experts on 64 GPUs in domains of 8, default placement.
+ * TP 2 EP 64 DP 32: DP inside PP = 64 / gcd(64, 2) = 32, so the EP group is
+ * all 64 GPUs (stride ETP 1): 8 domains, 8 in each; EDP 1; a DP group is
+ * stride 2 size 32: 8 domains, 4 in each.
+ * TP 8 EP 8 DP 8: DP inside PP = 8 / gcd(8, 8) = 1: the EP group is the TP
+ * group (GPUs 0..7, one domain); EDP = 64 / 8 = 8, stride 8: 8 domains, 1
+ * in each.
+ * TP 2 ETP 2 EP 2 PP 2 DP 4 on 16 GPUs in domains of 4: DP inside = 2, a
+ * block of 4 GPUs holds TP x DP-inner; EP group stride 2 size 2 (GPUs 0, 2):
+ * one domain; ETP group = the TP pair; EDP = 2 x 4 / 4 = 2, stride 4 within
+ * the block: {0} then the next block of the same stage 4 x 2 = 8 GPUs on:
+ * GPUs 0 and 8, 2 domains. The same spans come out of the exact walk over
+ * an explicit placement that swaps the two GPUs of one TP pair. */
+static void test_mapping_folded_expert_spans(void **state)
+{
+    (void)state;
+    Cluster c = hand_cluster(64, 8, 64, 1);
+    Mapping a = {.tp = 2, .cp = 1, .pp = 1, .dp = 32, .ep = 64, .interleave = 1, .zero = 1};
+    SPAN(span_worst(&a, &c, NULL, DIM_EP), 64, 8, 8, 1, false);
+    SPAN(span_worst_expert(&a, &c, NULL, SPAN_EXPERT_DP), 1, 1, 1, 1, false);
+    SPAN(span_worst(&a, &c, NULL, DIM_DP), 32, 8, 4, 1, false);
+    Mapping b = {.tp = 8, .cp = 1, .pp = 1, .dp = 8, .ep = 8, .interleave = 1, .zero = 1};
+    SPAN(span_worst(&b, &c, NULL, DIM_EP), 8, 1, 8, 1, false);
+    SPAN(span_worst_expert(&b, &c, NULL, SPAN_EXPERT_DP), 8, 8, 1, 1, false);
+    SPAN(span_worst_expert(&b, &c, NULL, SPAN_EXPERT_TP), 1, 1, 1, 1, false);
+    Cluster c16 = hand_cluster(16, 4, 16, 1);
+    Mapping e = {.tp = 2, .cp = 1, .pp = 2, .dp = 4, .ep = 2, .interleave = 1, .etp = 2};
+    SPAN(span_worst(&e, &c16, NULL, DIM_EP), 2, 1, 2, 1, false);
+    SPAN(span_worst_expert(&e, &c16, NULL, SPAN_EXPERT_TP), 2, 1, 2, 1, false);
+    SPAN(span_worst_expert(&e, &c16, NULL, SPAN_EXPERT_DP), 2, 2, 1, 1, false);
+    Placement *p = placement_new(16);
+    assert_true(placement_swap_gpus(p, 0, 1));
+    SPAN(span_worst(&e, &c16, p, DIM_EP), 2, 1, 2, 1, false);
+    SPAN(span_worst_expert(&e, &c16, p, SPAN_EXPERT_TP), 2, 1, 2, 1, false);
+    SPAN(span_worst_expert(&e, &c16, p, SPAN_EXPERT_DP), 2, 2, 1, 1, false);
+    placement_free(p);
+}
 
 static void test_mapping_default_spans_hand_worked(void **state)
 {
@@ -542,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_mapping_check_names_the_constraint),
         cmocka_unit_test(test_mapping_coordinates),
         cmocka_unit_test(test_mapping_set_degree_rebalances),
+        cmocka_unit_test(test_mapping_folded_expert_spans),
         cmocka_unit_test(test_mapping_placement_swap_and_inverse),
         cmocka_unit_test(test_mapping_default_spans_hand_worked),
         cmocka_unit_test(test_mapping_closed_form_matches_walk),
