@@ -144,7 +144,7 @@ echo "badinput: impossible mappings"
 usage "TP does not divide GPUs" "does not divide" eval --tp 3
 usage "product is not the GPU count" "128 GPUs, but the cluster has 64" \
   eval --gpus 64 --tp 8 --pp 4 --dp 4
-usage "EP does not divide DP" "EP 3 does not divide" eval --experts 8 --ep 3
+usage "EP does not fold" "EP 3 x ETP 1 = 3 does not divide" eval --experts 8 --ep 3
 usage "batch not a multiple" "not a multiple" eval --batch 7 --mb 2
 usage "more sites than domains" "sites" eval --sites 1000
 usage "ZeRO stage 7" "zero" eval --zero 7
