@@ -1,12 +1,18 @@
 -- Lesson 1: Two ways to grow.
 -- Sources: GPU and system figures come from the presets (assets/, each with its
--- source there); Llama 3 405B parameter count: Llama 3 Herd paper (Meta, 2024).
+-- source there). Llama 3 405B has 405 billion parameters as published (Llama 3
+-- Herd paper, Meta, 2024, Table 3); the preset computes its count from the
+-- shape, which differs by a fraction of a percent. Weights in BF16 take 2 bytes
+-- per parameter, FP8 one; training state with mixed-precision Adam about 16
+-- (EleutherAI, "Transformer Math 101", 2023).
 -- The history of the terms (1990s-2000s server and database design) is general
 -- computing knowledge; see any text on vertical vs horizontal scaling.
+-- ZeRO-3 / FSDP shards the weights over the data-parallel ranks and gathers
+-- them again layer by layer (Rajbhandari et al., ZeRO, SC20; MODEL-FACTS §6.3).
 -- Seed coverage (every seed fact -> lesson and page): lessons/SEEDS.md.
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -14,13 +20,14 @@ local function fill(text, v)
   end))
 end
 
+local LLAMA3_405B_PARAMS = 405e9 -- as published (Llama 3 Herd paper)
+local BF16_BYTES = 2
+
 local h100 = scalelab.gpu("h100-sxm")
 local dgx = scalelab.system("dgx-h100")
 local nvl = scalelab.system("gb200-nvl72")
-local big = scalelab.model("llama3-405b")
 
--- Weights alone in BF16: 2 bytes per parameter (EleutherAI, Transformer Math 101).
-local weights_bytes = big.params * 2
+local weights_bytes = LLAMA3_405B_PARAMS * BF16_BYTES
 local gpus_for_weights = math.ceil(weights_bytes / h100.hbm_bytes)
 
 -- The lesson 9 comparison, previewed: DeepSeek-V3 (a mixture of experts) with
@@ -37,74 +44,65 @@ local V = {
   srv_step = U.format("time", on_servers.step_s),
   rack_step = U.format("time", on_racks.step_s),
   h100_mem = U.format("bytes", h100.hbm_bytes),
-  big_name = big.name,
-  big_params = string.format("%.0f billion", big.params / 1e9),
   big_weights = U.format("bytes", weights_bytes),
   gpus_for_weights = gpus_for_weights,
+  fp8_gpus = math.ceil(LLAMA3_405B_PARAMS / h100.hbm_bytes),
+  state_gpus = math.ceil(LLAMA3_405B_PARAMS * 16 / h100.hbm_bytes),
+  floor_gpus = math.floor(weights_bytes / h100.hbm_bytes),
   dgx_domain = dgx.domain_gpus,
   nvl_domain = nvl.domain_gpus,
 }
 
-return {
-  id = "two-ways-to-grow",
-  title = "Two ways to grow",
-  summary = "Scale up or scale out: one bigger engine, or more engines.",
-  track = "Part 1: Foundations",
-  order = 1,
-  minutes = 8,
-  pages = {
+local pages = {
     { kind = "text", steps = "paragraphs", title = "More computing power", text = [[
 # When one machine is not enough
-There are two classic ways to get more work done per second.
+A job has outgrown its computer. There are two ways to give it
+more power, and engineers have argued about them for decades.
 
-- *Scale up* (vertical scaling): make one machine bigger and
-  more tightly knit, so its parts cooperate very closely.
-- *Scale out* (horizontal scaling): keep the machines as they
-  are and add more of them, linked by a network.
+- *Scale up* (vertical): replace the unit with a larger one whose
+  parts sit close together and cooperate very tightly.
+- *Scale out* (horizontal): keep the unit as it is and buy more
+  copies, joined by a network.
 
-The pair of words is old. Server and database builders used them
-in the 1990s and 2000s: buy a bigger box, or buy more boxes.
-
-A handy picture: scaling up builds a *bigger engine*; scaling out
-adds *more engines*. Both give more power. They do not solve the
-same problems, and this course is about telling them apart.
+The words come from server and database design in the 1990s and
+2000s. Put shortly: grow the unit, or multiply the units. Both
+add capacity; they fail in different ways, and telling them apart
+is what this course is about.
 ]] },
 
     { kind = "text", steps = "paragraphs", title = "Why one GPU is not enough", text = fill([[
 # Big models need many GPUs
-Take {big_name}: about {big_params} parameters. Just storing
-its weights at 2 bytes each takes {big_weights}. One H100 holds
-{h100_mem}, so the weights alone need at least {gpus_for_weights}
-GPUs, before any gradients, optimizer state or activations.
+Llama 3 405B has 405 billion parameters. At 2 bytes each its
+weights alone fill {big_weights}, and one H100 holds {h100_mem}.
+Training also keeps gradients and optimizer state, several times
+more again.
 
-So one model is trained on many chips at once: the data or the
-model itself is split among them, and they keep in step. This is
-*distributed training*. It turns a job that would keep a single
-chip busy for millennia into one that finishes in weeks.
+So one model is trained on many chips at once, each doing part of
+the work, all kept in step: *distributed training*. A run that a
+single chip could not finish in a human lifetime is done by
+thousands of them in a few months.
 
-You can scale up (more GPUs in one fast rack, acting as one big
-accelerator) or scale out (the work spread over many racks on a
-network). The rack wins on tightly coupled work, but piles all
-the power and heat into one cabinet.
+The chips can sit in one tightly wired rack that acts like a
+single giant accelerator, or be spread over many racks on a
+network. The rack is quicker for work whose parts talk all the
+time, but it packs a lot of electrical load into one cabinet.
 ]], V) },
 
     { kind = "text", steps = "paragraphs", title = "Two tiers of wiring", text = fill([[
 # In an AI cluster the words name two networks
-- The *scale-up domain*: a group of GPUs joined by very fast,
-  short links; a classic server has {dgx_domain}, an NVL72 rack {nvl_domain}.
-  Inside it the GPUs act almost like one big device.
+- The *scale-up domain*: GPUs joined by very fast, short links; a
+  classic server has {dgx_domain}, an NVL72 rack {nvl_domain}. Inside it
+  they act almost like one device.
 - The *scale-out network*: a data-center fabric (InfiniBand or
-  Ethernet) that joins many domains, with far less bandwidth
-  for each GPU.
+  Ethernet) joining many domains, with far less bandwidth per GPU.
 
-All this wiring, from the links inside a single chip to those
-across a data center, is called the *interconnect*.
+All of this wiring, from links inside one package to links across
+a building, is the *interconnect*.
 
-Picture a workshop. Inside one hall, workers pass parts straight
-from hand to hand: that is scale-up. Fifty halls spread over a
-city swap parts by lorry: that is scale-out. The hall is quick
-but its walls limit its size; the roads reach anywhere, but they
-are slower and they jam.
+Think of musicians. On one stage, every player hears every other
+at once: that is scale-up, and the stage has only so many chairs.
+Orchestras in several cities playing one piece over phone lines
+can add players without end, but every note from afar comes late.
 ]], V) },
 
     { kind = "diagram", title = "Two classic servers", view = "rack",
@@ -122,13 +120,25 @@ GPU reaches any other at full NVLink speed.
 ]] },
 
     { kind = "compare", title = "Same count, different machine", text = fill([[
-{gpus} Blackwell GPUs each side, the same mixture-of-experts job.
-Left: sixteen 8-GPU servers, {srv_step} per step. Right: NVL72
-racks, {rack_step}. The count is equal; the wiring is not.
+{gpus} Blackwell GPUs each side, one mixture-of-experts job (ZeRO-3
+shards its weights and gathers them layer by layer). Left: 8-GPU
+servers, {srv_step} per step. Right: NVL72 racks, {rack_step}.
 ]], V),
       workload = moe_wl,
       left = { label = "16 x 8-GPU servers", cluster = servers, mapping = moe_map },
       right = { label = "2 x NVL72 racks", cluster = racks, mapping = moe_map } },
+
+    { kind = "predict", title = "Your estimate: the weights",
+      text = [[
+Llama 3 405B has 405 billion parameters. It is stored in BF16,
+which uses 2 bytes per parameter. Count only the weights: no
+gradients, no optimizer state, no activations.
+]],
+      question = "How much memory do the weights take?",
+      unit = "B", answer = weights_bytes, tolerance = 0.1,
+      terms = { { name = "parameters", value = "405 billion" },
+                { name = "bytes per parameter (BF16)", value = "2" } },
+      formula = "405e9 parameters x 2 bytes = " .. V.big_weights },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
@@ -138,9 +148,25 @@ racks, {rack_step}. The count is equal; the wiring is not.
   linked matters as much as how many there are.
 - An AI cluster has two tiers: the fast scale-up domain and the
   slower scale-out network between domains.
-- The classic mistake is to count GPUs and never ask how they
-  are connected. The next lessons open each tier up.
+- Counting GPUs and never asking how they are wired is the classic
+  error. The next lessons open each tier up.
 ]] },
+
+    { kind = "quiz", title = "Check: GPUs for the weights", calc = true, text = fill([[
+An H100 has {h100_mem} of memory. What is the fewest H100s that can
+hold the BF16 weights of Llama 3 405B ({big_weights}), before any
+gradients or optimizer state?
+]], V),
+      choices = {
+        { text = tostring(V.gpus_for_weights) .. " GPUs", correct = true,
+          explain = V.big_weights .. " / " .. V.h100_mem .. " rounds up to this: a part-filled GPU still counts." },
+        { text = tostring(V.floor_gpus) .. " GPUs", correct = false,
+          explain = "That rounds the division down: the last few gigabytes still need a GPU." },
+        { text = tostring(V.fp8_gpus) .. " GPUs", correct = false,
+          explain = "That counts one byte per parameter, as FP8 would. The question says BF16." },
+        { text = tostring(V.state_gpus) .. " GPUs", correct = false,
+          explain = "That counts about 16 bytes per parameter: the full training state, not the weights alone." },
+      } },
 
     { kind = "quiz", title = "Check: which is which?", text = [[
 A lab replaces its 8-GPU servers with racks where 72 GPUs share
@@ -150,13 +176,29 @@ What has it done?
       choices = {
         { text = "Scaled up: the tightly linked unit grew from 8 to 72 GPUs.",
           correct = true,
-          explain = "Right. The GPU count is unchanged; the fast domain grew." },
+          explain = "The GPU count is unchanged; the fast domain grew." },
         { text = "Scaled out: it has more GPUs on the network.",
           correct = false,
-          explain = "The total did not change. Scale-out means adding units." },
+          explain = "The total did not change. Scale-out means adding units to the network." },
         { text = "Nothing that matters: the GPU count is the same.",
           correct = false,
-          explain = "This is the classic mistake: wiring, not count, decides." },
+          explain = "The wiring changed: groups that talk a lot can now stay on fast links." },
       } },
-  },
+}
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #pages, 1, -1 do
+    if pages[i].kind == "predict" then table.remove(pages, i) end
+  end
+end
+
+return {
+  id = "two-ways-to-grow",
+  title = "Two ways to grow",
+  summary = "Scale up or scale out: grow the unit, or multiply the units.",
+  track = "Part 1: Foundations",
+  order = 1,
+  minutes = 8,
+  pages = pages,
 }

@@ -2,10 +2,18 @@
 -- Sources: NVLink generations, links per GPU and NVSwitch counts come from the
 -- presets (assets/; jax-ml/scaling-book gpus.md NVLink table, NVIDIA DGX
 -- A100/H100 and DGX B200 documentation). "Memory-semantic" load/store access
--- over NVLink: NVIDIA NVLink/NVSwitch product pages.
+-- over NVLink: NVIDIA NVLink/NVSwitch product pages. Peer access is not general
+-- cache coherence (a GPU does not snoop a peer's caches; ordering comes from
+-- fences and synchronization): CUDA C++ Programming Guide, "Peer-to-Peer Memory
+-- Access" and "Memory Fence Functions". NVLink checks each packet with a CRC
+-- and resends corrupted ones itself (link-level retry): NVIDIA Tesla P100
+-- whitepaper, "NVLink" section. Ideal ring all-reduce time 2(n-1)/n x S / B:
+-- nccl-tests doc/PERFORMANCE.md (MODEL-FACTS.md section 4.1). TP is kept inside
+-- the server; EP prefers it but often crosses the network (DeepSeek-V3 trained
+-- with EP 64 over InfiniBand, technical report section 3.2).
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -29,7 +37,20 @@ end
 local bar = scalelab.step { cluster = { system = "dgx-h100", gpus = 8 },
   workload = { model = "llama3-8b", batch = 64, mb = 1 }, mapping = { tp = 8, pp = 1, dp = 1 } }
 
+-- One TP all-reduce of Llama 3 70B: one sequence of activations, seq x hidden
+-- BF16 values, over the 8 GPUs of the box at the NVLink rate (ideal ring).
+local m70 = scalelab.model("llama3-70b")
+local ar_bytes = m70.seq * m70.hidden * 2
+local ar_n = h100.domain_gpus
+local ar_s = 2 * (ar_n - 1) / ar_n * ar_bytes / h100.up_bytes_per_s
+
 local V = {
+  ar_mb = U.format("bytes", ar_bytes), ar_t = U.format("time", ar_s),
+  ar_seq = m70.seq, ar_hidden = m70.hidden, ar_n = ar_n,
+  ar_bw = U.format("bandwidth", h100.up_bytes_per_s),
+  link_gb = U.format("bandwidth", h100.up_bytes_per_s / 18),
+  two_dir = U.format("bandwidth", 2 * h100.up_bytes_per_s),
+  board = U.format("bandwidth", h100.domain_gpus * h100.up_bytes_per_s),
   tp_pct = string.format("%.0f", 100 * bar.breakdown.tp_s / bar.step_s),
   n = h100.domain_gpus,
   switches = h100.up_switches,
@@ -43,7 +64,7 @@ local V = {
   row_a = row(a100), row_h = row(h100), row_b = row(b200),
 }
 
-return {
+local lesson = {
   id = "inside-the-box",
   title = "Inside the box",
   summary = "NVLink, NVSwitch and the classic 8-GPU server.",
@@ -53,17 +74,17 @@ return {
   pages = {
     { kind = "text", steps = "paragraphs", title = "The classic 8-GPU server", text = fill([[
 # Eight GPUs on one board
-The workhorse of AI training for years has been a server such as
-the DGX H100: {n} GPUs on one baseboard, joined by {switches} NVSwitch
-chips. Every GPU has a cable-free path through the switches to
-every other GPU, one hop away, at the same speed.
+For years the workhorse of AI training has been a server such as
+the DGX H100: {n} GPUs on one baseboard with {switches} NVSwitch chips
+between them. Each GPU reaches each other GPU through the switches
+in one hop, at the same speed, without a cable.
 
-That group of {n} is the server's *scale-up domain*. Anything that
-must leave the board goes out through a network card instead.
+Those {n} GPUs form the server's *scale-up domain*. Data bound for
+anywhere else has to leave through a network card.
 
-The links are *NVLink*, Nvidia's own (proprietary) GPU-to-GPU
-connection. The switches are *NVSwitch* chips. Together they
-merge the {n} GPUs into one large logical node.
+The GPU-to-GPU links are *NVLink*, a connection only Nvidia makes;
+the switches are *NVSwitch* chips. To the software above them the
+board looks like one big node with {n} GPUs in it.
 ]], V) },
 
     { kind = "diagram", title = "The DGX H100 board", view = "rack",
@@ -74,18 +95,19 @@ at {up} per direction.
 ]], V) },
 
     { kind = "text", steps = "paragraphs", title = "Memory-semantic links", text = fill([[
-# Not a network, a shared memory
+# Loads and stores, not messages
 A network moves *messages*: software packs data, a card sends
-it, the other side unpacks it. NVLink works differently.
+it, the far side unpacks it. NVLink can work another way.
 
-A GPU can read and write another GPU's memory with ordinary load
-and store instructions, as if that memory were its own. Links
-that carry memory operations like this are called
-*memory-semantic*.
+A GPU can read and write a peer GPU's memory with its ordinary
+load and store instructions. Links that carry memory operations
+are called *memory-semantic*. Each link also checks every packet
+and resends a damaged one by itself (link-level retry).
 
-With no packing and no software in the way, the {n} GPUs behave
-almost as one device with a large, shared pool of memory. That
-is what makes them good at work that must talk all the time.
+This is not the cache coherence of CPUs in one server: a GPU does
+not watch its peers' caches, so libraries such as NCCL use fences
+and flags to know a write has landed. Still, the {n} GPUs share data
+with little software in the way: ideal for talk-heavy work.
 ]], V) },
 
     { kind = "text", steps = "paragraphs", title = "Three generations", text = fill([[
@@ -124,19 +146,48 @@ every layer, many times per step:
   mixture-of-experts model and ships each token to the GPU that
   holds the expert it needs.
 
-Both need the fast, memory-semantic links of a scale-up domain.
-Lesson 6 measures exactly how much they send.
+Tensor parallelism waits on its exchanges: it stays in the box.
+Expert traffic also prefers NVLink, but big runs do send it over
+the network, at a price (lesson 7). Lesson 6 measures both.
 ]] },
+
+    { kind = "predict", title = "Your estimate: one all-reduce", text = fill([[
+Llama 3 70B with TP {ar_n} on one DGX H100. One TP all-reduce sums a
+sequence of activations: {ar_seq} x {ar_hidden} BF16 values = {ar_mb}.
+A ring all-reduce makes each GPU send 2 x (n - 1) / n of the data,
+at {ar_bw} per GPU each way. Assume the ideal ring.
+]], V),
+      question = "How long does one all-reduce take?",
+      unit = "s", answer = ar_s, tolerance = 0.2,
+      terms = { { name = "data", value = V.ar_mb },
+                { name = "GPUs", value = tostring(ar_n) },
+                { name = "NVLink per GPU, each way", value = V.ar_bw } },
+      formula = "2 x " .. (ar_n - 1) .. "/" .. ar_n .. " x " .. V.ar_mb .. " / " .. V.ar_bw .. " = " .. V.ar_t },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - A classic AI server is {n} GPUs joined by NVLink through NVSwitch
   chips: one scale-up domain.
 - NVLink is memory-semantic: GPUs load and store in each other's
-  memory, so the domain acts almost like one device.
+  memory (with link-level retry, but not CPU-style cache coherence).
 - Per direction, a DGX H100 GPU has {up} inside the box and
-  {out} out of it, so talk-heavy work must stay inside.
+  {out} out of it, so tensor-parallel work stays inside.
 ]], V) },
+
+    { kind = "quiz", title = "Check: per-GPU NVLink", calc = true, text = fill([[
+An H100 has 18 NVLink 4 links, each {link_gb} per direction. What is
+one GPU's NVLink bandwidth in one direction?
+]], V),
+      choices = {
+        { text = V.up, correct = true,
+          explain = "18 links x " .. V.link_gb .. ", counting one direction." },
+        { text = V.two_dir, correct = false,
+          explain = "That adds both directions, the figure on vendor sheets; the question asks one way." },
+        { text = V.link_gb, correct = false,
+          explain = "That is a single link; a GPU drives all 18 of them at once." },
+        { text = V.board, correct = false,
+          explain = "That sums all eight GPUs of the board, not one GPU." },
+      } },
 
     { kind = "quiz", title = "Check: memory-semantic", text = [[
 What makes NVLink "memory-semantic"?
@@ -144,16 +195,24 @@ What makes NVLink "memory-semantic"?
       choices = {
         { text = "A GPU can load from and store to a peer GPU's memory directly.",
           correct = true,
-          explain = "Yes: no packets to build, so the GPUs act almost as one." },
-        { text = "It is made of memory chips instead of wires.",
+          explain = "No packets for software to build: the GPUs share data almost as one." },
+        { text = "It keeps every GPU's caches coherent with its peers' caches.",
           correct = false,
-          explain = "It is a link; the name is about what it carries." },
-        { text = "It remembers the data it sent, in case it must resend.",
+          explain = "GPUs do not snoop each other's caches; software orders peer writes with fences." },
+        { text = "The host CPU copies the data between the GPUs' memories.",
           correct = false,
-          explain = "That is retransmission, a network feature, not this one." },
+          explain = "The CPU is not on the path: the GPUs' own instructions reach the peer." },
         { text = "It only works between GPUs on different servers.",
           correct = false,
-          explain = "The opposite: NVLink joins GPUs inside one scale-up domain." },
+          explain = "NVLink here joins the GPUs inside one server; other servers are reached by NIC." },
       } },
   },
 }
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #lesson.pages, 1, -1 do
+    if lesson.pages[i].kind == "predict" then table.remove(lesson.pages, i) end
+  end
+end
+return lesson
