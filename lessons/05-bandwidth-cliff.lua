@@ -4,9 +4,14 @@
 -- gb300-nvl72 preset (assets/; NVIDIA GB300 NVL72 and ConnectX-8 documents).
 -- "1.8 TB/s is the sum of both directions": NCCL maintainers in
 -- NVIDIA/nccl#1442 (quoted in MODEL-FACTS.md §1.1). 1 byte = 8 bits.
+-- GB200 NVL72 and DGX B200 pair the same NVLink 5 with 400 Gb/s ConnectX-7
+-- NICs (gb200-nvl72 and dgx-b200 presets), so their cliff is twice as deep.
+-- Llama 3 405B (128 heads, 126 layers): Llama 3 Herd paper. With PP 1 the TP
+-- groups are data-parallel replicas: they meet once per step, in the gradient
+-- all-reduce (Narayanan et al., SC21, §3.3).
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -21,7 +26,29 @@ local g3 = scalelab.system("gb300-nvl72")
 local up_dir = g3.up_bytes_per_s          -- per GPU, one direction
 local out_dir = g3.out_bytes_per_s        -- per GPU, one direction
 
+local g2 = scalelab.system("gb200-nvl72")
+local ratio2 = g2.up_bytes_per_s / g2.out_bytes_per_s
+
+-- Scenario: Llama 3 405B on two GB300 racks with TP 16. 72 / 16 = 4.5, so one
+-- TP group straddles the racks; TP 8 alone no longer fits in HBM.
+local cluster = { system = "gb300-nvl72", gpus = 144 }
+local workload = { model = "llama3-405b", batch = 144, mb = 1 }
+local start_map = { tp = 16, pp = 1, zero = 1 }
+local start = scalelab.step { cluster = cluster, workload = workload, mapping = start_map }
+local good = scalelab.step { cluster = cluster, workload = workload,
+  mapping = { tp = 8, pp = 2, zero = 1 } }
+local target_s = good.step_s * 1.03
+
 local V = {
+  start_step = U.format("time", start.step_s),
+  start_tp = U.format("time", start.breakdown.tp_s),
+  target = U.format("time", target_s),
+  ratio2 = string.format("%.0f", ratio2),
+  g2_up = U.format("bandwidth", g2.up_bytes_per_s),
+  g2_out_bits = gbit(g2.out_bytes_per_s),
+  g2_out = U.format("bandwidth", g2.out_bytes_per_s),
+  wrong36 = string.format("%.0f", 2 * ratio2),
+  wrong_blind = string.format("%.2f", (2 * g2.up_bytes_per_s / 1e12) / (g2.out_bytes_per_s * 8 / 1e12)),
   up_both = U.format("bandwidth", 2 * up_dir),
   up_dir = U.format("bandwidth", up_dir),
   out_bits = gbit(out_dir),
@@ -35,7 +62,7 @@ local V = {
   n = g3.domain_gpus,
 }
 
-return {
+local lesson = {
   id = "bandwidth-cliff",
   title = "The bandwidth cliff",
   summary = "1.8 TB/s inside, 100 GB/s outside: bits, bytes and directions.",
@@ -97,41 +124,60 @@ Two GB300 NVL72 racks. Inside each: {up_dir} per GPU each way.
 Between them: {out_dir}. Each TP group of 8 sits in one rack.
 ]], V) },
 
-    { kind = "text", steps = "paragraphs", title = "Your move: break it", text = fill([[
-# Watch the cliff
-Two racks train Llama 3 70B with tensor parallelism (TP) 8: each
-group of 8 GPUs splits every layer and all-reduces 4 times per
-layer. Today every group lives inside one rack.
+    { kind = "predict", title = "Your estimate: the drop", text = fill([[
+A GB300 NVL72 GPU has {up_both} of NVLink, both directions added,
+and one {out_bits} network card, quoted one way. Compare like with
+like: bytes, one direction.
+]], V),
+      question = "How many times less bandwidth does a GPU have outside the rack?",
+      unit = "", answer = up_dir / out_dir, tolerance = 0.1,
+      terms = { { name = "NVLink, each way", value = V.up_dir },
+                { name = "NIC, each way", value = V.out_bits .. " / 8 = " .. V.out_dir } },
+      formula = V.up_dir .. " / " .. V.out_dir .. " = " .. V.ratio .. "x" },
 
-Move *one* GPU of TP group 0 (GPUs 0-7) into the second rack,
-swapping it with a GPU there, and watch the step time.
+    { kind = "text", steps = "paragraphs", title = "The task: a group over the edge", text = fill([[
+# One group over the edge
+Two GB300 racks train Llama 3 405B with TP 16 (PP 1, DP 9). Ranks
+are laid out in order and 72 / 16 = 4.5, so one TP group has half
+its GPUs in each rack: its all-reduces, 4 per layer, run on the
+NICs ({out_dir} each way) instead of NVLink ({up_dir}).
+
+With PP 1 the TP groups are data-parallel replicas. They meet once
+per step, to reduce gradients, and then all wait for the slow one.
+Step: {start_step}. Keep every TP group in one rack, and the model
+in memory.
 ]], V) },
 
-    { kind = "scenario", title = "Push one GPU over the edge",
-      text = "Swap one GPU of TP group 0 (GPUs 0-7) with a GPU in the " ..
-        "second rack, then watch the step time.",
-      cluster = { system = "gb300-nvl72", gpus = 144 },
-      workload = { model = "llama3-70b", batch = 288, mb = 1 },
-      mapping = { tp = 8, pp = 1, dp = 18 },
-      allow = { "move" },
+    { kind = "scenario", title = "Back inside the rack",
+      text = "One TP 16 group straddles the racks. Change the degrees so every TP " ..
+        "group stays in one rack, and the model still fits.",
+      cluster = cluster, workload = workload, mapping = start_map,
+      allow = { "degrees" },
       goal = {
-        text = "Make one TP group span both racks.",
+        text = "No TP group across racks; fit in memory; step under " .. V.target .. ".",
+        target = { step_s = target_s },
         check = function(r)
-          if r.span.tp.domains > 1 then return true end
-          return false, "every TP group still sits inside one rack"
+          if r.span.tp.domains > 1 then return false, "a TP group still spans both racks" end
+          if not r.fits then return false, "the model does not fit in HBM" end
+          if r.step_s < target_s then return true end
+          return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
         end },
       hints = {
-        "Pick GPU 7 (the last of group 0) and look at the second rack.",
-        "A swap keeps the mapping: GPU 7's work moves to the other rack.",
-        "Swap GPU 7 with GPU 72, the first GPU of rack 2.",
+        "Which TP sizes tile a 72-GPU rack with whole groups?",
+        "A smaller TP group leaves more of the model on each GPU: memory runs out.",
+        "TP 8 fits the rack; pipeline stages can take back the memory.",
       },
-      debrief = fill([[
-One GPU out of 144 moved, and two TP groups (its old one and the
-one it swapped into) now all-reduce over the {out_dir} NIC instead
-of {up_dir} NVLink. Every other group waits for them each layer,
-so the whole job slows down. The cliff is real.
-]], V),
-      solution = { "swap 7 72" } },
+      debrief = function(r)
+        return fill([[
+You finished with TP {tp} x PP {pp} x DP {dp}: {step} a step, TP time
+{tp_s} (it was {start_tp}). Every all-reduce now stays on NVLink;
+the pipeline stages hold the memory the smaller TP gave up.
+]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp,
+      step = U.format("time", r.step_s), tp_s = U.format("time", r.breakdown.tp_s),
+      start_tp = V.start_tp })
+      end,
+      debrief_text = "TP groups back on NVLink; pipeline stages hold the memory TP gave up.",
+      solution = { "tp 8", "pp 2" }, par = 2 },
 
     { kind = "quiz", title = "Reading a vendor sheet", text = fill([[
 A slide says: "NVLink {up_both} per GPU vs {out_bits} networking:
@@ -143,10 +189,10 @@ NVLink is {wrong18}x faster." What is the fair ratio?
           explain = V.up_dir .. " vs " .. V.out_dir .. " each way." },
         { text = V.wrong18 .. "x, as the slide says.",
           correct = false,
-          explain = "It divides a both-ways figure by a one-way figure." },
+          explain = "The slide divides a both-ways figure by a one-way figure." },
         { text = V.wrong2 .. "x: 1.8 divided by 0.8.",
           correct = false,
-          explain = "That mixes terabytes with gigabits." },
+          explain = "That divides terabytes by gigabits: convert both to bytes first." },
       } },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
@@ -155,22 +201,36 @@ NVLink is {wrong18}x faster." What is the fair ratio?
   find on any cluster.
 - Bits vs bytes: {out_bits} = {out_dir}. Divide by 8.
 - Directions: NVLink's {up_both} adds both ways. Per direction the
-  drop is {ratio}x: {up_dir} against {out_dir}.
-- One misplaced GPU can drag a whole tensor-parallel job over the
-  cliff; the next lessons show how to map work so it never does.
+  GB300 drop is {ratio}x: {up_dir} against {out_dir}.
+- That is the GB300 (800 Gb/s NICs); GB200 and B200 servers with
+  400 Gb/s NICs drop {ratio2}x. One TP group over the edge slows the
+  whole job; the next lessons map work so it never happens.
 ]], V) },
 
-    { kind = "quiz", title = "Check: the drop", text = fill([[
-Per direction, how much less bandwidth does a GB300 GPU have when
-it talks across the rack boundary instead of inside the rack?
+    { kind = "quiz", title = "Check: the other cliff", calc = true, text = fill([[
+A GB200 NVL72 GPU has the same NVLink, {g2_up} each way, with a
+network card of {g2_out_bits}. Per direction, how much less
+bandwidth does it have across the rack boundary?
 ]], V),
       choices = {
-        { text = "About " .. V.ratio .. "x less.", correct = true,
-          explain = V.up_dir .. " vs " .. V.out_dir .. " per direction." },
-        { text = "About 2x less.", correct = false,
-          explain = "That is what you get by comparing 1.8 with 800 unit-blind." },
-        { text = "The same: a network card is as fast as NVLink.", correct = false,
-          explain = "The card is an order of magnitude slower." },
+        { text = "About " .. V.ratio2 .. "x less.", correct = true,
+          explain = V.g2_up .. " vs " .. V.g2_out .. " each way." },
+        { text = "About " .. V.ratio .. "x less.", correct = false,
+          explain = "That is the GB300, whose NIC runs at " .. V.out_bits .. "; this one is half as fast." },
+        { text = "About " .. V.wrong36 .. "x less.", correct = false,
+          explain = "That divides a both-ways NVLink figure by a one-way NIC figure." },
+        { text = "About " .. V.wrong_blind .. "x less.", correct = false,
+          explain = "That divides the numbers as printed, terabytes by gigabits." },
       } },
   },
 }
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #lesson.pages, 1, -1 do
+    local pg = lesson.pages[i]
+    if pg.kind == "predict" then table.remove(lesson.pages, i) end
+    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
+  end
+end
+return lesson
