@@ -6,10 +6,15 @@
 -- step of the parameters a GPU holds (SC21 §3.3.1); EP: 2 all-to-alls forward and
 -- 2 backward per MoE layer (DeepSeek-V3 technical report §3.2). Model shapes
 -- come from the workload presets (Llama 3 Herd paper; DeepSeek-V3 report).
--- BF16 = 2 bytes per element.
+-- BF16 = 2 bytes per element. Llama 3 70B has 70.6 billion parameters as
+-- published (Meta model card). "DP talks once per step" holds for plain DP and
+-- ZeRO-1/2; ZeRO-3/FSDP also all-gathers the weights in every layer (ZeRO,
+-- Rajbhandari et al., SC20; MODEL-FACTS.md §6.3). EP crosses the scale-out
+-- network in practice: DeepSeek-V3 used EP 64 over InfiniBand with routing
+-- limited to 4 nodes per token (technical report §3.2).
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -26,18 +31,31 @@ local tp_per_layer = 4 * act                 -- 4 all-reduces per layer
 local grads = m.params * B                   -- gradient bytes of a full copy
 local ep_dispatch = moe.seq * moe.topk * moe.hidden * B
 
+local LLAMA3_70B_PARAMS = 70.6e9 -- as published (Meta model card)
+local grads_pub = LLAMA3_70B_PARAMS * B
+
+-- Scenario: an 8-stage pipeline fed 16 sequences per step in micro-batches of 2.
+local cluster = { system = "dgx-h100", gpus = 64 }
+local workload = { model = "llama3-70b", batch = 16, mb = 2 }
+local start_map = { tp = 8, pp = 8, dp = 1, zero = 1 }
+local start = scalelab.step { cluster = cluster, workload = workload, mapping = start_map }
+local BUBBLE_GOAL = 0.25
+
 local V = {
+  start_share = string.format("%.0f%%", 100 * start.breakdown.bubble_s / start.step_s),
+  goal_share = string.format("%.0f%%", 100 * BUBBLE_GOAL),
+  grads_pub = U.format("bytes", grads_pub),
   name = m.name, seq = m.seq, hidden = m.hidden, layers = m.layers,
-  params = string.format("%.0f billion", m.params / 1e9),
+  params = "70.6 billion",
   act = U.format("bytes", act),
   tp_layer = U.format("bytes", tp_per_layer),
   tp_all = U.format("bytes", tp_per_layer * m.layers),
-  grads = U.format("bytes", grads),
+  grads = U.format("bytes", grads_pub),
   moe_name = moe.name, topk = moe.topk, experts = moe.experts,
   ep_dispatch = U.format("bytes", ep_dispatch),
 }
 
-return {
+local lesson = {
   id = "four-ways-to-split",
   title = "Four ways to split the work",
   summary = "Data, tensor, pipeline and expert parallelism: what each sends.",
@@ -47,16 +65,16 @@ return {
   pages = {
     { kind = "text", steps = "paragraphs", title = "Data parallelism", text = fill([[
 # DP: same model, different data
-Every GPU (or group of GPUs) keeps a full copy of the model and
-trains on its own share of the batch. After each step the copies
-pool what they learned: they average their gradients with an
-*all-reduce*, so all copies stay identical.
+Each GPU (or group of GPUs) holds the whole model and works through
+its own slice of the batch. At the end of the step the gradients
+of all the copies are averaged with an *all-reduce*, so that every
+copy applies the same update and none drifts away from the rest.
 
 - What: gradients, one value per parameter.
 - How much: for {name} ({params} parameters) in BF16, {grads}
   per copy per step.
-- How often: *once per step*, and much of it can overlap with
-  the backward pass.
+- How often: *once per step*, and much of it overlaps the backward
+  pass. (ZeRO-3 and FSDP also gather weights in every layer.)
 
 Big, but rare and patient: it tolerates a slower network.
 ]], V) },
@@ -77,16 +95,17 @@ at once. After the pieces are computed they must be summed:
 ]], V) },
 
     { kind = "text", steps = "paragraphs", title = "Pipeline parallelism", text = fill([[
-# PP: an assembly line of layers
-The layers are cut into consecutive *stages* on different GPUs,
-like stations on a production line. The batch is chopped into
-*micro-batches* that stream through, so every station has work.
+# PP: a relay of layers
+The layers are cut into consecutive *stages* on different GPUs.
+Think of a relay race in which every runner covers a few layers
+and hands the baton on. The batch is cut into *micro-batches* that
+follow each other down the track, so that no runner waits long.
 
 - What: the activations at the cut, {act} per micro-batch, each
   way (forward, then gradients back).
 - How often: once per micro-batch per stage boundary: modest.
-- The cost: at the start and end of each step some stations sit
-  idle, the *bubble*: (stages - 1) / micro-batches of the time.
+- The cost: at the start and end of each step some runners stand
+  idle, the *bubble*: (stages - 1) / micro-batches of the work.
 
 Small point-to-point sends: easy for a slower network.
 ]], V) },
@@ -116,9 +135,9 @@ tokens to the GPUs that hold their experts (*dispatch*) and back
 - *EP*: routed tokens, 4 times per MoE layer and micro-batch, all
   to all, while compute waits.
 
-TP and EP talk inside every layer and stall compute while they
-do: they need the fastest links. PP and DP send less often and
-can hide behind compute: they can live with a slower network.
+TP needs the fastest links. EP wants them too, but large runs let
+it cross the network and hide part of it behind compute. PP and DP
+send less often: they live well on a slower network.
 ]] },
 
     { kind = "diagram", title = "TP against step time", view = "chart",
@@ -132,43 +151,51 @@ does not fit in memory; at TP 16 each TP group spans two servers
 and the step time jumps.
 ]] },
 
-    { kind = "text", steps = "paragraphs", title = "The task: a starved pipeline", text = [[
-# Keep the line busy
-Llama 3 70B runs on 64 GPUs as TP 8 x PP 8: an eight-stage
-pipeline. Each step it gets 16 sequences, fed as micro-batches
-of 2, so only 8 micro-batches flow through 8 stages. The bubble
-is (8 - 1) / 8 of the work: the stations spend nearly half the
-step waiting.
+    { kind = "predict", title = "Your estimate: TP traffic", text = fill([[
+{name} has {layers} layers; one sequence of activations is
+{seq} x {hidden} BF16 values = {act}. Tensor parallelism all-reduces
+that much 4 times per layer (2 forward, 2 backward).
+]], V),
+      question = "How many bytes do the TP all-reduces handle for one sequence?",
+      unit = "B", answer = tp_per_layer * m.layers, tolerance = 0.15,
+      terms = { { name = "per all-reduce", value = V.act },
+                { name = "all-reduces per layer", value = "4" },
+                { name = "layers", value = tostring(m.layers) } },
+      formula = "4 x " .. V.act .. " x " .. m.layers .. " = " .. V.tp_all },
 
-On the next page, change the micro-batch size until the bubble is
-below 40% of the step. Watch the bar's bubble segment.
-]] },
-
-    { kind = "scenario", title = "Shrink the bubble",
-      text = "Change the micro-batch size so that the pipeline bubble " ..
-        "takes less than 40% of the step.",
-      cluster = { system = "dgx-h100", gpus = 64 },
-      workload = { model = "llama3-70b", batch = 16, mb = 2 },
-      mapping = { tp = 8, pp = 8, dp = 1 },
-      allow = { "micro" },
+    { kind = "scenario", title = "Shrink the bubble", text = fill([[
+Llama 3 70B on 64 GPUs, TP 8 x PP 8: an 8-stage pipeline fed 16
+sequences a step in micro-batches of 2, so 8 micro-batches. The
+bubble is {start_share} of the step. Bring it under {goal_share}; the model
+must still fit.
+]], V),
+      cluster = cluster, workload = workload, mapping = start_map,
+      allow = { "degrees", "micro" },
       goal = {
-        text = "Make the bubble less than 40% of the step.",
+        text = "Bubble under " .. V.goal_share .. " of the step, fitting in memory.",
+        target = { bubble_share = BUBBLE_GOAL },
         check = function(r)
+          if not r.fits then return false, "the model does not fit in HBM" end
           local share = r.breakdown.bubble_s / r.step_s
-          if share < 0.40 then return true end
+          if share < BUBBLE_GOAL then return true end
           return false, string.format("the bubble is still %.0f%% of the step", 100 * share)
         end },
       hints = {
         "The bubble is (stages - 1) / micro-batches of the work.",
-        "Smaller micro-batches mean more of them per step.",
-        "Set the micro-batch to 1: 16 micro-batches instead of 8.",
+        "Two levers: fewer stages, or more micro-batches. One alone is not enough.",
+        "Fewer stages raise DP, and each pipeline gets fewer sequences: use mb 1 too.",
       },
-      debrief = [[
-Micro-batches of 1: 16 of them now stream through 8 stages, and
-the idle share falls from 7/8 to 7/16 of the work. The price is
-smaller matrix multiplications and more, smaller sends.
-]],
-      solution = { "mb 1" } },
+      debrief = function(r)
+        local share = 100 * r.breakdown.bubble_s / r.step_s
+        return fill([[
+You ended at PP {pp} with micro-batches of {mb}: the bubble is {share}
+of the step, and {mem} per GPU fits. Fewer stages cost memory and
+leave each pipeline fewer sequences; smaller micro-batches refill it.
+]], { pp = r.mapping.pp, mb = r.mapping.mb, share = string.format("%.0f%%", share),
+      mem = U.format("bytes", r.mem_per_gpu_bytes) })
+      end,
+      debrief_text = "Fewer stages and smaller micro-batches: the bubble shrinks from both sides.",
+      solution = { "pp 2", "mb 1" }, par = 2 },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
@@ -182,6 +209,22 @@ smaller matrix multiplications and more, smaller sends.
 - Frequent, blocking traffic (TP, EP) needs the fastest tier.
 ]] },
 
+    { kind = "quiz", title = "Check: the bubble", calc = true, text = [[
+A pipeline has 8 stages and each step streams 16 micro-batches
+through it. How long is the bubble, as a fraction of the time the
+step would take with no bubble at all?
+]],
+      choices = {
+        { text = "7/16, about 44%", correct = true,
+          explain = "(stages - 1) / micro-batches = 7 / 16." },
+        { text = "7/8, about 88%", correct = false,
+          explain = "That divides by the stages; the bubble shrinks with more micro-batches." },
+        { text = "1/2, exactly 50%", correct = false,
+          explain = "That uses all 8 stages; the first stage starts at once, so count stages - 1." },
+        { text = "1/16, about 6%", correct = false,
+          explain = "That ignores the stages: each extra stage adds one more slot of waiting." },
+      } },
+
     { kind = "quiz", title = "Check: the chattiest", text = [[
 Which two kinds of parallelism exchange data inside every layer,
 on every micro-batch?
@@ -192,7 +235,19 @@ on every micro-batch?
         { text = "Data and pipeline parallelism.", correct = false,
           explain = "DP talks once per step; PP only at stage boundaries." },
         { text = "Data and tensor parallelism.", correct = false,
-          explain = "DP reduces gradients once per step, not per layer." },
+          explain = "Plain DP reduces gradients once per step, not per layer." },
+        { text = "Pipeline and expert parallelism.", correct = false,
+          explain = "PP sends only at stage boundaries, once per micro-batch." },
       } },
   },
 }
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #lesson.pages, 1, -1 do
+    local pg = lesson.pages[i]
+    if pg.kind == "predict" then table.remove(lesson.pages, i) end
+    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
+  end
+end
+return lesson
