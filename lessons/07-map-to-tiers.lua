@@ -4,9 +4,14 @@
 -- from innermost to outermost: Llama 3 Herd paper §3.3.2. Link figures come from
 -- the dgx-h100 preset (assets/; NVIDIA DGX H100 user guide, ConnectX-7 NDR).
 -- Every number on screen below is computed by the model through scalelab.step.
+-- EP across the scale-out network: DeepSeek-V3 trained with EP 64 over
+-- InfiniBand across 8 nodes, each token sent to at most 4 nodes, with the
+-- all-to-all overlapped with compute (DualPipe): DeepSeek-V3 technical report
+-- §3.2. Static training state of about 16 bytes per parameter (mixed-precision
+-- Adam): EleutherAI "Transformer Math 101".
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -25,7 +30,12 @@ local good = scalelab.step { cluster = cluster, workload = workload, mapping = g
 -- The goal: within 10% of the step time of the well-mapped job.
 local target_s = good.step_s * 1.10
 
+local m = scalelab.model("gpt3-175b")
+local state_per_gpu = m.params * 16 / (good_map.tp * good_map.pp)
+
 local V = {
+  state_gpu = U.format("bytes", state_per_gpu),
+  state_half = U.format("bytes", 2 * state_per_gpu),
   n = h.domain_gpus, gpus = cluster.gpus,
   up = U.format("bandwidth", h.up_bytes_per_s),
   out = U.format("bandwidth", h.out_bytes_per_s),
@@ -38,7 +48,7 @@ local V = {
   good_out = U.format("bytes", good.bytes.scale_out),
 }
 
-return {
+local lesson = {
   id = "map-to-tiers",
   title = "Map parallelism to tiers",
   summary = "Tensor and expert parallelism inside; pipeline and data outside.",
@@ -51,15 +61,16 @@ return {
 The boundary between scale-up and scale-out decides how a job
 should be split:
 
-- *Tensor* and *expert* parallelism talk inside every layer and
-  block compute while they do. Keep their groups strictly inside
-  one scale-up domain.
+- *Tensor* parallelism talks inside every layer and stalls compute
+  while it does: keep each TP group inside one scale-up domain.
+- *Expert* parallelism also talks every layer, but can be spread
+  over the network if the job hides the exchange (see below).
 - *Pipeline* parallelism sends small activations at stage edges:
   it can span the scale-out network.
 - *Data* parallelism reduces gradients once per step, overlapped
   with compute: it spans the whole fabric.
 
-If a TP group spills onto the network, throughput collapses.
+A TP group that spills onto the network drags the whole job down.
 ]] },
 
     { kind = "text", steps = "paragraphs", title = "Inside out", text = [[
@@ -84,6 +95,18 @@ whose TP size fits the domain is laid out well from the start.
 TP 8 inside each server, 8 pipeline stages across servers. Per
 GPU and step: {good_up} on NVLink, {good_out} over the network.
 ]], V) },
+
+    { kind = "predict", title = "Your estimate: memory per GPU", text = fill([[
+GPT-3 175B needs about 16 bytes per parameter for its weights,
+gradients and Adam state. With TP 8 x PP 8, each model copy is
+spread over 64 GPUs. Ignore activations and ZeRO.
+]], V),
+      question = "How much training state does each GPU hold?",
+      unit = "B", answer = state_per_gpu, tolerance = 0.15,
+      terms = { { name = "parameters", value = string.format("%.0f billion", m.params / 1e9) },
+                { name = "bytes per parameter", value = "16" },
+                { name = "GPUs per copy (TP x PP)", value = "64" } },
+      formula = string.format("%.0fe9 x 16 / 64 = ", m.params / 1e9) .. V.state_gpu },
 
     { kind = "text", steps = "paragraphs", title = "The task: a misconfigured job", text = fill([[
 # Fix a misconfigured job
@@ -112,38 +135,59 @@ a smaller TP group leaves more of the model on each GPU.
       hints = {
         "Which parallel group is crossing between servers?",
         "A TP group must fit in one server: TP at most " .. h.domain_gpus .. ".",
-        "Set TP to 8, then PP to 8 so the model fits again.",
+        "TP 8 fits a server; then add pipeline stages until the model fits.",
       },
-      debrief = fill([[
-With TP 8 every all-reduce stays on NVLink: TP time falls from
-{bad_tp} to {good_tp}, the step from {bad_step} to {good_step}.
-PP 8 keeps the model in memory; its small sends cross servers.
-]], V),
-      solution = { "tp 8", "pp 8" } },
+      debrief = function(r)
+        return fill([[
+You ended at TP {tp} x PP {pp} x DP {dp}: TP time went from {bad_tp} to
+{tp_s}, the step from {bad_step} to {step}. TP now stays on NVLink;
+pipeline stages hold the memory, and only their small sends cross.
+]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, bad_tp = V.bad_tp,
+      bad_step = V.bad_step, tp_s = U.format("time", r.breakdown.tp_s),
+      step = U.format("time", r.step_s) })
+      end,
+      debrief_text = "TP now stays on NVLink; pipeline stages hold the memory and cross servers.",
+      solution = { "tp 8", "pp 8" }, par = 2 },
 
     { kind = "text", steps = "paragraphs", title = "What about EP?", text = [[
-# Experts follow the same rule
+# Experts: costly across, not forbidden
 An expert-parallel group exchanges tokens all-to-all in every MoE
-layer. If it spans domains, the share of tokens whose expert sits
-in another domain crosses the network, and every GPU waits for
-the slowest exchange.
+layer. If it spans domains, tokens whose expert sits in another
+domain cross the network, and the layer waits for the slowest.
 
-So EP groups, like TP groups, belong inside a domain. This is one
-reason wide scale-up domains matter so much for mixture-of-experts
-models: a 72-GPU domain holds a far bigger EP group than an 8-GPU
-server. Lesson 9 puts numbers on it.
+That is a cost, not a wall. DeepSeek-V3 trained with EP 64 over
+InfiniBand, across 8 nodes of 8 GPUs: it sent each token to at
+most 4 nodes and overlapped the exchange with computation.
+
+A wide domain makes it cheaper: a 72-GPU rack holds an EP group
+that an 8-GPU server cannot. Lesson 9 puts numbers on it.
 ]] },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
-- TP and EP inside the scale-up domain; PP across scale-out
-  nodes; DP across the whole fabric.
+- TP inside the scale-up domain; EP inside when it can be, across
+  at a price; PP across scale-out nodes; DP over the whole fabric.
 - Place dimensions innermost to outermost: TP, CP, PP, DP.
 - A TP group that crosses the boundary pays the network price in
   every layer: throughput collapses.
 - The fix is a setting or two: shrink TP to fit the domain, then
   let PP or DP take up the rest, and check that memory still fits.
 ]] },
+
+    { kind = "quiz", title = "Check: one model copy", calc = true, text = [[
+A job runs TP 8, PP 4 and DP 16 on 8-GPU servers, laid out TP
+innermost. How many servers does one model copy (one pipeline) use?
+]],
+      choices = {
+        { text = "4 servers", correct = true,
+          explain = "TP 8 fills a server; the 4 stages sit on 4 servers." },
+        { text = "32 servers", correct = false,
+          explain = "32 is TP x PP, a count of GPUs; each server holds 8 of them." },
+        { text = "16 servers", correct = false,
+          explain = "16 is the DP degree: the number of copies, not one copy's size." },
+        { text = "64 servers", correct = false,
+          explain = "That is the whole cluster, all 16 copies together." },
+      } },
 
     { kind = "quiz", title = "Check: which may cross?", text = [[
 A job uses TP 8, PP 4 and DP 16 on 8-GPU servers. Which groups
@@ -152,13 +196,23 @@ should cross between servers?
       choices = {
         { text = "PP and DP groups; each TP group stays in one server.",
           correct = true,
-          explain = "Yes: the rare, small or overlappable traffic crosses." },
+          explain = "The rare, small or overlappable traffic crosses." },
         { text = "TP groups, so that every server holds a whole pipeline.",
           correct = false,
-          explain = "TP traffic is the heaviest and most frequent: keep it in." },
+          explain = "TP traffic is the heaviest and most frequent, and compute waits for it." },
         { text = "None: all groups must stay inside one server.",
           correct = false,
           explain = "With 512 GPUs that is impossible, and PP/DP cope fine." },
       } },
   },
 }
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #lesson.pages, 1, -1 do
+    local pg = lesson.pages[i]
+    if pg.kind == "predict" then table.remove(lesson.pages, i) end
+    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
+  end
+end
+return lesson
