@@ -4,10 +4,15 @@
 -- presets (assets/; NVIDIA DGX B200 and GB200 NVL72 documentation).
 -- DeepSeek-V3 shape (256 routed experts, 8 per token, 61 layers) from the
 -- workload preset (DeepSeek-V3 technical report). All step times below are
--- computed by the model through scalelab.step.
+-- computed by the model through scalelab.step. ZeRO-3 shards DeepSeek-V3's
+-- weights over the data-parallel ranks and all-gathers them layer by layer
+-- (ZeRO, Rajbhandari et al., SC20), so here DP traffic is per layer too.
+-- Uniform routing: with EP groups of E GPUs and D GPUs per domain, a token's
+-- expert is outside its domain with probability (E - D) / E (experts spread
+-- evenly; DeepSeek-V3's node-limited routing caps it, report §3.2.2).
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -31,11 +36,41 @@ local dense_map = { tp = 1, pp = 1, dp = 128, zero = 1 }
 
 local on_servers = scalelab.step { cluster = servers, workload = moe_wl, mapping = moe_map }
 local on_rack = scalelab.step { cluster = rack, workload = moe_wl, mapping = moe_map }
-local target_s = on_servers.step_s * 0.8
 local dense_srv = scalelab.step { cluster = servers, workload = dense_wl, mapping = dense_map }
 local dense_rack = scalelab.step { cluster = rack, workload = dense_wl, mapping = dense_map }
 
+-- Scenario: start from EP that fits a server; the goal needs the wider
+-- domain AND an EP size that uses it. Target: between the best single change
+-- and the best system-and-EP pair, both computed here.
+local SAME_CHIPS = { ["dgx-b200"] = true, ["gb200-nvl72"] = true }
+local EPS = { 1, 2, 4, 8, 16, 32, 64, 128 }
+local function step_of(system, ep)
+  local map = { tp = 1, pp = 1, dp = 128, ep = ep, zero = 3 }
+  local ok, r = pcall(scalelab.step, { cluster = { system = system, gpus = 128 },
+    workload = moe_wl, mapping = map })
+  if ok and r.fits then return r.step_s end
+  return math.huge
+end
+-- EP as wide as one server: its all-to-all stays on NVLink.
+local start_ep = b200.domain_gpus
+local best_single, best_pair, pair_ep = step_of("gb200-nvl72", start_ep), math.huge, nil
+for _, e in ipairs(EPS) do
+  if e ~= start_ep then
+    best_single = math.min(best_single, step_of("dgx-b200", e))
+    local t = step_of("gb200-nvl72", e)
+    if t < best_pair then best_pair, pair_ep = t, e end
+  end
+end
+assert(pair_ep and best_pair < best_single * 0.97,
+  "the model no longer needs both the rack and a new EP size: re-tune this scenario")
+local target_s = math.sqrt(best_pair * best_single)
+local scn_map = { tp = 1, pp = 1, dp = 128, ep = start_ep, zero = 3 }
+local scn_start = scalelab.step { cluster = servers, workload = moe_wl, mapping = scn_map }
+local out_share = (64 - b200.domain_gpus) / 64
+
 local V = {
+  start_ep = start_ep, scn_step = U.format("time", scn_start.step_s),
+  out_pct = string.format("%.1f%%", 100 * out_share),
   b_gpu = b200.gpu_id, n_gpu = nvl.gpu_id,
   b_up = U.format("bandwidth", b200.up_bytes_per_s),
   n_up = U.format("bandwidth", nvl.up_bytes_per_s),
@@ -54,7 +89,7 @@ local V = {
   dense_gap = string.format("%.0f", 100 * math.abs(dense_srv.step_s / dense_rack.step_s - 1)),
 }
 
-return {
+local lesson = {
   id = "common-mistake",
   title = "The common mistake",
   summary = "Same GPUs, same count, wired differently: different machines.",
@@ -64,14 +99,15 @@ return {
   pages = {
     { kind = "text", steps = "paragraphs", title = "Counting GPUs", text = fill([[
 # "We have {gpus} GPUs"
-Announcements and price lists lead with one number: how many
-GPUs. It is the easiest figure to compare and the least telling.
+Press releases and price lists open with a single number: how
+many GPUs. It is the easiest figure to compare, and it says the
+least about what the machine can do.
 
-Two clusters with the same count of similar chips can behave
-very differently, because one couples its GPUs tightly (a large
-scale-up domain) while the other joins small boxes over a
-network. What a big model can do is set by the interconnect,
-not by the count alone.
+Take two clusters with the same count of similar chips. One joins
+its GPUs in wide, tightly linked domains; the other joins small
+boxes through network cards. For a big model they are as different
+as a relay team is from the same runners scattered over a city:
+what decides the result is how the chips are wired together.
 
 This lesson puts two such clusters side by side.
 ]], V) },
@@ -101,45 +137,61 @@ copy, only gradients move, once per step. Close: {dense_gap}% apart.
 
     { kind = "compare", title = "A mixture of experts: far apart", text = fill([[
 {moe_name} with EP 64: every MoE layer exchanges tokens among 64
-GPUs. Servers: {srv_step} per step. NVL72 racks: {rack_step}.
+GPUs; ZeRO-3 also gathers weights layer by layer. Servers:
+{srv_step} per step. NVL72 racks: {rack_step}.
 ]], V),
       workload = moe_wl,
       left = { label = "16 x DGX B200", cluster = servers, mapping = moe_map },
       right = { label = "2 x GB200 NVL72", cluster = rack, mapping = moe_map } },
 
-    { kind = "text", steps = "paragraphs", title = "The task: same job, other wiring", text = fill([[
-# Change the machine, not the job
-{moe_name} routes each token to {topk} of its {experts} experts. With
-EP 64 on {servers_n} 8-GPU servers, most tokens' experts live in another
-server, so the all-to-all runs at the NIC rate: {srv_step} per
-step, {srv_ep} of it in expert exchange.
+    { kind = "predict", title = "Your estimate: tokens that leave", text = fill([[
+{moe_name} with EP 64 on 8-GPU servers: each EP group spreads its
+experts over 64 GPUs in 8 servers. Assume a token's experts are
+spread evenly over the group.
+]], V),
+      question = "What share of a token's experts sit outside its own server?",
+      unit = "", answer = out_share, tolerance = 0.1,
+      terms = { { name = "EP group", value = "64 GPUs" },
+                { name = "GPUs in one server", value = tostring(b200.domain_gpus) } },
+      formula = "(64 - " .. b200.domain_gpus .. ") / 64 = " .. V.out_pct },
 
-Keep the job and the GPU count. Change only the system.
-]], V) },
-
-    { kind = "scenario", title = "Same count, better wiring",
-      text = "Keep the job and the " .. V.gpus .. " GPUs. Change only the system, " ..
-        "and watch the expert exchange.",
-      cluster = servers, workload = moe_wl, mapping = moe_map,
-      allow = { "system" },
+    { kind = "scenario", title = "Same count, better wiring", text = fill([[
+{moe_name} on {gpus} B200-class GPUs. On 8-GPU servers the team
+picked EP {start_ep}, so expert exchange stays inside each server:
+{scn_step} per step. Keep the GPUs and their generation; change
+the wiring, and the EP size the wiring now allows (TP, PP stay 1).
+]], V),
+      cluster = servers, workload = moe_wl, mapping = scn_map,
+      allow = { "system", "degrees" },
       goal = {
-        text = "Cut the step time to under " .. V.target .. ".",
+        text = "Same chips (B200 or GB200); step under " .. V.target .. ".",
+        target = { step_s = target_s },
         check = function(r)
+          if not SAME_CHIPS[r.cluster.system] then
+            return false, "compare like with like: keep B200-class GPUs"
+          end
+          if r.mapping.tp ~= 1 or r.mapping.pp ~= 1 then
+            return false, "keep TP 1 and PP 1: this job changes only EP and the wiring"
+          end
+          if not r.fits then return false, "the model does not fit in HBM" end
           if r.step_s < target_s then return true end
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
         end },
       hints = {
-        "The all-to-all is the bottleneck. Where does it run?",
-        "A wider scale-up domain keeps the whole EP group on NVLink.",
-        "Switch the system to gb200-nvl72.",
+        "On servers, EP stays small so its all-to-all stays on NVLink.",
+        "A 72-GPU domain holds a far wider EP group on NVLink.",
+        "Switch to gb200-nvl72, then try wider EP sizes.",
       },
-      debrief = fill([[
-Same {gpus} GPUs, same mapping: expert exchange falls from {srv_ep}
-to {rack_ep}, the step runs {speedup}x faster. One EP group still
-straddles the two racks (72 is not a multiple of 64): lesson 12
-shows a fix.
-]], V),
-      solution = { "system gb200-nvl72" } },
+      debrief = function(r)
+        return fill([[
+You ended on {sys} with EP {ep}: {step} a step, expert exchange
+{ep_s}. The count never changed; the wider domain let the experts
+spread out without leaving NVLink for most of their traffic.
+]], { sys = r.cluster.name, ep = r.mapping.ep, step = U.format("time", r.step_s),
+      ep_s = U.format("time", r.breakdown.ep_s) })
+      end,
+      debrief_text = "Same count: the wider domain let the experts spread out on NVLink.",
+      solution = { "system gb200-nvl72", "ep " .. pair_ep }, par = 2 },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
@@ -148,9 +200,23 @@ shows a fix.
 - Independent, data-parallel work barely notices the wiring.
 - Work with wide, chatty groups (big EP, wide TP) needs a wide
   scale-up domain; over a network it slows to the NIC rate.
-- When comparing systems, read the interconnect separately from
-  the headline GPU count.
+- When comparing systems, read the wiring separately from the
+  headline GPU count.
 ]] },
+
+    { kind = "quiz", title = "Check: straddling groups", calc = true, text = [[
+128 GPUs of GB200 NVL72 racks: 72 in the first rack, 56 in the
+second. EP 64, ranks placed in order (GPUs 0-63, then 64-127).
+How many of the two EP groups span both racks?
+]],
+      choices = {
+        { text = "One: GPUs 64-127 start in rack 1 and end in rack 2.", correct = true,
+          explain = "GPUs 0-63 fit in the first rack; 64-71 are its last GPUs." },
+        { text = "None: 64 GPUs fit in a 72-GPU rack.", correct = false,
+          explain = "Each group fits in size, but they are placed in order, not packed." },
+        { text = "Both: 128 GPUs do not fit in one rack.", correct = false,
+          explain = "The first group, GPUs 0-63, lies entirely in the first rack." },
+      } },
 
     { kind = "quiz", title = "Check: the better question", text = [[
 A vendor offers "a 1,024-GPU cluster". Which question tells you
@@ -160,9 +226,21 @@ most about how it will run a large mixture-of-experts model?
         { text = "How many GPUs share each scale-up domain?", correct = true,
           explain = "That bounds how wide EP and TP groups can be on NVLink." },
         { text = "Exactly how many GPUs, to the unit?", correct = false,
-          explain = "The count alone says little about tightly coupled work." },
-        { text = "What colour are the racks?", correct = false,
-          explain = "Only if you are choosing a data-center paint scheme." },
+          explain = "Two clusters with the same count can run the same job at very different speeds." },
+        { text = "What is the peak FLOP/s of the whole cluster?", correct = false,
+          explain = "Peak compute assumes the GPUs never wait on each other; MoE layers do." },
+        { text = "How much HBM does each GPU have?", correct = false,
+          explain = "Memory decides what fits, not how fast the experts can exchange tokens." },
       } },
   },
 }
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #lesson.pages, 1, -1 do
+    local pg = lesson.pages[i]
+    if pg.kind == "predict" then table.remove(lesson.pages, i) end
+    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
+  end
+end
+return lesson
