@@ -1,15 +1,20 @@
 -- Lesson 10: Serving, latency against throughput.
 -- Sources: GPU memory and HBM bandwidth, link latencies and rack sizes come from
--- the presets (assets/; NVIDIA DGX H100 and GB300 NVL72 documents, NCCL tuning
--- latencies in NVIDIA/nccl src/graph/tuning.cc). Megatron 1T shape from the
--- workload preset (Narayanan et al., SC21, Table 1). FP8 stores one byte per
+-- the presets (assets/; NVIDIA DGX B200 and GB200 NVL72 documents, NCCL tuning
+-- latencies in NVIDIA/nccl src/graph/tuning.cc). Both sides use B200-class GPUs
+-- (B200, GB200) on the same NVLink 5, so only the domain differs. Megatron 1T
+-- shape (128 layers, hidden 25,600, 160 heads) from the workload preset
+-- (Narayanan et al., SC21, Table 1); a TP degree must divide the heads and the
+-- hidden size (Megatron-LM splits attention by heads). FP8 stores one byte per
 -- weight (NVIDIA Transformer Engine documentation). "Each generated token reads
 -- every weight once" for a dense model at small batch: jax-ml/scaling-book,
--- "All about Transformer Inference". The bound below ignores KV-cache reads,
--- so it is a floor, not a prediction.
+-- "All about Transformer Inference". The floors below ignore KV-cache reads.
+-- An NVL72 rack can be partitioned along its 18 compute trays of 4 GPUs (NVIDIA
+-- GB200 NVL72 / NMX partition documentation): 16 trays make a 64-GPU domain;
+-- the scenario assumes that partition, with 8 GPUs per rack kept spare.
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -18,49 +23,63 @@ local function fill(text, v)
 end
 
 local m = scalelab.model("megatron-1t")
-local dgx = scalelab.system("dgx-h100")
-local nvl = scalelab.system("gb300-nvl72")
-local hg = scalelab.gpu(dgx.gpu_id)
-local bg = scalelab.gpu(nvl.gpu_id)
+local dgx = scalelab.system("dgx-b200")
+local nvl = scalelab.system("gb200-nvl72")
+local bg = scalelab.gpu(dgx.gpu_id)
+local rg = scalelab.gpu(nvl.gpu_id)
 
 local weights = m.params * 1                   -- FP8: 1 byte per parameter
-local server_mem = dgx.domain_gpus * hg.hbm_bytes
-local rack_mem = nvl.domain_gpus * bg.hbm_bytes
-local servers_needed = math.ceil(weights / server_mem) + 1 -- + room for KV cache
-local spread_gpus = servers_needed * dgx.domain_gpus
--- Floor on the time per generated token: read every weight once, all GPUs at once.
-local rack_read_s = weights / (nvl.domain_gpus * bg.hbm_bytes_per_s)
-local spread_read_s = weights / (spread_gpus * hg.hbm_bytes_per_s)
--- Tensor parallelism: 2 all-reduces per layer per token; count only their latency.
-local rack_comm_s = 2 * m.layers * nvl.up_lat_s
-local spread_comm_s = 2 * m.layers * dgx.out_lat_s
+local server_mem = dgx.domain_gpus * bg.hbm_bytes
+local rack_mem = nvl.domain_gpus * rg.hbm_bytes
+local KV_ROOM = 0.7                             -- weights may fill 70% of HBM
+
+-- Floor on one token's time at tensor-parallel degree tp on a given GPU: read
+-- the weights once, all tp GPUs at once, plus one hop per all-reduce (2 per layer).
+local function token_s(tp, gpu, lat_s)
+  return weights / (tp * gpu.hbm_bytes_per_s) + 2 * m.layers * lat_s
+end
+local server_tok = token_s(dgx.domain_gpus, bg, dgx.up_lat_s)
+local server_read = weights / (dgx.domain_gpus * bg.hbm_bytes_per_s)
+
+-- Scenario: two racks, each partitioned to 64 GPUs (16 trays).
+local DOMAIN = 64
+local cluster = { system = "gb200-nvl72", gpus = 128, domain = DOMAIN }
+local workload = { model = "megatron-1t", batch = 64, mb = 1 }
+local start_map = { tp = 8, pp = 2, zero = 1 }
+local LATENCY_S = 5e-3                          -- goal: 200 tokens/s per user
+local REPLICAS = 4
+
+local function serving(r)
+  local tp, pp = r.mapping.tp, r.mapping.pp
+  local lat = r.span.tp.domains > 1 and nvl.out_lat_s or nvl.up_lat_s
+  return { t = token_s(tp, rg, lat), share = weights / (tp * pp),
+           replicas = r.mapping.dp, crosses = r.span.tp.domains > 1 }
+end
+
+local function ms(s) return U.format("time", s) end
 
 local V = {
   name = m.name,
   params = string.format("%.2f trillion", m.params / 1e12),
-  layers = m.layers, n_ar = 2 * m.layers,
+  layers = m.layers, n_ar = 2 * m.layers, heads = m.heads, hidden = m.hidden,
   weights = U.format("bytes", weights),
   server_mem = U.format("bytes", server_mem),
   rack_mem = U.format("bytes", rack_mem),
-  servers = servers_needed, spread_gpus = spread_gpus,
-  n = nvl.domain_gpus,
-  rack_read = U.format("time", rack_read_s),
-  spread_read = U.format("time", spread_read_s),
-  up_lat = U.format("time", nvl.up_lat_s),
-  out_lat = U.format("time", dgx.out_lat_s),
-  rack_comm = U.format("time", rack_comm_s),
-  spread_comm = U.format("time", spread_comm_s),
-  rack_tok = string.format("%.0f", 1 / (rack_read_s + rack_comm_s)),
-  spread_tok = string.format("%.0f", 1 / (spread_read_s + spread_comm_s)),
+  n = nvl.domain_gpus, s_n = dgx.domain_gpus,
+  bw = U.format("bandwidth", bg.hbm_bytes_per_s),
+  server_read = ms(server_read), server_tok = ms(server_tok),
+  up_lat = ms(nvl.up_lat_s), out_lat = ms(nvl.out_lat_s),
+  latency = ms(LATENCY_S), replicas = REPLICAS, domain = DOMAIN,
+  server_rate = string.format("%.0f", 1 / server_tok),
 }
 
-return {
+local lesson = {
   id = "serving",
   title = "Serving big models",
-  summary = "A trillion-parameter model in one rack, or many copies on a fabric.",
+  summary = "A trillion-parameter model: fast for each user, or much for all.",
   track = "Part 3: Beyond the rack",
   order = 10,
-  minutes = 11,
+  minutes = 13,
   pages = {
     { kind = "text", steps = "paragraphs", title = "Two goals", text = [[
 # Fast for one, or much for all
@@ -78,57 +97,99 @@ answers, each on its own.
 ]] },
 
     { kind = "text", steps = "paragraphs", title = "A trillion parameters", text = fill([[
-# Where does the model even fit?
-Take {name}: {params} parameters, {layers} layers. Stored in
-FP8 (one byte each), the weights alone are {weights}.
+# Where does the model fit?
+Take {name}: {params} parameters, {layers} layers, {heads} heads.
+Stored in FP8 (one byte each), the weights alone are {weights}.
 
-- One DGX H100 server: {server_mem} of HBM. Too small. It takes
-  about {servers} servers ({spread_gpus} GPUs, over the network)
-  to hold the weights and leave room for the users' context.
-- One GB300 NVL72 rack: {rack_mem} of HBM, all on NVLink, with
-  plenty to spare.
+Compare like with like, the same Blackwell GPUs and NVLink 5:
+- one DGX B200 server: {s_n} GPUs, {server_mem} of HBM. The weights
+  fit, with little room left for the users' context (KV cache);
+- one GB200 NVL72 rack: {n} GPUs, {rack_mem}, all on NVLink.
 
-Growing scale-up from 8-GPU boards to 72-GPU racks is what makes
-real-time serving of a single, undivided trillion-parameter model
-practical.
+What differs is not the chip but how many GPUs can share one
+token's work without leaving NVLink.
 ]], V) },
 
     { kind = "text", steps = "paragraphs", title = "The speed limit of a token", text = fill([[
 # Every token reads every weight
 To produce one token, a dense model multiplies through all its
-weights, so every byte of them is read from HBM at least once.
+weights, so every byte is read from HBM at least once. Split over
+TP GPUs, each reads its share at {bw}: time = weights / (TP x {bw}).
 
-Floor on the time per token (weights / total HBM bandwidth):
-- one NVL72 rack, {n} GPUs: {rack_read}
-- {spread_gpus} H100s in {servers} servers: {spread_read}
+Each token also waits for {n_ar} tensor-parallel all-reduces, at
+least one hop each: {up_lat} on NVLink, {out_lat} on the network.
 
-On top, each token waits for {n_ar} tensor-parallel all-reduces
-(2 per layer). Each costs at least one step of latency, {up_lat} on
-NVLink or {out_lat} on the network: {rack_comm} against {spread_comm}.
-
-At the very best: ~{rack_tok} tokens/s per user in the rack, ~{spread_tok} spread out.
+TP must divide the {heads} heads and the hidden size {hidden}: 8, 16
+or 32 work, 64 does not. A server stops at TP {s_n}: {server_read} of
+reading, {server_tok} per token, about {server_rate} tokens/s per user.
 ]], V) },
 
-    { kind = "diagram", title = "One model, one rack", view = "rack",
-      cluster = { system = "gb300-nvl72", gpus = 72 },
-      text = fill([[
-The whole {weights} model lives in one NVLink domain: every
-per-layer all-reduce stays on the fast tier.
-]], V) },
+    { kind = "predict", title = "Your estimate: one token", text = fill([[
+{name} in FP8 ({weights}) is served by one DGX B200 with TP {s_n}.
+Each GPU reads its share of the weights from HBM at {bw}. Count
+only the weight reads.
+]], V),
+      question = "How long does one token take, at the least?",
+      unit = "s", answer = server_read, tolerance = 0.15,
+      terms = { { name = "weights", value = V.weights },
+                { name = "GPUs reading at once", value = tostring(dgx.domain_gpus) },
+                { name = "HBM per GPU", value = V.bw } },
+      formula = V.weights .. " / (" .. dgx.domain_gpus .. " x " .. V.bw .. ") = " .. V.server_read },
 
     { kind = "text", steps = "paragraphs", title = "Throughput is different", text = [[
 # Many copies, no conversation
-Serving a smaller model to millions of users is a throughput
-problem. Each copy (*replica*) of the model answers its own
-requests and never talks to the others.
+Serving to millions of users is a throughput problem. Each copy
+(*replica*) of the model answers its own requests and never talks
+to the others.
 
 So replicas can sit anywhere on a scale-out fabric: add servers,
 add replicas, add throughput, almost linearly. Batching many
 users' requests into each step keeps every replica's GPUs busy.
 
-The scale-up domain only has to be big enough for *one* replica.
-Beyond that, scale-out is the cheap, flexible way to grow.
+The scale-up domain only has to be big enough for *one* replica
+at the latency you promise. Beyond that, scale-out is the cheap,
+flexible way to grow.
 ]] },
+
+    { kind = "scenario", title = "Fast and plenty", text = fill([[
+Two NVL72 racks, each partitioned to {domain} GPUs, serve {name}.
+Each replica is TP x PP GPUs. Promise every user a token in {latency}
+or less, and run at least {replicas} replicas for the crowd. TP must
+divide {heads} heads.
+]], V),
+      cluster = cluster, workload = workload, mapping = start_map,
+      allow = { "degrees" },
+      goal = {
+        text = "Token under " .. V.latency .. " on NVLink; at least " .. REPLICAS .. " replicas.",
+        target = { token_s = LATENCY_S },
+        check = function(r)
+          local s = serving(r)
+          if s.share > KV_ROOM * rg.hbm_bytes then
+            return false, "the weights leave no room for the users' context"
+          end
+          if s.crosses then return false, "a TP group spans two domains: every token waits on the NIC" end
+          if s.t > LATENCY_S then return false, "a token takes " .. ms(s.t) .. "; promise " .. V.latency end
+          if s.replicas < REPLICAS then
+            return false, s.replicas .. " replicas; the crowd needs " .. REPLICAS
+          end
+          return true
+        end },
+      hints = {
+        "Latency: how many GPUs read the weights for one token?",
+        "PP does not speed up one token: stages run one after another.",
+        "Widest legal TP inside a domain, and no PP: more replicas too.",
+      },
+      debrief = function(r)
+        local s = serving(r)
+        return fill([[
+You serve with TP {tp} x PP {pp}: {t} per token ({rate} tokens/s per
+user) and {dp} replicas. Wide TP inside the NVLink domain cut the
+time per token; dropping PP freed GPUs for more replicas.
+]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, t = ms(s.t),
+      rate = string.format("%.0f", 1 / s.t) })
+      end,
+      debrief_text = "Wide TP inside NVLink cuts latency; no PP leaves GPUs for replicas.",
+      solution = { "tp 32", "pp 1" }, par = 2 },
 
     { kind = "diagram", title = "Replicas on a fabric", view = "fabric",
       cluster = { system = "dgx-h100", gpus = 128 },
@@ -142,29 +203,54 @@ over the network; no replica waits for another.
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - Latency (time per token for one user) is tightly coupled work:
-  it favours scale-up. Throughput (tokens for everyone) is
-  parallel work: it favours scale-out.
-- A {weights} model fits in one NVL72 rack, but needs several
-  8-GPU servers joined by the network.
-- Every token reads every weight and waits on 2 all-reduces per
-  layer: keep a low-latency model inside one domain.
-- Many independent replicas scale out almost for free.
+  it favours a wide scale-up domain. Throughput (tokens for
+  everyone) is parallel work: it favours scale-out.
+- Every token reads every weight: time per token falls with the
+  number of GPUs that share the reading, if TP stays on NVLink.
+- TP must divide the heads and hidden size; PP adds memory, not speed.
+- Independent replicas scale out almost for free.
 ]], V) },
 
+    { kind = "quiz", title = "Check: a legal TP", calc = true, text = fill([[
+{name} has {heads} attention heads and a hidden size of {hidden}.
+What is the largest TP degree that divides both and fills a
+{domain}-GPU domain with whole groups?
+]], V),
+      choices = {
+        { text = "TP 32", correct = true,
+          explain = "160 / 32 = 5 heads each; two groups of 32 fill 64 GPUs." },
+        { text = "TP 64", correct = false,
+          explain = "160 / 64 = 2.5: heads cannot be split in halves." },
+        { text = "TP 40", correct = false,
+          explain = "40 divides 160, but 64 / 40 is not whole: a group would straddle." },
+        { text = "TP 160", correct = false,
+          explain = "One head per GPU needs 160 GPUs in the domain, more than it has." },
+      } },
+
     { kind = "quiz", title = "Check: where to serve", text = [[
-You must serve a trillion-parameter model to a few users with
-the lowest possible time per token. Which set-up fits best?
+You must serve a trillion-parameter dense model to a few users
+with the lowest possible time per token. Which set-up fits best?
 ]],
       choices = {
-        { text = "One model copy inside a single 72-GPU NVLink rack.",
+        { text = "One replica with wide TP inside a large NVLink domain.",
           correct = true,
-          explain = "Weights fit, and per-layer all-reduces stay on NVLink." },
+          explain = "More GPUs share each token's reads, and per-layer all-reduces stay on NVLink." },
         { text = "The model split over many 8-GPU servers on Ethernet.",
           correct = false,
           explain = "Each token would wait on the network in every layer." },
-        { text = "Many small replicas, one per GPU.",
+        { text = "Many replicas, each with pipeline stages on several servers.",
           correct = false,
-          explain = "A trillion parameters do not fit on one GPU." },
+          explain = "Replicas add throughput; pipeline stages run one after another for one token." },
       } },
   },
 }
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #lesson.pages, 1, -1 do
+    local pg = lesson.pages[i]
+    if pg.kind == "predict" then table.remove(lesson.pages, i) end
+    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
+  end
+end
+return lesson
