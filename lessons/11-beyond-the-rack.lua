@@ -1,16 +1,20 @@
 -- Lesson 11: Beyond the rack.
--- Sources: TPU v5p pod of 8,960 chips on ICI in a 3D torus, 1,200 GB/s ICI per
--- chip (both directions): Google Cloud TPU v5p documentation (system
--- architecture). The tpu-v5p preset's slice size and per-direction ICI figure:
--- assets/. NVLink 5 domains of up to 576 GPUs: NVIDIA Base Command Manager
--- manual, "NVLink Technology". UALink 1.0 (April 2025), up to 1,024
+-- Sources: TPU v5p (Google Cloud TPU v5p documentation, system architecture):
+-- a pod has 8,960 chips; a slice of up to 6,144 chips (96 cubes of 4x4x4) is
+-- one ICI domain, because optical circuit switches join the cubes and carry
+-- ICI (about 600 GB/s per chip each way, 1,200 GB/s both); slices talk to each
+-- other over the data-center network (DCN, 50 Gb/s per chip), and Multislice
+-- joins up to 18,432 chips that way (MODEL-FACTS.md §10). The tpu-v5p preset's
+-- figures: assets/. NVLink 5 domains of up to 576 GPUs: NVIDIA Base Command
+-- Manager manual, "NVLink Technology". UALink 1.0 (April 2025), up to 1,024
 -- accelerators in one pod: UALink Consortium specification announcement.
 -- "Scale-across" and Spectrum-XGS Ethernet: NVIDIA press release, August 2025.
 -- Light in fibre covers about 200 km per millisecond (about 5 us/km): physics
 -- rule of thumb (refractive index about 1.5); 1,000 km is chosen as an example.
+-- The scenario's two-site link (100 Tb/s) is a premise, not a published figure.
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -22,6 +26,8 @@ local tpu = scalelab.system("tpu-v5p")
 local nvl = scalelab.system("gb200-nvl72")
 
 local TPU_V5P_POD_CHIPS = 8960   -- Google Cloud TPU v5p docs
+local TPU_V5P_SLICE_MAX = 6144   -- largest v5p slice, Google Cloud TPU v5p docs
+local MULTISLICE_MAX = 18432     -- Multislice over DCN, Google Cloud docs
 local NVLINK5_MAX_GPUS = 576     -- NVIDIA Base Command Manager manual
 local UALINK_MAX = 1024          -- UALink 1.0 announcement, April 2025
 local FIBRE_S_PER_KM = 5e-6      -- rule of thumb, see above
@@ -35,7 +41,27 @@ local function commas(n)
   return out
 end
 
+-- Scenario: two TPU v5p slices of 256 chips in two buildings. Only DP should
+-- cross the site link, and the pipeline must stay fed.
+local SLICE = 256
+local cluster = { system = "tpu-v5p", gpus = 2 * SLICE, domain = SLICE, sites = 2,
+                  across = "100 Tb/s" }
+local workload = { model = "megatron-1t", batch = 256, mb = 2 }
+local start_map = { tp = 8, pp = 64, dp = 1, zero = 1 }
+local start = scalelab.step { cluster = cluster, workload = workload, mapping = start_map }
+local BUBBLE_GOAL = 0.25
+local ici_dcn = tpu.up_bytes_per_s / tpu.out_bytes_per_s
+
 local V = {
+  slice_max = commas(TPU_V5P_SLICE_MAX), multi = commas(MULTISLICE_MAX),
+  cubes = TPU_V5P_SLICE_MAX // 64, slice_n = SLICE,
+  start_step = U.format("time", start.step_s),
+  start_bubble = string.format("%.0f%%", 100 * start.breakdown.bubble_s / start.step_s),
+  bubble_goal = string.format("%.0f%%", 100 * BUBBLE_GOAL),
+  ici_dcn = string.format("%.0f", ici_dcn),
+  fibre_far = U.format("time", FIBRE_S_PER_KM * distance_km * 2),
+  fibre_vac = U.format("time", distance_km / 3e5),
+  fibre_small = U.format("time", FIBRE_S_PER_KM * distance_km / 100),
   pod = commas(TPU_V5P_POD_CHIPS),
   slice = tpu.domain_gpus,
   ici = U.format("bandwidth", tpu.up_bytes_per_s),
@@ -49,7 +75,7 @@ local V = {
   lat_ratio = commas(math.floor(FIBRE_S_PER_KM * distance_km / nvl.out_lat_s + 0.5)),
 }
 
-return {
+local lesson = {
   id = "beyond-the-rack",
   title = "Beyond the rack",
   summary = "TPU pods, optics and UALink, and scale-across between sites.",
@@ -58,24 +84,26 @@ return {
   minutes = 10,
   pages = {
     { kind = "text", steps = "paragraphs", title = "Thousands in one domain", text = fill([[
-# Google's TPU pods
-The scale-up domain does not have to stop at 72. Google's TPU
-chips link directly to their neighbours over *ICI* (inter-chip
-interconnect) in a three-dimensional torus: each chip talks to
-six neighbours, and the links wrap around at the edges.
+# Google's TPU slices
+The scale-up domain does not have to stop at 72. TPU chips link
+straight to their neighbours over *ICI* (inter-chip interconnect)
+in a 3D torus: six neighbours each, wrapping around at the edges.
 
-A TPU v5p pod holds {pod} chips. Cubes of 4x4x4 = {slice} chips
-are wired directly; optical switches join the cubes, so thousands
-of chips share one ICI fabric at {ici} per chip each way. Only
-between pods does traffic drop to the data-center network
-({dcn} per chip).
+Cubes of 4x4x4 = 64 chips are wired directly; *optical circuit
+switches* join cubes into a *slice* of up to {slice_max} chips ({cubes}
+cubes), and ICI runs through them: the whole slice is one domain,
+at {ici} per chip each way. A v5p pod holds {pod} chips.
+
+Between slices, traffic drops to the data-center network (DCN,
+{dcn} per chip), about {ici_dcn}x less. Multislice jobs span up to
+{multi} chips that way.
 ]], V) },
 
-    { kind = "diagram", title = "A TPU pod slice", view = "rack",
+    { kind = "diagram", title = "A TPU slice", view = "rack",
       cluster = { system = "tpu-v5p" },
       text = fill([[
-TPU v5p cubes of {slice} chips, each a torus rather than a switch.
-(scalelab draws one cube as a domain; a real pod links cubes on ICI.)
+TPU v5p chips on a 3D-torus ICI, joined cube to cube by optical
+switches: a torus rather than a switch, one domain per slice.
 ]], V) },
 
     { kind = "text", steps = "paragraphs", title = "Stretching the boundary", text = fill([[
@@ -115,11 +143,57 @@ kilometre, so {km} km costs about {fibre} one way, some {lat_ratio}x
 the {out_lat} of a collective step inside a fabric.
 
 What can cross such a link? By the logic of the last lessons:
-only traffic that is rare and can be overlapped. Data-parallel
-gradient reductions, once per step and hierarchical (reduce
-inside each site first), are the natural candidate. Tensor and
-expert traffic never leave a domain.
+traffic that is rare and can be overlapped. Data-parallel gradient
+reductions, once per step and hierarchical (reduce inside each
+site first), are the natural candidate. Tensor parallelism never
+leaves its domain; expert exchanges would wait milliseconds.
 ]], V) },
+
+    { kind = "predict", title = "Your estimate: the slice edge", text = fill([[
+A TPU v5p chip has {ici} of ICI each way inside its slice, and
+{dcn} of DCN to other slices.
+]], V),
+      question = "How many times less bandwidth does a chip have between slices?",
+      unit = "", answer = ici_dcn, tolerance = 0.1,
+      terms = { { name = "ICI per chip, each way", value = V.ici },
+                { name = "DCN per chip", value = "50 Gb/s = " .. V.dcn } },
+      formula = V.ici .. " / " .. V.dcn .. " = " .. V.ici_dcn .. "x" },
+
+    { kind = "scenario", title = "What crosses the site link?", text = fill([[
+Two v5p slices of {slice_n} chips, one per building, train a
+1-trillion-parameter GPT as TP 8 x PP 64: the pipeline runs through
+both sites, and 128 micro-batches leave a bubble of {start_bubble}. One
+copy needs a whole slice. Let only DP cross; bubble under {bubble_goal}.
+]], V),
+      cluster = cluster, workload = workload, mapping = start_map,
+      allow = { "degrees", "micro" },
+      goal = {
+        text = "Only DP crosses the site link; bubble under " .. V.bubble_goal .. ".",
+        target = { bubble_share = BUBBLE_GOAL },
+        check = function(r)
+          if r.span.tp.sites > 1 then return false, "a TP group spans both sites" end
+          if r.span.pp.sites > 1 then return false, "the pipeline still runs through both sites" end
+          if not r.fits then return false, "the model does not fit in HBM" end
+          local share = r.breakdown.bubble_s / r.step_s
+          if share < BUBBLE_GOAL then return true end
+          return false, string.format("the bubble is %.0f%% of the step", 100 * share)
+        end },
+      hints = {
+        "Which group spans the two sites now? Look at the pipeline.",
+        "Two model copies, one per site: then only gradients cross.",
+        "Each copy now gets half the sequences: shrink the micro-batch.",
+      },
+      debrief = function(r)
+        return fill([[
+You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: each site
+holds whole pipelines, only the once-per-step gradient reduction
+crosses, and the bubble is {share} of the {step} step.
+]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
+      share = string.format("%.0f%%", 100 * r.breakdown.bubble_s / r.step_s),
+      step = U.format("time", r.step_s) })
+      end,
+      debrief_text = "Whole pipelines per site; only gradients cross, and small micro-batches keep them fed.",
+      solution = { "pp 32", "mb 1" }, par = 2 },
 
     { kind = "diagram", title = "Two sites", view = "fabric",
       cluster = { system = "gb300-nvl72", gpus = 288, sites = 2,
@@ -131,8 +205,8 @@ is an illustrative figure). Each site has its own fabric.
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
-- Scale-up domains can be huge: a TPU pod joins thousands of
-  chips over ICI in a 3D torus.
+- Scale-up domains can be huge: a TPU v5p slice joins up to
+  6,144 chips over ICI; slices meet over the slower DCN.
 - Optics, larger switches and UALink push GPU scale-up domains
   toward hundreds, even thousands, of chips.
 - Since 2025, *scale-across* joins whole data centers into one
@@ -140,6 +214,20 @@ is an illustrative figure). Each site has its own fabric.
 - Only the most patient traffic (data-parallel gradients)
   belongs on the links between sites.
 ]] },
+
+    { kind = "quiz", title = "Check: light in glass", calc = true, text = fill([[
+Two data centers are {km} km apart. Light in fibre takes about
+5 us per kilometre. How long does a message take to cross, one way?
+]], V),
+      choices = {
+        { text = V.fibre, correct = true, explain = V.km .. " km x 5 us." },
+        { text = V.fibre_vac, correct = false,
+          explain = "That is light in vacuum; in glass it is about a third slower." },
+        { text = V.fibre_far, correct = false,
+          explain = "That is a round trip, there and back; the question asks one way." },
+        { text = V.fibre_small, correct = false,
+          explain = "That is 5 us per 100 km, a hundred times too fast." },
+      } },
 
     { kind = "quiz", title = "Check: three tiers", text = [[
 A run spans two data centers. Which traffic is the best
@@ -155,6 +243,19 @@ candidate to cross between them?
         { text = "Expert all-to-all exchanges.",
           correct = false,
           explain = "Every MoE layer would wait on milliseconds of distance." },
+        { text = "Pipeline sends between stages.",
+          correct = false,
+          explain = "Small, but every micro-batch waits for them, twice per stage edge." },
       } },
   },
 }
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #lesson.pages, 1, -1 do
+    local pg = lesson.pages[i]
+    if pg.kind == "predict" then table.remove(lesson.pages, i) end
+    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
+  end
+end
+return lesson
