@@ -2,13 +2,17 @@
 -- Sources: system and workload figures come from the presets (assets/, each
 -- with its source there); every step time on screen is computed by the model
 -- through scalelab.step. NVL72 racks can be split into smaller NVLink
--- partitions: NVIDIA GB200 NVL72 / NMX (NVLink management) documentation.
--- The advice pages summarise the course; the one figure they quote, a
--- "30x faster" inference slide, is NVIDIA's GB200 NVL72 launch claim against
--- H100 (NVIDIA GB200 NVL72 product page, 2024), used as an example of a claim.
+-- partitions along their 18 compute trays of 4 GPUs: NVIDIA GB200 NVL72 / NMX
+-- (NVLink management) documentation. No GB200 NVL72 domain is larger than its
+-- 72 GPUs; NVLink 5 itself is specified up to 576 (NVIDIA Base Command Manager
+-- manual, "NVLink Technology"). The advice pages summarise the course; the one
+-- figure they quote, a "30x faster" inference slide, is NVIDIA's GB200 NVL72
+-- launch claim against H100 (NVIDIA GB200 NVL72 product page, 2024), used as
+-- an example of a claim. Compute per step about 6 x parameters x tokens
+-- (EleutherAI "Transformer Math 101"; MODEL-FACTS.md §5).
 
 local U = scalelab.units
-local function fill(text, v)
+local fill = scalelab.fill or function(text, v)
   return (text:gsub("{([%w_]+)}", function(k)
     local x = v[k]
     if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
@@ -20,44 +24,99 @@ end
 -- a model that would not fit at TP 8 alone, and too few micro-batches).
 local c1 = { system = "dgx-h100", gpus = 128 }
 local w1 = { model = "gpt3-175b", batch = 128, mb = 4 }
-local m1 = { tp = 32, pp = 4, dp = 1 }
+local m1 = { tp = 32, pp = 4, dp = 1, zero = 1 }
 local good1 = scalelab.step { cluster = c1, workload = { model = "gpt3-175b",
-  batch = 128, mb = 1 }, mapping = { tp = 8, pp = 8, dp = 2 } }
+  batch = 128, mb = 1 }, mapping = { tp = 8, pp = 8, dp = 2, zero = 1 } }
 local bad1 = scalelab.step { cluster = c1, workload = w1, mapping = m1 }
 local target1 = good1.step_s * 1.05
 
--- Case 2: a mixture-of-experts job on two NVL72 racks whose NVLink was split
--- into 8-GPU partitions. ZeRO-3 lets the 671B-parameter model fit.
-local c2 = { system = "gb200-nvl72", gpus = 128 }
+-- Compute of one case-1 step at the GPUs' dense peak: 6 x params x tokens.
+local gpt3 = scalelab.model("gpt3-175b")
+local h100 = scalelab.gpu("h100-sxm")
+local tokens1 = w1.batch * gpt3.seq
+local peak_step_s = 6 * gpt3.params * tokens1 / (c1.gpus * h100.bf16_flops)
+
+-- Case 2: a mixture-of-experts job on two NVL72 racks (72 + 56 GPUs) whose
+-- NVLink was split into 8-GPU partitions. ZeRO-3 lets the 671B model fit.
+-- Real partitions tile a rack: the domain must divide 72. Target: between the
+-- best single change and the best (domain, EP) pair, both computed here.
+local RACK = scalelab.system("gb200-nvl72").domain_gpus
 local w2 = { model = "deepseek-v3", batch = 256, mb = 1 }
-local m2 = { tp = 1, pp = 1, dp = 128, ep = 64, zero = 3 }
+local c2 = { system = "gb200-nvl72", gpus = 128 }
+local START_EP = 64
+local function m2(ep) return { tp = 1, pp = 1, dp = 128, ep = ep, zero = 3 } end
+local function step2(domain, ep)
+  local ok, r = pcall(scalelab.step, { cluster = { system = "gb200-nvl72", gpus = 128,
+    domain = domain }, workload = w2, mapping = m2(ep) })
+  if ok and r.fits then return r.step_s end
+  return math.huge
+end
+local PARTITIONS, EPS = {}, { 1, 2, 4, 8, 16, 32, 64, 128 }
+for d = 1, RACK do
+  if RACK % d == 0 then PARTITIONS[#PARTITIONS + 1] = d end
+end
+local best_single, best_pair, pair = math.huge, math.huge, nil
+for _, d in ipairs(PARTITIONS) do
+  if d ~= 8 then best_single = math.min(best_single, step2(d, START_EP)) end
+end
+for _, e in ipairs(EPS) do
+  if e ~= START_EP then best_single = math.min(best_single, step2(8, e)) end
+end
+for _, d in ipairs(PARTITIONS) do
+  for _, e in ipairs(EPS) do
+    if d ~= 8 and e ~= START_EP then
+      local t = step2(d, e)
+      if t < best_pair then best_pair, pair = t, { d, e } end
+    end
+  end
+end
+assert(pair and best_pair < best_single * 0.97,
+  "the model no longer needs both a domain and an EP change: re-tune case 2")
+local target2 = math.sqrt(best_pair * best_single)
 local bad2 = scalelab.step { cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
-  workload = w2, mapping = m2 }
-local target2 = bad2.step_s * 0.5
+  workload = w2, mapping = m2(START_EP) }
+local at64 = step2(64, START_EP)
+local at72 = step2(RACK, START_EP)
+
+-- The buyers' power sum: 1,152 GPUs as NVL72 racks.
+local nvl = scalelab.system("gb200-nvl72")
+local BUY_GPUS = 1152
+local buy_racks = BUY_GPUS // nvl.domain_gpus
+local buy_w = buy_racks * nvl.domain_power_w
+
+local function mw(w) return string.format("%.2f MW", w / 1e6) end
 
 local V = {
   bad1 = U.format("time", bad1.step_s), target1 = U.format("time", target1),
   bad2 = U.format("time", bad2.step_s), target2 = U.format("time", target2),
+  at64 = U.format("time", at64), at72 = U.format("time", at72), rack = RACK,
+  peak_step = U.format("time", peak_step_s), tokens1 = tokens1,
+  params1 = string.format("%.0f billion", gpt3.params / 1e9),
+  peak = U.format("flops", h100.bf16_flops),
   cliff = string.format("%.0f", scalelab.system("gb300-nvl72").up_bytes_per_s
     / scalelab.system("gb300-nvl72").out_bytes_per_s),
+  cliff2 = string.format("%.0f", nvl.up_bytes_per_s / nvl.out_bytes_per_s),
   h_up = U.format("bandwidth", scalelab.system("dgx-h100").up_bytes_per_s),
+  buy_gpus = "1,152", buy_racks = buy_racks, rack_kw = string.format("%.0f kW", nvl.domain_power_w / 1e3),
+  buy_mw = mw(buy_w), buy_wrong_gpu = mw(BUY_GPUS * nvl.domain_power_w),
+  buy_wrong_half = mw(buy_w / 2), buy_wrong_dgx = mw(BUY_GPUS / 8 * 10.2e3),
 }
 
-return {
+local lesson = {
   id = "decision-check",
   title = "Decision check",
   summary = "Capstone: decide scale-up or scale-out, tune a mapping, read claims.",
   track = "Part 3: Beyond the rack",
   order = 12,
-  minutes = 15,
+  minutes = 16,
   pages = {
     { kind = "text", steps = "paragraphs", title = "The decision rule", text = [[
 # One question before any other
 When you meet a workload, ask: *how tightly coupled is it?*
 
-- Tightly coupled and latency-bound (tensor or expert groups,
-  low-latency serving of one huge model): choose *scale-up*. It
-  needs a domain wide enough to hold the chatty groups.
+- Tightly coupled and latency-bound (tensor-parallel groups, big
+  expert groups, low-latency serving of one huge model): choose
+  *scale-up*, a domain wide enough for the chatty groups.
 - Splits into independent or patient parts (data-parallel copies,
   many separate jobs, many serving replicas): choose *scale-out*.
   It grows cheaply and far.
@@ -66,22 +125,29 @@ Most big training runs need both: scale-up for the inner groups,
 scale-out for the outer ones. The next cases test the rule.
 ]] },
 
-    { kind = "text", steps = "paragraphs", title = "Case 1: a slow dense job", text = fill([[
-# A slow dense job
+    { kind = "predict", title = "Case 1: the compute floor", text = fill([[
+Before tuning, estimate the floor. GPT-3 175B ({params1} parameters)
+trains on {tokens1} tokens per step on 128 H100s of {peak} each.
+Training costs about 6 FLOP per parameter per token.
+]], V),
+      question = "How long would one step take at the GPUs' full peak?",
+      unit = "s", answer = peak_step_s, tolerance = 0.15,
+      terms = { { name = "parameters", value = V.params1 },
+                { name = "tokens per step", value = tostring(tokens1) },
+                { name = "GPUs x peak", value = "128 x " .. V.peak } },
+      formula = "6 x 175e9 x " .. tokens1 .. " / (128 x " .. V.peak .. ") = " .. V.peak_step },
+
+    { kind = "scenario", title = "Case 1: tune the mapping", text = fill([[
 A team trains GPT-3 175B on 16 DGX H100 servers (128 GPUs) as
-TP 32 x PP 4, with micro-batches of 4. Step: {bad1}.
-
-Diagnose the problems and fix the mapping. You may change the
-degrees and the micro-batch size. The model must fit in memory.
-]], V) },
-
-    { kind = "scenario", title = "Case 1: tune the mapping",
-      text = "Three problems: tiers, memory, the pipeline. Fix them with " ..
-        "the degrees and the micro-batch.",
+TP 32 x PP 4 with micro-batches of 4: {bad1} a step. Three things
+are wrong: the tiers, the memory, the pipeline. Fix them with the
+degrees and the micro-batch; the model must fit.
+]], V),
       cluster = c1, workload = w1, mapping = m1,
       allow = { "degrees", "micro" },
       goal = {
         text = "Fit in memory with a step under " .. V.target1 .. ".",
+        target = { step_s = target1 },
         check = function(r)
           if not r.fits then return false, "the model does not fit in HBM" end
           if r.step_s < target1 then return true end
@@ -90,48 +156,68 @@ degrees and the micro-batch size. The model must fit in memory.
       hints = {
         "Find the tier problem first, then look at memory and the bubble.",
         "TP 32 spans four servers; TP 8 alone no longer fits; mb 4 is big.",
-        "Set TP to 8, PP to 8 (DP becomes 2), then the micro-batch to 1.",
+        "TP inside a server, enough stages to fit, then small micro-batches.",
       },
-      debrief = fill([[
-TP 8 keeps the all-reduces on NVLink ({h_up} per direction), PP 8
-makes the model fit, and micro-batches of 1 keep the 8-stage
-pipeline busy. Only PP sends and gradients use the network.
-]], V),
-      solution = { "tp 8", "pp 8", "mb 1" } },
+      debrief = function(r)
+        return fill([[
+You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: {step} a
+step (from {bad1}). TP on NVLink ({h_up} each way), enough stages to
+fit, and small micro-batches to keep them busy.
+]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
+      step = U.format("time", r.step_s), bad1 = V.bad1, h_up = V.h_up })
+      end,
+      debrief_text = "TP on NVLink, enough stages to fit, small micro-batches to keep them busy.",
+      solution = { "tp 8", "pp 8", "mb 1" }, par = 3 },
 
     { kind = "diagram", title = "Case 2: a mixture of experts", view = "fabric",
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
-      workload = w2, mapping = m2,
+      workload = w2, mapping = m2(START_EP),
       text = fill([[
-DeepSeek-V3, EP 64, on 128 GPUs of NVL72 racks whose NVLink was split into
-8-GPU partitions: each EP group's all-to-all leaves its partition through
-the network cards. Step: {bad2}. Does this job want a bigger scale-up domain
-or more scale-out? On the next page, act on it.
+DeepSeek-V3, EP 64, on 128 GPUs of two NVL72 racks (72 + 56) whose
+NVLink was split into 8-GPU partitions: each EP group's all-to-all
+leaves its partition through the NICs. Step: {bad2}. The partition
+size is a setting: any size that tiles a rack, up to {rack}.
 ]], V) },
 
-    { kind = "scenario", title = "Case 2: scale up or out?",
-      text = "Scale up or scale out? Decide, then change the size of the scale-up domain.",
-      cluster = c2, workload = w2, mapping = m2,
+    { kind = "scenario", title = "Case 2: scale up or out?", text = fill([[
+Re-partition the NVLink domains (sizes that divide {rack}) and pick the
+EP size. Watch out: at {rack}, EP 64 groups do not line up with the racks
+(72 + 56 GPUs), so one group straddles both: {at72}, against {at64} for
+64-GPU domains that no real rack pair can build.
+]], V),
+      cluster = c2, workload = w2, mapping = m2(START_EP),
       start = { "domain 8" },
-      allow = { "domain" },
+      allow = { "domain", "degrees" },
       goal = {
-        text = "Bring the step under " .. V.target2 .. ".",
+        text = "Domains that tile a rack; step under " .. V.target2 .. ".",
+        target = { step_s = target2 },
         check = function(r)
+          local d = r.cluster.domain_gpus
+          if d > RACK or RACK % d ~= 0 then
+            return false, "a GB200 NVL72 partition must divide the " .. RACK .. "-GPU rack"
+          end
+          if r.mapping.tp ~= 1 or r.mapping.pp ~= 1 then
+            return false, "keep TP 1 and PP 1: change the domain and EP"
+          end
+          if not r.fits then return false, "the model does not fit in HBM" end
           if r.step_s < target2 then return true end
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target2
         end },
       hints = {
-        "Expert all-to-all is tightly coupled: every GPU talks to all.",
-        "This job wants its whole EP group in one NVLink domain.",
-        "Set the scale-up domain to 64 GPUs: one EP group per domain.",
+        "Expert all-to-all is tightly coupled: every GPU talks to all in its group.",
+        "A wider domain keeps more of each EP group on NVLink.",
+        "After widening the domain, try EP sizes that suit it.",
       },
-      debrief = [[
-Tightly coupled work, so scale-up: with a 64-GPU domain per EP
-group, the all-to-all never leaves NVLink. (At 72, one group
-would straddle the racks.) More GPUs over the network would only
-have added traffic to the slow tier.
-]],
-      solution = { "domain 64" } },
+      debrief = function(r)
+        return fill([[
+You ended with {d}-GPU domains and EP {ep}: {step} a step, expert
+exchange {ep_s}. Tightly coupled work wanted scale-up: the wider
+domain, and an EP size that uses it, kept the exchange on NVLink.
+]], { d = r.cluster.domain_gpus, ep = r.mapping.ep, step = U.format("time", r.step_s),
+      ep_s = U.format("time", r.breakdown.ep_s) })
+      end,
+      debrief_text = "Tightly coupled work wanted scale-up: a wider domain and an EP size that uses it.",
+      solution = { "domain " .. pair[1], "ep " .. pair[2] }, par = 2 },
 
     { kind = "quiz", title = "Case 3: a sweep", text = [[
 A lab will fine-tune 500 separate copies of an 8B model, each
@@ -147,7 +233,7 @@ What should it buy more of?
           explain = "No job needs more than one server's domain." },
         { text = "Scale-across: a second data center first.",
           correct = false,
-          explain = "Only if one site lacks power; the jobs do not need it." },
+          explain = "Sites are linked when one lacks power; these jobs never talk at all." },
       } },
 
     { kind = "quiz", title = "Case 4: a chat service", text = [[
@@ -155,47 +241,37 @@ A company must serve a trillion-parameter dense model with the
 lowest possible time per token. What decides the hardware?
 ]],
       choices = {
-        { text = "A scale-up domain big enough for the whole model.",
+        { text = "A scale-up domain big enough for one wide replica.",
           correct = true,
           explain = "Each token waits on per-layer all-reduces: keep them on NVLink." },
         { text = "The total GPU count across all its data centers.",
           correct = false,
-          explain = "Count without coupling says little about latency." },
+          explain = "Count without coupling says little about the time of one token." },
         { text = "The speed of the connection between two sites.",
           correct = false,
-          explain = "Scale-across is far too slow for per-token traffic." },
+          explain = "Every token would cross it in every layer, milliseconds each time." },
       } },
 
-    { kind = "text", steps = "paragraphs", title = "Advice for buyers", text = [[
-# Buying compute
-- Start from the workload. Tightly coupled training or serving of
-  one huge model: pay for a wide scale-up domain. Many parallel,
-  independent jobs: pay for scale-out.
-- Ask for the scale-up domain size, per-GPU bandwidth on each
-  tier (in the same unit and direction), and the fabric's
-  oversubscription, not just the GPU count.
-- Budget the building too: dense racks raise power per rack and
-  need liquid cooling; check the site can supply both.
-]] },
-
-    { kind = "text", steps = "paragraphs", title = "Advice for analysts", text = [[
-# Reading announcements
-- A rack-scale system announced or bought is a signal about the
-  size of the models its owner plans to run, and about the power
-  density of the data centers behind it, more than about the
-  number of chips shipped.
-- Compare systems on interconnect design first and headline GPU
-  counts second: 64 GPUs in one domain and 64 GPUs in eight boxes
-  are different machines.
-- Watch the boundary: wider scale-up domains and scale-across
-  links change which models can be built, and where.
+    { kind = "text", steps = "paragraphs", title = "Advice for buyers and analysts", text = [[
+# Buying compute, reading announcements
+- Start from the workload: one huge, tightly coupled model wants
+  a wide scale-up domain; many independent jobs want scale-out.
+- Ask for the domain size, each tier's bandwidth per GPU (same
+  unit, same direction) and the fabric's oversubscription.
+- Budget the building: dense racks need more kilowatts per rack
+  and liquid cooling.
+- A rack-scale purchase hints at the size of models its owner
+  means to run, and at the power density of its halls, more than
+  at how many chips were shipped.
+- 64 GPUs in one domain and 64 GPUs in eight boxes are different
+  machines: compare the wiring before the headline count.
 ]] },
 
     { kind = "text", steps = "paragraphs", title = "Claims and figures", text = [[
 # Trust, but test
-- Vendor speed-ups (the "30x faster" slide) are illustrations:
-  they hold for the vendor's chosen workload and settings. Treat
-  them as such until you have measured your own workload.
+- A vendor speed-up (the "30x faster" slide) is measured on a
+  workload and settings the vendor chose. Read it as an example,
+  and measure your own job before you rely on it.
 - The same goes for this course. scalelab's step times come from
   a simplified bandwidth model: they show orderings and orders of
   magnitude, not guarantees, and none of its figures is a price.
@@ -205,15 +281,30 @@ lowest possible time per token. What decides the hardware?
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep from the whole course
-- Scale up = a bigger, tightly linked engine; scale out = more
-  engines on a network; scale-across = more buildings.
-- The cliff between the tiers is about {cliff}x per direction even
-  on a GB300 NVL72: find it first.
-- TP and EP inside the domain, PP across nodes, DP over the whole
-  fabric; sites only for the most patient traffic.
+- Scale up = grow the tightly linked unit; scale out = multiply
+  the units on a network; scale-across = link whole buildings.
+- Find the cliff between the tiers first: {cliff}x per direction on
+  a GB300 NVL72, {cliff2}x on GB200 with 400 Gb/s NICs.
+- TP inside the domain, EP inside when it can be, PP across nodes,
+  DP over the whole fabric; sites only for the most patient traffic.
 - Ask how GPUs are connected, match the tier to the coupling of
-  the work, and test every claim on your own workload.
+  the work, and check every claim against your own job.
 ]], V) },
+
+    { kind = "quiz", title = "Check: the power bill", calc = true, text = fill([[
+A buyer plans {buy_gpus} GPUs as GB200 NVL72 racks of {rack} GPUs, about
+{rack_kw} per rack. How much power must the site deliver to the racks?
+]], V),
+      choices = {
+        { text = V.buy_mw, correct = true,
+          explain = V.buy_racks .. " racks x " .. V.rack_kw .. "." },
+        { text = V.buy_wrong_gpu, correct = false,
+          explain = "That counts " .. V.rack_kw .. " for every GPU; it is the figure for a whole rack." },
+        { text = V.buy_wrong_half, correct = false,
+          explain = "That counts half the racks, as if each held 144 GPUs." },
+        { text = V.buy_wrong_dgx, correct = false,
+          explain = "That prices the GPUs as air-cooled 8-GPU H100 servers, not NVL72 racks." },
+      } },
 
     { kind = "quiz", title = "Final decision check", text = [[
 Which rule sums up when to choose scale-up over scale-out?
@@ -224,10 +315,20 @@ Which rule sums up when to choose scale-up over scale-out?
           explain = "And scale out when it splits into independent parts." },
         { text = "Scale up whenever you need more than 8 GPUs.",
           correct = false,
-          explain = "Many big jobs scale out well: it depends on coupling." },
-        { text = "Scale out whenever a vendor's benchmark says so.",
+          explain = "Many big jobs scale out well: it depends on how the parts talk." },
+        { text = "Scale out whenever the job is large.",
           correct = false,
-          explain = "Claims are illustrative until tested on your workload." },
+          explain = "Size alone does not decide: a huge model's inner groups still talk every layer." },
       } },
   },
 }
+
+-- Until the engine knows the predict kind, leave those pages out.
+if not scalelab.fill then
+  for i = #lesson.pages, 1, -1 do
+    local pg = lesson.pages[i]
+    if pg.kind == "predict" then table.remove(lesson.pages, i) end
+    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
+  end
+end
+return lesson
