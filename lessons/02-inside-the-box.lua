@@ -44,7 +44,37 @@ local ar_bytes = m70.seq * m70.hidden * 2
 local ar_n = h100.domain_gpus
 local ar_s = 2 * (ar_n - 1) / ar_n * ar_bytes / h100.up_bytes_per_s
 
+-- Scenario: Llama 3 8B on one DGX H100 with TP 8. Less TP talks less but
+-- needs more memory per GPU; bigger micro-batches make bigger, cheaper
+-- messages and cost activation memory. Target: between the best single change
+-- and the best pair, both computed here.
+local box = { system = "dgx-h100", gpus = 8 }
+local box_wl = { model = "llama3-8b", batch = 64, mb = 1 }
+local box_map = { tp = 8, pp = 1, zero = 1 }
+local function box_step(tp, mb)
+  local ok, r = pcall(scalelab.step, { cluster = box,
+    workload = { model = "llama3-8b", batch = 64, mb = mb }, mapping = { tp = tp, pp = 1, zero = 1 } })
+  if ok and r.fits then return r.step_s end
+  return math.huge
+end
+local box_single, box_pair, box_sol = math.huge, math.huge, nil
+for _, t in ipairs({ 1, 2, 4 }) do box_single = math.min(box_single, box_step(t, 1)) end
+for _, mb in ipairs({ 2, 4, 8 }) do box_single = math.min(box_single, box_step(8, mb)) end
+for _, t in ipairs({ 1, 2, 4 }) do
+  for _, mb in ipairs({ 2, 4, 8 }) do
+    local x = box_step(t, mb)
+    if x < box_pair then box_pair, box_sol = x, { t, mb } end
+  end
+end
+assert(box_sol and box_pair < box_single * 0.99,
+  "the model no longer needs both TP and the micro-batch here: re-tune this scenario")
+local box_target = math.sqrt(box_pair * box_single)
+local box_start = scalelab.step { cluster = box, workload = box_wl, mapping = box_map }
+
 local V = {
+  box_target = U.format("time", box_target),
+  box_step = U.format("time", box_start.step_s),
+  box_tp = string.format("%.0f%%", 100 * box_start.breakdown.tp_s / box_start.step_s),
   ar_mb = U.format("bytes", ar_bytes), ar_t = U.format("time", ar_s),
   ar_seq = m70.seq, ar_hidden = m70.hidden, ar_n = ar_n,
   ar_bw = U.format("bandwidth", h100.up_bytes_per_s),
@@ -151,6 +181,37 @@ Expert traffic also prefers NVLink, but big runs do send it over
 the network, at a price (lesson 7). Lesson 6 measures both.
 ]] },
 
+    { kind = "scenario", title = "Use the box well", text = fill([[
+Llama 3 8B on one DGX H100, split TP 8 with micro-batches of 1:
+{box_step} a step, {box_tp} of it waiting on all-reduces. NVLink is fast,
+but not free. Find a split and a micro-batch that fit in memory and
+beat {box_target}.
+]], V),
+      cluster = box, workload = box_wl, mapping = box_map,
+      allow = { "degrees", "micro" },
+      goal = { text = "Fit in memory with a step under " .. V.box_target .. ".",
+               target = { step_s = box_target },
+               check = function(r)
+                 if not r.fits then return false, "the model does not fit in HBM" end
+                 if r.step_s < box_target then return true end
+                 return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.box_target
+               end },
+      hints = {
+        "An 8B model does not need 8-way TP: each GPU could hold more of it.",
+        "Less TP means fewer all-reduces; the rest of the box becomes DP.",
+        "Bigger micro-batches send bigger, cheaper messages, until memory runs out.",
+      },
+      debrief = function(r)
+        return fill([[
+You ended at TP {tp} x DP {dp}, micro-batch {mb}: {step}, {mem} per GPU.
+Inside the box, TP is cheap but not free: use as little as memory
+allows, and let bigger micro-batches amortise what remains.
+]], { tp = r.mapping.tp, dp = r.mapping.dp, mb = r.mapping.mb,
+      step = U.format("time", r.step_s), mem = U.format("bytes", r.mem_per_gpu_bytes) })
+      end,
+      debrief_text = "Use as little TP as memory allows; bigger micro-batches amortise the rest.",
+      solution = { "tp " .. box_sol[1], "mb " .. box_sol[2] }, par = 2 },
+
     { kind = "predict", title = "Your estimate: one all-reduce", text = fill([[
 Llama 3 70B with TP {ar_n} on one DGX H100. One TP all-reduce sums a
 sequence of activations: {ar_seq} x {ar_hidden} BF16 values = {ar_mb}.
@@ -212,7 +273,9 @@ What makes NVLink "memory-semantic"?
 -- Until the engine knows the predict kind, leave those pages out.
 if not scalelab.fill then
   for i = #lesson.pages, 1, -1 do
-    if lesson.pages[i].kind == "predict" then table.remove(lesson.pages, i) end
+    local pg = lesson.pages[i]
+    if pg.kind == "predict" then table.remove(lesson.pages, i) end
+    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
   end
 end
 return lesson
