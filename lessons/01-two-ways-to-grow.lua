@@ -12,13 +12,7 @@
 -- Seed coverage (every seed fact -> lesson and page): lessons/SEEDS.md.
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 
 local LLAMA3_405B_PARAMS = 405e9 -- as published (Llama 3 Herd paper)
 local BF16_BYTES = 2
@@ -136,8 +130,6 @@ gradients, no optimizer state, no activations.
 ]],
       question = "How much memory do the weights take?",
       unit = "B", answer = weights_bytes, tolerance = 0.1,
-      terms = { { name = "parameters", value = "405 billion" },
-                { name = "bytes per parameter (BF16)", value = "2" } },
       formula = "405e9 parameters x 2 bytes = " .. V.big_weights },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
@@ -185,13 +177,6 @@ What has it done?
           explain = "The wiring changed: groups that talk a lot can now stay on fast links." },
       } },
 }
-
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #pages, 1, -1 do
-    if pages[i].kind == "predict" then table.remove(pages, i) end
-  end
-end
 
 return {
   id = "two-ways-to-grow",

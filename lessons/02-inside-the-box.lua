@@ -13,13 +13,7 @@
 -- with EP 64 over InfiniBand, technical report section 3.2).
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 local function gbit(bytes_per_s)
   return string.format("%d Gb/s", math.floor(bytes_per_s * 8 / 1e9 + 0.5))
 end
@@ -209,7 +203,6 @@ allows, and let bigger micro-batches amortise what remains.
 ]], { tp = r.mapping.tp, dp = r.mapping.dp, mb = r.mapping.mb,
       step = U.format("time", r.step_s), mem = U.format("bytes", r.mem_per_gpu_bytes) })
       end,
-      debrief_text = "Use as little TP as memory allows; bigger micro-batches amortise the rest.",
       solution = { "tp " .. box_sol[1], "mb " .. box_sol[2] }, par = 2 },
 
     { kind = "predict", title = "Your estimate: one all-reduce", text = fill([[
@@ -220,9 +213,6 @@ at {ar_bw} per GPU each way. Assume the ideal ring.
 ]], V),
       question = "How long does one all-reduce take?",
       unit = "s", answer = ar_s, tolerance = 0.2,
-      terms = { { name = "data", value = V.ar_mb },
-                { name = "GPUs", value = tostring(ar_n) },
-                { name = "NVLink per GPU, each way", value = V.ar_bw } },
       formula = "2 x " .. (ar_n - 1) .. "/" .. ar_n .. " x " .. V.ar_mb .. " / " .. V.ar_bw .. " = " .. V.ar_t },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
@@ -270,12 +260,4 @@ What makes NVLink "memory-semantic"?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

@@ -19,13 +19,7 @@
 -- of any real site.
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 
 local g3 = scalelab.system("gb300-nvl72")
 local g2 = scalelab.system("gb200-nvl72")
@@ -35,7 +29,9 @@ local gpu3 = scalelab.gpu(g3.gpu_id)
 local per_gpu_both = 2 * g3.up_bytes_per_s
 local aggregate = g3.domain_gpus * per_gpu_both
 
-local function kw(w) return string.format("%.0f kW", w / 1000) end
+local function kw(w)
+  return string.format(w < 100e3 and "%.1f kW" or "%.0f kW", w / 1000)
+end
 
 -- An air-cooled rack of four DGX H100 servers, against one NVL72 rack.
 local DGX_PER_AIR_RACK = 4  -- DGX SuperPOD H100 rack elevation
@@ -175,13 +171,11 @@ plant, floor strength. Speed, cost and density are traded together.
 
     { kind = "predict", title = "Your estimate: power per rack", text = fill([[
 An air-cooled rack holds {per_air} DGX H100 servers of {dgx_kw} each.
-One {name2} rack draws about {rack_kw}.
+
+One {name2} rack, liquid cooled, draws about {rack_kw}.
 ]], V),
       question = "How many times the power of the air-cooled rack is the NVL72 rack?",
       unit = "", answer = rack_ratio, tolerance = 0.15,
-      terms = { { name = "DGX H100 server", value = V.dgx_kw },
-                { name = "servers per air-cooled rack", value = tostring(DGX_PER_AIR_RACK) },
-                { name = "NVL72 rack", value = V.rack_kw } },
       formula = V.rack_kw .. " / (" .. DGX_PER_AIR_RACK .. " x " .. V.dgx_kw .. ") = "
         .. V.rack_ratio .. "x" },
 
@@ -193,7 +187,7 @@ Reach {target} within {budget}: pick the system, then the split.
       cluster = cluster, workload = workload, mapping = start_map,
       allow = { "system", "degrees" },
       goal = { text = "Stay within " .. V.budget .. " and reach " .. V.target .. ".",
-               target = { tokens_per_s = target_tok },
+               target = { tokens_per_s = target_tok, power_w = BUDGET_W },
                check = function(r)
                  local w = r.cluster.power_w
                  if w <= 0 then return false, "this system's power is not published" end
@@ -217,7 +211,6 @@ hold more HBM per GPU, so TP can shrink and talk less each layer.
 ]], { sys = r.cluster.name, kw = kw(r.cluster.power_w), tok = tok(r.tokens_per_s),
       tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp })
       end,
-      debrief_text = "Within the budget, the racks' larger HBM lets TP shrink and talk less.",
       solution = { "system gb200-nvl72", "tp 4" }, par = 2 },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
@@ -268,12 +261,4 @@ What mainly limits an NVL72 scale-up domain to one rack today?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

@@ -11,13 +11,7 @@
 -- Oct 2024, Spectrum-X Ethernet).
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 local function gbit(bytes_per_s)
   return string.format("%d Gb/s", math.floor(bytes_per_s * 8 / 1e9 + 0.5))
 end
@@ -177,8 +171,6 @@ inside a pod, but the links above the pods are oversubscribed
 ]], V),
       question = "What rate does each GPU get across the pods, per direction?",
       unit = "B/s", answer = cross_pod, tolerance = 0.15,
-      terms = { { name = "NIC", value = V.h_bits .. " = " .. V.h_bytes },
-                { name = "oversubscription", value = META_OVERSUB .. ":1" } },
       formula = V.h_bits .. " / 8 / " .. META_OVERSUB .. " = " .. V.cross_pod },
 
     { kind = "scenario", title = "A 4:1 spine", text = fill([[
@@ -210,7 +202,6 @@ keep the longer pipeline fed.
 ]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
       step = U.format("time", r.step_s), dp_s = U.format("time", r.breakdown.dp_s) })
       end,
-      debrief_text = "Deeper pipelines send fewer gradients over the spine; small micro-batches refill them.",
       solution = { "pp 8", "mb 1" }, par = 2 },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
@@ -261,12 +252,4 @@ What does RDMA let a network card do?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

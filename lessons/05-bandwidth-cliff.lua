@@ -11,13 +11,7 @@
 -- all-reduce (Narayanan et al., SC21, §3.3).
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 local function gbit(bytes_per_s)
   return string.format("%d Gb/s", math.floor(bytes_per_s * 8 / 1e9 + 0.5))
 end
@@ -131,8 +125,6 @@ like: bytes, one direction.
 ]], V),
       question = "How many times less bandwidth does a GPU have outside the rack?",
       unit = "", answer = up_dir / out_dir, tolerance = 0.1,
-      terms = { { name = "NVLink, each way", value = V.up_dir },
-                { name = "NIC, each way", value = V.out_bits .. " / 8 = " .. V.out_dir } },
       formula = V.up_dir .. " / " .. V.out_dir .. " = " .. V.ratio .. "x" },
 
     { kind = "text", steps = "paragraphs", title = "The task: a group over the edge", text = fill([[
@@ -176,7 +168,6 @@ the pipeline stages hold the memory the smaller TP gave up.
       step = U.format("time", r.step_s), tp_s = U.format("time", r.breakdown.tp_s),
       start_tp = V.start_tp })
       end,
-      debrief_text = "TP groups back on NVLink; pipeline stages hold the memory TP gave up.",
       solution = { "tp 8", "pp 2" }, par = 2 },
 
     { kind = "quiz", title = "Reading a vendor sheet", text = fill([[
@@ -225,12 +216,4 @@ bandwidth does it have across the rack boundary?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

@@ -11,13 +11,7 @@
 -- Adam): EleutherAI "Transformer Math 101".
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 
 local h = scalelab.system("dgx-h100")
 local cluster = { system = "dgx-h100", gpus = 64 }
@@ -103,9 +97,6 @@ spread over 64 GPUs. Ignore activations and ZeRO.
 ]], V),
       question = "How much training state does each GPU hold?",
       unit = "B", answer = state_per_gpu, tolerance = 0.15,
-      terms = { { name = "parameters", value = string.format("%.0f billion", m.params / 1e9) },
-                { name = "bytes per parameter", value = "16" },
-                { name = "GPUs per copy (TP x PP)", value = "64" } },
       formula = string.format("%.0fe9 x 16 / 64 = ", m.params / 1e9) .. V.state_gpu },
 
     { kind = "text", steps = "paragraphs", title = "The task: a misconfigured job", text = fill([[
@@ -146,7 +137,6 @@ pipeline stages hold the memory, and only their small sends cross.
       bad_step = V.bad_step, tp_s = U.format("time", r.breakdown.tp_s),
       step = U.format("time", r.step_s) })
       end,
-      debrief_text = "TP now stays on NVLink; pipeline stages hold the memory and cross servers.",
       solution = { "tp 8", "pp 8" }, par = 2 },
 
     { kind = "text", steps = "paragraphs", title = "What about EP?", text = [[
@@ -207,12 +197,4 @@ should cross between servers?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

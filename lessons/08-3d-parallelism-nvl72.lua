@@ -11,13 +11,7 @@
 -- DP replicas meet once per step for the gradient all-reduce (SC21 §2.2, §3.3).
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 
 local nvl = scalelab.system("gb200-nvl72")
 local gpu = scalelab.gpu(nvl.gpu_id)
@@ -111,9 +105,6 @@ GPUs of a rack. Leave out activations and ZeRO.
 ]], V),
       question = "How much training state does each GPU hold?",
       unit = "B", answer = per_gpu_state, tolerance = 0.15,
-      terms = { { name = "parameters", value = V.params },
-                { name = "bytes per parameter", value = "16" },
-                { name = "GPUs per copy", value = "8 x 9 = 72" } },
       formula = "405e9 x 16 / 72 = " .. V.per_gpu_state },
 
     { kind = "text", steps = "paragraphs", title = "The task: TP 16 on NVL72", text = fill([[
@@ -157,7 +148,6 @@ the rack; smaller micro-batches make room for the activations.
       tp_s = U.format("time", r.breakdown.tp_s), step = U.format("time", r.step_s),
       start_tp = V.start_tp, start_step = V.start_step })
       end,
-      debrief_text = "TP stays in the rack; smaller micro-batches make room for the activations.",
       solution = { "tp 8", "mb 1" }, par = 2 },
 
     { kind = "compare", title = "Racks against servers", text = fill([[
@@ -216,12 +206,4 @@ whole scale-out fabric?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

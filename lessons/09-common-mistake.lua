@@ -12,13 +12,7 @@
 -- evenly; DeepSeek-V3's node-limited routing caps it, report §3.2.2).
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 
 local b200 = scalelab.system("dgx-b200")
 local nvl = scalelab.system("gb200-nvl72")
@@ -151,8 +145,6 @@ spread evenly over the group.
 ]], V),
       question = "What share of a token's experts sit outside its own server?",
       unit = "", answer = out_share, tolerance = 0.1,
-      terms = { { name = "EP group", value = "64 GPUs" },
-                { name = "GPUs in one server", value = tostring(b200.domain_gpus) } },
       formula = "(64 - " .. b200.domain_gpus .. ") / 64 = " .. V.out_pct },
 
     { kind = "scenario", title = "Same count, better wiring", text = fill([[
@@ -190,7 +182,6 @@ spread out without leaving NVLink for most of their traffic.
 ]], { sys = r.cluster.name, ep = r.mapping.ep, step = U.format("time", r.step_s),
       ep_s = U.format("time", r.breakdown.ep_s) })
       end,
-      debrief_text = "Same count: the wider domain let the experts spread out on NVLink.",
       solution = { "system gb200-nvl72", "ep " .. pair_ep }, par = 2 },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
@@ -235,12 +226,4 @@ most about how it will run a large mixture-of-experts model?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

@@ -14,13 +14,7 @@
 -- the scenario assumes that partition, with 8 GPUs per rack kept spare.
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 
 local m = scalelab.model("megatron-1t")
 local dgx = scalelab.system("dgx-b200")
@@ -131,9 +125,6 @@ only the weight reads.
 ]], V),
       question = "How long does one token take, at the least?",
       unit = "s", answer = server_read, tolerance = 0.15,
-      terms = { { name = "weights", value = V.weights },
-                { name = "GPUs reading at once", value = tostring(dgx.domain_gpus) },
-                { name = "HBM per GPU", value = V.bw } },
       formula = V.weights .. " / (" .. dgx.domain_gpus .. " x " .. V.bw .. ") = " .. V.server_read },
 
     { kind = "text", steps = "paragraphs", title = "Throughput is different", text = [[
@@ -188,7 +179,6 @@ time per token; dropping PP freed GPUs for more replicas.
 ]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, t = ms(s.t),
       rate = string.format("%.0f", 1 / s.t) })
       end,
-      debrief_text = "Wide TP inside NVLink cuts latency; no PP leaves GPUs for replicas.",
       solution = { "tp 32", "pp 1" }, par = 2 },
 
     { kind = "diagram", title = "Replicas on a fabric", view = "fabric",
@@ -245,12 +235,4 @@ with the lowest possible time per token. Which set-up fits best?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

@@ -12,13 +12,7 @@
 -- (EleutherAI "Transformer Math 101"; MODEL-FACTS.md §5).
 
 local U = scalelab.units
-local fill = scalelab.fill or function(text, v)
-  return (text:gsub("{([%w_]+)}", function(k)
-    local x = v[k]
-    if x == nil then error("text names {" .. k .. "} but no value is given", 2) end
-    return tostring(x)
-  end))
-end
+local fill = scalelab.fill
 
 -- Case 1: a dense model on 8-GPU servers, set up badly (TP across servers,
 -- a model that would not fit at TP 8 alone, and too few micro-batches).
@@ -132,9 +126,6 @@ Training costs about 6 FLOP per parameter per token.
 ]], V),
       question = "How long would one step take at the GPUs' full peak?",
       unit = "s", answer = peak_step_s, tolerance = 0.15,
-      terms = { { name = "parameters", value = V.params1 },
-                { name = "tokens per step", value = tostring(tokens1) },
-                { name = "GPUs x peak", value = "128 x " .. V.peak } },
       formula = "6 x 175e9 x " .. tokens1 .. " / (128 x " .. V.peak .. ") = " .. V.peak_step },
 
     { kind = "scenario", title = "Case 1: tune the mapping", text = fill([[
@@ -166,7 +157,6 @@ fit, and small micro-batches to keep them busy.
 ]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
       step = U.format("time", r.step_s), bad1 = V.bad1, h_up = V.h_up })
       end,
-      debrief_text = "TP on NVLink, enough stages to fit, small micro-batches to keep them busy.",
       solution = { "tp 8", "pp 8", "mb 1" }, par = 3 },
 
     { kind = "diagram", title = "Case 2: a mixture of experts", view = "fabric",
@@ -216,7 +206,6 @@ domain, and an EP size that uses it, kept the exchange on NVLink.
 ]], { d = r.cluster.domain_gpus, ep = r.mapping.ep, step = U.format("time", r.step_s),
       ep_s = U.format("time", r.breakdown.ep_s) })
       end,
-      debrief_text = "Tightly coupled work wanted scale-up: a wider domain and an EP size that uses it.",
       solution = { "domain " .. pair[1], "ep " .. pair[2] }, par = 2 },
 
     { kind = "quiz", title = "Case 3: a sweep", text = [[
@@ -323,12 +312,4 @@ Which rule sums up when to choose scale-up over scale-out?
   },
 }
 
--- Until the engine knows the predict kind, leave those pages out.
-if not scalelab.fill then
-  for i = #lesson.pages, 1, -1 do
-    local pg = lesson.pages[i]
-    if pg.kind == "predict" then table.remove(lesson.pages, i) end
-    if type(pg.debrief) == "function" then pg.debrief = pg.debrief_text end
-  end
-end
 return lesson

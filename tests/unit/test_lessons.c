@@ -1,12 +1,14 @@
 /* test_lessons — the shipped lesson track (lessons/NN-slug.lua) as a learner
  * meets it: every lesson loads in the sandbox, has the shape issue 7 asks for
- * (5-12 pages, a diagram, a summary, a closing quiz, six lessons with a
- * scenario), every page draws headlessly through the UI's page screen at
+ * (5-12 pages, a diagram, a summary, a closing quiz; an interactive page,
+ * a predict page and a calculation quiz in every lesson; twelve or more
+ * scenarios and predict pages in the track), every page draws headlessly through the UI's page screen at
  * 80x24 and 160x50 without an error, an empty body, text that needs
  * scrolling, or a number wrapped away from its unit; the menu lists the
  * lessons in file order; and every scenario's reference solution, replayed
  * move by move through the model and through the scenario screen, meets its
- * goal while the start does not.
+ * goal while the start does not, and no single allowed move from the start
+ * meets it (each move is tried).
  *
  * Runs from the repository root (scripts/run-unit-tests cds there) and reads
  * lessons/ and assets/ from it. Depends on lesson, ui/screens, draw/canvas
@@ -22,6 +24,7 @@
 #include "draw/canvas.h"
 #include "lesson/catalog.h"
 #include "lesson/lesson.h"
+#include "model/hw.h"
 #include "model/scenario.h"
 #include "ui/screens.h"
 
@@ -156,27 +159,37 @@ static void test_lessons_menu_order_follows_numbers(void **state)
 }
 
 /* 5-12 pages, a diagram or compare page, a "Summary" text page, a quiz last,
- * quizzes with at least one right and one wrong choice, and at least six
- * lessons with a scenario that ships a reference solution. */
+ * quizzes with at least one right and one wrong choice, an interactive page
+ * (scenario or predict), a predict page and a calc quiz in every lesson; in
+ * the track at least twelve scenarios, each with par = its solution's moves
+ * (at least 2), and at least twelve predict pages. */
 static void test_lessons_shape(void **state)
 {
     Track *t = *state;
-    int with_scenario = 0;
+    int scenarios = 0, predicts = 0;
     for (int i = 0; i < t->n; i++) {
-        const Lesson *l = track_lesson(t, i);
+        Lesson *l = track_lesson(t, i);
         int n = lesson_page_count(l);
         assert_in_range(n, 5, 12);
-        bool diagram = false, summary = false, scenario = false;
+        bool diagram = false, summary = false, predict = false, calc = false;
         for (int p = 0; p < n; p++) {
             PageKind k = lesson_page_kind(l, p);
             diagram = diagram || k == PAGE_DIAGRAM || k == PAGE_COMPARE;
             summary = summary ||
                       (k == PAGE_TEXT && strcmp(lesson_page_title(l, p), "Summary") == 0);
             if (k == PAGE_SCENARIO) {
-                scenario = true;
-                assert_true(lesson_scenario_solution_count(l, p) > 0);
+                scenarios++;
+                int moves = lesson_scenario_solution_count(l, p);
+                if (lesson_scenario_par(l, p) != moves || moves < 2)
+                    print_error("%s page %d: par %d, solution %d moves\n", t->path[i], p + 1,
+                                lesson_scenario_par(l, p), moves);
+                assert_int_equal(lesson_scenario_par(l, p), moves);
+                assert_true(moves >= 2);
                 assert_true(lesson_scenario_hint_count(l, p) >= 2);
-                assert_true(strlen(lesson_scenario_debrief(l, p)) > 0);
+            }
+            if (k == PAGE_PREDICT) {
+                predict = true;
+                predicts++;
             }
             if (k == PAGE_QUIZ) {
                 int right = 0, c = lesson_quiz_choice_count(l, p);
@@ -185,16 +198,20 @@ static void test_lessons_shape(void **state)
                     assert_true(strlen(lesson_quiz_explanation(l, p, j)) > 0);
                 }
                 assert_true(right >= 1 && right < c);
+                calc = calc || lesson_quiz_is_calc(l, p);
             }
         }
-        if (!diagram || !summary)
-            print_error("%s: diagram %d summary %d\n", t->path[i], diagram, summary);
+        if (!diagram || !summary || !predict || !calc)
+            print_error("%s: diagram %d summary %d predict %d calc quiz %d\n", t->path[i], diagram,
+                        summary, predict, calc);
         assert_true(diagram);
         assert_true(summary);
+        assert_true(predict);
+        assert_true(calc);
         assert_int_equal(lesson_page_kind(l, n - 1), PAGE_QUIZ);
-        with_scenario += scenario;
     }
-    assert_true(with_scenario >= 6);
+    assert_true(scenarios >= 12);
+    assert_true(predicts >= 12);
 }
 
 /* ---- every page, drawn headlessly ---- */
@@ -330,6 +347,15 @@ static void test_lessons_solutions_meet_goals(void **state)
                 print_error("%s page %d: goal after the solution = %d (%s%s)\n", t->path[i],
                             p + 1, met, why, err);
             assert_int_equal(met, 1);
+            /* The debrief, string or function of the final state, says something. */
+            char debrief[2048] = "";
+            LessonPlay play = {lesson_scenario_solution_count(l, p), 0, false};
+            bool ok = lesson_scenario_debrief_for(l, p, s, &play, debrief, sizeof debrief, err,
+                                                  sizeof err);
+            if (!ok)
+                print_error("%s page %d: debrief: %s\n", t->path[i], p + 1, err);
+            assert_true(ok);
+            assert_true(strlen(debrief) > 40);
             scenario_free(s);
         }
     }
@@ -366,6 +392,78 @@ static void test_lessons_solutions_through_the_screen(void **state)
     canvas_free(c);
 }
 
+/* ---- scenarios: no single allowed move from the start meets the goal ---- */
+
+/* Applies mv to the start state; returns 1 when the goal is then met. */
+static int single_move_meets(Lesson *l, int p, Scenario *s, const char *mv, int *tried)
+{
+    char err[LESSON_ERR_LEN] = "", why[256] = "";
+    scenario_reset(s);
+    if (!scenario_apply_text(s, mv, err, sizeof err))
+        return 0;
+    (*tried)++;
+    int met = lesson_scenario_goal_met(l, p, s, why, sizeof why, err, sizeof err);
+    assert_true(met >= 0);
+    return met == 1;
+}
+
+/* Every degree value, micro-batch, domain size and system preset the page
+ * allows, and every GPU swap on clusters of up to 160 GPUs. */
+static void try_single_moves(Lesson *l, int p, Scenario *s, const char *path)
+{
+    unsigned allow = scenario_allowed(s);
+    int n = scenario_cluster(s)->n_gpus, batch = scenario_workload(s)->global_batch;
+    int tried = 0, meets = 0;
+    char mv[64];
+    static const char *const dims[] = {"tp", "pp", "dp", "ep", "cp"};
+    for (int k = 0; k < 5 && (allow & SCN_ALLOW_DEGREES); k++)
+        for (int v = 1; v <= n; v++) {
+            snprintf(mv, sizeof mv, "%s %d", dims[k], v);
+            if (single_move_meets(l, p, s, mv, &tried) && meets++ < 3)
+                print_error("%s page %d: '%s' alone meets the goal\n", path, p + 1, mv);
+        }
+    for (int v = 1; v <= batch && (allow & SCN_ALLOW_MICRO); v++) {
+        snprintf(mv, sizeof mv, "mb %d", v);
+        if (single_move_meets(l, p, s, mv, &tried) && meets++ < 3)
+            print_error("%s page %d: '%s' alone meets the goal\n", path, p + 1, mv);
+    }
+    for (int v = 1; v <= n && (allow & SCN_ALLOW_DOMAIN); v++) {
+        snprintf(mv, sizeof mv, "domain %d", v);
+        if (single_move_meets(l, p, s, mv, &tried) && meets++ < 3)
+            print_error("%s page %d: '%s' alone meets the goal\n", path, p + 1, mv);
+    }
+    for (int i = 0; i < hw_system_count() && (allow & SCN_ALLOW_SYSTEM); i++) {
+        snprintf(mv, sizeof mv, "system %s", hw_system_at(i)->id);
+        if (single_move_meets(l, p, s, mv, &tried) && meets++ < 3)
+            print_error("%s page %d: '%s' alone meets the goal\n", path, p + 1, mv);
+    }
+    for (int a = 0; a < n && n <= 160 && (allow & SCN_ALLOW_MOVE); a++)
+        for (int b = a + 1; b < n; b++) {
+            snprintf(mv, sizeof mv, "swap %d %d", a, b);
+            if (single_move_meets(l, p, s, mv, &tried) && meets++ < 3)
+                print_error("%s page %d: '%s' alone meets the goal\n", path, p + 1, mv);
+        }
+    assert_true(tried > 0);
+    assert_int_equal(meets, 0);
+}
+
+static void test_lessons_no_single_move_meets_goal(void **state)
+{
+    Track *t = *state;
+    for (int i = 0; i < t->n; i++) {
+        Lesson *l = track_lesson(t, i);
+        for (int p = 0; p < lesson_page_count(l); p++) {
+            if (lesson_page_kind(l, p) != PAGE_SCENARIO)
+                continue;
+            char err[LESSON_ERR_LEN] = "";
+            Scenario *s = lesson_scenario_start(l, p, err, sizeof err);
+            assert_non_null(s);
+            try_single_moves(l, p, s, t->path[i]);
+            scenario_free(s);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_lessons_pages_draw_at_160x50),
         cmocka_unit_test(test_lessons_solutions_meet_goals),
         cmocka_unit_test(test_lessons_solutions_through_the_screen),
+        cmocka_unit_test(test_lessons_no_single_move_meets_goal),
     };
     return cmocka_run_group_tests(tests, track_setup, track_teardown);
 }
