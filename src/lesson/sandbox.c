@@ -1,10 +1,14 @@
 /* sandbox — the limited Lua state every lesson runs in (see sandbox.h).
  *
  * Invariants: every piece of Lua that runs goes through sandbox_call or
- * sandbox_protect, which arm the budget and deadline; the hook is installed
- * once on the main thread and coroutines inherit it; once a limit trips,
+ * sandbox_protect; the budget and deadline belong to the file (armed by
+ * sandbox_new and sandbox_renew only), so the entry points of one file share
+ * them; the hook is installed once on the main thread and coroutines inherit
+ * it; every C function the script can reach runs behind sb_metered, which
+ * charges its estimated cost before it starts; once a limit trips,
  * sb->aborting stays set until the next entry point, so every later hook
- * fire, pcall, xpcall and coroutine.resume raises the same message again.
+ * fire, metered call, pcall, xpcall and coroutine.resume raises the same
+ * message again, and Lua's own stack-overflow errors trip it too.
  * No original library table is reachable from the script: the environment
  * and the string method table are fresh tables holding chosen functions.
  * Depends on Lua 5.4 and libc only; never prints.
@@ -16,12 +20,14 @@
 #include "base/msg.h"
 #include "base/xmem.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +36,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HOOK_EVERY 1000     /* instructions between two hook calls */
+/* Instructions between two hook calls. Some instructions cost far more
+ * than one step (a vararg call copies up to a full Lua stack, a string
+ * comparison up to a whole string), so the hook runs often enough that
+ * the deadline and Esc are seen within a fraction of a second even then. */
+#define HOOK_EVERY 100
 #define RANGE_MAX  10000000 /* elements table.move/concat/rep may touch in one call */
+/* Cost units are VM instructions. Byte-wise C work (copying, comparing,
+ * scanning) runs ~16 bytes in the time of one instruction; a matcher step
+ * of the pattern functions about one; a byte allocated is charged too, so
+ * string building inside VM instructions (.., tostring) is bounded as well. */
+#define BYTES_PER_UNIT       16.0
+#define ALLOC_BYTES_PER_UNIT 16
 
 struct Sandbox {
     lua_State *L;
@@ -42,8 +58,12 @@ struct Sandbox {
     char short_src[LUA_IDSIZE]; /* how Lua prints name in positions */
     size_t mem_used;
     bool mem_tripped; /* the allocator refused a block */
-    long budget;      /* instructions left in this entry point */
-    double deadline_s; /* clock_now_s() when the entry point runs out of time */
+    long budget;      /* instructions left for this file (or since sandbox_renew) */
+    double deadline_s;       /* clock_now_s() when the file's time runs out */
+    double entry_s;          /* clock_now_s() when the current entry point started */
+    size_t copied;           /* bytes C copied out (sandbox_copy_charge) */
+    bool strict;             /* globals locked: the file's chunk is running */
+    int in_handler;          /* xpcall message handlers running */
     bool aborting;
     bool armed;      /* inside an entry point */
     double polled_s; /* running time of the last poll (SandboxPollFn) */
@@ -57,10 +77,13 @@ struct Sandbox {
 /* Why these limits: a lesson builds a few tables and calls the model a
  * handful of times, well under 1 million instructions and 2 MB in our
  * lessons. 50 million instructions is ~0.2-0.5 s on this VM; the wall
- * clock catches slow machines and sanitizer builds. 64 MB holds any sane
+ * clock (2 s for the whole file) catches slow machines and sanitizer
+ * builds, and keeps `check` of any file under 3 s. 64 MB holds any sane
  * lesson; the soft limit (7/8) is checked in the hook so the message
- * names the line. 200 nested Lua calls is far beyond any lesson's needs.
- * 1e8 matcher steps is ~0.3 s for Lua's matcher. */
+ * names the line. 200 nested calls is far beyond any lesson's needs and
+ * below Lua's own C-stack limit (LUAI_MAXCCALLS, 200 C levels). No string
+ * longer than 1 MB (a lesson file's size): page texts are a few KB. C
+ * copies at most 4 MB of strings out of one lesson. */
 /* Wall-clock limits stretch by SCALELAB_SANDBOX_SLOWDOWN (1 to 1000) for
  * instrumented runs such as `make memcheck` under valgrind, where 2 s of
  * wall clock would stop a script long before its instruction budget. Only
@@ -83,12 +106,14 @@ SandboxLimits sandbox_limits_default(void)
         .file_bytes = 1u << 20,
         .load_bytes = 64u << 10,
         .pattern_steps = 1e8,
+        .string_bytes = 1u << 20,
+        .copy_bytes = 4u << 20,
     };
     return lim;
 }
 
 /* Listing a folder loads every file: a tenth of the budget each, so 1,000
- * hostile files still list in reasonable time. */
+ * hostile files still list in reasonable time (0.25 s each at most). */
 SandboxLimits sandbox_limits_catalog(void)
 {
     SandboxLimits lim = sandbox_limits_default();
@@ -131,30 +156,83 @@ const char *sandbox_source(const Sandbox *sb, size_t *len)
  * memory errors (Lua calls no message handler for them). Called from the
  * allocator before it refuses a block: nothing has moved yet, and 'S' and
  * 'l' read only saved program counters and prototypes, allocating nothing. */
-static void sb_note_position(Sandbox *sb)
+static void sb_note_position(Sandbox *sb, lua_State *L)
 {
     lua_Debug ar;
-    for (int level = 0; level < 32 && lua_getstack(sb->L, level, &ar); level++) {
-        if (lua_getinfo(sb->L, "Sl", &ar) && ar.currentline > 0) {
+    for (int level = 0; level < 32 && lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
             snprintf(sb->last_line, sizeof sb->last_line, "%s:%d", ar.short_src, ar.currentline);
             return;
         }
     }
 }
 
+static void sb_trip(Sandbox *sb, const char *msg)
+{
+    if (!sb->aborting) {
+        sb->aborting = true;
+        snprintf(sb->abort_msg, sizeof sb->abort_msg, "%s", msg);
+    }
+}
+
+static void sb_trip_memory(Sandbox *sb)
+{
+    char msg[120];
+    snprintf(msg, sizeof msg, "memory limit reached (%zu MB): unbounded growth?",
+             sb->limits.mem_bytes >> 20);
+    sb_trip(sb, msg);
+}
+
+static void sb_trip_budget(Sandbox *sb)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "instruction limit reached (%ld million): an endless loop? lessons must finish "
+             "quickly",
+             sb->limits.instructions / 1000000L);
+    sb_trip(sb, msg);
+}
+
+/* Why a block is refused, or NULL. Only inside an entry point: the string
+ * cap (a new block tagged LUA_TSTRING) and the budget, charged per byte. */
+static bool sb_refuse(Sandbox *sb, size_t tag, size_t osize, size_t nsize)
+{
+    if (sb->mem_used - osize + nsize > sb->limits.mem_bytes) {
+        sb_trip_memory(sb);
+        return true;
+    }
+    if (!sb->armed)
+        return false;
+    if (tag == LUA_TSTRING && nsize > sb->limits.string_bytes + 64) {
+        char msg[120];
+        snprintf(msg, sizeof msg,
+                 "memory limit reached (a string may hold at most %zu MB): unbounded growth?",
+                 sb->limits.string_bytes >> 20);
+        sb_trip(sb, msg);
+        return true;
+    }
+    sb->budget -= (long)((nsize - osize) / ALLOC_BYTES_PER_UNIT);
+    if (sb->budget < 0 && !sb->aborting) {
+        sb_trip_budget(sb);
+        return true;
+    }
+    return false;
+}
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     Sandbox *sb = ud;
+    size_t tag = ptr ? 0 : osize; /* osize is a type tag for new blocks */
     if (!ptr)
-        osize = 0; /* osize is a type tag for new blocks */
+        osize = 0;
     if (nsize == 0) {
         free(ptr);
         sb->mem_used -= osize;
         return NULL;
     }
-    if (nsize > osize && sb->mem_used - osize + nsize > sb->limits.mem_bytes) {
+    if (nsize > osize && sb_refuse(sb, tag, osize, nsize)) {
         if (!sb->mem_tripped && sb->armed)
-            sb_note_position(sb);
+            sb_note_position(sb, sb->L);
         sb->mem_tripped = true;
         return NULL;
     }
@@ -165,11 +243,11 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
-/* ---- limits: the hook ------------------------------------------------ */
+/* ---- limits: the hook and the meter ------------------------------------ */
 
-static double sb_seconds_left(const Sandbox *sb)
+double sandbox_seconds_left(const Sandbox *sb)
 {
-    return sb->deadline_s - clock_now_s();
+    return sb ? sb->deadline_s - clock_now_s() : 0.0;
 }
 
 static volatile sig_atomic_t sb_cancelled;
@@ -187,91 +265,147 @@ void sandbox_set_poll(SandboxPollFn fn, void *ctx)
     sb_poll_ctx = ctx;
 }
 
-/* Seconds since the entry point started: the deadline minus what is left. */
-static double sb_running_s(const Sandbox *sb, double left_s)
+/* Every limit but the budget charge itself: the deadline, Esc (through the
+ * poll), memory, nesting. Trips the first one found. */
+static void sb_check(Sandbox *sb, lua_State *L)
 {
-    return sb->limits.seconds - left_s;
+    if (sb->aborting)
+        return;
+    char msg[200];
+    lua_Debug deep;
+    double run_s = clock_now_s() - sb->entry_s;
+    if (sb_poll_fn && run_s >= SANDBOX_BUSY_S && run_s - sb->polled_s >= SANDBOX_POLL_S) {
+        sb->polled_s = run_s;
+        if (sb_poll_fn(sb_poll_ctx, run_s))
+            sb_cancelled = 1;
+    }
+    if (sb_cancelled) {
+        sb_trip(sb, "stopped by the learner (Esc or Ctrl-C) while still running");
+    } else if (sb->budget <= 0) {
+        sb_trip_budget(sb);
+    } else if (sandbox_seconds_left(sb) < 0) {
+        snprintf(msg, sizeof msg, "time limit reached (%.2g s): an endless loop?",
+                 sb->limits.seconds);
+        sb_trip(sb, msg);
+    } else if (sb->mem_tripped || sb->mem_used > sb->limits.mem_bytes / 8 * 7) {
+        sb_trip_memory(sb);
+    } else if (lua_getstack(L, sb->limits.depth, &deep)) {
+        snprintf(msg, sizeof msg, "stack overflow (more than %d nested calls): endless recursion?",
+                 sb->limits.depth);
+        sb_trip(sb, msg);
+    }
 }
 
-static void sb_trip(Sandbox *sb, const char *msg)
+/* Raises the abort message at the position of stack level `level`. */
+static int sb_raise_abort(lua_State *L, int level)
 {
-    if (!sb->aborting) {
-        sb->aborting = true;
-        snprintf(sb->abort_msg, sizeof sb->abort_msg, "%s", msg);
+    Sandbox *sb = sandbox_of(L);
+    luaL_where(L, level);
+    if (!lua_tostring(L, -1)[0] && !sb->last_line[0])
+        sb_note_position(sb, L);
+    if (!lua_tostring(L, -1)[0] && sb->last_line[0]) {
+        lua_pop(L, 1);
+        lua_pushfstring(L, "%s: ", sb->last_line);
     }
+    lua_pushstring(L, sb->abort_msg);
+    lua_concat(L, 2);
+    return lua_error(L);
 }
 
 static void sb_hook(lua_State *L, lua_Debug *ar)
 {
     Sandbox *sb = sandbox_of(L);
-    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-        snprintf(sb->last_line, sizeof sb->last_line, "%s:%d", ar->short_src, ar->currentline);
-    if (!sb->aborting) {
-        char msg[200];
-        lua_Debug deep;
-        sb->budget -= HOOK_EVERY;
-        double left_s = sb_seconds_left(sb);
-        double run_s = sb_running_s(sb, left_s);
-        if (sb_poll_fn && run_s >= SANDBOX_BUSY_S && run_s - sb->polled_s >= SANDBOX_POLL_S) {
-            sb->polled_s = run_s;
-            if (sb_poll_fn(sb_poll_ctx, run_s))
-                sb_cancelled = 1;
-        }
-        if (sb_cancelled) {
-            sb_trip(sb, "stopped by the learner (Esc or Ctrl-C) while still running");
-        } else if (sb->budget <= 0) {
-            snprintf(msg, sizeof msg,
-                     "instruction limit reached (%ld million): an endless loop? "
-                     "lessons must finish quickly",
-                     sb->limits.instructions / 1000000L);
-            sb_trip(sb, msg);
-        } else if (left_s < 0) {
-            snprintf(msg, sizeof msg, "time limit reached (%.2g s): an endless loop?",
-                     sb->limits.seconds);
-            sb_trip(sb, msg);
-        } else if (sb->mem_tripped || sb->mem_used > sb->limits.mem_bytes / 8 * 7) {
-            snprintf(msg, sizeof msg, "memory limit reached (%zu MB): unbounded growth?",
-                     sb->limits.mem_bytes >> 20);
-            sb_trip(sb, msg);
-        } else if (lua_getstack(L, sb->limits.depth, &deep)) {
-            snprintf(msg, sizeof msg,
-                     "stack overflow (more than %d nested calls): endless recursion?",
-                     sb->limits.depth);
-            sb_trip(sb, msg);
-        }
-    }
+    sb->budget -= HOOK_EVERY;
+    sb_check(sb, L);
     if (sb->aborting) {
-        luaL_where(L, 0);
-        lua_pushstring(L, sb->abort_msg);
-        lua_concat(L, 2);
-        lua_error(L);
+        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+            snprintf(sb->last_line, sizeof sb->last_line, "%s:%d", ar->short_src,
+                     ar->currentline);
+        sb_raise_abort(L, 0);
     }
+}
+
+/* Charges cost units for the C function fname about to run (called from
+ * its wrapper, so level 1 is the script's line). A call that would cost
+ * more than the budget left is refused before it starts. */
+static void sb_charge(lua_State *L, double cost, const char *fname)
+{
+    Sandbox *sb = sandbox_of(L);
+    if (!sb->aborting) {
+        if (cost >= (double)sb->budget) {
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "%s: too costly for the time left (about %.2g steps for these arguments, "
+                     "%.2g left of this lesson's budget)",
+                     fname, cost, (double)(sb->budget > 0 ? sb->budget : 0));
+            sb_trip(sb, msg);
+        } else {
+            sb->budget -= (long)cost + 1;
+            sb_check(sb, L);
+        }
+    }
+    if (sb->aborting)
+        sb_raise_abort(L, 1);
+}
+
+void sandbox_renew(Sandbox *sb)
+{
+    if (!sb)
+        return;
+    sb->budget = sb->limits.instructions;
+    sb->deadline_s = clock_now_s() + sb->limits.seconds;
+}
+
+bool sandbox_copy_charge(Sandbox *sb, size_t n)
+{
+    if (!sb || n > sb->limits.copy_bytes - sb->copied)
+        return false;
+    sb->copied += n;
+    return true;
 }
 
 static void sb_arm(Sandbox *sb)
 {
-    sb->budget = sb->limits.instructions;
     sb->aborting = false;
     sb_cancelled = 0;
     sb->polled_s = 0;
     sb->armed = true;
     sb->mem_tripped = false;
+    sb->in_handler = 0;
     sb->where[0] = '\0';
     sb->last_line[0] = '\0';
-    sb->deadline_s = clock_now_s() + sb->limits.seconds;
+    sb->entry_s = clock_now_s();
 }
 
 /* ---- wrapped base functions ------------------------------------------ */
 
-/* pcall/xpcall continuation: an abort is raised again, never returned. */
+/* Errors Lua raises itself when a stack fills: "stack overflow" (Lua
+ * stack), "C stack overflow", luaL_checkstack's "stack overflow (...)" and
+ * LUA_ERRERR. They are limits like the budget: the hook may never have run
+ * (it needs stack room itself), so they must not be caught by the script. */
+static bool sb_is_overflow(lua_State *L, int status, int idx)
+{
+    if (status == LUA_ERRERR)
+        return true;
+    if (lua_type(L, idx) != LUA_TSTRING)
+        return false;
+    const char *m = lua_tostring(L, idx);
+    return strstr(m, "stack overflow") != NULL;
+}
+
+static void sb_trip_overflow(Sandbox *sb)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "stack overflow (more than %d nested calls): endless recursion?",
+             sb->limits.depth);
+    sb_trip(sb, msg);
+}
+
 /* A memory error caught by the script is an abort too: the cap stands. */
 static int sb_raise_memory(lua_State *L)
 {
     Sandbox *sb = sandbox_of(L);
-    char msg[120];
-    snprintf(msg, sizeof msg, "memory limit reached (%zu MB): unbounded growth?",
-             sb->limits.mem_bytes >> 20);
-    sb_trip(sb, msg);
+    sb_trip_memory(sb);
     if (sb->last_line[0]) { /* where the block was refused, noted by the allocator */
         lua_pushfstring(L, "%s: %s", sb->last_line, sb->abort_msg);
         return lua_error(L);
@@ -279,14 +413,30 @@ static int sb_raise_memory(lua_State *L)
     return luaL_error(L, "%s", sb->abort_msg);
 }
 
+/* After a protected call or resume failed with the error at idx: raises
+ * again when it was a limit; returns normally otherwise. */
+static void sb_reraise_limits(lua_State *L, int status, int idx)
+{
+    Sandbox *sb = sandbox_of(L);
+    if (status == LUA_ERRMEM || sb->mem_tripped)
+        sb_raise_memory(L);
+    if (!sb->aborting && sb_is_overflow(L, status, idx))
+        sb_trip_overflow(sb);
+    if (sb->aborting) {
+        lua_pushvalue(L, idx);
+        if (!strstr(lua_tostring(L, -1) ? lua_tostring(L, -1) : "", sb->abort_msg)) {
+            lua_pop(L, 1);
+            sb_raise_abort(L, 1);
+        }
+        lua_error(L);
+    }
+}
+
+/* pcall/xpcall continuation: an abort is raised again, never returned. */
 static int sb_finish_pcall(lua_State *L, int status, lua_KContext extra)
 {
     if (status != LUA_OK && status != LUA_YIELD) {
-        Sandbox *sb = sandbox_of(L);
-        if (status == LUA_ERRMEM || sb->mem_tripped)
-            return sb_raise_memory(L);
-        if (sb->aborting)
-            return lua_error(L);
+        sb_reraise_limits(L, status, -1);
         lua_pushboolean(L, 0);
         lua_pushvalue(L, -2);
         return 2;
@@ -294,9 +444,23 @@ static int sb_finish_pcall(lua_State *L, int status, lua_KContext extra)
     return lua_gettop(L) - (int)extra;
 }
 
+/* Nesting through the wrappers below is checked before they start, so a
+ * deep pcall(pcall, ...) chain stops at the sandbox's depth, never at
+ * Lua's C-stack limit. */
+static void sb_check_depth(lua_State *L)
+{
+    Sandbox *sb = sandbox_of(L);
+    lua_Debug deep;
+    if (!sb->aborting && lua_getstack(L, sb->limits.depth, &deep))
+        sb_trip_overflow(sb);
+    if (sb->aborting)
+        sb_raise_abort(L, 1);
+}
+
 static int sb_pcall(lua_State *L)
 {
     luaL_checkany(L, 1);
+    sb_check_depth(L);
     lua_pushboolean(L, 1);
     lua_insert(L, 1);
     int status = lua_pcallk(L, lua_gettop(L) - 2, LUA_MULTRET, 0, 0, sb_finish_pcall);
@@ -305,16 +469,24 @@ static int sb_pcall(lua_State *L)
 
 /* Message handler wrapper. Lua runs hooks off while an error raised by a
  * hook unwinds, and calls the message handler in that state: a looping
- * handler would hang the program. During an abort the script's handler is
- * skipped; otherwise it runs under the hook as usual. */
+ * handler would hang the program. The script's handler is skipped during
+ * an abort, for stack overflows and for an error inside a handler (Lua
+ * 5.4.4 can overflow its stack handling an error while the C stack is
+ * full); otherwise it runs protected, under the hook as usual. */
 static int sb_xpcall_handler(lua_State *L)
 {
-    if (sandbox_of(L)->aborting)
+    Sandbox *sb = sandbox_of(L);
+    lua_Debug deep;
+    if (sb->aborting || sb->in_handler > 0 || sb_is_overflow(L, LUA_ERRRUN, 1) ||
+        lua_getstack(L, sb->limits.depth / 2, &deep))
         return 1;
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, n, 1);
+    sb->in_handler++;
+    int status = lua_pcall(L, n, 1, 0);
+    sb->in_handler--;
+    (void)status; /* the handler's own error becomes the result */
     return 1;
 }
 
@@ -322,6 +494,7 @@ static int sb_xpcall(lua_State *L)
 {
     int n = lua_gettop(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
+    sb_check_depth(L);
     lua_pushvalue(L, 2);
     lua_pushcclosure(L, sb_xpcall_handler, 1);
     lua_replace(L, 2);
@@ -332,20 +505,19 @@ static int sb_xpcall(lua_State *L)
     return sb_finish_pcall(L, status, 2);
 }
 
-/* coroutine.resume: the original (upvalue 1), then re-raise an abort. */
+/* coroutine.resume: the original (upvalue 1), then re-raise a limit. */
 static int sb_resume(lua_State *L)
 {
     int n = lua_gettop(L);
+    sb_check_depth(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, n, LUA_MULTRET);
-    Sandbox *sb = sandbox_of(L);
-    if (sb->mem_tripped && !lua_toboolean(L, 1))
-        return sb_raise_memory(L);
-    if (sb->aborting) {
-        if (lua_gettop(L) >= 2)
-            lua_settop(L, 2);
-        return lua_error(L);
+    if (!lua_toboolean(L, 1)) {
+        lua_settop(L, 2);
+        sb_reraise_limits(L, LUA_ERRRUN, 2);
+    } else if (sandbox_of(L)->aborting) {
+        sb_raise_abort(L, 1);
     }
     return lua_gettop(L);
 }
@@ -380,7 +552,8 @@ static int sb_wrap(lua_State *L)
 }
 
 /* coroutine.close: a coroutine that died of an error keeps its <close>
- * variables unrun (see sb_wrap_call); others close as usual. */
+ * variables unrun (see sb_wrap_call); others close as usual. (Lessons
+ * cannot declare <close> variables at all: sb_check_source.) */
 static int sb_close(lua_State *L)
 {
     lua_State *co = lua_tothread(L, 1);
@@ -429,6 +602,35 @@ static int sb_collectgarbage(lua_State *L)
     return 1;
 }
 
+/* Lua 5.4.4 bugs reachable from source text (lua.org/bugs.html): wrong code
+ * for <const> locals (with _ENV and in bitwise operations), a 'break' that
+ * skips closing a <close> variable, and a C-stack overflow when
+ * coroutine.close nests inside __close handlers. Lessons need neither
+ * attribute, so any "<const>" or "<close>" in a chunk is refused (also inside
+ * strings and comments: the scan is lexical, not a parser). Returns the
+ * line of the first one, 0 when there is none. */
+static int sb_check_source(const char *text, size_t len)
+{
+    int line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n')
+            line++;
+        if (text[i] != '<')
+            continue;
+        size_t j = i + 1;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (j + 5 > len || (memcmp(text + j, "const", 5) != 0 && memcmp(text + j, "close", 5) != 0))
+            continue;
+        j += 5;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (j < len && text[j] == '>')
+            return line;
+    }
+    return 0;
+}
+
 static int sb_load(lua_State *L)
 {
     Sandbox *sb = sandbox_of(L);
@@ -439,6 +641,14 @@ static int sb_load(lua_State *L)
     if (len > sb->limits.load_bytes)
         return luaL_error(L, "load: text too long (%d bytes, limit %d)", (int)len,
                           (int)sb->limits.load_bytes);
+    sb_charge(L, (double)len, "load");
+    int bad = sb_check_source(text, len);
+    if (bad) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "%s:%d: <const> and <close> are not allowed in lessons",
+                        sb->load_chunkname + 1, bad);
+        return 2;
+    }
     int env = !lua_isnone(L, 4) ? 4 : 0;
     int status = luaL_loadbufferx(L, text, len, sb->load_chunkname, "t");
     if (status != LUA_OK) {
@@ -460,10 +670,12 @@ static const char *const forbidden_globals[] = {
     "print", "loadstring", "module", "setfenv", "getfenv",  NULL,
 };
 
+/* Strict globals (as redis does for its scripts): reading a global that
+ * does not exist is an error, and so is creating one while the file runs. */
 static int sb_env_index(lua_State *L)
 {
-    const char *key = lua_tostring(L, 2);
-    if (key && lua_type(L, 2) == LUA_TSTRING)
+    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    if (key)
         for (int i = 0; forbidden_globals[i]; i++)
             if (strcmp(key, forbidden_globals[i]) == 0)
                 return luaL_error(L,
@@ -471,6 +683,28 @@ static int sb_env_index(lua_State *L)
                                   "read files, print or run programs (see AUTHORING.md, "
                                   "\"Sandbox\")",
                                   key);
+    if (!sandbox_of(L)->strict)
+        return 0;
+    if (key)
+        return luaL_error(L,
+                          "unknown global '%s' (a typo? declare your variables with "
+                          "'local')",
+                          key);
+    return luaL_error(L, "unknown global of type %s", luaL_typename(L, 2));
+}
+
+static int sb_env_newindex(lua_State *L)
+{
+    if (sandbox_of(L)->strict) {
+        if (lua_type(L, 2) == LUA_TSTRING)
+            return luaL_error(L,
+                              "assignment to undeclared global '%s' (a typo? declare it "
+                              "with 'local')",
+                              lua_tostring(L, 2));
+        return luaL_error(L, "assignment to an undeclared global");
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
     return 0;
 }
 
@@ -485,166 +719,294 @@ static int sb_os_index(lua_State *L)
     return 0;
 }
 
-/* ---- guarded string and table functions ------------------------------ */
+/* ---- the meter: a cost estimate for every C function ------------------- */
 
-/* Worst-case steps of Lua's backtracking matcher for pattern p on a subject
- * of ls bytes: each repetition item (* + - %b and back-references) can try
- * every length, each ? doubles, an unanchored search tries every start.
- * Sets *reps and *opts for the message. */
-static double pattern_cost(const char *p, size_t lp, size_t ls, bool may_anchor, int *reps,
-                           int *opts)
+/* The longest run of subject bytes that one pattern item (single-character
+ * class p..ep) matches, as Lua's matcher decides it (lstrlib's
+ * singlematch, with the same <ctype.h> classes). */
+static bool pc_class(int c, int cl)
 {
-    size_t i = 0;
-    bool anchored = false;
-    *reps = 0;
-    *opts = 0;
-    if (may_anchor && lp > 0 && p[0] == '^') {
-        anchored = true;
-        i = 1;
+    bool res;
+    switch (tolower(cl)) {
+    case 'a': res = isalpha(c); break;
+    case 'c': res = iscntrl(c); break;
+    case 'd': res = isdigit(c); break;
+    case 'g': res = isgraph(c); break;
+    case 'l': res = islower(c); break;
+    case 'p': res = ispunct(c); break;
+    case 's': res = isspace(c); break;
+    case 'u': res = isupper(c); break;
+    case 'w': res = isalnum(c); break;
+    case 'x': res = isxdigit(c); break;
+    default: return cl == c;
     }
-    while (i < lp) {
-        char c = p[i];
-        if (c == '(' || c == ')') {
-            i++;
-            continue;
-        }
-        if (c == '$' && i + 1 == lp) {
-            i++;
-            continue;
-        }
-        if (c == '%' && i + 1 < lp) {
-            char k = p[i + 1];
-            if (k == 'b') {
-                (*reps)++;
-                i += 4;
-                continue;
-            }
-            if (k >= '1' && k <= '9') {
-                (*reps)++;
-                i += 2;
-                continue;
-            }
-            if (k == 'f') {
-                i += 2;
-                if (i < lp && p[i] == '[') {
-                    c = '[';
-                } else {
-                    continue;
-                }
-            } else {
-                i += 2;
-                goto quantifier;
-            }
-        }
-        if (c == '[') {
-            i++;
-            if (i < lp && p[i] == '^')
-                i++;
-            do { /* the first ']' is a member, not the end */
-                if (i >= lp)
-                    break;
-                if (p[i] == '%')
-                    i++;
-                i++;
-            } while (i < lp && p[i] != ']');
-            i++;
-        } else {
-            i++;
-        }
-    quantifier:
-        if (i < lp) {
-            if (p[i] == '*' || p[i] == '+' || p[i] == '-') {
-                (*reps)++;
-                i++;
-            } else if (p[i] == '?') {
-                (*opts)++;
-                i++;
-            }
-        }
-    }
-    double n = (double)ls + 1.0;
-    double starts = anchored ? 1.0 : n;
-    double per = *reps ? pow(n, *reps) : (double)lp + 1.0;
-    return starts * per * pow(2.0, *opts > 60 ? 60 : *opts);
+    return isupper(cl) ? !res : res;
 }
 
-static void pattern_guard(lua_State *L, const char *fname, bool is_find, bool may_anchor)
+static bool pc_single(int c, const char *p, const char *ep)
+{
+    if (*p == '.')
+        return true;
+    if (*p == '%')
+        return p + 1 < ep && pc_class(c, (unsigned char)p[1]);
+    if (*p != '[')
+        return (unsigned char)*p == c;
+    const char *end = ep - 1; /* the closing ']' */
+    bool sig = true;
+    if (p + 1 < end && p[1] == '^') {
+        sig = false;
+        p++;
+    }
+    while (++p < end) {
+        if (*p == '%' && p + 1 < end) {
+            p++;
+            if (pc_class(c, (unsigned char)*p))
+                return sig;
+        } else if (p + 2 < end && p[1] == '-') {
+            p += 2;
+            if ((unsigned char)p[-2] <= c && c <= (unsigned char)*p)
+                return sig;
+        } else if ((unsigned char)*p == c) {
+            return sig;
+        }
+    }
+    return !sig;
+}
+
+static size_t pc_longest_run(const char *s, size_t ls, const char *p, const char *ep)
+{
+    size_t best = 0, run = 0;
+    for (size_t i = 0; i < ls; i++) {
+        run = pc_single((unsigned char)s[i], p, ep) ? run + 1 : 0;
+        if (run > best)
+            best = run;
+    }
+    return best;
+}
+
+/* End of the single-character class at p (lstrlib's classEnd, clipped). */
+static const char *pc_class_end(const char *p, const char *pe)
+{
+    if (*p == '%')
+        return p + 2 <= pe ? p + 2 : pe;
+    if (*p == '[') {
+        p++;
+        if (p < pe && *p == '^')
+            p++;
+        do { /* the first ']' is a member, not the end */
+            if (p >= pe)
+                return pe;
+            if (*p == '%')
+                p++;
+            p++;
+        } while (p < pe && *p != ']');
+        return p < pe ? p + 1 : pe;
+    }
+    return p + 1;
+}
+
+typedef struct {
+    double per_start; /* worst-case steps of one match attempt */
+    double starts;    /* start positions tried */
+    int reps, opts;
+} PatternCost;
+
+/* Worst-case steps of Lua's backtracking matcher for pattern p on subject
+ * s: every item is tried at every start (an unanchored search whose
+ * pattern opens with a plain character starts only where it occurs); a
+ * repetition tries every length up to the longest run its class matches
+ * (%b and back-references up to the whole subject); each ? doubles; each
+ * combination walks the whole pattern, which covers the length of sets. */
+static PatternCost pattern_cost(const char *s, size_t ls, const char *p, size_t lp,
+                                bool may_anchor)
+{
+    PatternCost pc = {1.0, (double)ls + 1.0, 0, 0};
+    const char *pe = p + lp, *q = p;
+    if (may_anchor && q < pe && *q == '^') {
+        pc.starts = 1.0;
+        q++;
+    }
+    const char *first = q;
+    while (first < pe && *first == '(')
+        first++;
+    if (pc.starts > 1.0 && first < pe && !strchr("^$*+?.([%-)", *first) &&
+        (first + 1 >= pe || !strchr("*+?-", first[1]))) {
+        double n = 1.0;
+        for (const char *hit = s; (hit = memchr(hit, *first, ls - (size_t)(hit - s))) != NULL;
+             hit++)
+            n++;
+        pc.starts = n;
+    }
+    double combos = 1.0;
+    while (q < pe) {
+        if (*q == '(' || *q == ')' || (*q == '$' && q + 1 == pe)) {
+            q++;
+            continue;
+        }
+        if (*q == '%' && q + 1 < pe && (q[1] == 'b' || (q[1] >= '0' && q[1] <= '9'))) {
+            combos *= (double)ls + 1.0;
+            pc.reps++;
+            q += q[1] == 'b' ? 4 : 2;
+            continue;
+        }
+        if (*q == '%' && q + 1 < pe && q[1] == 'f') {
+            q += 2;
+            if (q < pe)
+                q = pc_class_end(q, pe);
+            continue;
+        }
+        const char *ep = pc_class_end(q, pe);
+        if (ep < pe && (*ep == '*' || *ep == '+' || *ep == '-')) {
+            combos *= (double)pc_longest_run(s, ls, q, ep) + 1.0;
+            pc.reps++;
+            ep++;
+        } else if (ep < pe && *ep == '?') {
+            pc.opts++;
+            ep++;
+        }
+        q = ep;
+    }
+    pc.per_start = combos * ((double)lp + 1.0) * pow(2.0, pc.opts > 60 ? 60 : pc.opts);
+    return pc;
+}
+
+/* Refuses a pattern call above the per-call cap with advice, then charges
+ * its worst case (plus extra, e.g. gsub's replacement work). */
+static void pattern_guard(lua_State *L, const char *fname, bool is_find, bool may_anchor,
+                          double extra)
 {
     Sandbox *sb = sandbox_of(L);
     size_t ls, lp;
-    luaL_checklstring(L, 1, &ls);
+    const char *s = luaL_checklstring(L, 1, &ls);
     const char *p = luaL_checklstring(L, 2, &lp);
-    int reps, opts;
     double cost;
-    if (is_find && lua_toboolean(L, 4)) {
-        reps = opts = 0;
-        cost = ((double)ls + 1.0) * ((double)lp + 1.0) / 20.0; /* memchr + memcmp */
-    } else {
-        cost = pattern_cost(p, lp, ls, may_anchor, &reps, &opts);
+    PatternCost pc = {0, 0, 0, 0};
+    if (is_find && lua_toboolean(L, 4))
+        cost = ((double)ls + 1.0) * ((double)lp + 1.0) / BYTES_PER_UNIT; /* memchr + memcmp */
+    else {
+        pc = pattern_cost(s, ls, p, lp, may_anchor);
+        cost = pc.starts * pc.per_start;
     }
+    cost += (double)ls * (pc.reps + 1) / BYTES_PER_UNIT; /* the estimate's own scans */
     if (cost > sb->limits.pattern_steps) {
         char msg[400];
         snprintf(msg, sizeof msg,
                  "%s: pattern too costly for a %zu-byte text (%d repetitions, %d optional "
                  "items: up to %.1e steps, limit %.0e); anchor it with ^, use fewer * + -, "
                  "split the text first, or use string.find(s, p, 1, true) for plain text",
-                 fname, ls, reps, opts, cost, sb->limits.pattern_steps);
+                 fname, ls, pc.reps, pc.opts, cost, sb->limits.pattern_steps);
         luaL_error(L, "%s", msg);
     }
+    sb_charge(L, cost + extra, fname);
 }
 
-/* Calls the original function (upvalue 1) with all arguments. */
+/* Calls the original function (upvalue 1) with all arguments; a yield in
+ * it (coroutine.yield itself, or a yield across) comes back here. */
+static int call_original_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    return lua_gettop(L);
+}
+
 static int call_original(lua_State *L)
 {
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
+    lua_callk(L, n, LUA_MULTRET, 0, call_original_k);
     return lua_gettop(L);
 }
 
-static int sb_find(lua_State *L)
+static double str_len_arg(lua_State *L, int i)
 {
-    pattern_guard(L, "string.find", true, true);
-    return call_original(L);
+    size_t n = 0;
+    if (lua_type(L, i) == LUA_TSTRING)
+        lua_tolstring(L, i, &n);
+    return (double)n;
 }
 
-static int sb_match(lua_State *L)
+/* Cost estimates, in instructions, from the arguments (argument checks for
+ * the main ones here, so their messages name the function). */
+typedef double (*CostFn)(lua_State *L);
+
+static double cost_args(lua_State *L) /* linear in the arguments' sizes */
 {
-    pattern_guard(L, "string.match", false, true);
-    return call_original(L);
+    double bytes = 0;
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++)
+        bytes += str_len_arg(L, i);
+    return (double)n + bytes / BYTES_PER_UNIT;
 }
 
-static int sb_gmatch(lua_State *L)
+static double cost_find(lua_State *L)
 {
-    pattern_guard(L, "string.gmatch", false, false);
-    return call_original(L);
+    pattern_guard(L, "string.find", true, true, 0);
+    return 0;
 }
 
-static int sb_gsub(lua_State *L)
+static double cost_match(lua_State *L)
 {
-    pattern_guard(L, "string.gsub", false, true);
-    return call_original(L);
+    pattern_guard(L, "string.match", false, true, 0);
+    return 0;
 }
 
-static int sb_rep(lua_State *L)
+/* gmatch's iterator walks the subject once from left to right, so its whole
+ * iteration is the unanchored worst case, charged when it is made. */
+static double cost_gmatch(lua_State *L)
+{
+    pattern_guard(L, "string.gmatch", false, false, 0);
+    return 0;
+}
+
+/* gsub also builds the result: a string replacement is copied once per
+ * match (at most one match per subject byte, or max_n). */
+static double cost_gsub(lua_State *L)
+{
+    size_t ls = 0;
+    luaL_checklstring(L, 1, &ls);
+    double matches = (double)ls + 1.0;
+    if (lua_type(L, 4) == LUA_TNUMBER && lua_tonumber(L, 4) < matches)
+        matches = lua_tonumber(L, 4) > 0 ? lua_tonumber(L, 4) : 0;
+    double repl = str_len_arg(L, 3) + 1.0;
+    pattern_guard(L, "string.gsub", false, true, matches * repl / BYTES_PER_UNIT * 4);
+    return 0;
+}
+
+static double cost_rep(lua_State *L)
 {
     Sandbox *sb = sandbox_of(L);
     size_t ls, lsep = 0;
     luaL_checklstring(L, 1, &ls);
     lua_Integer n = luaL_checkinteger(L, 2);
     luaL_optlstring(L, 3, "", &lsep);
-    if (n > 0) {
-        double total = (double)n * (double)(ls + lsep);
-        if ((ls + lsep == 0 && n > RANGE_MAX) || total > (double)sb->limits.mem_bytes) {
-            char msg[200];
-            snprintf(msg, sizeof msg,
-                     "string.rep: result too large (%.0f bytes from %.0f copies; limit %zu MB)",
-                     total, (double)n, sb->limits.mem_bytes >> 20);
-            return luaL_error(L, "%s", msg);
-        }
+    if (n <= 0)
+        return 1;
+    double total = (double)n * (double)(ls + lsep);
+    if ((ls + lsep == 0 && n > RANGE_MAX) || total > (double)sb->limits.string_bytes) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "string.rep: result too large (%.0f bytes from %.0f copies; limit %zu MB)", total,
+                 (double)n, sb->limits.string_bytes >> 20);
+        luaL_error(L, "%s", msg);
     }
-    return call_original(L);
+    return (double)n / 4.0 + total / BYTES_PER_UNIT; /* n memcpy calls */
+}
+
+static double cost_byte(lua_State *L)
+{
+    size_t ls;
+    luaL_checklstring(L, 1, &ls);
+    lua_Integer i = luaL_optinteger(L, 2, 1);
+    lua_Integer j = luaL_optinteger(L, 3, i);
+    (void)j;
+    return (double)ls / 2.0 + 1.0; /* up to one pushed value per byte */
+}
+
+static double cost_format(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    return cost_args(L) * 2.0; /* %q escapes can double the copy */
 }
 
 /* table.* on tables whose metamethods C would call in a loop no hook sees. */
@@ -665,37 +1027,183 @@ static void table_guard(lua_State *L, int arg, const char *fname)
     lua_pop(L, 1);
 }
 
-static void range_guard(lua_State *L, lua_Integer from, lua_Integer to, const char *fname)
+/* Elements in from..to, each about per instructions (a lua_geti and a
+ * lua_seti through the API). */
+static double range_cost(lua_State *L, lua_Integer from, lua_Integer to, const char *fname,
+                         double per)
 {
-    if (to >= from && (lua_Unsigned)to - (lua_Unsigned)from >= RANGE_MAX)
+    if (to < from)
+        return 1;
+    if ((lua_Unsigned)to - (lua_Unsigned)from >= RANGE_MAX)
         luaL_error(L, "%s: range too large (more than %d elements)", fname, RANGE_MAX);
+    return ((double)(to - from) + 1.0) * per;
 }
 
-static int sb_concat(lua_State *L)
+static double cost_concat(lua_State *L)
 {
     table_guard(L, 1, "table.concat");
+    size_t lsep = 0;
+    luaL_optlstring(L, 2, "", &lsep);
     lua_Integer i = luaL_optinteger(L, 3, 1);
     lua_Integer j =
         lua_isnoneornil(L, 4) ? (lua_Integer)lua_rawlen(L, 1) : luaL_checkinteger(L, 4);
-    range_guard(L, i, j, "table.concat");
-    return call_original(L);
+    double n = range_cost(L, i, j, "table.concat", 4.0);
+    double bytes = n * (double)lsep;
+    for (lua_Integer k = i; k <= j && n > 1; k++) {
+        size_t len = 0;
+        if (lua_rawgeti(L, 1, k) == LUA_TSTRING)
+            lua_tolstring(L, -1, &len);
+        lua_pop(L, 1);
+        bytes += (double)len;
+    }
+    return n + bytes / BYTES_PER_UNIT * 2.0; /* copied into the buffer, then the result */
 }
 
-static int sb_move(lua_State *L)
+static double cost_move(lua_State *L)
 {
     table_guard(L, 1, "table.move");
     lua_Integer f = luaL_checkinteger(L, 2);
     lua_Integer e = luaL_checkinteger(L, 3);
     if (!lua_isnoneornil(L, 5))
         table_guard(L, 5, "table.move");
-    range_guard(L, f, e, "table.move");
+    return range_cost(L, f, e, "table.move", 8.0);
+}
+
+static double cost_unpack(lua_State *L)
+{
+    table_guard(L, 1, "table.unpack");
+    lua_Integer i = luaL_optinteger(L, 2, 1);
+    lua_Integer j =
+        lua_isnoneornil(L, 3) ? (lua_Integer)lua_rawlen(L, 1) : luaL_checkinteger(L, 3);
+    return range_cost(L, i, j, "table.unpack", 2.0);
+}
+
+static double cost_shift(lua_State *L) /* insert and remove move the tail */
+{
+    table_guard(L, 1, lua_tostring(L, lua_upvalueindex(3)));
+    return (double)lua_rawlen(L, 1) * 8.0 + 1.0;
+}
+
+/* n log n comparisons; without a comparison function each compares two
+ * strings byte by byte (strcoll), so the longest string counts too. */
+static double cost_sort(lua_State *L)
+{
+    table_guard(L, 1, "table.sort");
+    double n = (double)lua_rawlen(L, 1);
+    double longest = 0;
+    if (lua_isnoneornil(L, 2)) {
+        for (lua_Integer k = 1; k <= (lua_Integer)n; k++) {
+            size_t len = 0;
+            if (lua_rawgeti(L, 1, k) == LUA_TSTRING)
+                lua_tolstring(L, -1, &len);
+            lua_pop(L, 1);
+            if ((double)len > longest)
+                longest = (double)len;
+        }
+    }
+    double cmps = n * (log2(n + 1.0) + 1.0) * 2.0;
+    return n + cmps * (1.0 + longest / BYTES_PER_UNIT);
+}
+
+/* utf8.codes in Lua 5.4.4 accepts stray continuation bytes (lua.org bug);
+ * the sandbox checks the string first, as 5.4.6 does. */
+static double cost_codes(lua_State *L)
+{
+    size_t ls;
+    const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1, &ls);
+    for (size_t i = 0; i < ls;) {
+        unsigned c = s[i];
+        size_t n = c < 0x80 ? 1 : c >= 0xc0 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3
+                               : c >= 0xf0 && c < 0xf8 ? 4 : 0;
+        if (n == 0 || i + n > ls)
+            luaL_error(L, "invalid UTF-8 code");
+        for (size_t k = 1; k < n; k++)
+            if ((s[i + k] & 0xc0) != 0x80)
+                luaL_error(L, "invalid UTF-8 code");
+        i += n;
+    }
+    return (double)ls / BYTES_PER_UNIT + 1.0;
+}
+
+/* math.randomseed() without arguments would seed from the clock and an
+ * address and return them; in lessons it seeds with the fixed 42 and, like
+ * any call, returns nothing, so numbers repeat from one run to the next. */
+static int sb_randomseed(lua_State *L)
+{
+    sb_charge(L, 1, "math.randomseed");
+    if (lua_isnone(L, 1))
+        lua_pushinteger(L, 42);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 0);
+    return 0;
+}
+
+/* The wrapper every reachable C function runs behind. Upvalues: the
+ * original, the cost function (light userdata, NULL: one step), the name. */
+static int sb_metered(lua_State *L)
+{
+    CostFn cost = (CostFn)(uintptr_t)lua_touserdata(L, lua_upvalueindex(2));
+    const char *name = lua_tostring(L, lua_upvalueindex(3));
+    sb_check_depth(L);
+    double units = cost ? cost(L) : (double)lua_gettop(L) + 1.0;
+    sb_charge(L, units, name);
     return call_original(L);
 }
 
-static int sb_table_plain(lua_State *L)
+/* Replaces t[name] (a C function) by its metered wrapper. The original is
+ * also listed in the registry's "loaded" table under lib.name (that table
+ * holds nothing else), so Lua's argument errors raised inside it still name
+ * it ("bad argument #1 to 'setmetatable'"). */
+static void meter_field(lua_State *L, int t, const char *lib, const char *name, CostFn cost)
 {
-    table_guard(L, 1, lua_tostring(L, lua_upvalueindex(2)));
-    return call_original(L);
+    if (lua_getfield(L, t, name) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    luaL_getsubtable(L, -1, *lib ? lib : LUA_GNAME);
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 2);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)cost);
+    lua_pushfstring(L, "%s%s%s", lib, *lib ? "." : "", name);
+    lua_pushcclosure(L, sb_metered, 3);
+    lua_setfield(L, t, name);
+}
+
+/* Meters every C function in table t (the API tables too), with the
+ * estimates named in costs and cost_args for the rest. */
+typedef struct {
+    const char *name;
+    CostFn cost;
+} MeterCost;
+
+static void meter_table(lua_State *L, int t, const char *lib, const MeterCost *costs)
+{
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        bool fn = lua_iscfunction(L, -1) && lua_type(L, -2) == LUA_TSTRING;
+        lua_pop(L, 1);
+        if (!fn)
+            continue;
+        const char *name = lua_tostring(L, -1);
+        CostFn cost = cost_args;
+        for (int i = 0; costs && costs[i].name; i++)
+            if (strcmp(costs[i].name, name) == 0)
+                cost = costs[i].cost;
+        lua_pushvalue(L, -1); /* meter_field's setfield during lua_next is an
+                                 assignment to an existing key: allowed */
+        const char *key = lua_tostring(L, -1);
+        meter_field(L, t, lib, key, cost);
+        lua_pop(L, 1);
+    }
+}
+
+void sandbox_meter_table(lua_State *L, int t, const char *lib)
+{
+    meter_table(L, t, lib, NULL);
 }
 
 /* ---- building the environment ---------------------------------------- */
@@ -708,20 +1216,6 @@ static void copy_fields(lua_State *L, int from, int to, const char *const *names
     }
 }
 
-/* Replaces field name of table t by a C closure of fn over the original
- * (and an optional second upvalue string). */
-static void wrap_field(lua_State *L, int t, const char *name, lua_CFunction fn, const char *extra)
-{
-    lua_getfield(L, t, name);
-    int nup = 1;
-    if (extra) {
-        lua_pushstring(L, extra);
-        nup = 2;
-    }
-    lua_pushcclosure(L, fn, nup);
-    lua_setfield(L, t, name);
-}
-
 /* Opens a standard library without touching globals; leaves it on the stack. */
 static int open_lib(lua_State *L, const char *name, lua_CFunction open)
 {
@@ -729,33 +1223,103 @@ static int open_lib(lua_State *L, const char *name, lua_CFunction open)
     return lua_gettop(L);
 }
 
-/* The string functions lessons get: fresh table, guarded patterns. */
+/* The string functions lessons get: fresh table, metered. */
 static void push_string_lib(lua_State *L, int strlib)
 {
-    static const char *const plain[] = {
-        "byte", "char", "format", "len", "lower", "upper", "reverse", "sub", NULL,
+    static const char *const names[] = {
+        "byte", "char",  "format", "len",   "lower", "upper", "reverse",
+        "sub",  "find",  "match",  "gmatch", "gsub", "rep",   NULL,
+    };
+    static const MeterCost costs[] = {
+        {"find", cost_find}, {"match", cost_match},   {"gmatch", cost_gmatch},
+        {"gsub", cost_gsub}, {"rep", cost_rep},       {"byte", cost_byte},
+        {"format", cost_format}, {NULL, NULL},
     };
     lua_newtable(L);
     int t = lua_gettop(L);
-    copy_fields(L, strlib, t, plain);
-    static const struct {
-        const char *name;
-        lua_CFunction fn;
-    } guarded[] = {
-        {"find", sb_find}, {"match", sb_match}, {"gmatch", sb_gmatch},
-        {"gsub", sb_gsub}, {"rep", sb_rep},
+    copy_fields(L, strlib, t, names);
+    meter_table(L, t, "string", costs);
+}
+
+static void push_table_lib(lua_State *L, int tablib)
+{
+    static const char *const names[] = {"pack",   "concat", "move", "insert",
+                                        "remove", "sort",   "unpack", NULL};
+    static const MeterCost costs[] = {
+        {"concat", cost_concat}, {"move", cost_move},     {"insert", cost_shift},
+        {"remove", cost_shift},  {"sort", cost_sort},     {"unpack", cost_unpack},
+        {NULL, NULL},
     };
-    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
-        lua_getfield(L, strlib, guarded[i].name);
-        lua_pushcclosure(L, guarded[i].fn, 1);
-        lua_setfield(L, t, guarded[i].name);
-    }
+    lua_newtable(L);
+    int t = lua_gettop(L);
+    copy_fields(L, tablib, t, names);
+    meter_table(L, t, "table", costs);
+    /* cost_shift names its function through the third upvalue */
+}
+
+static void push_math_lib(lua_State *L, int mathlib)
+{
+    static const char *const names[] = {
+        "abs",       "ceil", "cos",    "deg",  "exp",  "floor",      "fmod",
+        "huge",      "log",  "max",    "maxinteger", "min",  "mininteger", "modf",
+        "pi",        "rad",  "random", "sin",  "sqrt", "tan",
+        "tointeger", "type", "ult",    "atan", "asin", "acos",       NULL,
+    };
+    lua_newtable(L);
+    int t = lua_gettop(L);
+    copy_fields(L, mathlib, t, names);
+    meter_table(L, t, "math", NULL);
+    lua_getfield(L, mathlib, "randomseed");
+    lua_pushcclosure(L, sb_randomseed, 1);
+    lua_setfield(L, t, "randomseed");
+    /* Repeatable randomness: the same lesson shows the same numbers. */
+    lua_getfield(L, mathlib, "randomseed");
+    lua_pushinteger(L, 42);
+    lua_call(L, 1, 0);
+}
+
+static void push_coroutine_lib(lua_State *L, int corolib)
+{
+    static const char *const names[] = {"create", "isyieldable", "running",
+                                        "status", "yield",       NULL};
+    lua_newtable(L);
+    int t = lua_gettop(L);
+    copy_fields(L, corolib, t, names);
+    meter_table(L, t, "coroutine", NULL);
+    lua_getfield(L, corolib, "resume");
+    lua_pushcclosure(L, sb_resume, 1);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, t, "resume");
+    lua_pushcclosure(L, sb_wrap, 1);
+    lua_setfield(L, t, "wrap");
+    lua_getfield(L, corolib, "close");
+    lua_pushcclosure(L, sb_close, 1);
+    lua_setfield(L, t, "close");
+}
+
+static void push_small_libs(lua_State *L, int env, int utf8lib, int oslib)
+{
+    lua_newtable(L);
+    static const char *const utf8_names[] = {"char", "charpattern", "codepoint", "codes",
+                                             "len",  "offset",      NULL};
+    static const MeterCost utf8_costs[] = {{"codes", cost_codes}, {NULL, NULL}};
+    copy_fields(L, utf8lib, lua_gettop(L), utf8_names);
+    meter_table(L, -1, "utf8", utf8_costs);
+    lua_setfield(L, env, "utf8");
+
+    lua_newtable(L);
+    lua_getfield(L, oslib, "clock");
+    lua_setfield(L, -2, "clock");
+    meter_table(L, -1, "os", NULL);
+    lua_newtable(L);
+    lua_pushcfunction(L, sb_os_index);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, env, "os");
 }
 
 static int sb_build_env(lua_State *L)
 {
-    Sandbox *sb = lua_touserdata(L, 1);
-    (void)sb;
     /* luaopen_base writes into the registry's globals: that table becomes
      * a quarry we copy from, then is replaced by the fresh environment. */
     int base = open_lib(L, "_G", luaopen_base);
@@ -765,6 +1329,10 @@ static int sb_build_env(lua_State *L)
     int utf8lib = open_lib(L, LUA_UTF8LIBNAME, luaopen_utf8);
     int corolib = open_lib(L, LUA_COLIBNAME, luaopen_coroutine);
     int oslib = open_lib(L, LUA_OSLIBNAME, luaopen_os);
+    /* The full libraries stay on this stack only; the registry's "loaded"
+     * table gets just the originals behind the metered functions. */
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
 
     lua_newtable(L);
     int env = lua_gettop(L);
@@ -777,8 +1345,6 @@ static int sb_build_env(lua_State *L)
         const char *name;
         lua_CFunction fn;
     } base_own[] = {
-        {"pcall", sb_pcall},
-        {"xpcall", sb_xpcall},
         {"setmetatable", sb_setmetatable},
         {"collectgarbage", sb_collectgarbage},
         {"load", sb_load},
@@ -787,6 +1353,13 @@ static int sb_build_env(lua_State *L)
         lua_pushcfunction(L, base_own[i].fn);
         lua_setfield(L, env, base_own[i].name);
     }
+    meter_table(L, env, "", NULL);
+    /* pcall and xpcall check depth and re-raise limits themselves; metering
+     * them too would double their C-stack use. */
+    lua_pushcfunction(L, sb_pcall);
+    lua_setfield(L, env, "pcall");
+    lua_pushcfunction(L, sb_xpcall);
+    lua_setfield(L, env, "xpcall");
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
 
@@ -802,78 +1375,25 @@ static int sb_build_env(lua_State *L)
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 2);
 
-    lua_newtable(L);
-    static const char *const tab_names[] = {"pack", NULL};
-    copy_fields(L, tablib, lua_gettop(L), tab_names);
-    wrap_field(L, tablib, "concat", sb_concat, NULL);
-    wrap_field(L, tablib, "move", sb_move, NULL);
-    wrap_field(L, tablib, "insert", sb_table_plain, "table.insert");
-    wrap_field(L, tablib, "remove", sb_table_plain, "table.remove");
-    wrap_field(L, tablib, "sort", sb_table_plain, "table.sort");
-    wrap_field(L, tablib, "unpack", sb_table_plain, "table.unpack");
-    static const char *const tab_wrapped[] = {"concat", "move",   "insert", "remove",
-                                              "sort",   "unpack", NULL};
-    copy_fields(L, tablib, lua_gettop(L), tab_wrapped);
+    push_table_lib(L, tablib);
     lua_setfield(L, env, "table");
-
-    lua_newtable(L);
-    static const char *const math_names[] = {
-        "abs",       "ceil", "cos",    "deg",        "exp",  "floor",      "fmod",
-        "huge",      "log",  "max",    "maxinteger", "min",  "mininteger", "modf",
-        "pi",        "rad",  "random", "randomseed", "sin",  "sqrt",       "tan",
-        "tointeger", "type", "ult",    "atan",       "asin", "acos",       NULL,
-    };
-    copy_fields(L, mathlib, lua_gettop(L), math_names);
+    push_math_lib(L, mathlib);
     lua_setfield(L, env, "math");
-    /* Repeatable randomness: the same lesson shows the same numbers. */
-    lua_getfield(L, mathlib, "randomseed");
-    lua_pushinteger(L, 42);
-    lua_call(L, 1, 0);
-
-    lua_newtable(L);
-    static const char *const utf8_names[] = {"char", "charpattern", "codepoint", "codes",
-                                             "len",  "offset",      NULL};
-    copy_fields(L, utf8lib, lua_gettop(L), utf8_names);
-    lua_setfield(L, env, "utf8");
-
-    lua_newtable(L);
-    static const char *const co_names[] = {"create", "isyieldable", "running",
-                                           "status", "yield",       NULL};
-    copy_fields(L, corolib, lua_gettop(L), co_names);
-    lua_getfield(L, corolib, "resume");
-    lua_pushcclosure(L, sb_resume, 1);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "resume");
-    lua_pushcclosure(L, sb_wrap, 1);
-    lua_setfield(L, -2, "wrap");
-    lua_getfield(L, corolib, "close");
-    lua_pushcclosure(L, sb_close, 1);
-    lua_setfield(L, -2, "close");
+    push_coroutine_lib(L, corolib);
     lua_setfield(L, env, "coroutine");
-
-    lua_newtable(L);
-    lua_getfield(L, oslib, "clock");
-    lua_setfield(L, -2, "clock");
-    lua_newtable(L);
-    lua_pushcfunction(L, sb_os_index);
-    lua_setfield(L, -2, "__index");
-    lua_setmetatable(L, -2);
-    lua_setfield(L, env, "os");
+    push_small_libs(L, env, utf8lib, oslib);
 
     lua_newtable(L);
     lua_pushcfunction(L, sb_env_index);
     lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, sb_env_newindex);
+    lua_setfield(L, -2, "__newindex");
     lua_setmetatable(L, env);
 
     lua_pushvalue(L, env);
     lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-    /* The full libraries stay only in package.loaded inside the registry,
-     * which no script can reach without debug. Clear it anyway. */
-    lua_newtable(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     return 0;
 }
-
 /* ---- errors ---------------------------------------------------------- */
 
 static int sb_msgh(lua_State *L)
@@ -974,7 +1494,14 @@ static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
     const char *msg = NULL;
     size_t len = 0;
     int t = lua_type(L, -1);
-    if (status == LUA_ERRMEM) {
+    if (sb->aborting && !(t == LUA_TSTRING && strstr(lua_tostring(L, -1), sb->abort_msg))) {
+        /* a limit, whatever the object says (a refused block, an overflow) */
+        snprintf(text, sizeof text, "%s", sb->abort_msg);
+        msg = text;
+        len = strlen(text);
+        if (sb->last_line[0] && !sb->where[0])
+            snprintf(sb->where, sizeof sb->where, "%s", sb->last_line);
+    } else if (status == LUA_ERRMEM) {
         snprintf(text, sizeof text, "memory limit reached (%zu MB): unbounded growth?",
                  sb->limits.mem_bytes >> 20);
         msg = text;
@@ -1040,6 +1567,7 @@ Sandbox *sandbox_new(const char *name, const SandboxLimits *limits)
         memcpy(sb->short_src + 3, safe + n - (LUA_IDSIZE - 4), LUA_IDSIZE - 3);
     }
     lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    sandbox_renew(sb);
     char err[SANDBOX_ERR_LEN];
     if (!sandbox_protect(sb, sb_build_env, sb, err, sizeof err)) {
         sandbox_free(sb);
@@ -1115,6 +1643,14 @@ static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, 
                  sb->name);
         return false;
     }
+    int attr = sb_check_source(text, len);
+    if (attr) {
+        snprintf(err, err_len,
+                 "%s:%d: <const> and <close> are not allowed in lessons (Lua 5.4.4 compiles "
+                 "them wrongly in places)",
+                 sb->name, attr);
+        return false;
+    }
     const char *nul = memchr(text, '\0', len);
     if (nul) {
         int line = 1;
@@ -1140,7 +1676,10 @@ static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, 
         lua_settop(L, top);
         return false;
     }
-    if (!sandbox_call(sb, 0, 1, err, err_len)) {
+    sb->strict = true;
+    bool ok = sandbox_call(sb, 0, 1, err, err_len);
+    sb->strict = false;
+    if (!ok) {
         lua_settop(L, top);
         return false;
     }

@@ -7,13 +7,16 @@
  * __gc; the string metatable is hidden so string methods cannot be changed.
  *
  * Limits, enforced around an unpatched Lua: an instruction budget and a
- * wall-clock deadline per entry point, checked by a count hook that keeps
+ * wall-clock deadline per lesson file, checked by a count hook that keeps
  * raising once tripped (pcall, xpcall and coroutine.resume re-raise an
  * abort, so a script cannot swallow it); call depth checked in the hook
  * ("stack overflow"); a memory cap in the allocator with a lower soft limit
- * checked in the hook so the message keeps its file:line; the pattern
- * functions refuse calls whose worst case is too costly before they start,
- * because hooks never fire inside C functions.
+ * checked in the hook so the message keeps its file:line; every C function
+ * the script can reach is metered: its worst-case cost, estimated from its
+ * arguments, is charged to the same budget before it runs, because hooks
+ * never fire inside C functions; allocations are charged too, and no string
+ * may pass limits.string_bytes. Globals are strict once the file runs: reading
+ * an unknown global or creating a new one is an error.
  *
  * Every error comes out as one line "file:line: message" with control
  * characters escaped and the length cut. Entry points leave the Lua stack
@@ -36,7 +39,9 @@ typedef struct {
     int depth;            /* nested Lua calls */
     size_t file_bytes;    /* largest lesson file */
     size_t load_bytes;    /* largest text given to load() */
-    double pattern_steps; /* worst-case matcher steps a pattern call may cost */
+    double pattern_steps; /* worst-case matcher steps one pattern call may cost */
+    size_t string_bytes;  /* longest string the script may make */
+    size_t copy_bytes;    /* total bytes C may copy out of the state (sandbox_copy_charge) */
 } SandboxLimits;
 
 #define SANDBOX_ERR_LEN 512
@@ -67,7 +72,8 @@ bool sandbox_run_file(Sandbox *sb, const char *path, char *err, size_t err_len);
 bool sandbox_run_string(Sandbox *sb, const char *text, size_t len, char *err, size_t err_len);
 
 /* Calls the function below nargs arguments on the stack with nresults
- * results, under a fresh budget and deadline. On success the results
+ * results, under the file's budget and deadline (one budget per Sandbox,
+ * shared by every entry point until sandbox_renew). On success the results
  * replace function and arguments; on failure function and arguments are
  * popped and err says "file:line: message". */
 bool sandbox_call(Sandbox *sb, int nargs, int nresults, char *err, size_t err_len);
@@ -78,6 +84,18 @@ bool sandbox_call(Sandbox *sb, int nargs, int nresults, char *err, size_t err_le
  * so no error longjmps over C code that holds heap memory. Stack unchanged. */
 bool sandbox_protect(Sandbox *sb, int (*fn)(struct lua_State *L), void *ud, char *err,
                      size_t err_len);
+
+/* Gives the state a fresh instruction budget and deadline (the UI calls it
+ * before each learner-driven goal check; loading and `check` never do, so a
+ * whole file runs on one budget). */
+void sandbox_renew(Sandbox *sb);
+/* Seconds left of the file's deadline (negative once passed), so C work done
+ * for the lesson between entry points (scenario set-up, model runs) can stop
+ * on the same clock. */
+double sandbox_seconds_left(const Sandbox *sb);
+/* Counts n bytes that C is about to copy out of the state against the
+ * per-file total (limits.copy_bytes); false once the total would pass it. */
+bool sandbox_copy_charge(Sandbox *sb, size_t n);
 
 /* Copies msg into out (out_len bytes), escaping control characters, DEL,
  * invalid UTF-8 and C1 controls as \n, \t, \xNN and cutting it at out_len
@@ -97,6 +115,11 @@ typedef bool (*SandboxPollFn)(void *ctx, double running_s);
 void sandbox_set_poll(SandboxPollFn fn, void *ctx);
 #define SANDBOX_BUSY_S 0.2
 #define SANDBOX_POLL_S 0.05
+
+/* Meters every C function of the table at index t (named lib.NAME in
+ * messages): each call is charged to the budget by its arguments' sizes
+ * before it runs. The lesson API's tables go through it after they open. */
+void sandbox_meter_table(struct lua_State *L, int t, const char *lib);
 
 /* For the API (lesson_api.c): the Sandbox that owns L. */
 Sandbox *sandbox_of(struct lua_State *L);

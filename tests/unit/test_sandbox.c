@@ -139,37 +139,20 @@ static void test_sandbox_loop_in_coroutine(void **state)
 static void test_sandbox_loop_in_close_handler(void **state)
 {
     (void)state;
-    /* Lua leaves hooks off in a coroutine stopped by a hook: its pending
-     * <close> handler must never run, not in this call nor in a later one. */
-    Sandbox *sb = sandbox_new("hostile.lua", NULL);
-    const char *src = "local co = coroutine.create(function()\n"
-                      " local x <close> = setmetatable({}, {__close = function()\n"
-                      "  while true do end end})\n while true do end\nend)\n"
-                      "return function(n)\n"
-                      " if n == 1 then return coroutine.resume(co) end\n"
-                      " return coroutine.close(co)\nend";
-    char err[SANDBOX_ERR_LEN];
-    assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
-    lua_State *L = sandbox_state(sb);
-    lua_pushvalue(L, 1);
-    lua_pushinteger(L, 1);
-    assert_false(sandbox_call(sb, 1, 1, err, sizeof err));
-    assert_non_null(strstr(err, "hostile.lua:4: instruction limit"));
-    double t0 = clock_now_s();
-    lua_pushvalue(L, 1);
-    lua_pushinteger(L, 2);
-    assert_true(sandbox_call(sb, 1, 2, err, sizeof err));
-    assert_true(clock_now_s() - t0 < 1.0);
-    assert_false(lua_toboolean(L, -2));
-    assert_int_equal(lua_gettop(L), 3);
-    sandbox_free(sb);
-    expect_refused("local f = coroutine.wrap(function()\n"
+    /* <close> variables are refused before anything runs (Lua 5.4.4 bugs:
+     * coroutine.close nested in __close overflows the C stack; 'break' may
+     * skip a close), and <const> with them (wrong code in 5.4.4). */
+    expect_refused("local co = coroutine.create(function()\n"
                    " local x <close> = setmetatable({}, {__close = function()\n"
-                   "  while true do end end})\n while true do end\nend)\nf()",
-                   4, "instruction limit");
-    expect_refused("do\n local x <close> = setmetatable({}, {__close = function()\n"
-                   "  while true do end end})\nend",
-                   3, "instruction limit");
+                   "  while true do end end})\n while true do end\nend)\n",
+                   2, "<const> and <close> are not allowed");
+    expect_refused("local x\nlocal k < const > = 3", 2, "not allowed in lessons");
+    expect_ok("local a, b = 1, 2\nreturn a <b, 'x<close' .. 'd>'");
+    /* The same through load(): refused with the load chunk's position. */
+    expect_refused("local f, e = load('local z <' .. 'close> = nil')\n"
+                   "if not f and e:find('[load]:1: ', 1, true) and e:find('not allowed') then\n"
+                   " error('refused') end",
+                   3, "refused");
 }
 
 static void test_sandbox_costly_patterns(void **state)
@@ -233,7 +216,8 @@ static void test_sandbox_deep_recursion(void **state)
 static void test_sandbox_unpack_huge(void **state)
 {
     (void)state;
-    expect_refused("return table.unpack({}, 1, 1e8)", 1, "too many results");
+    expect_refused("return table.unpack({}, 1, 1e8)", 1, "range too large");
+    expect_refused("return table.unpack({}, 1, 1e6)", 1, "too many results");
     expect_refused("return table.move({}, 1, 1 << 60, 2)", 1, "range too large");
     expect_refused("local t = setmetatable({}, {__len = function() return 1 << 60 end})\n"
                    "table.remove(t, 1)",
