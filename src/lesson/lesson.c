@@ -99,6 +99,7 @@ struct Lesson {
     int return_line;
     int *kind_lines; /* line of each `kind =` in the source, in order */
     int n_kind_lines;
+    bool renew_goals; /* interactive: each goal check gets a fresh budget */
     Problems problems;
 };
 
@@ -314,6 +315,40 @@ static const char LESSON_KEY[] = "scalelab.lesson";
 static const char GOALS_KEY[] = "scalelab.goals";
 static const char DEBRIEFS_KEY[] = "scalelab.debriefs";
 
+/* Copies the string on top of the stack out of Lua (not popped). Every
+ * string a lesson hands to C passes here: NUL bytes are refused, and the
+ * bytes count against the file's total (sandbox_copy_charge), so a huge
+ * string reused on many pages cannot grow scalelab's memory. Raises
+ * before allocating anything. */
+static char *take_string(lua_State *L, const char *what, const char *k)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    if (strlen(s) != len)
+        luaL_error(L, "%s: '%s' contains a NUL byte", what, k);
+    if (!sandbox_copy_charge(sandbox_of(L), len + 1))
+        luaL_error(L,
+                   "%s: '%s': the lesson's texts pass %zu MB in all, the most scalelab "
+                   "reads from one lesson",
+                   what, k, sandbox_limits_default().copy_bytes >> 20);
+    return xstrdup(s);
+}
+
+/* The length of the list at idx, refused outside 0..max: a __len
+ * metamethod may return anything, a negative number included. */
+static lua_Integer list_len(lua_State *L, int idx, const char *what, const char *k,
+                            lua_Integer max)
+{
+    lua_len(L, idx);
+    int isnum;
+    lua_Integer n = lua_tointegerx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum || n < 0 || n > max)
+        luaL_error(L, "%s: '%s' must be a list of at most %I entries (its length is %s)", what,
+                   k, max, isnum ? "out of range" : "not a whole number");
+    return n;
+}
+
 static char *dup_field(lua_State *L, int idx, const char *k, const char *what, bool required)
 {
     int t = lua_getfield(L, idx, k);
@@ -327,13 +362,7 @@ static char *dup_field(lua_State *L, int idx, const char *k, const char *what, b
         lua_pop(L, 1);
         luaL_error(L, "%s: '%s' must be a string (got %s)", what, k, lua_typename(L, t));
     }
-    size_t len;
-    const char *s = lua_tolstring(L, -1, &len);
-    if (strlen(s) != len) {
-        lua_pop(L, 1);
-        luaL_error(L, "%s: '%s' contains a NUL byte", what, k);
-    }
-    char *copy = xstrdup(s);
+    char *copy = take_string(L, what, k);
     lua_pop(L, 1);
     return copy;
 }
@@ -350,14 +379,12 @@ static void read_strings(lua_State *L, int idx, const char *k, const char *what,
     }
     if (t != LUA_TTABLE)
         luaL_error(L, "%s: '%s' must be a list of strings", what, k);
-    lua_Integer len = luaL_len(L, -1);
-    if (len > MAX_ITEMS)
-        luaL_error(L, "%s: '%s' has %I entries (at most %d)", what, k, len, MAX_ITEMS);
+    lua_Integer len = list_len(L, -1, what, k, MAX_ITEMS);
     *out = xcalloc((size_t)len + 1, sizeof **out);
     for (lua_Integer i = 1; i <= len; i++) {
         if (lua_geti(L, -1, i) != LUA_TSTRING)
             luaL_error(L, "%s: %s[%I] must be a string", what, k, i);
-        (*out)[i - 1] = xstrdup(lua_tostring(L, -1));
+        (*out)[i - 1] = take_string(L, what, k);
         *n = (int)i;
         lua_pop(L, 1);
     }
@@ -464,8 +491,8 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
                  {"system", SCN_ALLOW_SYSTEM},
                  {"search", SCN_ALLOW_SEARCH}};
     unsigned allow = 0;
-    lua_Integer len = luaL_len(L, -1);
-    for (lua_Integer i = 1; i <= len && i <= MAX_ITEMS; i++) {
+    lua_Integer len = list_len(L, -1, what, "allow", MAX_ITEMS);
+    for (lua_Integer i = 1; i <= len; i++) {
         const char *s = lua_geti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
         unsigned bit = 0;
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
@@ -571,8 +598,8 @@ static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
 {
     if (lua_getfield(L, idx, "choices") != LUA_TTABLE)
         luaL_error(L, "%s: 'choices' must be a list of { text =, correct =, explain = }", what);
-    lua_Integer len = luaL_len(L, -1);
-    if (len < 2 || len > MAX_ITEMS)
+    lua_Integer len = list_len(L, -1, what, "choices", MAX_ITEMS);
+    if (len < 2)
         luaL_error(L, "%s: a quiz needs 2 to %d choices (has %I)", what, MAX_ITEMS, len);
     p->choices = xcalloc((size_t)len, sizeof *p->choices);
     int n_correct = 0;
@@ -670,8 +697,8 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
                    p->chart_x);
     if (lua_getfield(L, c, "values") != LUA_TTABLE)
         luaL_error(L, "%s: chart.values must be a list of numbers", what);
-    lua_Integer len = luaL_len(L, -1);
-    if (len < 1 || len > MAX_CHART)
+    lua_Integer len = list_len(L, -1, what, "chart.values", MAX_CHART);
+    if (len < 1)
         luaL_error(L, "%s: chart.values needs 1 to %d numbers", what, MAX_CHART);
     for (lua_Integer i = 1; i <= len; i++) {
         int isnum;
@@ -883,8 +910,8 @@ static int read_header(lua_State *L)
     l->minutes = int_field(L, idx, "minutes");
     if (lua_getfield(L, idx, "pages") != LUA_TTABLE)
         return luaL_error(L, "lesson: 'pages' must be a list of pages");
-    lua_Integer n = luaL_len(L, -1);
-    if (n < 1 || n > MAX_PAGES)
+    lua_Integer n = list_len(L, -1, "lesson", "pages", MAX_PAGES);
+    if (n < 1)
         return luaL_error(L, "lesson: needs 1 to %d pages (has %I)", MAX_PAGES, n);
     l->pages = xcalloc((size_t)n, sizeof *l->pages);
     l->n_pages = (int)n;
@@ -896,9 +923,16 @@ static int read_header(lua_State *L)
     return 0;
 }
 
+/* Opens the API and meters its C functions like the Lua library's. */
 static int open_api(lua_State *L)
 {
     lesson_api_open(L);
+    lua_pushglobaltable(L);
+    if (lua_getfield(L, -1, "scalelab") == LUA_TTABLE) {
+        sandbox_meter_table(L, -1, "scalelab");
+        if (lua_getfield(L, -1, "units") == LUA_TTABLE)
+            sandbox_meter_table(L, -1, "scalelab.units");
+    }
     return 0;
 }
 
@@ -971,10 +1005,15 @@ static Lesson *lesson_load_with(const char *path, const SandboxLimits *lim, char
     return l;
 }
 
+/* Loading runs on one budget; after it, each goal check (a learner's move)
+ * gets its own, so a long session never runs dry. */
 Lesson *lesson_load(const char *path, char *err, size_t err_len)
 {
     SandboxLimits lim = sandbox_limits_default();
-    return lesson_load_with(path, &lim, err, err_len);
+    Lesson *l = lesson_load_with(path, &lim, err, err_len);
+    if (l)
+        l->renew_goals = true;
+    return l;
 }
 
 Lesson *lesson_load_quick(const char *path, char *err, size_t err_len)
@@ -1205,6 +1244,8 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
     }
     lua_State *L = sandbox_state(l->sb);
     int top = lua_gettop(L);
+    if (l->renew_goals)
+        sandbox_renew(l->sb);
     GoalCtx g = {.page = page, .s = s};
     char e[LESSON_ERR_LEN];
     lua_pushcfunction(L, run_goal);
