@@ -6,6 +6,7 @@
 #include "cmd/cli.h"
 
 #include "lesson/catalog.h"
+#include "lesson/sandbox.h"
 #include "ui/progress.h"
 
 #include <stdio.h>
@@ -19,6 +20,14 @@ static const char list_help[] =
     "  --lessons DIR      the lessons folder (default: $SCALELAB_LESSONS, the\n"
     "                     source tree's or the installed one)\n"
     "  --help             this text\n";
+
+/* Text from a lesson (title, track, id, error) as the terminal may show it:
+ * control bytes and escape sequences escaped by the one escaping function. */
+static const char *cmd_list_shown(const char *s, char *buf, size_t n)
+{
+    sandbox_escape(s, strlen(s), buf, n);
+    return buf;
+}
 
 int cmd_list(int argc, char **argv)
 {
@@ -57,18 +66,21 @@ int cmd_list(int argc, char **argv)
     const char *track = NULL;
     for (int i = 0; i < catalog_count(cat); i++) {
         const CatalogEntry *e = catalog_entry(cat, i);
+        char id[128], text[512];
+        cmd_list_shown(e->id, id, sizeof id);
         if (e->error) {
-            printf("  ! %-24s %s\n", e->id, e->error);
+            printf("  ! %-24s %s\n", id, cmd_list_shown(e->error, text, sizeof text));
             bad++;
             continue;
         }
         if (!track || strcmp(track, e->track) != 0) {
-            printf("%s\n", *e->track ? e->track : "Other");
+            printf("%s\n", *e->track ? cmd_list_shown(e->track, text, sizeof text) : "Other");
             track = e->track;
         }
         ProgressStatus st = progress_status(pr, e->id);
         const char *mark = st == PROGRESS_DONE ? "[x]" : st == PROGRESS_STARTED ? "[>]" : "[ ]";
-        printf("  %s %-24s %3d min  %s\n", mark, e->id, e->minutes, e->title);
+        printf("  %s %-24s %3d min  %s\n", mark, id, e->minutes,
+               cmd_list_shown(e->title, text, sizeof text));
     }
     progress_free(pr);
     catalog_free(cat);

@@ -23,16 +23,47 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A presenter script is a short list of moves: at most 64 KiB and 2,000
+ * lines (each move replays the model once while the script is checked, so
+ * the size bounds the time before the show starts), text only. Errors read
+ * "FILE:LINE: message". */
+#define PRESENT_SCRIPT_BYTES (64u << 10)
+#define PRESENT_SCRIPT_LINES 2000
+
 static char *cmd_present_slurp(const char *path, char *err, size_t err_len)
 {
     size_t len;
     FileProblem why;
-    char *buf = file_read(path, 1u << 20, &len, &why);
-    if (!buf && why.status == FILE_TOO_LARGE)
-        msg_set(err, err_len, "the script %s is over 1 MB", path);
-    else if (!buf)
-        msg_set(err, err_len, "cannot read the script %s", path);
+    char *buf = file_read(path, PRESENT_SCRIPT_BYTES, &len, &why);
+    if (!buf) {
+        char text[200];
+        file_problem_text(&why, PRESENT_SCRIPT_BYTES, text, sizeof text);
+        msg_set(err, err_len, "%s:1: the script %s (a script holds at most %u lines of moves)",
+                path, why.status == FILE_TOO_LARGE ? "is too large" : text,
+                PRESENT_SCRIPT_LINES);
+        return NULL;
+    }
+    int line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] == '\0' || line > PRESENT_SCRIPT_LINES) {
+            msg_set(err, err_len, "%s:%d: %s", path, line,
+                    buf[i] ? "too many lines: a script holds at most 2000 moves"
+                           : "NUL byte: a script is a text file of moves");
+            free(buf);
+            return NULL;
+        }
+        line += buf[i] == '\n';
+    }
     return buf;
+}
+
+/* screen_present_script says "script:N: message"; the user sees FILE:N. */
+static void cmd_present_script_error(const char *path, const char *err, char *out, size_t n)
+{
+    if (strncmp(err, "script:", 7) == 0)
+        msg_set(out, n, "%s:%s", path, err + 7);
+    else
+        msg_set(out, n, "%s: %s", path, err);
 }
 
 static void cmd_present_clock(PresentState *ps)
@@ -199,8 +230,12 @@ int cmd_present(int argc, char **argv)
     int status = CLI_OK;
     if (script) {
         char *text = cmd_present_slurp(script, err, sizeof err);
-        if (!text || !screen_present_script(&ps, text, err, sizeof err)) {
-            status = cli_error(CLI_FAIL, "%s%s%s", text ? script : "", text ? ": " : "", err);
+        if (!text) {
+            status = cli_error(CLI_FAIL, "%s", err);
+        } else if (!screen_present_script(&ps, text, err, sizeof err)) {
+            char line[LESSON_ERR_LEN + 64];
+            cmd_present_script_error(script, err, line, sizeof line);
+            status = cli_error(CLI_FAIL, "%s", line);
         }
         free(text);
     }

@@ -16,6 +16,16 @@
  * Any other line, a bad number or a missing header makes the file corrupt:
  * it is renamed to "<path>.corrupt" and the store starts empty. Lesson ids
  * never contain white space (progress_id_ok refuses them).
+ *
+ * Safety: the file is read through file_read (regular files only, opened
+ * non-blocking, so a FIFO in its place cannot stall start-up; at most
+ * PROGRESS_MAX_BYTES); parsing is linear (lessons are found through a hash
+ * index, pages per lesson are capped). Two windows may run at once: each
+ * save takes an exclusive flock on "<path>.lock" (opened O_NOFOLLOW,
+ * refused unless a regular file), merges what is on disk into memory
+ * (status and page reached keep the furthest, hints the most, a met goal
+ * stays met, an answer stays given) and then writes atomically, so neither
+ * window loses the other's progress.
  */
 #include "ui/progress.h"
 
@@ -29,6 +39,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,9 +47,11 @@
 #define PROGRESS_HEADER    "scalelab-progress 2"
 #define PROGRESS_HEADER_V1 "scalelab-progress 1"
 #define PROGRESS_LINE_MAX 512
-/* Far above any real file (a line per lesson and page played); a larger
- * one was not written by scalelab. */
-#define PROGRESS_MAX_BYTES (16u << 20)
+/* Far above any real file (a line per lesson and page played: about 40
+ * bytes each); a larger one was not written by scalelab. */
+#define PROGRESS_MAX_BYTES   (1u << 20)
+#define PROGRESS_MAX_LESSONS 4096 /* the menu lists at most 2,000 files */
+#define PROGRESS_MAX_PAGES   256  /* a lesson has at most 200 pages */
 
 typedef struct {
     int page;
@@ -67,6 +80,8 @@ struct Progress {
     uint64_t seed;
     LessonRec *lessons;
     int n_lessons;
+    int *index;    /* open-addressing hash of lesson ids: slot -> lesson + 1, 0 empty */
+    int index_cap; /* a power of two, at least twice n_lessons */
     char save_error[300]; /* last failed save, "" after a success */
     bool error_told;      /* save_error was handed out by progress_take_error */
 };
@@ -105,14 +120,42 @@ const char *progress_default_path(char *buf, size_t n)
     return buf;
 }
 
+static unsigned progress_hash(const char *id)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+        h = (h ^ *c) * 16777619u;
+    return h;
+}
+
+/* The index slot of id: where it is, or the empty slot where it would go. */
+static int progress_slot(const Progress *p, const char *id)
+{
+    unsigned mask = (unsigned)p->index_cap - 1;
+    unsigned i = progress_hash(id) & mask;
+    while (p->index[i] && strcmp(p->lessons[p->index[i] - 1].id, id) != 0)
+        i = (i + 1) & mask;
+    return (int)i;
+}
+
+static void progress_reindex(Progress *p)
+{
+    int cap = 64;
+    while (cap < 2 * (p->n_lessons + 1))
+        cap *= 2;
+    free(p->index);
+    p->index = xcalloc((size_t)cap, sizeof *p->index);
+    p->index_cap = cap;
+    for (int i = 0; i < p->n_lessons; i++)
+        p->index[progress_slot(p, p->lessons[i].id)] = i + 1;
+}
+
 static LessonRec *progress_find(const Progress *p, const char *id)
 {
-    if (!p || !id)
+    if (!p || !id || !p->index)
         return NULL;
-    for (int i = 0; i < p->n_lessons; i++)
-        if (strcmp(p->lessons[i].id, id) == 0)
-            return &p->lessons[i];
-    return NULL;
+    int slot = p->index[progress_slot(p, id)];
+    return slot ? &p->lessons[slot - 1] : NULL;
 }
 
 static LessonRec *progress_get(Progress *p, const char *id)
@@ -125,6 +168,10 @@ static LessonRec *progress_get(Progress *p, const char *id)
     memset(l, 0, sizeof *l);
     l->id = xstrdup(id);
     l->status = PROGRESS_NEW;
+    if (2 * p->n_lessons >= p->index_cap)
+        progress_reindex(p);
+    else
+        p->index[progress_slot(p, id)] = p->n_lessons;
     return l;
 }
 
@@ -168,6 +215,9 @@ static void progress_clear(Progress *p)
     free(p->lessons);
     p->lessons = NULL;
     p->n_lessons = 0;
+    free(p->index);
+    p->index = NULL;
+    p->index_cap = 0;
 }
 
 /* Parses a non-negative (or >= -1 when allow_minus) decimal int field. */
@@ -237,7 +287,8 @@ static bool progress_parse_line(Progress *p, char *line, int version)
             st = PROGRESS_DONE;
         else
             return false;
-        if (!progress_id_ok(f[1]) || !progress_int(f[3], 0, &page))
+        if (!progress_id_ok(f[1]) || !progress_int(f[3], 0, &page) ||
+            (!progress_find(p, f[1]) && p->n_lessons >= PROGRESS_MAX_LESSONS))
             return false;
         LessonRec *l = progress_get(p, f[1]);
         l->status = st;
@@ -248,7 +299,9 @@ static bool progress_parse_line(Progress *p, char *line, int version)
         int page, hints, met, answer, correct;
         if (!progress_id_ok(f[1]) || !progress_int(f[2], 0, &page) ||
             !progress_int(f[3], 0, &hints) || !progress_int(f[4], 0, &met) || met > 1 ||
-            !progress_int(f[5], -1, &answer) || !progress_int(f[6], 0, &correct) || correct > 1)
+            !progress_int(f[5], -1, &answer) || !progress_int(f[6], 0, &correct) || correct > 1 ||
+            page >= PROGRESS_MAX_PAGES ||
+            (!progress_find(p, f[1]) && p->n_lessons >= PROGRESS_MAX_LESSONS))
             return false;
         PageRec tmp = {.first = -1};
         if (n == 13 && !progress_parse_exercise(f + 7, &tmp))
@@ -471,7 +524,7 @@ static const char *progress_status_word(ProgressStatus s)
     return s == PROGRESS_DONE ? "done" : s == PROGRESS_STARTED ? "started" : "new";
 }
 
-static bool progress_write(const Progress *p, char *err, size_t err_len);
+static bool progress_write(Progress *p, char *err, size_t err_len);
 
 bool progress_save(Progress *p, char *err, size_t err_len)
 {
@@ -516,12 +569,79 @@ static bool progress_put_all(FILE *f, const void *ctx)
     return !ferror(f);
 }
 
-static bool progress_write(const Progress *p, char *err, size_t err_len)
+/* Folds the record read from disk into p (another window may have saved
+ * since p was read): the furthest status, the most hints, a met goal, a
+ * given answer; the page reached is this window's unless it has none. */
+static void progress_merge(Progress *p, const Progress *disk)
+{
+    for (int i = 0; i < disk->n_lessons; i++) {
+        const LessonRec *d = &disk->lessons[i];
+        bool known = progress_find(p, d->id) != NULL;
+        LessonRec *l = progress_get(p, d->id);
+        if (d->status > l->status)
+            l->status = d->status;
+        if (!known)
+            l->page = d->page;
+        for (int j = 0; j < d->n_pages; j++) {
+            const PageRec *dr = &d->pages[j];
+            PageRec *r = progress_page_get(l, dr->page);
+            if (dr->hints > r->hints)
+                r->hints = dr->hints;
+            r->met = r->met || dr->met;
+            if (r->answer < 0) {
+                r->answer = dr->answer;
+                r->correct = dr->correct;
+            }
+        }
+    }
+}
+
+/* Opens and locks "<path>.lock" for the read-merge-write of a save: the
+ * lock file is created in the state folder, never followed through a
+ * symlink, and must be a regular file. Returns the fd, or -1 with errno. */
+static int progress_lock(const char *path)
+{
+    size_t n = strlen(path) + sizeof ".lock";
+    char *lock = xmalloc(n);
+    snprintf(lock, n, "%s.lock", path);
+    int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
+    free(lock);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+static bool progress_write(Progress *p, char *err, size_t err_len)
 {
     if (!progress_mkdirs(p->path, err, err_len))
         return false;
-    if (!file_write(p->path, FILE_PRIVATE, progress_put_all, p, NULL, 0)) {
-        msg_set(err, err_len, "cannot save %s: %s", p->path, strerror(errno));
+    int lock = progress_lock(p->path);
+    if (lock < 0) {
+        msg_set(err, err_len, "cannot lock %s.lock: %s", p->path, strerror(errno));
+        return false;
+    }
+    Progress disk = {.path = p->path};
+    char why[160];
+    if (progress_read(&disk, why, sizeof why) == 0)
+        progress_merge(p, &disk);
+    progress_clear(&disk);
+    bool ok = file_write(p->path, FILE_PRIVATE, progress_put_all, p, NULL, 0);
+    int e = errno;
+    close(lock); /* releases the lock */
+    if (!ok) {
+        msg_set(err, err_len, "cannot save %s: %s", p->path, strerror(e));
         return false;
     }
     return true;

@@ -20,7 +20,7 @@ printf '# the demo\nswap 0 8   # GPU 0 crosses to server 2\n' >"$tmp/demo.script
 printf 'swap 0 99\n' >"$tmp/bad.script"
 out=$("$bin" present tests/present/demo.lua --script "$tmp/bad.script" 2>&1 </dev/null); rc=$?
 [ "$rc" = 1 ] || no "a bad script exits $rc, not 1"
-echo "$out" | grep -q "script:1:" || no "a bad script does not name its line: $out"
+echo "$out" | grep -q "bad.script:1: " || no "a bad script does not name its line as FILE:1: $out"
 
 # --- reveals, the scripted move, no progress ---
 start 80 24 present tests/present/demo.lua --script "$tmp/demo.script"

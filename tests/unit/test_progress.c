@@ -121,12 +121,95 @@ static void test_progress_save_leaves_no_temp_file(void **state)
     int files = 0;
     struct dirent *e;
     while ((e = readdir(d)))
-        if (e->d_name[0] != '.') {
+        if (e->d_name[0] != '.' && strcmp(e->d_name, "progress.lock") != 0) {
             files++;
             assert_string_equal(e->d_name, "progress");
         }
     closedir(d);
     assert_int_equal(files, 1);
+}
+
+/* Two windows open at once: each saves its own moves, neither loses the
+ * other's (the save merges what is on disk under a lock). */
+static void test_progress_two_windows_keep_both(void **state)
+{
+    Fixture *f = *state;
+    Progress *a = progress_open(f->path, NULL, 0);
+    Progress *b = progress_open(f->path, NULL, 0);
+    assert_true(progress_set_scenario_met(a, "intro", 2, NULL, 0));
+    assert_true(progress_set_hints(b, "intro", 2, 3, NULL, 0));
+    assert_true(progress_set_done(b, "fabric", NULL, 0));
+    assert_true(progress_set_quiz(a, "fabric", 4, 1, true, NULL, 0));
+    progress_free(a);
+    progress_free(b);
+    Progress *c = progress_open(f->path, NULL, 0);
+    assert_true(progress_scenario_met(c, "intro", 2));
+    assert_int_equal(progress_hints(c, "intro", 2), 3);
+    assert_int_equal(progress_status(c, "fabric"), PROGRESS_DONE);
+    bool correct = false;
+    assert_int_equal(progress_quiz_answer(c, "fabric", 4, &correct), 1);
+    assert_true(correct);
+    progress_free(c);
+}
+
+/* A symlink planted at the temporary file's or the lock's name never makes
+ * a save write through it: the target outside the state folder stays. */
+static void test_progress_planted_symlinks_not_followed(void **state)
+{
+    Fixture *f = *state;
+    char sub[96], victim[160], link[200];
+    snprintf(sub, sizeof sub, "%s/sub", f->dir);
+    mkdir(sub, 0700);
+    snprintf(victim, sizeof victim, "%s/victim", f->dir);
+    write_file(victim, "precious\n");
+    snprintf(link, sizeof link, "%s.tmp.%ld", f->path, (long)getpid());
+    assert_int_equal(symlink(victim, link), 0);
+    Progress *p = progress_open(f->path, NULL, 0);
+    assert_true(progress_visit(p, "intro", 1, NULL, 0));
+    snprintf(link, sizeof link, "%s.lock", f->path);
+    unlink(link);
+    assert_int_equal(symlink(victim, link), 0);
+    char err[300] = "";
+    assert_false(progress_visit(p, "intro", 2, err, sizeof err));
+    assert_non_null(strstr(err, "cannot lock"));
+    progress_free(p);
+    FILE *fp = fopen(victim, "r");
+    char got[32] = "";
+    assert_non_null(fgets(got, sizeof got, fp));
+    fclose(fp);
+    assert_string_equal(got, "precious\n");
+}
+
+/* A FIFO in place of the file opens at once (nothing blocks); a file over
+ * the size cap is set aside; a large valid file parses in linear time. */
+static void test_progress_fifo_big_and_many_records(void **state)
+{
+    Fixture *f = *state;
+    char sub[96], note[512];
+    snprintf(sub, sizeof sub, "%s/sub", f->dir);
+    mkdir(sub, 0700);
+    assert_int_equal(mkfifo(f->path, 0600), 0);
+    Progress *p = progress_open(f->path, note, sizeof note);
+    assert_non_null(strstr(note, "FIFO"));
+    progress_free(p);
+    unlink(f->path);
+    FILE *fp = fopen(f->path, "w");
+    fputs("scalelab-progress 1\n", fp);
+    for (int i = 0; i < 4000; i++)
+        fprintf(fp, "lesson l%d started 1\npage l%d 1 0 1 -1 0\n", i, i);
+    fclose(fp);
+    p = progress_open(f->path, note, sizeof note);
+    assert_string_equal(note, "");
+    assert_true(progress_scenario_met(p, "l3999", 1));
+    assert_int_equal(progress_status(p, "l17"), PROGRESS_STARTED);
+    progress_free(p);
+    fp = fopen(f->path, "a");
+    for (int i = 0; i < 60000; i++) /* past the 1 MiB cap */
+        fprintf(fp, "page l1 1 0 1 -1 0\n");
+    fclose(fp);
+    p = progress_open(f->path, note, sizeof note);
+    assert_non_null(strstr(note, "moved to"));
+    progress_free(p);
 }
 
 static void test_progress_corrupt_file_moved_aside_once(void **state)
@@ -357,6 +440,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_progress_reads_version_1, setup, teardown),
         cmocka_unit_test(test_progress_seeds_differ),
         cmocka_unit_test_setup_teardown(test_progress_save_leaves_no_temp_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_two_windows_keep_both, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_planted_symlinks_not_followed, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_progress_fifo_big_and_many_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_corrupt_file_moved_aside_once, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_progress_bad_header_and_numbers_are_corrupt, setup,
