@@ -161,7 +161,7 @@ static void test_progress_planted_symlinks_not_followed(void **state)
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
     mkdir(sub, 0700);
     snprintf(victim, sizeof victim, "%s/victim", f->dir);
-    write_file(victim, "precious\n");
+    tl_write_file(victim, "precious\n");
     snprintf(link, sizeof link, "%s.tmp.%ld", f->path, (long)getpid());
     assert_int_equal(symlink(victim, link), 0);
     Progress *p = progress_open(f->path, NULL, 0);
