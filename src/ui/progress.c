@@ -570,8 +570,10 @@ static bool progress_put_all(FILE *f, const void *ctx)
 }
 
 /* Folds the record read from disk into p (another window may have saved
- * since p was read): the furthest status, the most hints, a met goal, a
- * given answer; the page reached is this window's unless it has none. */
+ * since p was read): the furthest status, the most hints, tries and
+ * reviews, a met goal, a used search, a given answer and first try, the
+ * seed already saved; the page reached and the moves are this window's
+ * unless it has none. */
 static void progress_merge(Progress *p, const Progress *disk)
 {
     for (int i = 0; i < disk->n_lessons; i++) {
@@ -588,12 +590,24 @@ static void progress_merge(Progress *p, const Progress *disk)
             if (dr->hints > r->hints)
                 r->hints = dr->hints;
             r->met = r->met || dr->met;
-            if (r->answer < 0) {
+            if (r->answer < 0)
                 r->answer = dr->answer;
-                r->correct = dr->correct;
+            r->correct = r->correct || dr->correct; /* right once stays right */
+            if (r->first < 0)
+                r->first = dr->first;
+            if (dr->tries > r->tries)
+                r->tries = dr->tries;
+            r->search = r->search || dr->search;
+            if (dr->reviews > r->reviews) {
+                r->reviews = dr->reviews;
+                r->review_ok = dr->review_ok;
             }
+            if (r->moves == 0)
+                r->moves = dr->moves;
         }
     }
+    if (disk->seed) /* the first window's seed stays the learner's */
+        p->seed = disk->seed;
 }
 
 /* Opens and locks "<path>.lock" for the read-merge-write of a save: the
