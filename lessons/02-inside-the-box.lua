@@ -176,11 +176,8 @@ the network, at a price (lesson 7). Lesson 6 measures both.
 ]] },
 
     { kind = "scenario", title = "Use the box well", text = fill([[
-Llama 3 8B on one DGX H100, split TP 8 with micro-batches of 1:
-{box_step} a step, {box_tp} of it waiting on all-reduces. NVLink is fast,
-but not free. Find a split and a micro-batch that fit in memory and
-beat {box_target}.
-]], V),
+Llama 3 8B on one DGX H100 as TP 8: {box_tp} of the step waits on
+all-reduces. Change TP and the micro-batch; stay in memory.]], V),
       cluster = box, workload = box_wl, mapping = box_map,
       allow = { "degrees", "micro" },
       goal = { text = "Fit in memory with a step under " .. V.box_target .. ".",

@@ -180,10 +180,8 @@ One {name2} rack, liquid cooled, draws about {rack_kw}.
         .. V.rack_ratio .. "x" },
 
     { kind = "scenario", title = "A power budget", text = fill([[
-144 DGX H100 GPUs train Llama 3 70B at {start_tok}, drawing {start_kw}.
-The hall can feed {budget} and has liquid cooling for two racks.
-Reach {target} within {budget}: pick the system, then the split.
-]], V),
+144 H100s train Llama 3 70B at {start_tok} on {start_kw}. Budget {budget},
+liquid cooling on hand: pick the system, then the split.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
       allow = { "system", "degrees" },
       goal = { text = "Stay within " .. V.budget .. " and reach " .. V.target .. ".",

@@ -117,7 +117,7 @@ every *spine* switch. Any two leaves are two hops apart, through
 whichever spine is least busy. This shape is a *Clos* (or
 *leaf-spine*) network; it grows by adding switches.
 
-DGX SuperPODs wire it *rail-optimized*: GPU k of every server
+DGX SuperPODs wire it *rail-optimized*: GPU k of every server in a unit
 plugs into leaf k, so traffic between same-numbered GPUs of
 different servers crosses just one leaf.
 
@@ -174,11 +174,8 @@ inside a pod, but the links above the pods are oversubscribed
       formula = V.h_bits .. " / 8 / " .. META_OVERSUB .. " = " .. V.cross_pod },
 
     { kind = "scenario", title = "A 4:1 spine", text = fill([[
-Llama 3 70B on 128 GPUs with 100 GbE each (a budget fabric): two
-servers per leaf, 4:1 to the spine. TP 8 x PP 2 sends big gradient
-reductions over the spine: {start_step} a step, {start_dp} of it DP.
-Cut what crosses the spine, and keep the pipeline busy.
-]], V),
+100 GbE per GPU, two servers per leaf, 4:1 to the spine: DP takes
+{start_dp} of {start_step}. Cut what crosses the spine; keep the pipeline fed.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
       allow = { "degrees", "micro" },
       goal = { text = "Fit in memory with a step under " .. V.target .. ".",

@@ -157,11 +157,8 @@ that much 4 times per layer (2 forward, 2 backward).
       formula = "4 x " .. V.act .. " x " .. m.layers .. " = " .. V.tp_all },
 
     { kind = "scenario", title = "Shrink the bubble", text = fill([[
-Llama 3 70B on 64 GPUs, TP 8 x PP 8: an 8-stage pipeline fed 16
-sequences a step in micro-batches of 2, so 8 micro-batches. The
-bubble is {start_share} of the step. Shrink it until the step is under
-{target}; the model must still fit.
-]], V),
+TP 8 x PP 8 fed 16 sequences as micro-batches of 2: the bubble is
+{start_share} of the step. Shrink it; the model must still fit.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
       allow = { "degrees", "micro" },
       goal = {
@@ -198,7 +195,8 @@ leave each pipeline fewer sequences; smaller micro-batches refill it.
   (stages - 1) / micro-batches.
 - EP spreads the experts of a mixture-of-experts model and
   exchanges tokens all-to-all in every MoE layer.
-- Frequent, blocking traffic (TP, EP) needs the fastest tier.
+- TP's frequent, blocking traffic needs the fastest tier; EP wants
+  it too, and pays a price when it crosses the network.
 ]] },
 
     { kind = "quiz", title = "Check: the bubble", calc = true, text = [[

@@ -148,11 +148,8 @@ spread evenly over the group.
       formula = "(64 - " .. b200.domain_gpus .. ") / 64 = " .. V.out_pct },
 
     { kind = "scenario", title = "Same count, better wiring", text = fill([[
-{moe_name} on {gpus} B200-class GPUs. On 8-GPU servers the team
-picked EP {start_ep}, so expert exchange stays inside each server:
-{scn_step} per step. Keep the GPUs and their generation; change
-the wiring, and the EP size the wiring now allows (TP, PP stay 1).
-]], V),
+On 8-GPU servers the team kept EP {start_ep} inside each server. Same {gpus}
+B200-class GPUs: change the wiring, then the EP it allows.]], V),
       cluster = servers, workload = moe_wl, mapping = scn_map,
       allow = { "system", "degrees" },
       goal = {

@@ -38,8 +38,11 @@ local server_read = weights / (dgx.domain_gpus * bg.hbm_bytes_per_s)
 -- Scenario: two racks, each partitioned to 64 GPUs (16 trays).
 local DOMAIN = 64
 local cluster = { system = "gb200-nvl72", gpus = 128, domain = DOMAIN }
-local workload = { model = "megatron-1t", batch = 64, mb = 1 }
-local start_map = { tp = 8, pp = 2, zero = 1 }
+-- The scenario screen evaluates a training step of the same split; ZeRO-3 and
+-- full recompute keep that step within HBM so its memory verdict stays quiet.
+-- The goal judges serving with the floors above.
+local workload = { model = "megatron-1t", batch = 64, mb = 1, recompute = "full" }
+local start_map = { tp = 8, pp = 2, zero = 3 }
 local LATENCY_S = 5e-3                          -- goal: 200 tokens/s per user
 local REPLICAS = 4
 
@@ -143,11 +146,8 @@ flexible way to grow.
 ]] },
 
     { kind = "scenario", title = "Fast and plenty", text = fill([[
-Two NVL72 racks, each partitioned to {domain} GPUs, serve {name}.
-Each replica is TP x PP GPUs. Promise every user a token in {latency}
-or less, and run at least {replicas} replicas for the crowd. TP must
-divide {heads} heads.
-]], V),
+Racks partitioned to {domain} GPUs serve a 1T model: each token in {latency}
+or less, at least {replicas} replicas; TP must divide {heads} heads.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
       allow = { "degrees" },
       goal = {

@@ -155,11 +155,8 @@ To chips in other slices it has the DCN: {dcn} per chip.
       formula = V.ici .. " / " .. V.dcn .. " = " .. V.ici_dcn .. "x" },
 
     { kind = "scenario", title = "What crosses the site link?", text = fill([[
-Two v5p slices of {slice_n} chips, one per building, train a
-1-trillion-parameter GPT as TP 8 x PP 64: the pipeline runs through
-both sites, and 128 micro-batches leave a bubble of {start_bubble}. One
-copy needs a whole slice. Let only DP cross; step under {target}.
-]], V),
+Two 256-chip v5p slices, one per building: TP 8 x PP 64 runs the pipeline
+through both. Let only DP cross the link; keep the pipeline fed.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
       allow = { "degrees", "micro" },
       goal = {

@@ -129,11 +129,8 @@ Training costs about 6 FLOP per parameter per token.
       formula = "6 x 175e9 x " .. tokens1 .. " / (128 x " .. V.peak .. ") = " .. V.peak_step },
 
     { kind = "scenario", title = "Case 1: tune the mapping", text = fill([[
-A team trains GPT-3 175B on 16 DGX H100 servers (128 GPUs) as
-TP 32 x PP 4 with micro-batches of 4: {bad1} a step. Three things
-are wrong: the tiers, the memory, the pipeline. Fix them with the
-degrees and the micro-batch; the model must fit.
-]], V),
+GPT-3 175B on 16 DGX H100s, TP 32 x PP 4, micro-batches of 4: {bad1}.
+The tiers, the memory and the pipeline are all wrong: fix all three.]], V),
       cluster = c1, workload = w1, mapping = m1,
       allow = { "degrees", "micro" },
       goal = {
@@ -163,18 +160,17 @@ fit, and small micro-batches to keep them busy.
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
       workload = w2, mapping = m2(START_EP),
       text = fill([[
-DeepSeek-V3, EP 64, on 128 GPUs of two NVL72 racks (72 + 56) whose
-NVLink was split into 8-GPU partitions: each EP group's all-to-all
-leaves its partition through the NICs. Step: {bad2}. The partition
-size is a setting: any size that tiles a rack, up to {rack}.
+DeepSeek-V3, EP 64, on 128 GPUs of two NVL72 racks (72 + 56) split
+into 8-GPU NVLink partitions: each EP all-to-all leaves its partition
+through the NICs. Step: {bad2}. Partitions can be any size that tiles a
+rack, up to {rack}. Beware: with {rack}-GPU domains the EP 64 groups do
+not line up with the racks, so the second one straddles both ({at72});
+64-GPU domains ({at64}) would need 64-GPU racks, which do not exist.
 ]], V) },
 
     { kind = "scenario", title = "Case 2: scale up or out?", text = fill([[
-Re-partition the NVLink domains (sizes that divide {rack}) and pick the
-EP size. Watch out: at {rack}, EP 64 groups do not line up with the racks
-(72 + 56 GPUs), so one group straddles both: {at72}, against {at64} for
-64-GPU domains that no real rack pair can build.
-]], V),
+Re-partition NVLink (sizes that divide {rack}) and pick the EP size.
+Keep TP 1 and PP 1; the model must fit.]], V),
       cluster = c2, workload = w2, mapping = m2(START_EP),
       start = { "domain 8" },
       allow = { "domain", "degrees" },
