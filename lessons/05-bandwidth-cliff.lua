@@ -193,8 +193,8 @@ NVLink is {wrong18}x faster." What is the fair ratio?
 - Bits vs bytes: {out_bits} = {out_dir}. Divide by 8.
 - Directions: NVLink's {up_both} adds both ways. Per direction the
   GB300 drop is {ratio}x: {up_dir} against {out_dir}.
-- That is the GB300 (800 Gb/s NICs); GB200 racks and B200 servers,
-  with 400 Gb/s NICs, drop {ratio2}x. One TP group over the edge slows the
+- That is the GB300, with 800 Gb/s NICs. GB200 racks and B200
+  servers have 400 Gb/s NICs: they drop {ratio2}x. One TP group over the edge slows the
   whole job; the next lessons map work so it never happens.
 ]], V) },
 
