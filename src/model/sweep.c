@@ -13,6 +13,7 @@
 
 #include "base/msg.h"
 #include "base/xmem.h"
+#include "model/units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -263,6 +264,8 @@ typedef struct {
     SweepOptions o;
     Workload wl; /* w with the candidate's micro-batch */
     int cp;
+    long long below, above; /* explain_batch: nearest batches that work */
+    int dps, one_dp;        /* explain_batch: DP degrees seen; the one, if one */
 } Search;
 
 /* Evaluates one candidate with the default placement and keeps it when
@@ -334,10 +337,13 @@ static void search_inner(Search *s, int tp, int pp, int dp)
         }
 }
 
-/* Every legal (TP, PP) over the divisors of GPUs / CP, DP the rest. */
-static void search_degrees(Search *s)
+typedef void (*DegreeFn)(Search *s, int tp, int pp, int dp);
+
+/* Every legal (TP, PP) over the divisors of GPUs / CP, DP the rest, with
+ * the pins respected and the batch not looked at: fn for each. */
+static void search_each_degree(Search *s, DegreeFn fn)
 {
-    const int n = s->c->n_gpus / s->cp, gb = s->w->global_batch;
+    const int n = s->c->n_gpus / s->cp;
     int div_n[SWEEP_MAX_DIVISORS];
     const int n_div = divisors_of(n, div_n, SWEEP_MAX_DIVISORS);
     for (int i = 0; i < n_div && !s->r->truncated; i++) {
@@ -353,11 +359,69 @@ static void search_degrees(Search *s)
             if ((s->o.pp && pp != s->o.pp) || (n / tp) % pp)
                 continue;
             const int dp = n / tp / pp;
-            if ((s->o.dp && dp != s->o.dp) || gb % dp)
-                continue;
-            search_inner(s, tp, pp, dp);
+            if (!s->o.dp || dp == s->o.dp)
+                fn(s, tp, pp, dp);
         }
     }
+}
+
+/* The candidates of one (TP, PP, DP) whose DP splits the global batch. */
+static void search_if_batch_splits(Search *s, int tp, int pp, int dp)
+{
+    if (s->w->global_batch % dp == 0)
+        search_inner(s, tp, pp, dp);
+}
+
+/* The nearest global batches below and above `batch` that some DP the
+ * search reaches splits (with the pinned micro-batch): a multiple of
+ * DP x micro-batch. */
+static void note_batches(Search *s, int tp, int pp, int dp)
+{
+    (void)tp;
+    (void)pp;
+    const long long step = (long long)dp * (s->o.micro_batch ? s->o.micro_batch : 1);
+    const long long b = s->w->global_batch;
+    long long below = (b - 1) / step * step, above = (b / step + 1) * step;
+    if (below >= step && below > s->below)
+        s->below = below;
+    if (s->above == 0 || above < s->above)
+        s->above = above;
+    s->dps++;
+    s->one_dp = s->dps == 1 ? dp : (s->one_dp == dp ? dp : 0);
+}
+
+/* When some (TP, PP) is legal but no DP splits the batch: one line that
+ * says so and names the nearest batches that work. False when the batch is
+ * not what stopped the search. */
+static bool explain_batch(Search *s, char *err, size_t err_len)
+{
+    s->below = s->above = 0;
+    s->dps = s->one_dp = 0;
+    search_each_degree(s, note_batches);
+    if (s->dps == 0 || s->above == 0)
+        return false;
+    char n[32], b[32], lo[32], hi[32], why[160];
+    units_format_count(s->c->n_gpus, n, sizeof n);
+    units_format_count(s->w->global_batch, b, sizeof b);
+    units_format_count(s->above, hi, sizeof hi);
+    const int mb = s->o.micro_batch ? s->o.micro_batch : 1;
+    if (!s->o.tp && !s->o.pp && !s->o.dp)
+        s->one_dp = 0; /* a DP the user never asked for is not named */
+    if (s->one_dp && s->o.micro_batch)
+        snprintf(why, sizeof why, "global batch %s is not a multiple of DP %d x micro-batch %d = %lld",
+                 b, s->one_dp, mb, (long long)s->one_dp * mb);
+    else if (s->one_dp)
+        snprintf(why, sizeof why, "global batch %s is not a multiple of DP %d", b, s->one_dp);
+    else
+        snprintf(why, sizeof why, "no mapping of %s GPUs splits a global batch of %s sequences",
+                 n, b);
+    if (s->below > 0) {
+        units_format_count(s->below, lo, sizeof lo);
+        msg_set(err, err_len, "%s; the nearest batches that work are %s and %s", why, lo, hi);
+    } else {
+        msg_set(err, err_len, "%s; the smallest batch that works is %s", why, hi);
+    }
+    return true;
 }
 
 /* The alternative placement on the best candidates where it can differ,
@@ -400,15 +464,16 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
     }
     r->n = r->n_fit = r->evaluated = 0;
     r->truncated = false;
-    Search s = {r, c, w, o ? *o : sweep_options_default(), *w, 1};
+    Search s = {r, c, w, o ? *o : sweep_options_default(), *w, 1, 0, 0, 0, 0};
     if (!cluster_check(c, err, err_len) || !workload_check(w, err, err_len) ||
         !step_check_precision(c, w, err, err_len) ||
         !options_check(&s.o, c->n_gpus, err, err_len))
         return false;
     s.cp = s.o.cp ? s.o.cp : 1;
-    search_degrees(&s);
+    search_each_degree(&s, search_if_batch_splits);
     if (r->n == 0) {
-        explain_none(c, w, &s.o, err, err_len);
+        if (r->evaluated > 0 || !explain_batch(&s, err, err_len))
+            explain_none(c, w, &s.o, err, err_len);
         return false;
     }
     qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);

@@ -100,7 +100,11 @@ typedef struct {
 /* Runs the search; r must be zeroed ({0}) or come from an earlier sweep_run,
  * whose buffer is reused. Returns false with a reason in err when the
  * cluster or workload is invalid, an option is out of range, or no legal
- * mapping exists (r->n == 0; err names the first constraint that failed). */
+ * mapping exists (r->n == 0; err names the first constraint that failed).
+ * When degrees exist but no DP they give splits the global batch, err says
+ * so in one line and names the nearest batches that work, below and above
+ * ("no mapping of 16,416 GPUs splits a global batch of 2,048 sequences; the
+ * nearest batches that work are 2,043 and 2,052"). */
 bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepOptions *o,
                char *err, size_t err_len);
 

@@ -697,3 +697,24 @@ bool units_parse_quantity(const char *raw, UnitsQuantity *out, char *err, size_t
         *out = q;
     return true;
 }
+
+char *units_format_count(long long value, char *buf, size_t buf_len)
+{
+    if (!buf || buf_len == 0)
+        return buf;
+    char digits[32];
+    unsigned long long u = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    int n = snprintf(digits, sizeof digits, "%llu", u);
+    char out[48];
+    int k = 0;
+    if (value < 0)
+        out[k++] = '-';
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = '\0';
+    snprintf(buf, buf_len, "%s", out);
+    return buf;
+}

@@ -58,6 +58,9 @@ char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t b
 /* A plain quantity with a decimal prefix, three significant digits, for
  * rates such as tokens per second: "950", "512 k", "2.80 M", "1.07 G". */
 char *units_format_si(double value, char *buf, size_t buf_len);
+/* A whole number with commas between groups of three digits ("16,416"),
+ * the same in every locale. Returns buf. */
+char *units_format_count(long long value, char *buf, size_t buf_len);
 
 /* A bandwidth given in bytes/s printed in bits: 100e9 -> "800 Gb/s". */
 char *units_format_bits(double bytes_per_s, char *buf, size_t buf_len);

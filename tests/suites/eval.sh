@@ -76,6 +76,14 @@ usage "heads" "TP 64 does not divide the 96 attention heads" \
 usage "experts" "EP 3 does not divide the 256 experts" \
   eval --gpus 24 --model deepseek-v3 --tp 8 --pp 1 --ep 3
 usage "batch" "global batch 100 is not a multiple" eval --gpus 64 --tp 8 --pp 1 --batch 100
+# 16,416 = 2^5 x 3^3 x 19 GPUs: TP <= 32 (a power of 2 dividing the 128
+# heads) and PP <= 126 leave an odd factor in every DP (the least is 9 = 16,416
+# / (32 x 57)), so none splits 2,048 = 2^11; 2,043 = 9 x 227 and 2,052 = 9 x
+# 228 are the nearest multiples of a DP (2,044..2,051 share no factor >= 9
+# with 16,416)
+usage "no mapping splits the batch" \
+  "no mapping of 16,416 GPUs splits a global batch of 2,048 sequences; the nearest batches that work are 2,043 and 2,052" \
+  eval --system gb200-nvl72 --gpus 16416 --model llama3-405b --batch 2048
 usage "format" "json or text" eval --format xml
 usage "control characters" "control character" eval --up "$(printf '1 \033[31mX')"
 

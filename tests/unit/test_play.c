@@ -326,6 +326,33 @@ static void test_play_sweep_is_interactive_at_131072_gpus(void **state)
     scenario_free(s);
 }
 
+/* A search that no batch split allows shows the model's one line, with the
+ * nearest batches (worked in tests/suites/eval.sh: 2,043 and 2,052), on the
+ * search screen at 80 columns. */
+static void test_play_sweep_shows_the_batch_advice(void **state)
+{
+    (void)state;
+    Scenario *s = make_scenario(SCN_ALLOW_ALL, 64, "dgx-h100", "llama3-70b");
+    SweepView v;
+    memset(&v, 0, sizeof v);
+    v.open = true;
+    Cluster c;
+    assert_true(cluster_from_system(&c, "gb200-nvl72", 16416, NULL, 0));
+    Workload w = workload_preset_find("llama3-405b")->w;
+    w.global_batch = 2048;
+    assert_false(sweep_run(&v.r, &c, &w, NULL, v.err, sizeof v.err));
+    Canvas *cv = canvas_new(80, 24);
+    ScreenCursor cur = {-1, -1};
+    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, false, &cur);
+    char *text = canvas_to_text(cv, false);
+    assert_non_null(strstr(text, "no mapping of 16,416 GPUs splits a global batch of 2,048"));
+    assert_non_null(strstr(text, "2,043 and 2,052"));
+    free(text);
+    canvas_free(cv);
+    screen_sweep_fini(&v);
+    scenario_free(s);
+}
+
 /* The free-play screen at 80x24: its title, no goal line, the keys. */
 static void test_play_draw_names_the_keys(void **state)
 {
@@ -382,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_play_sweep_applies_the_winner_as_one_move),
         cmocka_unit_test(test_play_sweep_searches_only_what_is_allowed),
         cmocka_unit_test(test_play_sweep_is_interactive_at_131072_gpus),
+        cmocka_unit_test(test_play_sweep_shows_the_batch_advice),
         cmocka_unit_test(test_play_draw_names_the_keys),
         cmocka_unit_test(test_play_export_svg_writes_a_new_file),
     };

@@ -475,12 +475,33 @@ static void test_sweep_options_and_errors(void **state)
     assert_false(sweep_run(&r, &c, &w, &o, err, sizeof err));
     assert_int_equal(r.n, 0);
     CONTAINS(err, "TP 3");
-    /* 7 GPUs, 4 layers, batch 8: DP 7 does not divide 8, PP 7 > 4 layers */
+    /* 7 GPUs, 4 layers, 8 heads, batch 8: TP 7 does not divide the heads and
+     * PP 7 > 4 layers, so DP is 7, which does not divide 8; the multiples of
+     * 7 around 8 are 7 and 14 */
     Cluster c7 = tiny_cluster(7, 8);
     Workload t = tiny_workload();
     t.layers = 4;
     assert_false(sweep_run(&r, &c7, &t, NULL, err, sizeof err));
-    CONTAINS(err, "no legal mapping of 7 GPUs");
+    assert_string_equal(err, "no mapping of 7 GPUs splits a global batch of 8 sequences; the "
+                             "nearest batches that work are 7 and 14");
+    /* batch 3 is below the only DP: no batch below works */
+    t.global_batch = 3;
+    assert_false(sweep_run(&r, &c7, &t, NULL, err, sizeof err));
+    CONTAINS(err, "the smallest batch that works is 7");
+    /* pinned micro-batch 2: DP 7 x 2 = 14 per step: 7 x 2 below 8? no, so
+     * only 14 above */
+    SweepOptions mb2 = sweep_options_default();
+    mb2.micro_batch = 2;
+    t.global_batch = 8;
+    assert_false(sweep_run(&r, &c7, &t, &mb2, err, sizeof err));
+    CONTAINS(err, "the smallest batch that works is 14");
+    /* nothing legal at all (TP pinned to 7): the constraint is named instead */
+    t.layers = 7;
+    SweepOptions tp7 = sweep_options_default();
+    tp7.tp = 7;
+    assert_false(sweep_run(&r, &c7, &t, &tp7, err, sizeof err));
+    CONTAINS(err, "TP 7 does not divide the 8 attention heads");
+    t.layers = 4;
     c7.n_gpus = 0;
     assert_false(sweep_run(&r, &c7, &t, NULL, err, sizeof err));
     assert_false(sweep_run(NULL, &c, &w, NULL, NULL, 0));

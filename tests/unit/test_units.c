@@ -192,6 +192,20 @@ static void test_units_round_trip(void **state)
 /* Rates with a decimal prefix, three significant digits: 950 stays 950;
  * 512,000 is 512 k; 2,804,000 is 2.80 M; 1,070,000,000 is 1.07 G; 99,960 rounds
  * up to 100 k (not "100.0 k"); infinity is n/a. */
+static void test_units_format_count(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(units_format_count(0, b, sizeof b), "0");
+    assert_string_equal(units_format_count(999, b, sizeof b), "999");
+    assert_string_equal(units_format_count(2048, b, sizeof b), "2,048");
+    assert_string_equal(units_format_count(16416, b, sizeof b), "16,416");
+    assert_string_equal(units_format_count(100000000, b, sizeof b), "100,000,000");
+    assert_string_equal(units_format_count(-1234567, b, sizeof b), "-1,234,567");
+    char small[4];
+    assert_string_equal(units_format_count(16416, small, sizeof small), "16,");
+}
+
 static void test_units_format_si(void **state)
 {
     (void)state;
@@ -261,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_units_format_readable),
         cmocka_unit_test(test_units_format_bits_bytes),
         cmocka_unit_test(test_units_round_trip),
+        cmocka_unit_test(test_units_format_count),
         cmocka_unit_test(test_units_work_power_and_any_quantity),
     };
     return cmocka_run_group_tests_name("units", tests, NULL, NULL);
