@@ -412,6 +412,11 @@ static bool explain_batch(Search *s, char *err, size_t err_len)
                  b, s->one_dp, mb, (long long)s->one_dp * mb);
     else if (s->one_dp)
         snprintf(why, sizeof why, "global batch %s is not a multiple of DP %d", b, s->one_dp);
+    else if (mb > 1)
+        snprintf(why, sizeof why,
+                 "no mapping of %s GPUs splits a global batch of %s sequences into "
+                 "micro-batches of %d",
+                 n, b, mb);
     else
         snprintf(why, sizeof why, "no mapping of %s GPUs splits a global batch of %s sequences",
                  n, b);

@@ -145,7 +145,8 @@ usage "TP does not divide GPUs" "does not divide" eval --tp 3
 usage "product is not the GPU count" "128 GPUs, but the cluster has 64" \
   eval --gpus 64 --tp 8 --pp 4 --dp 4
 usage "EP does not fold" "EP 3 x ETP 1 = 3 does not divide" eval --experts 8 --ep 3
-usage "batch not a multiple" "not a multiple" eval --batch 7 --mb 2
+# DP 1 is reachable on the 256 GPUs (TP 8 x PP 32), so every even batch works: 6 and 8
+usage "batch not a multiple" "splits a global batch of 7 sequences into micro-batches of 2; the nearest batches that work are 6 and 8" eval --batch 7 --mb 2
 usage "more sites than domains" "sites" eval --sites 1000
 usage "ZeRO stage 7" "zero" eval --zero 7
 
