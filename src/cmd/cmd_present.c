@@ -1,6 +1,7 @@
 /* cmd_present — `scalelab present LESSON [--script FILE]`: the lesson (a
  * file, or a lesson's id or file name in the lessons folder) in presenter mode
- * (src/ui/screen_present.c) in the terminal, or headless with
+ * (src/ui/screen_present.c) in the terminal (app_run's presenter mode: the one
+ * event loop), or headless with
  * --shot PAGE[.STEP] (the screen as text on stdout, for golden files and
  * slides: --size WxH, --ascii, --clock HH:MM). Never touches progress.
  * Exit 0, 1 when the lesson or script fails to load or there is no
@@ -13,14 +14,12 @@
 #include "draw/canvas.h"
 #include "lesson/catalog.h"
 #include "lesson/lesson.h"
-#include "ui/keys.h"
+#include "ui/app.h"
 #include "ui/screen_present.h"
-#include "ui/term.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A presenter script is a short list of moves: at most 64 KiB and 2,000
@@ -66,46 +65,6 @@ static void cmd_present_script_error(const char *path, const char *err, char *ou
         msg_set(out, n, "%s: %s", path, err);
 }
 
-static void cmd_present_clock(PresentState *ps)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    if (localtime_r(&now, &tm))
-        strftime(ps->clock, sizeof ps->clock, "%H:%M", &tm);
-}
-
-static int cmd_present_run(PresentState *ps)
-{
-    char msg[600];
-    if (!term_preflight(msg, sizeof msg) || !term_start(msg, sizeof msg))
-        return cli_error(CLI_NO_TERMINAL, "%s", msg);
-    Canvas *c = canvas_new(SCREEN_MIN_W, SCREEN_MIN_H);
-    for (;;) {
-        int w, h;
-        term_size(&w, &h);
-        if (!screen_size_ok(w, h)) {
-            canvas_resize(c, w, 1);
-            screen_too_small_draw(c, w, h);
-        } else {
-            canvas_resize(c, w < SCREEN_MAX_W ? w : SCREEN_MAX_W,
-                          h < SCREEN_MAX_H ? h : SCREEN_MAX_H);
-            cmd_present_clock(ps);
-            screen_present_draw(c, ps, term_is_ascii());
-        }
-        term_blit(c, -1, -1);
-        int key = term_read_key_timeout(5000); /* a quiet minute still moves the clock */
-        if (key == UIK_SIGNAL)
-            term_die_by_signal(term_quit_signal()); /* nothing to save */
-        if (key == UIK_NONE || key == UIK_RESIZE)
-            continue;
-        if (screen_present_key(ps, key) == SCREEN_QUIT)
-            break;
-    }
-    term_stop();
-    canvas_free(c);
-    return CLI_OK;
-}
-
 static int cmd_present_shot(PresentState *ps, const char *spec, int w, int h, bool ascii,
                             const char *clock)
 {
@@ -121,8 +80,9 @@ static int cmd_present_shot(PresentState *ps, const char *spec, int w, int h, bo
         screen_present_key(ps, ' ');
     snprintf(ps->clock, sizeof ps->clock, "%s", clock ? clock : "00:00");
     Canvas *c = canvas_new(w, h);
-    screen_present_draw(c, ps, ascii);
-    char *text = canvas_to_text(c, ascii);
+    canvas_set_ascii(c, ascii);
+    screen_present_draw(c, ps);
+    char *text = canvas_to_text(c);
     fputs(text, stdout);
     free(text);
     canvas_free(c);
@@ -240,7 +200,8 @@ int cmd_present(int argc, char **argv)
         free(text);
     }
     if (status == CLI_OK)
-        status = shot ? cmd_present_shot(&ps, shot, w, h, ascii, clock) : cmd_present_run(&ps);
+        status = shot ? cmd_present_shot(&ps, shot, w, h, ascii, clock)
+                      : app_run(&(AppOptions){.present = &ps}); /* APP_ codes are CLI_ codes */
     screen_present_fini(&ps);
     lesson_free(l);
     return status;

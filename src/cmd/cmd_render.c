@@ -245,9 +245,9 @@ static int render_terminal_width(void)
 }
 
 /* Prints the first `rows` rows of the canvas. */
-static void render_print(const Canvas *cv, int rows, bool ascii, bool colour)
+static void render_print(const Canvas *cv, int rows, bool colour)
 {
-    char *text = colour ? canvas_to_ansi(cv, ascii) : canvas_to_text(cv, ascii);
+    char *text = colour ? canvas_to_ansi(cv) : canvas_to_text(cv);
     /* keep `rows` lines, then drop trailing empty ones */
     char *p = text;
     for (int r = 0; r < rows && *p; r++) {
@@ -437,7 +437,6 @@ int cmd_render(int argc, char **argv)
     in.cursor_gpu = o.cursor;
     in.cursor_group = o.select;
     in.colour_by = o.group_by;
-    in.ascii = o.ascii;
 
     ChartSeries series;
     if (o.view == VIEW_CHART) {
@@ -464,13 +463,14 @@ int cmd_render(int argc, char **argv)
         else if (o.view == VIEW_CHART)
             d = chart_line_describe(&series);
         else
-            d = view_describe((ViewKind)o.view, &in, width);
+            d = view_describe((ViewKind)o.view, &in, width, o.ascii);
         fputs(d, stdout);
         free(d);
         return CLI_OK;
     }
 
     Canvas *cv = canvas_new(width, height);
+    canvas_set_ascii(cv, o.ascii);
     int rows;
     switch (o.view) {
     case VIEW_RACK:
@@ -483,8 +483,8 @@ int cmd_render(int argc, char **argv)
         char head[200], ms[64];
         snprintf(head, sizeof head, "Step time of %s on %d %s %s, %s", w.id, c.n_gpus,
                  o.ascii ? "x" : "×", c.name, mapping_format(&m, ms, sizeof ms));
-        canvas_put_text_max(cv, 0, 0, width, head, STYLE_HEADING, o.ascii);
-        rows = 2 + chart_step_bar(cv, 0, 2, width, &r, NULL, o.ascii);
+        canvas_put_text_max(cv, 0, 0, width, head, STYLE_HEADING);
+        rows = 2 + chart_step_bar(cv, 0, 2, width, &r, NULL);
         if (r.bottleneck[0])
             rows += text_draw_wrapped(cv, 0, rows, width, 3, r.bottleneck, STYLE_LABEL);
         break;
@@ -505,7 +505,7 @@ int cmd_render(int argc, char **argv)
                  mapping_format(&m, ms, sizeof ms));
         rc = render_svg(&o, cv, rows, title);
     } else {
-        render_print(cv, rows, o.ascii, colour);
+        render_print(cv, rows, colour);
     }
     canvas_free(cv);
     return rc;

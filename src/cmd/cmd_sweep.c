@@ -256,8 +256,9 @@ static void print_series(FILE *out, const SweepSeries *s, int mark, const char *
     cs.highlight = mark;
     cs.ascii = ascii;
     Canvas *cv = canvas_new(80, 16);
+    canvas_set_ascii(cv, ascii);
     chart_line(cv, 0, 0, 80, 16, &cs);
-    char *text = canvas_to_text(cv, ascii);
+    char *text = canvas_to_text(cv);
     fputs(text, out);
     free(text);
     canvas_free(cv);

@@ -17,9 +17,12 @@
 struct Canvas {
     int w, h;
     Cell *cells;
+    bool ascii; /* every glyph written is converted through ascii_map */
 };
 
 enum { DIR_U = 0, DIR_D = 2, DIR_L = 4, DIR_R = 6 }; /* bit shifts into Cell.lines */
+
+static void cell_to_ascii(Cell *t);
 
 static const char *const style_names[STYLE_COUNT] = {
     "normal", "dim", "bold", "heading", "emph", "code", "frame", "label",
@@ -120,6 +123,20 @@ void canvas_clear(Canvas *c)
         cell_blank(&c->cells[i]);
 }
 
+void canvas_set_ascii(Canvas *c, bool ascii)
+{
+    if (!c)
+        return;
+    c->ascii = ascii;
+    for (size_t i = 0; ascii && i < (size_t)c->w * (size_t)c->h; i++)
+        cell_to_ascii(&c->cells[i]);
+}
+
+bool canvas_is_ascii(const Canvas *c)
+{
+    return c && c->ascii;
+}
+
 int canvas_width(const Canvas *c)
 {
     return c ? c->w : 0;
@@ -161,6 +178,44 @@ static void cell_unshare(Canvas *c, int x, int y)
     }
 }
 
+/* The one ASCII look-alike table: for ASCII canvases and for terminals
+ * that cannot show UTF-8 (term.c). Line glyphs come from line_glyph. */
+static const struct {
+    const char *utf8, *ascii;
+} ascii_map[] = {
+    {"…", "~"}, {"•", "*"}, {"●", "*"}, {"○", "o"}, {"×", "x"}, {"→", ">"},
+    {"←", "<"}, {"↑", "^"}, {"↓", "v"}, {"↔", "-"}, {"█", "#"}, {"▓", "#"},
+    {"▒", "%"}, {"░", "."}, {"·", "."}, {"µ", "u"}, {"≈", "~"}, {"—", "-"},
+    {"–", "-"}, {"≥", ">"}, {"≤", "<"}, {"▲", "^"}, {"▼", "v"}, {"◆", "*"},
+    {"▌", "|"}, {"▐", "|"}, {"│", "|"}, {"─", "-"}, {"═", "="}, {"║", "#"},
+    {"┄", "~"}, {"┆", ":"}, {"▏", "|"}, {"±", "+"}, {"⚡", "!"}, {"✓", "+"},
+    {"✗", "x"}, {"−", "-"}, {"μ", "u"}, {"▸", ">"}, {"▀", "#"}, {"▄", "#"},
+};
+
+const char *canvas_ascii_glyph(const char *glyph)
+{
+    if (!glyph || (unsigned char)glyph[0] < 0x80)
+        return glyph ? glyph : "";
+    for (size_t i = 0; i < sizeof ascii_map / sizeof ascii_map[0]; i++)
+        if (strcmp(ascii_map[i].utf8, glyph) == 0)
+            return ascii_map[i].ascii;
+    return "?";
+}
+
+static const char *line_glyph(unsigned lines, bool ascii);
+
+/* A cell as it shows on an ASCII canvas (a wide glyph: '?' in each half). */
+static void cell_to_ascii(Cell *t)
+{
+    if ((unsigned char)t->glyph[0] < 0x80 && t->width != 0)
+        return;
+    const char *a = t->width == 0 ? "?" : t->lines ? line_glyph(t->lines, true)
+                                                   : canvas_ascii_glyph(t->glyph);
+    size_t n = strlen(a);
+    memcpy(t->glyph, a, n + 1);
+    t->width = 1;
+}
+
 /* Puts one decoded character (bytes s[0..n-1], width cw). */
 static void put_char(Canvas *c, int x, int y, const char *s, size_t n, int cw, Style st)
 {
@@ -185,7 +240,11 @@ static void put_char(Canvas *c, int x, int y, const char *s, size_t n, int cw, S
         r->width = 0;
         r->style = (unsigned char)st;
         r->lines = 0;
+        if (c->ascii)
+            cell_to_ascii(r);
     }
+    if (c->ascii)
+        cell_to_ascii(t);
 }
 
 /* Decodes the next character of s into bytes and width; invalid → "?". */
@@ -244,8 +303,7 @@ int canvas_put_text(Canvas *c, int x, int y, const char *text, Style s)
     return col;
 }
 
-int canvas_put_text_max(Canvas *c, int x, int y, int max_w, const char *text, Style s,
-                        bool ascii)
+int canvas_put_text_max(Canvas *c, int x, int y, int max_w, const char *text, Style s)
 {
     if (!text || max_w <= 0)
         return 0;
@@ -265,7 +323,7 @@ int canvas_put_text_max(Canvas *c, int x, int y, int max_w, const char *text, St
         col += cw;
         text += used;
     }
-    put_char(c, x + col, y, ascii ? "~" : "…", ascii ? 1 : 3, 1, s);
+    put_char(c, x + col, y, "…", 3, 1, s);
     return col + 1;
 }
 
@@ -359,7 +417,7 @@ static const char *line_glyph(unsigned lines, bool ascii)
     return light_glyph[idx];
 }
 
-static void line_cell(Canvas *c, int x, int y, unsigned add, Style s, bool ascii)
+static void line_cell(Canvas *c, int x, int y, unsigned add, Style s)
 {
     Cell *t = cell_at(c, x, y);
     if (!t)
@@ -370,12 +428,12 @@ static void line_cell(Canvas *c, int x, int y, unsigned add, Style s, bool ascii
     for (int dir = 0; dir < 8; dir += 2)
         if ((add >> dir) & 3u)
             lines = (lines & ~(3u << dir)) | (add & (3u << dir));
-    const char *g = line_glyph(lines, ascii);
+    const char *g = line_glyph(lines, c->ascii);
     put_char(c, x, y, g, strlen(g), 1, s);
     t->lines = (unsigned char)lines;
 }
 
-void canvas_hline(Canvas *c, int x, int y, int len, LineKind k, Style s, bool ascii)
+void canvas_hline(Canvas *c, int x, int y, int len, LineKind k, Style s)
 {
     if (!c || len <= 0 || y < 0 || y >= c->h)
         return;
@@ -385,11 +443,11 @@ void canvas_hline(Canvas *c, int x, int y, int len, LineKind k, Style s, bool as
             add |= (unsigned)k << DIR_L;
         if (i < len - 1 || len == 1)
             add |= (unsigned)k << DIR_R;
-        line_cell(c, x + i, y, add, s, ascii);
+        line_cell(c, x + i, y, add, s);
     }
 }
 
-void canvas_vline(Canvas *c, int x, int y, int len, LineKind k, Style s, bool ascii)
+void canvas_vline(Canvas *c, int x, int y, int len, LineKind k, Style s)
 {
     if (!c || len <= 0 || x < 0 || x >= c->w)
         return;
@@ -399,18 +457,18 @@ void canvas_vline(Canvas *c, int x, int y, int len, LineKind k, Style s, bool as
             add |= (unsigned)k << DIR_U;
         if (i < len - 1 || len == 1)
             add |= (unsigned)k << DIR_D;
-        line_cell(c, x, y + i, add, s, ascii);
+        line_cell(c, x, y + i, add, s);
     }
 }
 
-void canvas_box(Canvas *c, int x, int y, int w, int h, LineKind k, Style s, bool ascii)
+void canvas_box(Canvas *c, int x, int y, int w, int h, LineKind k, Style s)
 {
     if (w < 2 || h < 2)
         return;
-    canvas_hline(c, x, y, w, k, s, ascii);
-    canvas_hline(c, x, y + h - 1, w, k, s, ascii);
-    canvas_vline(c, x, y, h, k, s, ascii);
-    canvas_vline(c, x + w - 1, y, h, k, s, ascii);
+    canvas_hline(c, x, y, w, k, s);
+    canvas_hline(c, x, y + h - 1, w, k, s);
+    canvas_vline(c, x, y, h, k, s);
+    canvas_vline(c, x + w - 1, y, h, k, s);
 }
 
 void canvas_blit(Canvas *dst, int x, int y, const Canvas *src)
@@ -432,42 +490,20 @@ void canvas_blit(Canvas *dst, int x, int y, const Canvas *src)
                 cell_unshare(dst, dx + 1, y + j);
             Cell *t = cell_at(dst, dx, y + j);
             *t = *s;
-            if (s->width == 2)
-                *cell_at(dst, dx + 1, y + j) = s[1];
+            if (s->width == 2) {
+                Cell *r = cell_at(dst, dx + 1, y + j);
+                *r = s[1];
+                if (dst->ascii)
+                    cell_to_ascii(r);
+            }
+            if (dst->ascii)
+                cell_to_ascii(t);
         }
     }
 }
 
 /* --- output ------------------------------------------------------------- */
 
-static const struct {
-    const char *utf8, *ascii;
-} ascii_map[] = {
-    {"…", "~"}, {"•", "*"}, {"●", "*"}, {"○", "o"}, {"×", "x"}, {"→", ">"},
-    {"←", "<"}, {"↑", "^"}, {"↓", "v"}, {"↔", "-"}, {"█", "#"}, {"▓", "#"},
-    {"▒", "%"}, {"░", "."}, {"·", "."}, {"µ", "u"}, {"≈", "~"}, {"—", "-"},
-    {"–", "-"}, {"≥", ">"}, {"≤", "<"}, {"▲", "^"}, {"▼", "v"}, {"◆", "*"},
-    {"▌", "|"}, {"▐", "|"}, {"│", "|"}, {"─", "-"}, {"═", "="}, {"║", "#"},
-    {"┄", "~"}, {"┆", ":"}, {"▏", "|"}, {"±", "+"}, {"⚡", "!"},
-};
-
-static void add_glyph(StrBuf *b, const Cell *t, bool ascii)
-{
-    if (!ascii || (unsigned char)t->glyph[0] < 0x80) {
-        strbuf_add(b, t->glyph);
-        return;
-    }
-    if (t->lines) {
-        strbuf_add(b, line_glyph(t->lines, true));
-        return;
-    }
-    for (size_t i = 0; i < sizeof ascii_map / sizeof ascii_map[0]; i++)
-        if (strcmp(ascii_map[i].utf8, t->glyph) == 0) {
-            strbuf_add(b, ascii_map[i].ascii);
-            return;
-        }
-    strbuf_add(b, t->width == 2 ? "??" : "?");
-}
 
 static bool cell_is_blank(const Cell *t)
 {
@@ -475,7 +511,7 @@ static bool cell_is_blank(const Cell *t)
            t->style != STYLE_CURSOR && t->style != STYLE_SELECTED;
 }
 
-static char *canvas_dump(const Canvas *c, bool ascii, bool ansi)
+static char *canvas_dump(const Canvas *c, bool ansi)
 {
     StrBuf b = {0};
     if (!c)
@@ -495,7 +531,7 @@ static char *canvas_dump(const Canvas *c, bool ascii, bool ansi)
                 strbuf_addf(&b, "\x1b[0%s%sm", *sgr ? ";" : "", sgr);
                 cur = t->style;
             }
-            add_glyph(&b, t, ascii);
+            strbuf_add(&b, t->glyph);
         }
         if (ansi && cur != STYLE_NORMAL)
             strbuf_add(&b, "\x1b[0m");
@@ -504,12 +540,12 @@ static char *canvas_dump(const Canvas *c, bool ascii, bool ansi)
     return strbuf_take(&b);
 }
 
-char *canvas_to_text(const Canvas *c, bool ascii)
+char *canvas_to_text(const Canvas *c)
 {
-    return canvas_dump(c, ascii, false);
+    return canvas_dump(c, false);
 }
 
-char *canvas_to_ansi(const Canvas *c, bool ascii)
+char *canvas_to_ansi(const Canvas *c)
 {
-    return canvas_dump(c, ascii, true);
+    return canvas_dump(c, true);
 }

@@ -12,6 +12,12 @@
  * Lines drawn with canvas_hline/vline/box remember which directions meet in
  * each cell, so crossing and touching lines join (┼ ├ ┬ ╪ ╬ …; ASCII +).
  *
+ * The character set is a property of the canvas, decided once by whoever
+ * makes it (canvas_set_ascii: the terminal's locale, a --ascii flag). On an
+ * ASCII canvas every glyph written is converted at once through the one
+ * look-alike table (canvas_ascii_glyph), so drawing code writes UTF-8 and
+ * asks canvas_is_ascii only where the ASCII form needs other room or words.
+ *
  * Pure C: no curses, no Lua, no model. Allocation through xmem (aborts on
  * out-of-memory). The caller owns what canvas_new and canvas_to_* return;
  * canvas_free accepts NULL.
@@ -85,8 +91,16 @@ typedef struct {
 
 typedef struct Canvas Canvas;
 
-Canvas *canvas_new(int w, int h);   /* negative sizes count as 0; all blank */
+Canvas *canvas_new(int w, int h);   /* negative sizes count as 0; all blank; UTF-8 */
 void canvas_free(Canvas *c);
+/* Makes the canvas ASCII (or UTF-8 again for what is drawn next). Turning it
+ * ASCII converts the cells already drawn. */
+void canvas_set_ascii(Canvas *c, bool ascii);
+bool canvas_is_ascii(const Canvas *c);
+/* The ASCII look-alike of one UTF-8 glyph of display width 1 ("═" → "=",
+ * "…" → "~", "µ" → "u"); "?" when the table has none. The one table, for
+ * the canvas and for a terminal that cannot show UTF-8. */
+const char *canvas_ascii_glyph(const char *glyph);
 /* Changes the size; keeps the overlapping top-left content, blanks the rest. */
 void canvas_resize(Canvas *c, int w, int h);
 void canvas_clear(Canvas *c);
@@ -102,32 +116,29 @@ int canvas_put_glyph(Canvas *c, int x, int y, const char *glyph, Style s);
  * takes (as if unclipped). */
 int canvas_put_text(Canvas *c, int x, int y, const char *text, Style s);
 /* Same, but never draws past x + max_w; text that does not fit ends in '…'
- * ('~' when ascii). Returns the columns drawn. */
-int canvas_put_text_max(Canvas *c, int x, int y, int max_w, const char *text, Style s,
-                        bool ascii);
+ * ('~' on an ASCII canvas). Returns the columns drawn. */
+int canvas_put_text_max(Canvas *c, int x, int y, int max_w, const char *text, Style s);
 /* Changes only the style of a rectangle (highlights). */
 void canvas_set_style(Canvas *c, int x, int y, int w, int h, Style s);
 /* Fills a rectangle with one glyph. */
 void canvas_fill(Canvas *c, int x, int y, int w, int h, const char *glyph, Style s);
 
-/* Lines that join: each cell remembers the directions drawn through it.
- * With ascii the glyphs are ASCII at draw time. */
-void canvas_hline(Canvas *c, int x, int y, int len, LineKind k, Style s, bool ascii);
-void canvas_vline(Canvas *c, int x, int y, int len, LineKind k, Style s, bool ascii);
-void canvas_box(Canvas *c, int x, int y, int w, int h, LineKind k, Style s, bool ascii);
+/* Lines that join: each cell remembers the directions drawn through it. */
+void canvas_hline(Canvas *c, int x, int y, int len, LineKind k, Style s);
+void canvas_vline(Canvas *c, int x, int y, int len, LineKind k, Style s);
+void canvas_box(Canvas *c, int x, int y, int w, int h, LineKind k, Style s);
 
-/* Copies all of src onto dst with its top-left at (x, y), clipped to dst.
- * Views draw into a canvas of their own box size and blit it, so nothing
- * they draw can leave their box. */
+/* Copies all of src onto dst with its top-left at (x, y), clipped to dst
+ * (converted when dst is ASCII). Views draw into a canvas of their own box
+ * size and blit it, so nothing they draw can leave their box. */
 void canvas_blit(Canvas *dst, int x, int y, const Canvas *src);
 
 /* The canvas as text: one line per row, trailing blanks trimmed, each row
- * ending in '\n'. With ascii every non-ASCII glyph is replaced by an ASCII
- * look-alike (box drawing → + - |, others '?' per column). Caller frees. */
-char *canvas_to_text(const Canvas *c, bool ascii);
+ * ending in '\n'. Caller frees. */
+char *canvas_to_text(const Canvas *c);
 /* The same with SGR colour escapes from the style table in canvas.c; each row
  * ends with a reset. Caller frees. */
-char *canvas_to_ansi(const Canvas *c, bool ascii);
+char *canvas_to_ansi(const Canvas *c);
 /* The SGR parameters canvas_to_ansi uses for a style ("1;36"), "" for none. */
 const char *canvas_style_sgr(Style s);
 

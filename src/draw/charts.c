@@ -63,7 +63,7 @@ static void chart_bar_row(Canvas *c, int x, int y, int label_w, int bar_w, const
 {
     char t[32], head[64];
     snprintf(head, sizeof head, "%s%s", label, chart_time(r->step_s, ascii, t, sizeof t));
-    canvas_put_text_max(c, x, y, label_w - 1, head, STYLE_BOLD, ascii);
+    canvas_put_text_max(c, x, y, label_w - 1, head, STYLE_BOLD);
     if (!(scale > 0))
         return;
     double cum = 0;
@@ -97,10 +97,11 @@ const char *chart_target_glyph(bool ascii)
 }
 
 static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult *r,
-                               const StepResult *ref, double target_s, bool ascii)
+                               const StepResult *ref, double target_s)
 {
     if (!c || !r || w <= 0)
         return 0;
+    bool ascii = canvas_is_ascii(c);
     int label_w = ref ? 15 : 9;
     if (label_w > w / 3)
         label_w = w / 3;
@@ -136,7 +137,7 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
         canvas_put_glyph(c, x + col, y + row + lrow, chart_part_glyph((StepPart)p, ascii),
                          chart_part_style((StepPart)p));
         canvas_put_text_max(c, x + col + 1, y + row + lrow, w - col - 1, item + strlen(
-                            chart_part_glyph((StepPart)p, ascii)), STYLE_LABEL, ascii);
+                            chart_part_glyph((StepPart)p, ascii)), STYLE_LABEL);
         col += iw + 2;
     }
     if (target) {
@@ -148,7 +149,7 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
             col = 0;
             lrow++;
         }
-        canvas_put_text_max(c, x + col, y + row + lrow, w - col, item, STYLE_WARNING, ascii);
+        canvas_put_text_max(c, x + col, y + row + lrow, w - col, item, STYLE_WARNING);
     }
     row += lrow + 1;
     if (ref && ref->step_s > 0) {
@@ -164,21 +165,20 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
                      d < 0 ? "-" : "+", t, pct, d < 0 ? "faster" : "slower");
             st = d < 0 ? STYLE_GOOD : STYLE_BAD;
         }
-        canvas_put_text_max(c, x, y + row++, w, line, st, ascii);
+        canvas_put_text_max(c, x, y + row++, w, line, st);
     }
     return row;
 }
 
-int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const StepResult *ref,
-                   bool ascii)
+int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const StepResult *ref)
 {
-    return chart_step_bar_with(c, x, y, w, r, ref, 0, ascii);
+    return chart_step_bar_with(c, x, y, w, r, ref, 0);
 }
 
 int chart_step_bar_target(Canvas *c, int x, int y, int w, const StepResult *r,
-                          const StepResult *ref, double target_s, bool ascii)
+                          const StepResult *ref, double target_s)
 {
-    return chart_step_bar_with(c, x, y, w, r, ref, target_s, ascii);
+    return chart_step_bar_with(c, x, y, w, r, ref, target_s);
 }
 
 /* --- line chart --------------------------------------------------------- */
@@ -192,11 +192,11 @@ int chart_line(Canvas *c, int x, int y, int w, int h, const ChartSeries *s)
 {
     if (!c || !s || w < 20 || h < 6)
         return 0;
-    bool a = s->ascii;
+    bool a = canvas_is_ascii(c);
     int n = s->n < 0 ? 0 : s->n > CHART_MAX_POINTS ? CHART_MAX_POINTS : s->n;
     char buf[256];
     snprintf(buf, sizeof buf, "%s", s->title ? s->title : "");
-    canvas_put_text_max(c, x, y, w, buf, STYLE_HEADING, a);
+    canvas_put_text_max(c, x, y, w, buf, STYLE_HEADING);
     double ymax = 0;
     for (int i = 0; i < n; i++)
         if (s->valid[i] && s->y[i] > ymax)
@@ -228,15 +228,15 @@ int chart_line(Canvas *c, int x, int y, int w, int h, const ChartSeries *s)
                  s->highlight >= 0 && s->highlight < n ? "   [ ] = current" : "",
                  any_invalid ? (a ? "   x = " : "   × = ") : "",
                  any_invalid ? "not legal or does not fit in memory" : "");
-        canvas_put_text_max(c, x, y + 1, w, buf, STYLE_LABEL, a);
+        canvas_put_text_max(c, x, y + 1, w, buf, STYLE_LABEL);
     }
-    canvas_vline(c, ax, top, axis_y - top + 1, LINE_LIGHT, STYLE_FRAME, a);
-    canvas_hline(c, ax, axis_y, plot_w + 1, LINE_LIGHT, STYLE_FRAME, a);
+    canvas_vline(c, ax, top, axis_y - top + 1, LINE_LIGHT, STYLE_FRAME);
+    canvas_hline(c, ax, axis_y, plot_w + 1, LINE_LIGHT, STYLE_FRAME);
     int tick_row[3] = {top, top + plot_h / 2, axis_y};
     for (int i = 0; i < 3; i++) {
         int tw = utf8_width(ticks[i]);
         canvas_put_text(c, ax - 1 - tw, tick_row[i], ticks[i], STYLE_LABEL);
-        canvas_hline(c, ax, tick_row[i], 2, LINE_LIGHT, STYLE_FRAME, a);
+        canvas_hline(c, ax, tick_row[i], 2, LINE_LIGHT, STYLE_FRAME);
     }
     if (s->x_label) {
         int xw = utf8_width(s->x_label);

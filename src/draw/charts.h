@@ -16,6 +16,7 @@
 
 #include "draw/canvas.h"
 #include "model/step.h"
+#include "model/sweep.h"
 #include "model/units.h"
 #include <stdbool.h>
 
@@ -27,15 +28,16 @@ const char *chart_part_glyph(StepPart part, bool ascii);
  * its legend and the delta line; 3 to 5 rows depending on w). r NULL: draws
  * nothing and returns 0. */
 int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r,
-                   const StepResult *ref, bool ascii);
+                   const StepResult *ref);
 /* The same bar with a goal: a mark where target_s falls on the time scale
  * (widened to show it when the bars are shorter) and "goal 1.20 s" in the
  * legend. target_s <= 0 draws chart_step_bar's bar. */
 int chart_step_bar_target(Canvas *c, int x, int y, int w, const StepResult *r,
-                          const StepResult *ref, double target_s, bool ascii);
+                          const StepResult *ref, double target_s);
 const char *chart_target_glyph(bool ascii); /* "┃", "|" in ASCII */
 
-#define CHART_MAX_POINTS 64
+/* The model's series length (sweep.h): one limit for every chart. */
+#define CHART_MAX_POINTS SWEEP_SERIES_MAX
 
 typedef struct {
     const char *title;           /* "Step time against TP degree" */
@@ -47,7 +49,7 @@ typedef struct {
     double y[CHART_MAX_POINTS];
     bool valid[CHART_MAX_POINTS]; /* false: drawn as 'x' on the axis */
     int highlight;               /* index of the current point, -1 none */
-    bool ascii;
+    bool ascii;                  /* ASCII only in chart_line_describe */
 } ChartSeries;
 
 /* Draws the chart in the w x h box at (x, y). Returns the rows used. */

@@ -12,9 +12,28 @@
 #include "base/utf8.h"
 #include "base/xmem.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Is the space at s[i] the one between a number and its unit ("812 GB",
+ * "1.8 TB/s", "2 us")? Lines never break there. */
+static bool text_space_binds(const char *s, size_t i)
+{
+    static const char *const units[] = {"GB", "TB", "MB", "PB", "Gb", "Tb", "Mb", "ms",
+                                        "us", "µs", "μs", "ns", "s",  "kW", "MW", "W",  "PFLOP",
+                                        "TFLOP", "EFLOP", "GFLOP"};
+    if (i == 0 || s[i - 1] < '0' || s[i - 1] > '9')
+        return false;
+    const char *w = s + i + 1;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        size_t n = strlen(units[u]);
+        if (strncmp(w, units[u], n) == 0 && !isalnum((unsigned char)w[n]))
+            return true;
+    }
+    return false;
+}
 
 size_t text_wrap_line(const char *s, int width, size_t *next)
 {
@@ -27,10 +46,10 @@ size_t text_wrap_line(const char *s, int width, size_t *next)
         uint32_t cp;
         size_t used = utf8_decode(s + i, &cp);
         int cw = utf8_cp_width(cp);
-        if (s[i] == ' ') {
+        if (s[i] == ' ' && !text_space_binds(s, i)) {
             brk = i;
             have_brk = true;
-        } else if (col + cw > width) {
+        } else if (s[i] != ' ' && col + cw > width) {
             size_t end = have_brk ? brk : (i > 0 ? i : used);
             size_t line = end;
             while (line > 0 && s[line - 1] == ' ')
@@ -200,8 +219,7 @@ static bool is_bullet(const char *s, size_t *marker_len)
     return false;
 }
 
-int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, int scroll,
-                     bool ascii)
+int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, int scroll)
 {
     if (!markup)
         return 0;
@@ -255,7 +273,7 @@ int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, 
             int indent = (int)(sp / 2) * 2;
             char lead[16];
             if (p[sp] == '-' || p[sp] == '*')
-                strcpy(lead, ascii ? "- " : "• ");
+                strcpy(lead, canvas_is_ascii(c) ? "- " : "• ");
             else
                 snprintf(lead, sizeof lead, "%.*s ", (int)(mk - sp - 1), p + sp);
             layout_block(&L, indent, lead, STYLE_NORMAL, text, strlen(text), STYLE_NORMAL);

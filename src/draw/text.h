@@ -33,8 +33,7 @@ int text_draw_wrapped(Canvas *c, int x, int y, int w, int h, const char *s, Styl
 
 /* Draws markup into the w x h box at (x, y), skipping the first `scroll`
  * lines. Returns the number of lines the whole text needs at width w, so the
- * caller can scroll. With ascii, bullets draw as '-' instead of '•'. */
-int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, int scroll,
-                     bool ascii);
+ * caller can scroll. On an ASCII canvas bullets draw as '-' instead of '•'. */
+int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, int scroll);
 
 #endif

@@ -197,9 +197,9 @@ static void view_ratio(double r, char *buf, size_t n)
 }
 
 /* A line of styled text that is clipped with an ellipsis to w. */
-static void view_text(Canvas *cv, int x, int y, int w, const char *s, Style st, bool ascii)
+static void view_text(Canvas *cv, int x, int y, int w, const char *s, Style st)
 {
-    canvas_put_text_max(cv, x, y, w - x, s, st, ascii);
+    canvas_put_text_max(cv, x, y, w - x, s, st);
 }
 
 /* One sentence about the groups of in->colour_by: which letters, and
@@ -253,7 +253,7 @@ static void view_load_sentence(const ViewInput *in, char *buf, size_t n)
 static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
 {
     const Cluster *c = in->cluster;
-    bool a = in->ascii;
+    bool a = canvas_is_ascii(cv);
     char buf[1024], fig[160], r[16], b1[32], b2[32];
     const char *noun = view_domain_noun(c, false);
     view_up_figure(c, a, fig, sizeof fig);
@@ -284,7 +284,7 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
     if (in->mapping && in->cursor_group >= 0) {
         snprintf(buf, sizeof buf, "Selected: %s group %c, drawn in lower case",
                  mapping_dim_name(in->colour_by), 'A' + in->cursor_group % 26);
-        view_text(cv, x, y++, w, buf, STYLE_SELECTED, a);
+        view_text(cv, x, y++, w, buf, STYLE_SELECTED);
     }
     if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
         int g = in->cursor_gpu;
@@ -294,7 +294,7 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
             size_t l = strlen(buf);
             snprintf(buf + l, sizeof buf - l, ", site %d", cluster_site_of(c, g) + 1);
         }
-        view_text(cv, x, y++, w, buf, STYLE_CURSOR, a);
+        view_text(cv, x, y++, w, buf, STYLE_CURSOR);
     }
     return y;
 }
@@ -318,7 +318,7 @@ static void view_rack_title(Canvas *cv, int w, const ViewInput *in, int dom, con
                  dom + 1, domains, what);
     else
         snprintf(buf, sizeof buf, "%s: %s", c->name, what);
-    view_text(cv, 0, 0, w, buf, STYLE_HEADING, in->ascii);
+    view_text(cv, 0, 0, w, buf, STYLE_HEADING);
 }
 
 /* Power and cooling, "" when unknown. */
@@ -338,7 +338,7 @@ static void view_power(const Cluster *c, char *buf, size_t n)
 static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int dom)
 {
     const Cluster *c = in->cluster;
-    bool a = in->ascii;
+    bool a = canvas_is_ascii(cv);
     int n = c->domain_gpus;
     int first = dom * c->domain_gpus;
     int top = (n + 1) / 2, pitch = 7, bx = 2;
@@ -359,7 +359,7 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
         int x = bx + col * pitch;
         int gy = y0 + (upper ? 2 : 10);
         int gpu = first + i;
-        canvas_box(cv, x, gy, 5, 3, LINE_LIGHT, STYLE_FRAME, a);
+        canvas_box(cv, x, gy, 5, 3, LINE_LIGHT, STYLE_FRAME);
         char label[24];
         char letter = view_gpu_letter(in, gpu);
         if (in->cursor_group >= 0 && view_group_of(in, gpu) == in->cursor_group)
@@ -370,19 +370,18 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
         bool cur = gpu == in->cursor_gpu;
         if (cur)
             canvas_put_text(cv, x + 1, gy + 1, ">", STYLE_CURSOR);
-        canvas_put_text_max(cv, x + 1 + cur, gy + 1, 3 - cur, label, view_gpu_style(in, gpu),
-                            a);
+        canvas_put_text_max(cv, x + 1 + cur, gy + 1, 3 - cur, label, view_gpu_style(in, gpu));
         /* NIC above the top row, below the bottom row */
         int ny = upper ? y0 + 1 : y0 + 13;
         canvas_put_text(cv, x + 1, ny, "NIC", STYLE_NIC);
-        canvas_vline(cv, x + 2, upper ? y0 : y0 + 14, 1, LINE_LIGHT, out, a);
+        canvas_vline(cv, x + 2, upper ? y0 : y0 + 14, 1, LINE_LIGHT, out);
         canvas_put_text(cv, x + 2, upper ? y0 : y0 + 14, a ? (upper ? "^" : "v") :
                         (upper ? "↑" : "↓"), out);
         /* NVLink from the GPU to the switch bus */
-        canvas_vline(cv, x + 2, upper ? gy + 2 : gy - 1, 2, LINE_DOUBLE, up, a);
+        canvas_vline(cv, x + 2, upper ? gy + 2 : gy - 1, 2, LINE_DOUBLE, up);
     }
-    canvas_hline(cv, bx, y0 + 5, span, LINE_DOUBLE, up, a);
-    canvas_hline(cv, bx, y0 + 9, span, LINE_DOUBLE, up, a);
+    canvas_hline(cv, bx, y0 + 5, span, LINE_DOUBLE, up);
+    canvas_hline(cv, bx, y0 + 9, span, LINE_DOUBLE, up);
     /* The NVSwitch chips between the buses: under GPU columns when there are
      * no more chips than columns (so links run straight), else spread. */
     bool aligned = chips >= 1 && chips <= top;
@@ -396,15 +395,15 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     for (int s = 0; s < chips; s++) {
         int col = chips > 1 ? (s * (top - 1) + (chips - 1) / 2) / (chips - 1) : 0;
         int x = aligned ? bx + col * pitch : bx + s * (sw_w + 1);
-        canvas_box(cv, x, y0 + 6, sw_w, 3, LINE_LIGHT, STYLE_SWITCH, a);
-        canvas_vline(cv, x + sw_w / 2, y0 + 5, 2, LINE_DOUBLE, up, a);
-        canvas_vline(cv, x + sw_w / 2, y0 + 8, 2, LINE_DOUBLE, up, a);
+        canvas_box(cv, x, y0 + 6, sw_w, 3, LINE_LIGHT, STYLE_SWITCH);
+        canvas_vline(cv, x + sw_w / 2, y0 + 5, 2, LINE_DOUBLE, up);
+        canvas_vline(cv, x + sw_w / 2, y0 + 8, 2, LINE_DOUBLE, up);
         char sw_label[48];
         if (chips == 1 && chips_real > 1)
             snprintf(sw_label, sizeof sw_label, "%d NVSwitch chips", chips_real);
         else
             snprintf(sw_label, sizeof sw_label, "%s", sw_w >= 10 ? "NVSwitch" : "NVS");
-        canvas_put_text_max(cv, x + 1, y0 + 7, sw_w - 2, sw_label, STYLE_SWITCH, a);
+        canvas_put_text_max(cv, x + 1, y0 + 7, sw_w - 2, sw_label, STYLE_SWITCH);
     }
     /* Labels: right of the picture when there is room, else below it. */
     int lx = bx + span + 3, ly = y0;
@@ -417,13 +416,13 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     char fig[160], r[16];
     view_up_figure(c, a, fig, sizeof fig);
     int yy = ly;
-    view_text(cv, lx, yy++, w, "Scale-up (inside the server):", STYLE_BOLD, a);
+    view_text(cv, lx, yy++, w, "Scale-up (inside the server):", STYLE_BOLD);
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, fig, up);
     snprintf(buf, sizeof buf, "every GPU one hop from every other through the switch%s",
              chips_real == 1 ? "" : "es");
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, buf, STYLE_LABEL);
     yy++;
-    view_text(cv, lx, yy++, w, "Scale-out (to the leaf switches):", STYLE_BOLD, a);
+    view_text(cv, lx, yy++, w, "Scale-out (to the leaf switches):", STYLE_BOLD);
     view_out_figure(c, fig, sizeof fig);
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, fig, out);
     view_ratio(view_drop(c), r, sizeof r);
@@ -456,7 +455,7 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
 static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
 {
     const Cluster *c = in->cluster;
-    bool a = in->ascii;
+    bool a = canvas_is_ascii(cv);
     int n = c->domain_gpus, per_tray = 4;
     int trays = (n + per_tray - 1) / per_tray;
     const SystemSpec *sys = hw_system_find(c->system_id);
@@ -482,12 +481,12 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
     int spine_r = sw_x + sw_w + 1;
     int xr = spine_r + 4;
     int y0 = 3;
-    view_text(cv, xl, 1, w, "top trays", STYLE_BOLD, a);
-    view_text(cv, sw_x, 1, w, "switch trays", STYLE_BOLD, a);
-    view_text(cv, xr + 2, 1, w, "bottom trays", STYLE_BOLD, a);
-    view_text(cv, spine_l - 2, 2, w, "copper spine (NVLink cables)", STYLE_DIM, a);
-    canvas_vline(cv, spine_l, y0, left > sw_trays ? left : sw_trays, LINE_DOUBLE, up, a);
-    canvas_vline(cv, spine_r, y0, right > sw_trays ? right : sw_trays, LINE_DOUBLE, up, a);
+    view_text(cv, xl, 1, w, "top trays", STYLE_BOLD);
+    view_text(cv, sw_x, 1, w, "switch trays", STYLE_BOLD);
+    view_text(cv, xr + 2, 1, w, "bottom trays", STYLE_BOLD);
+    view_text(cv, spine_l - 2, 2, w, "copper spine (NVLink cables)", STYLE_DIM);
+    canvas_vline(cv, spine_l, y0, left > sw_trays ? left : sw_trays, LINE_DOUBLE, up);
+    canvas_vline(cv, spine_r, y0, right > sw_trays ? right : sw_trays, LINE_DOUBLE, up);
     for (int t = 0; t < trays; t++) {
         bool on_left = t < left;
         int row = on_left ? t : t - left;
@@ -511,17 +510,17 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
         canvas_put_text(cv, gx + 2 * per_tray, ty, "]", STYLE_FRAME);
         if (on_left)
             canvas_hline(cv, gx + 2 * per_tray + 1, ty, spine_l - (gx + 2 * per_tray + 1) + 1,
-                         LINE_DOUBLE, up, a);
+                         LINE_DOUBLE, up);
         else
-            canvas_hline(cv, spine_r, ty, gx - spine_r, LINE_DOUBLE, up, a);
+            canvas_hline(cv, spine_r, ty, gx - spine_r, LINE_DOUBLE, up);
     }
     for (int s = 0; s < sw_trays; s++) {
         int ty = y0 + s;
-        canvas_hline(cv, spine_l, ty, 2, LINE_DOUBLE, up, a);
-        canvas_hline(cv, spine_r - 1, ty, 2, LINE_DOUBLE, up, a);
+        canvas_hline(cv, spine_l, ty, 2, LINE_DOUBLE, up);
+        canvas_hline(cv, spine_r - 1, ty, 2, LINE_DOUBLE, up);
         int k = chips - 2 * s >= 2 ? 2 : 1;
         snprintf(buf, sizeof buf, "[sw %d: %d chip%s]", s + 1, k, k == 1 ? "" : "s");
-        canvas_put_text_max(cv, sw_x, ty, sw_w, buf, STYLE_SWITCH, a);
+        canvas_put_text_max(cv, sw_x, ty, sw_w, buf, STYLE_SWITCH);
     }
     int yy = y0 + rows + 1;
     char fig[160], tot[32], r[16];
@@ -591,7 +590,7 @@ static void view_torus_shape(const Cluster *c, int dims[3])
 static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int dom)
 {
     const Cluster *c = in->cluster;
-    bool a = in->ascii;
+    bool a = canvas_is_ascii(cv);
     int d[3];
     view_torus_shape(c, d);
     char buf[1024];
@@ -616,12 +615,12 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
         snprintf(buf, sizeof buf, "z=%d", z);
         canvas_put_text(cv, x0 + 1, 1, buf, STYLE_DIM);
         for (int yy = 0; yy < grid_rows; yy++) {
-            canvas_hline(cv, x0, y0 + 2 * yy, lw, LINE_DOUBLE, up, a);
+            canvas_hline(cv, x0, y0 + 2 * yy, lw, LINE_DOUBLE, up);
             if (yy == 0)
-                canvas_vline(cv, x0 + 1, y0 - 1, 1, LINE_DOUBLE, up, a);
+                canvas_vline(cv, x0 + 1, y0 - 1, 1, LINE_DOUBLE, up);
         }
         for (int xx = 0; xx < d[0]; xx++)
-            canvas_vline(cv, x0 + 1 + 2 * xx, y0 - 1, 2 * grid_rows + 1, LINE_DOUBLE, up, a);
+            canvas_vline(cv, x0 + 1 + 2 * xx, y0 - 1, 2 * grid_rows + 1, LINE_DOUBLE, up);
         for (int yy = 0; yy < grid_rows; yy++)
             for (int xx = 0; xx < d[0]; xx++) {
                 int gpu = first + z * d[0] * d[1] + yy * d[0] + xx;
@@ -633,12 +632,12 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     int note_x = shown * (lw + gap);
     if (shown < d[2]) {
         snprintf(buf, sizeof buf, "%s %d more layers", a ? "x" : "×", d[2] - shown);
-        canvas_put_text_max(cv, note_x, y0 + grid_rows - 1, w - note_x, buf, STYLE_DIM, a);
+        canvas_put_text_max(cv, note_x, y0 + grid_rows - 1, w - note_x, buf, STYLE_DIM);
     }
     int yy = y0 + 2 * grid_rows + 1;
     if (grid_rows < d[1]) {
         snprintf(buf, sizeof buf, "(rows %d-%d of each layer not drawn)", grid_rows, d[1] - 1);
-        view_text(cv, 0, yy++, w, buf, STYLE_DIM, a);
+        view_text(cv, 0, yy++, w, buf, STYLE_DIM);
     }
     char fig[160], r[16];
     view_up_figure(c, a, fig, sizeof fig);
@@ -674,6 +673,7 @@ int view_rack_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
     if (!c || !in || !view_cluster_ok(in->cluster) || w <= 0 || h <= 0)
         return 0;
     Canvas *cv = canvas_new(w, h);
+    canvas_set_ascii(cv, canvas_is_ascii(c));
     int dom = view_rack_domain(in);
     int used;
     if (in->cluster->up_kind == HW_UP_TORUS)
@@ -726,8 +726,7 @@ static void view_draw_domain(Canvas *cv, int x, int y, const DomainShape *s, int
                              const ViewInput *in)
 {
     const Cluster *c = in->cluster;
-    canvas_box(cv, x, y, s->box_w, s->box_h, LINE_DOUBLE, view_link_style(in, TIER_UP),
-               in->ascii);
+    canvas_box(cv, x, y, s->box_w, s->box_h, LINE_DOUBLE, view_link_style(in, TIER_UP));
     char num[16];
     snprintf(num, sizeof num, "%d", dom + 1);
     if ((int)strlen(num) <= s->box_w - 4)
@@ -737,12 +736,12 @@ static void view_draw_domain(Canvas *cv, int x, int y, const DomainShape *s, int
     for (int i = 0; i < s->cols * s->rows && i < n; i++) {
         int gx = x + 1 + i % s->cols, gy = y + 1 + i / s->cols;
         if (s->truncated && i == s->cols * s->rows - 1) {
-            canvas_put_text(cv, gx, gy, in->ascii ? "~" : "…", STYLE_DIM);
+            canvas_put_text(cv, gx, gy, "…", STYLE_DIM);
             break;
         }
         view_put_gpu(cv, gx, gy, in, first + i);
         if (first + i == in->cursor_gpu)
-            canvas_put_text(cv, gx, y + s->box_h - 1, in->ascii ? "^" : "▲", STYLE_CURSOR);
+            canvas_put_text(cv, gx, y + s->box_h - 1, "▲", STYLE_CURSOR);
     }
 }
 
@@ -766,7 +765,7 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
                             int *spine_mid_x)
 {
     const Cluster *c = in->cluster;
-    bool a = in->ascii;
+    bool a = canvas_is_ascii(cv);
     int domains = cluster_domain_count(c);
     int per_site = domains / (c->sites > 0 ? c->sites : 1);
     if (per_site < 1)
@@ -815,12 +814,12 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
         int ax = x0 + nd * pitch, aw = w - nd * pitch;
         if (aw > 24)
             aw = 24;
-        canvas_box(cv, ax, y_dom, aw, s.box_h, LINE_DOUBLE, view_link_style(in, TIER_UP), a);
+        canvas_box(cv, ax, y_dom, aw, s.box_h, LINE_DOUBLE, view_link_style(in, TIER_UP));
         if (s.box_h > 3) {
             snprintf(buf, sizeof buf, "%s %d", a ? "x" : "×", rest);
-            canvas_put_text_max(cv, ax + 2, y_dom + 1, aw - 3, buf, STYLE_BOLD, a);
+            canvas_put_text_max(cv, ax + 2, y_dom + 1, aw - 3, buf, STYLE_BOLD);
             snprintf(buf, sizeof buf, "more %s", view_domain_noun(c, rest != 1));
-            canvas_put_text_max(cv, ax + 2, y_dom + 2, aw - 3, buf, STYLE_LABEL, a);
+            canvas_put_text_max(cv, ax + 2, y_dom + 2, aw - 3, buf, STYLE_LABEL);
         } else {
             snprintf(buf, sizeof buf, "%s %d more %s", a ? "x" : "×", rest,
                      view_domain_noun(c, rest != 1));
@@ -828,7 +827,7 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
                 snprintf(buf, sizeof buf, "%s %d more", a ? "x" : "×", rest);
             if (utf8_width(buf) > aw - 2)
                 snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", rest);
-            canvas_put_text_max(cv, ax + 1, y_dom + 1, aw - 2, buf, STYLE_BOLD, a);
+            canvas_put_text_max(cv, ax + 1, y_dom + 1, aw - 2, buf, STYLE_BOLD);
         }
         dom_x[nd] = ax;
         total_w = ax + aw - x0;
@@ -859,7 +858,7 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
         int lx = dom_x[i];
         int rx = j < nd ? dom_x[j] + s.box_w - 1 : x0 + total_w - 1;
         int bw = rx - lx + 1;
-        canvas_box(cv, lx, y_leaf, bw, 3, LINE_LIGHT, STYLE_SWITCH, a);
+        canvas_box(cv, lx, y_leaf, bw, 3, LINE_LIGHT, STYLE_SWITCH);
         if (leaf_of[i] >= 0) {
             int last_leaf = j == nd ? agg_l1
                                     : cluster_leaf_of(c, ids[j] * c->domain_gpus +
@@ -871,10 +870,10 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
         } else {
             snprintf(buf, sizeof buf, "leaves %d-%d", agg_l0 + 1, agg_l1 + 1);
         }
-        canvas_put_text_max(cv, lx + 1, y_leaf + 1, bw - 2, buf, STYLE_SWITCH, a);
+        canvas_put_text_max(cv, lx + 1, y_leaf + 1, bw - 2, buf, STYLE_SWITCH);
         for (int k = i; k <= j; k++) {
             int mx = dom_x[k] + (k < nd ? s.box_w : x0 + total_w - dom_x[k]) / 2;
-            canvas_vline(cv, mx, y_leaf + 2, y_dom - (y_leaf + 2) + 1, LINE_LIGHT, out, a);
+            canvas_vline(cv, mx, y_leaf + 2, y_dom - (y_leaf + 2) + 1, LINE_LIGHT, out);
         }
         leaf_mid[n_leaf_boxes++] = lx + bw / 2;
         i = j + 1;
@@ -902,14 +901,14 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     int bus_l = leaf_mid[0], bus_r = leaf_mid[n_leaf_boxes - 1];
     for (int k = 0; k < sp_drawn; k++) {
         int sx = sx0 + k * sp_pitch;
-        canvas_box(cv, sx, y_spine, sp_w, 3, LINE_LIGHT, STYLE_SWITCH, a);
+        canvas_box(cv, sx, y_spine, sp_w, 3, LINE_LIGHT, STYLE_SWITCH);
         if (k == sp_drawn - 1 && sp_drawn < spines)
             snprintf(buf, sizeof buf, "%s %d", a ? "x" : "×", spines - sp_drawn + 1);
         else
             snprintf(buf, sizeof buf, "spine %d", k + 1);
-        canvas_put_text_max(cv, sx + 1, y_spine + 1, sp_w - 2, buf, STYLE_SWITCH, a);
+        canvas_put_text_max(cv, sx + 1, y_spine + 1, sp_w - 2, buf, STYLE_SWITCH);
         int mx = sx + sp_w / 2;
-        canvas_vline(cv, mx, y_spine + 2, 2, LINE_LIGHT, out, a);
+        canvas_vline(cv, mx, y_spine + 2, 2, LINE_LIGHT, out);
         if (mx < bus_l)
             bus_l = mx;
         if (mx > bus_r)
@@ -918,8 +917,8 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     if (spine_mid_x)
         *spine_mid_x = sx0 + sp_total / 2;
     for (int k = 0; k < n_leaf_boxes; k++)
-        canvas_vline(cv, leaf_mid[k], y_bus, 2, LINE_LIGHT, out, a);
-    canvas_hline(cv, bus_l, y_bus, bus_r - bus_l + 1, LINE_LIGHT, out, a);
+        canvas_vline(cv, leaf_mid[k], y_bus, 2, LINE_LIGHT, out);
+    canvas_hline(cv, bus_l, y_bus, bus_r - bus_l + 1, LINE_LIGHT, out);
     return y_dom + s.box_h;
 }
 
@@ -928,8 +927,9 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
     if (!c || !in || !view_cluster_ok(in->cluster) || w <= 0 || h <= 0)
         return 0;
     const Cluster *cl = in->cluster;
-    bool a = in->ascii;
+    bool a = canvas_is_ascii(c);
     Canvas *cv = canvas_new(w, h);
+    canvas_set_ascii(cv, canvas_is_ascii(c));
     char buf[1024];
     int domains = cluster_domain_count(cl);
     int leaves = cluster_leaf_count(cl), spines = cluster_spine_count(cl);
@@ -941,7 +941,7 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
         size_t l = strlen(buf);
         snprintf(buf + l, sizeof buf - l, "%d sites", cl->sites);
     }
-    view_text(cv, 0, 0, w, buf, STYLE_HEADING, a);
+    view_text(cv, 0, 0, w, buf, STYLE_HEADING);
     int sites_drawn = cl->sites > 1 ? 2 : 1;
     int gap = 6;
     int site_w = sites_drawn == 1 ? w : (w - gap) / 2;
@@ -951,7 +951,7 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
         int sx = s * (site_w + gap);
         if (sites_drawn > 1) {
             snprintf(buf, sizeof buf, "site %d", site + 1);
-            view_text(cv, sx, 1, w, buf, STYLE_BOLD, a);
+            view_text(cv, sx, 1, w, buf, STYLE_BOLD);
         }
         int b = view_fabric_site(cv, sx, sites_drawn > 1 ? 2 : 1, site_w, in, site, &mid[s]);
         if (b > bottom)
@@ -962,7 +962,7 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
         int ya = (sites_drawn > 1 ? 2 : 1) + 1;
         int xa = site_w - 1, xb = site_w + gap;
         canvas_hline(cv, xa + 1, ya, xb - xa - 1, LINE_DASHED, view_link_style(in,
-                     TIER_ACROSS), a);
+                     TIER_ACROSS));
         if (cl->sites > 2) {
             snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", cl->sites - 2);
             canvas_put_text(cv, xa + 2, ya - 1, buf, STYLE_DIM);
@@ -992,7 +992,7 @@ static void desc_row(StrBuf *b, const char *k, const char *v)
     strbuf_addf(b, "  %-22s %s\n", k, v);
 }
 
-char *view_describe(ViewKind k, const ViewInput *in, int width)
+char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
 {
     StrBuf b = {0};
     if (!in || !view_cluster_ok(in->cluster))
@@ -1000,7 +1000,7 @@ char *view_describe(ViewKind k, const ViewInput *in, int width)
     if (width < 40)
         width = 40;
     const Cluster *c = in->cluster;
-    bool a = in->ascii;
+    bool a = ascii;
     char s[1024], fig[160], v[160], r[16], t1[32], t2[32];
     int domains = cluster_domain_count(c);
     if (k == VIEW_RACK) {

@@ -36,7 +36,6 @@ typedef struct {
     int cursor_group;            /* -1: none; else every GPU of this colour_by group is
                                     drawn selected, its letter in lower case */
     MappingDim colour_by;        /* which groups colour the GPUs (DIM_TP usual) */
-    bool ascii;
 } ViewInput;
 
 /* A ViewInput with everything empty: cursors -1, colour by TP. */
@@ -57,7 +56,8 @@ char view_gpu_letter(const ViewInput *in, int gpu);
 
 /* Plain sentences and a table describing the view (rack or fabric): tiers,
  * domains, groups, link figures and loads, for screen readers and handouts.
- * Lines are at most width columns (>= 40). Caller frees. */
-char *view_describe(ViewKind k, const ViewInput *in, int width);
+ * Lines are at most width columns (>= 40), ASCII only when ascii. Caller
+ * frees. */
+char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii);
 
 #endif

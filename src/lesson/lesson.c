@@ -14,6 +14,7 @@
 #include "lesson/lesson.h"
 
 #include "base/xmem.h"
+#include "draw/charts.h"
 #include "lesson/lesson_api.h"
 #include "lesson/sandbox.h"
 #include "model/quiz.h"
@@ -29,7 +30,6 @@
 
 #define MAX_PAGES         200
 #define MAX_ITEMS         64 /* hints, choices, moves per page */
-#define MAX_CHART         32
 #define SCENARIO_MAX_GPUS 131072 /* 2^17: starts in about 0.1 s */
 
 typedef struct {
@@ -52,7 +52,7 @@ typedef struct {
     char label[2][64];
     char chart_x[16];
     int chart_n;
-    double chart_values[MAX_CHART];
+    double chart_values[CHART_MAX_POINTS];
     /* scenario */
     unsigned allow;
     char **start;
@@ -697,9 +697,9 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
                    p->chart_x);
     if (lua_getfield(L, c, "values") != LUA_TTABLE)
         luaL_error(L, "%s: chart.values must be a list of numbers", what);
-    lua_Integer len = list_len(L, -1, what, "chart.values", MAX_CHART);
+    lua_Integer len = list_len(L, -1, what, "chart.values", CHART_MAX_POINTS);
     if (len < 1)
-        luaL_error(L, "%s: chart.values needs 1 to %d numbers", what, MAX_CHART);
+        luaL_error(L, "%s: chart.values needs 1 to %d numbers", what, CHART_MAX_POINTS);
     for (lua_Integer i = 1; i <= len; i++) {
         int isnum;
         lua_geti(L, -1, i);

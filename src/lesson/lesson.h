@@ -17,6 +17,7 @@
 #define SCALELAB_LESSON_LESSON_H
 
 #include "model/predict.h"
+#include "draw/views.h"
 #include "model/scenario.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,8 +31,6 @@ typedef enum {
     PAGE_COMPARE,
     PAGE_PREDICT,
 } PageKind;
-
-typedef enum { VIEW_RACK, VIEW_FABRIC, VIEW_BAR, VIEW_CHART } ViewKind;
 
 typedef struct Lesson Lesson;
 

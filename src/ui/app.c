@@ -16,6 +16,7 @@
 #include "ui/keys.h"
 #include "ui/progress.h"
 #include "ui/screen_play.h"
+#include "ui/screen_present.h"
 #include "ui/screens.h"
 #include "ui/term.h"
 
@@ -38,6 +39,7 @@ typedef struct {
     Progress *progress;
     Canvas *canvas;
     PlayState *play;          /* free play, NULL otherwise */
+    PresentState *present;    /* presenter mode (borrowed), NULL otherwise */
     struct timespec watch_mt; /* the open lesson file's mtime and size when loaded */
     long long watch_size;
     int keep_page;            /* the page a reload comes back to */
@@ -67,14 +69,19 @@ static bool app_watch(App *a)
 static void app_export_svg(App *a)
 {
     char where[700], title[600];
-    if (a->play)
+    if (a->present)
+        snprintf(title, sizeof title, "scalelab: %s, page %d", lesson_title(a->present->lesson),
+                 a->present->page + 1);
+    else if (a->play)
         snprintf(title, sizeof title, "scalelab free play");
     else
         snprintf(title, sizeof title, "scalelab: %s, page %d",
                  a->lesson ? lesson_title(a->lesson) : a->page.path, a->page.page + 1);
     bool ok = screen_play_export_svg(a->canvas, title, NULL, where, sizeof where);
-    char *dst = a->play ? a->play->page.scn.msg : a->page.message;
-    size_t n = a->play ? sizeof a->play->page.scn.msg : sizeof a->page.message;
+    char *dst = a->present ? a->present->message : a->play ? a->play->page.scn.msg : a->page.message;
+    size_t n = a->present ? sizeof a->present->message
+               : a->play  ? sizeof a->play->page.scn.msg
+                          : sizeof a->page.message;
     snprintf(dst, n, ok ? "Screen saved as SVG: %.370s" : "SVG not saved: %.370s", where);
 }
 
@@ -139,12 +146,21 @@ static void app_reload(App *a)
     }
 }
 
+/* Presenter mode's clock, "HH:MM" local time. */
+static void app_clock(PresentState *ps)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(ps->clock, sizeof ps->clock, "%H:%M", &tm);
+}
+
 static void app_draw(App *a)
 {
     int w, h;
     term_size(&w, &h);
-    bool ascii = term_is_ascii();
     ScreenCursor cur = {-1, -1};
+    canvas_set_ascii(a->canvas, term_is_ascii());
     if (!screen_size_ok(w, h)) {
         canvas_resize(a->canvas, w, 1);
         screen_too_small_draw(a->canvas, w, h);
@@ -154,12 +170,15 @@ static void app_draw(App *a)
     canvas_resize(a->canvas, w < SCREEN_MAX_W ? w : SCREEN_MAX_W,
                   h < SCREEN_MAX_H ? h : SCREEN_MAX_H);
     canvas_clear(a->canvas);
-    if (a->play)
-        screen_play_draw(a->canvas, a->play, ascii, &cur);
+    if (a->present) {
+        app_clock(a->present);
+        screen_present_draw(a->canvas, a->present);
+    } else if (a->play)
+        screen_play_draw(a->canvas, a->play, &cur);
     else if (a->in_page)
-        screen_page_draw(a->canvas, &a->page, ascii, &cur);
+        screen_page_draw(a->canvas, &a->page, &cur);
     else
-        screen_menu_draw(a->canvas, &a->menu, ascii, &cur);
+        screen_menu_draw(a->canvas, &a->menu, &cur);
     term_blit(a->canvas, cur.x, cur.y);
 }
 
@@ -170,10 +189,12 @@ static bool app_key(App *a, int key)
     term_size(&w, &h);
     if (!screen_size_ok(w, h))
         return !(key == 'q' || key == UIK_CTRL_C);
-    if (key == 'S' && (a->play || (a->in_page && !a->page.help))) {
+    if (key == 'S' && (a->present || a->play || (a->in_page && !a->page.help))) {
         app_export_svg(a);
         return true;
     }
+    if (a->present)
+        return screen_present_key(a->present, key) != SCREEN_QUIT;
     if (a->play)
         return screen_play_key(a->play, key) != SCREEN_QUIT;
     if (!a->in_page) {
@@ -212,7 +233,8 @@ int app_run(const AppOptions *o)
     memset(&a, 0, sizeof a);
     char dirbuf[4096];
     const char *dir = NULL;
-    if (o->lesson_file || o->play) {
+    a.present = o->present;
+    if (o->lesson_file || o->play || o->present) {
         a.direct = true;
     } else {
         dir = o->lessons_dir ? o->lessons_dir : catalog_default_dir(dirbuf, sizeof dirbuf);
@@ -229,9 +251,9 @@ int app_run(const AppOptions *o)
         }
     }
     char pathbuf[4096], note[sizeof a.menu.note] = "";
-    const char *ppath = progress_default_path(pathbuf, sizeof pathbuf);
-    a.progress = progress_open(ppath, note, sizeof note);
-    if (!ppath)
+    const char *ppath = a.present ? NULL : progress_default_path(pathbuf, sizeof pathbuf);
+    a.progress = a.present ? NULL : progress_open(ppath, note, sizeof note);
+    if (!ppath && !a.present)
         snprintf(note, sizeof note, "no HOME or XDG_STATE_HOME: progress will not be kept");
     if (!a.direct && !o->play)
         app_build_menu(&a, dir);
@@ -249,7 +271,7 @@ int app_run(const AppOptions *o)
     if (o->play) {
         a.play = xcalloc(1, sizeof *a.play);
         screen_play_init(a.play, o->play, o->play_from);
-    } else if (a.direct) {
+    } else if (o->lesson_file) {
         app_open(&a, o->lesson_file, NULL);
         if (note[0])
             snprintf(a.page.message, sizeof a.page.message, "%s", note);
@@ -258,7 +280,10 @@ int app_run(const AppOptions *o)
         app_draw(&a);
         /* A lesson open: wake once a second to see whether its file changed. */
         bool watching = a.in_page && !a.play;
-        int key = watching ? term_read_key_timeout(1000) : term_read_key();
+        /* Presenting: a quiet minute still moves the clock. */
+        int key = a.present ? term_read_key_timeout(5000)
+                  : watching ? term_read_key_timeout(1000)
+                             : term_read_key();
         /* At most once a second, also while keys keep coming. */
         if (watching && clock_now_s() - a.watched_s >= 0.9 && app_watch(&a)) {
             app_reload(&a);

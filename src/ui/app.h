@@ -3,7 +3,9 @@
  *
  * Start-up modes: the menu over a lessons folder (the default folder, or
  * one given), one lesson file opened directly (for authors: Esc quits), or
- * free play on a scenario (screen_play.h). While a lesson is open its file
+ * free play on a scenario (screen_play.h), or presenter mode on a lesson
+ * (screen_present.h: no progress, the clock redrawn every few seconds).
+ * While a lesson is open its file
  * is checked once a second (a key-read timeout, no other wake-ups) and
  * reloaded in place when it changed on disk. S writes the screen as SVG.
  * Returns the exit status: APP_OK, APP_NO_TERMINAL when stdin or stdout is
@@ -22,6 +24,7 @@ typedef struct {
     const char *lesson_file; /* non-NULL: open this lesson only */
     struct Scenario *play;   /* non-NULL: free play on it (app_run takes ownership) */
     const char *play_from;   /* the file free play was loaded from, or NULL */
+    struct PresentState *present; /* non-NULL: presenter mode on it (borrowed) */
 } AppOptions;
 
 int app_run(const AppOptions *o);

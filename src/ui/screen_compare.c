@@ -9,6 +9,7 @@
 #include "base/utf8.h"
 #include "base/xmem.h"
 #include "draw/charts.h"
+#include "draw/diagram.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/units.h"
@@ -141,10 +142,10 @@ static double screen_compare_total(const StepResult *r)
 static void screen_compare_bar(Canvas *c, int x, int y, int label_w, int bar_w,
                                const CompareSide *s, double cols_per_s, bool ascii)
 {
-    canvas_put_text_max(c, x, y, label_w, s->label, STYLE_BOLD, ascii);
+    canvas_put_text_max(c, x, y, label_w, s->label, STYLE_BOLD);
     int x0 = x + label_w + 1;
     if (!s->ok) {
-        canvas_put_text_max(c, x0, y, bar_w + 10, s->error, STYLE_BAD, ascii);
+        canvas_put_text_max(c, x0, y, bar_w + 10, s->error, STYLE_BAD);
         return;
     }
     double cum = 0;
@@ -198,7 +199,7 @@ static int screen_compare_legend(Canvas *c, int x, int y, int w, int max_rows,
         if (!measure) {
             canvas_put_glyph(c, x + col, y + row, chart_part_glyph((StepPart)p, ascii),
                              chart_part_style((StepPart)p));
-            canvas_put_text_max(c, x + col + 1, y + row, w - col - 1, item, STYLE_LABEL, ascii);
+            canvas_put_text_max(c, x + col + 1, y + row, w - col - 1, item, STYLE_LABEL);
         }
         col += iw + 2;
     }
@@ -206,7 +207,7 @@ static int screen_compare_legend(Canvas *c, int x, int y, int w, int max_rows,
 }
 
 int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster *cl,
-                           const Mapping *m, const Placement *pl, bool ascii)
+                           const Mapping *m, const Placement *pl)
 {
     int d = cl->domain_gpus > 0 ? cl->domain_gpus : 1;
     if (d > cl->n_gpus)
@@ -239,10 +240,10 @@ int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster 
     int world = mapping_world(m);
     for (int k = 0; k < shown; k++) {
         int bx = x + (k % per_line) * (box_w + 1), by = y + (k / per_line) * box_h;
-        canvas_box(c, bx, by, box_w, box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
+        canvas_box(c, bx, by, box_w, box_h, LINE_DOUBLE, STYLE_UP_LINK);
         char label[16];
         snprintf(label, sizeof label, "%d", k + 1);
-        canvas_put_text_max(c, bx + 1, by, box_w - 2, label, STYLE_LABEL, ascii);
+        canvas_put_text_max(c, bx + 1, by, box_w - 2, label, STYLE_LABEL);
         for (int i = 0; i < d; i++) {
             int gpu = k * cl->domain_gpus + i;
             if (gpu >= cl->n_gpus)
@@ -268,23 +269,23 @@ int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster 
             char tag[72];
             snprintf(tag, sizeof tag, " %s ", more);
             int tw = utf8_width(tag);
-            canvas_put_text_max(c, bx + box_w - 1 - tw, by, tw, tag, STYLE_DIM, ascii);
+            canvas_put_text_max(c, bx + box_w - 1 - tw, by, tw, tag, STYLE_DIM);
         } else if (count_in_slot) {
             int sx = x + (shown % per_line) * (box_w + 1);
             int sy = y + (shown / per_line) * box_h + box_h / 2;
-            canvas_put_text_max(c, sx, sy, x + w - sx, more, STYLE_DIM, ascii);
+            canvas_put_text_max(c, sx, sy, x + w - sx, more, STYLE_DIM);
             used = lines * box_h;
         } else {
-            canvas_put_text_max(c, x, y + used, w, more, STYLE_DIM, ascii);
+            canvas_put_text_max(c, x, y + used, w, more, STYLE_DIM);
             used++;
         }
     }
     return used;
 }
 
-void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSide sides[2],
-                         bool ascii)
+void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSide sides[2])
 {
+    bool ascii = canvas_is_ascii(c);
     if (w < 20 || h < 3)
         return;
     int bottom = y + h;
@@ -336,9 +337,9 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
         int half = left / 2;
         for (int k = 0; k < 2; k++) {
             int sy = row + k * half;
-            canvas_put_text_max(c, x, sy, w, sides[k].label, STYLE_BOLD, ascii);
+            canvas_put_text_max(c, x, sy, w, sides[k].label, STYLE_BOLD);
             screen_compare_domains(c, x, sy + 1, w, half - 1, &sides[k].cluster, &sides[k].mapping,
-                                   sides[k].placement, ascii);
+                                   sides[k].placement);
         }
         return;
     }
@@ -351,15 +352,17 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
             dw = (w - 2) / 2;
             dx = x + k * (dw + 2);
         }
-        canvas_put_text_max(c, dx, dy, dw, sides[k].label, STYLE_BOLD, ascii);
+        canvas_put_text_max(c, dx, dy, dw, sides[k].label, STYLE_BOLD);
         if (!sides[k].ok && sides[k].cluster.n_gpus <= 0) {
             text_draw_wrapped(c, dx, dy + 1, dw, dh - 1, sides[k].error, STYLE_BAD);
             continue;
         }
         char err[256] = "";
-        if (!screen_diagram_draw(c, dx, dy + 1, dw, dh - 1, 1, &sides[k].cluster,
-                                 &sides[k].workload, &sides[k].mapping, sides[k].placement, NULL,
-                                 ascii, err, sizeof err))
+        Diagram d = diagram_of(VIEW_FABRIC, &sides[k].cluster);
+        d.workload = &sides[k].workload;
+        d.mapping = &sides[k].mapping;
+        d.placement = sides[k].placement;
+        if (!diagram_draw(c, dx, dy + 1, dw, dh - 1, &d, err, sizeof err))
             text_draw_wrapped(c, dx, dy + 1, dw, dh - 1, err, STYLE_BAD);
     }
 }
@@ -456,8 +459,9 @@ ScreenAction screen_compare_key(PageState *p, int key)
     }
 }
 
-void screen_compare_draw_scenario(Canvas *c, PageState *p, int top, int bottom, bool ascii)
+void screen_compare_draw_scenario(Canvas *c, PageState *p, int top, int bottom)
 {
+    bool ascii = canvas_is_ascii(c);
     struct ScreenCompare *sc = p->scn.compare;
     int w = canvas_width(c);
     char head[200], what[48];
@@ -469,10 +473,10 @@ void screen_compare_draw_scenario(Canvas *c, PageState *p, int top, int bottom, 
         snprintf(what, sizeof what, "the %s", sc->ref_name);
     snprintf(head, sizeof head, "Compare: %s against now %s c or Esc: back to the scenario", what,
              ascii ? "-" : "—");
-    canvas_put_text_max(c, 2, top - 1, w - 4, head, STYLE_HEADING, ascii);
+    canvas_put_text_max(c, 2, top - 1, w - 4, head, STYLE_HEADING);
     if (p->scn.msg[0])
-        canvas_put_text_max(c, 2, bottom - 1, w - 4, p->scn.msg, STYLE_WARNING, ascii);
-    screen_compare_draw(c, 2, top + 1, w - 4, bottom - top - 2, sc->side, ascii);
+        canvas_put_text_max(c, 2, bottom - 1, w - 4, p->scn.msg, STYLE_WARNING);
+    screen_compare_draw(c, 2, top + 1, w - 4, bottom - top - 2, sc->side);
 }
 
 void screen_compare_free(struct ScreenCompare *sc)

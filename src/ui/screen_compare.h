@@ -55,15 +55,14 @@ void screen_compare_sentence(const char *label_a, int gpus_a, const StepResult *
  * (one above the other when w < 120 and there is height), the aligned bars,
  * the legend and the sentence. Diagrams are left out when the box is too
  * short for them; the bars and the sentence always come first. */
-void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSide sides[2],
-                         bool ascii);
+void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSide sides[2]);
 
 /* A compact picture for short screens: each scale-up domain as a box of
  * GPU letters (the TP group of the rank on each GPU, as in the views), the
  * boxes side by side and wrapped; domains that do not fit in h rows are
  * counted ("+ 14 more", in the last box's place). Returns the rows used. */
 int screen_compare_domains(Canvas *c, int x, int y, int w, int h, const Cluster *cl,
-                           const Mapping *m, const Placement *pl, bool ascii);
+                           const Mapping *m, const Placement *pl);
 
 /* ---- the compare view of a scenario page (`c`, reference `b`) ---- */
 struct ScreenCompare {
@@ -82,7 +81,7 @@ void screen_compare_open(PageState *p);
 bool screen_compare_is_open(const PageState *p);
 /* Keys while open: c, Esc, q, Enter or Space close it; n/p pass on. */
 ScreenAction screen_compare_key(PageState *p, int key);
-void screen_compare_draw_scenario(Canvas *c, PageState *p, int top, int bottom, bool ascii);
+void screen_compare_draw_scenario(Canvas *c, PageState *p, int top, int bottom);
 void screen_compare_free(struct ScreenCompare *sc);
 
 #endif

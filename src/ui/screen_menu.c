@@ -192,8 +192,9 @@ static const char *const screen_menu_help[] = {
     NULL,
 };
 
-void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
+void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
 {
+    bool ascii = canvas_is_ascii(c);
     int w = canvas_width(c), h = canvas_height(c);
     canvas_clear(c);
     cur->x = cur->y = -1;
@@ -210,19 +211,18 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
                  ascii ? "[x]" : "[✓]");
     int top = screen_frame(c, "scalelab - lessons", right, filt,
                            m->filtering ? "type words · Enter keep · Esc clear · ↑↓ move"
-                                        : "↑↓/jk move · Enter open · / filter · ? help · q quit",
-                           ascii);
+                                        : "↑↓/jk move · Enter open · / filter · ? help · q quit");
     if (m->where[0])
-        canvas_put_text_max(c, 1, top, w - 2, m->where, STYLE_DIM, ascii);
+        canvas_put_text_max(c, 1, top, w - 2, m->where, STYLE_DIM);
     top += 1;
     int bottom = h - 3;        /* last list row (footer has two lines, note above) */
     int list_h = bottom - top; /* rows top .. bottom-1 */
     if (m->note[0])
-        canvas_put_text_max(c, 1, bottom, w - 2, m->note, STYLE_WARNING, ascii);
+        canvas_put_text_max(c, 1, bottom, w - 2, m->note, STYLE_WARNING);
     else if (m->sel >= 0 && m->items[m->sel].error)
-        canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].error, STYLE_BAD, ascii);
+        canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].error, STYLE_BAD);
     else if (m->sel >= 0 && m->items[m->sel].summary)
-        canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].summary, STYLE_DIM, ascii);
+        canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].summary, STYLE_DIM);
 
     /* Rows: a track heading before each new track, then its lessons. */
     int rows = 0, sel_row = -1;
@@ -251,7 +251,7 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
         canvas_put_text_max(c, 3, top + 1, w - 4,
                             m->n_items ? "No lesson matches the filter (Esc clears it)."
                                        : "No lessons found in this folder.",
-                            STYLE_WARNING, ascii);
+                            STYLE_WARNING);
 
     int title_w = w >= 120 ? 40 : 30;
     int row = 0;
@@ -264,7 +264,7 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
         if (!track || strcmp(track, t) != 0) {
             int y = top + row - m->scroll;
             if (y >= top && y < bottom)
-                canvas_put_text_max(c, 1, y, w - 2, *t ? t : "Other", STYLE_BOLD, ascii);
+                canvas_put_text_max(c, 1, y, w - 2, *t ? t : "Other", STYLE_BOLD);
             row++;
             track = t;
         }
@@ -278,11 +278,11 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
         canvas_put_text(c, 3, y, screen_menu_mark(it->mark, ascii),
                         it->mark == PROGRESS_DONE ? STYLE_GOOD : STYLE_NORMAL);
         canvas_put_text_max(c, 7, y, title_w, it->title ? it->title : it->id,
-                            it->error ? STYLE_BAD : STYLE_BOLD, ascii);
+                            it->error ? STYLE_BAD : STYLE_BOLD);
         canvas_put_text(c, 8 + title_w, y, mins, STYLE_DIM);
         const char *sum = it->error ? "does not load: Enter shows the error" : it->summary;
         if (sum)
-            canvas_put_text_max(c, 17 + title_w, y, w - 18 - title_w, sum, STYLE_NORMAL, ascii);
+            canvas_put_text_max(c, 17 + title_w, y, w - 18 - title_w, sum, STYLE_NORMAL);
         if (i == m->sel) {
             canvas_set_style(c, 2, y, w - 3, 1, STYLE_SELECTED);
             cur->x = 3;
@@ -294,5 +294,5 @@ void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur)
         cur->y = h - 2;
     }
     if (m->help)
-        screen_help_draw(c, "Lesson menu keys", screen_menu_help, ascii);
+        screen_help_draw(c, "Lesson menu keys", screen_menu_help);
 }

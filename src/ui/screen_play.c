@@ -505,8 +505,9 @@ ScreenAction screen_play_key(PlayState *ps, int key)
     return SCREEN_NONE;
 }
 
-void screen_play_draw(Canvas *c, PlayState *ps, bool ascii, ScreenCursor *cur)
+void screen_play_draw(Canvas *c, PlayState *ps, ScreenCursor *cur)
 {
+    bool ascii = canvas_is_ascii(c);
     int w = canvas_width(c);
     canvas_clear(c);
     cur->x = cur->y = -1;
@@ -527,15 +528,14 @@ void screen_play_draw(Canvas *c, PlayState *ps, bool ascii, ScreenCursor *cur)
                    : "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
         f2 = "t/T y/Y d/D m/M degrees, mb · +/- domain · ]/[ system · s search · w write · ?";
     }
-    int top = screen_frame(c, title, ps->saved[0] ? "written" : "free play", f1, f2, ascii);
+    int top = screen_frame(c, title, ps->saved[0] ? "written" : "free play", f1, f2);
     canvas_put_text_max(c, 1, top, w - 2,
-                        ps->from[0] ? ps->from : "Change anything: there is no goal.", STYLE_BOLD,
-                        ascii);
-    screen_scenario_draw(c, &ps->page, top + 2, ascii, cur);
+                        ps->from[0] ? ps->from : "Change anything: there is no goal.", STYLE_BOLD);
+    screen_scenario_draw(c, &ps->page, top + 2, canvas_height(c) - 3, cur);
     if (cur->x < 0) {
         cur->x = 1;
         cur->y = 2;
     }
     if (ps->help)
-        screen_help_draw(c, "Free play keys", screen_play_help, ascii);
+        screen_help_draw(c, "Free play keys", screen_play_help);
 }

@@ -38,7 +38,7 @@ typedef struct PlayState {
 void screen_play_init(PlayState *ps, Scenario *s, const char *from);
 void screen_play_fini(PlayState *ps);
 ScreenAction screen_play_key(PlayState *ps, int key);
-void screen_play_draw(Canvas *c, PlayState *ps, bool ascii, ScreenCursor *cur);
+void screen_play_draw(Canvas *c, PlayState *ps, ScreenCursor *cur);
 
 /* Free play from a lesson file: the first scenario page's starting state,
  * with every change allowed. NULL + "file:line: message" on error. */

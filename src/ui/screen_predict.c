@@ -146,11 +146,11 @@ void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int p
 {
     int room = bottom - top;
     int y = top;
-    int th = text_draw_markup(c, x, y, w, room / 3, lesson_page_text(l, page), 0, ascii);
+    int th = text_draw_markup(c, x, y, w, room / 3, lesson_page_text(l, page), 0);
     y += (th < room / 3 ? th : room / 3) + 1;
     if (v->review && y < bottom)
         canvas_put_text_max(c, x, y++, w, "Review: a number you missed the first time.",
-                            STYLE_WARNING, ascii);
+                            STYLE_WARNING);
     if (y < bottom)
         y += text_draw_wrapped(c, x, y, w, bottom - y, lesson_predict_question(l, page),
                                STYLE_BOLD);
@@ -158,7 +158,7 @@ void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int p
         char line[160];
         snprintf(line, sizeof line, "Your answer: %s", v->shown ? "" : v->input);
         y++;
-        int lw = canvas_put_text_max(c, x, y, w, line, STYLE_NORMAL, ascii);
+        int lw = canvas_put_text_max(c, x, y, w, line, STYLE_NORMAL);
         if (!v->shown) {
             canvas_put_text(c, x + lw, y, "_", STYLE_CURSOR);
             cur->x = x + lw;
@@ -186,5 +186,5 @@ void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int p
     y += text_draw_wrapped(c, x, y, w, bottom - y, ans, v->solved ? STYLE_GOOD : STYLE_BOLD);
     const char *formula = lesson_predict_formula(l, page);
     if (*formula && y + 1 < bottom)
-        text_draw_markup(c, x, y + 1, w, bottom - y - 1, formula, 0, ascii);
+        text_draw_markup(c, x, y + 1, w, bottom - y - 1, formula, 0);
 }

@@ -8,6 +8,7 @@
 #include "base/utf8.h"
 #include "base/xmem.h"
 #include "draw/charts.h"
+#include "draw/diagram.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/units.h"
@@ -62,8 +63,9 @@ static const char *const *screen_present_glyph(char ch)
     return NULL;
 }
 
-int screen_present_banner(Canvas *c, int x, int y, int w, const char *text, bool ascii)
+int screen_present_banner(Canvas *c, int x, int y, int w, const char *text)
 {
+    bool ascii = canvas_is_ascii(c);
     char up[128];
     size_t n = 0;
     for (const char *s = text; *s && n + 1 < sizeof up; s++) {
@@ -402,70 +404,12 @@ static size_t screen_present_text_len(const PresentState *ps, const char *text)
     return pos;
 }
 
-static int screen_present_markup(Canvas *c, int x, int y, int w, int h, const PresentState *ps,
-                                 const char *text, bool ascii)
+/* Presenting: wider margins, the readable measure, the revealed text. */
+static PageLayout screen_present_layout(const PresentState *ps)
 {
-    size_t len = screen_present_text_len(ps, text);
-    char *shown = xmalloc(len + 1);
-    memcpy(shown, text, len);
-    shown[len] = '\0';
-    int used = text_draw_markup(c, x, y, w, h, shown, 0, ascii);
-    free(shown);
-    return used < h ? used : h;
-}
-
-static void screen_present_diagram(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
-{
-    int w = canvas_width(c);
-    const char *caption = lesson_page_text(ps->lesson, ps->page);
-    int cap_h = *caption ? text_wrap_count(caption, w - 8) : 0;
-    if (cap_h > (bottom - top) / 3)
-        cap_h = (bottom - top) / 3;
-    LessonDiagram d;
-    char err[LESSON_ERR_LEN] = "";
-    if (!lesson_page_diagram(ps->lesson, ps->page, 0, &d, err, sizeof err)) {
-        text_draw_wrapped(c, 4, top, w - 8, bottom - top, err, STYLE_BAD);
-        return;
-    }
-    char cx[16] = "";
-    double values[64];
-    ScreenChart chart = {cx, values, 0};
-    if (d.view == VIEW_CHART)
-        chart.n = lesson_page_chart(ps->lesson, ps->page, cx, sizeof cx, values, 64);
-    int dh = bottom - top - cap_h - (cap_h ? 1 : 0);
-    if (!screen_diagram_draw(c, 2, top, w - 4, dh, (int)d.view, &d.cluster, &d.workload,
-                             &d.mapping, d.placement, &chart, ascii, err, sizeof err))
-        text_draw_wrapped(c, 4, top, w - 8, dh, err, STYLE_BAD);
-    placement_free(d.placement);
-    if (cap_h)
-        screen_present_markup(c, 4, bottom - cap_h, w - 8, cap_h, ps, caption, ascii);
-}
-
-static void screen_present_compare(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
-{
-    int w = canvas_width(c);
-    const char *caption = lesson_page_text(ps->lesson, ps->page);
-    int cap_h = 0;
-    if (*caption) {
-        cap_h = text_wrap_count(caption, w - 8);
-        cap_h = cap_h > 4 ? 4 : cap_h;
-        cap_h = screen_present_markup(c, 4, top, w - 8, cap_h, ps, caption, ascii) + 1;
-    }
-    CompareSide sides[2];
-    for (int k = 0; k < 2; k++) {
-        LessonDiagram d;
-        char err[LESSON_ERR_LEN] = "";
-        if (!lesson_page_diagram(ps->lesson, ps->page, k, &d, err, sizeof err)) {
-            screen_compare_side_error(&sides[k], k ? "right" : "left", err);
-            continue;
-        }
-        screen_compare_side_set(&sides[k], d.label, &d.cluster, &d.workload, &d.mapping,
-                                d.placement);
-        placement_free(d.placement);
-    }
-    screen_compare_draw(c, 2, top + cap_h, w - 4, bottom - top - cap_h, sides, ascii);
-    screen_compare_side_fini(&sides[0]);
-    screen_compare_side_fini(&sides[1]);
+    PageLayout lay = {4, SCREEN_MEASURE, (size_t)-1, 0};
+    lay.shown = screen_present_text_len(ps, lesson_page_text(ps->lesson, ps->page));
+    return lay;
 }
 
 static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
@@ -476,16 +420,18 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
     const char *brief = lesson_page_text(ps->lesson, ps->page);
     int y = top;
     if (*brief)
-        y += text_draw_markup(c, 4, y, w - 8, 2, brief, 0, ascii) > 1 ? 3 : 2;
+        y += text_draw_markup(c, 4, y, w - 8, 2, brief, 0) > 1 ? 3 : 2;
     /* The result block at the bottom: bar against the start, the move. */
     int n = screen_present_step_count(ps);
     int bar_rows = 5, info_rows = 3;
     int res_y = bottom - bar_rows - info_rows;
     if (res_y - y >= 16) {
         char err[256] = "";
-        int used = screen_diagram_draw(c, 2, y, w - 4, res_y - y - 1, 1, scenario_cluster(ps->s),
-                                       scenario_workload(ps->s), scenario_mapping(ps->s),
-                                       scenario_placement(ps->s), NULL, ascii, err, sizeof err);
+        Diagram d = diagram_of(VIEW_FABRIC, scenario_cluster(ps->s));
+        d.workload = scenario_workload(ps->s);
+        d.mapping = scenario_mapping(ps->s);
+        d.placement = scenario_placement(ps->s);
+        int used = diagram_draw(c, 2, y, w - 4, res_y - y - 1, &d, err, sizeof err);
         if (y + used + 1 < res_y)
             res_y = y + used + 1; /* the result right under the view */
     } else if (res_y - y >= 3) {
@@ -493,29 +439,29 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
         Canvas *strip = canvas_new(w - 4, res_y - y - 1);
         int used =
             screen_compare_domains(strip, 0, 0, w - 4, res_y - y - 1, scenario_cluster(ps->s),
-                                   scenario_mapping(ps->s), scenario_placement(ps->s), ascii);
+                                   scenario_mapping(ps->s), scenario_placement(ps->s));
         canvas_blit(c, 2, y + (res_y - y - 1 - used) / 2, strip); /* centred */
         canvas_free(strip);
     } else {
         res_y = y;
     }
     int used = chart_step_bar(c, 2, res_y, w - 4, scenario_result(ps->s),
-                              ps->step > 0 ? scenario_start_result(ps->s) : NULL, ascii);
+                              ps->step > 0 ? scenario_start_result(ps->s) : NULL);
     int ry = res_y + used;
     char line[800];
     if (ps->effect[0]) {
         snprintf(line, sizeof line, "Move %d/%d  %s", ps->step, n, ps->effect);
-        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_EMPH, ascii);
+        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_EMPH);
     }
     const char *goal = lesson_scenario_goal_text(ps->lesson, ps->page);
     if (*goal && ry < bottom) {
         snprintf(line, sizeof line, "Goal: %s", goal);
-        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_NORMAL, ascii);
+        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_NORMAL);
     }
     if (ps->step < n && ry < bottom) {
         snprintf(line, sizeof line, "Next %s %s", ascii ? ">" : "▸",
                  screen_present_move(ps, ps->step));
-        canvas_put_text_max(c, 2, ry, w - 4, line, STYLE_DIM, ascii);
+        canvas_put_text_max(c, 2, ry, w - 4, line, STYLE_DIM);
     }
 }
 
@@ -524,7 +470,7 @@ static void screen_present_quiz(Canvas *c, PresentState *ps, int top, int bottom
     int w = canvas_width(c);
     int x = 4, tw = w - 8;
     int y = top + text_draw_markup(c, x, top, tw, (bottom - top) / 2,
-                                   lesson_page_text(ps->lesson, ps->page), 0, ascii);
+                                   lesson_page_text(ps->lesson, ps->page), 0);
     y++;
     int n = lesson_quiz_choice_count(ps->lesson, ps->page);
     bool shown = ps->step > 0;
@@ -546,9 +492,10 @@ static void screen_present_quiz(Canvas *c, PresentState *ps, int top, int bottom
     }
 }
 
-void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
+void screen_present_draw(Canvas *c, PresentState *ps)
 {
     int w = canvas_width(c), h = canvas_height(c);
+    bool ascii = canvas_is_ascii(c);
     canvas_clear(c);
     ps->ascii = ascii;
     if (!ps->lesson)
@@ -564,37 +511,33 @@ void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
              ps->clock);
     canvas_put_text(c, w - 1 - utf8_width(foot), h - 1, foot, STYLE_DIM);
     if (ps->message[0])
-        canvas_put_text_max(c, 1, h - 1, w - utf8_width(foot) - 4, ps->message, STYLE_WARNING,
-                            ascii);
+        canvas_put_text_max(c, 1, h - 1, w - utf8_width(foot) - 4, ps->message, STYLE_WARNING);
     /* The title: block letters when they fit and the page can spare rows. */
     const char *title = lesson_page_title(ps->lesson, ps->page);
     int top = 1;
     int big = 0;
     if (h >= 30 || kind == PAGE_TEXT || kind == PAGE_QUIZ)
-        big = screen_present_banner(c, 2, top, w - 4, title, ascii);
+        big = screen_present_banner(c, 2, top, w - 4, title);
     if (big) {
         top += big + 1;
     } else {
         int tw = utf8_width(title);
-        canvas_put_text_max(c, tw < w - 4 ? (w - tw) / 2 : 2, top, w - 4, title, STYLE_HEADING,
-                            ascii);
-        canvas_hline(c, 2, top + 1, w - 4, LINE_LIGHT, STYLE_FRAME, ascii);
+        canvas_put_text_max(c, tw < w - 4 ? (w - tw) / 2 : 2, top, w - 4, title, STYLE_HEADING);
+        canvas_hline(c, 2, top + 1, w - 4, LINE_LIGHT, STYLE_FRAME);
         top += 3;
     }
     int bottom = h - 2;
+    PageLayout lay = screen_present_layout(ps);
     switch (kind) {
     case PAGE_TEXT:
-    case PAGE_PREDICT: {
-        int tw = w - 8 < 100 ? w - 8 : 100;
-        screen_present_markup(c, (w - tw) / 2, top, tw, bottom - top, ps,
-                              lesson_page_text(ps->lesson, ps->page), ascii);
+    case PAGE_PREDICT:
+        screen_page_body_text(c, ps->lesson, ps->page, top, bottom, &lay);
         break;
-    }
     case PAGE_DIAGRAM:
-        screen_present_diagram(c, ps, top, bottom, ascii);
+        screen_page_body_diagram(c, ps->lesson, ps->page, top, bottom, &lay);
         break;
     case PAGE_COMPARE:
-        screen_present_compare(c, ps, top, bottom, ascii);
+        screen_page_body_compare(c, ps->lesson, ps->page, top, bottom, &lay);
         break;
     case PAGE_SCENARIO:
         screen_present_scenario(c, ps, top, bottom, ascii);
@@ -604,5 +547,5 @@ void screen_present_draw(Canvas *c, PresentState *ps, bool ascii)
         break;
     }
     if (ps->help)
-        screen_help_draw(c, "Presenter keys", screen_present_help, ascii);
+        screen_help_draw(c, "Presenter keys", screen_present_help);
 }

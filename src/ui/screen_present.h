@@ -7,8 +7,8 @@
  * then turns the page. A --script file replaces a scenario page's moves.
  * The footer is discreet: the step, the page number and the clock.
  *
- * Never writes progress. Pure: no curses (cmd_present.c runs the loop and
- * sets the clock, so renders are repeatable). The Lesson is borrowed; the
+ * Never writes progress. Pure: no curses (app.c runs it as one of its
+ * modes and sets the clock; --shot sets a fixed one, so renders repeat). The Lesson is borrowed; the
  * state owns its Scenario and script.
  */
 #ifndef SCALELAB_UI_SCREEN_PRESENT_H
@@ -26,7 +26,7 @@ typedef struct {
     int line; /* line in the script file */
 } PresentMove;
 
-typedef struct {
+typedef struct PresentState {
     Lesson *lesson; /* borrowed */
     int page;
     int step;            /* reveals done on this page (0: as it opens) */
@@ -63,13 +63,13 @@ void screen_present_goto(PresentState *ps, int n);
  * back; Left/p: previous page; 0: the page from its start; Home/End; q or
  * Esc: SCREEN_QUIT; ? help. */
 ScreenAction screen_present_key(PresentState *ps, int key);
-void screen_present_draw(Canvas *c, PresentState *ps, bool ascii);
+void screen_present_draw(Canvas *c, PresentState *ps);
 
 /* Draws text in block letters centred in the w columns at (x, y): 3 rows
  * of half blocks (5 rows of '#' when ascii), or on a canvas 40 rows or
  * taller, when it fits, 5 rows at twice the width. Returns
  * the rows used, 0 (nothing drawn) when it does not fit or a character is
  * not in the font (letters, digits, space and - : . , ? ! ' / ( ) & +). */
-int screen_present_banner(Canvas *c, int x, int y, int w, const char *text, bool ascii);
+int screen_present_banner(Canvas *c, int x, int y, int w, const char *text);
 
 #endif

@@ -152,13 +152,13 @@ void screen_quiz_draw(Canvas *c, const QuizView *q, const Lesson *l, int page, i
 {
     const char *text = lesson_page_text(l, page);
     int half = (bottom - top) / 2;
-    int qh = text_draw_markup(c, x, top, w, half, text, 0, ascii);
+    int qh = text_draw_markup(c, x, top, w, half, text, 0);
     if (qh > half)
         qh = half;
     int y = top + qh + 1;
     if (q->review && y < bottom) {
         canvas_put_text_max(c, x, y - 1, w, "Review: a question you missed the first time.",
-                            STYLE_WARNING, ascii);
+                            STYLE_WARNING);
         y++;
     }
     bool open = q->solved || q->revealed;

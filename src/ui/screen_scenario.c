@@ -15,11 +15,13 @@
 #include "base/utf8.h"
 #include "base/xmem.h"
 #include "draw/charts.h"
+#include "draw/diagram.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/hw.h"
 #include "model/units.h"
 #include "ui/keys.h"
+#include "ui/keymap.h"
 #include "ui/screen_compare.h"
 #include "ui/screen_sweep.h"
 
@@ -329,12 +331,249 @@ static void screen_scenario_drop(PageState *p)
     screen_scenario_after(p, ok, err);
 }
 
+/* ---- keys: one handler per row of the table below ---- */
+
+static int screen_scenario_key_cursor(void *st, int key)
+{
+    ScenarioView *v = &((PageState *)st)->scn;
+    const Cluster *c = scenario_cluster(v->s);
+    int n = c->n_gpus, dom = c->domain_gpus > 0 ? c->domain_gpus : 1;
+    if ((key == UIK_LEFT || key == 'H') && v->cursor > 0)
+        v->cursor--;
+    else if ((key == UIK_RIGHT || key == 'L') && v->cursor + 1 < n)
+        v->cursor++;
+    else if ((key == UIK_UP || key == 'K') && v->cursor - dom >= 0)
+        v->cursor -= dom;
+    else if (key == UIK_DOWN || key == 'J') {
+        if (v->cursor + dom < n)
+            v->cursor += dom;
+        else if (cluster_domain_of(c, n - 1) != cluster_domain_of(c, v->cursor))
+            v->cursor = n - 1;
+    }
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_pick(void *st, int key)
+{
+    (void)key;
+    ScenarioView *v = &((PageState *)st)->scn;
+    if (v->picked == v->cursor && v->pick_dim < 0) {
+        v->picked = -1;
+        return SCREEN_NONE;
+    }
+    v->picked = v->cursor;
+    v->pick_dim = -1;
+    snprintf(v->msg, sizeof v->msg,
+             "GPU %d picked: move to another GPU and press Enter to swap them.", v->cursor);
+    return SCREEN_NONE;
+}
+
+/* g: the cursor GPU's TP group, then PP, DP and EP (where EP > 1). */
+static int screen_scenario_key_group(void *st, int key)
+{
+    (void)key;
+    ScenarioView *v = &((PageState *)st)->scn;
+    static const MappingDim cycle[] = {DIM_TP, DIM_PP, DIM_DP, DIM_EP};
+    int n = mapping_dim_size(scenario_mapping(v->s), DIM_EP) > 1 ? 4 : 3;
+    int next = 0;
+    if (v->picked == v->cursor && v->pick_dim >= 0)
+        for (int i = 0; i < n; i++)
+            if ((int)cycle[i] == v->pick_dim)
+                next = (i + 1) % n;
+    v->picked = v->cursor;
+    v->pick_dim = (int)cycle[next];
+    snprintf(v->msg, sizeof v->msg,
+             "The %s group of GPU %d is picked (g again: next kind). Move to a domain, Enter.",
+             mapping_dim_name(cycle[next]), v->cursor);
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_drop(void *st, int key)
+{
+    (void)key;
+    screen_scenario_drop(st);
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_esc(void *st, int key)
+{
+    (void)key;
+    ScenarioView *v = &((PageState *)st)->scn;
+    if (v->picked >= 0) {
+        v->picked = -1;
+        v->pick_dim = -1;
+    } else if (v->explain >= 0) {
+        v->explain = -1;
+    } else {
+        return SCREEN_PASS;
+    }
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_domain(void *st, int key)
+{
+    screen_scenario_domain(st, key == '+' || key == '=');
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_degree(void *st, int key)
+{
+    static const char keys[] = "tyxd";
+    static const MappingDim dims[] = {DIM_TP, DIM_PP, DIM_EP, DIM_DP};
+    const char *at = strchr(keys, key | 0x20);
+    screen_scenario_degree(st, dims[at - keys], key >= 'a');
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_micro(void *st, int key)
+{
+    screen_scenario_micro(st, key == 'm');
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_system(void *st, int key)
+{
+    screen_scenario_system(st, key == ']' ? 1 : -1);
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_search(void *st, int key)
+{
+    (void)key;
+    ScenarioView *v = &((PageState *)st)->scn;
+    if (!v->sweep)
+        v->sweep = xcalloc(1, sizeof *v->sweep);
+    screen_sweep_run(v->sweep, v->s);
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_undo(void *st, int key)
+{
+    (void)key;
+    PageState *p = st;
+    if (scenario_undo(p->scn.s)) {
+        screen_scenario_after(p, true, NULL);
+        snprintf(p->scn.msg, sizeof p->scn.msg, "Undone.");
+    } else {
+        snprintf(p->scn.msg, sizeof p->scn.msg, "Nothing to undo.");
+    }
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_reset(void *st, int key)
+{
+    (void)key;
+    PageState *p = st;
+    scenario_reset(p->scn.s);
+    p->scn.picked = -1;
+    p->scn.last[0] = '\0';
+    screen_scenario_check(p);
+    snprintf(p->scn.msg, sizeof p->scn.msg, "Back to the start.");
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_mark(void *st, int key)
+{
+    (void)key;
+    PageState *p = st;
+    scenario_set_reference(p->scn.s);
+    screen_compare_mark(p);
+    snprintf(p->scn.msg, sizeof p->scn.msg,
+             "This state is now the reference for the change shown.");
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_hint(void *st, int key)
+{
+    (void)key;
+    PageState *p = st;
+    ScenarioView *v = &p->scn;
+    int hc = p->lesson ? lesson_scenario_hint_count(p->lesson, p->page) : 0;
+    if (hc == 0) {
+        snprintf(v->msg, sizeof v->msg, "This scenario has no hints.");
+    } else if (v->hints < hc) {
+        v->hints++;
+        if (p->progress)
+            progress_set_hints(p->progress, lesson_id(p->lesson), p->page, v->hints, NULL, 0);
+    } else {
+        snprintf(v->msg, sizeof v->msg, "That was the last hint.");
+    }
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_compare(void *st, int key)
+{
+    (void)key;
+    screen_compare_open(st);
+    return SCREEN_NONE;
+}
+
+static int screen_scenario_key_explain(void *st, int key)
+{
+    ScenarioView *v = &((PageState *)st)->scn;
+    if (key == 'E')
+        v->explain = -1;
+    else
+        v->explain = v->explain + 1 >= SCREEN_EXPLAIN_COUNT ? -1 : v->explain + 1;
+    return SCREEN_NONE;
+}
+
+/* q with moves made and the goal not met asks first (q again leaves). */
+static int screen_scenario_key_quit(void *st, int key)
+{
+    (void)key;
+    ScenarioView *v = &((PageState *)st)->scn;
+    if (v->moves == 0 || v->goal == 1 || v->confirm_quit)
+        return SCREEN_PASS;
+    v->confirm_quit = true;
+    snprintf(v->msg, sizeof v->msg,
+             "Leave with %d move%s made and the goal not met? q again leaves, any other key "
+             "stays.",
+             v->moves, v->moves == 1 ? "" : "s");
+    return SCREEN_NONE;
+}
+
+/* Footer priorities: 1 the page keys a learner needs first (n/p, Esc, e,
+ * c come from here and the page table), then picking, then the degrees. */
+static const KeyBinding screen_scenario_rows[] = {
+    {{UIK_LEFT, UIK_RIGHT, UIK_UP, UIK_DOWN, 'H', 'L', 'K', 'J'}, "←↓↑→, H J K L",
+     "cursor: left/right GPU, up/down domain", "←↓↑→ move", 2, screen_scenario_key_cursor},
+    {{' '}, "Space", "pick the GPU under the cursor", "Space pick", 2, screen_scenario_key_pick},
+    {{'g'}, "g", "pick its TP group; again: PP, DP, EP", "g group", 3, screen_scenario_key_group},
+    {{UIK_ENTER}, "Enter", "drop: swap with the cursor GPU, or move the group here",
+     "Enter drop", 2, screen_scenario_key_drop},
+    {{UIK_ESC}, "Esc", "drop the pick (or close explain); else the menu", "Esc menu", 0,
+     screen_scenario_key_esc},
+    {{'e', 'E'}, "e / E", "explain the next number (parts, step, tokens/s, MFU) / close",
+     "e explain", 1, screen_scenario_key_explain},
+    {{'c'}, "c", "compare with the start (or the b reference), side by side", "c compare", 1,
+     screen_scenario_key_compare},
+    {{'h'}, "h", "next hint (nudge, concept, near-solution)", "h hint", 1,
+     screen_scenario_key_hint},
+    {{'u'}, "u", "undo the last move", "u undo", 4, screen_scenario_key_undo},
+    {{'0'}, "0", "reset to the start", "0 reset", 5, screen_scenario_key_reset},
+    {{'b'}, "b", "mark this state as the reference", "b mark", 6, screen_scenario_key_mark},
+    {{'t', 'T', 'y', 'Y', 'd', 'D', 'x', 'X'}, "t/T y/Y d/D x/X",
+     "TP, PP, DP, EP degree up (x2) / down (/2)", "t/T y/Y d/D x/X degrees", 4,
+     screen_scenario_key_degree},
+    {{'m', 'M'}, "m/M", "micro-batch up / down", "m/M mb", 5, screen_scenario_key_micro},
+    {{'+', '=', '-', '_'}, "+ / -", "bigger / smaller scale-up domain", "+/- domain", 5,
+     screen_scenario_key_domain},
+    {{']', '['}, "] / [", "next / previous system preset", "]/[ system", 6,
+     screen_scenario_key_system},
+    {{'s'}, "s", "search the best mappings (Enter applies one, Esc back)", "s search", 6,
+     screen_scenario_key_search},
+    {{'q'}, "q", "leave (asks first when moves are made and the goal is not met)", NULL, 0,
+     screen_scenario_key_quit},
+};
+static const KeyTable screen_scenario_keys = KEYMAP_TABLE("Scenario keys", screen_scenario_rows);
+
 ScreenAction screen_scenario_key(PageState *p, int key)
 {
     ScenarioView *v = &p->scn;
-    const Cluster *c = scenario_cluster(v->s);
-    int n = c->n_gpus, dom = c->domain_gpus > 0 ? c->domain_gpus : 1;
     char err[256] = "";
+    if (!v->s)
+        return SCREEN_PASS;
     if (key == UIK_RESIZE)
         return SCREEN_NONE;
     if (v->sweep && v->sweep->open) {
@@ -358,167 +597,10 @@ ScreenAction screen_scenario_key(PageState *p, int key)
     if (screen_compare_is_open(p))
         return screen_compare_key(p, key);
     v->msg[0] = '\0';
-    /* q with moves made and the goal not met asks first (q again leaves). */
-    if (key == 'q' && v->moves > 0 && v->goal != 1 && !v->confirm_quit) {
-        v->confirm_quit = true;
-        snprintf(v->msg, sizeof v->msg,
-                 "Leave with %d move%s made and the goal not met? q again leaves, any other "
-                 "key stays.",
-                 v->moves, v->moves == 1 ? "" : "s");
-        return SCREEN_NONE;
-    }
-    if (key == 'q')
-        return SCREEN_PASS;
-    v->confirm_quit = false;
-    switch (key) {
-    case UIK_LEFT:
-    case 'H':
-        if (v->cursor > 0)
-            v->cursor--;
-        break;
-    case UIK_RIGHT:
-    case 'L':
-        if (v->cursor + 1 < n)
-            v->cursor++;
-        break;
-    case UIK_UP:
-    case 'K':
-        if (v->cursor - dom >= 0)
-            v->cursor -= dom;
-        break;
-    case UIK_DOWN:
-    case 'J':
-        if (v->cursor + dom < n)
-            v->cursor += dom;
-        else if (cluster_domain_of(c, n - 1) != cluster_domain_of(c, v->cursor))
-            v->cursor = n - 1;
-        break;
-    case ' ':
-        if (v->picked == v->cursor && v->pick_dim < 0) {
-            v->picked = -1;
-        } else {
-            v->picked = v->cursor;
-            v->pick_dim = -1;
-            snprintf(v->msg, sizeof v->msg,
-                     "GPU %d picked: move to another GPU and press Enter to swap them.",
-                     v->cursor);
-        }
-        break;
-    case 'g': {
-        static const int cycle[] = {DIM_TP, DIM_PP, DIM_DP};
-        int next = DIM_TP;
-        if (v->picked == v->cursor && v->pick_dim >= 0) {
-            int at = 0;
-            for (int i = 0; i < 3; i++)
-                if (cycle[i] == v->pick_dim)
-                    at = i;
-            next = cycle[(at + 1) % 3];
-        }
-        v->picked = v->cursor;
-        v->pick_dim = next;
-        snprintf(v->msg, sizeof v->msg,
-                 "The %s group of GPU %d is picked (g again: next kind). Move to a domain, "
-                 "Enter.",
-                 mapping_dim_name((MappingDim)next), v->cursor);
-        break;
-    }
-    case UIK_ENTER:
-        screen_scenario_drop(p);
-        break;
-    case UIK_ESC:
-        if (v->picked >= 0) {
-            v->picked = -1;
-            v->pick_dim = -1;
-        } else if (v->explain >= 0) {
-            v->explain = -1;
-        } else {
-            return SCREEN_PASS;
-        }
-        break;
-    case '+':
-    case '=':
-        screen_scenario_domain(p, true);
-        break;
-    case '-':
-    case '_':
-        screen_scenario_domain(p, false);
-        break;
-    case 't':
-    case 'T':
-        screen_scenario_degree(p, DIM_TP, key == 't');
-        break;
-    case 'y':
-    case 'Y':
-        screen_scenario_degree(p, DIM_PP, key == 'y');
-        break;
-    case 'd':
-    case 'D':
-        screen_scenario_degree(p, DIM_DP, key == 'd');
-        break;
-    case 'x':
-    case 'X':
-        screen_scenario_degree(p, DIM_EP, key == 'x');
-        break;
-    case 'm':
-    case 'M':
-        screen_scenario_micro(p, key == 'm');
-        break;
-    case ']':
-    case '[':
-        screen_scenario_system(p, key == ']' ? 1 : -1);
-        break;
-    case 's':
-        if (!v->sweep)
-            v->sweep = xcalloc(1, sizeof *v->sweep);
-        screen_sweep_run(v->sweep, v->s);
-        break;
-    case 'u':
-        if (scenario_undo(v->s)) {
-            screen_scenario_after(p, true, NULL);
-            snprintf(v->msg, sizeof v->msg, "Undone.");
-        } else {
-            snprintf(v->msg, sizeof v->msg, "Nothing to undo.");
-        }
-        break;
-    case '0':
-        scenario_reset(v->s);
-        v->picked = -1;
-        v->last[0] = '\0';
-        screen_scenario_check(p);
-        snprintf(v->msg, sizeof v->msg, "Back to the start.");
-        break;
-    case 'b':
-        scenario_set_reference(v->s);
-        screen_compare_mark(p);
-        snprintf(v->msg, sizeof v->msg, "This state is now the reference for the change shown.");
-        break;
-    case 'h': {
-        int hc = lesson_scenario_hint_count(p->lesson, p->page);
-        if (hc == 0) {
-            snprintf(v->msg, sizeof v->msg, "This scenario has no hints.");
-        } else if (v->hints < hc) {
-            v->hints++;
-            if (p->progress)
-                progress_set_hints(p->progress, lesson_id(p->lesson), p->page, v->hints, NULL, 0);
-        } else {
-            snprintf(v->msg, sizeof v->msg, "That was the last hint.");
-        }
-        break;
-    }
-    case 'c':
-        screen_compare_open(p);
-        break;
-    case 'e':
-        v->explain = v->explain + 1 >= SCREEN_EXPLAIN_COUNT ? -1 : v->explain + 1;
-        break;
-    case 'E':
-        v->explain = -1;
-        break;
-    default:
-        (void)err;
-        return SCREEN_PASS;
-    }
-    return SCREEN_NONE;
+    const KeyBinding *b = keymap_find(&screen_scenario_keys, key);
+    if (key != 'q')
+        v->confirm_quit = false;
+    return b ? (ScreenAction)b->fn(p, key) : SCREEN_PASS;
 }
 
 /* ---- drawing ---- */
@@ -599,7 +681,7 @@ static int screen_scenario_grid_rows(const Cluster *c, int w, int avail)
 }
 
 static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const ScenarioView *v,
-                                 bool ascii, ScreenCursor *cur)
+                                 ScreenCursor *cur)
 {
     const Cluster *c = scenario_cluster(v->s);
     const Mapping *m = scenario_mapping(v->s);
@@ -626,13 +708,13 @@ static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const S
                 break;
             int bx = x + col * (g.box_w + 1), by = y + (line - first) * g.box_h;
             if (g.compact) {
-                canvas_vline(cv, bx, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
-                canvas_vline(cv, bx + g.box_w - 1, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
+                canvas_vline(cv, bx, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK);
+                canvas_vline(cv, bx + g.box_w - 1, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK);
             } else {
-                canvas_box(cv, bx, by, g.box_w, g.box_h, LINE_DOUBLE, STYLE_UP_LINK, ascii);
+                canvas_box(cv, bx, by, g.box_w, g.box_h, LINE_DOUBLE, STYLE_UP_LINK);
                 char label[24];
                 snprintf(label, sizeof label, g.box_w >= 14 ? " domain %d " : " D%d ", d);
-                canvas_put_text_max(cv, bx + 1, by, g.box_w - 2, label, STYLE_LABEL, ascii);
+                canvas_put_text_max(cv, bx + 1, by, g.box_w - 2, label, STYLE_LABEL);
             }
             for (int k = 0; k < c->domain_gpus; k++) {
                 int gpu = d * c->domain_gpus + k;
@@ -746,7 +828,7 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
     int row = y;
     int end = y + max_h;
     if (!measure)
-        row += chart_step_bar(c, x, row, w, r, scenario_reference(s), ascii);
+        row += chart_step_bar(c, x, row, w, r, scenario_reference(s));
     else
         row += w >= 60 ? 4 : 5;
     char t[32], tok[32], mp[64], line[400];
@@ -757,7 +839,7 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
              units_format_si(r->tokens_per_s, tok, sizeof tok), sep, r->mfu * 100.0, sep, mp,
              scenario_workload(s)->micro_batch, sep, scenario_cluster(s)->name);
     if (!measure)
-        canvas_put_text_max(c, x, row, w, line, STYLE_BOLD, ascii);
+        canvas_put_text_max(c, x, row, w, line, STYLE_BOLD);
     row++;
     if (!measure)
         row += screen_scenario_para(c, x, row, w, 2, "Bottleneck: ", r->bottleneck,
@@ -815,20 +897,20 @@ static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, Pa
     return row - y;
 }
 
-void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCursor *cur)
+void screen_scenario_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCursor *cur)
 {
     ScenarioView *v = &p->scn;
     if (!v->s)
         return;
+    bool ascii = canvas_is_ascii(c);
     int w = canvas_width(c), h = canvas_height(c);
-    int bottom = h - 3; /* the status line and two footer lines below */
     if (v->sweep && v->sweep->open) {
-        screen_sweep_draw(c, v->sweep, v->s, 2, top - 1, w - 4, bottom - top + 1, ascii,
+        screen_sweep_draw(c, v->sweep, v->s, 2, top - 1, w - 4, bottom - top + 1,
                           cur);
         return;
     }
     if (screen_compare_is_open(p)) {
-        screen_compare_draw_scenario(c, p, top, bottom, ascii);
+        screen_compare_draw_scenario(c, p, top, bottom);
         return;
     }
     const Cluster *cl = scenario_cluster(v->s);
@@ -839,7 +921,7 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         int need = text_wrap_count(brief, w - 4);
         int cap = h >= 40 ? 6 : 2;
         brief_h = need < cap ? need : cap;
-        text_draw_markup(c, 2, top - 1, w - 4, brief_h, brief, 0, ascii);
+        text_draw_markup(c, 2, top - 1, w - 4, brief_h, brief, 0);
     }
     int y = top - 1 + brief_h + (brief_h && h >= 30 ? 1 : 0);
     char legend[300], up[32], out[32];
@@ -853,15 +935,18 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
         int gw = w / 2 - 3;
         int rx = w / 2 + 1, rw = w - rx - 2;
         int grid_h = screen_scenario_grid_rows(cl, gw, bottom - y - 2);
-        screen_scenario_grid(c, 2, y, gw, grid_h, v, ascii, cur);
+        screen_scenario_grid(c, 2, y, gw, grid_h, v, cur);
         int ly = y + grid_h;
         ly += text_draw_wrapped(c, 2, ly, gw, 2, legend, STYLE_DIM) > 1 ? 2 : 1;
         /* Room left on a big terminal: the same cluster as a fabric view. */
         if (bottom - ly - 1 >= 12) {
             char err[256];
-            screen_diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, 1, cl, scenario_workload(v->s),
-                                scenario_mapping(v->s), scenario_placement(v->s), NULL, ascii, err,
-                                sizeof err);
+            Diagram d = diagram_of(VIEW_FABRIC, cl);
+            d.workload = scenario_workload(v->s);
+            d.mapping = scenario_mapping(v->s);
+            d.placement = scenario_placement(v->s);
+            d.colour_by = screen_scenario_colour_dim(v);
+            diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, &d, err, sizeof err);
         }
         screen_scenario_results(c, rx, y, rw, bottom - y, p, ascii, false);
         return;
@@ -872,12 +957,17 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCu
     int leg_h = text_wrap_count(legend, w - 4) > 1 && bottom - y - res_h - 2 >= boxed ? 2 : 1;
     int avail = bottom - y - res_h - leg_h;
     int grid_h = screen_scenario_grid_rows(cl, w - 4, avail < 1 ? 1 : avail);
-    screen_scenario_grid(c, 2, y, w - 4, grid_h, v, ascii, cur);
+    screen_scenario_grid(c, 2, y, w - 4, grid_h, v, cur);
     y += grid_h;
     if (leg_h == 2)
         text_draw_wrapped(c, 2, y, w - 4, 2, legend, STYLE_DIM);
     else
-        canvas_put_text_max(c, 2, y, w - 4, legend, STYLE_DIM, ascii);
+        canvas_put_text_max(c, 2, y, w - 4, legend, STYLE_DIM);
     y += leg_h;
     screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, false);
 }
+
+const ScreenPageKind screen_kind_scenario = {
+    "scenario", screen_scenario_open, NULL, screen_scenario_key, screen_scenario_draw,
+    &screen_scenario_keys, 2,
+};

@@ -146,17 +146,18 @@ static void screen_sweep_row(const SweepEntry *e, int rank, bool wide, bool asci
 }
 
 void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, int y, int w,
-                       int h, bool ascii, ScreenCursor *cur)
+                       int h, ScreenCursor *cur)
 {
+    bool ascii = canvas_is_ascii(c);
     const Cluster *cl = scenario_cluster(s);
     const Workload *wl = scenario_workload(s);
     int end = y + h;
     char line[400];
     snprintf(line, sizeof line, "Best mappings: %s, %d GPUs, %s", cl->name, cl->n_gpus, wl->id);
-    canvas_put_text_max(c, x, y++, w, line, STYLE_HEADING, ascii);
+    canvas_put_text_max(c, x, y++, w, line, STYLE_HEADING);
     if (v->err[0]) {
         y += text_draw_wrapped(c, x, y, w, end - y - 1, v->err, STYLE_BAD);
-        canvas_put_text_max(c, x, end - 1, w, "Esc back to the scenario", STYLE_DIM, ascii);
+        canvas_put_text_max(c, x, end - 1, w, "Esc back to the scenario", STYLE_DIM);
         return;
     }
     snprintf(line, sizeof line, "%d legal candidate%s, %d evaluated in %.1f ms (%s)%s", v->r.n,
@@ -166,7 +167,7 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
     bool wide = w >= 110;
     snprintf(line, sizeof line, " # %-22s %-5s %-14s %9s %5s %9s%s", "mapping", "mb", "placement",
              "step", "MFU", "mem/GPU", wide ? "    bottleneck" : "");
-    canvas_put_text_max(c, x, y++, w, line, STYLE_BOLD, ascii);
+    canvas_put_text_max(c, x, y++, w, line, STYLE_BOLD);
     /* Where the selected mapping lands, worked out for the row now selected. */
     char para[800], expl[600];
     int sel = v->sel >= 0 && v->sel < v->r.n ? v->sel : 0;
@@ -188,7 +189,7 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
     for (int i = first; i < first + rows && i < v->r.n; i++) {
         screen_sweep_row(&v->r.entries[i], i + 1, wide, ascii, line, sizeof line);
         Style st = i == sel ? STYLE_SELECTED : v->r.entries[i].fits ? STYLE_NORMAL : STYLE_BAD;
-        canvas_put_text_max(c, x, y, w, line, st, ascii);
+        canvas_put_text_max(c, x, y, w, line, st);
         if (i == sel) {
             canvas_put_text(c, x, y, ascii ? ">" : "▶", STYLE_SELECTED);
             if (cur) {
@@ -200,7 +201,7 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
     }
     if (v->r.n_fit == 0)
         canvas_put_text_max(c, x, y++, w, "! nothing fits in memory: every row is flagged",
-                            STYLE_BAD, ascii);
+                            STYLE_BAD);
     text_draw_wrapped(c, x, y, w, eh, para, STYLE_LABEL);
     y += eh;
     int gap = end - y - 1 > 8 ? 1 : 0; /* a blank row above the chart when there is room */
@@ -229,5 +230,5 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
     canvas_put_text_max(c, x, end - 1, w,
                         ascii ? "Up/Down choose - Enter apply (u undoes it) - Esc back"
                               : "↑↓ choose · Enter apply (u undoes it) · Esc back",
-                        STYLE_DIM, ascii);
+                        STYLE_DIM);
 }

@@ -45,6 +45,6 @@ bool screen_sweep_apply(const SweepView *v, Scenario *s, char *err, size_t err_l
 /* Draws the view in the w x h box at (x, y); cur (may be NULL) gets the
  * selected row, where the hardware cursor rests for screen readers. */
 void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, int y, int w,
-                       int h, bool ascii, ScreenCursor *cur);
+                       int h, ScreenCursor *cur);
 
 #endif

@@ -29,28 +29,28 @@ void screen_too_small_draw(Canvas *c, int w, int h)
     while (pick < 3 && (int)strlen(line[pick]) > canvas_width(c))
         pick++;
     canvas_clear(c);
-    canvas_put_text_max(c, 0, 0, canvas_width(c), line[pick], STYLE_WARNING, true);
+    canvas_put_text_max(c, 0, 0, canvas_width(c), line[pick], STYLE_WARNING);
 }
 
 int screen_frame(Canvas *c, const char *title, const char *right, const char *footer1,
-                 const char *footer2, bool ascii)
+                 const char *footer2)
 {
     int w = canvas_width(c), h = canvas_height(c);
     int rw = right ? utf8_width(right) : 0;
-    canvas_put_text_max(c, 1, 0, w - rw - 3, title, STYLE_HEADING, ascii);
+    canvas_put_text_max(c, 1, 0, w - rw - 3, title, STYLE_HEADING);
     if (right)
         canvas_put_text(c, w - rw - 1, 0, right, STYLE_DIM);
-    canvas_hline(c, 0, 1, w, LINE_LIGHT, STYLE_FRAME, ascii);
+    canvas_hline(c, 0, 1, w, LINE_LIGHT, STYLE_FRAME);
     if (footer2) {
-        canvas_put_text_max(c, 1, h - 2, w - 2, footer1, STYLE_DIM, ascii);
-        canvas_put_text_max(c, 1, h - 1, w - 2, footer2, STYLE_DIM, ascii);
+        canvas_put_text_max(c, 1, h - 2, w - 2, footer1, STYLE_DIM);
+        canvas_put_text_max(c, 1, h - 1, w - 2, footer2, STYLE_DIM);
     } else if (footer1) {
-        canvas_put_text_max(c, 1, h - 1, w - 2, footer1, STYLE_DIM, ascii);
+        canvas_put_text_max(c, 1, h - 1, w - 2, footer1, STYLE_DIM);
     }
     return 2;
 }
 
-void screen_help_draw(Canvas *c, const char *title, const char *const *lines, bool ascii)
+void screen_help_draw(Canvas *c, const char *title, const char *const *lines)
 {
     int w = canvas_width(c), h = canvas_height(c);
     int n = 0, bw = utf8_width(title) + 4;
@@ -66,10 +66,9 @@ void screen_help_draw(Canvas *c, const char *title, const char *const *lines, bo
         bh = h - 2;
     int x = (w - bw) / 2, y = (h - bh) / 2;
     canvas_fill(c, x, y, bw, bh, " ", STYLE_NORMAL);
-    canvas_box(c, x, y, bw, bh, LINE_LIGHT, STYLE_FRAME, ascii);
-    canvas_put_text_max(c, x + 2, y, bw - 4, title, STYLE_HEADING, ascii);
+    canvas_box(c, x, y, bw, bh, LINE_LIGHT, STYLE_FRAME);
+    canvas_put_text_max(c, x + 2, y, bw - 4, title, STYLE_HEADING);
     for (int i = 0; i < n && i < bh - 4; i++)
-        canvas_put_text_max(c, x + 2, y + 2 + i, bw - 4, lines[i], STYLE_NORMAL, ascii);
-    canvas_put_text_max(c, x + 2, y + bh - 1, bw - 4, " any key closes this help ", STYLE_DIM,
-                        ascii);
+        canvas_put_text_max(c, x + 2, y + 2 + i, bw - 4, lines[i], STYLE_NORMAL);
+    canvas_put_text_max(c, x + 2, y + bh - 1, bw - 4, " any key closes this help ", STYLE_DIM);
 }

@@ -4,8 +4,7 @@
  * app.c runs the loop, and tests/unit/test_screens.c drives these directly.
  *
  * Screens: the lesson menu (screen_menu.c), a lesson page of any kind
- * (screen_page.c; scenarios in screen_scenario.c, diagrams through
- * screen_diagram.c), and the shared frame, help overlay and "terminal too
+ * (screen_page.c; scenarios in screen_scenario.c), and the shared frame, help overlay and "terminal too
  * small" line (screens.c).
  *
  * Ownership: states borrow their items, lessons and progress store; a
@@ -17,12 +16,12 @@
 #define SCALELAB_UI_SCREENS_H
 
 #include "draw/canvas.h"
+#include "lesson/lesson.h"
 #include "model/scenario.h"
 #include "ui/progress.h"
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct Lesson Lesson;
 struct SweepView;
 
 /* Works at 80x24, uses room up to 250x70. */
@@ -51,9 +50,9 @@ void screen_too_small_draw(Canvas *c, int w, int h);
 /* Title on row 0 (left) with `right` right-aligned, a rule on row 1, the
  * footer lines at the bottom. Returns the first free row below the rule. */
 int screen_frame(Canvas *c, const char *title, const char *right, const char *footer1,
-                 const char *footer2, bool ascii);
+                 const char *footer2);
 /* A centred box with the lines of a help text (NULL-terminated array). */
-void screen_help_draw(Canvas *c, const char *title, const char *const *lines, bool ascii);
+void screen_help_draw(Canvas *c, const char *title, const char *const *lines);
 
 /* ---- the lesson menu (screen_menu.c) ---- */
 typedef struct {
@@ -82,7 +81,7 @@ void screen_menu_init(MenuState *m, const MenuItem *items, int n_items);
 /* Does item i pass the filter? */
 bool screen_menu_matches(const MenuState *m, int i);
 ScreenAction screen_menu_key(MenuState *m, int key);
-void screen_menu_draw(Canvas *c, MenuState *m, bool ascii, ScreenCursor *cur);
+void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur);
 
 /* ---- scenario part of a page (screen_scenario.c) ---- */
 typedef struct {
@@ -128,30 +127,65 @@ void screen_page_fini(PageState *p);
 /* After a reload: the new lesson (or NULL + error), same page when it exists. */
 void screen_page_set_lesson(PageState *p, Lesson *l, const char *load_error);
 ScreenAction screen_page_key(PageState *p, int key);
-void screen_page_draw(Canvas *c, PageState *p, bool ascii, ScreenCursor *cur);
+void screen_page_draw(Canvas *c, PageState *p, ScreenCursor *cur);
 /* Goes to page n (clamped), recording the visit. */
 void screen_page_goto(PageState *p, int n);
 
-/* Scenario pages: called by screen_page_*. */
+/* ---- page kinds: where each kind of page plugs in ----
+ * screen_page_kind(k) gives the part of page kind k; screen_page.c keeps
+ * the table. open runs when the page is entered (after the visit is
+ * recorded), close when it is left; key gets every key first (return
+ * SCREEN_PASS to let the page keys have it); draw fills the rows from top
+ * to bottom (the status line is at bottom); keys is the kind's key table
+ * (footer and ? overlay, before the page keys). NULL members: nothing. */
+struct KeyTable;
+typedef struct {
+    const char *name; /* shown at the top right: "quiz" */
+    void (*open)(PageState *p);
+    void (*close)(PageState *p);
+    ScreenAction (*key)(PageState *p, int key);
+    void (*draw)(Canvas *c, PageState *p, int top, int bottom, ScreenCursor *cur);
+    const struct KeyTable *keys;
+    int footer_lines; /* 1 or 2 */
+} ScreenPageKind;
+
+const ScreenPageKind *screen_page_kind(PageKind k);
+extern const ScreenPageKind screen_kind_scenario; /* screen_scenario.c */
+extern const ScreenPageKind screen_kind_quiz;     /* screen_quiz.c */
+/* The keys every lesson page shares (next, previous, reload, back, help). */
+extern const struct KeyTable screen_page_keys;
+
+/* ---- page bodies, shared by lesson pages and presenter mode ---- */
+
+/* A readable measure: text columns at most, on wide screens. */
+#define SCREEN_MEASURE 100
+
+typedef struct {
+    int margin;   /* blank columns each side (2 on a lesson page, 4 presenting) */
+    int measure;  /* text columns at most, centred (0: margin to margin) */
+    size_t shown; /* bytes of the page text shown (presenter reveals); (size_t)-1 all */
+    int scroll;   /* text lines skipped */
+} PageLayout;
+
+/* Each draws page `page` of l between rows top and bottom and returns the
+ * lines its text needs at that width (for scrolling). A page the lesson
+ * cannot build draws its error. */
+int screen_page_body_text(Canvas *c, const Lesson *l, int page, int top, int bottom,
+                          const PageLayout *lay);
+int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int bottom,
+                             const PageLayout *lay);
+int screen_page_body_compare(Canvas *c, const Lesson *l, int page, int top, int bottom,
+                             const PageLayout *lay);
+/* "This page has an error:", the error, and what to do, in the box. */
+void screen_page_draw_error(Canvas *c, int x, int y, int w, int h, const char *err);
+
+/* Scenario pages (screen_scenario.c; free play uses them directly). */
 void screen_scenario_open(PageState *p);
 void screen_scenario_close(PageState *p);
 ScreenAction screen_scenario_key(PageState *p, int key);
-void screen_scenario_draw(Canvas *c, PageState *p, int top, bool ascii, ScreenCursor *cur);
+void screen_scenario_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCursor *cur);
 /* Applies a move in scenario_apply_text form as if made with keys (the
  * effect line, the goal check and progress included). False + msg on error. */
 bool screen_scenario_apply(PageState *p, const char *move);
-
-/* ---- diagrams (screen_diagram.c) ---- */
-/* view: 0 rack, 1 fabric, 2 bar, 3 chart (the ViewKind order). A chart
- * sweeps chart_x ("tp", "mb", ... as in draw/series.h) over n values.
- * Returns the rows used; on a model error writes it into err, returns 0. */
-typedef struct {
-    const char *x;
-    const double *values;
-    int n;
-} ScreenChart;
-int screen_diagram_draw(Canvas *c, int x, int y, int w, int h, int view, const Cluster *cl,
-                        const Workload *wl, const Mapping *m, const Placement *pl,
-                        const ScreenChart *chart, bool ascii, char *err, size_t err_len);
 
 #endif

@@ -240,58 +240,6 @@ void term_size(int *w, int *h)
     *h = y;
 }
 
-/* An ASCII look-alike of a code point for terminals without UTF-8. */
-static char term_ascii_of(uint32_t cp)
-{
-    if (cp < 0x80)
-        return (char)cp;
-    switch (cp) {
-    case 0x2014:
-    case 0x2013:
-    case 0x2500:
-    case 0x2550:
-    case 0x2504:
-    case 0x2212:
-        return '-';
-    case 0x2502:
-    case 0x2551:
-    case 0x2506:
-        return '|';
-    case 0x2026:
-        return '~';
-    case 0x2192:
-        return '>';
-    case 0x2190:
-        return '<';
-    case 0x2022:
-        return '*';
-    case 0x00b7:
-        return '|';
-    case 0x2191:
-        return '^';
-    case 0x2193:
-        return 'v';
-    case 0x00d7:
-        return 'x';
-    case 0x00b5:
-    case 0x03bc:
-        return 'u';
-    case 0x2713:
-        return '+';
-    case 0x2717:
-        return 'x';
-    case 0x2588:
-    case 0x2593:
-    case 0x2592:
-    case 0x2591:
-        return '#';
-    default:
-        if (cp >= 0x2500 && cp <= 0x257f)
-            return '+';
-        return '?';
-    }
-}
-
 void term_blit(const Canvas *c, int cx, int cy)
 {
     if (!term_active)
@@ -313,7 +261,11 @@ void term_blit(const Canvas *c, int cx, int cy)
                 cp = ' ';
             wchar_t wc[2] = {(wchar_t)cp, 0};
             if (term_ascii || cp < 0x20 || cp == 0x7f) {
-                wc[0] = (wchar_t)(cp < 0x20 || cp == 0x7f ? '?' : term_ascii_of(cp));
+                /* the canvas is ASCII already when the terminal is; the
+                 * canvas's own table covers anything drawn before that */
+                wc[0] = (wchar_t)(cp < 0x20 || cp == 0x7f ? '?'
+                                  : cp < 0x80            ? (char)cp
+                                                         : canvas_ascii_glyph(cell->glyph)[0]);
                 if (cell->width == 2 && x + 1 < sw) {
                     /* keep the columns: a wide glyph becomes two ASCII cells */
                     cchar_t pad;

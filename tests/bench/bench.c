@@ -301,7 +301,7 @@ static void frame_draw(Canvas *cv, int w, int h, const ViewInput *in, bool rack,
         view_rack_draw(cv, 0, 0, w, view_h, in);
     else
         view_fabric_draw(cv, 0, 0, w, view_h, in);
-    chart_step_bar(cv, 0, view_h, w, r, NULL, false);
+    chart_step_bar(cv, 0, view_h, w, r, NULL);
     text_draw_wrapped(cv, 0, h - 3, w, 3, r->bottleneck, STYLE_LABEL);
 }
 

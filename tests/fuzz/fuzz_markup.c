@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (allow_c1 < 0)
         allow_c1 = getenv("FUZZ_KNOWN") != NULL;
     Canvas *c = canvas_new(cw, ch);
-    int lines = text_draw_markup(c, bx, by, bw, bh, text, scroll, ascii);
+    canvas_set_ascii(c, ascii);
+    int lines = text_draw_markup(c, bx, by, bw, bh, text, scroll);
     if (lines < 0)
         abort();
     for (int y = 0; y < canvas_height(c); y++)
@@ -58,8 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (g0 == 0xC2 && (unsigned char)cell->glyph[1] < 0xA0 && !allow_c1)
                 abort();
         }
-    char *t = canvas_to_text(c, ascii);
-    char *a = canvas_to_ansi(c, ascii);
+    char *t = canvas_to_text(c);
+    char *a = canvas_to_ansi(c);
     if (!t || !a)
         abort();
     for (const char *p = t; *p; p++)

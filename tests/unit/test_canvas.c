@@ -89,8 +89,8 @@ static void test_canvas_box_corners_join(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(5, 3);
-    canvas_box(c, 0, 0, 5, 3, LINE_LIGHT, STYLE_FRAME, false);
-    canvas_vline(c, 2, 0, 3, LINE_LIGHT, STYLE_FRAME, false);
+    canvas_box(c, 0, 0, 5, 3, LINE_LIGHT, STYLE_FRAME);
+    canvas_vline(c, 2, 0, 3, LINE_LIGHT, STYLE_FRAME);
     tl_assert_dump(c, false, "┌─┬─┐\n│ │ │\n└─┴─┘\n");
     canvas_free(c);
 }
@@ -99,8 +99,8 @@ static void test_canvas_crossing_lines_join(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(3, 3);
-    canvas_hline(c, 0, 1, 3, LINE_LIGHT, STYLE_FRAME, false);
-    canvas_vline(c, 1, 0, 3, LINE_LIGHT, STYLE_FRAME, false);
+    canvas_hline(c, 0, 1, 3, LINE_LIGHT, STYLE_FRAME);
+    canvas_vline(c, 1, 0, 3, LINE_LIGHT, STYLE_FRAME);
     tl_assert_dump(c, false, " │\n─┼─\n │\n");
     tl_assert_dump(c, true, " |\n-+-\n |\n");
     canvas_free(c);
@@ -111,12 +111,12 @@ static void test_canvas_mixed_kinds_join(void **state)
     (void)state;
     Canvas *c = canvas_new(3, 3);
     /* double horizontal (scale-up) crossed by a light vertical (scale-out) */
-    canvas_hline(c, 0, 1, 3, LINE_DOUBLE, STYLE_UP_LINK, false);
-    canvas_vline(c, 1, 0, 3, LINE_LIGHT, STYLE_OUT_LINK, false);
+    canvas_hline(c, 0, 1, 3, LINE_DOUBLE, STYLE_UP_LINK);
+    canvas_vline(c, 1, 0, 3, LINE_LIGHT, STYLE_OUT_LINK);
     tl_assert_dump(c, false, " │\n═╪═\n │\n");
     canvas_free(c);
     c = canvas_new(3, 2);
-    canvas_box(c, 0, 0, 3, 2, LINE_DOUBLE, STYLE_UP_LINK, false);
+    canvas_box(c, 0, 0, 3, 2, LINE_DOUBLE, STYLE_UP_LINK);
     tl_assert_dump(c, false, "╔═╗\n╚═╝\n");
     canvas_free(c);
 }
@@ -125,16 +125,17 @@ static void test_canvas_ascii_lines_keep_tiers_apart(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(4, 3);
-    canvas_hline(c, 0, 0, 4, LINE_DOUBLE, STYLE_UP_LINK, true);
-    canvas_hline(c, 0, 1, 4, LINE_LIGHT, STYLE_OUT_LINK, true);
-    canvas_hline(c, 0, 2, 4, LINE_DASHED, STYLE_ACROSS_LINK, true);
+    canvas_set_ascii(c, true);
+    canvas_hline(c, 0, 0, 4, LINE_DOUBLE, STYLE_UP_LINK);
+    canvas_hline(c, 0, 1, 4, LINE_LIGHT, STYLE_OUT_LINK);
+    canvas_hline(c, 0, 2, 4, LINE_DASHED, STYLE_ACROSS_LINK);
     tl_assert_dump(c, true, "====\n----\n~~~~\n");
     canvas_free(c);
     /* the same drawn in UTF-8 and dumped as ASCII gives the same text */
     c = canvas_new(4, 3);
-    canvas_hline(c, 0, 0, 4, LINE_DOUBLE, STYLE_UP_LINK, false);
-    canvas_hline(c, 0, 1, 4, LINE_LIGHT, STYLE_OUT_LINK, false);
-    canvas_hline(c, 0, 2, 4, LINE_DASHED, STYLE_ACROSS_LINK, false);
+    canvas_hline(c, 0, 0, 4, LINE_DOUBLE, STYLE_UP_LINK);
+    canvas_hline(c, 0, 1, 4, LINE_LIGHT, STYLE_OUT_LINK);
+    canvas_hline(c, 0, 2, 4, LINE_DASHED, STYLE_ACROSS_LINK);
     tl_assert_dump(c, false, "════\n────\n┄┄┄┄\n");
     tl_assert_dump(c, true, "====\n----\n~~~~\n");
     canvas_free(c);
@@ -144,10 +145,10 @@ static void test_canvas_text_over_line_clears_join(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(3, 1);
-    canvas_hline(c, 0, 0, 3, LINE_LIGHT, STYLE_FRAME, false);
+    canvas_hline(c, 0, 0, 3, LINE_LIGHT, STYLE_FRAME);
     canvas_put_glyph(c, 1, 0, "X", STYLE_NORMAL);
     assert_int_equal(canvas_cell(c, 1, 0)->lines, 0);
-    canvas_vline(c, 1, 0, 1, LINE_LIGHT, STYLE_FRAME, false);
+    canvas_vline(c, 1, 0, 1, LINE_LIGHT, STYLE_FRAME);
     tl_assert_dump(c, false, "─│─\n"); /* joins only what was drawn since */
     canvas_free(c);
 }
@@ -157,11 +158,32 @@ static void test_canvas_put_text_max_ellipsis(void **state)
     (void)state;
     Canvas *c = canvas_new(10, 2);
     /* 8 columns of room for "scale-out fabric": 7 characters and '…' */
-    assert_int_equal(canvas_put_text_max(c, 0, 0, 8, "scale-out fabric", STYLE_NORMAL, false),
+    assert_int_equal(canvas_put_text_max(c, 0, 0, 8, "scale-out fabric", STYLE_NORMAL),
                      8);
-    assert_int_equal(canvas_put_text_max(c, 0, 1, 8, "fits", STYLE_NORMAL, true), 4);
+    assert_int_equal(canvas_put_text_max(c, 0, 1, 8, "fits", STYLE_NORMAL), 4);
     tl_assert_dump(c, false, "scale-o…\nfits\n");
     tl_assert_dump(c, true, "scale-o~\nfits\n");
+    canvas_free(c);
+}
+
+/* One look-alike table for the canvas and the terminal: the tiers keep
+ * their own ASCII glyphs whichever converts them. */
+static void test_canvas_one_ascii_table(void **state)
+{
+    (void)state;
+    assert_string_equal(canvas_ascii_glyph("═"), "=");
+    assert_string_equal(canvas_ascii_glyph("─"), "-");
+    assert_string_equal(canvas_ascii_glyph("┄"), "~");
+    assert_string_equal(canvas_ascii_glyph("…"), "~");
+    assert_string_equal(canvas_ascii_glyph("✓"), "+");
+    assert_string_equal(canvas_ascii_glyph("x"), "x");
+    assert_string_equal(canvas_ascii_glyph("表"), "?");
+    /* text written on an ASCII canvas is converted as it is written */
+    Canvas *c = canvas_new(6, 1);
+    canvas_set_ascii(c, true);
+    canvas_put_text(c, 0, 0, "a═…µ", STYLE_NORMAL);
+    assert_string_equal(canvas_cell(c, 1, 0)->glyph, "=");
+    tl_assert_dump(c, false, "a=~u\n");
     canvas_free(c);
 }
 
@@ -184,7 +206,7 @@ static void test_canvas_ansi_wraps_styles(void **state)
     Canvas *c = canvas_new(4, 1);
     canvas_put_text(c, 0, 0, "a", STYLE_NORMAL);
     canvas_put_text(c, 1, 0, "b", STYLE_BOLD);
-    char *got = canvas_to_ansi(c, false);
+    char *got = canvas_to_ansi(c);
     /* "a" plain, "b" in SGR 0;1, reset at the end of the row */
     assert_string_equal(got, "a\x1b[0;1mb\x1b[0m\n");
     free(got);
@@ -215,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_canvas_ascii_lines_keep_tiers_apart),
         cmocka_unit_test(test_canvas_text_over_line_clears_join),
         cmocka_unit_test(test_canvas_put_text_max_ellipsis),
+        cmocka_unit_test(test_canvas_one_ascii_table),
         cmocka_unit_test(test_canvas_resize_keeps_top_left),
         cmocka_unit_test(test_canvas_ansi_wraps_styles),
         cmocka_unit_test(test_canvas_group_style_cycles),

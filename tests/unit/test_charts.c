@@ -34,7 +34,7 @@ static int count_in_row(const Canvas *c, int y, int from, const char *glyph)
 
 static char *row_text(const Canvas *c, int y)
 {
-    char *all = canvas_to_text(c, true);
+    char *all = canvas_to_text(c);
     char *p = all;
     for (int i = 0; i < y; i++)
         p = strchr(p, '\n') + 1;
@@ -50,7 +50,8 @@ static void test_charts_bar_segments_add_up(void **state)
     (void)state;
     StepResult r = result(0.8, 0.2, 0.1, 0.1); /* 1.2 s */
     Canvas *c = canvas_new(80, 6);
-    int rows = chart_step_bar(c, 0, 0, 80, &r, NULL, true);
+    canvas_set_ascii(c, true);
+    int rows = chart_step_bar(c, 0, 0, 80, &r, NULL);
     assert_int_equal(rows, 2); /* bar + one legend row */
     /* label 9 columns, bar 71: compute ends at round(0.8/1.2*71) = round(47.33) = 47,
      * TP at round(1.0/1.2*71) = round(59.17) = 59 -> 12, bubble at round(65.08) = 65
@@ -74,7 +75,8 @@ static void test_charts_bar_delta_against_start(void **state)
     StepResult now = result(0.8, 0.2, 0.1, 0.1);   /* 1.2 s */
     StepResult start = result(0.8, 0.5, 0.1, 0.1); /* 1.5 s */
     Canvas *c = canvas_new(80, 6);
-    int rows = chart_step_bar(c, 0, 0, 80, &now, &start, true);
+    canvas_set_ascii(c, true);
+    int rows = chart_step_bar(c, 0, 0, 80, &now, &start);
     assert_int_equal(rows, 4); /* now, start, legend, delta */
     /* both bars on the 1.5 s scale over 80 - 15 = 65 columns: the start bar is
      * full (65), the current one ends at round(1.2/1.5*65) = 52 */
@@ -93,9 +95,10 @@ static void test_charts_bar_target_mark(void **state)
     (void)state;
     StepResult r = result(0.8, 0.2, 0.1, 0.1); /* 1.2 s */
     Canvas *c = canvas_new(80, 6);
+    canvas_set_ascii(c, true);
     /* goal 0.9 s, inside the bar: scale stays 1.2 s over 71 columns, the mark at
      * 9 + round(0.9 / 1.2 * 71) = 9 + round(53.25) = 9 + 53 = 62 */
-    int rows = chart_step_bar_target(c, 0, 0, 80, &r, NULL, 0.9, true);
+    int rows = chart_step_bar_target(c, 0, 0, 80, &r, NULL, 0.9);
     assert_int_equal(rows, 2);
     assert_int_equal(count_in_row(c, 0, 9, "|"), 1);
     assert_string_equal(canvas_cell(c, 62, 0)->glyph, "|");
@@ -105,13 +108,13 @@ static void test_charts_bar_target_mark(void **state)
     /* goal 2 s, beyond the bar: scale 2.1 s, compute ends at round(0.8/2.1*71) = 27,
      * the bar at round(1.2/2.1*71) = 41, the mark at 9 + round(2/2.1*71) = 9 + 68 */
     canvas_clear(c);
-    chart_step_bar_target(c, 0, 0, 80, &r, NULL, 2.0, true);
+    chart_step_bar_target(c, 0, 0, 80, &r, NULL, 2.0);
     assert_int_equal(count_in_row(c, 0, 9, "#"), 27);
     assert_string_equal(canvas_cell(c, 77, 0)->glyph, "|");
     assert_string_equal(canvas_cell(c, 9 + 41, 0)->glyph, " ");
     /* no goal: the plain bar, no mark */
     canvas_clear(c);
-    chart_step_bar_target(c, 0, 0, 80, &r, NULL, 0, true);
+    chart_step_bar_target(c, 0, 0, 80, &r, NULL, 0);
     assert_int_equal(count_in_row(c, 0, 9, "|"), 0);
     canvas_free(c);
 }
@@ -120,7 +123,7 @@ static void test_charts_bar_null_draws_nothing(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(20, 2);
-    assert_int_equal(chart_step_bar(c, 0, 0, 20, NULL, NULL, false), 0);
+    assert_int_equal(chart_step_bar(c, 0, 0, 20, NULL, NULL), 0);
     canvas_free(c);
 }
 
@@ -144,8 +147,9 @@ static void test_charts_line_axes_and_points(void **state)
         s.valid[i] = ok[i];
     }
     Canvas *c = canvas_new(40, 10);
+    canvas_set_ascii(c, true);
     assert_int_equal(chart_line(c, 0, 0, 40, 10, &s), 10);
-    char *text = canvas_to_text(c, true);
+    char *text = canvas_to_text(c);
     /* top tick = 1.1 x the largest valid y = 2.2 s; middle 1.1 s */
     assert_non_null(strstr(text, "2.20 s"));
     assert_non_null(strstr(text, "1.10 s"));

@@ -95,8 +95,8 @@ static void test_compare_bars_share_one_time_scale(void **state)
      * area 100 - 4 - 1 - 11 = 84 columns for the slower 1.9 s, so the faster
      * bar ends at lround(1.0 * 84 / 1.9) = lround(44.2) = 44 columns. */
     Canvas *c = canvas_new(100, 8);
-    screen_compare_draw(c, 0, 0, 100, 8, sides, false);
-    char *text = canvas_to_text(c, false);
+    screen_compare_draw(c, 0, 0, 100, 8, sides);
+    char *text = canvas_to_text(c);
     assert_non_null(strstr(text, "fast 1.9x faster than slow"));
     assert_int_equal(count_bar_cells(c, 2), 44);
     assert_int_equal(count_bar_cells(c, 3), 84);
@@ -115,8 +115,9 @@ static void test_compare_domains_strip_counts_what_is_hidden(void **state)
     /* 16 servers of 8: boxes 8 + 2 = 10 wide, (76 + 1) / 11 = 7 per line.
      * 3 rows hold one line of boxes: 6 boxes and "+ 10 more" in the 7th place. */
     Canvas *c = canvas_new(76, 3);
-    assert_int_equal(screen_compare_domains(c, 0, 0, 76, 3, &cl, &m, NULL, true), 3);
-    char *text = canvas_to_text(c, true);
+    canvas_set_ascii(c, true);
+    assert_int_equal(screen_compare_domains(c, 0, 0, 76, 3, &cl, &m, NULL), 3);
+    char *text = canvas_to_text(c);
     assert_string_equal(text,
                         "+1=======+ +2=======+ +3=======+ +4=======+ +5=======+ +6=======+\n"
                         "#AAAAAAAA# #BBBBBBBB# #CCCCCCCC# #DDDDDDDD# #EEEEEEEE# #FFFFFFFF# "
@@ -142,8 +143,8 @@ static void test_compare_scenario_c_against_start(void **state)
     assert_true(screen_compare_is_open(&p));
     Canvas *c = canvas_new(120, 40);
     ScreenCursor cur;
-    screen_page_draw(c, &p, false, &cur);
-    char *text = canvas_to_text(c, false);
+    screen_page_draw(c, &p, &cur);
+    char *text = canvas_to_text(c);
     /* The swap puts TP traffic on the network: the start is faster, and
      * the TP all-reduce is what differs. */
     assert_non_null(strstr(text, "Compare: the start against now"));
@@ -155,8 +156,8 @@ static void test_compare_scenario_c_against_start(void **state)
     assert_false(screen_compare_is_open(&p));
     screen_page_key(&p, 'b');
     screen_page_key(&p, 'c');
-    screen_page_draw(c, &p, false, &cur);
-    text = canvas_to_text(c, false);
+    screen_page_draw(c, &p, &cur);
+    text = canvas_to_text(c);
     assert_non_null(strstr(text, "the reference (b) against now"));
     assert_non_null(strstr(text, "take the same time"));
     free(text);

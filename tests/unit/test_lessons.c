@@ -268,6 +268,7 @@ static int count_unit_breaks(const char *text)
 static void walk_pages(Track *t, int w, int h, bool must_fit)
 {
     Canvas *c = canvas_new(w, h);
+    canvas_set_ascii(c, true);
     assert_non_null(c);
     for (int i = 0; i < t->n; i++) {
         Lesson *l = track_lesson(t, i);
@@ -275,8 +276,8 @@ static void walk_pages(Track *t, int w, int h, bool must_fit)
             PageState ps;
             ScreenCursor cur;
             screen_page_init(&ps, l, t->path[i], NULL, NULL, p);
-            screen_page_draw(c, &ps, true, &cur);
-            char *text = canvas_to_text(c, true);
+            screen_page_draw(c, &ps, &cur);
+            char *text = canvas_to_text(c);
             assert_non_null(text);
             bool error = ps.page_error[0] || strstr(text, ".lua:") != NULL;
             /* The body starts on row 4 (title, rule, page title, gap). */
@@ -385,7 +386,7 @@ static void test_lessons_solutions_through_the_screen(void **state)
                 print_error("%s page %d: screen goal %d: %s\n", t->path[i], p + 1,
                             ps.scn.goal, ps.scn.why);
             assert_int_equal(ps.scn.goal, 1);
-            screen_page_draw(c, &ps, true, &cur);
+            screen_page_draw(c, &ps, &cur);
             screen_page_fini(&ps);
         }
     }

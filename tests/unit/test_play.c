@@ -302,11 +302,11 @@ static void test_play_sweep_is_interactive_at_131072_gpus(void **state)
     assert_true(v.r.n > 10);
     Canvas *cv = canvas_new(80, 24);
     ScreenCursor cur = {-1, -1};
-    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, false, &cur);
+    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, &cur);
     /* on the selected row: title, counts (two lines at 80 columns), header, row 1 */
     assert_int_equal(cur.x, 0);
     assert_int_equal(cur.y, 4);
-    char *text = canvas_to_text(cv, false);
+    char *text = canvas_to_text(cv);
     assert_non_null(strstr(text, "Best mappings: GB200 NVL72, 131072 GPUs"));
     assert_non_null(strstr(text, "#1 lands: TP "));
     assert_non_null(strstr(text, "Enter apply"));
@@ -316,8 +316,8 @@ static void test_play_sweep_is_interactive_at_131072_gpus(void **state)
     /* the explanation follows the selection */
     assert_int_equal(screen_sweep_key(&v, UIK_DOWN), SWEEP_KEY_NONE);
     canvas_clear(cv);
-    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, false, &cur);
-    text = canvas_to_text(cv, false);
+    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, &cur);
+    text = canvas_to_text(cv);
     assert_non_null(strstr(text, "#2 lands: TP "));
     assert_int_equal(cur.y, 5);
     free(text);
@@ -360,9 +360,10 @@ static void test_play_draw_names_the_keys(void **state)
     PlayState ps;
     screen_play_init(&ps, make_scenario(SCN_ALLOW_ALL, 64, "dgx-h100", "llama3-70b"), NULL);
     Canvas *cv = canvas_new(80, 24);
+    canvas_set_ascii(cv, true);
     ScreenCursor cur;
-    screen_play_draw(cv, &ps, true, &cur);
-    char *text = canvas_to_text(cv, true);
+    screen_play_draw(cv, &ps, &cur);
+    char *text = canvas_to_text(cv);
     assert_non_null(strstr(text, "Free play - DGX H100, 64 GPUs"));
     assert_non_null(strstr(text, "s search"));
     assert_non_null(strstr(text, "w write"));

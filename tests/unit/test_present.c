@@ -32,9 +32,10 @@ static void test_present_banner_draws_the_font(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(20, 5);
+    canvas_set_ascii(c, true);
     /* "AB": 2 letters x 4 columns - 1 = 7 wide, centred in 20: x = 6. */
-    assert_int_equal(screen_present_banner(c, 0, 0, 20, "Ab", true), 5);
-    char *text = canvas_to_text(c, true);
+    assert_int_equal(screen_present_banner(c, 0, 0, 20, "Ab"), 5);
+    char *text = canvas_to_text(c);
     assert_string_equal(text, "       #  ##\n"
                               "      # # # #\n"
                               "      ### ##\n"
@@ -42,16 +43,17 @@ static void test_present_banner_draws_the_font(void **state)
                               "      # # ##\n");
     free(text);
     canvas_clear(c);
+    canvas_set_ascii(c, false);
     /* UTF-8: rows 0+1, 2+3, 4 as half blocks: A is ▄▀▄ / █▀█ / ▀ ▀. */
-    assert_int_equal(screen_present_banner(c, 0, 0, 3, "A", false), 3);
-    text = canvas_to_text(c, false);
+    assert_int_equal(screen_present_banner(c, 0, 0, 3, "A"), 3);
+    text = canvas_to_text(c);
     assert_string_equal(text, "▄▀▄\n█▀█\n▀ ▀\n\n\n"); /* 5-row canvas */
     free(text);
     /* Too wide, or a character outside the font: nothing drawn. */
     canvas_clear(c);
-    assert_int_equal(screen_present_banner(c, 0, 0, 6, "ABC", false), 0);
-    assert_int_equal(screen_present_banner(c, 0, 0, 20, "A~B", false), 0);
-    text = canvas_to_text(c, false);
+    assert_int_equal(screen_present_banner(c, 0, 0, 6, "ABC"), 0);
+    assert_int_equal(screen_present_banner(c, 0, 0, 20, "A~B"), 0);
+    text = canvas_to_text(c);
     assert_string_equal(text, "\n\n\n\n\n");
     free(text);
     canvas_free(c);

@@ -121,8 +121,7 @@ static void test_regressions_markup_no_c1_control_in_cells(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(40, 4);
-    text_draw_markup(c, 0, 0, 40, 4, "a\xc2\x9b" "31m red \xc2\x9d" "0;t\xc2\x9c b \xc2\x85", 0,
-                     false);
+    text_draw_markup(c, 0, 0, 40, 4, "a\xc2\x9b" "31m red \xc2\x9d" "0;t\xc2\x9c b \xc2\x85", 0);
     int bad = 0;
     for (int y = 0; y < canvas_height(c); y++)
         for (int x = 0; x < canvas_width(c); x++) {
@@ -140,7 +139,7 @@ static void test_regressions_markup_no_c1_control_in_cells(void **state)
     /* The same through canvas_put_text, which lesson titles take. */
     canvas_clear(c);
     canvas_put_text(c, 0, 0, "t\xc2\x9bX", STYLE_NORMAL);
-    char *t = canvas_to_text(c, false);
+    char *t = canvas_to_text(c);
     assert_null(strstr(t, "\xc2\x9b"));
     free(t);
     canvas_free(c);
@@ -161,11 +160,11 @@ static void test_regressions_markup_odd_boxes(void **state)
     for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
         Canvas *c = canvas_new(i == 1 ? 0 : 80, i == 1 ? 0 : 24);
         int n = text_draw_markup(c, boxes[i][0], boxes[i][1], boxes[i][2], boxes[i][3], text,
-                                 boxes[i][4], i % 2 == 0);
+                                 boxes[i][4]);
         assert_true(n >= 0);
         canvas_free(c);
     }
-    assert_int_equal(text_draw_markup(NULL, 0, 0, 10, 10, NULL, 0, false), 0);
+    assert_int_equal(text_draw_markup(NULL, 0, 0, 10, 10, NULL, 0), 0);
 }
 
 /* fuzz_lesson seeds: an error message carrying ESC, CR, LF and a C1 CSI

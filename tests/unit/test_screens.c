@@ -31,8 +31,9 @@ static const MenuItem items[] = {
 static char *draw_menu(MenuState *m, int w, int h, ScreenCursor *cur, bool ascii)
 {
     Canvas *c = canvas_new(w, h);
-    screen_menu_draw(c, m, ascii, cur);
-    char *text = canvas_to_text(c, false);
+    canvas_set_ascii(c, ascii);
+    screen_menu_draw(c, m, cur);
+    char *text = canvas_to_text(c);
     canvas_free(c);
     return text;
 }
@@ -188,7 +189,7 @@ static void test_screens_too_small_is_one_line(void **state)
     assert_true(screen_size_ok(80, 24));
     Canvas *c = canvas_new(60, 1);
     screen_too_small_draw(c, 60, 20);
-    char *text = canvas_to_text(c, false);
+    char *text = canvas_to_text(c);
     assert_non_null(strstr(text, "60x20 is too small"));
     assert_non_null(strstr(text, "80x24"));
     free(text);
@@ -196,7 +197,7 @@ static void test_screens_too_small_is_one_line(void **state)
     /* A tiny terminal still gets one readable line: the shortest wording. */
     c = canvas_new(10, 1);
     screen_too_small_draw(c, 10, 4);
-    text = canvas_to_text(c, false);
+    text = canvas_to_text(c);
     assert_string_equal(text, "Need 80x24\n");
     free(text);
     canvas_free(c);
@@ -241,8 +242,8 @@ static int page_teardown(void **state)
 static char *draw_page(PageState *p, int w, int h, ScreenCursor *cur)
 {
     Canvas *c = canvas_new(w, h);
-    screen_page_draw(c, p, false, cur);
-    char *text = canvas_to_text(c, false);
+    screen_page_draw(c, p, cur);
+    char *text = canvas_to_text(c);
     canvas_free(c);
     return text;
 }
@@ -373,7 +374,7 @@ static void test_screens_scenario_cursor_on_gpu_and_explain(void **state)
     screen_page_key(p, UIK_DOWN); /* GPU 8: first of server 1, TP group B */
     ScreenCursor cur;
     Canvas *c = canvas_new(80, 24);
-    screen_page_draw(c, p, false, &cur);
+    screen_page_draw(c, p, &cur);
     const Cell *cell = canvas_cell(c, cur.x, cur.y);
     assert_non_null(cell);
     assert_string_equal(cell->glyph, "B");

@@ -149,8 +149,8 @@ static void test_svg_lines_become_strokes(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(6, 3);
-    canvas_box(c, 0, 0, 6, 3, LINE_DOUBLE, STYLE_UP_LINK, false);
-    canvas_hline(c, 0, 1, 6, LINE_DASHED, STYLE_ACROSS_LINK, false);
+    canvas_box(c, 0, 0, 6, 3, LINE_DOUBLE, STYLE_UP_LINK);
+    canvas_hline(c, 0, 1, 6, LINE_DASHED, STYLE_ACROSS_LINK);
     char *s = svg_from_canvas(c, 0, "t");
     /* no box glyph is written as text: they are paths in the tier's colour */
     assert_lacks(s, "═");
@@ -164,7 +164,8 @@ static void test_svg_lines_become_strokes(void **state)
     free(s);
     /* drawn in ASCII, the same lines stay text */
     canvas_clear(c);
-    canvas_hline(c, 0, 0, 3, LINE_LIGHT, STYLE_FRAME, true);
+    canvas_set_ascii(c, true);
+    canvas_hline(c, 0, 0, 3, LINE_LIGHT, STYLE_FRAME);
     s = svg_from_canvas(c, 0, "t");
     assert_has(s, ">---</text>");
     assert_lacks(s, "<path");

@@ -30,11 +30,12 @@ static Cluster make_cluster(const char *sys, int gpus)
 static char *draw(ViewKind k, const ViewInput *in, int w, int h, bool ascii, int *rows)
 {
     Canvas *cv = canvas_new(w, h);
+    canvas_set_ascii(cv, ascii);
     int used = k == VIEW_RACK ? view_rack_draw(cv, 0, 0, w, h, in)
                               : view_fabric_draw(cv, 0, 0, w, h, in);
     if (rows)
         *rows = used;
-    char *t = canvas_to_text(cv, ascii);
+    char *t = canvas_to_text(cv);
     canvas_free(cv);
     return t;
 }
@@ -224,7 +225,7 @@ static void test_views_describe_has_table(void **state)
     Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
     ViewInput in = view_input_default(&c);
     in.mapping = &m;
-    char *d = view_describe(VIEW_FABRIC, &in, 80);
+    char *d = view_describe(VIEW_FABRIC, &in, 80, false);
     assert_contains(d, "64 GPUs in 8 scale-up servers");
     assert_contains(d, "scale-up      450 GB/s");
     assert_contains(d, "scale-out     50.0 GB/s");
@@ -259,7 +260,7 @@ static void test_views_odd_inputs_stay_in_the_box(void **state)
                         assert_string_equal(canvas_cell(cv, x, y)->glyph, " ");
             }
     ViewInput in = view_input_default(&odd[3]);
-    char *d = view_describe(VIEW_FABRIC, &in, 80);
+    char *d = view_describe(VIEW_FABRIC, &in, 80, false);
     assert_string_equal(d, "");
     free(d);
     canvas_free(cv);
@@ -275,7 +276,7 @@ static void test_views_16k_cluster_draws_aggregated(void **state)
     in.cursor_gpu = 9999;
     Canvas *cv = canvas_new(200, 60);
     view_fabric_draw(cv, 0, 0, 200, 60, &in);
-    char *t = canvas_to_text(cv, false);
+    char *t = canvas_to_text(cv);
     /* 16,384 GPUs = 228 NVL72 racks: drawn aggregated ("× N" racks not shown). */
     assert_non_null(strstr(t, "×"));
     free(t);
