@@ -343,8 +343,8 @@ static void test_play_sweep_shows_the_batch_advice(void **state)
     assert_false(sweep_run(&v.r, &c, &w, NULL, v.err, sizeof v.err));
     Canvas *cv = canvas_new(80, 24);
     ScreenCursor cur = {-1, -1};
-    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, false, &cur);
-    char *text = canvas_to_text(cv, false);
+    screen_sweep_draw(cv, &v, s, 0, 0, 80, 20, &cur);
+    char *text = canvas_to_text(cv);
     assert_non_null(strstr(text, "no mapping of 16,416 GPUs splits a global batch of 2,048"));
     assert_non_null(strstr(text, "2,043 and 2,052"));
     free(text);
