@@ -172,12 +172,16 @@ B200-class GPUs: change the wiring, then the EP it allows.]], V),
         "Switch to gb200-nvl72, then try wider EP sizes.",
       },
       debrief = function(r)
+        local where = r.span.ep.domains > 1 and
+          ("each EP group spans " .. r.span.ep.domains .. " domains, so part of its exchange\n" ..
+           "still crosses the network, but far less of it than between 8-GPU servers")
+          or "each EP group sits in one domain: its whole exchange stays on NVLink"
         return fill([[
 You ended on {sys} with EP {ep}: {step} a step, expert exchange
-{ep_s}. The count never changed; the wider domain let the experts
-spread out without leaving NVLink for most of their traffic.
+{ep_s}. The GPU count never changed; the wider domain did. Now
+{where}.
 ]], { sys = r.cluster.name, ep = r.mapping.ep, step = U.format("time", r.step_s),
-      ep_s = U.format("time", r.breakdown.ep_s) })
+      ep_s = U.format("time", r.breakdown.ep_s), where = where })
       end,
       solution = { "system gb200-nvl72", "ep " .. pair_ep }, par = 2 },
 

@@ -195,12 +195,16 @@ Keep TP 1 and PP 1; the model must fit.]], V),
         "After widening the domain, try EP sizes that suit it.",
       },
       debrief = function(r)
+        local where = r.span.ep.domains > 1 and
+          ("each EP group spans " .. r.span.ep.domains .. " domains: part of the exchange\n" ..
+           "crosses the NICs, a cost the wider domains keep small")
+          or "each EP group sits in one domain, all on NVLink"
         return fill([[
 You ended with {d}-GPU domains and EP {ep}: {step} a step, expert
-exchange {ep_s}. Tightly coupled work wanted scale-up: the wider
-domain, and an EP size that uses it, kept the exchange on NVLink.
+exchange {ep_s}. Tightly coupled work wanted scale-up: now
+{where}.
 ]], { d = r.cluster.domain_gpus, ep = r.mapping.ep, step = U.format("time", r.step_s),
-      ep_s = U.format("time", r.breakdown.ep_s) })
+      ep_s = U.format("time", r.breakdown.ep_s), where = where })
       end,
       solution = { "domain " .. pair[1], "ep " .. pair[2] }, par = 2 },
 
