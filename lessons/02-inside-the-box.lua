@@ -63,6 +63,17 @@ end
 assert(box_sol and box_pair < box_single * 0.99,
   "the model no longer needs both TP and the micro-batch here: re-tune this scenario")
 local box_target = math.sqrt(box_pair * box_single)
+-- The moves the keys make: each press doubles or halves a degree.
+local function steps(verb, from, to)
+  local out = {}
+  while from ~= to do
+    from = to > from and from * 2 or from // 2
+    out[#out + 1] = verb .. " " .. from
+  end
+  return out
+end
+local box_moves = steps("tp", 8, box_sol[1])
+for _, mv in ipairs(steps("mb", 1, box_sol[2])) do box_moves[#box_moves + 1] = mv end
 local box_start = scalelab.step { cluster = box, workload = box_wl, mapping = box_map }
 
 local V = {
@@ -200,7 +211,7 @@ allows, and let bigger micro-batches amortise what remains.
 ]], { tp = r.mapping.tp, dp = r.mapping.dp, mb = r.mapping.mb,
       step = U.format("time", r.step_s), mem = U.format("bytes", r.mem_per_gpu_bytes) })
       end,
-      solution = { "tp " .. box_sol[1], "mb " .. box_sol[2] }, par = 2 },
+      solution = box_moves, par = #box_moves },
 
     { kind = "predict", title = "Your estimate: one all-reduce", text = fill([[
 Llama 3 70B with TP {ar_n} on one DGX H100. One TP all-reduce sums a

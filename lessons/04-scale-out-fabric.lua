@@ -199,7 +199,7 @@ keep the longer pipeline fed.
 ]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
       step = U.format("time", r.step_s), dp_s = U.format("time", r.breakdown.dp_s) })
       end,
-      solution = { "pp 8", "mb 1" }, par = 2 },
+      solution = { "pp 4", "pp 8", "mb 1" }, par = 3 },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep

@@ -184,7 +184,7 @@ leave each pipeline fewer sequences; smaller micro-batches refill it.
 ]], { pp = r.mapping.pp, mb = r.mapping.mb, share = string.format("%.0f%%", share),
       mem = U.format("bytes", r.mem_per_gpu_bytes) })
       end,
-      solution = { "pp 2", "mb 1" }, par = 2 },
+      solution = { "pp 4", "pp 2", "mb 1" }, par = 3 },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep

@@ -148,7 +148,7 @@ the rack; smaller micro-batches make room for the activations.
       tp_s = U.format("time", r.breakdown.tp_s), step = U.format("time", r.step_s),
       start_tp = V.start_tp, start_step = V.start_step })
       end,
-      solution = { "tp 8", "mb 1" }, par = 2 },
+      solution = { "tp 8", "mb 2", "mb 1" }, par = 3 },
 
     { kind = "compare", title = "Racks against servers", text = fill([[
 {gpus} Blackwell GPUs, TP 8 x PP 9 x DP 8: {srv_step} on servers,

@@ -58,6 +58,17 @@ end
 assert(pair_ep and best_pair < best_single * 0.97,
   "the model no longer needs both the rack and a new EP size: re-tune this scenario")
 local target_s = math.sqrt(best_pair * best_single)
+-- The moves the keys make: each press doubles or halves a degree.
+local function steps(verb, from, to)
+  local out = {}
+  while from ~= to do
+    from = to > from and from * 2 or from // 2
+    out[#out + 1] = verb .. " " .. from
+  end
+  return out
+end
+local scn_moves = { "system gb200-nvl72" }
+for _, mv in ipairs(steps("ep", start_ep, pair_ep)) do scn_moves[#scn_moves + 1] = mv end
 local scn_map = { tp = 1, pp = 1, dp = 128, ep = start_ep, zero = 3 }
 local scn_start = scalelab.step { cluster = servers, workload = moe_wl, mapping = scn_map }
 local out_share = (64 - b200.domain_gpus) / 64
@@ -183,7 +194,7 @@ You ended on {sys} with EP {ep}: {step} a step, expert exchange
 ]], { sys = r.cluster.name, ep = r.mapping.ep, step = U.format("time", r.step_s),
       ep_s = U.format("time", r.breakdown.ep_s), where = where })
       end,
-      solution = { "system gb200-nvl72", "ep " .. pair_ep }, par = 2 },
+      solution = scn_moves, par = #scn_moves },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep

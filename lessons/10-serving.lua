@@ -179,7 +179,7 @@ time per token; dropping PP freed GPUs for more replicas.
 ]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, t = ms(s.t),
       rate = string.format("%.0f", 1 / s.t) })
       end,
-      solution = { "tp 32", "pp 1" }, par = 2 },
+      solution = { "tp 16", "tp 32", "pp 1" }, par = 3 },
 
     { kind = "diagram", title = "Replicas on a fabric", view = "fabric",
       cluster = { system = "dgx-h100", gpus = 128 },

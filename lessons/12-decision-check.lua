@@ -67,6 +67,17 @@ end
 assert(pair and best_pair < best_single * 0.97,
   "the model no longer needs both a domain and an EP change: re-tune case 2")
 local target2 = math.sqrt(best_pair * best_single)
+-- The moves the keys make: each press doubles or halves a degree.
+local function steps(verb, from, to)
+  local out = {}
+  while from ~= to do
+    from = to > from and from * 2 or from // 2
+    out[#out + 1] = verb .. " " .. from
+  end
+  return out
+end
+local moves2 = { "domain " .. pair[1] }
+for _, mv in ipairs(steps("ep", START_EP, pair[2])) do moves2[#moves2 + 1] = mv end
 local bad2 = scalelab.step { cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
   workload = w2, mapping = m2(START_EP) }
 local at64 = step2(64, START_EP)
@@ -154,7 +165,7 @@ fit, and small micro-batches to keep them busy.
 ]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
       step = U.format("time", r.step_s), bad1 = V.bad1, h_up = V.h_up })
       end,
-      solution = { "tp 8", "pp 8", "mb 1" }, par = 3 },
+      solution = { "tp 16", "tp 8", "pp 8", "mb 2", "mb 1" }, par = 5 },
 
     { kind = "diagram", title = "Case 2: a mixture of experts", view = "fabric",
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
@@ -206,7 +217,7 @@ exchange {ep_s}. Tightly coupled work wanted scale-up: now
 ]], { d = r.cluster.domain_gpus, ep = r.mapping.ep, step = U.format("time", r.step_s),
       ep_s = U.format("time", r.breakdown.ep_s), where = where })
       end,
-      solution = { "domain " .. pair[1], "ep " .. pair[2] }, par = 2 },
+      solution = moves2, par = #moves2 },
 
     { kind = "quiz", title = "Case 3: a sweep", text = [[
 A lab will fine-tune 500 separate copies of an 8B model, each
