@@ -811,6 +811,28 @@ bool progress_needs_review(const Progress *p, const char *lesson_id, int page)
     return r && r->first == 0 && !r->review_ok;
 }
 
+int progress_review_pages(const Progress *p, const char *lesson_id, int *pages, int max)
+{
+    const LessonRec *l = progress_find(p, lesson_id);
+    int n = 0;
+    for (int i = 0; l && i < l->n_pages; i++) {
+        const PageRec *r = &l->pages[i];
+        if (r->first != 0 || r->review_ok)
+            continue;
+        /* in page order, whatever order the records are in */
+        int k = n < max ? n : max;
+        while (pages && k > 0 && pages[k - 1] > r->page) {
+            if (k < max)
+                pages[k] = pages[k - 1];
+            k--;
+        }
+        if (pages && k < max)
+            pages[k] = r->page;
+        n++;
+    }
+    return n;
+}
+
 bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err_len)
 {
     LessonRec *l = progress_touch(p, lesson_id, err, err_len);

@@ -93,6 +93,9 @@ bool progress_set_moves(Progress *p, const char *lesson_id, int page, int moves,
 int progress_first_tries(const Progress *p, const char *lesson_id, int *right);
 /* Missed at the first try and not yet right at once in a review. */
 bool progress_needs_review(const Progress *p, const char *lesson_id, int page);
+/* The pages that need a review, in page order, into pages[0..max) (pages
+ * may be NULL); returns how many there are (may exceed max). */
+int progress_review_pages(const Progress *p, const char *lesson_id, int *pages, int max);
 
 /* Writes the store now (atomically). True for an in-memory store. */
 bool progress_save(Progress *p, char *err, size_t err_len);

@@ -314,6 +314,10 @@ static void test_progress_exercises_round_trip(void **state)
     assert_int_equal(e.tries, 3);
     assert_true(e.solved);
     assert_true(progress_needs_review(p, "intro", 5));
+    int pages[4] = {-1, -1, -1, -1};
+    assert_int_equal(progress_review_pages(p, "intro", pages, 4), 1); /* 2 was reviewed */
+    assert_int_equal(pages[0], 5);
+    assert_int_equal(progress_review_pages(p, "intro", NULL, 0), 1);
     assert_true(progress_exercise(p, "intro", 3, &e));
     assert_true(e.search && e.solved);
     assert_int_equal(e.moves, 4);
@@ -359,6 +363,31 @@ static void test_progress_reads_version_1(void **state)
     p = progress_open(f->path, note, sizeof note);
     assert_true(progress_seed(p) == seed);
     assert_true(progress_scenario_met(p, "a", 2));
+    progress_free(p);
+}
+
+static void test_progress_review_pages_in_page_order(void **state)
+{
+    (void)state;
+    Progress *p = progress_open(NULL, NULL, 0);
+    /* missed first: pages 9, 3, 7 (recorded in that order); right first: 5 */
+    assert_true(progress_record_try(p, "l", 9, 1, false, NULL, 0));
+    assert_true(progress_record_try(p, "l", 3, 1, false, NULL, 0));
+    assert_true(progress_record_try(p, "l", 5, 1, true, NULL, 0));
+    assert_true(progress_record_try(p, "l", 7, -1, false, NULL, 0));
+    int pages[8];
+    assert_int_equal(progress_review_pages(p, "l", pages, 8), 3);
+    assert_int_equal(pages[0], 3);
+    assert_int_equal(pages[1], 7);
+    assert_int_equal(pages[2], 9);
+    int two[2];
+    assert_int_equal(progress_review_pages(p, "l", two, 2), 3); /* the count, not what fits */
+    assert_int_equal(two[0], 3);
+    assert_int_equal(two[1], 7);
+    assert_true(progress_record_review(p, "l", 7, false, NULL, 0)); /* still missed */
+    assert_true(progress_record_review(p, "l", 3, true, NULL, 0));
+    assert_int_equal(progress_review_pages(p, "l", pages, 8), 2);
+    assert_int_equal(pages[0], 7);
     progress_free(p);
 }
 
@@ -439,6 +468,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_progress_exercises_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_reads_version_1, setup, teardown),
         cmocka_unit_test(test_progress_seeds_differ),
+        cmocka_unit_test(test_progress_review_pages_in_page_order),
         cmocka_unit_test_setup_teardown(test_progress_save_leaves_no_temp_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_two_windows_keep_both, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_planted_symlinks_not_followed, setup,
