@@ -1,0 +1,233 @@
+/* test_exercise_screens — the quiz and predict pages as a learner meets
+ * them, driven through their key functions on tests/lessons/exercises.lua
+ * (page 1: a quiz whose right choice is written first; page 2: a predict
+ * page, 1 GB over NVLink 4 at 450 GB/s plus 2 us = 2.224 ms). No terminal.
+ */
+#include "lesson/lesson.h"
+#include "model/quiz.h"
+#include "ui/keys.h"
+#include "ui/progress.h"
+#include "ui/screen_predict.h"
+#include "ui/screen_quiz.h"
+
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <stdio.h>
+#include <string.h>
+
+#define EXERCISES "tests/lessons/exercises.lua"
+#define QUIZ      0
+#define PREDICT   1
+
+static int setup(void **state)
+{
+    char err[LESSON_ERR_LEN];
+    Lesson *l = lesson_load(EXERCISES, err, sizeof err);
+    if (!l)
+        return -1;
+    *state = l;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    lesson_free(*state);
+    return 0;
+}
+
+/* The key (1-9) of the choice written at index `choice` in the file. */
+static int key_of(const QuizView *q, int choice)
+{
+    for (int k = 0; k < q->n; k++)
+        if (q->order[k] == choice)
+            return '1' + k;
+    fail();
+    return 0;
+}
+
+static void test_quiz_order_is_the_learners(void **state)
+{
+    Lesson *l = *state;
+    Progress *pr = progress_open(NULL, NULL, 0);
+    QuizView q;
+    screen_quiz_open(&q, l, QUIZ, pr, false);
+    int want[4];
+    quiz_order(progress_seed(pr), lesson_id(l), QUIZ, 4, want);
+    assert_int_equal(q.n, 4);
+    assert_memory_equal(q.order, want, sizeof want);
+    QuizView again;
+    screen_quiz_open(&again, l, QUIZ, pr, false);
+    assert_memory_equal(again.order, q.order, sizeof want); /* a reload keeps it */
+    progress_free(pr);
+}
+
+static void test_quiz_wrong_then_reveal_then_right(void **state)
+{
+    Lesson *l = *state;
+    Progress *pr = progress_open(NULL, NULL, 0);
+    QuizView q;
+    screen_quiz_open(&q, l, QUIZ, pr, false);
+    /* choice 1 in the file is wrong ("That counts bits as bytes") */
+    assert_int_equal(screen_quiz_key(&q, l, QUIZ, pr, key_of(&q, 1)), SCREEN_NONE);
+    assert_false(q.solved || q.revealed);
+    assert_true(q.tried[1]);
+    assert_non_null(strstr(q.msg, "try another"));
+    ProgressExercise e;
+    assert_true(progress_exercise(pr, lesson_id(l), QUIZ, &e));
+    assert_int_equal(e.first, 0);
+    /* a is refused before two wrong tries */
+    assert_int_equal(screen_quiz_key(&q, l, QUIZ, pr, 'a'), SCREEN_NONE);
+    assert_false(q.revealed);
+    screen_quiz_key(&q, l, QUIZ, pr, key_of(&q, 2));
+    assert_int_equal(q.n_wrong, 2);
+    assert_non_null(strstr(q.msg, "press a"));
+    screen_quiz_key(&q, l, QUIZ, pr, 'a');
+    assert_true(q.revealed && !q.solved);
+    /* revealing is not answering: the lesson still needs the right answer */
+    assert_true(progress_exercise(pr, lesson_id(l), QUIZ, &e));
+    assert_false(e.solved);
+    screen_quiz_key(&q, l, QUIZ, pr, key_of(&q, 0));
+    assert_true(q.solved);
+    assert_true(progress_exercise(pr, lesson_id(l), QUIZ, &e));
+    assert_true(e.solved);
+    assert_int_equal(e.first, 0);
+    assert_int_equal(e.tries, 3);
+    assert_true(progress_needs_review(pr, lesson_id(l), QUIZ));
+    /* once solved, Enter and n belong to the page */
+    assert_int_equal(screen_quiz_key(&q, l, QUIZ, pr, UIK_ENTER), SCREEN_PASS);
+    assert_int_equal(screen_quiz_key(&q, l, QUIZ, pr, 'n'), SCREEN_PASS);
+    /* a later visit opens solved */
+    QuizView later;
+    screen_quiz_open(&later, l, QUIZ, pr, false);
+    assert_true(later.solved);
+    /* a review records a review, not a try */
+    QuizView rev;
+    screen_quiz_open(&rev, l, QUIZ, pr, true);
+    assert_false(rev.solved);
+    screen_quiz_key(&rev, l, QUIZ, pr, key_of(&rev, 0));
+    assert_true(progress_exercise(pr, lesson_id(l), QUIZ, &e));
+    assert_int_equal(e.tries, 3);
+    assert_int_equal(e.reviews, 1);
+    assert_false(progress_needs_review(pr, lesson_id(l), QUIZ));
+    progress_free(pr);
+}
+
+static void test_quiz_right_at_first_try(void **state)
+{
+    Lesson *l = *state;
+    Progress *pr = progress_open(NULL, NULL, 0);
+    QuizView q;
+    screen_quiz_open(&q, l, QUIZ, pr, false);
+    screen_quiz_key(&q, l, QUIZ, pr, key_of(&q, 0));
+    assert_true(q.solved);
+    assert_non_null(strstr(q.msg, "first try"));
+    assert_int_equal(progress_first_tries(pr, lesson_id(l), NULL), 1);
+    int right = 0;
+    progress_first_tries(pr, lesson_id(l), &right);
+    assert_int_equal(right, 1);
+    progress_free(pr);
+}
+
+static void type(PredictView *v, Lesson *l, Progress *pr, const char *text)
+{
+    for (const char *c = text; *c; c++)
+        assert_int_equal(screen_predict_key(v, l, PREDICT, pr, (unsigned char)*c), SCREEN_NONE);
+}
+
+static void test_predict_wrong_then_right(void **state)
+{
+    Lesson *l = *state;
+    Progress *pr = progress_open(NULL, NULL, 0);
+    PredictView v;
+    screen_predict_open(&v, l, PREDICT, pr, false);
+    /* every printable key types, even n and q */
+    type(&v, l, pr, "nq");
+    assert_string_equal(v.input, "nq");
+    screen_predict_key(&v, l, PREDICT, pr, UIK_BACKSPACE);
+    screen_predict_key(&v, l, PREDICT, pr, UIK_BACKSPACE);
+    assert_string_equal(v.input, "");
+    /* no unit: explained, no try used */
+    type(&v, l, pr, "2.2");
+    screen_predict_key(&v, l, PREDICT, pr, UIK_ENTER);
+    assert_int_equal(v.grade.verdict, PREDICT_UNREADABLE);
+    assert_int_equal(v.tries, 0);
+    assert_false(progress_exercise(pr, lesson_id(l), PREDICT, NULL));
+    /* 20 us: 2.224 ms / 20 us = 111x too low; bandwidth dominates */
+    v.input[0] = '\0';
+    type(&v, l, pr, "20 us");
+    screen_predict_key(&v, l, PREDICT, pr, UIK_ENTER);
+    assert_int_equal(v.grade.verdict, PREDICT_TOO_LOW);
+    assert_non_null(strstr(v.grade.msg, "bandwidth"));
+    assert_int_equal(v.tries, 1);
+    assert_false(v.shown);
+    assert_string_equal(v.input, "");
+    /* 2.2 ms: within 20% */
+    type(&v, l, pr, "2.2 ms");
+    screen_predict_key(&v, l, PREDICT, pr, UIK_ENTER);
+    assert_int_equal(v.grade.verdict, PREDICT_RIGHT);
+    assert_true(v.solved && v.shown);
+    ProgressExercise e;
+    assert_true(progress_exercise(pr, lesson_id(l), PREDICT, &e));
+    assert_int_equal(e.first, 0);
+    assert_int_equal(e.tries, 2);
+    assert_true(e.solved);
+    /* the answer shown: keys go to the page */
+    assert_int_equal(screen_predict_key(&v, l, PREDICT, pr, 'n'), SCREEN_PASS);
+    PredictView later;
+    screen_predict_open(&later, l, PREDICT, pr, false);
+    assert_true(later.shown && later.solved);
+    progress_free(pr);
+}
+
+static void test_predict_three_misses_show_the_answer(void **state)
+{
+    Lesson *l = *state;
+    Progress *pr = progress_open(NULL, NULL, 0);
+    PredictView v;
+    screen_predict_open(&v, l, PREDICT, pr, false);
+    const char *misses[] = {"1 s", "17.8 ms", "1 us"}; /* x450, x8 (a time has no bits), /2224 */
+    for (int i = 0; i < 3; i++) {
+        assert_false(v.shown);
+        type(&v, l, pr, misses[i]);
+        screen_predict_key(&v, l, PREDICT, pr, UIK_ENTER);
+    }
+    assert_true(v.shown);
+    assert_false(v.solved);
+    assert_non_null(strstr(v.msg, "Out of tries"));
+    ProgressExercise e;
+    assert_true(progress_exercise(pr, lesson_id(l), PREDICT, &e));
+    assert_int_equal(e.tries, 3);
+    assert_false(e.solved);
+    /* Tab and Esc always belong to the page */
+    PredictView w;
+    screen_predict_open(&w, l, PREDICT, NULL, false);
+    assert_int_equal(screen_predict_key(&w, l, PREDICT, NULL, UIK_TAB), SCREEN_PASS);
+    assert_int_equal(screen_predict_key(&w, l, PREDICT, NULL, UIK_ESC), SCREEN_PASS);
+    /* µ types as UTF-8 */
+    screen_predict_key(&w, l, PREDICT, NULL, '2');
+    screen_predict_key(&w, l, PREDICT, NULL, 0xb5);
+    screen_predict_key(&w, l, PREDICT, NULL, 's');
+    assert_string_equal(w.input, "2\xc2\xb5s");
+    screen_predict_key(&w, l, PREDICT, NULL, UIK_BACKSPACE);
+    screen_predict_key(&w, l, PREDICT, NULL, UIK_BACKSPACE);
+    assert_string_equal(w.input, "2");
+    progress_free(pr);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quiz_order_is_the_learners),
+        cmocka_unit_test(test_quiz_wrong_then_reveal_then_right),
+        cmocka_unit_test(test_quiz_right_at_first_try),
+        cmocka_unit_test(test_predict_wrong_then_right),
+        cmocka_unit_test(test_predict_three_misses_show_the_answer),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
