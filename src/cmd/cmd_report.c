@@ -8,11 +8,12 @@
  * printed through the one escaping function, a bad file reported with its
  * name and line and skipped (exit 1 when any was skipped, after the report).
  */
+#include "base/file.h"
+#include "base/xmem.h"
 #include "cmd/cli.h"
 #include "cmd/json.h"
 #include "cmd/progress_json.h"
 #include "lesson/sandbox.h"
-#include "model/xmem.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -280,31 +281,14 @@ static void report_json(FILE *out, const Report *r)
     fprintf(out, "],\"bad_files\":%d}\n", r->bad_files);
 }
 
-/* TEMP until base/ has the one read-whole-file function. */
-static char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t err_len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_len, "cannot read it");
-        return NULL;
-    }
-    char *buf = xmalloc(max + 1);
-    *len = fread(buf, 1, max + 1, f);
-    fclose(f);
-    if (*len > max) {
-        free(buf);
-        snprintf(err, err_len, "larger than %zu bytes", max);
-        return NULL;
-    }
-    buf[*len] = '\0';
-    return buf;
-}
-
 static bool report_file(Report *r, const char *path)
 {
     char err[300], safe[300];
     size_t len;
-    char *text = cli_read_file(path, JSON_MAX_BYTES, &len, err, sizeof err);
+    FileProblem why_not;
+    char *text = file_read(path, JSON_MAX_BYTES, &len, &why_not);
+    if (!text)
+        file_problem_text(&why_not, JSON_MAX_BYTES, err, sizeof err);
     JsonValue *v = text ? json_parse(text, len, err, sizeof err) : NULL;
     bool ok = v && report_add(r, path, v, err, sizeof err);
     if (!ok) {

@@ -1,9 +1,9 @@
 /* json — JSON strings and numbers for the headless commands (see json.h). */
 #include "cmd/json.h"
 
-#include "draw/strbuf.h"
-#include "model/msg.h"
-#include "model/xmem.h"
+#include "base/strbuf.h"
+#include "base/msg.h"
+#include "base/xmem.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 
 #include "model/collective.h"
 #include "model/hw.h"
-#include "model/msg.h"
+#include "base/msg.h"
 #include "model/sweep.h"
 
 #include <math.h>
