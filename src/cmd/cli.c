@@ -25,6 +25,8 @@ static const CliCommand commands[] = {
     {"render", cmd_render, "VIEW [FLAGS]", "draw a rack, fabric, bar or chart view (--describe)"},
     {"present", cmd_present, "LESSON [--script FILE]",
      "show a lesson at a projector, one reveal per key"},
+    {"report", cmd_report, "[--json] FILE...",
+     "a class summary from students' 'progress --json' files"},
 };
 
 static const struct {
