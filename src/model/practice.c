@@ -366,6 +366,11 @@ bool practice_grade_part(const Practice *p, StepPart part, char *msg, size_t msg
 
 /* ---- predict ---- */
 
+void practice_predict_spec(const Practice *p, PredictSpec *spec)
+{
+    *spec = (PredictSpec){p->unit, p->value, p->tolerance, p->terms, p->n_terms};
+}
+
 static GroupSpan span_of(int domains, int per_domain)
 {
     GroupSpan s = {domains * per_domain, domains, per_domain, 1, domains > 1};
@@ -397,9 +402,12 @@ static bool make_predict_collective(Rng *rng, Practice *p)
     GroupSpan span = span_of(domains, per);
     CollCost cost = collective_cost(COLL_ALL_REDUCE, S, span, c);
     CollCost tiny = collective_cost(COLL_ALL_REDUCE, 1, span, c);
-    p->unit = UNITS_TIME;
+    p->unit = "s";
     p->value = cost.time_s;
     p->tolerance = 0.25;
+    p->terms[0] = (PredictTerm){"latency", tiny.time_s};
+    p->terms[1] = (PredictTerm){"bandwidth", cost.time_s > tiny.time_s ? cost.time_s - tiny.time_s : 0};
+    p->n_terms = 2;
     char sz[32], t[32], lat[32], up[32], out[32];
     fmt_u(UNITS_BYTES, S, sz, sizeof sz);
     fmt_u(UNITS_TIME, cost.time_s, t, sizeof t);
@@ -460,8 +468,11 @@ static bool make_predict_memory(Rng *rng, Practice *p)
     if (!ok)
         return false;
     double stat = s.mem_weights + s.mem_grads + s.mem_optimizer;
-    p->unit = UNITS_BYTES;
+    p->unit = "B";
     p->value = stat;
+    p->terms[0] = (PredictTerm){"weights and gradients", s.mem_weights + s.mem_grads};
+    p->terms[1] = (PredictTerm){"optimizer state", s.mem_optimizer};
+    p->n_terms = 2;
     p->tolerance = 0.2;
     char m[64], w[32], g[32], o[32], tot[32], params[32];
     mapping_format(&p->start, m, sizeof m);
@@ -509,7 +520,7 @@ static bool make_predict_bubble(Rng *rng, Practice *p)
     sweep_result_free(&r);
     if (!ok)
         return false;
-    p->unit = UNITS_TIME;
+    p->unit = "s";
     p->value = s.part_s[STEP_BUBBLE];
     p->tolerance = 0.2;
     char st[32], bub[32], line[600];

@@ -27,6 +27,7 @@
 
 #include "model/cluster.h"
 #include "model/mapping.h"
+#include "model/predict.h"
 #include "model/step.h"
 #include "model/units.h"
 #include "model/workload.h"
@@ -59,10 +60,12 @@ typedef struct {
     Workload workload;   /* micro-batch: the start's (mapping) or the described one */
     Mapping start;       /* the mapping described (bottleneck, predict) or to fix (mapping) */
 
-    /* predict */
-    UnitsKind unit;
+    /* predict (graded by predict_grade through practice_predict_spec) */
+    const char *unit;    /* a predict unit: "s", "B", ... */
     double value;        /* the model's answer, in the unit's base (s, B, ...) */
     double tolerance;    /* relative */
+    PredictTerm terms[2]; /* the parts of the answer, for "which term dominates" */
+    int n_terms;
 
     /* bottleneck */
     StepPart part;       /* the largest part of the step */
@@ -88,6 +91,8 @@ bool practice_make(uint64_t seed, int kind, int level, Practice *p, char *err, s
  * giving the answer away). */
 bool practice_grade_mapping(const Practice *p, const StepResult *r, char *msg, size_t msg_len);
 bool practice_grade_part(const Practice *p, StepPart part, char *msg, size_t msg_len);
+/* The predict page form of a predict exercise (borrows p's fields). */
+void practice_predict_spec(const Practice *p, PredictSpec *spec);
 /* The step parts offered as choices for a bottleneck exercise (EP only for
  * mixture-of-experts models); returns how many were written to parts. */
 int practice_part_choices(const Practice *p, StepPart parts[STEP_PART_COUNT]);

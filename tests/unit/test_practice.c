@@ -34,7 +34,7 @@ static void test_practice_same_seed_same_exercise(void **state)
             assert_string_equal(a.question, b.question);
             assert_string_equal(a.answer, b.answer);
             assert_string_equal(a.worked, b.worked);
-            assert_true(a.value == b.value);
+                    assert_true(a.value == b.value);
         }
 }
 
@@ -154,12 +154,30 @@ static void test_practice_predict_physics(void **state)
                                       err, sizeof err));
             assert_true(isfinite(p.value) && p.value > 0);
             assert_true(p.tolerance > 0 && p.tolerance <= 0.25);
+            PredictSpec spec;
+            practice_predict_spec(&p, &spec);
+            assert_true(predict_spec_check(&spec, err, sizeof err));
+            /* The model's own answer, printed as people write it, passes; three
+             * times it fails as too high, an eighth as a bits-for-bytes slip
+             * on a size. */
+            char typed[32];
+            PredictGrade g;
+            predict_format(&spec, p.value, true, typed, sizeof typed);
+            assert_int_equal(predict_grade(&spec, typed, true, &g), PREDICT_RIGHT);
+            predict_format(&spec, 3 * p.value, true, typed, sizeof typed);
+            assert_int_equal(predict_grade(&spec, typed, true, &g), PREDICT_TOO_HIGH);
+            predict_format(&spec, p.value / 3, true, typed, sizeof typed);
+            assert_int_equal(predict_grade(&spec, typed, true, &g), PREDICT_TOO_LOW);
+            if (strcmp(p.unit, "B") == 0) {
+                predict_format(&spec, p.value / 8, true, typed, sizeof typed);
+                assert_int_equal(predict_grade(&spec, typed, true, &g), PREDICT_BITS_BYTES);
+            }
             if (strstr(p.title, "all-reduce")) {
                 kinds[0]++; /* bounds: test_practice_allreduce_near_line_rate */
-                assert_int_equal(p.unit, UNITS_TIME);
+                assert_string_equal(p.unit, "s");
             } else if (strstr(p.title, "memory")) {
                 kinds[1]++;
-                assert_int_equal(p.unit, UNITS_BYTES);
+                assert_string_equal(p.unit, "B");
                 /* 2 + 4 bytes of weights and gradients per parameter held plus
                  * at most 12 more: between 6 and 18 bytes per parameter of the
                  * GPU's 1/(TP x PP) share (the output layer can add a little). */
@@ -173,7 +191,7 @@ static void test_practice_predict_physics(void **state)
                 assert_true(p.value <= 18 * share * 1.001);
             } else if (strstr(p.title, "bubble")) {
                 kinds[2]++;
-                assert_int_equal(p.unit, UNITS_TIME);
+                assert_string_equal(p.unit, "s");
                 StepResult r;
                 assert_int_equal(step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &r,
                                            err, sizeof err),
