@@ -13,6 +13,8 @@
  * whether the last one was right at once, MOVES the moves a scenario took
  * when its goal was met. Version 1 files (no seed, page lines of the first
  * seven fields) are read as they are and written back as version 2.
+ *   practice KIND TRIED FIRST_TRY STREAK      (one per exercise kind)
+ *   practice-level LEVEL
  * Any other line, a bad number or a missing header makes the file corrupt:
  * it is renamed to "<path>.corrupt" and the store starts empty. Lesson ids
  * never contain white space (progress_id_ok refuses them).
@@ -75,9 +77,21 @@ typedef struct {
     int n_pages;
 } LessonRec;
 
+#define PROGRESS_PRACTICE_KINDS 8
+
+typedef struct {
+    char kind[24];
+    ProgressPractice r;    /* as this window sees it */
+    ProgressPractice base; /* as last read from or written to the file */
+} PracticeRec;
+
 struct Progress {
     char *path;
     uint64_t seed;
+    PracticeRec practice[PROGRESS_PRACTICE_KINDS];
+    int n_practice;
+    int practice_level; /* 0 until practised */
+    bool level_set;     /* this window practised since the last save */
     LessonRec *lessons;
     int n_lessons;
     int *index;    /* open-addressing hash of lesson ids: slot -> lesson + 1, 0 empty */
@@ -218,6 +232,8 @@ static void progress_clear(Progress *p)
     free(p->index);
     p->index = NULL;
     p->index_cap = 0;
+    p->n_practice = 0;
+    p->practice_level = 0;
 }
 
 /* Parses a non-negative (or >= -1 when allow_minus) decimal int field. */
@@ -232,6 +248,22 @@ static bool progress_int(const char *s, int min, int *out)
         return false;
     *out = (int)v;
     return true;
+}
+
+/* The record of one practice kind, made when missing; NULL for a bad kind
+ * name or when every slot is taken. */
+static PracticeRec *progress_practice_get(Progress *p, const char *kind)
+{
+    for (int i = 0; i < p->n_practice; i++)
+        if (strcmp(p->practice[i].kind, kind) == 0)
+            return &p->practice[i];
+    if (!progress_id_ok(kind) || strlen(kind) >= sizeof p->practice[0].kind ||
+        p->n_practice >= PROGRESS_PRACTICE_KINDS)
+        return NULL;
+    PracticeRec *k = &p->practice[p->n_practice++];
+    memset(k, 0, sizeof *k);
+    snprintf(k->kind, sizeof k->kind, "%s", kind);
+    return k;
 }
 
 /* The fields a version 2 page line adds after CORRECT (f[7..12]). */
@@ -316,6 +348,19 @@ static bool progress_parse_line(Progress *p, char *line, int version)
         *r = tmp;
         return true;
     }
+    if (strcmp(f[0], "practice") == 0 && n == 5) {
+        ProgressPractice r;
+        if (!progress_int(f[2], 0, &r.tried) || !progress_int(f[3], 0, &r.first_try) ||
+            !progress_int(f[4], 0, &r.streak) || r.first_try > r.tried)
+            return false;
+        PracticeRec *k = progress_practice_get(p, f[1]);
+        if (!k)
+            return false;
+        k->r = k->base = r;
+        return true;
+    }
+    if (strcmp(f[0], "practice-level") == 0 && n == 2)
+        return progress_int(f[1], 1, &p->practice_level) && p->practice_level <= 99;
     return false;
 }
 
@@ -566,6 +611,11 @@ static bool progress_put_all(FILE *f, const void *ctx)
                     r->search ? 1 : 0, r->reviews, r->review_ok ? 1 : 0, r->moves);
         }
     }
+    for (int i = 0; i < p->n_practice; i++)
+        fprintf(f, "practice %s %d %d %d\n", p->practice[i].kind, p->practice[i].r.tried,
+                p->practice[i].r.first_try, p->practice[i].r.streak);
+    if (p->practice_level > 0)
+        fprintf(f, "practice-level %d\n", p->practice_level);
     return !ferror(f);
 }
 
@@ -608,6 +658,22 @@ static void progress_merge(Progress *p, const Progress *disk)
     }
     if (disk->seed) /* the first window's seed stays the learner's */
         p->seed = disk->seed;
+    /* Practice counts add up: what this window did since it last saved goes
+     * on top of what the file holds now; the streak and level are those of
+     * the window that practised last. */
+    for (int i = 0; i < disk->n_practice; i++) {
+        const PracticeRec *d = &disk->practice[i];
+        PracticeRec *k = progress_practice_get(p, d->kind);
+        if (!k)
+            continue;
+        int tried = k->r.tried - k->base.tried, first = k->r.first_try - k->base.first_try;
+        k->r.tried = d->r.tried + tried;
+        k->r.first_try = d->r.first_try + first;
+        if (tried == 0)
+            k->r.streak = d->r.streak;
+    }
+    if (!p->level_set && disk->practice_level > 0)
+        p->practice_level = disk->practice_level;
 }
 
 /* Opens and locks "<path>.lock" for the read-merge-write of a save: the
@@ -653,6 +719,11 @@ static bool progress_write(Progress *p, char *err, size_t err_len)
     progress_clear(&disk);
     bool ok = file_write(p->path, FILE_PRIVATE, progress_put_all, p, NULL, 0);
     int e = errno;
+    if (ok) {
+        for (int i = 0; i < p->n_practice; i++)
+            p->practice[i].base = p->practice[i].r;
+        p->level_set = false;
+    }
     close(lock); /* releases the lock */
     if (!ok) {
         msg_set(err, err_len, "cannot save %s: %s", p->path, strerror(e));
@@ -839,5 +910,39 @@ bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err
     if (!l)
         return false;
     l->status = PROGRESS_DONE;
+    return progress_save(p, err, err_len);
+}
+
+ProgressPractice progress_practice(const Progress *p, const char *kind)
+{
+    for (int i = 0; p && kind && i < p->n_practice; i++)
+        if (strcmp(p->practice[i].kind, kind) == 0)
+            return p->practice[i].r;
+    return (ProgressPractice){0, 0, 0};
+}
+
+int progress_practice_level(const Progress *p)
+{
+    return p && p->practice_level > 0 ? p->practice_level : 1;
+}
+
+bool progress_add_practice(Progress *p, const char *kind, bool first_try, int level, char *err,
+                           size_t err_len)
+{
+    if (!p)
+        return true;
+    PracticeRec *k = progress_practice_get(p, kind ? kind : "");
+    if (!k) {
+        progress_seterr(err, err_len, "practice kind '%s' cannot be recorded%s",
+                        kind ? kind : "(null)", "");
+        return false;
+    }
+    k->r.tried++;
+    k->r.first_try += first_try;
+    k->r.streak = first_try ? k->r.streak + 1 : 0;
+    if (level >= 1 && level <= 99) {
+        p->practice_level = level;
+        p->level_set = true;
+    }
     return progress_save(p, err, err_len);
 }

@@ -97,6 +97,19 @@ bool progress_needs_review(const Progress *p, const char *lesson_id, int page);
  * may be NULL); returns how many there are (may exceed max). */
 int progress_review_pages(const Progress *p, const char *lesson_id, int *pages, int max);
 
+/* Practice (model/practice.h): per exercise kind ("mapping", "predict",
+ * "bottleneck"), exercises tried, passed on the first try, and the current
+ * streak of first-try passes; and the level the learner reached. */
+typedef struct {
+    int tried, first_try, streak;
+} ProgressPractice;
+
+ProgressPractice progress_practice(const Progress *p, const char *kind); /* zeros when none */
+int progress_practice_level(const Progress *p);                          /* 1 when never */
+/* Records one finished exercise of kind and the level now reached; saves. */
+bool progress_add_practice(Progress *p, const char *kind, bool first_try, int level, char *err,
+                           size_t err_len);
+
 /* Writes the store now (atomically). True for an in-memory store. */
 bool progress_save(Progress *p, char *err, size_t err_len);
 /* Why the last save failed, reported once: the first call after a failed

@@ -459,6 +459,54 @@ static void test_progress_failed_save_reported_once(void **state)
     progress_free(p);
 }
 
+/* Practice results per kind: counted by hand through a save and a reopen;
+ * a streak resets on a miss; a hand-written file reads back. */
+static void test_progress_practice_round_trip(void **state)
+{
+    Fixture *f = *state;
+    char note[200], err[200];
+    Progress *p = progress_open(f->path, note, sizeof note);
+    assert_int_equal(progress_practice_level(p), 1);
+    assert_int_equal(progress_practice(p, "mapping").tried, 0);
+    assert_true(progress_add_practice(p, "mapping", true, 1, err, sizeof err));
+    assert_true(progress_add_practice(p, "mapping", true, 1, err, sizeof err));
+    assert_true(progress_add_practice(p, "predict", false, 1, err, sizeof err));
+    assert_true(progress_add_practice(p, "mapping", true, 2, err, sizeof err));
+    assert_true(progress_add_practice(p, "mapping", false, 1, err, sizeof err));
+    assert_true(progress_add_practice(p, "mapping", true, 1, err, sizeof err));
+    assert_false(progress_add_practice(p, "two words", true, 1, err, sizeof err));
+    assert_true(progress_set_done(p, "l1", err, sizeof err));
+    progress_free(p);
+
+    p = progress_open(f->path, note, sizeof note);
+    assert_string_equal(note, "");
+    ProgressPractice m = progress_practice(p, "mapping");
+    assert_int_equal(m.tried, 5);
+    assert_int_equal(m.first_try, 4);
+    assert_int_equal(m.streak, 1);
+    ProgressPractice q = progress_practice(p, "predict");
+    assert_int_equal(q.tried, 1);
+    assert_int_equal(q.first_try, 0);
+    assert_int_equal(progress_practice_level(p), 1);
+    assert_int_equal(progress_status(p, "l1"), PROGRESS_DONE);
+    progress_free(p);
+
+    write_file(f->path, "scalelab-progress 1\npractice bottleneck 7 3 2\npractice-level 4\n");
+    p = progress_open(f->path, note, sizeof note);
+    assert_string_equal(note, "");
+    assert_int_equal(progress_practice(p, "bottleneck").tried, 7);
+    assert_int_equal(progress_practice(p, "bottleneck").first_try, 3);
+    assert_int_equal(progress_practice_level(p), 4);
+    progress_free(p);
+
+    /* More first tries than tries cannot be: the file is corrupt. */
+    write_file(f->path, "scalelab-progress 1\npractice predict 2 3 0\n");
+    p = progress_open(f->path, note, sizeof note);
+    assert_true(strlen(note) > 0);
+    assert_int_equal(progress_practice(p, "predict").tried, 0);
+    progress_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_progress_in_memory_store_never_writes),
         cmocka_unit_test(test_progress_unwritable_folder_noted_at_open),
         cmocka_unit_test_setup_teardown(test_progress_failed_save_reported_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_practice_round_trip, setup, teardown),
     };
     return cmocka_run_group_tests_name("progress", tests, NULL, NULL);
 }
