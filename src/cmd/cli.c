@@ -25,6 +25,9 @@ static const CliCommand commands[] = {
     {"render", cmd_render, "VIEW [FLAGS]", "draw a rack, fabric, bar or chart view (--describe)"},
     {"present", cmd_present, "LESSON [--script FILE]",
      "show a lesson at a projector, one reveal per key"},
+    {"practice", cmd_practice, "[--seed N] [--kind K] [--print [--json]]",
+     "endless exercises made and graded by the model"},
+    {"progress", cmd_progress, "[--json]", "your own record: lessons, first tries, practice"},
     {"report", cmd_report, "[--json] FILE...",
      "a class summary from students' 'progress --json' files"},
 };

@@ -69,6 +69,8 @@ int cmd_present(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_play(int argc, char **argv);
+int cmd_practice(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_progress(int argc, char **argv);
 
 #endif

@@ -38,7 +38,7 @@ typedef struct {
     char kind[16];
     int page;
     int missed;   /* files that missed it on the first try */
-    int answered; /* files that answered it */
+    int tried;    /* files that tried it */
 } Miss;
 
 typedef struct {
@@ -94,8 +94,8 @@ static void report_questions(Report *r, Row *row, const char *lesson, const Json
 {
     for (int i = 0; qs && qs->type == JSON_ARRAY && i < qs->n; i++) {
         const JsonValue *q = &qs->items[i];
-        const JsonValue *ft = json_get(q, "first_try"), *ans = json_get(q, "answered");
-        if (!ans || ans->type != JSON_BOOL || !ans->b)
+        const JsonValue *ft = json_get(q, "first_try"), *tried = json_get(q, "tried");
+        if (!tried || tried->type != JSON_BOOL || !tried->b)
             continue;
         bool first = ft && ft->type == JSON_BOOL && ft->b;
         row->questions++;
@@ -103,7 +103,7 @@ static void report_questions(Report *r, Row *row, const char *lesson, const Json
         Miss *m = report_miss(r, lesson, (int)json_get_number(q, "page", -1),
                               json_get_string(q, "title", "?"), json_get_string(q, "kind", "?"));
         if (m) {
-            m->answered++;
+            m->tried++;
             m->missed += !first;
         }
     }
@@ -233,7 +233,7 @@ static void report_text(FILE *out, const Report *r)
         const Miss *m = &r->misses[i];
         if (m->missed == 0)
             continue;
-        fprintf(out, "  %d of %d  ", m->missed, m->answered);
+        fprintf(out, "  %d of %d  ", m->missed, m->tried);
         put_safe(out, m->lesson, 0);
         fprintf(out, " page %d (%s): ", m->page + 1, m->kind);
         put_safe(out, m->title, 0);
@@ -241,7 +241,7 @@ static void report_text(FILE *out, const Report *r)
         shown++;
     }
     if (!shown)
-        fputs("  nothing: every answered question was right the first time\n", out);
+        fputs("  nothing: every question tried was right the first time\n", out);
 }
 
 static void report_json(FILE *out, const Report *r)
@@ -276,7 +276,7 @@ static void report_json(FILE *out, const Report *r)
         json_string(out, m->kind);
         fputs(",\"title\":", out);
         json_string(out, m->title);
-        fprintf(out, ",\"missed\":%d,\"answered\":%d}", m->missed, m->answered);
+        fprintf(out, ",\"missed\":%d,\"tried\":%d}", m->missed, m->tried);
     }
     fprintf(out, "],\"bad_files\":%d}\n", r->bad_files);
 }

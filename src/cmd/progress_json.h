@@ -3,9 +3,9 @@
  *
  *   {"format": "scalelab-progress", "version": 1, "learner": "NAME",
  *    "lessons": [{"id", "title", "status": "new"|"started"|"done",
- *                 "pages", "pages_seen", "hints",
+ *                 "pages", "last_page", "hints",
  *                 "questions": [{"page", "kind": "quiz"|"predict", "title",
- *                                "answered", "first_try", "tries"}],
+ *                                "tried", "right", "first_try", "tries"}],
  *                 "scenarios": [{"page", "title", "met", "hints"}]}],
  *    "practice": {"mapping"|"predict"|"bottleneck":
  *                 {"tried", "first_try", "streak"}, "level": N}}

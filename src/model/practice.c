@@ -75,10 +75,15 @@ static const char *fmt_u(UnitsKind k, double v, char *buf, size_t len)
     return units_format(k, v, true, buf, len);
 }
 
-/* "accelerator" words: TPU presets count chips, the rest GPUs. */
+/* What the preset calls one accelerator ("GPU", "chip") and many. */
+static const char *accel_one(const Cluster *c)
+{
+    return c->gpu.noun && c->gpu.noun[0] ? c->gpu.noun : "GPU";
+}
+
 static const char *accel_noun(const Cluster *c)
 {
-    return c->up_kind == HW_UP_TORUS ? "chips" : "GPUs";
+    return strcmp(accel_one(c), "chip") == 0 ? "chips" : "GPUs";
 }
 
 /* ---- drawing a cluster and a workload for a level ---- */
@@ -162,7 +167,7 @@ static void describe_job(const Practice *p, char *buf, size_t len)
         "%d %s of %s: %d per scale-up domain on %s at %s each way, %s each way per %s "
         "on the scale-out fabric, %s of HBM each. ",
         c->n_gpus, accel_noun(c), c->name, c->domain_gpus, c->up_link, up, out,
-        c->up_kind == HW_UP_TORUS ? "chip" : "GPU", hbm);
+        accel_one(c), hbm);
     put(buf, len, "The job trains %s: %d layers, hidden %d, %d heads", wp ? wp->name : w->id,
         w->layers, w->hidden, w->heads);
     if (workload_is_moe(w))
@@ -420,14 +425,14 @@ static bool make_predict_collective(Rng *rng, Practice *p)
                  "%d %s in one scale-up domain of a %s (%s, %s per %s each way) all-reduce "
                  "a %s buffer, as nccl-tests counts it. How long does it take?",
                  per, accel_noun(c), c->name, c->up_link, up,
-                 c->up_kind == HW_UP_TORUS ? "chip" : "GPU", sz);
+                 accel_one(c), sz);
     else
         snprintf(p->question, sizeof p->question,
                  "%d %s, %d in each of %d scale-up domains of a %s (%s at %s each way inside, "
                  "%s each way per %s between domains) all-reduce a %s buffer. How long does "
                  "it take?",
                  per * domains, accel_noun(c), per, domains, c->name, c->up_link, up, out,
-                 c->up_kind == HW_UP_TORUS ? "chip" : "GPU", sz);
+                 accel_one(c), sz);
     snprintf(p->answer, sizeof p->answer, "%s (within %.0f%%)", t, 100 * p->tolerance);
     double n = span.size;
     if (domains == 1)
@@ -445,7 +450,7 @@ static bool make_predict_collective(Rng *rng, Practice *p)
                  "of the buffer across the %d domains on each %s's NIC at %s, all-gather "
                  "inside. The scale-out step takes %s of the %s total (fixed part about %s): "
                  "%s dominates.",
-                 per, per, domains, c->up_kind == HW_UP_TORUS ? "chip" : "GPU", out, so, t,
+                 per, per, domains, accel_one(c), out, so, t,
                  lat, cost.tier_s[TIER_OUT] > cost.time_s / 2 ? "the scale-out tier" : "the scale-up tier");
     }
     return true;
@@ -478,13 +483,13 @@ static bool make_predict_memory(Rng *rng, Practice *p)
     mapping_format(&p->start, m, sizeof m);
     snprintf(params, sizeof params, "%.3g billion", workload_params(&p->workload) / 1e9);
     snprintf(p->title, sizeof p->title, "Predict: memory per %s",
-             p->cluster.up_kind == HW_UP_TORUS ? "chip" : "GPU");
+             accel_one(&p->cluster));
     describe_job(p, p->question, sizeof p->question);
     put(p->question, sizeof p->question,
         "\n\nThe model has %s parameters, trained in BF16 with Adam and ZeRO stage %d over DP, "
         "mapped as %s. How much memory does one %s of the last pipeline stage hold for "
         "weights, gradients and optimizer state (activations not counted)?",
-        params, p->start.zero, m, p->cluster.up_kind == HW_UP_TORUS ? "chip" : "GPU");
+        params, p->start.zero, m, accel_one(&p->cluster));
     snprintf(p->answer, sizeof p->answer, "%s (within %.0f%%)",
              fmt_u(UNITS_BYTES, stat, tot, sizeof tot), 100 * p->tolerance);
     double bpp = s.mem_weights > 0 ? 2.0 / s.mem_weights : 0; /* BF16 weights: 2 bytes each */
@@ -493,7 +498,7 @@ static bool make_predict_memory(Rng *rng, Practice *p)
              "holds the output layer): weights in BF16 = %s (2 bytes per parameter held), "
              "gradients = %s (%.2g bytes per parameter), optimizer state (Adam's FP32 master "
              "copy and two moments, ZeRO stage %d) = %s (%.2g bytes per parameter). Total %s.",
-             p->cluster.up_kind == HW_UP_TORUS ? "chip" : "GPU",
+             accel_one(&p->cluster),
              fmt_u(UNITS_BYTES, s.mem_weights, w, sizeof w),
              fmt_u(UNITS_BYTES, s.mem_grads, g, sizeof g), s.mem_grads * bpp, p->start.zero,
              fmt_u(UNITS_BYTES, s.mem_optimizer, o, sizeof o), s.mem_optimizer * bpp, tot);
@@ -569,7 +574,7 @@ bool practice_make(uint64_t seed, int kind, int level, Practice *p, char *err, s
     if (level > PRACTICE_LEVEL_MAX)
         level = PRACTICE_LEVEL_MAX;
     if (kind < 0 || kind >= PRACTICE_KIND_COUNT)
-        kind = rng_below(&rng, PRACTICE_KIND_COUNT);
+        kind = (int)(seed % PRACTICE_KIND_COUNT); /* consecutive seeds take turns */
     p->seed = seed;
     p->kind = (PracticeKind)kind;
     p->level = level;

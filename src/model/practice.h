@@ -81,7 +81,8 @@ const char *practice_kind_name(PracticeKind k); /* "mapping", "predict", "bottle
 /* The kind named by text; -1 when unknown. */
 int practice_kind_find(const char *name);
 
-/* Makes the exercise of (seed, kind, level). kind < 0: drawn from the seed.
+/* Makes the exercise of (seed, kind, level). kind < 0: seed % 3, so
+ * consecutive seeds (a printed worksheet) take the kinds in turn.
  * level is clamped to 1..5. False with a reason when no exercise can be
  * made (should not happen with the shipped presets; tests check many seeds). */
 bool practice_make(uint64_t seed, int kind, int level, Practice *p, char *err, size_t err_len);

@@ -1,0 +1,187 @@
+/* cmd_practice — `scalelab practice`: endless exercises made by the model
+ * (model/practice.h). Without --print it opens them in the UI; with --print
+ * it writes exercises and their worked answers as text (a worksheet) or as
+ * JSON, the same for the same seed on any machine.
+ */
+#include "cmd/cli.h"
+#include "cmd/json.h"
+#include "draw/text.h"
+#include "model/practice.h"
+#include "ui/app.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char practice_help[] =
+    "Usage: scalelab practice [--seed N] [--kind KIND] [--level L] [--print [--count N] [--json]]\n"
+    "Exercises made by the model, graded by it: map a job so it fits and runs within\n"
+    "5% of the best mapping (mapping), type a number the model computes with its unit\n"
+    "(predict), or name the largest part of a step (bottleneck). The level rises after\n"
+    "three first-try passes in a row and falls after a miss.\n"
+    "\n"
+    "  --seed N        the run's seed (default: a new one each time in the UI, 1 with\n"
+    "                  --print); the same seed gives the same exercises everywhere\n"
+    "  --kind KIND     only mapping, predict or bottleneck exercises\n"
+    "  --level L       difficulty from 1 (one server) to 5 (tens of thousands of GPUs)\n"
+    "  --print         write the exercises and worked answers instead of opening the UI\n"
+    "  --count N       exercises to print (default 1, at most 1000)\n"
+    "  --json          with --print: one JSON object per line (kind, question, answer)\n";
+
+typedef struct {
+    unsigned long long seed;
+    bool seed_given, print, json, help;
+    int kind, level, count;
+} PracticeOpts;
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    if (!s || !*s)
+        return false;
+    long v = strtol(s, &end, 10);
+    if (*end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int parse_opts(int argc, char **argv, PracticeOpts *o)
+{
+    *o = (PracticeOpts){.seed = 1, .kind = -1, .level = 1, .count = 1};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            o->help = true;
+        else if (strcmp(a, "--print") == 0)
+            o->print = true;
+        else if (strcmp(a, "--json") == 0)
+            o->json = true;
+        else if (strcmp(a, "--seed") == 0) {
+            char *end;
+            if (!v || !*v || *v == '-' || (o->seed = strtoull(v, &end, 10), *end))
+                return cli_usage_error("practice: --seed takes a whole number >= 0");
+            o->seed_given = true;
+            i++;
+        } else if (strcmp(a, "--kind") == 0) {
+            if ((o->kind = practice_kind_find(v)) < 0)
+                return cli_usage_error("practice: --kind takes mapping, predict or bottleneck");
+            i++;
+        } else if (strcmp(a, "--level") == 0) {
+            if (!parse_int(v, PRACTICE_LEVEL_MIN, PRACTICE_LEVEL_MAX, &n))
+                return cli_usage_error("practice: --level takes 1 to 5");
+            o->level = (int)n;
+            i++;
+        } else if (strcmp(a, "--count") == 0) {
+            if (!parse_int(v, 1, 1000, &n))
+                return cli_usage_error("practice: --count takes 1 to 1000");
+            o->count = (int)n;
+            i++;
+        } else
+            return cli_usage_error("practice: unknown argument '%s' (try 'scalelab practice "
+                                   "--help')",
+                                   a);
+    }
+    if ((o->json || o->count != 1) && !o->print)
+        return cli_usage_error("practice: --json and --count go with --print");
+    return CLI_OK;
+}
+
+/* Paragraphs of s wrapped at 76 columns, each line indented by two spaces. */
+static void print_wrapped(FILE *out, const char *s)
+{
+    size_t at = 0, len = strlen(s);
+    while (at < len) {
+        size_t next, n = text_wrap_line(s + at, 76, &next);
+        fprintf(out, n ? "  %.*s\n" : "%.*s\n", (int)n, s + at);
+        at += next ? next : len;
+    }
+}
+
+static void print_text(FILE *out, const Practice *p, int index)
+{
+    fprintf(out, "Exercise %d. %s\n", index, p->title);
+    fprintf(out, "  (%s, level %d, seed %llu)\n\n", practice_kind_name(p->kind), p->level,
+            (unsigned long long)p->seed);
+    print_wrapped(out, p->question);
+    if (p->kind == PRACTICE_BOTTLENECK) {
+        StepPart parts[STEP_PART_COUNT];
+        int n = practice_part_choices(p, parts);
+        fputs("  Choices:", out);
+        for (int i = 0; i < n; i++)
+            fprintf(out, "%s %s", i ? "," : "", step_part_name(parts[i]));
+        fputs("\n", out);
+    }
+    fputs("\n  Answer: ", out);
+    fputs(p->answer, out);
+    fputs("\n\n", out);
+    print_wrapped(out, p->worked);
+    fputs("\n", out);
+}
+
+static void print_json(FILE *out, const Practice *p)
+{
+    fputs("{\"seed\":", out);
+    fprintf(out, "%llu", (unsigned long long)p->seed);
+    fputs(",\"kind\":", out);
+    json_string(out, practice_kind_name(p->kind));
+    fprintf(out, ",\"level\":%d,\"title\":", p->level);
+    json_string(out, p->title);
+    fputs(",\"question\":", out);
+    json_string(out, p->question);
+    fputs(",\"answer\":", out);
+    json_string(out, p->answer);
+    fputs(",\"worked\":", out);
+    json_string(out, p->worked);
+    if (p->kind == PRACTICE_PREDICT) {
+        fputs(",\"value\":", out);
+        json_number(out, p->value);
+        fputs(",\"tolerance\":", out);
+        json_number(out, p->tolerance);
+    } else if (p->kind == PRACTICE_MAPPING) {
+        char m[64];
+        fputs(",\"best\":", out);
+        json_string(out, mapping_format(&p->best, m, sizeof m));
+        fprintf(out, ",\"best_micro_batch\":%d,\"best_step_s\":", p->best_micro_batch);
+        json_number(out, p->best_step_s);
+        fprintf(out, ",\"par\":%d", p->par);
+    }
+    fputs("}\n", out);
+}
+
+int cmd_practice(int argc, char **argv)
+{
+    PracticeOpts o;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc != CLI_OK)
+        return rc;
+    if (o.help) {
+        fputs(practice_help, stdout);
+        return CLI_OK;
+    }
+    if (!o.print) {
+        AppOptions ao = {.practice = true,
+                         .practice_seed = o.seed,
+                         .practice_seed_given = o.seed_given,
+                         .practice_kind = o.kind,
+                         .practice_level = o.level};
+        return app_run(&ao);
+    }
+    for (int i = 0; i < o.count; i++) {
+        Practice p;
+        char err[200];
+        /* Exercise i of a worksheet is the one of seed + i, so any line can be
+         * made again alone with --seed. */
+        if (!practice_make(o.seed + (unsigned long long)i, o.kind, o.level, &p, err, sizeof err)) {
+            fprintf(stderr, "scalelab practice: %s\n", err);
+            return CLI_FAIL;
+        }
+        if (o.json)
+            print_json(stdout, &p);
+        else
+            print_text(stdout, &p, i + 1);
+    }
+    return CLI_OK;
+}

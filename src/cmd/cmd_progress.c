@@ -1,0 +1,240 @@
+/* cmd_progress — `scalelab progress [--json]`: the learner's own record
+ * (ui/progress.h) over the lessons of the lessons folder: each lesson's
+ * state and last page, quiz and predict results on the first try, hints,
+ * scenarios solved, and practice results. --json writes the file a student
+ * hands in for `scalelab report` (its form: cmd/progress_json.h).
+ *
+ * Lesson files are loaded in the sandbox to name their pages; one that does
+ * not load is still listed, from its progress record alone.
+ */
+#include "cmd/cli.h"
+#include "cmd/json.h"
+#include "cmd/progress_json.h"
+#include "lesson/catalog.h"
+#include "lesson/lesson.h"
+#include "lesson/sandbox.h"
+#include "model/practice.h"
+#include "ui/progress.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char progress_help[] =
+    "Usage: scalelab progress [--json] [--lessons DIR] [--name NAME]\n"
+    "Your own record: lessons done and started, the page you were on, quiz and\n"
+    "predict answers right on the first try, hints used, scenarios solved and\n"
+    "practice results.\n"
+    "\n"
+    "  --json          one JSON object: the file to hand in for 'scalelab report'\n"
+    "  --lessons DIR   the lessons folder (default: as the menu finds it)\n"
+    "  --name NAME     the learner's name in the JSON (default: $USER)\n";
+
+typedef struct {
+    bool json;
+    const char *dir, *name;
+} ProgressOpts;
+
+static int parse_opts(int argc, char **argv, ProgressOpts *o)
+{
+    *o = (ProgressOpts){false, NULL, NULL};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0)
+            o->json = true;
+        else if ((strcmp(a, "--lessons") == 0 || strcmp(a, "--name") == 0) && i + 1 < argc)
+            *(strcmp(a, "--name") == 0 ? &o->name : &o->dir) = argv[++i];
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(progress_help, stdout);
+            return -1;
+        } else
+            return cli_usage_error("progress: unknown argument '%s' (try 'scalelab progress "
+                                   "--help')",
+                                   a);
+    }
+    return CLI_OK;
+}
+
+/* One question page (quiz or predict) as the record has it. */
+typedef struct {
+    bool tried, right, first_try;
+    int tries;
+} QuestionRec;
+
+static QuestionRec question_rec(const Progress *p, const char *id, int page)
+{
+    ProgressExercise x;
+    QuestionRec q = {false, false, false, 0};
+    if (progress_exercise(p, id, page, &x)) {
+        q.tried = x.first >= 0 || x.solved;
+        q.right = x.solved;
+        q.first_try = x.first == 1;
+        q.tries = x.tries;
+    }
+    return q;
+}
+
+static const char *status_word(ProgressStatus s)
+{
+    return s == PROGRESS_DONE ? "done" : s == PROGRESS_STARTED ? "started" : "new";
+}
+
+static void json_lesson(FILE *out, const Progress *p, const CatalogEntry *e, const Lesson *l)
+{
+    fputs("{\"id\":", out);
+    json_string(out, e->id);
+    fputs(",\"title\":", out);
+    json_string(out, e->title);
+    fprintf(out, ",\"status\":\"%s\",\"pages\":%d,\"last_page\":%d,\"questions\":[",
+            status_word(progress_status(p, e->id)), e->pages, progress_page(p, e->id));
+    int nq = 0, hints = 0;
+    for (int i = 0; l && i < lesson_page_count(l); i++) {
+        PageKind k = lesson_page_kind(l, i);
+        hints += progress_hints(p, e->id, i);
+        if (k != PAGE_QUIZ && k != PAGE_PREDICT)
+            continue;
+        QuestionRec q = question_rec(p, e->id, i);
+        fputs(nq++ ? ",{\"page\":" : "{\"page\":", out);
+        fprintf(out, "%d,\"kind\":\"%s\",\"title\":", i, k == PAGE_QUIZ ? "quiz" : "predict");
+        json_string(out, lesson_page_title(l, i));
+        fprintf(out, ",\"tried\":%s,\"right\":%s,\"first_try\":%s,\"tries\":%d}",
+                q.tried ? "true" : "false", q.right ? "true" : "false",
+                q.first_try ? "true" : "false", q.tries);
+    }
+    fputs("],\"scenarios\":[", out);
+    int ns = 0;
+    for (int i = 0; l && i < lesson_page_count(l); i++) {
+        if (lesson_page_kind(l, i) != PAGE_SCENARIO)
+            continue;
+        fputs(ns++ ? ",{\"page\":" : "{\"page\":", out);
+        fprintf(out, "%d,\"title\":", i);
+        json_string(out, lesson_page_title(l, i));
+        fprintf(out, ",\"met\":%s,\"hints\":%d}",
+                progress_scenario_met(p, e->id, i) ? "true" : "false",
+                progress_hints(p, e->id, i));
+    }
+    fprintf(out, "],\"hints\":%d}", hints);
+}
+
+static void json_practice(FILE *out, const Progress *p)
+{
+    fputs("\"practice\":{", out);
+    for (int k = 0; k < PRACTICE_KIND_COUNT; k++) {
+        ProgressPractice r = progress_practice(p, practice_kind_name((PracticeKind)k));
+        fprintf(out, "\"%s\":{\"tried\":%d,\"first_try\":%d,\"streak\":%d},",
+                practice_kind_name((PracticeKind)k), r.tried, r.first_try, r.streak);
+    }
+    fprintf(out, "\"level\":%d}", progress_practice_level(p));
+}
+
+static void text_lesson(FILE *out, const Progress *p, const CatalogEntry *e, const Lesson *l)
+{
+    ProgressStatus st = progress_status(p, e->id);
+    char title[160];
+    sandbox_escape(e->title, strlen(e->title), title, sizeof title);
+    const char *mark = st == PROGRESS_DONE ? "[x]" : st == PROGRESS_STARTED ? "[>]" : "[ ]";
+    if (st == PROGRESS_NEW) {
+        fprintf(out, "  %s %s\n", mark, title);
+        return;
+    }
+    fprintf(out, "  %s %-34s", mark, title);
+    int q = 0, first = 0, tried = 0, right = 0, hints = 0, scn = 0, met = 0;
+    for (int i = 0; l && i < lesson_page_count(l); i++) {
+        PageKind k = lesson_page_kind(l, i);
+        hints += progress_hints(p, e->id, i);
+        if (k == PAGE_SCENARIO) {
+            scn++;
+            met += progress_scenario_met(p, e->id, i);
+        }
+        if (k != PAGE_QUIZ && k != PAGE_PREDICT)
+            continue;
+        QuestionRec r = question_rec(p, e->id, i);
+        q++;
+        tried += r.tried;
+        right += r.right;
+        first += r.first_try;
+    }
+    fprintf(out, " page %d/%d", progress_page(p, e->id) + 1, e->pages);
+    if (tried)
+        fprintf(out, ", %d of %d questions right on the first try", first, q);
+    if (right < q)
+        fprintf(out, ", %d to answer", q - right);
+    if (scn)
+        fprintf(out, ", %d/%d scenarios", met, scn);
+    if (hints)
+        fprintf(out, ", %d hint%s", hints, hints == 1 ? "" : "s");
+    fputs("\n", out);
+}
+
+static void text_practice(FILE *out, const Progress *p)
+{
+    fprintf(out, "\nPractice (level %d):", progress_practice_level(p));
+    bool any = false;
+    for (int k = 0; k < PRACTICE_KIND_COUNT; k++) {
+        ProgressPractice r = progress_practice(p, practice_kind_name((PracticeKind)k));
+        if (!r.tried)
+            continue;
+        fprintf(out, "\n  %-11s %d tried, %d right on the first try, streak %d",
+                practice_kind_name((PracticeKind)k), r.tried, r.first_try, r.streak);
+        any = true;
+    }
+    fputs(any ? "\n" : " none yet ('scalelab practice')\n", out);
+}
+
+int cmd_progress(int argc, char **argv)
+{
+    ProgressOpts o;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    char dirbuf[1024], err[600], note[600], pathbuf[1024];
+    const char *dir = o.dir ? o.dir : catalog_default_dir(dirbuf, sizeof dirbuf);
+    Catalog *cat = dir ? catalog_load(dir, err, sizeof err) : NULL;
+    if (!cat) {
+        fprintf(stderr, "scalelab progress: %s\n", dir ? err : "no lessons folder found");
+        return CLI_FAIL;
+    }
+    const char *path = progress_default_path(pathbuf, sizeof pathbuf);
+    Progress *p = progress_open(path, note, sizeof note);
+    if (note[0])
+        fprintf(stderr, "scalelab progress: %s\n", note);
+    const char *name = o.name ? o.name : getenv("USER") ? getenv("USER") : "";
+    int done = 0, started = 0;
+    for (int i = 0; i < catalog_count(cat); i++) {
+        ProgressStatus st = progress_status(p, catalog_entry(cat, i)->id);
+        done += st == PROGRESS_DONE;
+        started += st == PROGRESS_STARTED;
+    }
+    if (o.json) {
+        fprintf(stdout, "{\"format\":\"%s\",\"version\":%d,\"learner\":", PROGRESS_JSON_FORMAT,
+                PROGRESS_JSON_VERSION);
+        json_string(stdout, name);
+        fputs(",\"lessons\":[", stdout);
+    } else {
+        char safe[300];
+        sandbox_escape(path ? path : "(not kept)", strlen(path ? path : "(not kept)"), safe,
+                       sizeof safe);
+        fprintf(stdout, "Progress kept in %s\nLessons: %d of %d done, %d started\n", safe, done,
+                catalog_count(cat), started);
+    }
+    for (int i = 0; i < catalog_count(cat); i++) {
+        const CatalogEntry *e = catalog_entry(cat, i);
+        Lesson *l = e->error ? NULL : lesson_load(e->path, err, sizeof err);
+        if (o.json) {
+            fputs(i ? "," : "", stdout);
+            json_lesson(stdout, p, e, l);
+        } else
+            text_lesson(stdout, p, e, l);
+        lesson_free(l);
+    }
+    if (o.json) {
+        fputs("],", stdout);
+        json_practice(stdout, p);
+        fputs("}\n", stdout);
+    } else
+        text_practice(stdout, p);
+    progress_free(p);
+    catalog_free(cat);
+    return CLI_OK;
+}
