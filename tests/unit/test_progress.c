@@ -499,6 +499,23 @@ static void test_progress_practice_round_trip(void **state)
     assert_int_equal(progress_practice_level(p), 4);
     progress_free(p);
 
+    /* Two windows practising at once: both windows' exercises are counted. */
+    Progress *a = progress_open(f->path, note, sizeof note);
+    Progress *b = progress_open(f->path, note, sizeof note);
+    assert_true(progress_add_practice(a, "predict", true, 2, err, sizeof err));
+    assert_true(progress_add_practice(b, "predict", false, 1, err, sizeof err));
+    assert_true(progress_add_practice(a, "predict", true, 3, err, sizeof err));
+    assert_true(progress_add_practice(b, "mapping", true, 1, err, sizeof err));
+    progress_free(a);
+    progress_free(b);
+    p = progress_open(f->path, note, sizeof note);
+    assert_int_equal(progress_practice(p, "predict").tried, 3);
+    assert_int_equal(progress_practice(p, "predict").first_try, 2);
+    assert_int_equal(progress_practice(p, "mapping").tried, 1);
+    assert_int_equal(progress_practice(p, "bottleneck").tried, 7);
+    assert_int_equal(progress_practice_level(p), 1); /* b practised last */
+    progress_free(p);
+
     /* More first tries than tries cannot be: the file is corrupt. */
     write_file(f->path, "scalelab-progress 1\npractice predict 2 3 0\n");
     p = progress_open(f->path, note, sizeof note);
