@@ -491,7 +491,7 @@ static void test_progress_practice_round_trip(void **state)
     assert_int_equal(progress_status(p, "l1"), PROGRESS_DONE);
     progress_free(p);
 
-    write_file(f->path, "scalelab-progress 1\npractice bottleneck 7 3 2\npractice-level 4\n");
+    tl_write_file(f->path, "scalelab-progress 1\npractice bottleneck 7 3 2\npractice-level 4\n");
     p = progress_open(f->path, note, sizeof note);
     assert_string_equal(note, "");
     assert_int_equal(progress_practice(p, "bottleneck").tried, 7);
@@ -517,7 +517,7 @@ static void test_progress_practice_round_trip(void **state)
     progress_free(p);
 
     /* More first tries than tries cannot be: the file is corrupt. */
-    write_file(f->path, "scalelab-progress 1\npractice predict 2 3 0\n");
+    tl_write_file(f->path, "scalelab-progress 1\npractice predict 2 3 0\n");
     p = progress_open(f->path, note, sizeof note);
     assert_true(strlen(note) > 0);
     assert_int_equal(progress_practice(p, "predict").tried, 0);
