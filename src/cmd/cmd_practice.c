@@ -31,7 +31,7 @@ static const char practice_help[] =
 
 typedef struct {
     unsigned long long seed;
-    bool seed_given, print, json, help;
+    bool seed_given, level_given, print, json, help;
     int kind, level, count;
 } PracticeOpts;
 
@@ -73,6 +73,7 @@ static int parse_opts(int argc, char **argv, PracticeOpts *o)
             if (!parse_int(v, PRACTICE_LEVEL_MIN, PRACTICE_LEVEL_MAX, &n))
                 return cli_usage_error("practice: --level takes 1 to 5");
             o->level = (int)n;
+            o->level_given = true;
             i++;
         } else if (strcmp(a, "--count") == 0) {
             if (!parse_int(v, 1, 1000, &n))
@@ -166,7 +167,7 @@ int cmd_practice(int argc, char **argv)
                          .practice_seed = o.seed,
                          .practice_seed_given = o.seed_given,
                          .practice_kind = o.kind,
-                         .practice_level = o.level};
+                         .practice_level = o.level_given ? o.level : 0};
         return app_run(&ao);
     }
     for (int i = 0; i < o.count; i++) {

@@ -16,6 +16,7 @@
 #include "ui/keys.h"
 #include "ui/progress.h"
 #include "ui/screen_play.h"
+#include "ui/screen_practice.h"
 #include "ui/screen_present.h"
 #include "ui/screens.h"
 #include "ui/term.h"
@@ -40,6 +41,7 @@ typedef struct {
     Canvas *canvas;
     PlayState *play;          /* free play, NULL otherwise */
     PresentState *present;    /* presenter mode (borrowed), NULL otherwise */
+    PracticeScreen *practice; /* practice, from the command line or the menu; NULL otherwise */
     struct timespec watch_mt; /* the open lesson file's mtime and size when loaded */
     long long watch_size;
     int keep_page;            /* the page a reload comes back to */
@@ -175,11 +177,28 @@ static void app_draw(App *a)
         screen_present_draw(a->canvas, a->present);
     } else if (a->play)
         screen_play_draw(a->canvas, a->play, &cur);
+    else if (a->practice)
+        screen_practice_draw(a->canvas, a->practice, &cur);
     else if (a->in_page)
         screen_page_draw(a->canvas, &a->page, &cur);
     else
         screen_menu_draw(a->canvas, &a->menu, &cur);
     term_blit(a->canvas, cur.x, cur.y);
+}
+
+static void app_open_practice(App *a, unsigned long long seed, bool seed_given, int kind, int level,
+                              bool from_menu)
+{
+    a->practice = xcalloc(1, sizeof *a->practice);
+    screen_practice_init(a->practice, a->progress, seed, seed_given, kind, level);
+    a->practice->from_menu = from_menu;
+}
+
+static void app_close_practice(App *a)
+{
+    screen_practice_fini(a->practice);
+    free(a->practice);
+    a->practice = NULL;
 }
 
 /* Returns false when the program should end. */
@@ -197,10 +216,18 @@ static bool app_key(App *a, int key)
         return screen_present_key(a->present, key) != SCREEN_QUIT;
     if (a->play)
         return screen_play_key(a->play, key) != SCREEN_QUIT;
+    if (a->practice) {
+        ScreenAction act = screen_practice_key(a->practice, key);
+        if (act == SCREEN_BACK)
+            app_close_practice(a);
+        return act != SCREEN_QUIT;
+    }
     if (!a->in_page) {
         ScreenAction act = screen_menu_key(&a->menu, key);
         if (act == SCREEN_QUIT)
             return false;
+        if (act == SCREEN_PRACTICE)
+            app_open_practice(a, 0, false, -1, 0, true);
         if (act == SCREEN_OPEN && a->menu.sel >= 0) {
             const CatalogEntry *e = catalog_entry(a->cat, a->menu.sel);
             app_open(a, e->path, e->error ? NULL : e->id);
@@ -234,7 +261,7 @@ int app_run(const AppOptions *o)
     char dirbuf[4096];
     const char *dir = NULL;
     a.present = o->present;
-    if (o->lesson_file || o->play || o->present) {
+    if (o->lesson_file || o->play || o->present || o->practice) {
         a.direct = true;
     } else {
         dir = o->lessons_dir ? o->lessons_dir : catalog_default_dir(dirbuf, sizeof dirbuf);
@@ -271,6 +298,9 @@ int app_run(const AppOptions *o)
     if (o->play) {
         a.play = xcalloc(1, sizeof *a.play);
         screen_play_init(a.play, o->play, o->play_from);
+    } else if (o->practice) {
+        app_open_practice(&a, o->practice_seed, o->practice_seed_given, o->practice_kind,
+                          o->practice_level, false);
     } else if (o->lesson_file) {
         app_open(&a, o->lesson_file, NULL);
         if (note[0])
@@ -315,6 +345,8 @@ int app_run(const AppOptions *o)
         screen_play_fini(a.play);
         free(a.play);
     }
+    if (a.practice)
+        app_close_practice(&a);
     if (a.in_page)
         app_close_page(&a);
     canvas_free(a.canvas);

@@ -158,6 +158,8 @@ ScreenAction screen_menu_key(MenuState *m, int key)
     case '?':
         m->help = true;
         break;
+    case 'P':
+        return SCREEN_PRACTICE;
     case 'q':
     case UIK_CTRL_C:
         return SCREEN_QUIT;
@@ -184,6 +186,7 @@ static const char *const screen_menu_help[] = {
     "PgUp/PgDn        move by ten",
     "Enter            open the lesson",
     "/                filter by words (Enter keeps, Esc clears)",
+    "P                practice: endless exercises the model makes and grades",
     "?                this help",
     "q                quit (progress is saved as you go)",
     "",
@@ -211,7 +214,7 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
                  ascii ? "[x]" : "[✓]");
     int top = screen_frame(c, "scalelab - lessons", right, filt,
                            m->filtering ? "type words · Enter keep · Esc clear · ↑↓ move"
-                                        : "↑↓/jk move · Enter open · / filter · ? help · q quit");
+                                        : "↑↓/jk move · Enter open · / filter · P practice · ? help · q quit");
     if (m->where[0])
         canvas_put_text_max(c, 1, top, w - 2, m->where, STYLE_DIM);
     top += 1;

@@ -37,6 +37,7 @@ typedef enum {
     SCREEN_QUIT,   /* leave the program */
     SCREEN_RELOAD, /* page: reload the lesson file, keep the page */
     SCREEN_PASS,   /* internal: the key means nothing to this part */
+    SCREEN_PRACTICE, /* menu: open practice (screen_practice.h) */
 } ScreenAction;
 
 typedef struct {
