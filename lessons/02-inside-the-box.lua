@@ -194,7 +194,7 @@ all-reduces. Change TP and the micro-batch; stay in memory.]], V),
       goal = { text = "Fit in memory with a step under " .. V.box_target .. ".",
                target = { step_s = box_target },
                check = function(r)
-                 if not r.fits then return false, "the model does not fit in HBM" end
+                 if not r.fits then return false end -- the screen says why
                  if r.step_s < box_target then return true end
                  return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.box_target
                end },

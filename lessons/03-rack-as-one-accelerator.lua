@@ -192,7 +192,7 @@ liquid cooling on hand: pick the system, then the split.]], V),
                  if w > BUDGET_W then
                    return false, kw(w) .. " is over the " .. V.budget .. " budget"
                  end
-                 if not r.fits then return false, "the model does not fit in HBM" end
+                 if not r.fits then return false end -- the screen says why
                  if r.tokens_per_s >= target_tok then return true end
                  return false, tok(r.tokens_per_s) .. " at " .. kw(w) .. "; goal " .. V.target
                end },

@@ -181,7 +181,7 @@ inside a pod, but the links above the pods are oversubscribed
       goal = { text = "Fit in memory with a step under " .. V.target .. ".",
                target = { step_s = target_s },
                check = function(r)
-                 if not r.fits then return false, "the model does not fit in HBM" end
+                 if not r.fits then return false end -- the screen says why
                  if r.step_s < target_s then return true end
                  return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
                end },

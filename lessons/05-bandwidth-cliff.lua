@@ -150,7 +150,7 @@ in memory.
         target = { step_s = target_s },
         check = function(r)
           if r.span.tp.domains > 1 then return false, "a TP group still spans both racks" end
-          if not r.fits then return false, "the model does not fit in HBM" end
+          if not r.fits then return false end -- the screen says why
           if r.step_s < target_s then return true end
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
         end },

@@ -165,7 +165,7 @@ TP 8 x PP 8 fed 16 sequences as micro-batches of 2: the bubble is
         text = "Fit in memory with a step under " .. V.target .. ".",
         target = { step_s = target_s },
         check = function(r)
-          if not r.fits then return false, "the model does not fit in HBM" end
+          if not r.fits then return false end -- the screen says why
           if r.step_s < target_s then return true end
           return false, string.format("step %s, goal %s; the bubble is %.0f%% of it",
             U.format("time", r.step_s), V.target, 100 * r.breakdown.bubble_s / r.step_s)

@@ -119,7 +119,7 @@ a smaller TP group leaves more of the model on each GPU.
       goal = {
         text = "Fit in memory with a step under " .. V.target .. ".",
         check = function(r)
-          if not r.fits then return false, "the model does not fit in HBM" end
+          if not r.fits then return false end -- the screen says why
           if r.step_s < target_s then return true end
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
         end },

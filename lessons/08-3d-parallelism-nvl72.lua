@@ -130,7 +130,7 @@ other DP replicas wait at the step's gradient reduction. TP time:
         target = { step_s = target_s },
         check = function(r)
           if r.span.tp.domains > 1 then return false, "a TP group still spans two racks" end
-          if not r.fits then return false, "the model no longer fits in HBM" end
+          if not r.fits then return false end -- the screen says why
           if r.step_s < target_s then return true end
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
         end },

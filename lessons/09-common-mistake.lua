@@ -173,7 +173,7 @@ B200-class GPUs: change the wiring, then the EP it allows.]], V),
           if r.mapping.tp ~= 1 or r.mapping.pp ~= 1 then
             return false, "keep TP 1 and PP 1: this job changes only EP and the wiring"
           end
-          if not r.fits then return false, "the model does not fit in HBM" end
+          if not r.fits then return false end -- the screen says why
           if r.step_s < target_s then return true end
           return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
         end },

@@ -165,7 +165,7 @@ through both. Let only DP cross the link; keep the pipeline fed.]], V),
         check = function(r)
           if r.span.tp.sites > 1 then return false, "a TP group spans both sites" end
           if r.span.pp.sites > 1 then return false, "the pipeline still runs through both sites" end
-          if not r.fits then return false, "the model does not fit in HBM" end
+          if not r.fits then return false end -- the screen says why
           if r.step_s < target_s then return true end
           return false, string.format("step %s, goal %s; the bubble is %.0f%% of it",
             U.format("time", r.step_s), V.target, 100 * r.breakdown.bubble_s / r.step_s)
