@@ -9,7 +9,8 @@
 -- figure they quote, a "30x faster" inference slide, is NVIDIA's GB200 NVL72
 -- launch claim against H100 (NVIDIA GB200 NVL72 product page, 2024), used as
 -- an example of a claim. Compute per step about 6 x parameters x tokens
--- (EleutherAI "Transformer Math 101"; MODEL-FACTS.md §5).
+-- (EleutherAI "Transformer Math 101"; MODEL-FACTS.md §5). ZeRO-3 shards the
+-- weights over DP and all-gathers them every layer (ZeRO, SC20).
 
 local U = scalelab.units
 local fill = scalelab.fill
@@ -171,9 +172,10 @@ fit, and small micro-batches to keep them busy.
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
       workload = w2, mapping = m2(START_EP),
       text = fill([[
-DeepSeek-V3, EP 64, on 128 GPUs of two NVL72 racks (72 + 56) split
-into 8-GPU NVLink partitions: each EP all-to-all leaves its partition
-through the NICs. Step: {bad2}. Partitions can be any size that tiles a
+DeepSeek-V3, EP 64 and ZeRO-3 (weights gathered layer by layer), on
+128 GPUs of two NVL72 racks (72 + 56) split into 8-GPU NVLink
+partitions: each EP all-to-all leaves its partition through the NICs.
+Step: {bad2}. Partitions can be any size that tiles a
 rack, up to {rack}. Beware: with {rack}-GPU domains the EP 64 groups do
 not line up with the racks, so the second one straddles both ({at72});
 64-GPU domains ({at64}) would need 64-GPU racks, which do not exist.
