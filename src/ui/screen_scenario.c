@@ -22,6 +22,7 @@
 #include "model/units.h"
 #include "ui/keys.h"
 #include "ui/keymap.h"
+#include "ui/screen_cluster.h"
 #include "ui/screen_compare.h"
 #include "ui/screen_sweep.h"
 
@@ -85,8 +86,12 @@ static void screen_scenario_model_why(const ScenarioView *v, bool ascii, char *b
             return;
         }
     }
-    if (!r->fits)
-        snprintf(buf, n, "it does not fit in memory: %s", r->bottleneck);
+    if (!r->fits) {
+        const char *b = r->bottleneck;
+        if (strncmp(b, "does not fit: ", 14) == 0)
+            b += 14;
+        snprintf(buf, n, "it does not fit in memory: %s", b);
+    }
 }
 
 /* Runs the goal and records success. */
@@ -107,6 +112,12 @@ static void screen_scenario_check(PageState *p)
         return;
     }
     if (met == 1) {
+        LessonPlay play = {v->moves, v->hints, v->used_search};
+        char derr[LESSON_ERR_LEN] = "";
+        if (!lesson_scenario_debrief_for(p->lesson, p->page, v->s, &play, v->debrief,
+                                         sizeof v->debrief, derr, sizeof derr) &&
+            derr[0])
+            snprintf(v->why, sizeof v->why, "%s", derr);
         if (!v->met && p->progress)
             progress_set_scenario_met(p->progress, lesson_id(p->lesson), p->page, NULL, 0);
         if (!v->met)
@@ -116,7 +127,10 @@ static void screen_scenario_check(PageState *p)
     }
     char model[300];
     screen_scenario_model_why(v, p->ascii, model, sizeof model);
-    if (why[0] && model[0])
+    const char *mem = "it does not fit in memory: ";
+    if (why[0] && strncmp(model, mem, strlen(mem)) == 0)
+        snprintf(v->why, sizeof v->why, "%s: %s", why, model + strlen(mem));
+    else if (why[0] && model[0])
         snprintf(v->why, sizeof v->why, "%s: %s", why, model);
     else if (why[0])
         snprintf(v->why, sizeof v->why, "%s", why);
@@ -518,6 +532,17 @@ static int screen_scenario_key_explain(void *st, int key)
     return SCREEN_NONE;
 }
 
+/* j/k: the feedback area (hints, the debrief) one line down / up. */
+static int screen_scenario_key_scroll(void *st, int key)
+{
+    PageState *p = st;
+    if (key == 'j' && p->scroll + 1 < p->lines)
+        p->scroll++;
+    else if (key == 'k' && p->scroll > 0)
+        p->scroll--;
+    return SCREEN_NONE;
+}
+
 /* q with moves made and the goal not met asks first (q again leaves). */
 static int screen_scenario_key_quit(void *st, int key)
 {
@@ -563,6 +588,8 @@ static const KeyBinding screen_scenario_rows[] = {
      screen_scenario_key_system},
     {{'s'}, "s", "search the best mappings (Enter applies one, Esc back)", "s search", 4,
      screen_scenario_key_search},
+    {{'j', 'k'}, "j / k", "scroll the feedback (hints, the debrief) down / up", NULL, 0,
+     screen_scenario_key_scroll},
     {{'q'}, "q", "leave (asks first when moves are made and the goal is not met)", NULL, 0,
      screen_scenario_key_quit},
 };
@@ -581,6 +608,7 @@ ScreenAction screen_scenario_key(PageState *p, int key)
         if (sk == SWEEP_KEY_APPLY) {
             char map[64];
             bool ok = screen_sweep_apply(v->sweep, v->s, err, sizeof err);
+            v->used_search = v->used_search || ok;
             screen_scenario_after(p, ok, err);
             if (ok) {
                 char said[sizeof v->msg]; /* "Goal met!" when the pick met it */
@@ -600,6 +628,8 @@ ScreenAction screen_scenario_key(PageState *p, int key)
     const KeyBinding *b = keymap_find(&screen_scenario_keys, key);
     if (key != 'q')
         v->confirm_quit = false;
+    if (b && b->fn != screen_scenario_key_scroll)
+        p->scroll = 0; /* what the key says shows from the top */
     return b ? (ScreenAction)b->fn(p, key) : SCREEN_PASS;
 }
 
@@ -617,139 +647,6 @@ static MappingDim screen_scenario_colour_dim(const ScenarioView *v)
         if (mapping_dim_size(m, order[i]) > 1)
             return order[i];
     return DIM_TP;
-}
-
-typedef struct {
-    int per_row, rows, cell_w, box_w, box_h, per_line;
-    bool compact; /* no box tops and bottoms: ║letters║ on one line per row */
-} GridLayout;
-
-/* mode 0: boxes with spaced letters; 1: boxes, letters side by side;
- * 2: compact rows (for a short terminal). */
-static GridLayout screen_scenario_layout(const Cluster *c, int w, int mode)
-{
-    GridLayout g;
-    int d = c->domain_gpus > 0 ? c->domain_gpus : 1;
-    if (d > c->n_gpus)
-        d = c->n_gpus > 0 ? c->n_gpus : 1;
-    g.compact = mode == 2;
-    g.cell_w = mode == 0 ? 2 : 1;
-    int pad = g.compact ? 2 : mode == 0 ? 3 : 4;
-    int max_inner = w - pad;
-    g.per_row = d;
-    if (g.per_row * g.cell_w > max_inner) {
-        /* prefer a divisor of the domain size so rows are even */
-        int best = max_inner / g.cell_w;
-        for (int k = best; k >= best / 2 && k > 0; k--)
-            if (d % k == 0) {
-                best = k;
-                break;
-            }
-        g.per_row = best > 0 ? best : 1;
-    }
-    g.rows = (d + g.per_row - 1) / g.per_row;
-    g.box_w = g.per_row * g.cell_w + pad;
-    g.box_h = g.compact ? g.rows : g.rows + 2;
-    g.per_line = (w + 1) / (g.box_w + 1);
-    if (g.per_line < 1)
-        g.per_line = 1;
-    return g;
-}
-
-static int screen_scenario_layout_rows(const Cluster *c, GridLayout g)
-{
-    int nd = cluster_domain_count(c);
-    return ((nd + g.per_line - 1) / g.per_line) * g.box_h;
-}
-
-/* The roomiest layout whose rows fit in h (the compact one otherwise). */
-static GridLayout screen_scenario_pick_layout(const Cluster *c, int w, int h)
-{
-    for (int mode = 0; mode < 2; mode++) {
-        GridLayout g = screen_scenario_layout(c, w, mode);
-        if (screen_scenario_layout_rows(c, g) <= h)
-            return g;
-    }
-    return screen_scenario_layout(c, w, 2);
-}
-
-/* Rows the grid takes in a w x avail box (at most avail). */
-static int screen_scenario_grid_rows(const Cluster *c, int w, int avail)
-{
-    int rows = screen_scenario_layout_rows(c, screen_scenario_pick_layout(c, w, avail));
-    return rows < avail ? rows : avail;
-}
-
-static void screen_scenario_grid(Canvas *cv, int x, int y, int w, int h, const ScenarioView *v,
-                                 ScreenCursor *cur)
-{
-    const Cluster *c = scenario_cluster(v->s);
-    const Mapping *m = scenario_mapping(v->s);
-    const Placement *pl = scenario_placement(v->s);
-    GridLayout g = screen_scenario_pick_layout(c, w, h);
-    int nd = cluster_domain_count(c);
-    int lines = (nd + g.per_line - 1) / g.per_line;
-    int vis = h / g.box_h;
-    if (vis < lines && (h - 1) / g.box_h >= 1)
-        vis = (h - 1) / g.box_h; /* keep a row for "domain rows a-b of n" */
-    if (vis < 1)
-        vis = 1;
-    int cur_line = cluster_domain_of(c, v->cursor) / g.per_line;
-    int first = cur_line - vis + 1 > 0 ? cur_line - vis + 1 : 0;
-    int world = mapping_world(m);
-    MappingDim colour = screen_scenario_colour_dim(v);
-    int picked_rank = v->picked >= 0 ? (pl ? placement_rank_on(pl, v->picked) : v->picked) : -1;
-    int inner_x = g.compact ? 1 : g.cell_w == 2 ? 2 : 2;
-    int inner_y = g.compact ? 0 : 1;
-    for (int line = first; line < lines && line < first + vis; line++) {
-        for (int col = 0; col < g.per_line; col++) {
-            int d = line * g.per_line + col;
-            if (d >= nd)
-                break;
-            int bx = x + col * (g.box_w + 1), by = y + (line - first) * g.box_h;
-            if (g.compact) {
-                canvas_vline(cv, bx, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK);
-                canvas_vline(cv, bx + g.box_w - 1, by, g.box_h, LINE_DOUBLE, STYLE_UP_LINK);
-            } else {
-                canvas_box(cv, bx, by, g.box_w, g.box_h, LINE_DOUBLE, STYLE_UP_LINK);
-                char label[24];
-                snprintf(label, sizeof label, g.box_w >= 14 ? " domain %d " : " D%d ", d);
-                canvas_put_text_max(cv, bx + 1, by, g.box_w - 2, label, STYLE_LABEL);
-            }
-            for (int k = 0; k < c->domain_gpus; k++) {
-                int gpu = d * c->domain_gpus + k;
-                if (gpu >= c->n_gpus)
-                    break;
-                int gx = bx + inner_x + (k % g.per_row) * g.cell_w;
-                int gy = by + inner_y + k / g.per_row;
-                int rank = pl ? placement_rank_on(pl, gpu) : gpu;
-                char glyph[4] = ".";
-                Style st = STYLE_DIM;
-                if (rank >= 0 && rank < world) {
-                    int grp = mapping_group_of(m, rank, colour);
-                    glyph[0] = (char)(grp % 52 < 26 ? 'A' + grp % 26 : 'a' + grp % 26);
-                    st = canvas_group_style(grp);
-                    if (picked_rank >= 0 &&
-                        (v->pick_dim < 0
-                             ? gpu == v->picked
-                             : mapping_group_of(m, rank, (MappingDim)v->pick_dim) ==
-                                   mapping_group_of(m, picked_rank, (MappingDim)v->pick_dim)))
-                        st = STYLE_SELECTED;
-                }
-                if (gpu == v->cursor) {
-                    st = STYLE_CURSOR;
-                    cur->x = gx;
-                    cur->y = gy;
-                }
-                canvas_put_text(cv, gx, gy, glyph, st);
-            }
-        }
-    }
-    if (lines > vis) {
-        char more[64];
-        snprintf(more, sizeof more, " domain rows %d-%d of %d ", first + 1, first + vis, lines);
-        canvas_put_text(cv, x + w - (int)strlen(more), y + vis * g.box_h, more, STYLE_DIM);
-    }
 }
 
 static void screen_scenario_explain(const Scenario *s, int which, bool ascii, char *buf, size_t n)
@@ -793,108 +690,252 @@ static void screen_scenario_explain(const Scenario *s, int which, bool ascii, ch
              r->tflops_per_gpu, c->gpu.name, peak / 1e12, r->mfu * 100.0);
 }
 
-/* Rows screen_scenario_para would use. */
-static int screen_scenario_para_rows(int w, int max_h, const char *lead, const char *text)
-{
-    if (max_h <= 0 || !text || !*text)
-        return 0;
-    char buf[1200];
-    snprintf(buf, sizeof buf, "%s%s", lead, text);
-    int need = text_wrap_count(buf, w);
-    return need < max_h ? need : max_h;
-}
+/* ---- the feedback area: what answers the learner, always on screen ---- */
 
-/* Draws wrapped text with a bold lead-in; returns rows used (<= max_h). */
-static int screen_scenario_para(Canvas *c, int x, int y, int w, int max_h, const char *lead,
-                                const char *text, Style st)
-{
-    if (max_h <= 0 || !text || !*text)
-        return 0;
-    char buf[1200];
-    snprintf(buf, sizeof buf, "%s%s", lead, text);
-    int need = text_wrap_count(buf, w);
-    text_draw_wrapped(c, x, y, w, max_h, buf, st);
-    canvas_set_style(c, x, y, utf8_width(lead) < w ? utf8_width(lead) : w, 1, STYLE_BOLD);
-    return need < max_h ? need : max_h;
-}
+/* One paragraph of feedback: a bold lead-in and wrapped text. */
+typedef struct {
+    const char *lead;
+    const char *text;
+    Style st;
+} ScenarioPara;
 
-static int screen_scenario_results(Canvas *c, int x, int y, int w, int max_h, PageState *p,
-                                   bool ascii, bool measure)
+/* The paragraphs in the order a learner reads them: the answer to the last
+ * key, the hint asked for, the formula explained, the goal and why it is
+ * not met, the effect of the last move, and once met the debrief. */
+static int screen_scenario_paras(PageState *p, bool ascii, ScenarioPara *out, char *bufs,
+                                 size_t buf_len)
 {
     ScenarioView *v = &p->scn;
-    const Scenario *s = v->s;
+    int n = 0;
+    size_t part = buf_len / 3;
+    if (v->msg[0])
+        out[n++] = (ScenarioPara){"", v->msg, STYLE_WARNING};
+    int hc = p->lesson ? lesson_scenario_hint_count(p->lesson, p->page) : 0;
+    if (v->hints > 0 && hc > 0 && v->goal != 1) {
+        snprintf(bufs, 32, "Hint %d/%d: ", v->hints, hc);
+        out[n++] = (ScenarioPara){bufs,
+                                  lesson_scenario_hint(p->lesson, p->page, v->hints - 1),
+                                  STYLE_EMPH};
+    }
+    if (v->explain >= 0) {
+        screen_scenario_explain(v->s, v->explain, ascii, bufs + part, part);
+        out[n++] = (ScenarioPara){"Explain (e next, E close): ", bufs + part, STYLE_LABEL};
+    }
+    const char *goal = p->lesson ? lesson_scenario_goal_text(p->lesson, p->page) : "";
+    if (goal && *goal) {
+        const char *state = v->goal == 1  ? (ascii ? "[met]" : "[met ✓]")
+                            : v->goal < 0 ? "[goal error]"
+                                          : "[not yet]";
+        snprintf(bufs + 2 * part, part, "%s  %s", goal, state);
+        out[n++] = (ScenarioPara){"Goal: ", bufs + 2 * part,
+                                  v->goal == 1 ? STYLE_GOOD : STYLE_NORMAL};
+        if (v->goal != 1 && v->why[0])
+            out[n++] = (ScenarioPara){"Why not: ", v->why,
+                                      v->goal < 0 ? STYLE_BAD : STYLE_WARNING};
+    }
+    if (v->last[0])
+        out[n++] = (ScenarioPara){"Last move: ", v->last, STYLE_NORMAL};
+    if (v->met && v->goal == 1 && v->debrief[0])
+        out[n++] = (ScenarioPara){"Debrief: ", v->debrief, STYLE_GOOD};
+    return n;
+}
+
+/* Draws the paragraphs from row 0 of c (a canvas as tall as they need, or
+ * shorter: rows below are clipped). Returns the rows they need. */
+static int screen_scenario_draw_paras(Canvas *c, int w, const ScenarioPara *paras, int n)
+{
+    int row = 0;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(paras[i].lead) + strlen(paras[i].text) + 1;
+        char *buf = xmalloc(len);
+        snprintf(buf, len, "%s%s", paras[i].lead, paras[i].text);
+        int need = text_wrap_count(buf, w);
+        if (c) {
+            text_draw_wrapped(c, 0, row, w, need, buf, paras[i].st);
+            int lw = utf8_width(paras[i].lead);
+            canvas_set_style(c, 0, row, lw < w ? lw : w, 1, STYLE_BOLD);
+        }
+        free(buf);
+        row += need;
+    }
+    return row;
+}
+
+/* Rows the feedback needs at width w. */
+static int screen_scenario_feedback_rows(PageState *p, int w, bool ascii)
+{
+    ScenarioPara paras[8];
+    char bufs[1800];
+    int n = screen_scenario_paras(p, ascii, paras, bufs, sizeof bufs);
+    return screen_scenario_draw_paras(NULL, w, paras, n);
+}
+
+/* The feedback in the w x h box at (x, y): scrolled by p->scroll (j/k)
+ * when it needs more rows, with a marker line saying so. */
+static void screen_scenario_feedback(Canvas *c, int x, int y, int w, int h, PageState *p)
+{
+    bool ascii = canvas_is_ascii(c);
+    ScenarioPara paras[8];
+    char bufs[1800];
+    int n = screen_scenario_paras(p, ascii, paras, bufs, sizeof bufs);
+    int need = screen_scenario_draw_paras(NULL, w, paras, n);
+    p->lines = need;
+    if (h < 1 || need == 0)
+        return;
+    bool scrolls = need > h;
+    int shown = scrolls && h > 1 ? h - 1 : h;
+    if (p->scroll > need - shown)
+        p->scroll = need - shown > 0 ? need - shown : 0;
+    Canvas *all = canvas_new(w, need);
+    canvas_set_ascii(all, ascii);
+    screen_scenario_draw_paras(all, w, paras, n);
+    Canvas *win = canvas_new(w, shown);
+    canvas_blit(win, 0, -p->scroll, all);
+    canvas_blit(c, x, y, win);
+    canvas_free(win);
+    canvas_free(all);
+    if (scrolls && h > 1) {
+        char more[96];
+        snprintf(more, sizeof more, "%s lines %d-%d of %d: j/k scrolls",
+                 p->scroll + shown < need ? "▼ more," : "▲ end,", p->scroll + 1,
+                 p->scroll + shown, need);
+        canvas_put_text_max(c, x, y + shown, w, more, STYLE_DIM);
+    }
+}
+
+/* ---- the result: the bar, the figures, the bottleneck ---- */
+
+/* Draws the step bar and the figures line at (x, y); c NULL: only counts.
+ * bottleneck_rows: at most that many rows of the bottleneck sentence.
+ * Returns the rows used. */
+static int screen_scenario_result(Canvas *c, int x, int y, int w, PageState *p,
+                                  int bottleneck_rows, bool ascii)
+{
+    const Scenario *s = p->scn.s;
     const StepResult *r = scenario_result(s);
-    const Mapping *m = scenario_mapping(s);
     int row = y;
-    int end = y + max_h;
-    if (!measure)
-        row += chart_step_bar(c, x, row, w, r, scenario_reference(s));
-    else
-        row += w >= 60 ? 4 : 5;
+    Canvas *scratch = c ? NULL : canvas_new(w, 8);
+    row += chart_step_bar(c ? c : scratch, x, row, w, r, scenario_reference(s));
+    canvas_free(scratch);
     char t[32], tok[32], mp[64], line[400];
-    mapping_format(m, mp, sizeof mp);
+    mapping_format(scenario_mapping(s), mp, sizeof mp);
     const char *sep = ascii ? " | " : " · ";
     snprintf(line, sizeof line, "step %s%s%s tokens/s%sMFU %.0f%%%s%s mb%d%s%s",
              screen_scenario_time(r->step_s, ascii, t), sep,
              units_format_si(r->tokens_per_s, tok, sizeof tok), sep, r->mfu * 100.0, sep, mp,
              scenario_workload(s)->micro_batch, sep, scenario_cluster(s)->name);
-    if (!measure)
+    if (c)
         canvas_put_text_max(c, x, row, w, line, STYLE_BOLD);
     row++;
-    if (!measure)
-        row += screen_scenario_para(c, x, row, w, 2, "Bottleneck: ", r->bottleneck,
-                                    r->fits ? STYLE_NORMAL : STYLE_BAD);
-    else
-        row += screen_scenario_para_rows(w, 2, "Bottleneck: ", r->bottleneck);
-    if (v->last[0]) {
-        if (!measure)
-            screen_scenario_para(c, x, row, w, 1, "Last move: ", v->last, STYLE_NORMAL);
-        row++;
-    }
-    const char *goal = lesson_scenario_goal_text(p->lesson, p->page);
-    if (goal && *goal) {
-        const char *state = v->goal == 1  ? (ascii ? "[met]" : "[met ✓]")
-                            : v->goal < 0 ? "[goal error]"
-                                          : "[not yet]";
-        snprintf(line, sizeof line, "%s  %s", goal, state);
-        if (!measure) {
-            row += screen_scenario_para(c, x, row, w, 2, "Goal: ", line,
-                                        v->goal == 1 ? STYLE_GOOD : STYLE_NORMAL);
-        } else {
-            row += screen_scenario_para_rows(w, 2, "Goal: ", line);
+    if (bottleneck_rows > 0 && r->bottleneck[0]) {
+        char b[400];
+        snprintf(b, sizeof b, "Bottleneck: %s", r->bottleneck);
+        int need = text_wrap_count(b, w);
+        need = need < bottleneck_rows ? need : bottleneck_rows;
+        if (c) {
+            text_draw_wrapped(c, x, row, w, need, b, r->fits ? STYLE_NORMAL : STYLE_BAD);
+            canvas_set_style(c, x, row, 11, 1, STYLE_BOLD);
         }
-        if (v->goal != 1 && v->why[0]) {
-            if (!measure)
-                row += screen_scenario_para(c, x, row, w, 2, "Why not: ", v->why,
-                                            v->goal < 0 ? STYLE_BAD : STYLE_WARNING);
-            else
-                row += screen_scenario_para_rows(w, 2, "Why not: ", v->why);
-        }
+        row += need;
     }
-    if (measure)
-        return row - y;
-    /* What is left: the answer to the last key, the formula, the hint, the
-     * debrief, in that order, as far as they fit. */
-    row += screen_scenario_para(c, x, row, w, end - row, "", v->msg, STYLE_WARNING);
-    if (v->explain >= 0 && row < end) {
-        char ex[600];
-        screen_scenario_explain(s, v->explain, ascii, ex, sizeof ex);
-        row += screen_scenario_para(c, x, row, w, end - row, "Explain (e next, E close): ", ex,
-                                    STYLE_LABEL);
-    }
-    int hc = lesson_scenario_hint_count(p->lesson, p->page);
-    if (v->hints > 0 && row < end) {
-        char lead[32];
-        snprintf(lead, sizeof lead, "Hint %d/%d: ", v->hints, hc);
-        row += screen_scenario_para(c, x, row, w, end - row, lead,
-                                    lesson_scenario_hint(p->lesson, p->page, v->hints - 1),
-                                    STYLE_EMPH);
-    }
-    if (v->met && v->goal == 1 && row < end)
-        row += screen_scenario_para(c, x, row, w, end - row,
-                                    "Debrief: ", lesson_scenario_debrief(p->lesson, p->page),
-                                    STYLE_GOOD);
     return row - y;
+}
+
+/* ---- the cluster view with its cursor line and legend ---- */
+
+static ClusterView screen_scenario_cluster_view(const ScenarioView *v)
+{
+    ClusterView cv = {scenario_cluster(v->s), scenario_mapping(v->s), scenario_placement(v->s),
+                      screen_scenario_colour_dim(v), v->cursor, v->picked, v->pick_dim};
+    return cv;
+}
+
+/* The legend: what the letters mean and both tiers' bandwidths, in the
+ * longest wording that fits w. */
+static void screen_scenario_legend(Canvas *c, int x, int y, int w, const ScenarioView *v,
+                                   const ClusterShown *shown)
+{
+    bool ascii = canvas_is_ascii(c);
+    const Cluster *cl = scenario_cluster(v->s);
+    char up[32], out[32], rows[48] = "", lines[4][300];
+    units_format(UNITS_BANDWIDTH, cl->up_bytes_per_s, ascii, up, sizeof up);
+    units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
+    const char *dim = mapping_dim_name(screen_scenario_colour_dim(v));
+    const char *rep = shown->letters_repeat ? " (letters repeat)" : "";
+    if (shown->rows < shown->total_rows)
+        snprintf(rows, sizeof rows, "rows %d-%d of %d%s", shown->first_row + 1,
+                 shown->first_row + shown->rows, shown->total_rows, ascii ? " | " : " · ");
+    snprintf(lines[0], sizeof lines[0],
+             "%s%s groups by letter%s; %s %s per GPU in a domain, %s between domains", rows,
+             dim, rep, cl->up_link, up, out);
+    snprintf(lines[1], sizeof lines[1], "%s%s groups by letter%s; %s in a domain, %s between",
+             rows, dim, rep, up, out);
+    snprintf(lines[2], sizeof lines[2], "%sletters: %s groups%s; in %s, out %s", rows, dim, rep,
+             up, out);
+    snprintf(lines[3], sizeof lines[3], "%s%s%s; in %s, out %s", rows, dim, rep, up, out);
+    int pick = 0;
+    while (pick < 3 && utf8_width(lines[pick]) > w)
+        pick++;
+    canvas_put_text_max(c, x, y, w, lines[pick], STYLE_DIM);
+}
+
+/* Rows the cursor line takes at width w (1, or 2 when it wraps). */
+static int screen_scenario_cursor_rows(const ScenarioView *v, int w, bool ascii)
+{
+    ClusterView cv = screen_scenario_cluster_view(v);
+    ClusterShown any = {'A', 0, 0, 0, false};
+    char line[400];
+    screen_cluster_cursor_line(&cv, &any, ascii, line, sizeof line);
+    return text_wrap_count(line, w) > 1 ? 2 : 1;
+}
+
+/* The cluster view, its cursor line and its legend in h rows (>= 3). */
+static void screen_scenario_cluster(Canvas *c, int x, int y, int w, int h, const ScenarioView *v,
+                                    ScreenCursor *cur)
+{
+    bool ascii = canvas_is_ascii(c);
+    ClusterView cv = screen_scenario_cluster_view(v);
+    ClusterShown shown;
+    int cr = screen_scenario_cursor_rows(v, w, ascii);
+    screen_cluster_draw(c, x, y, w, h - 1 - cr, &cv, cur, &shown);
+    char line[400];
+    screen_cluster_cursor_line(&cv, &shown, ascii, line, sizeof line);
+    text_draw_wrapped(c, x, y + shown.rows, w, cr, line, STYLE_BOLD);
+    screen_scenario_legend(c, x, y + shown.rows + cr, w, v, &shown);
+}
+
+/* Rows the cluster view takes (with its two lines) given at most max_h. */
+static int screen_scenario_cluster_rows(const ScenarioView *v, int w, int max_h, bool ascii)
+{
+    ClusterView cv = screen_scenario_cluster_view(v);
+    int lines = 1 + screen_scenario_cursor_rows(v, w, ascii);
+    return screen_cluster_rows(&cv, w, max_h - lines) + lines;
+}
+
+/* ---- the whole screen ---- */
+
+/* Wide screens: the cluster (and a fabric view when there is room) on the
+ * left, the result and the feedback on the right. */
+static void screen_scenario_draw_wide(Canvas *c, PageState *p, int y, int bottom,
+                                      ScreenCursor *cur)
+{
+    ScenarioView *v = &p->scn;
+    int w = canvas_width(c);
+    int gw = w / 2 - 3, rx = w / 2 + 1, rw = w - rx - 2;
+    int gh = screen_scenario_cluster_rows(v, gw, bottom - y, canvas_is_ascii(c));
+    screen_scenario_cluster(c, 2, y, gw, gh, v, cur);
+    int ly = y + gh;
+    if (bottom - ly - 1 >= 12) {
+        char err[256];
+        Diagram d = diagram_of(VIEW_FABRIC, scenario_cluster(v->s));
+        d.workload = scenario_workload(v->s);
+        d.mapping = scenario_mapping(v->s);
+        d.placement = scenario_placement(v->s);
+        d.colour_by = screen_scenario_colour_dim(v);
+        diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, &d, err, sizeof err);
+    }
+    int ry = y + screen_scenario_result(c, rx, y, rw, p, 2, canvas_is_ascii(c));
+    screen_scenario_feedback(c, rx, ry, rw, bottom - ry, p);
 }
 
 void screen_scenario_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCursor *cur)
@@ -905,66 +946,51 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCu
     bool ascii = canvas_is_ascii(c);
     int w = canvas_width(c), h = canvas_height(c);
     if (v->sweep && v->sweep->open) {
-        screen_sweep_draw(c, v->sweep, v->s, 2, top - 1, w - 4, bottom - top + 1,
-                          cur);
+        screen_sweep_draw(c, v->sweep, v->s, 2, top - 1, w - 4, bottom - top + 1, cur);
         return;
     }
     if (screen_compare_is_open(p)) {
         screen_compare_draw_scenario(c, p, top, bottom);
         return;
     }
-    const Cluster *cl = scenario_cluster(v->s);
-    const char *brief = lesson_page_text(p->lesson, p->page);
+    const char *brief = p->lesson ? lesson_page_text(p->lesson, p->page) : "";
+    int y = top - 1, avail = bottom - y;
+    int tw = w - 4;
+    /* What each part needs, then shrink the cluster view (and the brief
+     * and bottleneck lines) before the feedback gives up any row. */
+    int brief_h = *brief ? text_wrap_count(brief, tw) : 0;
+    int brief_cap = h >= 40 ? 6 : 2;
+    brief_h = brief_h < brief_cap ? brief_h : brief_cap;
     bool wide = w >= 120;
-    int brief_h = 0;
-    if (*brief) {
-        int need = text_wrap_count(brief, w - 4);
-        int cap = h >= 40 ? 6 : 2;
-        brief_h = need < cap ? need : cap;
-        text_draw_markup(c, 2, top - 1, w - 4, brief_h, brief, 0);
-    }
-    int y = top - 1 + brief_h + (brief_h && h >= 30 ? 1 : 0);
-    char legend[300], up[32], out[32];
-    units_format(UNITS_BANDWIDTH, cl->up_bytes_per_s, ascii, up, sizeof up);
-    units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
-    MappingDim colour = screen_scenario_colour_dim(v);
-    snprintf(legend, sizeof legend,
-             "%s groups by letter; %s %s per GPU in a box, %s between boxes",
-             mapping_dim_name(colour), cl->up_link, up, out);
-    if (wide) {
-        int gw = w / 2 - 3;
-        int rx = w / 2 + 1, rw = w - rx - 2;
-        int grid_h = screen_scenario_grid_rows(cl, gw, bottom - y - 2);
-        screen_scenario_grid(c, 2, y, gw, grid_h, v, cur);
-        int ly = y + grid_h;
-        ly += text_draw_wrapped(c, 2, ly, gw, 2, legend, STYLE_DIM) > 1 ? 2 : 1;
-        /* Room left on a big terminal: the same cluster as a fabric view. */
-        if (bottom - ly - 1 >= 12) {
-            char err[256];
-            Diagram d = diagram_of(VIEW_FABRIC, cl);
-            d.workload = scenario_workload(v->s);
-            d.mapping = scenario_mapping(v->s);
-            d.placement = scenario_placement(v->s);
-            d.colour_by = screen_scenario_colour_dim(v);
-            diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, &d, err, sizeof err);
+    int res_h = wide ? 0 : screen_scenario_result(NULL, 2, 0, tw, p, 2, ascii);
+    int fb_h = wide ? 0 : screen_scenario_feedback_rows(p, tw, ascii);
+    int grid_min = 3 + (wide ? 0 : 0);
+    int bneck = 2;
+    for (int tries = 0; !wide && tries < 3; tries++) {
+        int grid_room = avail - brief_h - res_h - fb_h;
+        if (grid_room >= screen_scenario_cluster_rows(v, tw, avail, ascii) || grid_room >= grid_min + 2)
+            break;
+        if (bneck > 0) { /* the bottleneck sentence first, then the brief */
+            res_h -= bneck;
+            bneck = 0;
+        } else if (brief_h > 1) {
+            brief_h = 1;
         }
-        screen_scenario_results(c, rx, y, rw, bottom - y, p, ascii, false);
+    }
+    if (brief_h)
+        text_draw_markup(c, 2, y, tw, brief_h, brief, 0);
+    y += brief_h + (brief_h && h >= 30 ? 1 : 0);
+    if (wide) {
+        screen_scenario_draw_wide(c, p, y, bottom, cur);
         return;
     }
-    int res_h = screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, true);
-    /* A second legend line only when the boxed grid still fits with it. */
-    int boxed = screen_scenario_layout_rows(cl, screen_scenario_layout(cl, w - 4, 1));
-    int leg_h = text_wrap_count(legend, w - 4) > 1 && bottom - y - res_h - 2 >= boxed ? 2 : 1;
-    int avail = bottom - y - res_h - leg_h;
-    int grid_h = screen_scenario_grid_rows(cl, w - 4, avail < 1 ? 1 : avail);
-    screen_scenario_grid(c, 2, y, w - 4, grid_h, v, cur);
+    int room = bottom - y - res_h;
+    int grid_h = screen_scenario_cluster_rows(v, tw, room - fb_h > grid_min ? room - fb_h : grid_min,
+                                              ascii);
+    screen_scenario_cluster(c, 2, y, tw, grid_h, v, cur);
     y += grid_h;
-    if (leg_h == 2)
-        text_draw_wrapped(c, 2, y, w - 4, 2, legend, STYLE_DIM);
-    else
-        canvas_put_text_max(c, 2, y, w - 4, legend, STYLE_DIM);
-    y += leg_h;
-    screen_scenario_results(c, 2, y, w - 4, bottom - y, p, ascii, false);
+    y += screen_scenario_result(c, 2, y, tw, p, bneck, ascii);
+    screen_scenario_feedback(c, 2, y, tw, bottom - y, p);
 }
 
 const ScreenPageKind screen_kind_scenario = {

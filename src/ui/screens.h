@@ -97,6 +97,8 @@ typedef struct {
     int hints;      /* hints revealed */
     int explain;    /* StepPart being explained, -1 none */
     bool met;       /* the goal was met at least once (debrief shown) */
+    char debrief[2048]; /* the debrief for the state that met the goal */
+    bool used_search;   /* a search result was applied */
     struct ScreenCompare *compare; /* owned: b's reference and c's view (screen_compare.h) */
     struct SweepView *sweep; /* owned: the search view (s), NULL until first used */
     int moves;               /* moves made since the page opened (for q's question) */
