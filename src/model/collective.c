@@ -39,13 +39,23 @@
  * ZeRO-3's per-parameter gathers over 1,536 A100s pay 1,344 NVLink and 191
  * network steps each.
  *
- * Fixed cost: every collective also pays fixed_s once (launch, pipeline
- * fill), chosen so that a 58 MB all-reduce on 8 H100s reaches about 40% of
- * the 450 GB/s line rate while GB-sized ones reach 80% (MODEL-FACTS §1.1, §9):
- *   t(58 MB) = 58e6 * 2*7/8 / (0.4 * 450e9)        = 564 us
- *   bandwidth part 58e6 * 1.75 / 370e9              = 274 us
- *   ring latency 14 steps x 2 us                    =  28 us
- *   fixed = 564 - 274 - 28 = 262 us, rounded to 250 us.
+ * Fixed cost and small messages (MODEL-FACTS §3, §4.2, §9). Every collective
+ * pays fixed_s once (launch and NCCL's base latency) plus the step latencies
+ * above. nccl-tests on one DGX A100 (single-channel ring all-reduce of tiny
+ * messages, NVIDIA/nccl-tests#123, confirmed by the maintainer) takes 10 us
+ * on 2 GPUs and 33.7 us on 8: 2(n-1) steps of ~2 us (the presets' 1.9 us,
+ * NCCL tuning.cc LL128) plus ~6 us: fixed_s = 6 us [tuned on those two
+ * points]. A 2 KB all-reduce on 8 A100 then costs 6 + 14 x 1.9 = 32.6 us.
+ *
+ * Mid-size messages fall short of the peak bus bandwidth: NCCL moves small
+ * buffers with its LL protocol at about half the link rate and large ones
+ * with Simple at the full rate (tuning.cc). Each tier's bandwidth time is
+ * multiplied by 1 + ramp/(S + ramp): 2 for tiny buffers, 1 for large, so
+ * the ramp never adds a fixed cost. nccl-tests all_reduce_perf on 8 Hopper
+ * GPUs (kvcache-ai/Mooncake#3484) takes 121 us at 16 MB and 195 at 32 MB;
+ * with B = 370 GB/s and the latency above, ramp_bytes = 4 MB gives 128 and
+ * 209 us [tuned on those points]; multi-GB buffers stay within 1% of B, as
+ * NCCL's ~370 GB/s large-message figure says (held out: test_fidelity.c).
  *
  * Pure: no I/O, no allocation.
  */
@@ -58,7 +68,8 @@ CollParams collective_params_default(void)
     CollParams p = {
         .up_efficiency = 370.0 / 450.0, /* NVIDIA/nccl-tests#212, NVIDIA/nccl#1442 */
         .out_efficiency = 47.0 / 50.0,  /* NVIDIA/nccl-tests#290: 46-48 GB/s per NDR NIC */
-        .fixed_s = 250e-6,              /* see the derivation above */
+        .fixed_s = 6e-6,                /* NVIDIA/nccl-tests#123, see above */
+        .ramp_bytes = 4e6,              /* nccl-tests all_reduce_perf, see above */
         .across_sharers = 0,
     };
     return p;
@@ -142,7 +153,11 @@ static double safe_div(double a, double b)
 static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost, bool tree)
 {
     double up_b = g->k_in > 1 ? S * (g->k_in - 1) / g->k_in : 0;
-    double out_b = g->m_s > 1 ? (S / g->k) * (g->m_s - 1) / g->m_s : 0;
+    /* NCCL's rings (one per NIC) each cross every domain boundary and carry
+     * (n-1)/n of their S/k share over it: busbw = the domain's NIC total
+     * (NVIDIA/nccl#812: 192 GB/s on 8 x 200 Gb/s DGX A100), (n-1)/n rather
+     * than an ideal hierarchy's (m-1)/m. */
+    double out_b = g->m_s > 1 ? (S / g->k) * (g->n - 1) / g->n : 0;
     double across_b = g->sigma > 1 ? (S / (g->k * g->m_s)) * (g->sigma - 1) / g->sigma : 0;
     cost->tier_bytes[TIER_UP] += up_b;
     cost->tier_bytes[TIER_OUT] += out_b;
@@ -206,6 +221,11 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
     }
     default:
         return cost;
+    }
+    if (p.ramp_bytes > 0) { /* half rate for small buffers, full for large */
+        double slow = 1 + p.ramp_bytes / (bytes + p.ramp_bytes);
+        for (int t = 0; t < TIER_COUNT; t++)
+            cost.tier_s[t] *= slow;
     }
     double busy = 0, worst = -1;
     for (int t = 0; t < TIER_COUNT; t++) {

@@ -43,7 +43,8 @@ typedef struct {
 typedef struct {
     double up_efficiency;    /* achievable ring busbw / line rate, scale-up */
     double out_efficiency;   /* achievable busbw / line rate, scale-out NIC */
-    double fixed_s;          /* launch and pipeline fill, paid once per collective */
+    double fixed_s;          /* launch and base latency, paid once per collective */
+    double ramp_bytes;       /* buffer at which a tier reaches half its rate (0 = none) */
     double across_sharers;   /* GPUs sharing the scale-across link; 0 = n_gpus / sites */
 } CollParams;
 

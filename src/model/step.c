@@ -4,49 +4,21 @@
  * sequences (s_loc = s/CP tokens each; t = TP, p = PP, v = interleave,
  * d = DP, e = EP, m = global batch / (d*b) micro-batches, L_s = ceil(L/p)):
  *
- *   compute   hardware FLOPs / (peak * compute_efficiency)
- *             + memory-bound HBM traffic / HBM bandwidth.
- *             FLOPs: L_s layers (3 x forward, 4 x with full recompute) plus
- *             the logit layer (the last stage holds it), divided by t*CP.
- *             Traffic: nonmatmul_bytes_per_act x the activation bytes a layer
- *             produces (Korthikanti et al. 2022: s*b*h*(10 + 24/t) plus
- *             5*a*s*s*b/t for the attention scores unless FlashAttention keeps
- *             them on chip; 34/t instead of 10 + 24/t with sequence
- *             parallelism, taken on with FlashAttention). Elementwise ops,
- *             norms, softmax and dropout are memory-bound: without this term
- *             SC21 Table 1 cannot be fitted (MODEL-FACTS §9).
- *   TP        4 all-reduces of b*s_loc*h*2 bytes per layer (6 with full
- *             recompute, whose extra forward repeats them), on the critical
- *             path (SC21 §3.2). CP adds an all-gather of K and V per layer
- *             forward and a reduce-scatter backward (Llama 3 §3.3.2).
- *   PP        2*v sends of b*s_loc*h*2/t bytes (SC21 §4.1 scatter/gather).
- *   EP        4 all-to-alls per MoE layer (6 with full recompute) of
- *             (b*s_loc/t) * top-k * h * 2 bytes.
- *   bubble    (p-1) x L_c/L_s x one micro-batch's stage time, L_c = ceil(L/(p*v))
- *             the largest chunk: (p-1)/v when the chunks are even (SC21
- *             §2.2); uneven chunks (Llama 3 405B: 126 layers on PP 16,
- *             §3.3.2) let the largest set the pace of every warm-up and
- *             cool-down slot. The interleaved schedule needs m to be a
- *             multiple of p (SC21 §2.2.2; mapping_check enforces it).
- *   DP        once per step: all-reduce of the stage's fp32 gradients
- *             (ZeRO 1-2: reduce-scatter + all-gather of BF16 weights) over
- *             the DP group, expert gradients over the expert-data-parallel
- *             group; dp_overlap x the last micro-batch's backward hides it.
- *             ZeRO-3 gathers each weight tensor for forward, recompute and
- *             backward and reduce-scatters its gradient every micro-batch,
- *             one collective per tensor, none of it hidden.
- *   optimizer Adam reads and writes ~30 bytes per local parameter at HBM
- *             bandwidth.
- *   step = m x (compute + TP + PP + EP) + bubble + exposed DP + optimizer.
+ *   step = m x (compute + TP + PP + EP) + bubble + exposed DP + optimizer
  *
- * Memory per GPU (Megatron mixed precision): BF16 weights 2 bytes, fp32
- * gradients 4, Adam 12 (fp32 master, m, v) per local parameter, sharded over
- * DP by ZeRO stage (1: optimizer, 2: + gradients, 3: + weights); activations
- * of the first stage: min(m, p) micro-batches in flight x floor(L/p) layers
- * (x (1 + (p-1)/(p*v)) interleaved; short stages sit at the ends), per
- * layer as above with no recompute, without the score term with selective
- * recompute, 2*s*b*h with full recompute; the last stage adds its fp32
- * logits.
+ * Each term has a function below headed by its formula and source:
+ * step_compute, step_tp, step_pp, step_ep, step_bubble, step_dp,
+ * step_optimizer and step_memory. step_setup derives the sizes they share.
+ *
+ * Framework settings (Workload, WL_AUTO = the default stated here):
+ *   sequence parallelism  on when TP > 1, as Megatron-Core recipes run it
+ *                         (Korthikanti et al. 2022); off for 2021-era runs
+ *   TP comm overlap       off (Megatron-Core --tp-comm-overlap is opt-in)
+ *   PP send overlap       on with the interleaved schedule, off for plain
+ *                         1F1B (Megatron-LM overlap_p2p_comm applies to the
+ *                         interleaved schedule)
+ *   DP overlap            on (--overlap-grad-reduce, which NeMo and
+ *                         Megatron-Bridge recipes set)
  *
  * Pure: no I/O, no allocation with the default placement.
  */
@@ -59,31 +31,66 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The one global calibration. compute_efficiency (matmul share of peak) and
- * nonmatmul_bytes_per_act were chosen together on Megatron SC21 Table 1 (ten
- * rows, 1.7B-1T on DGX A100, full recompute, every other figure from the
- * presets): a grid over 0.40-0.95 x 0-30 minimising the worst row's error
- * gives 0.71 and 8, worst row 2.5% (test_fidelity.c lists all ten). With no
- * memory-bound term the best single efficiency (0.53) misses a row by 20%:
- * the small TP = 1 models spend a larger share of their time in softmax,
- * dropout and layer norms over the s*s score matrix, which no matmul
- * efficiency captures. Both values are physical: large BF16 GEMMs run at
- * 70-80% of an A100's peak (Calculon's table gives 0.9 for the largest ops,
- * 0.6 for ~1 GFLOP ones), and unfused elementwise kernels read and write each
- * activation byte a few times forward and again backward. The link
- * efficiencies are NCCL's measured busbw shares (collective.c). DP overlap:
- * the whole backward of the last micro-batch can hide the gradient reduction
- * (Megatron --overlap-grad-reduce, torch DDP buckets). */
+/* Matmul efficiency per GPU generation: the share of the dense peak a large
+ * BF16 GEMM reaches inside a training step, one constant per generation,
+ * each tuned on the named published runs and on nothing else
+ * (test_fidelity.c keeps the tuned and the held-out cases apart):
+ *   Ampere (A100)      Megatron SC21 Table 1, ten rows (with
+ *                      nonmatmul_bytes_per_act, a grid minimising the worst
+ *                      row's error)
+ *   Hopper (H100/H800/H200)  Llama 3 405B on 8,192 H100, 8K context
+ *                      (Llama 3 paper Table 4: 430 TFLOP/s BF16)
+ *   Blackwell (B200/B300/GB200/GB300)  NeMo/Megatron-Bridge 25.11, Llama 3
+ *                      8B FP8 on 8 GB200 (1,622 TFLOP/s)
+ * FP8 GEMMs run at fp8_share of the FP8 peak: NeMo 24.07 GPT-3 175B FP8 on
+ * 512 H100 (842 TFLOP/s, the MLPerf configuration) for Hopper; the GB200
+ * Llama 3 8B row above for Blackwell. Other accelerators (TPU, Trainium,
+ * AMD, Rubin) have no published run here and take Hopper's values [U]. */
+typedef struct {
+    const char *prefix; /* GpuSpec id prefix */
+    double bf16_share, fp8_share;
+} GemmCalibration;
+
+static const GemmCalibration gemm_calibration[] = {
+    {"a100", 0.685, 0}, /* Ampere: SC21 Table 1 */
+    {"h100", 0.64, 0.525}, {"h800", 0.64, 0.525}, {"h200", 0.64, 0.525}, /* Hopper */
+    {"b200", 0.45, 0.435}, {"gb200", 0.45, 0.435},                        /* Blackwell */
+    {"b300", 0.50, 0.55},  {"gb300", 0.50, 0.55},                         /* Blackwell Ultra */
+};
+
+static GemmCalibration gemm_share(const GpuSpec *g)
+{
+    const GemmCalibration *fallback = &gemm_calibration[1];
+    if (!g->id)
+        return *fallback;
+    for (size_t i = 0; i < sizeof gemm_calibration / sizeof gemm_calibration[0]; i++)
+        if (strncmp(g->id, gemm_calibration[i].prefix, strlen(gemm_calibration[i].prefix)) == 0)
+            return gemm_calibration[i];
+    return *fallback;
+}
+
+/* The global parameters. nonmatmul_bytes_per_act (memory-bound elementwise
+ * ops, norms, softmax, dropout; MODEL-FACTS §9) was tuned with the A100
+ * efficiency on SC21 Table 1. gemm_overhead_s: Calculon's A100 matrix table
+ * (calculon-ai/calculon, MODEL-FACTS §4.4) gives 0.6 of peak for ~1 GFLOP
+ * GEMMs and 0.9-0.95 above 16 GFLOP; a fixed 2 us per GEMM on top of the
+ * large-GEMM rate reproduces that (1 GFLOP: 4.5 us + 2 us -> 0.69 of the
+ * large-GEMM rate; 16 GFLOP: 0.97) [D]. The link efficiencies, fixed cost
+ * and ramp are collective.c's. DP overlap: the whole backward of the last
+ * micro-batch can hide the gradient reduction (Megatron
+ * --overlap-grad-reduce, torch DDP buckets). */
 StepParams step_params_default(void)
 {
     CollParams cp = collective_params_default();
     StepParams p = {
-        .compute_efficiency = 0.71,
+        .compute_efficiency = 0,
         .nonmatmul_bytes_per_act = 8.0,
+        .gemm_overhead_s = 2e-6,
         .up_efficiency = cp.up_efficiency,
         .out_efficiency = cp.out_efficiency,
         .dp_overlap = 1.0,
         .coll_fixed_s = cp.fixed_s,
+        .coll_ramp_bytes = cp.ramp_bytes,
         .zero3_per_tensor = false, /* FSDP: one flat parameter per layer */
     };
     return p;
@@ -194,14 +201,442 @@ bool step_check_precision(const Cluster *c, const Workload *w, char *err, size_t
     return true;
 }
 
-/* step_eval and step_eval_spans: spans NULL computes them from the placement. */
-static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapping *m,
-                                 const Placement *p, const GroupSpan *spans,
-                                 const GroupSpan *edp_given, const StepParams *params,
-                                 StepResult *out, char *err, size_t err_len)
+/* What every term needs: the inputs, the resolved settings and the sizes of
+ * one GPU of the last stage. Filled by step_setup. */
+typedef struct {
+    const Cluster *c;
+    const Workload *w;
+    const Mapping *m;
+    const Placement *p;
+    StepParams P;
+    CollParams cpar;
+    double t, pp, d, e, v, b, s, h, L, V, s_loc, mb;
+    int Ls, Lc;
+    double act_b;
+    bool full, selective, moe, sp;
+    double moe_layers;
+    double fwd_avg;           /* forward FLOPs per token per layer (all layers' mean) */
+    double layer_params, expert_params, pscale;
+    double act_layer;         /* bytes one layer produces per micro-batch (no recompute) */
+    double act_stored;        /* bytes one layer keeps for backward under the recompute policy */
+    double logits;            /* fp32 logits of the last stage, per micro-batch */
+    double n_dense, n_expert; /* parameters held by one GPU */
+    double t_mm;              /* matmul time of one micro-batch */
+    double t_tp, t_pp, t_ep;  /* exposed TP (+CP), PP and EP time of one micro-batch */
+} Step;
+
+static bool on_or(WlSwitch sw, bool dflt)
 {
-    if (!out)
-        ERR(STEP_ERR_MAPPING, "no result to fill");
+    return sw == WL_AUTO ? dflt : sw == WL_ON;
+}
+
+/* Activation bytes per token of one layer (Korthikanti et al. 2022 Table 2,
+ * 16-bit, generalised to GQA and SwiGLU the way its terms are built):
+ *   replicated over TP  4h (two norm inputs) + 2h (QKV input) + 2h (MLP
+ *                       input) + 2h (two dropout masks, GPT only)  = 10h
+ *   split over TP       2h (Q) + 4h*kv/a (K, V) + 2h (projection input) +
+ *                       MLP inner: GeLU 2F + 2F, SwiGLU 2*2F + 2F  = 24h for
+ *                       GPT (F = 4h, kv = a)
+ *   attention scores    5*a*s (softmax 2as, dropout mask as, dropout 2as),
+ *                       split over TP; none with FlashAttention or selective
+ *                       recompute
+ * per token: R + S/t + scores/t, or (R + S + scores)/t with sequence
+ * parallelism. An MoE layer's MLP is its top-k routed experts plus the
+ * shared ones, and the dispatched token copies (2h per route). GPT (no
+ * SwiGLU) is taken to train with dropout, Llama-style models without. */
+static double step_act_per_token(const Step *S, bool scores)
+{
+    const Workload *w = S->w;
+    double h = S->h, F = w->ffn, kv = (double)w->kv_heads / w->heads;
+    bool dropout = !w->swiglu;
+    /* FP8 (Transformer Engine) keeps each GEMM's input for backward in FP8,
+     * 1 byte: the QKV, projection and both MLP GEMM inputs (DeepSeek-V3
+     * §3.3.2 caches them so too). */
+    double in = w->precision == WL_FP8 ? 0.5 : 1.0;
+    /* MLP inner: GeLU output 2F (GEMM input) after the 2F pre-activation;
+     * SwiGLU gate and up 2 x 2F, their product 2F (GEMM input). */
+    double inner = (w->swiglu ? 4.0 * F : 2.0 * F) + 2.0 * F * in;
+    if (S->moe) { /* the mean over layers: routed top-k plus shared experts */
+        double dense_f = w->dense_ffn > 0 ? w->dense_ffn : F;
+        double routed = (w->topk + w->shared_experts) * inner + 2.0 * h * w->topk;
+        double dense = (w->swiglu ? 4.0 * dense_f : 2.0 * dense_f) + 2.0 * dense_f * in;
+        inner = (S->moe_layers * routed + (S->L - S->moe_layers) * dense) / S->L;
+    }
+    double R = 4.0 * h + 2.0 * h * in * 2 + (dropout ? 2.0 * h : 0);
+    double split = 2.0 * h + 2.0 * h * in + 4.0 * h * kv + inner;
+    double sc = scores ? 5.0 * w->heads * S->s : 0;
+    return S->sp ? (R + split + sc) / S->t : R + (split + sc) / S->t;
+}
+
+/* Sizes, settings and parameter counts shared by the terms. */
+static void step_setup(Step *S, StepResult *r, const GroupSpan *spans)
+{
+    const Workload *w = S->w;
+    const Mapping *m = S->m;
+    S->t = m->tp, S->pp = m->pp, S->d = m->dp, S->e = m->ep, S->v = m->interleave;
+    S->b = w->micro_batch, S->s = w->seq, S->h = w->hidden, S->L = w->layers, S->V = w->vocab;
+    S->s_loc = S->s / m->cp;
+    S->mb = (double)w->global_batch / (S->d * S->b);
+    S->Ls = (w->layers + m->pp - 1) / m->pp;
+    S->Lc = (w->layers + m->pp * m->interleave - 1) / (m->pp * m->interleave);
+    S->act_b = workload_act_bytes(w);
+    S->full = w->recompute == WL_RECOMPUTE_FULL;
+    S->selective = w->recompute == WL_RECOMPUTE_SELECTIVE;
+    S->moe = workload_is_moe(w);
+    S->moe_layers = workload_moe_layer_count(w);
+    S->sp = m->tp > 1 && on_or(w->seq_parallel, true);
+    r->seq_parallel = S->sp;
+    r->tp_overlap = m->tp > 1 && on_or(w->tp_overlap, false);
+    r->pp_overlap = m->pp > 1 && on_or(w->pp_overlap, m->interleave > 1);
+    r->dp_overlap = on_or(w->dp_overlap, true);
+    if (!r->dp_overlap)
+        S->P.dp_overlap = 0;
+    r->micro_batches = (int)S->mb;
+    r->layers_per_stage = S->Ls;
+    r->layers_per_chunk = S->Lc;
+    for (int dim = 0; dim < DIM_COUNT; dim++)
+        r->span[dim] = spans ? spans[dim] : span_worst(m, S->c, S->p, (MappingDim)dim);
+
+    /* All dense layers are alike and so are all MoE layers (dense first). */
+    double dense_layers = S->L - S->moe_layers, fwd_sum = 0;
+    S->layer_params = S->expert_params = 0;
+    if (dense_layers > 0) {
+        fwd_sum += dense_layers * workload_layer_fwd_flops_per_token(w, 0);
+        S->layer_params += dense_layers * workload_layer_params(w, 0);
+    }
+    if (S->moe_layers > 0) {
+        fwd_sum += S->moe_layers * workload_layer_fwd_flops_per_token(w, w->layers - 1);
+        S->layer_params += S->moe_layers * workload_layer_params(w, w->layers - 1);
+        S->expert_params += S->moe_layers * workload_layer_expert_params(w, w->layers - 1);
+    }
+    double derived = S->layer_params + workload_embedding_params(w);
+    S->pscale = w->params > 0 ? w->params / derived : 1.0;
+    S->fwd_avg = fwd_sum / S->L;
+
+    /* Parameters held by one GPU of the last stage. */
+    double dense_layer = (S->layer_params - S->expert_params) / S->L * S->pscale;
+    double expert_layer = S->expert_params / S->L * S->pscale;
+    double emb = m->pp > 1 ? S->V * S->h : workload_embedding_params(w);
+    S->n_dense = (S->Ls * dense_layer + emb * S->pscale) / S->t;
+    /* Experts fold over the TP x CP x DP ranks as ETP x EP x EDP
+     * (Megatron-Core parallel folding): each GPU holds 1/(ETP x EP). */
+    S->n_expert = S->Ls * expert_layer / ((double)mapping_etp(m) * S->e);
+
+    bool no_scores = w->flash_attention;
+    double tokens = S->b * S->s_loc;
+    S->act_layer = tokens * step_act_per_token(S, !no_scores);
+    S->act_stored = S->full        ? tokens * 2.0 * S->h / (S->sp ? S->t : 1)
+                    : S->selective ? tokens * step_act_per_token(S, false)
+                                   : S->act_layer;
+    S->logits = tokens * S->V / S->t * 4.0;
+}
+
+/* compute = GEMM FLOPs / (peak x share) + n_GEMM x gemm_overhead_s
+ *           + nonmatmul_bytes_per_act x activation bytes / HBM bandwidth.
+ * FLOPs of one micro-batch: L_s layers, 3 x forward (4 x with full
+ * recompute; selective recompute adds the attention scores' 4*s*h per token)
+ * plus the logit layer (the last stage holds it), over t (SC21 Eq. 3). GEMMs
+ * per layer: 4 forward (QKV, projection, MLP in and out; an MoE layer's
+ * routed MLP is 2 per local expert, run as a grouped GEMM whose small
+ * per-expert problems pay the fixed cost each), x 3 for forward, data and
+ * weight gradients, + 1 forward with full recompute. The memory-bound term
+ * is MODEL-FACTS §9's: without it SC21 Table 1 cannot be fitted. */
+static void step_compute(Step *S, StepResult *r)
+{
+    const Workload *w = S->w;
+    const Cluster *c = S->c;
+    double per_token = (S->full ? 4.0 : 3.0) * S->fwd_avg;
+    if (S->selective && !w->flash_attention)
+        per_token += 4.0 * S->s * S->h;
+    per_token *= S->Ls;
+    per_token += 3.0 * workload_logit_fwd_flops_per_token(w);
+    r->mb_flops = S->b * S->s_loc * per_token / S->t;
+    bool fp8 = w->precision == WL_FP8;
+    r->peak_flops = fp8 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
+    GemmCalibration cal = gemm_share(&c->gpu);
+    double share = S->P.compute_efficiency > 0 ? S->P.compute_efficiency
+                   : fp8 && cal.fp8_share > 0  ? cal.fp8_share
+                                               : cal.bf16_share;
+    r->params.compute_efficiency = share;
+    double local_experts = S->moe ? (double)w->experts / S->e : 0;
+    double moe_share = S->moe_layers / S->L;
+    double gemms_fwd = 4.0 * (1 - moe_share) + (2.0 + 2.0 * local_experts + 2.0 * (w->shared_experts > 0)) * moe_share;
+    double gemms = S->Ls * gemms_fwd * (S->full ? 4.0 : 3.0) + 3.0;
+    S->t_mm = r->mb_flops / (r->peak_flops * share) + gemms * S->P.gemm_overhead_s;
+    r->mb_hbm_bytes = S->P.nonmatmul_bytes_per_act *
+                      (S->act_layer * S->Ls * (S->full ? 4.0 / 3 : 1) + S->logits);
+    r->mb_compute_s = S->t_mm + r->mb_hbm_bytes / c->gpu.hbm_bytes_per_s;
+}
+
+/* TP = 4 collectives of b*s_loc*h*2 bytes per layer (6 with full recompute,
+ * whose extra forward repeats them), on the critical path (SC21 §3.2): an
+ * all-reduce each, or with sequence parallelism a reduce-scatter and an
+ * all-gather of the same buffer (Korthikanti et al. 2022 §4.2.2: the same
+ * bytes, twice the latency). With TP comm overlap (Megatron-Core
+ * userbuffers) the collectives run under the GEMMs they feed: what exceeds
+ * the matmul time shows, plus a tenth of what is hidden for the SMs the
+ * communication kernels take (Calculon gives NVLink collectives 15% of the
+ * SMs [R]; a tenth is assumed [U]). CP adds an all-gather of K and V per
+ * layer forward and a reduce-scatter backward (Llama 3 §3.3.2). */
+static void step_tp(Step *S, StepResult *r)
+{
+    const Mapping *m = S->m;
+    double t_tp = 0, t_cp = 0;
+    if (m->tp > 1) {
+        double bytes = S->b * S->s_loc * S->h * S->act_b, n = (S->full ? 6.0 : 4.0) * S->Ls;
+        CollCost one;
+        if (S->sp) {
+            CollCost rs = collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c,
+                                               &S->cpar);
+            CollCost ag =
+                collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_TP], S->c, &S->cpar);
+            one = rs;
+            one.time_s += ag.time_s;
+            for (int k = 0; k < TIER_COUNT; k++) {
+                one.tier_s[k] += ag.tier_s[k];
+                one.tier_bytes[k] += ag.tier_bytes[k];
+            }
+        } else {
+            one = collective_cost_with(COLL_ALL_REDUCE, bytes, r->span[DIM_TP], S->c, &S->cpar);
+        }
+        t_tp = n * one.time_s;
+        r->comm[STEP_TP] = make_comm(n * S->mb, bytes, &one, r->span[DIM_TP]);
+        add_traffic(r, &one, n * S->mb);
+    }
+    if (m->cp > 1) {
+        const Workload *w = S->w;
+        double bytes =
+            2.0 * S->b * S->s * S->h * ((double)w->kv_heads / w->heads) * S->act_b / S->t;
+        double n = (S->full ? 3.0 : 2.0) * S->Ls;
+        CollCost one =
+            collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_CP], S->c, &S->cpar);
+        t_cp = n * one.time_s;
+        add_traffic(r, &one, n * S->mb);
+    }
+    double hidden = 0;
+    if (r->tp_overlap && t_tp > 0) {
+        double under = fmin(t_tp, S->t_mm);
+        hidden = 0.9 * under;
+    }
+    r->tp_hidden_s = S->mb * hidden;
+    r->cp_s = S->mb * t_cp;
+    S->t_tp = t_tp - hidden + t_cp;
+}
+
+/* PP = 2*v sends of b*s_loc*h*2/t bytes per micro-batch (forward
+ * activations, backward gradients; SC21 §4.1 scatter/gather, and the
+ * interleaved schedule sends v times as often, §2.2.2). With overlap they run
+ * under the next chunk's compute; what exceeds it shows. */
+static void step_pp(Step *S, StepResult *r)
+{
+    if (S->m->pp <= 1)
+        return;
+    double bytes = S->b * S->s_loc * S->h * S->act_b / S->t, n = 2.0 * S->v;
+    CollParams pq = S->cpar;
+    pq.across_sharers = S->c->n_gpus / S->pp;
+    GroupSpan pair = pair_span(r->span[DIM_PP]);
+    CollCost one = collective_cost_with(COLL_SEND_RECV, bytes, pair, S->c, &pq);
+    double t = n * one.time_s;
+    double hidden = r->pp_overlap ? fmin(t, r->mb_compute_s) : 0;
+    r->pp_hidden_s = S->mb * hidden;
+    S->t_pp = t - hidden;
+    r->comm[STEP_PP] = make_comm(n * S->mb, bytes, &one, r->span[DIM_PP]);
+    add_traffic(r, &one, n * S->mb);
+}
+
+/* EP = 4 all-to-alls per MoE layer (dispatch and combine, forward and
+ * backward; 6 with full recompute) of (b*s_loc/t) * top-k * h * 2 bytes,
+ * split by collective.c over the tiers the EP group spans (scale-up share
+ * inside the domain, the rest over the NICs), plus the permutation that
+ * sorts tokens by expert before dispatch and back after combine: a read and
+ * a write of the routed tokens at HBM bandwidth per all-to-all (Megatron-Core
+ * token permutation; MoE layers only). */
+static void step_ep(Step *S, StepResult *r)
+{
+    if (!S->moe || S->m->ep <= 1)
+        return;
+    const Workload *w = S->w;
+    double moe_per_stage = S->Ls * S->moe_layers / S->L;
+    double bytes = S->b * S->s_loc / S->t * w->topk * S->h * S->act_b;
+    double n = (S->full ? 6.0 : 4.0) * moe_per_stage;
+    CollCost one = collective_cost_with(COLL_ALL_TO_ALL, bytes, r->span[DIM_EP], S->c, &S->cpar);
+    double permute = n * 2.0 * bytes / S->c->gpu.hbm_bytes_per_s;
+    r->ep_permute_s = S->mb * permute;
+    S->t_ep = n * one.time_s + permute;
+    r->comm[STEP_EP] = make_comm(n * S->mb, bytes, &one, r->span[DIM_EP]);
+    add_traffic(r, &one, n * S->mb);
+}
+
+/* bubble = (p-1) x L_c/L_s x one micro-batch's stage time, L_c =
+ * ceil(L/(p*v)) the largest chunk: (p-1)/v when chunks are even (SC21 §2.2);
+ * uneven chunks (Llama 3 405B: 126 layers on PP 16, §3.3.2) let the largest
+ * set the pace of every warm-up and cool-down slot. */
+static void step_bubble(Step *S, StepResult *r)
+{
+    r->mb_stage_s = r->mb_compute_s + S->t_tp + S->t_pp + S->t_ep;
+    r->part_s[STEP_COMPUTE] = S->mb * r->mb_compute_s;
+    r->part_s[STEP_TP] = S->mb * S->t_tp;
+    r->part_s[STEP_PP] = S->mb * S->t_pp;
+    r->part_s[STEP_EP] = S->mb * S->t_ep;
+    r->part_s[STEP_BUBBLE] = (S->pp - 1) * ((double)S->Lc / S->Ls) * r->mb_stage_s;
+}
+
+/* The expert-data-parallel group: the DP ranks that hold the same experts. */
+static GroupSpan step_edp_span(const Step *S, const StepResult *r, const GroupSpan *edp_given)
+{
+    const Mapping *m = S->m;
+    if (!S->moe || m->ep <= 1)
+        return r->span[DIM_DP];
+    if (edp_given)
+        return *edp_given;
+    return span_worst_expert(m, S->c, S->p, SPAN_EXPERT_DP);
+}
+
+/* DP, once per step: all-reduce of the stage's fp32 gradients over the DP
+ * group (expert gradients over the expert-data-parallel group); ZeRO 1-2
+ * (Megatron's distributed optimizer): a reduce-scatter of the gradients and
+ * an all-gather of the BF16 weights. dp_overlap x the last micro-batch's
+ * backward hides it. ZeRO-3 gathers each layer's weights for forward,
+ * recompute and backward and reduce-scatters its gradients every
+ * micro-batch: one flat parameter per layer (FSDP) or, with
+ * zero3_per_tensor, one collective per weight tensor (DeepSpeed's
+ * _allgather_param of 2021), each paying the ring latency over the whole
+ * group (collective.c), linear in its size. */
+static void step_dp(Step *S, StepResult *r, const GroupSpan *edp_given)
+{
+    const Mapping *m = S->m;
+    GroupSpan dp_span = r->span[DIM_DP], edp_span = step_edp_span(S, r, edp_given);
+    double t_dp = 0, dp_count = 0, dp_bytes = 0;
+    CollCost dp_one = {0, {0, 0, 0}, {0, 0, 0}, TIER_UP};
+    for (int part = 0; part < 2; part++) {
+        double n_par = part == 0 ? S->n_dense : S->n_expert;
+        GroupSpan span = part == 0 ? dp_span : edp_span;
+        if (n_par <= 0 || span.size <= 1)
+            continue;
+        if (m->zero == 0) {
+            CollCost a = collective_cost_with(COLL_ALL_REDUCE, 4.0 * n_par, span, S->c, &S->cpar);
+            t_dp += a.time_s;
+            add_traffic(r, &a, 1);
+            if (part == 0) {
+                dp_one = a;
+                dp_bytes = 4.0 * n_par;
+                dp_count = 1;
+            }
+            continue;
+        }
+        double per_layer =
+            S->P.zero3_per_tensor ? workload_layer_tensors(S->w, S->w->layers - 1) : 1;
+        double pieces = m->zero == 3 ? S->Ls * per_layer : 1.0;
+        CollCost a = collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, S->c,
+                                          &S->cpar);
+        CollCost g = collective_cost_with(COLL_ALL_GATHER, S->act_b * n_par / pieces, span, S->c,
+                                          &S->cpar);
+        double gathers = m->zero == 3 ? (S->full ? 3.0 : 2.0) : 1.0;
+        double n_ops = (m->zero == 3 ? S->mb : 1.0) * pieces;
+        t_dp += n_ops * (a.time_s + gathers * g.time_s);
+        add_traffic(r, &a, n_ops);
+        add_traffic(r, &g, n_ops * gathers);
+        if (part == 0) {
+            dp_one = a;
+            dp_bytes = 4.0 * n_par / pieces;
+            dp_count = n_ops * (1 + gathers);
+        }
+    }
+    /* ZeRO-3 prefetches the next tensors behind compute (FSDP), up to
+     * dp_overlap of it; with dp_overlap 0 a tensor is gathered just before
+     * the kernel that needs it, as DeepSpeed's ZeRO-3 of 2021 did (SC21
+     * Table 2). Otherwise the last micro-batch's backward hides it. */
+    double bwd_frac = S->full ? 3.0 / 4 : 2.0 / 3;
+    r->dp_hidden_s = m->zero == 3 ? fmin(t_dp, S->mb * S->P.dp_overlap * r->mb_compute_s)
+                                  : fmin(t_dp, S->P.dp_overlap * bwd_frac * r->mb_compute_s);
+    r->part_s[STEP_DP] = t_dp - r->dp_hidden_s;
+    if (dp_count > 0) {
+        r->comm[STEP_DP] = make_comm(dp_count, dp_bytes, &dp_one, dp_span);
+        r->comm[STEP_DP].total_s = t_dp;
+    }
+}
+
+/* optimizer: Adam reads and writes ~30 bytes per locally updated parameter
+ * (fp32 master, m, v, the gradient and the BF16 copy) at HBM bandwidth. */
+static void step_optimizer(const Step *S, StepResult *r)
+{
+    double edp = mapping_edp(S->m), dcp = S->d * S->m->cp;
+    double opt = (S->m->zero >= 1 ? S->n_dense / dcp : S->n_dense) +
+                 (S->m->zero >= 1 ? S->n_expert / edp : S->n_expert);
+    r->optimizer_s = 30.0 * opt / S->c->gpu.hbm_bytes_per_s;
+    r->mem_optimizer = 12.0 * opt;
+}
+
+/* Memory per GPU as Megatron-LM holds it (its distributed-optimizer docs:
+ * BF16 parameters with fp32 gradients take 18 bytes per parameter, 6 + 12/d
+ * with the distributed optimizer): BF16 weights 2 bytes, fp32 gradients 4,
+ * Adam 12 (fp32 master, m, v) per local parameter; ZeRO 1 shards the 12 over
+ * DP (x CP: Megatron's distributed optimizer shards over the data-parallel
+ * group with context parallelism), 2 also the gradients, 3 also the weights
+ * (expert parameters over the expert-data-parallel group). Activations of the first stage: 1F1B keeps
+ * min(m, p) micro-batches in flight, each with that stage's layers, so p x
+ * L/p = L layers' worth (Korthikanti et al. 2022 §4.2.3, Table 2: 34*s*b*h*L/t
+ * with sequence parallelism and selective recompute); the interleaved
+ * schedule scales it by 1 + (p-1)/(p*v) (same section; Megatron-LM's warm-up
+ * of 2(p-1) + (v-1)p chunks of L/(p*v) layers). Uneven stages put the short
+ * ones at the ends, where memory peaks (first: in flight; last: logits), as
+ * Llama 3 does (§3.3.2: 126 layers on PP 16, one layer fewer on the first
+ * and the last stage): the first holds floor(L/p), the last too when at
+ * least two stages are short. Full recompute also holds one layer's whole
+ * working set while it recomputes; the last stage adds its fp32 logits. */
+static void step_memory(const Step *S, StepResult *r)
+{
+    const Mapping *m = S->m;
+    double edp = mapping_edp(S->m), dcp = S->d * m->cp;
+    r->mem_weights = S->act_b * (S->n_dense / (m->zero >= 3 ? dcp : 1) +
+                                 S->n_expert / (m->zero >= 3 ? edp : 1));
+    r->mem_grads =
+        4.0 * (S->n_dense / (m->zero >= 2 ? dcp : 1) + S->n_expert / (m->zero >= 2 ? edp : 1));
+    const int rem = S->w->layers % m->pp;
+    const int L_first = S->w->layers / m->pp;
+    const int L_last = (rem == 0 || m->pp - rem >= 2) ? S->w->layers / m->pp : S->Ls;
+    double in_flight = fmin(S->mb, S->pp);
+    double interleave = m->interleave > 1 ? 1 + (S->pp - 1) / (S->pp * S->v) : 1;
+    double first = S->act_stored * L_first * in_flight * interleave;
+    double last = S->act_stored * L_last + S->logits;
+    if (S->full) {
+        first += S->act_layer; /* the layer being recomputed */
+        last += S->act_layer;
+    }
+    r->mem_activations = fmax(first, last);
+    r->mem_per_gpu_bytes = r->mem_weights + r->mem_grads + r->mem_optimizer + r->mem_activations;
+    r->hbm_bytes = S->c->gpu.hbm_bytes;
+    r->fits = r->mem_per_gpu_bytes <= r->hbm_bytes;
+}
+
+/* Throughput, FLOP rates and MFU; the bottleneck in words. */
+static void step_rates(const Step *S, StepResult *r)
+{
+    const Workload *w = S->w;
+    r->step_s = r->optimizer_s;
+    for (int i = 0; i < STEP_PART_COUNT; i++)
+        r->step_s += r->part_s[i];
+    double n_gpus = S->c->n_gpus;
+    r->tokens_per_s = (double)w->global_batch * S->s / r->step_s;
+    r->tflops_per_gpu = workload_model_flops(w) / r->step_s / n_gpus / 1e12;
+    r->hw_tflops_per_gpu = workload_hw_flops(w) / r->step_s / n_gpus / 1e12;
+    /* Against the peak of the precision the matmuls run in, so MFU stays
+     * below the matmul share (an FP8 run is not "140% MFU"). */
+    r->mfu = workload_model_flops(w) / (r->step_s * n_gpus * r->peak_flops);
+    bottleneck_words(r, S->m);
+    if (!r->fits) {
+        char need[32], more[32], have[32];
+        units_format(UNITS_BYTES, r->mem_per_gpu_bytes, true, need, sizeof need);
+        units_format(UNITS_BYTES, r->mem_per_gpu_bytes - r->hbm_bytes, true, more, sizeof more);
+        units_format(UNITS_BYTES, r->hbm_bytes, true, have, sizeof have);
+        snprintf(r->bottleneck, sizeof r->bottleneck,
+                 "does not fit: needs %s per GPU, %s more than the %s of HBM", need, more, have);
+    }
+}
+
+static StepStatus step_check_inputs(const Cluster *c, const Workload *w, const Mapping *m,
+                                    const Placement *p, char *err, size_t err_len)
+{
     if (!c)
         ERR(STEP_ERR_CLUSTER, "no cluster");
     if (!cluster_check(c, err, err_len))
@@ -219,252 +654,40 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     if (p && placement_size(p) != c->n_gpus)
         ERR(STEP_ERR_PLACEMENT, "placement has %d ranks but the cluster %d GPUs",
             placement_size(p), c->n_gpus);
+    return STEP_OK;
+}
 
-    StepParams P = params ? *params : step_params_default();
-    CollParams cpar = {P.up_efficiency, P.out_efficiency, P.coll_fixed_s, 0};
+/* step_eval and step_eval_spans: spans NULL computes them from the placement. */
+static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapping *m,
+                                 const Placement *p, const GroupSpan *spans,
+                                 const GroupSpan *edp_given, const StepParams *params,
+                                 StepResult *out, char *err, size_t err_len)
+{
+    if (!out)
+        ERR(STEP_ERR_MAPPING, "no result to fill");
+    StepStatus st = step_check_inputs(c, w, m, p, err, err_len);
+    if (st != STEP_OK)
+        return st;
+    Step S;
+    memset(&S, 0, sizeof S);
+    S.c = c, S.w = w, S.m = m, S.p = p;
+    S.P = params ? *params : step_params_default();
+    CollParams cpar = {S.P.up_efficiency, S.P.out_efficiency, S.P.coll_fixed_s,
+                       S.P.coll_ramp_bytes, 0};
+    S.cpar = cpar;
     StepResult *r = out;
     memset(r, 0, sizeof *r);
-    r->params = P;
-
-    const double t = m->tp, cpn = m->cp, pp = m->pp, d = m->dp, e = m->ep, v = m->interleave;
-    const double b = w->micro_batch, s = w->seq, h = w->hidden, L = w->layers, V = w->vocab;
-    const double s_loc = s / cpn;
-    const double mb = (double)w->global_batch / (d * b);
-    const int Ls = (w->layers + m->pp - 1) / m->pp;
-    const int Lc = (w->layers + m->pp * m->interleave - 1) / (m->pp * m->interleave);
-    const double act_b = workload_act_bytes(w);
-    const bool full = w->recompute == WL_RECOMPUTE_FULL;
-    const bool moe = workload_is_moe(w);
-    r->micro_batches = (int)mb;
-    r->layers_per_stage = Ls;
-    r->layers_per_chunk = Lc;
-
-    for (int dim = 0; dim < DIM_COUNT; dim++)
-        r->span[dim] = spans ? spans[dim] : span_worst(m, c, p, (MappingDim)dim);
-
-    /* Per-layer averages over the model (dense and MoE layers mixed). */
-    /* All dense layers are alike and so are all MoE layers (dense first). */
-    double moe_layers = workload_moe_layer_count(w), dense_layers = L - moe_layers;
-    double fwd_sum = 0, layer_params = 0, expert_params = 0;
-    if (dense_layers > 0) {
-        fwd_sum += dense_layers * workload_layer_fwd_flops_per_token(w, 0);
-        layer_params += dense_layers * workload_layer_params(w, 0);
-    }
-    if (moe_layers > 0) {
-        fwd_sum += moe_layers * workload_layer_fwd_flops_per_token(w, w->layers - 1);
-        layer_params += moe_layers * workload_layer_params(w, w->layers - 1);
-        expert_params += moe_layers * workload_layer_expert_params(w, w->layers - 1);
-    }
-    double derived = layer_params + workload_embedding_params(w);
-    double pscale = w->params > 0 ? w->params / derived : 1.0;
-    double fwd_avg = fwd_sum / L;
-
-    /* Compute of one micro-batch on the last stage. */
-    double per_token = 3.0 * fwd_avg;
-    if (full)
-        per_token += fwd_avg;
-    else if (w->recompute == WL_RECOMPUTE_SELECTIVE)
-        per_token += 4.0 * s * h;
-    per_token *= Ls;
-    per_token += 3.0 * workload_logit_fwd_flops_per_token(w);
-    r->mb_flops = b * s_loc * per_token / t;
-    r->peak_flops = w->precision == WL_FP8 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
-    const bool sp = w->flash_attention && m->tp > 1;
-    double act_base = s_loc * b * h * (sp ? 34.0 / t : 10.0 + 24.0 / t);
-    double act_scores = w->flash_attention ? 0 : 5.0 * w->heads * s_loc * s * b / t;
-    double act_layer = act_base + act_scores; /* bytes a layer produces, fp16 */
-    double logits = b * s_loc * V / t * 4.0;  /* fp32 logits of the last stage */
-    r->mb_hbm_bytes = P.nonmatmul_bytes_per_act * (act_layer * Ls * (full ? 4.0 / 3 : 1) + logits);
-    double t_mm = r->mb_flops / (r->peak_flops * P.compute_efficiency);
-    double t_nm = r->mb_hbm_bytes / c->gpu.hbm_bytes_per_s;
-    r->mb_compute_s = t_mm + t_nm;
-
-    /* TP (and CP) collectives of one micro-batch. */
-    double t_tp_mb = 0, t_cp_mb = 0;
-    if (m->tp > 1) {
-        double bytes = b * s_loc * h * act_b, n = (full ? 6.0 : 4.0) * Ls;
-        CollCost one = collective_cost_with(COLL_ALL_REDUCE, bytes, r->span[DIM_TP], c, &cpar);
-        t_tp_mb = n * one.time_s;
-        r->comm[STEP_TP] = make_comm(n * mb, bytes, &one, r->span[DIM_TP]);
-        add_traffic(r, &one, n * mb);
-    }
-    if (m->cp > 1) {
-        double bytes = 2.0 * b * s * h * ((double)w->kv_heads / w->heads) * act_b / t;
-        double n = (full ? 3.0 : 2.0) * Ls;
-        CollCost one = collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_CP], c, &cpar);
-        t_cp_mb = n * one.time_s;
-        add_traffic(r, &one, n * mb);
-    }
-
-    /* Pipeline sends of one micro-batch. */
-    double t_pp_mb = 0;
-    if (m->pp > 1) {
-        double bytes = b * s_loc * h * act_b / t, n = 2.0 * v;
-        CollParams pq = cpar;
-        pq.across_sharers = c->n_gpus / pp;
-        GroupSpan pair = pair_span(r->span[DIM_PP]);
-        CollCost one = collective_cost_with(COLL_SEND_RECV, bytes, pair, c, &pq);
-        t_pp_mb = n * one.time_s;
-        r->comm[STEP_PP] = make_comm(n * mb, bytes, &one, r->span[DIM_PP]);
-        add_traffic(r, &one, n * mb);
-    }
-
-    /* Expert all-to-alls of one micro-batch. */
-    double t_ep_mb = 0;
-    if (moe && m->ep > 1) {
-        double moe_per_stage = Ls * moe_layers / L;
-        double bytes = b * s_loc / t * w->topk * h * act_b;
-        double n = (full ? 6.0 : 4.0) * moe_per_stage;
-        CollCost one = collective_cost_with(COLL_ALL_TO_ALL, bytes, r->span[DIM_EP], c, &cpar);
-        t_ep_mb = n * one.time_s;
-        r->comm[STEP_EP] = make_comm(n * mb, bytes, &one, r->span[DIM_EP]);
-        add_traffic(r, &one, n * mb);
-    }
-
-    r->mb_stage_s = r->mb_compute_s + t_tp_mb + t_cp_mb + t_pp_mb + t_ep_mb;
-    r->part_s[STEP_COMPUTE] = mb * r->mb_compute_s;
-    r->part_s[STEP_TP] = mb * (t_tp_mb + t_cp_mb);
-    r->cp_s = mb * t_cp_mb;
-    r->part_s[STEP_PP] = mb * t_pp_mb;
-    r->part_s[STEP_EP] = mb * t_ep_mb;
-    r->part_s[STEP_BUBBLE] = (pp - 1) * ((double)Lc / Ls) * r->mb_stage_s;
-
-    /* Parameters held by one GPU of the last stage. */
-    double dense_layer = (layer_params - expert_params) / L * pscale;
-    double expert_layer = expert_params / L * pscale;
-    double emb = m->pp > 1 ? V * h : workload_embedding_params(w);
-    double n_dense = (Ls * dense_layer + emb * pscale) / t;
-    double n_expert = Ls * expert_layer / (t * e);
-    double edp = d / e; /* expert-data-parallel group size */
-
-    /* Data-parallel reduction. */
-    GroupSpan dp_span = r->span[DIM_DP];
-    GroupSpan edp_span = dp_span;
-    if (moe && m->ep > 1 && edp_given) {
-        edp_span = *edp_given;
-    } else if (moe && m->ep > 1) {
-        edp_span = span_worst_expert(m, c, p, SPAN_EXPERT_DP);
-    }
-    double t_dp = 0, dp_count = 0, dp_bytes = 0;
-    CollCost dp_one = {0, {0, 0, 0}, {0, 0, 0}, TIER_UP};
-    for (int part = 0; part < 2; part++) {
-        double n_par = part == 0 ? n_dense : n_expert;
-        GroupSpan span = part == 0 ? dp_span : edp_span;
-        if (n_par <= 0 || span.size <= 1)
-            continue;
-        CollCost a, g;
-        double times = m->zero == 3 ? mb : 1.0;
-        if (m->zero == 0) {
-            a = collective_cost_with(COLL_ALL_REDUCE, 4.0 * n_par, span, c, &cpar);
-            t_dp += a.time_s;
-            add_traffic(r, &a, 1);
-            if (part == 0) {
-                dp_one = a;
-                dp_bytes = 4.0 * n_par;
-                dp_count = 1;
-            }
-            continue;
-        }
-        /* ZeRO 1-2: one reduce-scatter of the gradients and one all-gather
-         * of the updated weights per step. ZeRO-3: per micro-batch, each
-         * layer's weights are gathered for forward, again for the recomputed
-         * forward under full recompute, and for backward, and its gradients
-         * reduce-scattered: one flat parameter per layer (FSDP), or with
-         * zero3_per_tensor one collective per weight tensor (DeepSpeed's
-         * _allgather_param of 2021: one all_gather per parameter), Ls x
-         * workload_layer_tensors of them. Each pays the ring latency over
-         * the whole DP group (collective.c), linear in its size. */
-        double per_layer = P.zero3_per_tensor ? workload_layer_tensors(w, w->layers - 1) : 1;
-        double pieces = m->zero == 3 ? Ls * per_layer : 1.0;
-        a = collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, c, &cpar);
-        g = collective_cost_with(COLL_ALL_GATHER, act_b * n_par / pieces, span, c, &cpar);
-        double gathers = m->zero == 3 ? (full ? 3.0 : 2.0) : 1.0;
-        double n_ops = times * pieces;
-        t_dp += n_ops * (a.time_s + gathers * g.time_s);
-        add_traffic(r, &a, n_ops);
-        add_traffic(r, &g, n_ops * gathers);
-        if (part == 0) {
-            dp_one = a;
-            dp_bytes = 4.0 * n_par / pieces;
-            dp_count = n_ops * (1 + gathers);
-        }
-    }
-    double bwd_frac = full ? 3.0 / 4 : 2.0 / 3;
-    if (m->zero == 3) {
-        /* Prefetching the next tensors hides ZeRO-3 traffic behind compute
-         * (FSDP), up to dp_overlap of it. With dp_overlap = 0 nothing hides:
-         * a tensor is gathered just before the kernel that needs it, as
-         * DeepSpeed's ZeRO-3 of 2021 did (SC21 Table 2: from 768 to 1,536
-         * A100s compute per GPU halves, the step stays at 67 s). Either way
-         * per-tensor rings over a large DP group are latency-bound. */
-        r->dp_hidden_s = fmin(t_dp, mb * P.dp_overlap * r->mb_compute_s);
-    } else {
-        r->dp_hidden_s = fmin(t_dp, P.dp_overlap * bwd_frac * r->mb_compute_s);
-    }
-    r->part_s[STEP_DP] = t_dp - r->dp_hidden_s;
-    if (dp_count > 0) {
-        r->comm[STEP_DP] = make_comm(dp_count, dp_bytes, &dp_one, dp_span);
-        r->comm[STEP_DP].total_s = t_dp;
-    }
-
-    /* Optimizer: Adam over the locally updated parameters. */
-    double opt_dense = m->zero >= 1 ? n_dense / d : n_dense;
-    double opt_expert = m->zero >= 1 ? n_expert / edp : n_expert;
-    r->optimizer_s = 30.0 * (opt_dense + opt_expert) / c->gpu.hbm_bytes_per_s;
-
-    r->step_s = r->optimizer_s;
-    for (int i = 0; i < STEP_PART_COUNT; i++)
-        r->step_s += r->part_s[i];
-
-    /* Memory per GPU. */
-    r->mem_weights =
-        act_b * (n_dense / (m->zero >= 3 ? d : 1) + n_expert / (m->zero >= 3 ? edp : 1));
-    r->mem_grads = 4.0 * (n_dense / (m->zero >= 2 ? d : 1) + n_expert / (m->zero >= 2 ? edp : 1));
-    r->mem_optimizer = 12.0 * (opt_dense + opt_expert);
-    double stored = full ? 2.0 * s_loc * b * h
-                         : (w->recompute == WL_RECOMPUTE_SELECTIVE ? act_base : act_layer);
-    /* 1F1B keeps min(m, p) micro-batches in flight on the first stage, each
-     * with that stage's layers: p x L/p = L layers' worth, Korthikanti et al.
-     * 2022 §4.2.3 (34*s*b*h*L/t bytes with sequence parallelism and
-     * selective recompute, their Table 2). Uneven stages put the short ones
-     * at the ends, where memory peaks (first: in flight; last: logits), as
-     * Llama 3 does (§3.3.2: 126 layers on PP 16, one layer fewer on the first
-     * and the last stage): the first holds floor(L/p), the last too when at
-     * least two stages are short. */
-    const int rem = w->layers % m->pp;
-    const int L_first = w->layers / m->pp;
-    const int L_last = (rem == 0 || m->pp - rem >= 2) ? w->layers / m->pp : Ls;
-    double in_flight = fmin(mb, pp);
-    double first =
-        stored * L_first * in_flight * (m->interleave > 1 ? 1 + (pp - 1) / (pp * v) : 1);
-    double last = stored * L_last + logits;
-    if (full) {
-        first += act_layer; /* the layer being recomputed */
-        last += act_layer;
-    }
-    r->mem_activations = fmax(first, last);
-    r->mem_per_gpu_bytes = r->mem_weights + r->mem_grads + r->mem_optimizer + r->mem_activations;
-    r->hbm_bytes = c->gpu.hbm_bytes;
-    r->fits = r->mem_per_gpu_bytes <= r->hbm_bytes;
-
-    /* Rates. */
-    double n_gpus = c->n_gpus;
-    r->tokens_per_s = (double)w->global_batch * s / r->step_s;
-    r->tflops_per_gpu = workload_model_flops(w) / r->step_s / n_gpus / 1e12;
-    r->hw_tflops_per_gpu = workload_hw_flops(w) / r->step_s / n_gpus / 1e12;
-    /* Against the peak of the precision the matmuls run in, so MFU stays
-     * below compute_efficiency (an FP8 run is not "140% MFU"). */
-    r->mfu = workload_model_flops(w) / (r->step_s * n_gpus * r->peak_flops);
-
-    bottleneck_words(r, m);
-    if (!r->fits) {
-        char need[32], more[32], have[32];
-        units_format(UNITS_BYTES, r->mem_per_gpu_bytes, true, need, sizeof need);
-        units_format(UNITS_BYTES, r->mem_per_gpu_bytes - r->hbm_bytes, true, more, sizeof more);
-        units_format(UNITS_BYTES, r->hbm_bytes, true, have, sizeof have);
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "does not fit: needs %s per GPU, %s more than the %s of HBM", need, more, have);
-    }
+    step_setup(&S, r, spans);
+    r->params = S.P;
+    step_compute(&S, r);
+    step_tp(&S, r);
+    step_pp(&S, r);
+    step_ep(&S, r);
+    step_bubble(&S, r);
+    step_dp(&S, r, edp_given);
+    step_optimizer(&S, r);
+    step_memory(&S, r);
+    step_rates(&S, r);
     return STEP_OK;
 }
 
@@ -531,9 +754,13 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
         units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
         units_format(UNITS_TIME, sc->each_s, true, b2, sizeof b2);
         snprintf(buf, buf_len,
-                 "TP: %.0f all-reduces of %s over %d GPUs in %d domain%s (%s each, %s) = %s%s",
-                 sc->count, a, sc->group, sc->domains, sc->domains == 1 ? "" : "s", b2,
-                 tier_name(sc->tier), d4, m->cp > 1 ? " (with CP K/V exchange)" : "");
+                 "TP: %.0f %s of %s over %d GPUs in %d domain%s (%s each, %s) = %s%s%s",
+                 sc->count,
+                 r->seq_parallel ? "reduce-scatter + all-gather pairs (sequence parallel)"
+                                 : "all-reduces",
+                 a, sc->group, sc->domains, sc->domains == 1 ? "" : "s", b2, tier_name(sc->tier),
+                 d4, m->cp > 1 ? " (with CP K/V exchange)" : "",
+                 r->tp_overlap ? ", the rest hidden under the GEMMs" : "");
         break;
     case STEP_PP:
         if (m->pp <= 1) {

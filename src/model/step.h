@@ -35,12 +35,15 @@ typedef enum {
 } StepPart;
 
 typedef struct {
-    double compute_efficiency; /* achievable fraction of peak for matmuls */
+    double compute_efficiency; /* matmul share of peak; 0 = the GPU generation's
+                                * calibration (step.c) */
     double nonmatmul_bytes_per_act; /* HBM traffic of elementwise ops per activation byte */
+    double gemm_overhead_s;    /* fixed time of each GEMM (launch, tail wave) */
     double up_efficiency;      /* achievable busbw / line rate, scale-up */
     double out_efficiency;     /* achievable busbw / line rate, scale-out */
     double dp_overlap;         /* fraction of backward that can hide DP reduction */
     double coll_fixed_s;       /* fixed cost of every collective (see collective.c) */
+    double coll_ramp_bytes;    /* buffer at which a collective reaches half its rate */
     bool zero3_per_tensor;     /* ZeRO-3 gathers each weight tensor on its own (DeepSpeed
                                 * 2021) instead of one flat parameter per layer (FSDP) */
 } StepParams;
@@ -91,7 +94,12 @@ typedef struct {
     double peak_flops;                /* peak used (BF16 or FP8) */
     double dp_hidden_s;               /* DP time hidden behind backward */
     double cp_s;                      /* context-parallel K/V exchange (inside part TP) */
-    StepParams params;                /* the parameters used */
+    StepParams params;                /* the parameters used (compute_efficiency resolved) */
+    /* the framework settings as resolved (Workload WL_AUTO -> default) */
+    bool seq_parallel, tp_overlap, pp_overlap, dp_overlap;
+    double tp_hidden_s;               /* TP time hidden behind GEMMs (tp_overlap) */
+    double pp_hidden_s;               /* PP send time hidden behind compute (pp_overlap) */
+    double ep_permute_s;              /* MoE token permutation (inside part EP) */
 } StepResult;
 
 typedef enum {

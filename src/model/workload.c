@@ -430,5 +430,9 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
         FAIL("unknown recompute policy");
     if (w->precision != WL_BF16 && w->precision != WL_FP8)
         FAIL("unknown precision");
+    const WlSwitch sw[4] = {w->seq_parallel, w->tp_overlap, w->pp_overlap, w->dp_overlap};
+    for (int i = 0; i < 4; i++)
+        if (sw[i] < WL_AUTO || sw[i] > WL_OFF)
+            FAIL("unknown on/off setting");
     return true;
 }

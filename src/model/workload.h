@@ -15,6 +15,9 @@
 
 typedef enum { WL_BF16, WL_FP8 } WlPrecision;
 typedef enum { WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE, WL_RECOMPUTE_FULL } WlRecompute;
+/* A framework setting: WL_AUTO (0, what a zeroed Workload holds) takes the
+ * framework's default, stated where each setting is resolved (step.c). */
+typedef enum { WL_AUTO, WL_ON, WL_OFF } WlSwitch;
 
 typedef struct {
     char id[32];          /* preset id or "custom" */
@@ -39,6 +42,17 @@ typedef struct {
                            * read and write the b*a*s*s score matrix */
     WlRecompute recompute;
     WlPrecision precision;
+    /* How the framework runs it (Megatron-Core names; defaults in step.c):
+     * sequence parallelism (Korthikanti et al. 2022) shards norms and
+     * dropout over the TP group and turns each TP all-reduce into a
+     * reduce-scatter and an all-gather; the overlaps hide TP collectives
+     * behind GEMMs (--tp-comm-overlap), pipeline sends behind compute
+     * (--overlap-p2p-communication) and the DP gradient reduction behind
+     * backward (--overlap-grad-reduce). */
+    WlSwitch seq_parallel;
+    WlSwitch tp_overlap;
+    WlSwitch pp_overlap;
+    WlSwitch dp_overlap;
 } Workload;
 
 typedef struct {

@@ -1,96 +1,22 @@
-/* test_fidelity — the bandwidth model against published measurements, with
- * the one global calibration of step.c (matmuls at 0.71 of peak, 8 bytes of
- * HBM traffic per activation byte for memory-bound layers) and the presets of
- * hw.c. Tolerances are stated per case. Figures below: source value, model
- * value, error (regenerate by running this program with SCALELAB_FIDELITY=1).
+/* test_fidelity — the bandwidth model against published measurements.
  *
- * 1. Megatron SC21 Table 1 (Narayanan et al. 2021), DGX A100 (8 x 200 Gb/s
- *    HDR per node), s 2048, V 51200, full recompute; TP, PP, GPUs, batch from
- *    the paper, micro-batch and interleaving from NVIDIA/Megatron-LM
- *    examples/sc21/run_table_1.sh. Hardware teraFLOP/s per GPU (Eq. 3),
- *    tolerance +-15% each:
- *      model   TP PP  GPUs batch mb v   paper  model   error
- *      1.7B     1  1    32   512 16 1    137   135.5   -1.1%
- *      3.6B     2  1    64   512 16 1    138   137.0   -0.8%
- *      7.5B     4  1   128   512 16 1    142   141.0   -0.7%
- *      18.4B    8  1   256  1024  8 1    135   135.8   +0.6%
- *      39.1B    8  2   512  1536  4 1    138   134.6   -2.5%
- *      76.1B    8  4  1024  1792  2 3    140   142.9   +2.1%
- *      145.6B   8  8  1536  2304  2 2    148   147.0   -0.7%
- *      310.1B   8 16  1920  2160  1 2    155   156.6   +1.1%
- *      529.6B   8 35  2520  2520  1 3    163   165.0   +1.2%
- *      1008B    8 64  3072  3072  1 1    163   159.5   -2.2%
+ * Two sets of published runs (the case table below, each with its source):
+ * the TUNED set chose the calibration constants of step.c and collective.c
+ * (SC21 Table 1 for A100; one Llama 3 405B run for Hopper BF16; one NeMo
+ * GPT-3 run for Hopper FP8; two Megatron-Bridge GB200 runs for Blackwell;
+ * two nccl-tests figures for collectives), the HELD-OUT set never chose
+ * anything and is only checked: at least 75% of it within 15% and a mean
+ * error of at most 12%, and every run of either set fits in memory, since
+ * it trained. SCALELAB_FIDELITY=1 prints every case, its error and where
+ * its time goes.
  *
- * 2. SC21 §5.4.1, Fig. 13: GPT 162.2B (32 layers, h 20480, 128 heads) on 64
- *    A100, TP x PP = 64, micro-batch 1 (examples/sc21/run_figure_13.sh). The
- *    paper: TP 8 (one node) is best, TP 16 and 32 spill across nodes and are
- *    worse. Model, teraFLOP/s per GPU:
- *      batch   TP2    TP4    TP8    TP16   TP32
- *        32   89.6  124.6  145.2  135.0  105.6
- *       128  142.2  164.2  168.3  144.6  108.3
- *    Asserted: TP 8 best; TP 16 at least 5% and TP 32 at least 20% below it.
- *    The model's TP 16 penalty (7% and 14%) is milder than the paper's bars
- *    suggest: with hierarchical all-reduce only S/8 crosses the NICs.
- *
- * 3. SC21 §5.4.3, Fig. 15: GPT 5.9B (32 layers, h 3840, 32 heads) on 64
- *    A100, TP x DP = 64, micro-batch 1 (run_figure_15.sh). Going from TP 8 to
- *    TP 16 (across two nodes) roughly halves throughput. Model:
- *      batch   TP2    TP4    TP8   TP16   TP32   TP16/TP8
- *        32  109.1   84.9   63.1   42.8   24.0     0.68
- *       128  128.1  102.5   74.1   44.4   24.1     0.60
- *       512  133.9  108.1   77.5   44.9   24.1     0.58
- *    (the paper's curve falls from about 125 to about 25 over TP 2..32).
- *    Asserted: TP16/TP8 in [0.40, 0.70].
- *
- * 4. Bubble law (SC21 §2.2): throughput is proportional to
- *    1 / (1 + (p-1)/(v*m)). GPT 64 layers h 8192 on 32 A100, TP 8 PP 4 DP 1:
- *      m 4 -> m 16, v 1: law 1.4737, model 1.4891 (+1.0%)
- *      v 1 -> v 2 at m 4: law 1.2727, model 1.2649 (-0.6%)
- *    Tolerance 3% (the per-step optimizer time does not shrink with m).
- *
- * 5. NCCL (nccl-tests PERFORMANCE.md; maintainers in NVIDIA/nccl-tests#212):
- *    ring busbw independent of the group size and about 80% of NVLink line
- *    rate for large messages. 8 GB all-reduce on the dgx-h100 preset:
- *      n = 2: 366 GB/s (81.3%), n = 4: 367 (81.6%), n = 8: 367 (81.6%) of
- *      450 GB/s; source 370 GB/s. Asserted: 75-85% and within 1% of each other.
- *
- * 6. The seeds' rules (../shared/seeds):
- *    a. Llama 3 70B on 144 GB200 (two NVL72 racks), TP 8 x DP 18: moving
- *       half of one TP group into the other rack takes the step from 2.05 s
- *       to 2.89 s (1.41x). Asserted: at least 1.25x slower.
- *    b. The same job with DP spread over both racks versus (hypothetically)
- *       one 144-GPU domain: 2.047 s both (DP hides behind backward).
- *       Asserted: at most 5% slower.
- *    c. DeepSeek-V3 on 1024 GPUs, TP 1 PP 16 DP 64 EP 64: inside NVL72 racks
- *       (64 of the 72 GPUs of each rack in use, so an EP group is one rack)
- *       12.05 s per step; over 8-GPU DGX B200 servers with 400 Gb/s NICs
- *       44.31 s (3.68x). Asserted: at least 2x faster in the racks.
- *
- * 7. SC21 Table 2, ZeRO-3 without model parallelism (DeepSpeed): GPT-3
- *    175B, batch 1536 fixed, micro-batch 4 / 2 / 1 on 384 / 768 / 1536 A100,
- *    full recompute; hardware teraFLOP/s per GPU:
- *      GPUs  paper  model (DeepSpeed 2021)  error   model (defaults)
- *       384   144        148.6              +3.2%        199.8
- *       768    88        109.6             +24.6%        199.8
- *      1536    44         63.1             +43.3%        174.8
- *    The physics: a ZeRO-3 gather is an NCCL ring over the whole DP group,
- *    whose latency is n-1 steps (1,344 NVLink + 191 network steps at 1,536
- *    GPUs, collective.c), while compute per GPU halves with each doubling at
- *    fixed batch. What makes it collapse is the software of the time, given
- *    as two documented parameters, not fitted: DeepSpeed gathered each
- *    parameter with its own all_gather (partition_parameters.py
- *    _allgather_param; 12 tensors per GPT layer, 4,608 collectives per step)
- *    and waited for it before the module ran (dp_overlap 0). Asserted: each
- *    doubling at least 15% slower per GPU, 1536 at most half of 384 (paper
- *    0.31, model 0.42), 384 within 15%, every row within -15% / +50%; with
- *    the defaults (FSDP: one flat parameter per layer, prefetched) at least
- *    5% slower at 1536 than at 384. Not reached: the paper's full collapse.
- *    With NCCL's Simple-protocol step latencies (3.4 us NVLink, 14 us
- *    network, tuning.cc) instead of the presets' LL128 ones the three rows
- *    come to 140 / 94 / 45 (-3% / +6% / +3%), but which protocol NCCL chose
- *    for these gathers is not confirmed, so the presets keep LL128.
- *
- * 8. Llama 3 405B on 8K and 16K H100s: see test_fidelity_llama3_405b.
+ * The behaviour tests after the table check published orderings rather
+ * than figures:
+ *   SC21 §5.4.1 Fig. 13 (GPT 162B on 64 A100: TP 8 best, TP 16 and 32
+ *   worse), §5.4.3 Fig. 15 (GPT 5.9B on 64 A100: TP 16 across two nodes
+ *   roughly halves TP 8's throughput), the bubble law (SC21 §2.2), NCCL's
+ *   small- and large-message figures, SC21 Table 2's ZeRO-3 collapse, and
+ *   the seed articles' rules (TP across racks, MoE in racks).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -137,7 +63,8 @@ static Workload megatron_gpt(int layers, int hidden, int heads, int batch, int m
                   .micro_batch = mb,
                   .recompute = WL_RECOMPUTE_FULL,
                   .precision = WL_BF16,
-                  .flash_attention = false};
+                  .flash_attention = false,
+                  .seq_parallel = WL_OFF};
     return w;
 }
 
@@ -162,39 +89,358 @@ static double sc21_hw_tflops(int layers, int hidden, int heads, int tp, int pp, 
     return eval_ok(&c, &w, &m, NULL).hw_tflops_per_gpu;
 }
 
-static void test_fidelity_sc21_table1(void **state)
+/* --- published runs: the tuned set and the held-out set ------------------
+ *
+ * Each case: the run as published (system, GPUs, model shape, batch,
+ * parallelism, framework settings) and one published figure. TUNED cases
+ * chose the calibration constants of step.c and collective.c; HELD cases
+ * were never used to choose anything and are only checked. Figures:
+ *   HW   hardware TFLOP/s per GPU (counting recomputed forward passes, SC21 Eq. 3)
+ *   MFL  model TFLOP/s per GPU (no recomputation)
+ *   TOK  tokens per second per GPU (independent of how FLOPs are counted)
+ *   SEC  seconds per iteration
+ * Settings as the source's framework ran them: Megatron 2021 (SC21, MT-NLG,
+ * BLOOM) without sequence parallelism or FlashAttention, full recompute;
+ * NeMo and Megatron-Bridge recipes with sequence parallelism, FlashAttention,
+ * the distributed optimizer (ZeRO 1), TP comm overlap, no recompute; FSDP in
+ * their tables is ZeRO 3 here. */
+typedef enum { HW, MFL, TOK, SEC } Metric;
+/* MEG21: Megatron of 2021, no FlashAttention, no sequence parallelism, no
+ * overlaps but DP's. LLAMA: Meta's stack (FlashAttention, sequence
+ * parallelism). NEMO: NeMo / Megatron-Bridge recipes (FlashAttention,
+ * sequence parallelism, TP comm overlap). */
+typedef enum { MEG21, LLAMA, NEMO } Framework;
+typedef enum { HELD, TUNED } CaseSet;
+
+typedef struct {
+    int layers, hidden, heads, kv, ffn;
+    bool swiglu;
+    int seq, vocab;
+    int experts, topk, shared, moe_layers, dense_ffn;
+    double params;
+} Shape;
+
+/* Shapes from each model's paper or config (named beside each). */
+#define GPT(l, h, a, v) {l, h, a, a, 4 * (h), false, 2048, v, 0, 0, 0, 0, 0, 0}
+/* SC21 Table 1 (layers, hidden, heads; vocab 51200) */
+static const Shape T1_1_7B = GPT(24, 2304, 24, 51200);
+static const Shape T1_3_6B = GPT(30, 3072, 32, 51200);
+static const Shape T1_7_5B = GPT(36, 4096, 32, 51200);
+static const Shape T1_18_4B = GPT(40, 6144, 48, 51200);
+static const Shape T1_39_1B = GPT(48, 8192, 64, 51200);
+static const Shape T1_76_1B = GPT(60, 10240, 80, 51200);
+static const Shape T1_145_6B = GPT(80, 12288, 96, 51200);
+static const Shape T1_310_1B = GPT(96, 16384, 128, 51200);
+static const Shape T1_529_6B = GPT(105, 20480, 128, 51200);
+static const Shape T1_1008B = GPT(128, 25600, 160, 51200);
+static const Shape GPT3_175B = GPT(96, 12288, 96, 51200);   /* Brown et al. 2020; SC21 */
+static const Shape GPT_530B = GPT(105, 20480, 128, 51200);  /* SC21 Table 1; MT-NLG §3 */
+static const Shape BLOOM_176B = GPT(70, 14336, 112, 250880); /* BLOOM paper Table 3 */
+static const Shape NEMO_GPT3_5B = GPT(24, 4096, 32, 50304);  /* NeMo gpt3 5b config */
+static const Shape NEMO_GPT3_20B = GPT(44, 6144, 48, 50304); /* NeMo gpt3 20b config */
+static const Shape LLAMA2_7B = {32, 4096, 32, 32, 11008, true, 4096, 32000, 0, 0, 0, 0, 0, 0};
+static const Shape LLAMA2_13B = {40, 5120, 40, 40, 13824, true, 4096, 32000, 0, 0, 0, 0, 0, 0};
+static const Shape LLAMA2_70B = {80, 8192, 64, 8, 28672, true, 4096, 32000, 0, 0, 0, 0, 0, 0};
+static const Shape LLAMA3_8B = {32, 4096, 32, 8, 14336, true, 8192, 128256, 0, 0, 0, 0, 0, 0};
+static const Shape LLAMA3_70B = {80, 8192, 64, 8, 28672, true, 8192, 128256, 0, 0, 0, 0, 0, 0};
+static const Shape LLAMA3_405B = {126, 16384, 128, 8, 53248, true, 8192, 128256,
+                                  0,   0,     0,   0, 0,     0}; /* Llama 3 Table 3 */
+/* Nemotron-4 340B: 96 layers, 18432, 96 / 8 heads, squared-ReLU MLP 73728,
+ * vocab 256000 (Nemotron-4 340B technical report Table 1). */
+static const Shape NEMOTRON_340B = {96, 18432, 96, 8, 73728, false, 4096, 256000,
+                                    0,  0,     0,  0, 0,     0};
+/* DeepSeek-V3 as the preset (MLA as plain attention of the same width). */
+static const Shape DEEPSEEK_V3 = {61, 7168, 128, 128, 2048, true, 4096, 129280,
+                                  256, 8,   1,   58,  18432, 671e9};
+/* Qwen3-235B-A22B: 94 layers, 4096, 64 / 4 heads, 128 experts of 1536, top-8,
+ * no shared expert, vocab 151936 (Qwen3 technical report Table 2). */
+static const Shape QWEN3_235B = {94, 4096, 64, 4, 1536, true, 4096, 151936,
+                                 128, 8,  0,  94, 0,    235e9};
+
+typedef struct {
+    const char *name;
+    const char *source;
+    CaseSet set;
+    const char *system;
+    int gpus;
+    double out_bytes_per_s; /* 0 = the preset's NIC */
+    int domain;             /* 0 = the preset's domain */
+    const Shape *shape;
+    int gbs, mbs;
+    WlRecompute rc;
+    WlPrecision prec;
+    Framework fw;
+    int seq;                /* 0 = the shape's */
+    int tp, cp, pp, dp, ep, v, zero;
+    Metric metric;
+    double published;
+    /* A benchmark row that does not fit under the table's settings as read
+     * here (no recompute, no offload): the table does not give the recipe's
+     * memory settings, so its fit is reported, not asserted. */
+    bool memory_unpublished;
+} Case;
+
+#define SC21 "Narayanan et al. SC21"
+#define NEMO2407 "NVIDIA/NeMo docs performance_summary.md (NeMo 24.07, DGX-H100, FP8)"
+#define MB2511 "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md (25.11)"
+
+static const Case cases[] = {
+    /* SC21 Table 1 (tuned): micro-batch and interleave from NVIDIA/Megatron-LM
+     * examples/sc21/run_table_1.sh. */
+    {"T1 1.7B", SC21 " Table 1", TUNED, "dgx-a100", 32, 0, 0, &T1_1_7B, 512, 16,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 1, 1, 1, 32, 1, 1, 0, HW, 137, false},
+    {"T1 3.6B", SC21 " Table 1", TUNED, "dgx-a100", 64, 0, 0, &T1_3_6B, 512, 16,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 2, 1, 1, 32, 1, 1, 0, HW, 138, false},
+    {"T1 7.5B", SC21 " Table 1", TUNED, "dgx-a100", 128, 0, 0, &T1_7_5B, 512, 16,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 4, 1, 1, 32, 1, 1, 0, HW, 142, false},
+    {"T1 18.4B", SC21 " Table 1", TUNED, "dgx-a100", 256, 0, 0, &T1_18_4B, 1024, 8,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 1, 32, 1, 1, 0, HW, 135, false},
+    {"T1 39.1B", SC21 " Table 1", TUNED, "dgx-a100", 512, 0, 0, &T1_39_1B, 1536, 4,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 2, 32, 1, 1, 0, HW, 138, false},
+    {"T1 76.1B", SC21 " Table 1", TUNED, "dgx-a100", 1024, 0, 0, &T1_76_1B, 1792, 2,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 4, 32, 1, 3, 0, HW, 140, false},
+    {"T1 145.6B", SC21 " Table 1", TUNED, "dgx-a100", 1536, 0, 0, &T1_145_6B, 2304, 2,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 8, 24, 1, 2, 0, HW, 148, false},
+    {"T1 310.1B", SC21 " Table 1", TUNED, "dgx-a100", 1920, 0, 0, &T1_310_1B, 2160, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 16, 15, 1, 2, 0, HW, 155, false},
+    {"T1 529.6B", SC21 " Table 1", TUNED, "dgx-a100", 2520, 0, 0, &T1_529_6B, 2520, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 35, 9, 1, 3, 0, HW, 163, false},
+    {"T1 1008B", SC21 " Table 1", TUNED, "dgx-a100", 3072, 0, 0, &T1_1008B, 3072, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 64, 6, 1, 1, 0, HW, 163, false},
+    /* SC21 Table 2, PTD-P rows (held out): GPT-3 175B at model-parallel size
+     * 96 (TP 8 x PP 12), 530B at 280 (TP 8 x PP 35), micro-batch 1; the
+     * paper does not give v: 2 and 3 as Table 1's nearest rows. */
+    {"T2 175B 384", SC21 " Table 2", HELD, "dgx-a100", 384, 0, 0, &GPT3_175B, 1536, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 12, 4, 1, 2, 0, HW, 153, false},
+    {"T2 175B 768", SC21 " Table 2", HELD, "dgx-a100", 768, 0, 0, &GPT3_175B, 1536, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 12, 8, 1, 2, 0, HW, 149, false},
+    {"T2 175B 1536", SC21 " Table 2", HELD, "dgx-a100", 1536, 0, 0, &GPT3_175B, 1536, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 12, 16, 1, 2, 0, HW, 141, false},
+    {"T2 530B 560", SC21 " Table 2", HELD, "dgx-a100", 560, 0, 0, &GPT_530B, 2240, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 35, 2, 1, 3, 0, HW, 171, false},
+    {"T2 530B 1120", SC21 " Table 2", HELD, "dgx-a100", 1120, 0, 0, &GPT_530B, 2240, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 35, 4, 1, 3, 0, HW, 167, false},
+    {"T2 530B 2240", SC21 " Table 2", HELD, "dgx-a100", 2240, 0, 0, &GPT_530B, 2240, 1,
+     WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 35, 8, 1, 3, 0, HW, 159, false},
+    /* MT-NLG 530B (Smith et al. 2022, §3 and its throughput table): Selene,
+     * TP 8, PP 35, batch 1920, 1F1B, seconds per iteration. */
+    {"MT-NLG 280 nodes", "Smith et al. 2022 (MT-NLG)", HELD, "dgx-a100", 2240, 0, 0, &GPT_530B,
+     1920, 1, WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 35, 8, 1, 1, 1, SEC, 60.1, false},
+    {"MT-NLG 350 nodes", "Smith et al. 2022 (MT-NLG)", HELD, "dgx-a100", 2800, 0, 0, &GPT_530B,
+     1920, 1, WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 35, 10, 1, 1, 1, SEC, 50.2, false},
+    {"MT-NLG 420 nodes", "Smith et al. 2022 (MT-NLG)", HELD, "dgx-a100", 3360, 0, 0, &GPT_530B,
+     1920, 1, WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 8, 1, 35, 12, 1, 1, 1, SEC, 44.4, false},
+    /* BLOOM 176B (BigScience 2022 §3.4): 384 A100 80 GB on Jean Zay, 4 x 100
+     * Gb/s Omni-Path per 8-GPU node (6.25 GB/s per GPU), TP 4, PP 12, DP 8,
+     * ZeRO 1, batch 2048 x 2048 tokens, micro-batch 2: 156 TFLOP/s. */
+    {"BLOOM 176B", "BigScience, BLOOM paper §3.4", HELD, "dgx-a100", 384, 400e9 / 8 / 8, 0,
+     &BLOOM_176B, 2048, 2, WL_RECOMPUTE_FULL, WL_BF16, MEG21, 0, 4, 1, 12, 8, 1, 1, 1, HW, 156, false},
+    /* Llama 3 405B (Llama 3 paper Table 4), BF16, 16M tokens per step, FSDP
+     * sharding optimizer and gradients (ZeRO 2); v not given (4 assumed). */
+    {"Llama3 405B 8K 8192", "Llama 3 paper Table 4", TUNED, "dgx-h100", 8192, 0, 0,
+     &LLAMA3_405B, 2048, 1, WL_RECOMPUTE_NONE, WL_BF16, LLAMA, 0, 8, 1, 16, 64, 1, 4, 2, MFL, 430, false},
+    {"Llama3 405B 8K 16384", "Llama 3 paper Table 4", HELD, "dgx-h100", 16384, 0, 0,
+     &LLAMA3_405B, 2048, 1, WL_RECOMPUTE_NONE, WL_BF16, LLAMA, 0, 8, 1, 16, 128, 1, 4, 2, MFL, 400, false},
+    {"Llama3 405B 128K 16384", "Llama 3 paper Table 4", HELD, "dgx-h100", 16384, 0, 0,
+     &LLAMA3_405B, 128, 1, WL_RECOMPUTE_NONE, WL_BF16, LLAMA, 131072, 8, 16, 16, 8, 1, 4, 2, MFL, 380, false},
+    /* NeMo 24.07 on DGX-H100, FP8 (held out but the MLPerf-sized GPT-3 row,
+     * which tuned Hopper's FP8 share). */
+    {"NeMo GPT3-5B", NEMO2407, HELD, "dgx-h100", 64, 0, 0, &NEMO_GPT3_5B, 2048, 4,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 64, 1, 1, 1, TOK, 22521, false},
+    {"NeMo GPT3-20B", NEMO2407, HELD, "dgx-h100", 64, 0, 0, &NEMO_GPT3_20B, 256, 2,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 2, 1, 1, 32, 1, 1, 1, TOK, 5851, false},
+    {"NeMo GPT3-175B 128", NEMO2407, HELD, "dgx-h100", 128, 0, 0, &GPT3_175B, 256, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 1, 8, 4, 1, 6, 1, TOK, 726, false},
+    {"NeMo GPT3-175B 512", NEMO2407, TUNED, "dgx-h100", 512, 0, 0, &GPT3_175B, 2048, 2,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 1, 8, 16, 1, 6, 1, TOK, 782, false},
+    {"NeMo Llama2-7B", NEMO2407, HELD, "dgx-h100", 8, 0, 0, &LLAMA2_7B, 128, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 8, 1, 1, 1, TOK, 16847, false},
+    {"NeMo Llama2-13B", NEMO2407, HELD, "dgx-h100", 16, 0, 0, &LLAMA2_13B, 128, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 4, 4, 1, 10, 1, TOK, 8646, false},
+    {"NeMo Llama2-70B", NEMO2407, HELD, "dgx-h100", 64, 0, 0, &LLAMA2_70B, 128, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 1, 4, 4, 1, 20, 1, TOK, 1707, false},
+    {"NeMo Nemotron-340B", NEMO2407, HELD, "dgx-h100", 128, 0, 0, &NEMOTRON_340B, 32, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 8, 1, 8, 2, 1, 12, 1, TOK, 322, true},
+    {"NeMo Llama3-8B", NEMO2407, HELD, "dgx-h100", 8, 0, 0, &LLAMA3_8B, 128, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 2, 1, 4, 1, 1, 1, TOK, 12036, false},
+    {"NeMo Llama3-70B", NEMO2407, HELD, "dgx-h100", 64, 0, 0, &LLAMA3_70B, 128, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 2, 4, 2, 1, 5, 1, TOK, 1533, false},
+    /* Megatron-Bridge 25.11 (held out but the GB200 Llama 3 8B FP8 row and
+     * the GB200 DeepSeek-V3 BF16 row, which tuned Blackwell). FP8-CS rows as
+     * FP8. MoE rows: EP groups of 64 fill a 72-GPU rack's first 64 GPUs
+     * (domain 64 here), as a rack-aware launcher places them. */
+    {"MB Llama3-8B GB300", MB2511, HELD, "gb300-nvl72", 8, 0, 0, &LLAMA3_8B, 128, 2,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 8, 1, 1, 1, TOK, 37556, false},
+    {"MB Llama3-8B GB200", MB2511, TUNED, "gb200-nvl72", 8, 0, 0, &LLAMA3_8B, 128, 2,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 8, 1, 1, 1, TOK, 31508, false},
+    {"MB Llama3-8B B200", MB2511, HELD, "dgx-b200", 8, 0, 0, &LLAMA3_8B, 128, 2,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 8, 1, 1, 1, TOK, 30624, false},
+    {"MB Llama3-8B H100", MB2511, HELD, "dgx-h100", 8, 0, 0, &LLAMA3_8B, 128, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 8, 1, 1, 3, TOK, 14451, false},
+    {"MB Llama3-70B GB300", MB2511, HELD, "gb300-nvl72", 64, 0, 0, &LLAMA3_70B, 256, 2,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 64, 1, 1, 3, TOK, 4520, true},
+    {"MB Llama3-70B GB200", MB2511, HELD, "gb200-nvl72", 64, 0, 0, &LLAMA3_70B, 256, 2,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 64, 1, 1, 3, TOK, 4312, true},
+    {"MB Llama3-70B H100", MB2511, HELD, "dgx-h100", 64, 0, 0, &LLAMA3_70B, 128, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 1, 8, 2, 1, 5, 1, TOK, 1602, false},
+    {"MB Llama3.1-405B GB300", MB2511, HELD, "gb300-nvl72", 256, 0, 0, &LLAMA3_405B, 1536, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 2, 2, 8, 8, 1, 4, 1, TOK, 999, true},
+    {"MB Llama3.1-405B GB200", MB2511, HELD, "gb200-nvl72", 256, 0, 0, &LLAMA3_405B, 1536, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 1, 16, 4, 1, 4, 1, TOK, 813, false},
+    {"MB Llama3.1-405B B200", MB2511, HELD, "dgx-b200", 128, 0, 0, &LLAMA3_405B, 64, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 2, 8, 2, 1, 8, 1, TOK, 661, false},
+    {"MB Llama3.1-405B H100", MB2511, HELD, "dgx-h100", 1024, 0, 0, &LLAMA3_405B, 512, 1,
+     WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 8, 2, 8, 8, 1, 8, 1, TOK, 292, false},
+    {"MB DeepSeek-V3 GB300 BF16", MB2511, HELD, "gb300-nvl72", 256, 0, 64, &DEEPSEEK_V3, 4096,
+     1, WL_RECOMPUTE_NONE, WL_BF16, NEMO, 0, 1, 1, 2, 128, 32, 4, 1, TOK, 3848, false},
+    {"MB DeepSeek-V3 GB200 BF16", MB2511, TUNED, "gb200-nvl72", 256, 0, 64, &DEEPSEEK_V3, 4096,
+     1, WL_RECOMPUTE_NONE, WL_BF16, NEMO, 0, 1, 1, 4, 64, 64, 4, 1, TOK, 3139, false},
+    {"MB Qwen3-235B GB300 BF16", MB2511, HELD, "gb300-nvl72", 256, 0, 64, &QWEN3_235B, 8192, 2,
+     WL_RECOMPUTE_NONE, WL_BF16, NEMO, 0, 1, 1, 4, 64, 16, 12, 1, TOK, 6131, false},
+    {"MB Qwen3-235B GB200 BF16", MB2511, HELD, "gb200-nvl72", 256, 0, 64, &QWEN3_235B, 8192, 1,
+     WL_RECOMPUTE_NONE, WL_BF16, NEMO, 0, 1, 1, 8, 32, 32, 3, 1, TOK, 4916, false},
+    /* DeepSeek-V3 (technical report §1, §3): 2,048 H800, 180K GPU hours per
+     * trillion tokens = 1e12 / (180e3 x 3600) / 1 = 1,543 tokens/s per GPU;
+     * PP 16 (DualPipe, taken as 1F1B here), EP 64 over 8 nodes, ZeRO 1,
+     * FP8, batch 15360 x 4096. */
+    {"DeepSeek-V3 2048 H800", "DeepSeek-V3 Technical Report §1, §3", HELD, "dgx-h800", 2048, 0,
+     0, &DEEPSEEK_V3, 15360, 1, WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 16, 128, 64, 1, 1,
+     TOK, 1543, false},
+};
+
+static Workload case_workload(const Case *k)
+{
+    const Shape *s = k->shape;
+    Workload w = {.id = "case",
+                  .layers = s->layers,
+                  .hidden = s->hidden,
+                  .heads = s->heads,
+                  .kv_heads = s->kv,
+                  .ffn = s->ffn,
+                  .swiglu = s->swiglu,
+                  .seq = k->seq ? k->seq : s->seq,
+                  .vocab = s->vocab,
+                  .params = s->params,
+                  .global_batch = k->gbs,
+                  .micro_batch = k->mbs,
+                  .experts = s->experts,
+                  .topk = s->topk,
+                  .shared_experts = s->shared,
+                  .moe_layers = s->moe_layers,
+                  .dense_ffn = s->dense_ffn,
+                  .flash_attention = k->fw != MEG21,
+                  .recompute = k->rc,
+                  .precision = k->prec,
+                  .seq_parallel = k->fw == MEG21 ? WL_OFF : WL_ON,
+                  .tp_overlap = k->fw == NEMO ? WL_ON : WL_OFF};
+    return w;
+}
+
+static Cluster case_cluster(const Case *k)
+{
+    Cluster c = preset(k->system, k->gpus);
+    if (k->out_bytes_per_s > 0)
+        cluster_set_out_bw(&c, k->out_bytes_per_s);
+    if (k->domain > 0)
+        c.domain_gpus = k->domain;
+    return c;
+}
+
+static StepResult case_eval(const Case *k)
+{
+    Cluster c = case_cluster(k);
+    Workload w = case_workload(k);
+    Mapping m = {.tp = k->tp, .cp = k->cp, .pp = k->pp, .dp = k->dp, .ep = k->ep,
+                 .interleave = k->v, .zero = k->zero};
+    StepResult r;
+    char err[200] = "";
+    if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK) {
+        print_error("%s: step_eval: %s\n", k->name, err);
+        fail();
+    }
+    return r;
+}
+
+static double case_figure(const Case *k, const StepResult *r)
+{
+    switch (k->metric) {
+    case HW:
+        return r->hw_tflops_per_gpu;
+    case MFL:
+        return r->tflops_per_gpu;
+    case TOK:
+        return r->tokens_per_s / k->gpus;
+    default:
+        return r->step_s;
+    }
+}
+
+typedef struct {
+    int n, within;
+    double sum_abs, worst;
+} Score;
+
+static Score score_set(CaseSet set)
+{
+    Score sc = {0, 0, 0, 0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const Case *k = &cases[i];
+        if (k->set != set)
+            continue;
+        StepResult r = case_eval(k);
+        double got = case_figure(k, &r), err = got / k->published - 1;
+        sc.n++;
+        sc.within += fabs(err) <= 0.15;
+        sc.sum_abs += fabs(err);
+        sc.worst = fmax(sc.worst, fabs(err));
+        if (verbose())
+            printf("%-5s %-28s published %8.1f model %8.1f %+6.1f%%  %s%s\n",
+                   set == TUNED ? "tuned" : "held", k->name, k->published, got, 100 * err,
+                   r.fits ? "" : "DOES NOT FIT ", r.bottleneck);
+    }
+    if (verbose() && sc.n)
+        printf("%s: %d cases, %d within 15%% (%.0f%%), mean error %.1f%%, worst %.1f%%\n",
+               set == TUNED ? "tuned" : "held-out", sc.n, sc.within, 100.0 * sc.within / sc.n,
+               100 * sc.sum_abs / sc.n, 100 * sc.worst);
+    return sc;
+}
+
+/* The tuned set is what the constants were chosen on: every case within 15%. */
+static void test_fidelity_tuned_set(void **state)
 {
     (void)state;
-    static const struct {
-        const char *name;
-        int heads, hidden, layers, tp, pp, gpus, batch, mb, v;
-        double paper;
-    } rows[] = {
-        {"1.7B", 24, 2304, 24, 1, 1, 32, 512, 16, 1, 137},
-        {"3.6B", 32, 3072, 30, 2, 1, 64, 512, 16, 1, 138},
-        {"7.5B", 32, 4096, 36, 4, 1, 128, 512, 16, 1, 142},
-        {"18.4B", 48, 6144, 40, 8, 1, 256, 1024, 8, 1, 135},
-        {"39.1B", 64, 8192, 48, 8, 2, 512, 1536, 4, 1, 138},
-        {"76.1B", 80, 10240, 60, 8, 4, 1024, 1792, 2, 3, 140},
-        {"145.6B", 96, 12288, 80, 8, 8, 1536, 2304, 2, 2, 148},
-        {"310.1B", 128, 16384, 96, 8, 16, 1920, 2160, 1, 2, 155},
-        {"529.6B", 128, 20480, 105, 8, 35, 2520, 2520, 1, 3, 163},
-        {"1008B", 160, 25600, 128, 8, 64, 3072, 3072, 1, 1, 163},
-    };
+    Score sc = score_set(TUNED);
+    assert_true(sc.n >= 10);
+    assert_int_equal(sc.within, sc.n);
+}
+
+/* The held-out set was never used to choose anything: at least 75% of its
+ * cases within 15% and a mean error of at most 12%. */
+static void test_fidelity_held_out_set(void **state)
+{
+    (void)state;
+    Score sc = score_set(HELD);
+    assert_true(sc.n >= 30);
+    if (4 * sc.within < 3 * sc.n || sc.sum_abs / sc.n > 0.12) {
+        print_error("held out: %d of %d within 15%%, mean error %.1f%%\n", sc.within, sc.n,
+                    100 * sc.sum_abs / sc.n);
+        fail();
+    }
+}
+
+/* Every published configuration trained, so it fits in the GPU's memory. */
+static void test_fidelity_published_runs_fit(void **state)
+{
+    (void)state;
     int bad = 0;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        double got =
-            sc21_hw_tflops(rows[i].layers, rows[i].hidden, rows[i].heads, rows[i].tp, rows[i].pp,
-                           rows[i].gpus, rows[i].batch, rows[i].mb, rows[i].v);
-        double err = got / rows[i].paper - 1;
-        if (verbose())
-            printf("table1 %-7s paper %5.0f model %6.1f %+5.1f%%\n", rows[i].name, rows[i].paper,
-                   got, 100 * err);
-        if (fabs(err) > 0.15) {
-            print_error("SC21 Table 1 %s: model %.1f TFLOP/s, paper %.0f (%+.1f%%)\n",
-                        rows[i].name, got, rows[i].paper, 100 * err);
-            bad++;
-        }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        StepResult r = case_eval(&cases[i]);
+        if (verbose() || !r.fits)
+            printf("fit %-28s %6.1f GiB of %5.1f (w %.1f g %.1f o %.1f a %.1f)\n", cases[i].name,
+                   r.mem_per_gpu_bytes / 1073741824.0, r.hbm_bytes / 1073741824.0,
+                   r.mem_weights / 1073741824.0, r.mem_grads / 1073741824.0,
+                   r.mem_optimizer / 1073741824.0, r.mem_activations / 1073741824.0);
+        bad += !r.fits && !cases[i].memory_unpublished;
     }
     assert_int_equal(bad, 0);
 }
@@ -382,58 +628,73 @@ static void test_fidelity_seeds_moe_in_racks(void **state)
     assert_int_equal(s.bottleneck_part, STEP_EP);
 }
 
-/* Llama 3 405B (Llama 3 paper, Table 4): 126 layers on DGX-H100-class
- * servers (8 GPUs, 400 Gb/s per GPU), TP 8, PP 16, ZeRO-2-style gradient
- * sharding, 16M tokens per step; model FLOPs (the paper's MFU counts no
- * recomputation). The paper does not give its number of virtual pipeline
- * stages; 4 is assumed here. Model TFLOP/s per GPU (paper / model / error):
- *   8,192 GPUs, DP 64, seq 8K, 2048 seqs:          430 / 441.3 / +2.6%
- *   16,384 GPUs, DP 128, seq 8K, 2048 seqs:        400 / 392.7 / -1.8%
- *   16,384 GPUs, CP 16, DP 8, seq 128K, 128 seqs:  380 / 399.4 / +5.1%
- * Never used for calibration. Asserted: each within 15%, and the paper's
- * ordering of the two 8K runs (more DP, fewer micro-batches each: slower). */
-static void test_fidelity_llama3_405b(void **state)
+
+/* NCCL at small sizes (MODEL-FACTS §3): a 2 KB all-reduce on the 8 A100 of
+ * one DGX takes about 34 us in nccl-tests (NVIDIA/nccl-tests#123), not
+ * hundreds; with 2 GPUs about 10 us. Tuned on those two. Held out: an 8-GPU
+ * Hopper all-reduce of 32 KB takes ~19 us and of 16 MB ~121 us in
+ * nccl-tests (kvcache-ai/Mooncake#3484); within a factor the model's
+ * alpha-beta terms must land (the small end is NVLS/LL there, which the
+ * model does not have: asserted within 2x). */
+static void test_fidelity_nccl_small_messages(void **state)
 {
     (void)state;
-    static const struct {
-        int gpus, cp, dp, seq, batch;
-        double paper;
-    } rows[3] = {
-        {8192, 1, 64, 8192, 2048, 430},
-        {16384, 1, 128, 8192, 2048, 400},
-        {16384, 16, 8, 131072, 128, 380},
-    };
-    double got[3];
-    for (int i = 0; i < 3; i++) {
-        Cluster c = preset("dgx-h100", rows[i].gpus);
-        Workload w = workload_preset_find("llama3-405b")->w;
-        w.seq = rows[i].seq;
-        w.global_batch = rows[i].batch;
-        w.micro_batch = 1;
-        Mapping m = {.tp = 8, .cp = rows[i].cp, .pp = 16, .dp = rows[i].dp, .ep = 1,
-                     .interleave = 4, .zero = 2};
-        got[i] = eval_ok(&c, &w, &m, NULL).tflops_per_gpu;
-        if (verbose())
-            printf("llama3-405b %5d GPUs CP %2d: paper %3.0f, model %6.1f (%+5.1f%%)\n",
-                   rows[i].gpus, rows[i].cp, rows[i].paper, got[i],
-                   100 * (got[i] / rows[i].paper - 1));
-        assert_true(fabs(got[i] / rows[i].paper - 1) <= 0.15);
-    }
-    assert_true(got[1] < got[0]);
+    Cluster a = preset("dgx-a100", 8);
+    GroupSpan s8 = {8, 1, 8, 1, false}, s2 = {2, 1, 2, 1, false};
+    double t8 = collective_cost(COLL_ALL_REDUCE, 2048, s8, &a).time_s;
+    double t2 = collective_cost(COLL_ALL_REDUCE, 2048, s2, &a).time_s;
+    Cluster h = preset("dgx-h100", 8);
+    double h16 = collective_cost(COLL_ALL_REDUCE, 16777216, s8, &h).time_s;
+    double h32k = collective_cost(COLL_ALL_REDUCE, 32768, s8, &h).time_s;
+    if (verbose())
+        printf("nccl: 2 KB all-reduce A100 x8 %.1f us (34), x2 %.1f us (10); H100 x8 32 KB "
+               "%.1f us (19), 16 MB %.1f us (121)\n",
+               t8 * 1e6, t2 * 1e6, h32k * 1e6, h16 * 1e6);
+    assert_true(t8 >= 30e-6 && t8 <= 40e-6);
+    assert_true(t2 >= 7e-6 && t2 <= 13e-6);
+    assert_true(fabs(h16 / 121e-6 - 1) <= 0.15);
+    assert_true(h32k <= 2 * 19e-6);
+}
+
+/* MoE orderings (issue-free wording: published by DeepSeek and NVIDIA): on
+ * the same 8-GPU servers EP 64 across servers is much slower than EP 8
+ * inside one; inside an NVL72 rack EP 64 beats both. DeepSeek-V3 on 1,024
+ * Blackwell GPUs, PP 16, DP 64. */
+static void test_fidelity_moe_orderings(void **state)
+{
+    (void)state;
+    Workload w = workload_preset_find("deepseek-v3")->w;
+    Mapping m64 = {.tp = 1, .cp = 1, .pp = 16, .dp = 64, .ep = 64, .interleave = 1, .zero = 1};
+    Mapping m8 = m64;
+    m8.ep = 8;
+    Cluster servers = preset("dgx-b200", 1024);
+    Cluster rack = preset("gb200-nvl72", 1024);
+    rack.domain_gpus = 64; /* 64 of each rack's 72 GPUs train */
+    double across = eval_ok(&servers, &w, &m64, NULL).step_s;
+    double inside = eval_ok(&servers, &w, &m8, NULL).step_s;
+    double racked = eval_ok(&rack, &w, &m64, NULL).step_s;
+    if (verbose())
+        printf("MoE: EP 64 across servers %.2f s, EP 8 inside %.2f s, EP 64 in racks %.2f s\n",
+               across, inside, racked);
+    assert_true(across >= 1.5 * inside);
+    assert_true(racked < inside && racked < across);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fidelity_sc21_table1),
-        cmocka_unit_test(test_fidelity_llama3_405b),
+        cmocka_unit_test(test_fidelity_tuned_set),
+        cmocka_unit_test(test_fidelity_held_out_set),
+        cmocka_unit_test(test_fidelity_published_runs_fit),
         cmocka_unit_test(test_fidelity_sc21_zero3_collapses),
         cmocka_unit_test(test_fidelity_sc21_tensor_vs_pipeline),
         cmocka_unit_test(test_fidelity_sc21_tensor_vs_data),
         cmocka_unit_test(test_fidelity_bubble_law),
         cmocka_unit_test(test_fidelity_ring_busbw),
+        cmocka_unit_test(test_fidelity_nccl_small_messages),
         cmocka_unit_test(test_fidelity_seeds_tp_across_domains),
         cmocka_unit_test(test_fidelity_seeds_moe_in_racks),
+        cmocka_unit_test(test_fidelity_moe_orderings),
     };
     return cmocka_run_group_tests_name("fidelity", tests, NULL, NULL);
 }

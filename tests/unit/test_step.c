@@ -229,10 +229,12 @@ static void test_step_recompute_and_zero(void **state)
      * = 1.3221030; TP repeats its forward all-reduces: 6 per layer, 24. */
     NEAR(r.hw_tflops_per_gpu / r.tflops_per_gpu, 241025024.0 / 182304768.0, 1e-9);
     NEAR(r.comm[STEP_TP].count, 24, 1e-12);
-    /* Full recompute stores 2*s*b*h = 2,097,152 bytes per layer plus one
-     * layer's activations (17,825,792) while it is recomputed; the last
-     * stage adds logits 2,048,000: 2 x 2,097,152 + 17,825,792 + 2,048,000. */
-    NEAR(r.mem_activations, 4194304.0 + 17825792.0 + 2048000.0, 1e-12);
+    /* Full recompute with sequence parallelism (on by default at TP 2)
+     * stores each layer's input sharded, 2*s*b*h/t = 1,048,576 bytes, plus
+     * one layer's activations while it is recomputed: 34*s*b*h/t =
+     * 17,825,792 (Korthikanti Table 2); the last stage adds logits
+     * 2,048,000: 2 x 1,048,576 + 17,825,792 + 2,048,000. */
+    NEAR(r.mem_activations, 2097152.0 + 17825792.0 + 2048000.0, 1e-12);
     /* ZeRO-1 shards Adam over DP 4: 163,590,144 / 4 = 40,897,536; ZeRO-2
      * also gradients: 54,530,048 / 4; ZeRO-3 also weights: 27,265,024 / 4. */
     w.recompute = WL_RECOMPUTE_NONE;
@@ -275,11 +277,14 @@ static void test_step_expert_all_to_all(void **state)
     /* TP 1, DP 8, EP 2: m = 1. Per MoE layer 4 all-to-alls of
      * b*s*topk*h*2 = 1024 x 2 x 1024 x 2 = 4,194,304 bytes over 2 GPUs of one
      * domain: half leaves the GPU, 2,097,152 / 100e9 = 2.097152e-5 s;
-     * 2 layers x 4 = 8 -> 1.6777216e-4 s. */
+     * 2 layers x 4 = 8 -> 1.6777216e-4 s. The permutation before and after
+     * each reads and writes the routed tokens: 8 x 2 x 4,194,304 / 1e12 =
+     * 6.7108864e-5 s. */
     Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 8, .ep = 2, .interleave = 1};
     StepResult r = eval_ok(&c, &w, &m, &P0);
     NEAR(r.comm[STEP_EP].bytes, 4194304.0, 1e-12);
-    NEAR(r.part_s[STEP_EP], 1.6777216e-4, 1e-9);
+    NEAR(r.part_s[STEP_EP], 1.6777216e-4 + 6.7108864e-5, 1e-9);
+    NEAR(r.ep_permute_s, 6.7108864e-5, 1e-9);
 }
 
 static void test_step_fp8_and_uneven_stages(void **state)
