@@ -381,8 +381,13 @@ static void test_step_explain_substitutes_numbers(void **state)
     StepResult r = eval_ok(&c, &w, &m, &P0);
     char buf[300];
     step_explain(&c, &w, &m, &r, STEP_TP, buf, sizeof buf);
-    assert_non_null(strstr(buf, "TP: 16 all-reduces of"));
+    /* sequence parallelism is on by default at TP > 1 */
+    assert_non_null(strstr(buf, "TP: 16 reduce-scatter + all-gather pairs"));
     assert_non_null(strstr(buf, "over 2 GPUs in 1 domain"));
+    w.seq_parallel = WL_OFF;
+    r = eval_ok(&c, &w, &m, &P0);
+    step_explain(&c, &w, &m, &r, STEP_TP, buf, sizeof buf);
+    assert_non_null(strstr(buf, "TP: 16 all-reduces of"));
     step_explain(&c, &w, &m, &r, STEP_COMPUTE, buf, sizeof buf);
     assert_non_null(strstr(buf, "compute: 2 micro-batches x (93.3 GFLOP at 50"));
     step_explain(&c, &w, &m, &r, STEP_PP, buf, sizeof buf);
