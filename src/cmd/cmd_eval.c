@@ -2,13 +2,16 @@
  * presets, evaluated by the bandwidth model, printed as a small table or as
  * one JSON object.
  *
- * The flags and JSON keys are a contract (issue 3, item 6) that lessons,
+ * The flags and JSON keys are a contract that lessons,
  * tests and scripts rely on: add, never rename. Explicit flags override a
  * preset's figures. Bad flags and impossible mappings print one line naming
  * the problem and exit 2; a job that does not fit in memory still evaluates
  * (exit 0, "fits": false).
  *
- * Only this file does I/O for the model; it never includes curses or Lua.
+ * The flags are the job flags of the one flag table (flags.h) plus --json,
+ * --format and --list; evalflags.c turns them into a cluster, a workload
+ * and a mapping. Only this file prints eval's output; it never includes
+ * curses or Lua.
  */
 #include "cmd/cli.h"
 #include "cmd/json.h"
@@ -26,55 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EVAL_DEFAULT_SYSTEM "dgx-h100"
-#define EVAL_DEFAULT_MODEL "llama3-8b"
-#define EVAL_MAX_PARAMS 1e18 /* a sanity cap on input, a million times GPT-3 */
-
-/* Every flag; the value kinds say how its text is parsed. */
-typedef enum {
-    F_SYSTEM, F_GPUS, F_GPU, F_DOMAIN, F_UP, F_OUT, F_OVERSUB, F_SITES, F_ACROSS, F_ACROSS_LAT,
-    F_MODEL, F_LAYERS, F_HIDDEN, F_HEADS, F_KV_HEADS, F_FFN, F_SEQ, F_VOCAB, F_PARAMS,
-    F_BATCH, F_MB, F_EXPERTS, F_TOPK, F_RECOMPUTE, F_PRECISION, F_SWIGLU, F_FLASH,
-    F_TP, F_PP, F_DP, F_EP, F_CP, F_INTERLEAVE, F_ZERO, F_ETP,
-    F_JSON, F_FORMAT, F_LIST, F_HELP,
-    F_COUNT
-} EvalFlag;
-
-typedef enum { V_NONE, V_STRING, V_INT, V_BW, V_RATIO, V_TIME, V_BIG } ValueKind;
-
-static const struct {
-    const char *name;
-    ValueKind kind;
-} flag_table[F_COUNT] = {
-    [F_SYSTEM] = {"system", V_STRING},   [F_GPUS] = {"gpus", V_INT},
-    [F_GPU] = {"gpu", V_STRING},         [F_DOMAIN] = {"domain", V_INT},
-    [F_UP] = {"up", V_BW},               [F_OUT] = {"out", V_BW},
-    [F_OVERSUB] = {"oversub", V_RATIO},  [F_SITES] = {"sites", V_INT},
-    [F_ACROSS] = {"across", V_BW},       [F_ACROSS_LAT] = {"across-lat", V_TIME},
-    [F_MODEL] = {"model", V_STRING},     [F_LAYERS] = {"layers", V_INT},
-    [F_HIDDEN] = {"hidden", V_INT},      [F_HEADS] = {"heads", V_INT},
-    [F_KV_HEADS] = {"kv-heads", V_INT},  [F_FFN] = {"ffn", V_INT},
-    [F_SEQ] = {"seq", V_INT},            [F_VOCAB] = {"vocab", V_INT},
-    [F_PARAMS] = {"params", V_BIG},      [F_BATCH] = {"batch", V_INT},
-    [F_MB] = {"mb", V_INT},              [F_EXPERTS] = {"experts", V_INT},
-    [F_TOPK] = {"topk", V_INT},          [F_RECOMPUTE] = {"recompute", V_STRING},
-    [F_PRECISION] = {"precision", V_STRING}, [F_SWIGLU] = {"swiglu", V_STRING},
-    [F_FLASH] = {"flash-attention", V_STRING},
-    [F_TP] = {"tp", V_INT},              [F_PP] = {"pp", V_INT},
-    [F_DP] = {"dp", V_INT},              [F_EP] = {"ep", V_INT},
-    [F_CP] = {"cp", V_INT},              [F_INTERLEAVE] = {"interleave", V_INT},
-    [F_ZERO] = {"zero", V_INT},          [F_ETP] = {"etp", V_INT},
-    [F_JSON] = {"json", V_NONE},
-    [F_FORMAT] = {"format", V_STRING},   [F_LIST] = {"list", V_NONE},
-    [F_HELP] = {"help", V_NONE},
-};
-
-typedef struct {
-    bool set[F_COUNT];
-    const char *str[F_COUNT];
-    double num[F_COUNT];
-} EvalArgs;
 
 static const char eval_help[] =
     "Usage: scalelab eval [FLAGS]\n"
@@ -103,439 +57,6 @@ static const char eval_help[] =
     "                     TP x CP x DP ranks, so EP x ETP must divide TP x CP x DP\n"
     "Output:\n"
     "  --json, --format json|text   --list (presets with their figures)\n";
-
-static bool parse_value(EvalFlag f, const char *text, EvalArgs *a)
-{
-    char err[200];
-    double v;
-    switch (flag_table[f].kind) {
-    case V_NONE:
-        return true;
-    case V_STRING:
-        if (!*text) {
-            cli_usage_error("eval: --%s needs a value", flag_table[f].name);
-            return false;
-        }
-        a->str[f] = text;
-        return true;
-    case V_INT:
-    case V_BIG:
-        if (!units_parse(UNITS_COUNT, text, &v, err, sizeof err)) {
-            cli_usage_error("eval: --%s: %s", flag_table[f].name, err);
-            return false;
-        }
-        if (flag_table[f].kind == V_INT) {
-            if (v != floor(v)) {
-                cli_usage_error("eval: --%s %s: expected a whole number", flag_table[f].name,
-                                text);
-                return false;
-            }
-            if (v > CLUSTER_MAX_GPUS && (f == F_GPUS || f == F_DOMAIN || f == F_TP ||
-                                         f == F_PP || f == F_DP || f == F_CP || f == F_EP)) {
-                cli_usage_error("eval: --%s %s is more than scalelab models (at most %d)",
-                                flag_table[f].name, text, CLUSTER_MAX_GPUS);
-                return false;
-            }
-            if (v > 2e9) {
-                cli_usage_error("eval: --%s %s is too large", flag_table[f].name, text);
-                return false;
-            }
-        }
-        a->num[f] = v;
-        return true;
-    case V_BW:
-        if (!units_parse(UNITS_BANDWIDTH, text, &v, err, sizeof err)) {
-            cli_usage_error("eval: --%s: %s", flag_table[f].name, err);
-            return false;
-        }
-        a->num[f] = v;
-        return true;
-    case V_TIME:
-        if (!units_parse(UNITS_TIME, text, &v, err, sizeof err)) {
-            cli_usage_error("eval: --%s: %s", flag_table[f].name, err);
-            return false;
-        }
-        a->num[f] = v;
-        return true;
-    case V_RATIO: {
-        /* "3", "3:1" */
-        char buf[32];
-        snprintf(buf, sizeof buf, "%s", text);
-        char *colon = strchr(buf, ':');
-        if (colon && strcmp(colon, ":1") == 0)
-            *colon = '\0';
-        if (!units_parse(UNITS_COUNT, buf, &v, err, sizeof err)) {
-            cli_usage_error("eval: --%s: %s", flag_table[f].name, err);
-            return false;
-        }
-        a->num[f] = v;
-        return true;
-    }
-    }
-    return false;
-}
-
-/* Returns CLI_OK, or CLI_USAGE after printing the one-line reason. */
-static int parse_args(int argc, char **argv, EvalArgs *a)
-{
-    memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strncmp(arg, "--", 2) != 0)
-            return cli_usage_error("eval: unexpected argument '%s' (flags start with --; "
-                                   "try 'scalelab eval --help')",
-                                   arg);
-        const char *name = arg + 2;
-        const char *eq = strchr(name, '=');
-        size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        int f = -1;
-        for (int k = 0; k < F_COUNT; k++)
-            if (strlen(flag_table[k].name) == len && strncmp(flag_table[k].name, name, len) == 0)
-                f = k;
-        if (f < 0)
-            return cli_usage_error("eval: unknown flag '%.*s' (try 'scalelab eval --help')",
-                                   (int)(len + 2), arg);
-        if (a->set[f])
-            return cli_usage_error("eval: --%s given twice", flag_table[f].name);
-        const char *value = NULL;
-        if (flag_table[f].kind == V_NONE) {
-            if (eq)
-                return cli_usage_error("eval: --%s takes no value", flag_table[f].name);
-        } else if (eq) {
-            value = eq + 1;
-        } else if (i + 1 < argc) {
-            value = argv[++i];
-        } else {
-            return cli_usage_error("eval: --%s needs a value", flag_table[f].name);
-        }
-        a->set[f] = true;
-        for (const unsigned char *q = (const unsigned char *)value; q && *q; q++)
-            if (*q < 0x20 || *q == 0x7f)
-                return cli_usage_error("eval: --%s: the value contains a control character",
-                                       flag_table[f].name);
-        if (value && !parse_value((EvalFlag)f, value, a))
-            return CLI_USAGE;
-    }
-    return CLI_OK;
-}
-
-static int as_int(const EvalArgs *a, EvalFlag f)
-{
-    return (int)a->num[f];
-}
-
-/* A positive whole-number flag; prints the reason and returns false if < 1. */
-static bool need_positive(const EvalArgs *a, EvalFlag f)
-{
-    if (a->set[f] && a->num[f] < 1) {
-        cli_usage_error("eval: --%s must be at least 1", flag_table[f].name);
-        return false;
-    }
-    return true;
-}
-
-static bool on_off(const EvalArgs *a, EvalFlag f, bool *out)
-{
-    const char *s = a->str[f];
-    if (strcmp(s, "on") == 0 || strcmp(s, "yes") == 0 || strcmp(s, "1") == 0)
-        *out = true;
-    else if (strcmp(s, "off") == 0 || strcmp(s, "no") == 0 || strcmp(s, "0") == 0)
-        *out = false;
-    else {
-        cli_usage_error("eval: --%s must be on or off (got '%s')", flag_table[f].name, s);
-        return false;
-    }
-    return true;
-}
-
-static bool build_cluster(const EvalArgs *a, Cluster *c)
-{
-    char err[300];
-    const char *system = a->str[F_SYSTEM];
-    if (!system && a->set[F_GPU]) {
-        /* a custom cluster around that GPU: start from the first system using it */
-        for (int i = 0; i < hw_system_count() && !system; i++)
-            if (strcmp(hw_system_at(i)->gpu_id, a->str[F_GPU]) == 0)
-                system = hw_system_at(i)->id;
-    }
-    if (!system)
-        system = EVAL_DEFAULT_SYSTEM;
-    if (!cluster_from_system(c, system, 0, err, sizeof err)) {
-        cli_usage_error("eval: --system: %s", err);
-        return false;
-    }
-    bool custom = false;
-    if (a->set[F_GPU]) {
-        const GpuSpec *g = hw_gpu_find(a->str[F_GPU]);
-        if (!g) {
-            char names[200] = "";
-            for (int i = 0; i < hw_gpu_count(); i++) {
-                size_t used = strlen(names);
-                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                         hw_gpu_at(i)->id);
-            }
-            cli_usage_error("eval: unknown GPU '%s' (known: %s)", a->str[F_GPU], names);
-            return false;
-        }
-        if (strcmp(g->id, c->gpu.id) != 0)
-            custom = true;
-        c->gpu = *g;
-    }
-    if (!need_positive(a, F_GPUS) || !need_positive(a, F_DOMAIN) || !need_positive(a, F_SITES))
-        return false;
-    if (a->set[F_GPUS])
-        cluster_set_gpus(c, as_int(a, F_GPUS));
-    if (a->set[F_DOMAIN]) {
-        c->domain_gpus = as_int(a, F_DOMAIN);
-        custom = true;
-    }
-    if (a->set[F_UP]) {
-        cluster_set_up_bw(c, a->num[F_UP]);
-        custom = true;
-    }
-    if (a->set[F_OUT]) {
-        cluster_set_out_bw(c, a->num[F_OUT]);
-        custom = true;
-    }
-    if (a->set[F_OVERSUB]) {
-        c->oversub = a->num[F_OVERSUB];
-        custom = true;
-    }
-    if (a->set[F_SITES]) {
-        c->sites = as_int(a, F_SITES);
-        /* fibre at ~5 us/km: 1 ms one way is ~200 km apart [U] */
-        c->across_lat_s = 1e-3;
-    }
-    if (a->set[F_ACROSS])
-        c->across_bytes_per_s = a->num[F_ACROSS];
-    if (a->set[F_ACROSS_LAT])
-        c->across_lat_s = a->num[F_ACROSS_LAT];
-    if ((a->set[F_ACROSS] || a->set[F_ACROSS_LAT]) && !a->set[F_SITES]) {
-        cli_usage_error("eval: --across needs --sites N (how many sites the cluster spans)");
-        return false;
-    }
-    if (custom)
-        snprintf(c->system_id, sizeof c->system_id, "custom");
-    return true;
-}
-
-/* The workload --model names (default EVAL_DEFAULT_MODEL), or a custom
- * shape when --layers, --hidden or --heads come without --model. */
-static bool workload_start(const EvalArgs *a, Workload *w)
-{
-    const bool shape = a->set[F_LAYERS] || a->set[F_HIDDEN] || a->set[F_HEADS];
-    const char *model = a->str[F_MODEL];
-    if (model || !shape) {
-        const WorkloadPreset *p = workload_preset_find(model ? model : EVAL_DEFAULT_MODEL);
-        if (!p) {
-            char names[200] = "";
-            for (int i = 0; i < workload_preset_count(); i++) {
-                size_t used = strlen(names);
-                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                         workload_preset_at(i)->id);
-            }
-            cli_usage_error("eval: unknown model '%s' (known: %s)", model, names);
-            return false;
-        }
-        *w = p->w;
-        return true;
-    }
-    if (!a->set[F_LAYERS] || !a->set[F_HIDDEN] || !a->set[F_HEADS]) {
-        cli_usage_error("eval: a custom model needs --layers, --hidden and --heads "
-                        "(or use --model NAME)");
-        return false;
-    }
-    memset(w, 0, sizeof *w);
-    snprintf(w->id, sizeof w->id, "custom");
-    w->seq = 2048;
-    w->vocab = 51200;
-    w->global_batch = 512;
-    w->micro_batch = 1;
-    w->recompute = WL_RECOMPUTE_NONE;
-    w->precision = WL_BF16;
-    w->flash_attention = true;
-    return true;
-}
-
-/* The shape flags over the start; a changed shape derives its parameter
- * count again unless --params gives it. */
-static bool workload_shape(const EvalArgs *a, Workload *w)
-{
-    const bool custom = !a->str[F_MODEL];
-    const bool shape = a->set[F_LAYERS] || a->set[F_HIDDEN] || a->set[F_HEADS];
-    const EvalFlag changes[] = {F_LAYERS, F_HIDDEN, F_HEADS, F_KV_HEADS, F_FFN, F_VOCAB,
-                                F_EXPERTS};
-    bool changed_shape = false;
-    for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++)
-        changed_shape |= a->set[changes[i]];
-    if (a->set[F_LAYERS])
-        w->layers = as_int(a, F_LAYERS);
-    if (a->set[F_HIDDEN]) {
-        w->hidden = as_int(a, F_HIDDEN);
-        if (!a->set[F_FFN] && shape && custom)
-            w->ffn = 4 * w->hidden;
-    }
-    if (a->set[F_HEADS]) {
-        w->heads = as_int(a, F_HEADS);
-        if (!a->set[F_KV_HEADS] && custom)
-            w->kv_heads = w->heads;
-    }
-    if (a->set[F_KV_HEADS])
-        w->kv_heads = as_int(a, F_KV_HEADS);
-    if (a->set[F_FFN])
-        w->ffn = as_int(a, F_FFN);
-    if (a->set[F_SEQ])
-        w->seq = as_int(a, F_SEQ);
-    if (a->set[F_VOCAB])
-        w->vocab = as_int(a, F_VOCAB);
-    if (a->set[F_EXPERTS]) {
-        w->experts = as_int(a, F_EXPERTS);
-        if (!a->set[F_TOPK] && w->topk < 1 && w->experts > 1)
-            w->topk = 1;
-    }
-    if (a->set[F_TOPK])
-        w->topk = as_int(a, F_TOPK);
-    if (a->set[F_PARAMS]) {
-        if (!(a->num[F_PARAMS] > 0)) {
-            cli_usage_error("eval: --params must be positive");
-            return false;
-        }
-        if (a->num[F_PARAMS] > EVAL_MAX_PARAMS) {
-            cli_usage_error("eval: --params %g is more than scalelab models (at most %g)",
-                            a->num[F_PARAMS], EVAL_MAX_PARAMS);
-            return false;
-        }
-        w->params = a->num[F_PARAMS];
-    } else if (changed_shape) {
-        w->params = 0; /* derive from the new shape */
-    }
-    if (changed_shape && !custom)
-        snprintf(w->id, sizeof w->id, "custom");
-    return true;
-}
-
-/* The value of a word flag among words[0..n): its index, or -1 after
- * printing "--flag must be a, b or c (got 'x')". */
-static int pick_word(const EvalArgs *a, EvalFlag f, const char *const *words, int n,
-                     const char *list)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(a->str[f], words[i]) == 0)
-            return i;
-    cli_usage_error("eval: --%s must be %s (got '%s')", flag_table[f].name, list, a->str[f]);
-    return -1;
-}
-
-/* How the step runs: batch, micro-batch, recompute, precision, kernels. */
-static bool workload_run(const EvalArgs *a, Workload *w)
-{
-    if (a->set[F_BATCH])
-        w->global_batch = as_int(a, F_BATCH);
-    if (a->set[F_MB])
-        w->micro_batch = as_int(a, F_MB);
-    if (a->set[F_RECOMPUTE]) {
-        static const char *const words[] = {"none", "selective", "full"};
-        static const WlRecompute kinds[] = {WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE,
-                                                  WL_RECOMPUTE_FULL};
-        int k = pick_word(a, F_RECOMPUTE, words, 3, "none, selective or full");
-        if (k < 0)
-            return false;
-        w->recompute = kinds[k];
-    }
-    if (a->set[F_PRECISION]) {
-        static const char *const words[] = {"bf16", "fp8"};
-        int k = pick_word(a, F_PRECISION, words, 2, "bf16 or fp8");
-        if (k < 0)
-            return false;
-        w->precision = k == 0 ? WL_BF16 : WL_FP8;
-    }
-    if (a->set[F_SWIGLU] && !on_off(a, F_SWIGLU, &w->swiglu))
-        return false;
-    if (a->set[F_FLASH] && !on_off(a, F_FLASH, &w->flash_attention))
-        return false;
-    return true;
-}
-
-static bool build_workload(const EvalArgs *a, Workload *w)
-{
-    const EvalFlag ints[] = {F_LAYERS, F_HIDDEN, F_HEADS, F_KV_HEADS, F_FFN, F_SEQ,
-                             F_VOCAB,  F_BATCH,  F_MB,    F_TOPK};
-    if (!workload_start(a, w))
-        return false;
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if (!need_positive(a, ints[i]))
-            return false;
-    if (!workload_shape(a, w) || !workload_run(a, w))
-        return false;
-    char err[300];
-    if (!workload_check(w, err, sizeof err)) {
-        cli_usage_error("eval: %s", err);
-        return false;
-    }
-    return true;
-}
-
-/* The degrees the flags give, for the one search (model/sweep.h): 0 where a
- * flag is absent. The micro-batch and interleave are pinned only when given
- * (eval pins them to the workload's and 1 itself); ZeRO is 1 unless given.
- * Sets c->n_gpus when --gpus is absent and TP, PP and DP are all given. */
-static bool build_request(const EvalArgs *a, Cluster *c, SweepOptions *o)
-{
-    const EvalFlag degs[] = {F_TP, F_PP, F_DP, F_EP, F_CP, F_INTERLEAVE, F_ETP};
-    for (size_t i = 0; i < sizeof degs / sizeof degs[0]; i++)
-        if (!need_positive(a, degs[i]))
-            return false;
-    *o = sweep_options_default();
-    o->tp = a->set[F_TP] ? as_int(a, F_TP) : 0;
-    o->pp = a->set[F_PP] ? as_int(a, F_PP) : 0;
-    o->dp = a->set[F_DP] ? as_int(a, F_DP) : 0;
-    o->ep = a->set[F_EP] ? as_int(a, F_EP) : 0;
-    o->cp = a->set[F_CP] ? as_int(a, F_CP) : 0;
-    o->etp = a->set[F_ETP] ? as_int(a, F_ETP) : 0;
-    o->interleave = a->set[F_INTERLEAVE] ? as_int(a, F_INTERLEAVE) : 0;
-    o->micro_batch = a->set[F_MB] ? as_int(a, F_MB) : 0;
-    if (a->set[F_ZERO]) {
-        o->zero = as_int(a, F_ZERO);
-        if (o->zero > 3) {
-            cli_usage_error("eval: --zero must be 0, 1, 2 or 3 (got %d)", o->zero);
-            return false;
-        }
-    }
-    if (!a->set[F_GPUS] && o->tp && o->pp && o->dp) {
-        long long world = (long long)o->tp * (o->cp ? o->cp : 1) * o->pp * o->dp;
-        if (world > CLUSTER_MAX_GPUS) {
-            cli_usage_error("eval: TP x CP x PP x DP = %lld GPUs is more than scalelab models "
-                            "(at most %d)",
-                            world, CLUSTER_MAX_GPUS);
-            return false;
-        }
-        c->n_gpus = (int)world;
-    }
-    char err[300];
-    if (!cluster_check(c, err, sizeof err)) {
-        cli_usage_error("eval: %s", err);
-        return false;
-    }
-    return true;
-}
-
-/* eval's mapping: the degrees given, the rest searched (the fastest legal
- * mapping that fits, else the one needing least memory), with the
- * workload's micro-batch and interleave 1 unless given. */
-static bool choose_mapping(const char *cmd, const Cluster *c, const Workload *w,
-                           const SweepOptions *given, Mapping *m)
-{
-    SweepOptions o = *given;
-    o.micro_batch = w->micro_batch;
-    if (!o.interleave)
-        o.interleave = 1;
-    char err[300];
-    if (!sweep_find_mapping(c, w, &o, m, NULL, err, sizeof err)) {
-        cli_usage_error("%s: %s", cmd, err);
-        return false;
-    }
-    return true;
-}
 
 /* --- output ---------------------------------------------------------------- */
 
@@ -682,65 +203,37 @@ static void print_list(FILE *out)
     }
 }
 
-/* evalflags.h: the flags above for another command (sweep, render, play). */
-int evalflags_build(int argc, char **argv, Cluster *c, Workload *w, SweepOptions *given)
-{
-    EvalArgs a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc != CLI_OK)
-        return rc;
-    const EvalFlag output[] = {F_JSON, F_FORMAT, F_LIST, F_HELP};
-    for (size_t i = 0; i < sizeof output / sizeof output[0]; i++)
-        if (a.set[output[i]])
-            return cli_usage_error("%s: --%s is not a flag of this command", argv[0],
-                                   flag_table[output[i]].name);
-    if (!build_cluster(&a, c) || !build_workload(&a, w) || !build_request(&a, c, given))
-        return CLI_USAGE;
-    return CLI_OK;
-}
-
-int evalflags_mapping(int argc, char **argv, Cluster *c, Workload *w, Mapping *m)
-{
-    SweepOptions given;
-    int rc = evalflags_build(argc, argv, c, w, &given);
-    if (rc != CLI_OK)
-        return rc;
-    return choose_mapping(argv[0], c, w, &given, m) ? CLI_OK : CLI_USAGE;
-}
-
 int cmd_eval(int argc, char **argv)
 {
-    EvalArgs a;
-    int rc = parse_args(argc, argv, &a);
+    FlagArgs a;
+    int rc = flags_parse(&flags_eval, argc, argv, &a);
     if (rc != CLI_OK)
         return rc;
-    if (a.set[F_HELP]) {
+    if (a.set[FLAG_HELP]) {
         fputs(eval_help, stdout);
         return CLI_OK;
     }
-    bool json = a.set[F_JSON];
-    if (a.set[F_FORMAT]) {
-        if (strcmp(a.str[F_FORMAT], "json") == 0)
+    bool json = a.set[FLAG_JSON];
+    if (a.set[FLAG_FORMAT]) {
+        if (strcmp(a.str[FLAG_FORMAT], "json") == 0)
             json = true;
-        else if (strcmp(a.str[F_FORMAT], "text") != 0)
+        else if (strcmp(a.str[FLAG_FORMAT], "text") != 0)
             return cli_usage_error("eval: --format must be json or text (got '%s')",
-                                   a.str[F_FORMAT]);
-        else if (a.set[F_JSON])
+                                   a.str[FLAG_FORMAT]);
+        else if (a.set[FLAG_JSON])
             return cli_usage_error("eval: --json and --format text disagree");
     }
-    if (a.set[F_LIST]) {
-        for (int f = 0; f < F_COUNT; f++)
-            if (a.set[f] && f != F_LIST)
-                return cli_usage_error("eval: --list takes no other flag");
+    if (a.set[FLAG_LIST]) {
+        static const FlagId alone[] = {FLAG_LIST, FLAG_COUNT};
+        if (flags_any_set(&a, alone))
+            return cli_usage_error("eval: --list takes no other flag");
         print_list(stdout);
         return CLI_OK;
     }
     Cluster c;
     Workload w;
     Mapping m;
-    SweepOptions given;
-    if (!build_cluster(&a, &c) || !build_workload(&a, &w) || !build_request(&a, &c, &given) ||
-        !choose_mapping("eval", &c, &w, &given, &m))
+    if (!evalflags_mapping("eval", &a, &c, &w, &m))
         return CLI_USAGE;
     StepResult r;
     char err[300];

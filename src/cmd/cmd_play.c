@@ -1,8 +1,9 @@
 /* cmd_play — `scalelab play [--system ID] [--gpus N] [--model ID] [FILE.lua]`:
  * free play in the terminal UI. The cluster, workload and starting mapping
- * come from eval's flags (evalflags.h: the same presets, defaults and
- * messages; the mapping is eval's default, the fastest legal one that fits
- * with TP at most min(domain, 8)), or from a lesson file's first scenario
+ * come from the job flags of the one flag table (flags.h; play takes
+ * --system, --gpus and --model) through evalflags.h: the same presets,
+ * defaults and messages as eval, and eval's mapping (the one search's
+ * fastest legal mapping that fits), or from a lesson file's first scenario
  * (what `w` writes in free play). Bad usage: one line on stderr, exit 2.
  */
 #include "cmd/cli.h"
@@ -26,40 +27,16 @@ static const char play_help[] =
 
 int cmd_play(int argc, char **argv)
 {
-    const char *file = NULL;
-    char *ev[16];
-    int ev_argc = 0;
-    ev[ev_argc++] = "play";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(play_help, stdout);
-            return CLI_OK;
-        }
-        if (strcmp(a, "--system") == 0 || strcmp(a, "--gpus") == 0 || strcmp(a, "--model") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("play: %s needs a value", a);
-            if (ev_argc + 2 >= (int)(sizeof ev / sizeof ev[0]))
-                return cli_usage_error("play: too many flags");
-            ev[ev_argc++] = argv[i];
-            ev[ev_argc++] = argv[i + 1];
-            i++;
-            continue;
-        }
-        if (strncmp(a, "--system=", 9) == 0 || strncmp(a, "--gpus=", 7) == 0 ||
-            strncmp(a, "--model=", 8) == 0) {
-            if (ev_argc + 1 >= (int)(sizeof ev / sizeof ev[0]))
-                return cli_usage_error("play: too many flags");
-            ev[ev_argc++] = argv[i];
-            continue;
-        }
-        if (a[0] == '-')
-            return cli_usage_error("play: unknown option '%s' (try 'scalelab play --help')", a);
-        if (file)
-            return cli_usage_error("play: give at most one FILE.lua");
-        file = a;
+    FlagArgs a;
+    int rc = flags_parse(&flags_play, argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc;
+    if (a.set[FLAG_HELP]) {
+        fputs(play_help, stdout);
+        return CLI_OK;
     }
-    if (file && ev_argc > 1)
+    const char *file = a.n_operands ? a.operand[0] : NULL;
+    if (file && (a.set[FLAG_SYSTEM] || a.set[FLAG_GPUS] || a.set[FLAG_MODEL]))
         return cli_usage_error("play: give either FILE.lua or --system/--gpus/--model");
     char err[600] = "";
     Scenario *s;
@@ -71,9 +48,8 @@ int cmd_play(int argc, char **argv)
         Cluster c;
         Workload w;
         Mapping m;
-        int rc = evalflags_mapping(ev_argc, ev, &c, &w, &m);
-        if (rc != CLI_OK)
-            return rc;
+        if (!evalflags_mapping("play", &a, &c, &w, &m))
+            return CLI_USAGE;
         s = scenario_new(&c, &w, &m, NULL, SCN_ALLOW_ALL, err, sizeof err);
         if (!s)
             return cli_usage_error("play: %s", err);

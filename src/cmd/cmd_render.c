@@ -5,8 +5,9 @@
  * (--svg FILE, "-" for stdout; svg.h draws the same canvas with the same
  * layout and colours).
  *
- * The cluster/workload/mapping flags are exactly eval's (evalflags.h); this
- * file only adds the output flags. Colour: --color auto (the default) colours
+ * The cluster/workload/mapping flags are the job flags of the one flag
+ * table (flags.h), built by evalflags.h as for eval; this file only reads
+ * the output flags' values. Colour: --color auto (the default) colours
  * only when stdout is a terminal and NO_COLOR is unset. Width: --width, else
  * the terminal's, else 80. Bad flags: one line on stderr, exit 2.
  */
@@ -111,123 +112,89 @@ static bool render_values(const char *text, RenderOpts *o)
     return true;
 }
 
-static int render_dim(const char *s)
+/* One of the words (index), or -1 after "--flag must be ..." */
+static int render_word(const FlagArgs *a, FlagId f, const char *const *words, int n,
+                       const char *list)
 {
-    static const char *const names[DIM_COUNT] = {"tp", "cp", "ep", "pp", "dp"};
-    for (int d = 0; d < DIM_COUNT; d++)
-        if (strcmp(s, names[d]) == 0)
-            return d;
+    for (int i = 0; i < n; i++)
+        if (strcmp(a->str[f], words[i]) == 0)
+            return i;
+    cli_usage_error("render: --%s must be %s (got '%s')", flags_name(f), list, a->str[f]);
     return -1;
 }
 
-/* Splits argv into render's own flags (into o) and eval's (into ev, which
- * starts with "render"). Returns CLI_OK or CLI_USAGE. */
-static int render_parse(int argc, char **argv, RenderOpts *o, int *ev_argc, char **ev)
+/* The numbers of --width, --height, --cursor and --select. */
+static bool render_numbers(const FlagArgs *a, RenderOpts *o)
+{
+    static const struct {
+        FlagId f;
+        int lo, hi;
+    } num[] = {{FLAG_WIDTH, RENDER_MIN_W, RENDER_MAX_W},
+               {FLAG_HEIGHT, 10, RENDER_MAX_H},
+               {FLAG_CURSOR, 0, CLUSTER_MAX_GPUS},
+               {FLAG_SELECT, 0, CLUSTER_MAX_GPUS}};
+    int *slot[] = {&o->width, &o->height, &o->cursor, &o->select};
+    for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
+        if (a->set[num[i].f] &&
+            !render_int(flags_name(num[i].f), a->str[num[i].f], num[i].lo, num[i].hi, slot[i]))
+            return false;
+    return true;
+}
+
+/* render's own flags (into o) from what flags_parse read; the VIEW is the
+ * one operand. Returns CLI_OK or CLI_USAGE. */
+static int render_opts(const FlagArgs *a, RenderOpts *o)
 {
     memset(o, 0, sizeof *o);
     o->cursor = -1;
     o->select = -1;
     o->group_by = DIM_TP;
     o->sweep = "tp";
-    *ev_argc = 0;
-    ev[(*ev_argc)++] = argv[0];
-    int i = 1;
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        o->help = true;
+    o->help = a->set[FLAG_HELP];
+    if (o->help)
         return CLI_OK;
-    }
-    if (argc < 2 || argv[1][0] == '-')
+    if (a->n_operands == 0)
         return cli_usage_error("render: which view? rack, fabric, bar or chart "
                                "(try 'scalelab render --help')");
-    o->view = view_kind_parse(argv[1]);
+    o->view = view_kind_parse(a->operand[0]);
     if (o->view < 0)
-        return cli_usage_error("render: unknown view '%s' (rack, fabric, bar or chart)", argv[1]);
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *eq = strchr(a, '=');
-        char name[32];
-        size_t len = eq ? (size_t)(eq - a) : strlen(a);
-        snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), a);
-        static const char *const with_value[] = {"--width", "--height", "--color", "--colour",
-                                                 "--cursor", "--group-by", "--sweep",
-                                                 "--values", "--select", "--svg",
-                                                 "--format"};
-        bool ours_value = false;
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            if (strcmp(name, with_value[k]) == 0)
-                ours_value = true;
-        if (ours_value) {
-            const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v)
-                return cli_usage_error("render: %s needs a value", name);
-            if (strcmp(name, "--width") == 0) {
-                if (!render_int("width", v, RENDER_MIN_W, RENDER_MAX_W, &o->width))
-                    return CLI_USAGE;
-            } else if (strcmp(name, "--height") == 0) {
-                if (!render_int("height", v, 10, RENDER_MAX_H, &o->height))
-                    return CLI_USAGE;
-            } else if (strcmp(name, "--cursor") == 0) {
-                if (!render_int("cursor", v, 0, CLUSTER_MAX_GPUS, &o->cursor))
-                    return CLI_USAGE;
-            } else if (strcmp(name, "--select") == 0) {
-                if (!render_int("select", v, 0, CLUSTER_MAX_GPUS, &o->select))
-                    return CLI_USAGE;
-            } else if (strcmp(name, "--group-by") == 0) {
-                int d = render_dim(v);
-                if (d < 0)
-                    return cli_usage_error("render: --group-by must be tp, cp, ep, pp or dp "
-                                           "(got '%s')", v);
-                o->group_by = (MappingDim)d;
-            } else if (strcmp(name, "--sweep") == 0) {
-                if (!series_param_known(v))
-                    return cli_usage_error("render: --sweep must be tp, pp, cp, ep, dp, mb, "
-                                           "domain or gpus (got '%s')", v);
-                o->sweep = v;
-            } else if (strcmp(name, "--values") == 0) {
-                if (!render_values(v, o))
-                    return CLI_USAGE;
-            } else if (strcmp(name, "--svg") == 0) {
-                if (!*v)
-                    return cli_usage_error("render: --svg needs a file name ('-': stdout)");
-                o->svg = v;
-            } else if (strcmp(name, "--format") == 0) {
-                if (strcmp(v, "json") == 0)
-                    o->json = true;
-                else if (strcmp(v, "text") == 0)
-                    o->json = false;
-                else
-                    return cli_usage_error("render: --format must be text or json (got '%s')",
-                                           v);
-            } else {
-                if (strcmp(v, "auto") == 0)
-                    o->color = 0;
-                else if (strcmp(v, "always") == 0)
-                    o->color = 1;
-                else if (strcmp(v, "never") == 0)
-                    o->color = 2;
-                else
-                    return cli_usage_error("render: --color must be auto, always or never "
-                                           "(got '%s')", v);
-            }
-            continue;
-        }
-        if (strcmp(a, "--ascii") == 0)
-            o->ascii = true;
-        else if (strcmp(a, "--describe") == 0)
-            o->describe = true;
-        else if (strcmp(a, "--load") == 0)
-            o->load = true;
-        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-            o->help = true;
-        else if (strncmp(a, "--", 2) != 0)
-            return cli_usage_error("render: unexpected argument '%s' (flags start with --)", a);
-        else {
-            /* eval's flag: pass it on with its value */
-            ev[(*ev_argc)++] = argv[i];
-            if (!eq && i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
-                ev[(*ev_argc)++] = argv[++i];
-        }
+        return cli_usage_error("render: unknown view '%s' (rack, fabric, bar or chart)",
+                               a->operand[0]);
+    o->ascii = a->set[FLAG_ASCII];
+    o->describe = a->set[FLAG_DESCRIBE];
+    o->load = a->set[FLAG_LOAD];
+    if (!render_numbers(a, o))
+        return CLI_USAGE;
+    static const char *const dims[DIM_COUNT] = {"tp", "cp", "ep", "pp", "dp"};
+    static const char *const formats[] = {"text", "json"};
+    static const char *const colors[] = {"auto", "always", "never"};
+    int k;
+    if (a->set[FLAG_GROUP_BY]) {
+        if ((k = render_word(a, FLAG_GROUP_BY, dims, DIM_COUNT, "tp, cp, ep, pp or dp")) < 0)
+            return CLI_USAGE;
+        o->group_by = (MappingDim)k;
     }
+    if (a->set[FLAG_FORMAT]) {
+        if ((k = render_word(a, FLAG_FORMAT, formats, 2, "text or json")) < 0)
+            return CLI_USAGE;
+        o->json = k == 1;
+    }
+    if (a->set[FLAG_COLOR]) {
+        if ((k = render_word(a, FLAG_COLOR, colors, 3, "auto, always or never")) < 0)
+            return CLI_USAGE;
+        o->color = k;
+    }
+    if (a->set[FLAG_SWEEP]) {
+        if (!series_param_known(a->str[FLAG_SWEEP]))
+            return cli_usage_error("render: --sweep must be tp, pp, cp, ep, dp, mb, domain or "
+                                   "gpus (got '%s')",
+                                   a->str[FLAG_SWEEP]);
+        o->sweep = a->str[FLAG_SWEEP];
+    }
+    if (a->set[FLAG_VALUES] && !render_values(a->str[FLAG_VALUES], o))
+        return CLI_USAGE;
+    if (a->set[FLAG_SVG])
+        o->svg = a->str[FLAG_SVG];
     if (o->svg && (o->describe || o->json))
         return cli_usage_error("render: --svg draws the picture; it does not go with %s",
                                o->json ? "--format json" : "--describe");
@@ -394,23 +361,22 @@ static int render_svg(const RenderOpts *o, const Canvas *cv, int rows, const cha
 
 int cmd_render(int argc, char **argv)
 {
+    FlagArgs a;
     RenderOpts o;
-    int ev_argc;
-    char **ev = xcalloc((size_t)argc + 1, sizeof *ev);
-    int rc = render_parse(argc, argv, &o, &ev_argc, ev);
-    if (rc != CLI_OK || o.help) {
-        if (o.help && rc == CLI_OK)
-            fputs(render_help, stdout);
-        free(ev);
+    int rc = flags_parse(&flags_render, argc, argv, &a);
+    if (rc == CLI_OK)
+        rc = render_opts(&a, &o);
+    if (rc != CLI_OK)
         return rc;
+    if (o.help) {
+        fputs(render_help, stdout);
+        return CLI_OK;
     }
     Cluster c;
     Workload w;
     Mapping m;
-    rc = evalflags_mapping(ev_argc, ev, &c, &w, &m);
-    free(ev);
-    if (rc != CLI_OK)
-        return rc;
+    if (!evalflags_mapping("render", &a, &c, &w, &m))
+        return CLI_USAGE;
     if (o.cursor >= c.n_gpus)
         return cli_usage_error("render: --cursor %d is not a GPU of this cluster (0 to %d)",
                                o.cursor, c.n_gpus - 1);

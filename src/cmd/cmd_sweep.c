@@ -2,8 +2,8 @@
  * (model/sweep.h) for one cluster and workload, printed as a ranked table
  * with units and an explanation of the winner, or as one JSON object.
  *
- * The cluster and workload flags are exactly eval's (evalflags.h builds
- * them; nothing here parses them again). Mapping flags (--tp, --pp, --dp,
+ * The cluster and workload flags are the job flags of the one flag table
+ * (flags.h), built by evalflags.h as for eval. Mapping flags (--tp, --pp, --dp,
  * --ep, --cp, --mb, --interleave) pin that degree in the search, which is
  * the same one eval runs for what it is not given; --zero sets the ZeRO
  * stage of every candidate; CP is 1 unless given. This file adds only
@@ -52,83 +52,39 @@ static const char sweep_help[] =
 
 typedef struct {
     int top;          /* rows, 0 = all */
-    bool json, chart, ascii, help;
+    bool json, chart, ascii;
 } SweepOpts;
 
-/* Splits argv into sweep's own flags and eval's (ev starts with "sweep"). */
-static int sweep_parse(int argc, char **argv, SweepOpts *o, int *ev_argc, char **ev)
+/* sweep's own flags from what flags_parse read. Returns CLI_OK or CLI_USAGE
+ * after one line. */
+static int sweep_opts(const FlagArgs *a, SweepOpts *o)
 {
     memset(o, 0, sizeof *o);
     o->top = SWEEP_DEFAULT_TOP;
-    *ev_argc = 0;
-    ev[(*ev_argc)++] = argv[0];
-    bool format_seen = false, json_flag = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0) {
-            if (strcmp(a, "-h") == 0) {
-                o->help = true;
-                continue;
-            }
-            return cli_usage_error("sweep: unexpected argument '%s' (flags start with --; "
-                                   "try 'scalelab sweep --help')",
-                                   a);
-        }
-        const char *eq = strchr(a, '=');
-        size_t len = eq ? (size_t)(eq - a) : strlen(a);
-        char name[32];
-        snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), a);
-        if (strcmp(name, "--top") == 0 || strcmp(name, "--format") == 0) {
-            const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v)
-                return cli_usage_error("sweep: %s needs a value", name);
-            if (strcmp(name, "--format") == 0) {
-                if (format_seen)
-                    return cli_usage_error("sweep: --format given twice");
-                format_seen = true;
-                if (strcmp(v, "json") == 0)
-                    o->json = true;
-                else if (strcmp(v, "text") != 0)
-                    return cli_usage_error("sweep: --format must be json or text (got '%s')", v);
-                else if (json_flag)
-                    return cli_usage_error("sweep: --json and --format text disagree");
-                continue;
-            }
-            if (strcmp(v, "all") == 0) {
-                o->top = 0;
-                continue;
-            }
-            char *end;
-            long n = strtol(v, &end, 10);
-            if (*v == '\0' || *end != '\0' || n < 1 || n > 1000000)
-                return cli_usage_error("sweep: --top must be a number from 1 to 1000000 or "
-                                       "'all' (got '%s')",
-                                       v);
+    o->json = a->set[FLAG_JSON];
+    o->chart = a->set[FLAG_CHART];
+    o->ascii = a->set[FLAG_ASCII];
+    if (a->set[FLAG_FORMAT]) {
+        const char *v = a->str[FLAG_FORMAT];
+        if (strcmp(v, "json") == 0)
+            o->json = true;
+        else if (strcmp(v, "text") != 0)
+            return cli_usage_error("sweep: --format must be json or text (got '%s')", v);
+        else if (a->set[FLAG_JSON])
+            return cli_usage_error("sweep: --json and --format text disagree");
+    }
+    if (a->set[FLAG_TOP]) {
+        const char *v = a->str[FLAG_TOP];
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (strcmp(v, "all") == 0)
+            o->top = 0;
+        else if (*v == '\0' || *end != '\0' || n < 1 || n > 1000000)
+            return cli_usage_error("sweep: --top must be a number from 1 to 1000000 or "
+                                   "'all' (got '%s')",
+                                   v);
+        else
             o->top = (int)n;
-            continue;
-        }
-        bool own = true;
-        if (strcmp(a, "--json") == 0) {
-            if (format_seen && !o->json)
-                return cli_usage_error("sweep: --json and --format text disagree");
-            o->json = json_flag = true;
-        } else if (strcmp(a, "--chart") == 0) {
-            o->chart = true;
-        } else if (strcmp(a, "--ascii") == 0) {
-            o->ascii = true;
-        } else if (strcmp(a, "--help") == 0) {
-            o->help = true;
-        } else {
-            own = false;
-        }
-        if (own)
-            continue;
-        if (strcmp(name, "--list") == 0)
-            return cli_usage_error("sweep: --list is eval's (try 'scalelab eval --list')");
-        /* eval's flag: pass it on with its value */
-        ev[(*ev_argc)++] = argv[i];
-        if (!eq && i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
-            ev[(*ev_argc)++] = argv[++i];
     }
     return CLI_OK;
 }
@@ -377,23 +333,22 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
 
 int cmd_sweep(int argc, char **argv)
 {
+    FlagArgs a;
     SweepOpts o;
-    int ev_argc;
-    char **ev = xcalloc((size_t)argc + 1, sizeof *ev);
-    int rc = sweep_parse(argc, argv, &o, &ev_argc, ev);
-    if (rc != CLI_OK || o.help) {
-        if (rc == CLI_OK)
-            fputs(sweep_help, stdout);
-        free(ev);
+    int rc = flags_parse(&flags_sweep, argc, argv, &a);
+    if (rc != CLI_OK)
         return rc;
+    if (a.set[FLAG_HELP]) {
+        fputs(sweep_help, stdout);
+        return CLI_OK;
     }
+    if ((rc = sweep_opts(&a, &o)) != CLI_OK)
+        return rc;
     Cluster c;
     Workload w;
     SweepOptions so;
-    rc = evalflags_build(ev_argc, ev, &c, &w, &so);
-    free(ev);
-    if (rc != CLI_OK)
-        return rc;
+    if (!evalflags_build("sweep", &a, &c, &w, &so))
+        return CLI_USAGE;
 
     SweepResult r = {0};
     char err[300];

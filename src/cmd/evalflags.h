@@ -1,29 +1,36 @@
-/* evalflags — the cluster, workload and mapping flags of `scalelab eval`,
- * shared so that `sweep`, `render` and `play` accept exactly the same flags,
- * defaults and messages as `eval`. The one flag table lives in cmd_eval.c,
- * which implements these functions next to it.
+/* evalflags — the cluster, workload and mapping that the job flags of the
+ * one flag table (flags.h) describe, shared so that eval, sweep, render and
+ * play accept exactly the same flags, defaults and messages.
  *
- * argv[0] is the calling command's name; argv[1..argc) are flags only
- * (--system, --gpus, --tp, ...; not --json, --format, --list or --help).
- * Both return CLI_OK with their outputs filled in, or CLI_USAGE after
- * printing one line on stderr.
+ * cmd names the command in errors; a holds what flags_parse read. Both
+ * return true with their outputs filled in, or false after printing one
+ * line on stderr (exit status CLI_USAGE).
  */
 #ifndef SCALELAB_CMD_EVALFLAGS_H
 #define SCALELAB_CMD_EVALFLAGS_H
 
+#include "cmd/flags.h"
 #include "model/cluster.h"
 #include "model/mapping.h"
 #include "model/sweep.h"
 #include "model/workload.h"
 
+#include <stdbool.h>
+
+#define EVAL_DEFAULT_SYSTEM "dgx-h100"
+#define EVAL_DEFAULT_MODEL "llama3-8b"
+
 /* The cluster, the workload and the degrees the flags give, as options of
- * the one mapping search (model/sweep.h): 0 where a flag is absent (--tp,
- * --pp, --dp, --ep, --cp, --mb, --interleave), ZeRO 1 unless --zero. */
-int evalflags_build(int argc, char **argv, Cluster *c, Workload *w, SweepOptions *given);
+ * the one mapping search: 0 where a flag is absent (--tp, --pp, --dp, --ep,
+ * --cp, --etp, --mb, --interleave), ZeRO 1 unless --zero. Sets c->n_gpus
+ * when --gpus is absent and TP, PP and DP are all given. */
+bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,
+                     SweepOptions *given);
 
 /* As evalflags_build, then eval's mapping: the degrees given, the rest found
- * by the search with the workload's micro-batch and interleave 1 unless
+ * by the search (the fastest legal mapping that fits, else the one needing
+ * least memory) with the workload's micro-batch and interleave 1 unless
  * given (sweep_find_mapping). */
-int evalflags_mapping(int argc, char **argv, Cluster *c, Workload *w, Mapping *m);
+bool evalflags_mapping(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w, Mapping *m);
 
 #endif

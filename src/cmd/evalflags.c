@@ -1,0 +1,345 @@
+/* evalflags — the cluster, workload and mapping that the job flags of the
+ * flag table (flags.h) describe, for eval, sweep, render and play alike:
+ * presets first, explicit flags over them, the degrees given as pins of the
+ * one mapping search (model/sweep.h). Errors: one line through cli_error,
+ * named by the command that failed.
+ */
+#include "cmd/evalflags.h"
+
+#include "cmd/cli.h"
+#include "model/hw.h"
+#include "model/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EVAL_MAX_PARAMS 1e18 /* a sanity cap on input, a million times GPT-3 */
+
+/* A positive whole-number flag; prints the reason and returns false if < 1. */
+static bool need_positive(const char *cmd, const FlagArgs *a, FlagId f)
+{
+    if (a->set[f] && a->num[f] < 1) {
+        cli_usage_error("%s: --%s must be at least 1", cmd, flags_name(f));
+        return false;
+    }
+    return true;
+}
+
+static bool on_off(const char *cmd, const FlagArgs *a, FlagId f, bool *out)
+{
+    const char *s = a->str[f];
+    if (strcmp(s, "on") == 0 || strcmp(s, "yes") == 0 || strcmp(s, "1") == 0)
+        *out = true;
+    else if (strcmp(s, "off") == 0 || strcmp(s, "no") == 0 || strcmp(s, "0") == 0)
+        *out = false;
+    else {
+        cli_usage_error("%s: --%s must be on or off (got '%s')", cmd, flags_name(f), s);
+        return false;
+    }
+    return true;
+}
+
+static bool build_cluster(const char *cmd, const FlagArgs *a, Cluster *c)
+{
+    char err[300];
+    const char *system = a->str[FLAG_SYSTEM];
+    if (!system && a->set[FLAG_GPU]) {
+        /* a custom cluster around that GPU: start from the first system using it */
+        for (int i = 0; i < hw_system_count() && !system; i++)
+            if (strcmp(hw_system_at(i)->gpu_id, a->str[FLAG_GPU]) == 0)
+                system = hw_system_at(i)->id;
+    }
+    if (!system)
+        system = EVAL_DEFAULT_SYSTEM;
+    if (!cluster_from_system(c, system, 0, err, sizeof err)) {
+        cli_usage_error("%s: --system: %s", cmd, err);
+        return false;
+    }
+    bool custom = false;
+    if (a->set[FLAG_GPU]) {
+        const GpuSpec *g = hw_gpu_find(a->str[FLAG_GPU]);
+        if (!g) {
+            char names[200] = "";
+            for (int i = 0; i < hw_gpu_count(); i++) {
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                         hw_gpu_at(i)->id);
+            }
+            cli_usage_error("%s: unknown GPU '%s' (known: %s)", cmd, a->str[FLAG_GPU], names);
+            return false;
+        }
+        if (strcmp(g->id, c->gpu.id) != 0)
+            custom = true;
+        c->gpu = *g;
+    }
+    if (!need_positive(cmd, a, FLAG_GPUS) || !need_positive(cmd, a, FLAG_DOMAIN) ||
+        !need_positive(cmd, a, FLAG_SITES))
+        return false;
+    if (a->set[FLAG_GPUS])
+        cluster_set_gpus(c, flags_int(a, FLAG_GPUS));
+    if (a->set[FLAG_DOMAIN]) {
+        c->domain_gpus = flags_int(a, FLAG_DOMAIN);
+        custom = true;
+    }
+    if (a->set[FLAG_UP]) {
+        cluster_set_up_bw(c, a->num[FLAG_UP]);
+        custom = true;
+    }
+    if (a->set[FLAG_OUT]) {
+        cluster_set_out_bw(c, a->num[FLAG_OUT]);
+        custom = true;
+    }
+    if (a->set[FLAG_OVERSUB]) {
+        c->oversub = a->num[FLAG_OVERSUB];
+        custom = true;
+    }
+    if (a->set[FLAG_SITES]) {
+        c->sites = flags_int(a, FLAG_SITES);
+        /* fibre at ~5 us/km: 1 ms one way is ~200 km apart [U] */
+        c->across_lat_s = 1e-3;
+    }
+    if (a->set[FLAG_ACROSS])
+        c->across_bytes_per_s = a->num[FLAG_ACROSS];
+    if (a->set[FLAG_ACROSS_LAT])
+        c->across_lat_s = a->num[FLAG_ACROSS_LAT];
+    if ((a->set[FLAG_ACROSS] || a->set[FLAG_ACROSS_LAT]) && !a->set[FLAG_SITES]) {
+        cli_usage_error("%s: --across needs --sites N (how many sites the cluster spans)", cmd);
+        return false;
+    }
+    if (custom)
+        snprintf(c->system_id, sizeof c->system_id, "custom");
+    return true;
+}
+
+/* The workload --model names (default EVAL_DEFAULT_MODEL), or a custom
+ * shape when --layers, --hidden or --heads come without --model. */
+static bool workload_start(const char *cmd, const FlagArgs *a, Workload *w)
+{
+    const bool shape = a->set[FLAG_LAYERS] || a->set[FLAG_HIDDEN] || a->set[FLAG_HEADS];
+    const char *model = a->str[FLAG_MODEL];
+    if (model || !shape) {
+        const WorkloadPreset *p = workload_preset_find(model ? model : EVAL_DEFAULT_MODEL);
+        if (!p) {
+            char names[200] = "";
+            for (int i = 0; i < workload_preset_count(); i++) {
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                         workload_preset_at(i)->id);
+            }
+            cli_usage_error("%s: unknown model '%s' (known: %s)", cmd, model, names);
+            return false;
+        }
+        *w = p->w;
+        return true;
+    }
+    if (!a->set[FLAG_LAYERS] || !a->set[FLAG_HIDDEN] || !a->set[FLAG_HEADS]) {
+        cli_usage_error("%s: a custom model needs --layers, --hidden and --heads "
+                        "(or use --model NAME)",
+                        cmd);
+        return false;
+    }
+    memset(w, 0, sizeof *w);
+    snprintf(w->id, sizeof w->id, "custom");
+    w->seq = 2048;
+    w->vocab = 51200;
+    w->global_batch = 512;
+    w->micro_batch = 1;
+    w->recompute = WL_RECOMPUTE_NONE;
+    w->precision = WL_BF16;
+    w->flash_attention = true;
+    return true;
+}
+
+/* The shape flags over the start; a changed shape derives its parameter
+ * count again unless --params gives it. */
+static bool workload_shape(const char *cmd, const FlagArgs *a, Workload *w)
+{
+    const bool custom = !a->str[FLAG_MODEL];
+    const bool shape = a->set[FLAG_LAYERS] || a->set[FLAG_HIDDEN] || a->set[FLAG_HEADS];
+    const FlagId changes[] = {FLAG_LAYERS, FLAG_HIDDEN, FLAG_HEADS,  FLAG_KV_HEADS,
+                              FLAG_FFN,    FLAG_VOCAB,  FLAG_EXPERTS};
+    bool changed_shape = false;
+    for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++)
+        changed_shape |= a->set[changes[i]];
+    if (a->set[FLAG_LAYERS])
+        w->layers = flags_int(a, FLAG_LAYERS);
+    if (a->set[FLAG_HIDDEN]) {
+        w->hidden = flags_int(a, FLAG_HIDDEN);
+        if (!a->set[FLAG_FFN] && shape && custom)
+            w->ffn = 4 * w->hidden;
+    }
+    if (a->set[FLAG_HEADS]) {
+        w->heads = flags_int(a, FLAG_HEADS);
+        if (!a->set[FLAG_KV_HEADS] && custom)
+            w->kv_heads = w->heads;
+    }
+    if (a->set[FLAG_KV_HEADS])
+        w->kv_heads = flags_int(a, FLAG_KV_HEADS);
+    if (a->set[FLAG_FFN])
+        w->ffn = flags_int(a, FLAG_FFN);
+    if (a->set[FLAG_SEQ])
+        w->seq = flags_int(a, FLAG_SEQ);
+    if (a->set[FLAG_VOCAB])
+        w->vocab = flags_int(a, FLAG_VOCAB);
+    if (a->set[FLAG_EXPERTS]) {
+        w->experts = flags_int(a, FLAG_EXPERTS);
+        if (!a->set[FLAG_TOPK] && w->topk < 1 && w->experts > 1)
+            w->topk = 1;
+    }
+    if (a->set[FLAG_TOPK])
+        w->topk = flags_int(a, FLAG_TOPK);
+    if (a->set[FLAG_PARAMS]) {
+        if (!(a->num[FLAG_PARAMS] > 0)) {
+            cli_usage_error("%s: --params must be positive", cmd);
+            return false;
+        }
+        if (a->num[FLAG_PARAMS] > EVAL_MAX_PARAMS) {
+            cli_usage_error("%s: --params %g is more than scalelab models (at most %g)", cmd,
+                            a->num[FLAG_PARAMS], EVAL_MAX_PARAMS);
+            return false;
+        }
+        w->params = a->num[FLAG_PARAMS];
+    } else if (changed_shape) {
+        w->params = 0; /* derive from the new shape */
+    }
+    if (changed_shape && !custom)
+        snprintf(w->id, sizeof w->id, "custom");
+    return true;
+}
+
+/* The value of a word flag among words[0..n): its index, or -1 after
+ * printing "--flag must be a, b or c (got 'x')". */
+static int pick_word(const char *cmd, const FlagArgs *a, FlagId f, const char *const *words, int n,
+                     const char *list)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(a->str[f], words[i]) == 0)
+            return i;
+    cli_usage_error("%s: --%s must be %s (got '%s')", cmd, flags_name(f), list, a->str[f]);
+    return -1;
+}
+
+/* How the step runs: batch, micro-batch, recompute, precision, kernels. */
+static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
+{
+    if (a->set[FLAG_BATCH])
+        w->global_batch = flags_int(a, FLAG_BATCH);
+    if (a->set[FLAG_MB])
+        w->micro_batch = flags_int(a, FLAG_MB);
+    if (a->set[FLAG_RECOMPUTE]) {
+        static const char *const words[] = {"none", "selective", "full"};
+        static const WlRecompute kinds[] = {WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE,
+                                            WL_RECOMPUTE_FULL};
+        int k = pick_word(cmd, a, FLAG_RECOMPUTE, words, 3, "none, selective or full");
+        if (k < 0)
+            return false;
+        w->recompute = kinds[k];
+    }
+    if (a->set[FLAG_PRECISION]) {
+        static const char *const words[] = {"bf16", "fp8"};
+        int k = pick_word(cmd, a, FLAG_PRECISION, words, 2, "bf16 or fp8");
+        if (k < 0)
+            return false;
+        w->precision = k == 0 ? WL_BF16 : WL_FP8;
+    }
+    if (a->set[FLAG_SWIGLU] && !on_off(cmd, a, FLAG_SWIGLU, &w->swiglu))
+        return false;
+    if (a->set[FLAG_FLASH] && !on_off(cmd, a, FLAG_FLASH, &w->flash_attention))
+        return false;
+    return true;
+}
+
+static bool build_workload(const char *cmd, const FlagArgs *a, Workload *w)
+{
+    const FlagId ints[] = {FLAG_LAYERS, FLAG_HIDDEN, FLAG_HEADS, FLAG_KV_HEADS, FLAG_FFN,
+                           FLAG_SEQ,    FLAG_VOCAB,  FLAG_BATCH, FLAG_MB,       FLAG_TOPK};
+    if (!workload_start(cmd, a, w))
+        return false;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (!need_positive(cmd, a, ints[i]))
+            return false;
+    if (!workload_shape(cmd, a, w) || !workload_run(cmd, a, w))
+        return false;
+    char err[300];
+    if (!workload_check(w, err, sizeof err)) {
+        cli_usage_error("%s: %s", cmd, err);
+        return false;
+    }
+    return true;
+}
+
+/* The degrees the flags give, for the one search (model/sweep.h): 0 where a
+ * flag is absent. The micro-batch and interleave are pinned only when given
+ * (eval pins them to the workload's and 1 itself); ZeRO is 1 unless given.
+ * Sets c->n_gpus when --gpus is absent and TP, PP and DP are all given. */
+static bool build_request(const char *cmd, const FlagArgs *a, Cluster *c, SweepOptions *o)
+{
+    const FlagId degs[] = {FLAG_TP, FLAG_PP, FLAG_DP, FLAG_EP, FLAG_CP, FLAG_INTERLEAVE, FLAG_ETP};
+    for (size_t i = 0; i < sizeof degs / sizeof degs[0]; i++)
+        if (!need_positive(cmd, a, degs[i]))
+            return false;
+    *o = sweep_options_default();
+    o->tp = a->set[FLAG_TP] ? flags_int(a, FLAG_TP) : 0;
+    o->pp = a->set[FLAG_PP] ? flags_int(a, FLAG_PP) : 0;
+    o->dp = a->set[FLAG_DP] ? flags_int(a, FLAG_DP) : 0;
+    o->ep = a->set[FLAG_EP] ? flags_int(a, FLAG_EP) : 0;
+    o->cp = a->set[FLAG_CP] ? flags_int(a, FLAG_CP) : 0;
+    o->etp = a->set[FLAG_ETP] ? flags_int(a, FLAG_ETP) : 0;
+    o->interleave = a->set[FLAG_INTERLEAVE] ? flags_int(a, FLAG_INTERLEAVE) : 0;
+    o->micro_batch = a->set[FLAG_MB] ? flags_int(a, FLAG_MB) : 0;
+    if (a->set[FLAG_ZERO]) {
+        o->zero = flags_int(a, FLAG_ZERO);
+        if (o->zero > 3) {
+            cli_usage_error("%s: --zero must be 0, 1, 2 or 3 (got %d)", cmd, o->zero);
+            return false;
+        }
+    }
+    if (!a->set[FLAG_GPUS] && o->tp && o->pp && o->dp) {
+        long long world = (long long)o->tp * (o->cp ? o->cp : 1) * o->pp * o->dp;
+        if (world > CLUSTER_MAX_GPUS) {
+            cli_usage_error("%s: TP x CP x PP x DP = %lld GPUs is more than scalelab models "
+                            "(at most %d)",
+                            cmd, world, CLUSTER_MAX_GPUS);
+            return false;
+        }
+        c->n_gpus = (int)world;
+    }
+    char err[300];
+    if (!cluster_check(c, err, sizeof err)) {
+        cli_usage_error("%s: %s", cmd, err);
+        return false;
+    }
+    return true;
+}
+
+/* eval's mapping: the degrees given, the rest searched (the fastest legal
+ * mapping that fits, else the one needing least memory), with the
+ * workload's micro-batch and interleave 1 unless given. */
+static bool choose_mapping(const char *cmd, const Cluster *c, const Workload *w,
+                           const SweepOptions *given, Mapping *m)
+{
+    SweepOptions o = *given;
+    o.micro_batch = w->micro_batch;
+    if (!o.interleave)
+        o.interleave = 1;
+    char err[300];
+    if (!sweep_find_mapping(c, w, &o, m, NULL, err, sizeof err)) {
+        cli_usage_error("%s: %s", cmd, err);
+        return false;
+    }
+    return true;
+}
+
+bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,
+                     SweepOptions *given)
+{
+    return build_cluster(cmd, a, c) && build_workload(cmd, a, w) &&
+           build_request(cmd, a, c, given);
+}
+
+bool evalflags_mapping(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w, Mapping *m)
+{
+    SweepOptions given;
+    return evalflags_build(cmd, a, c, w, &given) && choose_mapping(cmd, c, w, &given, m);
+}
