@@ -2,11 +2,12 @@
  * form (--flag VALUE, --flag=VALUE, -h, `--` before operands), and its
  * errors are named by the command that failed, also for the job flags that
  * eval, sweep, render and play share. Through cli_run, in-process. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+/* cmocka.h needs the four above first */
+#include <cmocka.h>
 
 #include "testlib.h"
 
