@@ -13,7 +13,7 @@ fail=0
 no() { echo "makefile.sh: $*"; fail=1; }
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
-unset CFLAGS CPPFLAGS LDFLAGS MAKEFLAGS MFLAGS
+unset CFLAGS CPPFLAGS LDFLAGS MAKEFLAGS MFLAGS MAKELEVEL
 cp -r Makefile src scripts "$T/"
 cd "$T" || exit 1
 
