@@ -90,14 +90,25 @@ static int parse_opts(int argc, char **argv, PracticeOpts *o)
     return CLI_OK;
 }
 
-/* Paragraphs of s wrapped at 76 columns, each line indented by two spaces. */
+/* Lines of s wrapped at 76 columns, indented by two spaces; a "- " bullet
+ * hangs its continuation lines under its text. */
 static void print_wrapped(FILE *out, const char *s)
 {
-    size_t at = 0, len = strlen(s);
-    while (at < len) {
-        size_t next, n = text_wrap_line(s + at, 76, &next);
-        fprintf(out, n ? "  %.*s\n" : "%.*s\n", (int)n, s + at);
-        at += next ? next : len;
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", (int)len, s);
+        bool bullet = strncmp(line, "- ", 2) == 0;
+        size_t at = 0, n_line = strlen(line);
+        if (n_line == 0)
+            fputc('\n', out);
+        for (bool first = true; at < n_line; first = false) {
+            size_t next, n = text_wrap_line(line + at, bullet && !first ? 74 : 76, &next);
+            fprintf(out, "%s%.*s\n", bullet && !first ? "    " : "  ", (int)n, line + at);
+            at += next ? next : n_line;
+        }
+        s += len + (nl ? 1 : 0);
     }
 }
 

@@ -154,6 +154,8 @@ static bool draw_job(Rng *rng, int level, Practice *p, SweepResult *r)
     return false;
 }
 
+/* "- Cluster: ..." and "- Job: ...": one bullet each, so both the UI's
+ * markup and a printed sheet keep them on lines of their own. */
 static void describe_job(const Practice *p, char *buf, size_t len)
 {
     const Cluster *c = &p->cluster;
@@ -164,15 +166,15 @@ static void describe_job(const Practice *p, char *buf, size_t len)
     fmt_u(UNITS_BANDWIDTH, c->out_bytes_per_s, out, sizeof out);
     fmt_u(UNITS_BYTES, c->gpu.hbm_bytes, hbm, sizeof hbm);
     put(buf, len,
-        "%d %s of %s: %d per scale-up domain on %s at %s each way, %s each way per %s "
-        "on the scale-out fabric, %s of HBM each. ",
-        c->n_gpus, accel_noun(c), c->name, c->domain_gpus, c->up_link, up, out,
-        accel_one(c), hbm);
-    put(buf, len, "The job trains %s: %d layers, hidden %d, %d heads", wp ? wp->name : w->id,
-        w->layers, w->hidden, w->heads);
+        "- Cluster: %d %s of %s, %d per scale-up domain on %s (%s each way), %s each way "
+        "per %s to the scale-out fabric, %s of HBM each.\n",
+        c->n_gpus, accel_noun(c), c->name, c->domain_gpus, c->up_link, up, out, accel_one(c),
+        hbm);
+    put(buf, len, "- Job: %s (%d layers, hidden %d, %d heads", wp ? wp->name : w->id, w->layers,
+        w->hidden, w->heads);
     if (workload_is_moe(w))
-        put(buf, len, ", %d experts (top-%d)", w->experts, w->topk);
-    put(buf, len, "; %d sequences of %d tokens per step.", w->global_batch, w->seq);
+        put(buf, len, ", %d experts, top-%d", w->experts, w->topk);
+    put(buf, len, "), %d sequences of %d tokens a step.\n", w->global_batch, w->seq);
 }
 
 static void describe_mapping(const Practice *p, const SweepEntry *e, const char *lead, char *buf,
@@ -181,15 +183,33 @@ static void describe_mapping(const Practice *p, const SweepEntry *e, const char 
     char m[64], where[400];
     mapping_format(&e->m, m, sizeof m);
     sweep_explain(&p->cluster, e, where, sizeof where);
-    put(buf, len, "%s %s with micro-batch %d (%d micro-batches per step): %s.", lead, m,
+    put(buf, len, "- %s: %s, micro-batch %d (%d micro-batches a step): %s.\n", lead, m,
         e->micro_batch, p->workload.global_batch / (e->m.dp * e->micro_batch), where);
 }
 
 /* ---- mapping ---- */
 
+/* Degrees that differ between two mappings (TP, PP, EP, micro-batch). */
 static int moves_between(const Mapping *a, int mb_a, const Mapping *b, int mb_b)
 {
     return (a->tp != b->tp) + (a->pp != b->pp) + (a->ep != b->ep) + (mb_a != mb_b);
+}
+
+/* Key presses from one value to another when each press doubles or halves
+ * (the presets' degrees and batches are powers of two; otherwise the
+ * nearest count). */
+static int presses(int from, int to)
+{
+    double d = fabs(log2((double)to / from));
+    int n = (int)(d + 0.5);
+    return from != to && n < 1 ? 1 : n;
+}
+
+/* Par: the presses from the start to the best, one degree at a time. */
+static int par_between(const Mapping *a, int mb_a, const Mapping *b, int mb_b)
+{
+    return presses(a->tp, b->tp) + presses(a->pp, b->pp) + presses(a->ep, b->ep) +
+           presses(mb_a, mb_b);
 }
 
 static bool make_mapping(Rng *rng, Practice *p, SweepResult *r)
@@ -215,19 +235,18 @@ static bool make_mapping(Rng *rng, Practice *p, SweepResult *r)
         p->best = best->m;
         p->best_micro_batch = best->micro_batch;
         p->best_step_s = best->step_s;
-        p->par = moves_between(&start->m, start->micro_batch, &best->m, best->micro_batch);
+        p->par = par_between(&start->m, start->micro_batch, &best->m, best->micro_batch);
 
         char bs[32], ss[32], bm[64], why[400];
         snprintf(p->title, sizeof p->title, "Map the job: %d %s of %s", p->cluster.n_gpus,
                  accel_noun(&p->cluster), p->cluster.name);
         describe_job(p, p->question, sizeof p->question);
-        put(p->question, sizeof p->question, "\n\n");
-        describe_mapping(p, start, "It starts as", p->question, sizeof p->question);
-        put(p->question, sizeof p->question, " Step time %s%s.",
+        describe_mapping(p, start, "Start", p->question, sizeof p->question);
+        put(p->question, sizeof p->question, "- Its step: %s%s.\n",
             fmt_u(UNITS_TIME, start->step_s, ss, sizeof ss),
             start->fits ? "" : ", and it does not fit in memory");
         put(p->question, sizeof p->question,
-            "\n\nChange TP, PP, EP and the micro-batch (DP follows) until the job fits and "
+            "\nChange TP, PP, EP and the micro-batch (DP follows) until the job fits and "
             "its step is within %.0f%% of the best mapping the search finds. Par: %d moves.",
             100 * PRACTICE_MAPPING_SLACK, p->par);
         mapping_format(&best->m, bm, sizeof bm);
@@ -252,7 +271,7 @@ bool practice_grade_mapping(const Practice *p, const StepResult *r, char *msg, s
     fmt_u(UNITS_TIME, r->step_s, have, sizeof have);
     fmt_u(UNITS_TIME, p->best_step_s, best, sizeof best);
     if (!r->fits) {
-        msg_set(msg, msg_len, "It does not fit in memory: %s", r->bottleneck);
+        msg_set(msg, msg_len, "Not yet: %s.", r->bottleneck);
         return false;
     }
     double off = r->step_s / p->best_step_s - 1;
@@ -328,10 +347,8 @@ static bool make_bottleneck(Rng *rng, Practice *p, SweepResult *r)
         snprintf(p->title, sizeof p->title, "Spot the bottleneck: %d %s of %s",
                  p->cluster.n_gpus, accel_noun(&p->cluster), p->cluster.name);
         describe_job(p, p->question, sizeof p->question);
-        put(p->question, sizeof p->question, "\n\n");
-        describe_mapping(p, e, "It runs", p->question, sizeof p->question);
-        put(p->question, sizeof p->question,
-            "\n\nWhich part of the step takes the most time?");
+        describe_mapping(p, e, "Mapping", p->question, sizeof p->question);
+        put(p->question, sizeof p->question, "\nWhich part of the step takes the most time?");
         char total[32], parts[400] = "";
         fmt_u(UNITS_TIME, e->step_s, total, sizeof total);
         snprintf(p->answer, sizeof p->answer, "%s", step_part_name(p->part));
@@ -486,7 +503,7 @@ static bool make_predict_memory(Rng *rng, Practice *p)
              accel_one(&p->cluster));
     describe_job(p, p->question, sizeof p->question);
     put(p->question, sizeof p->question,
-        "\n\nThe model has %s parameters, trained in BF16 with Adam and ZeRO stage %d over DP, "
+        "\nThe model has %s parameters, trained in BF16 with Adam and ZeRO stage %d over DP, "
         "mapped as %s. How much memory does one %s of the last pipeline stage hold for "
         "weights, gradients and optimizer state (activations not counted)?",
         params, p->start.zero, m, accel_one(&p->cluster));

@@ -228,9 +228,9 @@ static int practice_key_choice(void *state, int key)
     PracticeScreen *ps = state;
     StepPart parts[STEP_PART_COUNT];
     int n = practice_part_choices(&ps->ex, parts);
-    if (key == UIK_UP)
+    if (key == UIK_LEFT)
         ps->sel = ps->sel > 0 ? ps->sel - 1 : n - 1;
-    else if (key == UIK_DOWN)
+    else if (key == UIK_RIGHT)
         ps->sel = ps->sel + 1 < n ? ps->sel + 1 : 0;
     else if (key >= '1' && key - '1' < n) {
         ps->sel = key - '1';
@@ -247,8 +247,9 @@ static const KeyBinding predict_rows[] = {
 static const KeyTable predict_keys = KEYMAP_TABLE("Predict", predict_rows);
 
 static const KeyBinding part_rows[] = {
-    {{UIK_UP, UIK_DOWN, '1', '2', '3', '4', '5', '6'}, "Up/Down or 1-6", "choose a part",
-     "1-6 choose", 0, practice_key_choice},
+    {{UIK_LEFT, UIK_RIGHT, '1', '2', '3', '4', '5', '6'},
+     "Left/Right or 1-6", "choose a part (a digit answers at once)", "1-6 choose", 0,
+     practice_key_choice},
     {{UIK_ENTER}, "Enter", "answer (next exercise once done)", "Enter answer", 0,
      practice_key_enter},
 };
@@ -373,27 +374,33 @@ static void practice_draw_predict(Canvas *c, PracticeScreen *ps, int x, int y, i
     (void)bottom;
 }
 
+/* The choices on one line: "1 compute · 2 TP · ...", the selected one
+ * marked without colour ([ ]), a wrong one crossed out as "(no)". */
 static void practice_draw_parts(Canvas *c, PracticeScreen *ps, int x, int y, int w,
                                 ScreenCursor *cur)
 {
     StepPart parts[STEP_PART_COUNT];
-    int n = practice_part_choices(&ps->ex, parts);
+    int n = practice_part_choices(&ps->ex, parts), col = x;
     bool ascii = canvas_is_ascii(c);
     for (int i = 0; i < n; i++) {
-        char line[80];
-        bool right = ps->done && parts[i] == ps->ex.part;
-        snprintf(line, sizeof line, "%s %d. %s%s", i == ps->sel ? (ascii ? ">" : "▸") : " ",
-                 i + 1, step_part_name(parts[i]),
-                 ps->wrong[parts[i]] ? "  (no)" : right ? (ascii ? "  (yes)" : "  ✓") : "");
-        canvas_put_text_max(c, x, y + i, w, line,
-                            ps->wrong[parts[i]] ? STYLE_DIM
-                            : right             ? STYLE_GOOD
-                            : i == ps->sel      ? STYLE_SELECTED
-                                                : STYLE_NORMAL);
-        if (i == ps->sel) {
-            cur->x = x;
-            cur->y = y + i;
+        char item[48];
+        bool right = ps->done && parts[i] == ps->ex.part, sel = i == ps->sel && !ps->done;
+        snprintf(item, sizeof item, "%s%d %s%s%s", sel ? "[" : " ", i + 1,
+                 step_part_name(parts[i]),
+                 ps->wrong[parts[i]] ? " (no)" : right ? (ascii ? " (yes)" : " ✓") : "",
+                 sel ? "]" : " ");
+        if (col + utf8_width(item) > x + w)
+            break;
+        if (sel) {
+            cur->x = col;
+            cur->y = y;
         }
+        col += canvas_put_text(c, col, y, item,
+                               ps->wrong[parts[i]] ? STYLE_DIM
+                               : right             ? STYLE_GOOD
+                               : sel               ? STYLE_SELECTED
+                                                   : STYLE_NORMAL);
+        col += 1;
     }
 }
 
@@ -420,11 +427,13 @@ static void practice_draw_mapping(Canvas *c, PracticeScreen *ps, int top, int bo
     int w = canvas_width(c);
     char line[300], best[32];
     const Cluster *cl = &ps->ex.cluster;
+    const WorkloadPreset *wp = workload_preset_find(ps->ex.workload.id);
     snprintf(line, sizeof line,
              "%d %s of %s, %s, %d sequences a step. Make it fit and come within 5%% of the "
              "best mapping. Par %d.",
              cl->n_gpus, cl->gpu.noun && strcmp(cl->gpu.noun, "chip") == 0 ? "chips" : "GPUs",
-             cl->name, ps->ex.workload.id, ps->ex.workload.global_batch, ps->ex.par);
+             cl->name, wp ? wp->name : ps->ex.workload.id, ps->ex.workload.global_batch,
+             ps->ex.par);
     top += practice_text(c, 1, top, w - 2, 2, line, STYLE_BOLD);
     int fb = ps->done ? 4 : 1; /* rows kept for feedback (and the answer once done) */
     if (ps->page_open)
@@ -467,14 +476,16 @@ void screen_practice_draw(Canvas *c, PracticeScreen *ps, ScreenCursor *cur)
     else {
         int mw = w - 4 > SCREEN_MEASURE ? SCREEN_MEASURE : w - 4, x = (w - mw) / 2;
         int need = text_wrap_count(ps->ex.question, mw);
-        int room = bottom - top - (ps->ex.kind == PRACTICE_BOTTLENECK ? 8 : 4);
+        /* Room for the question: all but the answer line and, once done, the
+         * worked answer (at least 3 lines of question stay, PgUp/PgDn scroll). */
+        int room = bottom - top - (ps->done ? 9 : 4);
         int skip = ps->scroll < need ? ps->scroll : need - 1;
         int shown = text_draw_markup(c, x, top, mw, room > 3 ? room : 3, ps->ex.question, skip);
         int y = top + (shown - skip < room ? shown - skip : room) + 1;
         if (ps->ex.kind == PRACTICE_PREDICT)
             practice_draw_predict(c, ps, x, y, mw, bottom, cur), y += ps->done ? 0 : 3;
         else
-            practice_draw_parts(c, ps, x, y, mw, cur), y += practice_part_choices(&ps->ex, (StepPart[STEP_PART_COUNT]){0}) + 1;
+            practice_draw_parts(c, ps, x, y, mw, cur), y += 2;
         practice_draw_result(c, ps, x, y, mw, bottom + 1);
     }
     if (cur->x < 0) {
