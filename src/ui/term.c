@@ -158,7 +158,12 @@ bool term_start(char *err, size_t err_len)
 {
     if (term_active)
         return true;
+    /* The terminal's character set from the environment; numbers stay in
+     * the C locale whatever LANG or LC_ALL say, so "1.5 TB/s" parses and
+     * prints the same here as in the headless commands, `w`, SVG and Lua
+     * (tonumber, string.format). The one place scalelab sets a locale. */
     setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
     const char *cs = nl_langinfo(CODESET);
     term_ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
     term_install_signals();
