@@ -359,6 +359,29 @@ static int render_svg(const RenderOpts *o, const Canvas *cv, int rows, const cha
     return CLI_OK;
 }
 
+/* The cluster, workload and mapping of the flags. A rack or fabric picture
+ * needs no training batch: when no mapping splits it, the picture is drawn
+ * without group letters (have_m false). Everything else needs the mapping
+ * and says why there is none. */
+static int render_build(const RenderOpts *o, const FlagArgs *a, Cluster *c, Workload *w,
+                        Mapping *m, bool *have_m)
+{
+    SweepOptions given;
+    if (!evalflags_build("render", a, c, w, &given))
+        return CLI_USAGE;
+    given.micro_batch = w->micro_batch;
+    if (!given.interleave)
+        given.interleave = 1;
+    char err[300];
+    *have_m = sweep_find_mapping(c, w, &given, m, NULL, err, sizeof err);
+    bool picture = (o->view == VIEW_RACK || o->view == VIEW_FABRIC) && !o->load && !o->json;
+    if (!*have_m && !picture)
+        return cli_usage_error("render: %s", err);
+    if (!*have_m)
+        memset(m, 0, sizeof *m);
+    return CLI_OK;
+}
+
 int cmd_render(int argc, char **argv)
 {
     FlagArgs a;
@@ -375,8 +398,10 @@ int cmd_render(int argc, char **argv)
     Cluster c;
     Workload w;
     Mapping m;
-    if (!evalflags_mapping("render", &a, &c, &w, &m))
-        return CLI_USAGE;
+    bool have_m;
+    rc = render_build(&o, &a, &c, &w, &m, &have_m);
+    if (rc != CLI_OK)
+        return rc;
     if (o.cursor >= c.n_gpus)
         return cli_usage_error("render: --cursor %d is not a GPU of this cluster (0 to %d)",
                                o.cursor, c.n_gpus - 1);
@@ -398,7 +423,7 @@ int cmd_render(int argc, char **argv)
             return cli_usage_error("render: %s", err);
     }
     ViewInput in = view_input_default(&c);
-    in.mapping = &m;
+    in.mapping = have_m ? &m : NULL;
     in.result = o.load ? &r : NULL;
     in.cursor_gpu = o.cursor;
     in.cursor_group = o.select;
