@@ -24,6 +24,7 @@
 #include "draw/views.h"
 #include "model/collective.h"
 #include "model/step.h"
+#include "ui/screen_play.h"
 
 #include <errno.h>
 #include <math.h>
@@ -43,7 +44,8 @@ static const char render_help[] =
     "Usage: scalelab render VIEW [FLAGS]\n"
     "Prints a diagram or chart of a cluster to stdout.\n"
     "\n"
-    "Views: rack, fabric, bar (step-time breakdown), chart (step time against a sweep).\n"
+    "Views: rack, fabric, bar (step-time breakdown), chart (step time against a sweep),\n"
+    "scenario (the free-play screen, --width x --height, default 80x24).\n"
     "Cluster, workload and mapping flags: the same as 'scalelab eval' (--system, --gpus,\n"
     "--model, --tp, --pp, --dp, ...; see 'scalelab eval --help').\n"
     "\n"
@@ -62,6 +64,10 @@ static const char render_help[] =
     "  --load             colour links by their load in one step (rack, fabric)\n"
     "  --sweep PARAM      chart: tp (default), pp, cp, ep, dp, mb, domain or gpus\n"
     "  --values LIST      chart: comma-separated values (default 1,2,4,8,16,32)\n";
+
+/* render's own view beyond the ViewKinds: the free-play scenario screen of
+ * the cluster as the terminal shows it (for golden files and handouts). */
+#define RENDER_SCENARIO VIEW_COUNT
 
 typedef struct {
     int view;
@@ -156,10 +162,11 @@ static int render_opts(const FlagArgs *a, RenderOpts *o)
     if (a->n_operands == 0)
         return cli_usage_error("render: which view? rack, fabric, bar or chart "
                                "(try 'scalelab render --help')");
-    o->view = view_kind_parse(a->operand[0]);
+    o->view = strcmp(a->operand[0], "scenario") == 0 ? RENDER_SCENARIO
+                                                     : view_kind_parse(a->operand[0]);
     if (o->view < 0)
-        return cli_usage_error("render: unknown view '%s' (rack, fabric, bar or chart)",
-                               a->operand[0]);
+        return cli_usage_error("render: unknown view '%s' (rack, fabric, bar, chart or "
+                               "scenario)", a->operand[0]);
     o->ascii = a->set[FLAG_ASCII];
     o->describe = a->set[FLAG_DESCRIBE];
     o->load = a->set[FLAG_LOAD];
@@ -382,6 +389,33 @@ static int render_build(const RenderOpts *o, const FlagArgs *a, Cluster *c, Work
     return CLI_OK;
 }
 
+/* The scenario screen of free play on c, w, m at w x h, as text. */
+static int render_scenario(const RenderOpts *o, const Cluster *c, const Workload *w,
+                           const Mapping *m)
+{
+    int width = o->width ? o->width : SCREEN_MIN_W, height = o->height ? o->height : SCREEN_MIN_H;
+    if (!screen_size_ok(width, height) || width > SCREEN_MAX_W || height > SCREEN_MAX_H)
+        return cli_usage_error("render: the scenario screen takes --width %d to %d and "
+                               "--height %d to %d", SCREEN_MIN_W, SCREEN_MAX_W, SCREEN_MIN_H,
+                               SCREEN_MAX_H);
+    char err[300];
+    Scenario *s = scenario_new(c, w, m, NULL, SCN_ALLOW_ALL, err, sizeof err);
+    if (!s)
+        return cli_usage_error("render: %s", err);
+    PlayState ps;
+    screen_play_init(&ps, s, NULL);
+    if (o->cursor >= 0)
+        ps.page.scn.cursor = o->cursor;
+    Canvas *cv = canvas_new(width, height);
+    canvas_set_ascii(cv, o->ascii);
+    ScreenCursor cur;
+    screen_play_draw(cv, &ps, &cur);
+    render_print(cv, height, false);
+    canvas_free(cv);
+    screen_play_fini(&ps);
+    return CLI_OK;
+}
+
 int cmd_render(int argc, char **argv)
 {
     FlagArgs a;
@@ -405,6 +439,8 @@ int cmd_render(int argc, char **argv)
     if (o.cursor >= c.n_gpus)
         return cli_usage_error("render: --cursor %d is not a GPU of this cluster (0 to %d)",
                                o.cursor, c.n_gpus - 1);
+    if (o.view == RENDER_SCENARIO)
+        return render_scenario(&o, &c, &w, &m);
     bool colour = o.color == 1 || (o.color == 0 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
     int width = o.width ? o.width : render_terminal_width();
     if (width < RENDER_MIN_W)

@@ -221,14 +221,16 @@ static bool view_group_sentence(const ViewInput *in, char *buf, size_t n)
     int size = mapping_dim_size(m, in->colour_by);
     GroupSpan sp = span_worst(m, in->cluster, in->placement, in->colour_by);
     int groups = size > 0 ? mapping_world(m) / size : 0;
+    /* 26 letters: beyond them a letter names every 26th group, and says so */
+    const char *rep = groups > 26 ? ", letters A-Z again after Z" : "";
     if (sp.domains > 1) {
-        snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d). A %s group spans "
-                 "%d %s: its traffic leaves %s.", dim, groups, size, dim, sp.domains,
+        snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d%s). A %s group spans "
+                 "%d %s: its traffic leaves %s.", dim, groups, size, rep, dim, sp.domains,
                  view_domain_noun(in->cluster, true), in->cluster->up_link);
         return true;
     }
-    snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d); each fits in one %s.",
-             dim, groups, size, view_domain_noun(in->cluster, false));
+    snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d%s); each fits in one %s.",
+             dim, groups, size, rep, view_domain_noun(in->cluster, false));
     return false;
 }
 
@@ -318,6 +320,10 @@ static void view_rack_title(Canvas *cv, int w, const ViewInput *in, int dom, con
                  dom + 1, domains, what);
     else
         snprintf(buf, sizeof buf, "%s: %s", c->name, what);
+    /* A title that does not fit loses its last parenthesis before any word. */
+    char *paren = strrchr(buf, '(');
+    if (utf8_width(buf) > w && paren && paren > buf + 1)
+        paren[-1] = '\0';
     view_text(cv, 0, 0, w, buf, STYLE_HEADING);
 }
 
@@ -668,6 +674,8 @@ static bool view_cluster_ok(const Cluster *c)
            c->sites >= 1 && c->n_gpus <= CLUSTER_MAX_GPUS;
 }
 
+static int view_rack_pair(Canvas *cv, int w, const ViewInput *in);
+
 int view_rack_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
 {
     if (!c || !in || !view_cluster_ok(in->cluster) || w <= 0 || h <= 0)
@@ -676,7 +684,9 @@ int view_rack_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
     canvas_set_ascii(cv, canvas_is_ascii(c));
     int dom = view_rack_domain(in);
     int used;
-    if (in->cluster->up_kind == HW_UP_TORUS)
+    if (cluster_domain_count(in->cluster) == 2 && in->cluster->sites <= 1)
+        used = view_rack_pair(cv, w, in); /* a page about two units shows both */
+    else if (in->cluster->up_kind == HW_UP_TORUS)
         used = view_rack_torus(cv, w, h, in, dom);
     else if (in->cluster->domain_gpus > 16)
         used = view_rack_nvl(cv, w, h, in, dom);
@@ -745,6 +755,38 @@ static void view_draw_domain(Canvas *cv, int x, int y, const DomainShape *s, int
     }
 }
 
+/* Two units side by side with the scale-out link between them and its
+ * figure on it: the picture of the cliff. Returns the rows used. */
+static int view_rack_pair(Canvas *cv, int w, const ViewInput *in)
+{
+    const Cluster *c = in->cluster;
+    bool a = canvas_is_ascii(cv);
+    const char *noun = view_domain_noun(c, false);
+    char buf[256], up[32], out[32], r[16];
+    snprintf(buf, sizeof buf, "%s: 2 %s of %d GPUs, joined by the scale-out network", c->name,
+             view_domain_noun(c, true), c->domain_gpus);
+    view_text(cv, 0, 0, w, buf, STYLE_HEADING);
+    DomainShape s = view_domain_shape(c, (w - 14) / 2);
+    int link = w - 2 * s.box_w;
+    link = link > 36 ? 36 : link;
+    int x1 = s.box_w + link, y = 2, mid = y + 1 + s.box_h / 2;
+    for (int d = 0; d < 2; d++) {
+        int bx = d ? x1 : 0;
+        snprintf(buf, sizeof buf, "%s %d", noun, d + 1);
+        view_text(cv, bx, y, w, buf, STYLE_BOLD);
+        view_draw_domain(cv, bx, y + 1, &s, d, in);
+    }
+    canvas_hline(cv, s.box_w, mid, link, LINE_LIGHT, view_link_style(in, TIER_OUT));
+    view_bw(c->out_bytes_per_s, a, out, sizeof out);
+    snprintf(buf, sizeof buf, " %s per GPU ", out);
+    canvas_put_text_max(cv, s.box_w + 1, mid - 1, link - 2, buf, STYLE_LABEL);
+    view_ratio(view_drop(c), r, sizeof r);
+    snprintf(buf, sizeof buf, " %s less ", r);
+    canvas_put_text_max(cv, s.box_w + 1, mid + 1, link - 2, buf, STYLE_WARNING);
+    view_bw(c->up_bytes_per_s, a, up, sizeof up);
+    return view_labels(cv, 0, y + 1 + s.box_h, w, in);
+}
+
 /* Which domains of a site to draw: the first ones, and the cursor's domain
  * when it lies beyond them. out[] gets up to max ids, returns the count. */
 static int view_pick_domains(int first, int count, int max, int cursor_dom, int *out)
@@ -759,13 +801,58 @@ static int view_pick_domains(int first, int count, int max, int cursor_dom, int 
 
 #define FABRIC_MAX_DOMAINS 64
 
-/* One site of the fabric in the box [x0, x0+w): spines, leaves, domains.
- * Returns the row below the domains. */
-static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *in, int site,
-                            int *spine_mid_x)
+/* One site's row of domains as drawn: the domains (and the aggregate box
+ * for those not drawn, when there are more than fit) with the leaf range
+ * each hangs from. Item nd is the aggregate when there is one. */
+typedef struct {
+    int nd, count;                        /* domains drawn; items (+1 aggregate) */
+    int ids[FABRIC_MAX_DOMAINS + 1];      /* domain ids (the aggregate: its first) */
+    int x[FABRIC_MAX_DOMAINS + 1];        /* left column of each item */
+    int leaf_lo[FABRIC_MAX_DOMAINS + 1];  /* first and last leaf of each item */
+    int leaf_hi[FABRIC_MAX_DOMAINS + 1];
+    int total_w;                          /* columns from x0 to the last item's end */
+    DomainShape s;
+} FabricRow;
+
+/* The leaves GPUs [g0, g1] hang from. */
+static void view_leaf_range(const Cluster *c, int g0, int g1, int *lo, int *hi)
+{
+    if (g1 >= c->n_gpus)
+        g1 = c->n_gpus - 1;
+    *lo = cluster_leaf_of(c, g0);
+    *hi = cluster_leaf_of(c, g1);
+    if (*lo < 0 || *lo > *hi)
+        *lo = *hi;
+}
+
+/* The aggregate box of the domains not drawn: "× 224 more racks". */
+static void view_fabric_aggregate(Canvas *cv, int ax, int y, int aw, int rest,
+                                  const DomainShape *s, const ViewInput *in)
 {
     const Cluster *c = in->cluster;
-    bool a = canvas_is_ascii(cv);
+    const char *times = canvas_is_ascii(cv) ? "x" : "×";
+    char buf[128];
+    canvas_box(cv, ax, y, aw, s->box_h, LINE_DOUBLE, view_link_style(in, TIER_UP));
+    if (s->box_h > 3) {
+        snprintf(buf, sizeof buf, "%s %d", times, rest);
+        canvas_put_text_max(cv, ax + 2, y + 1, aw - 3, buf, STYLE_BOLD);
+        snprintf(buf, sizeof buf, "more %s", view_domain_noun(c, rest != 1));
+        canvas_put_text_max(cv, ax + 2, y + 2, aw - 3, buf, STYLE_LABEL);
+        return;
+    }
+    snprintf(buf, sizeof buf, "%s %d more %s", times, rest, view_domain_noun(c, rest != 1));
+    if (utf8_width(buf) > aw - 2)
+        snprintf(buf, sizeof buf, "%s %d more", times, rest);
+    if (utf8_width(buf) > aw - 2)
+        snprintf(buf, sizeof buf, "%s%d", times, rest);
+    canvas_put_text_max(cv, ax + 1, y + 1, aw - 2, buf, STYLE_BOLD);
+}
+
+/* Lays out and draws the domains of `site` in [x0, x0+w) at row y_dom. */
+static void view_fabric_domains(Canvas *cv, int x0, int y_dom, int w, const ViewInput *in,
+                                int site, FabricRow *row)
+{
+    const Cluster *c = in->cluster;
     int domains = cluster_domain_count(c);
     int per_site = domains / (c->sites > 0 ? c->sites : 1);
     if (per_site < 1)
@@ -778,148 +865,128 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     if (per_site * (pitch - 1) <= w && per_site * pitch - 1 > w)
         pitch = s.box_w; /* boxes touch rather than leave one out */
     int fit = (w + (pitch > s.box_w ? 1 : 0)) / pitch;
-    if (fit < 1)
-        fit = 1;
-    int drawn_max = fit;
-    bool aggregate = per_site > fit;
-    if (aggregate) {
-        /* keep room for the aggregate box ("leaves 158-512" fits in 16) */
-        drawn_max = (w + 1 - 17) / pitch;
-        if (drawn_max < 1)
-            drawn_max = 1;
-    }
+    int drawn_max = fit < 1 ? 1 : fit;
+    bool aggregate = per_site > drawn_max;
+    if (aggregate) /* keep room for the aggregate box ("× 224 more racks" fits in 16) */
+        drawn_max = (w + 1 - 17) / pitch < 1 ? 1 : (w + 1 - 17) / pitch;
     if (drawn_max > FABRIC_MAX_DOMAINS)
         drawn_max = FABRIC_MAX_DOMAINS;
-    int cursor_dom = cluster_domain_of(c, in->cursor_gpu);
-    int ids[FABRIC_MAX_DOMAINS + 1];
-    int nd = view_pick_domains(first, per_site, drawn_max, cursor_dom, ids);
+    row->s = s;
+    row->nd = view_pick_domains(first, per_site, drawn_max, cluster_domain_of(c, in->cursor_gpu),
+                                row->ids);
+    for (int i = 0; i < row->nd; i++) {
+        row->x[i] = x0 + i * pitch;
+        view_draw_domain(cv, row->x[i], y_dom, &s, row->ids[i], in);
+        int g0 = row->ids[i] * c->domain_gpus;
+        view_leaf_range(c, g0, g0 + view_domain_size(c) - 1, &row->leaf_lo[i], &row->leaf_hi[i]);
+        if (i > 0 && row->ids[i] != row->ids[i - 1] + 1)
+            canvas_put_text(cv, row->x[i] - 1, y_dom + s.box_h / 2, "…", STYLE_DIM);
+    }
+    row->count = row->nd;
+    row->total_w = row->nd * pitch - 1;
+    if (!aggregate)
+        return;
+    int nd = row->nd, ax = x0 + nd * pitch, aw = w - nd * pitch > 24 ? 24 : w - nd * pitch;
+    view_fabric_aggregate(cv, ax, y_dom, aw, per_site - nd, &s, in);
+    row->ids[nd] = row->ids[nd - 1] + 1;
+    row->x[nd] = ax;
+    view_leaf_range(c, row->ids[nd] * c->domain_gpus, (first + per_site) * c->domain_gpus - 1,
+                    &row->leaf_lo[nd], &row->leaf_hi[nd]);
+    row->count = nd + 1;
+    row->total_w = ax + aw - x0;
+}
+
+/* Leaves: one box over each run of items whose leaves touch or overlap (a
+ * domain that straddles two leaves joins the boxes of both, so no leaf is
+ * named twice), a link from each item up to its box. Returns the number of
+ * boxes; mid[] gets their centres. */
+static int view_fabric_leaves(Canvas *cv, int x0, int y_leaf, int y_dom, const FabricRow *row,
+                              const ViewInput *in, int *mid)
+{
     Style out = view_link_style(in, TIER_OUT);
-    /* One leaf holding every GPU needs no spine: leave out its rows. */
-    bool no_spine = cluster_spine_count(c) < 1 && c->sites <= 1;
-    int lift = no_spine ? 4 : 0;
-    int y_spine = y0, y_bus = y0 + 3, y_leaf = y0 + 4 - lift, y_dom = y0 + 8 - lift;
-    /* Domains and the leaf each hangs from. */
-    int leaf_of[FABRIC_MAX_DOMAINS + 1], dom_x[FABRIC_MAX_DOMAINS + 1];
-    for (int i = 0; i < nd; i++) {
-        dom_x[i] = x0 + i * pitch;
-        view_draw_domain(cv, dom_x[i], y_dom, &s, ids[i], in);
-        leaf_of[i] = cluster_leaf_of(c, ids[i] * c->domain_gpus);
-        if (i > 0 && ids[i] != ids[i - 1] + 1)
-            canvas_put_text(cv, dom_x[i] - 1, y_dom + s.box_h / 2, a ? "~" : "…", STYLE_DIM);
-    }
-    int total_w = nd * pitch - 1;
-    char buf[128];
-    if (aggregate) {
-        int rest = per_site - nd;
-        int ax = x0 + nd * pitch, aw = w - nd * pitch;
-        if (aw > 24)
-            aw = 24;
-        canvas_box(cv, ax, y_dom, aw, s.box_h, LINE_DOUBLE, view_link_style(in, TIER_UP));
-        if (s.box_h > 3) {
-            snprintf(buf, sizeof buf, "%s %d", a ? "x" : "×", rest);
-            canvas_put_text_max(cv, ax + 2, y_dom + 1, aw - 3, buf, STYLE_BOLD);
-            snprintf(buf, sizeof buf, "more %s", view_domain_noun(c, rest != 1));
-            canvas_put_text_max(cv, ax + 2, y_dom + 2, aw - 3, buf, STYLE_LABEL);
-        } else {
-            snprintf(buf, sizeof buf, "%s %d more %s", a ? "x" : "×", rest,
-                     view_domain_noun(c, rest != 1));
-            if (utf8_width(buf) > aw - 2)
-                snprintf(buf, sizeof buf, "%s %d more", a ? "x" : "×", rest);
-            if (utf8_width(buf) > aw - 2)
-                snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", rest);
-            canvas_put_text_max(cv, ax + 1, y_dom + 1, aw - 2, buf, STYLE_BOLD);
-        }
-        dom_x[nd] = ax;
-        total_w = ax + aw - x0;
-    }
-    /* the leaves of the domains not drawn (those after the last drawn one) */
-    int agg_l0 = -1, agg_l1 = -1;
-    if (aggregate) {
-        ids[nd] = ids[nd - 1] + 1;
-        agg_l0 = cluster_leaf_of(c, ids[nd] * c->domain_gpus);
-        agg_l1 = cluster_leaf_of(c, (first + per_site) * c->domain_gpus - 1);
-        if (agg_l1 < 0)
-            agg_l1 = cluster_leaf_of(c, c->n_gpus - 1);
-        if (agg_l0 < 0 || agg_l0 > agg_l1)
-            agg_l0 = agg_l1;
-        /* under one leaf: the aggregate joins that leaf's box */
-        leaf_of[nd] = agg_l0 == agg_l1 ? agg_l0 : -2;
-    }
-    /* Leaves: one box over each run of drawn domains under the same leaf.
-     * Link from each domain top to its leaf. */
-    int i = 0;
-    int leaf_mid[FABRIC_MAX_DOMAINS + 1], n_leaf_boxes = 0;
-    int count = nd + (aggregate ? 1 : 0);
-    while (i < count) {
-        int j = i;
-        while (j + 1 < count && leaf_of[j + 1] == leaf_of[i] && leaf_of[i] >= 0 &&
-               ids[j + 1] == ids[j] + 1)
-            j++;
-        int lx = dom_x[i];
-        int rx = j < nd ? dom_x[j] + s.box_w - 1 : x0 + total_w - 1;
+    char buf[64];
+    int n = 0;
+    for (int i = 0; i < row->count;) {
+        int j = i, hi = row->leaf_hi[i];
+        while (j + 1 < row->count && row->leaf_lo[j + 1] <= hi && row->ids[j + 1] == row->ids[j] + 1)
+            hi = row->leaf_hi[++j] > hi ? row->leaf_hi[j] : hi;
+        int lx = row->x[i];
+        int rx = j < row->nd ? row->x[j] + row->s.box_w - 1 : x0 + row->total_w - 1;
         int bw = rx - lx + 1;
         canvas_box(cv, lx, y_leaf, bw, 3, LINE_LIGHT, STYLE_SWITCH);
-        if (leaf_of[i] >= 0) {
-            int last_leaf = j == nd ? agg_l1
-                                    : cluster_leaf_of(c, ids[j] * c->domain_gpus +
-                                                             view_domain_size(c) - 1);
-            if (last_leaf > leaf_of[i])
-                snprintf(buf, sizeof buf, "leaves %d-%d", leaf_of[i] + 1, last_leaf + 1);
-            else
-                snprintf(buf, sizeof buf, "leaf %d", leaf_of[i] + 1);
-        } else {
-            snprintf(buf, sizeof buf, "leaves %d-%d", agg_l0 + 1, agg_l1 + 1);
-        }
+        if (hi > row->leaf_lo[i])
+            snprintf(buf, sizeof buf, "leaves %d-%d", row->leaf_lo[i] + 1, hi + 1);
+        else
+            snprintf(buf, sizeof buf, "leaf %d", hi + 1);
         canvas_put_text_max(cv, lx + 1, y_leaf + 1, bw - 2, buf, STYLE_SWITCH);
         for (int k = i; k <= j; k++) {
-            int mx = dom_x[k] + (k < nd ? s.box_w : x0 + total_w - dom_x[k]) / 2;
-            canvas_vline(cv, mx, y_leaf + 2, y_dom - (y_leaf + 2) + 1, LINE_LIGHT, out);
+            int iw = k < row->nd ? row->s.box_w : x0 + row->total_w - row->x[k];
+            canvas_vline(cv, row->x[k] + iw / 2, y_leaf + 2, y_dom - (y_leaf + 2) + 1, LINE_LIGHT,
+                         out);
         }
-        leaf_mid[n_leaf_boxes++] = lx + bw / 2;
+        mid[n++] = lx + bw / 2;
         i = j + 1;
     }
-    /* Spines: as many boxes as fit over the leaves, joined to every leaf by
-     * the bus (a Clos: every leaf links to every spine). */
+    return n;
+}
+
+/* Spines: as many boxes as fit over the leaves, joined to every leaf by
+ * the bus (a Clos: every leaf links to every spine). Returns the centre of
+ * the spine row. */
+static int view_fabric_spines(Canvas *cv, int x0, int y_spine, const FabricRow *row,
+                              const ViewInput *in, const int *leaf_mid, int n_leaf)
+{
+    const Cluster *c = in->cluster;
+    Style out = view_link_style(in, TIER_OUT);
     int spines = cluster_spine_count(c) / (c->sites > 0 ? c->sites : 1);
-    if (no_spine) {
-        if (spine_mid_x)
-            *spine_mid_x = leaf_mid[0];
-        return y_dom + s.box_h;
-    }
     if (spines < 1)
         spines = 1;
     int digits = spines >= 100 ? 3 : spines >= 10 ? 2 : 1;
     int sp_w = 8 + digits, sp_pitch = sp_w + 2;
-    int sp_fit = (total_w + 2) / sp_pitch;
-    if (sp_fit < 1)
-        sp_fit = 1;
-    int sp_drawn = spines <= sp_fit ? spines : sp_fit;
+    int sp_fit = (row->total_w + 2) / sp_pitch;
+    int sp_drawn = spines <= sp_fit ? spines : sp_fit < 1 ? 1 : sp_fit;
     int sp_total = sp_drawn * sp_pitch - 2;
-    int sx0 = x0 + (total_w - sp_total) / 2;
-    if (sx0 < x0)
-        sx0 = x0;
-    int bus_l = leaf_mid[0], bus_r = leaf_mid[n_leaf_boxes - 1];
+    int sx0 = x0 + (row->total_w - sp_total) / 2 > x0 ? x0 + (row->total_w - sp_total) / 2 : x0;
+    int bus_l = leaf_mid[0], bus_r = leaf_mid[n_leaf - 1], y_bus = y_spine + 3;
+    char buf[32];
     for (int k = 0; k < sp_drawn; k++) {
-        int sx = sx0 + k * sp_pitch;
+        int sx = sx0 + k * sp_pitch, mx = sx + sp_w / 2;
         canvas_box(cv, sx, y_spine, sp_w, 3, LINE_LIGHT, STYLE_SWITCH);
         if (k == sp_drawn - 1 && sp_drawn < spines)
-            snprintf(buf, sizeof buf, "%s %d", a ? "x" : "×", spines - sp_drawn + 1);
+            snprintf(buf, sizeof buf, "%s %d", canvas_is_ascii(cv) ? "x" : "×",
+                     spines - sp_drawn + 1);
         else
             snprintf(buf, sizeof buf, "spine %d", k + 1);
         canvas_put_text_max(cv, sx + 1, y_spine + 1, sp_w - 2, buf, STYLE_SWITCH);
-        int mx = sx + sp_w / 2;
         canvas_vline(cv, mx, y_spine + 2, 2, LINE_LIGHT, out);
-        if (mx < bus_l)
-            bus_l = mx;
-        if (mx > bus_r)
-            bus_r = mx;
+        bus_l = mx < bus_l ? mx : bus_l;
+        bus_r = mx > bus_r ? mx : bus_r;
     }
-    if (spine_mid_x)
-        *spine_mid_x = sx0 + sp_total / 2;
-    for (int k = 0; k < n_leaf_boxes; k++)
+    for (int k = 0; k < n_leaf; k++)
         canvas_vline(cv, leaf_mid[k], y_bus, 2, LINE_LIGHT, out);
-    canvas_hline(cv, bus_l, y_bus, bus_r - bus_l + 1, LINE_LIGHT, out);
-    return y_dom + s.box_h;
+    if (bus_r > bus_l) /* one spine over one leaf: the two links meet, no bus */
+        canvas_hline(cv, bus_l, y_bus, bus_r - bus_l + 1, LINE_LIGHT, out);
+    return sx0 + sp_total / 2;
+}
+
+/* One site of the fabric in the box [x0, x0+w): spines, leaves, domains.
+ * Returns the row below the domains. */
+static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *in, int site,
+                            int *spine_mid_x)
+{
+    const Cluster *c = in->cluster;
+    /* One leaf holding every GPU needs no spine: leave out its rows. */
+    bool no_spine = cluster_spine_count(c) < 1 && c->sites <= 1;
+    int lift = no_spine ? 4 : 0;
+    int y_leaf = y0 + 4 - lift, y_dom = y0 + 8 - lift;
+    FabricRow row;
+    view_fabric_domains(cv, x0, y_dom, w, in, site, &row);
+    int leaf_mid[FABRIC_MAX_DOMAINS + 1];
+    int n_leaf = view_fabric_leaves(cv, x0, y_leaf, y_dom, &row, in, leaf_mid);
+    int mid = no_spine ? leaf_mid[0] : view_fabric_spines(cv, x0, y0, &row, in, leaf_mid, n_leaf);
+    if (spine_mid_x)
+        *spine_mid_x = mid;
+    return y_dom + row.s.box_h;
 }
 
 int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)

@@ -861,7 +861,7 @@ static void screen_scenario_legend(Canvas *c, int x, int y, int w, const Scenari
     units_format(UNITS_BANDWIDTH, cl->up_bytes_per_s, ascii, up, sizeof up);
     units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
     const char *dim = mapping_dim_name(screen_scenario_colour_dim(v));
-    const char *rep = shown->letters_repeat ? " (letters repeat)" : "";
+    const char *rep = shown->letters_repeat ? ", letters repeat" : "";
     if (shown->rows < shown->total_rows)
         snprintf(rows, sizeof rows, "rows %d-%d of %d%s", shown->first_row + 1,
                  shown->first_row + shown->rows, shown->total_rows, ascii ? " | " : " · ");
@@ -872,7 +872,7 @@ static void screen_scenario_legend(Canvas *c, int x, int y, int w, const Scenari
              rows, dim, rep, up, out);
     snprintf(lines[2], sizeof lines[2], "%sletters: %s groups%s; in %s, out %s", rows, dim, rep,
              up, out);
-    snprintf(lines[3], sizeof lines[3], "%s%s%s; in %s, out %s", rows, dim, rep, up, out);
+    snprintf(lines[3], sizeof lines[3], "%s%s groups%s; in %s, out %s", rows, dim, rep, up, out);
     int pick = 0;
     while (pick < 3 && utf8_width(lines[pick]) > w)
         pick++;
