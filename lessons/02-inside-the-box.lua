@@ -38,30 +38,35 @@ local ar_bytes = m70.seq * m70.hidden * 2
 local ar_n = h100.domain_gpus
 local ar_s = 2 * (ar_n - 1) / ar_n * ar_bytes / h100.up_bytes_per_s
 
--- Scenario: Llama 3 8B on one DGX H100 with TP 8. Less TP talks less but
--- needs more memory per GPU; bigger micro-batches make bigger, cheaper
--- messages and cost activation memory. Target: between the best single change
--- and the best pair, both computed here.
+-- Scenario: Llama 3 8B on one DGX H100 with TP 8, in one air-cooled server
+-- slot (the DGX H100's power). A server with more HBM per GPU lets TP shrink
+-- further, so the all-reduces all but vanish. Target: between the best single
+-- change and the best (system, TP) pair, both computed here.
 local box = { system = "dgx-h100", gpus = 8 }
 local box_wl = { model = "llama3-8b", batch = 64, mb = 1 }
 local box_map = { tp = 8, pp = 1, zero = 1 }
-local function box_step(tp, mb)
-  local ok, r = pcall(scalelab.step, { cluster = box,
-    workload = { model = "llama3-8b", batch = 64, mb = mb }, mapping = { tp = tp, pp = 1, zero = 1 } })
-  if ok and r.fits then return r.step_s end
+local SLOT_W = h100.domain_power_w
+local function box_step(system, tp)
+  local ok, r = pcall(scalelab.step, { cluster = { system = system, gpus = 8 },
+    workload = box_wl, mapping = { tp = tp, pp = 1, zero = 1 } })
+  if ok and r.fits and r.cluster.power_w > 0 and r.cluster.power_w <= SLOT_W then
+    return r.step_s
+  end
   return math.huge
 end
 local box_single, box_pair, box_sol = math.huge, math.huge, nil
-for _, t in ipairs({ 1, 2, 4 }) do box_single = math.min(box_single, box_step(t, 1)) end
-for _, mb in ipairs({ 2, 4, 8 }) do box_single = math.min(box_single, box_step(8, mb)) end
-for _, t in ipairs({ 1, 2, 4 }) do
-  for _, mb in ipairs({ 2, 4, 8 }) do
-    local x = box_step(t, mb)
-    if x < box_pair then box_pair, box_sol = x, { t, mb } end
+for _, t in ipairs({ 1, 2, 4 }) do box_single = math.min(box_single, box_step("dgx-h100", t)) end
+for _, id in ipairs(scalelab.systems()) do
+  if id ~= "dgx-h100" then
+    box_single = math.min(box_single, box_step(id, 8))
+    for _, t in ipairs({ 1, 2, 4 }) do
+      local x = box_step(id, t)
+      if x < box_pair then box_pair, box_sol = x, { id, t } end
+    end
   end
 end
-assert(box_sol and box_pair < box_single,
-  "the model no longer needs both TP and the micro-batch here: re-tune this scenario")
+assert(box_sol and box_pair < box_single * 0.97,
+  "the model no longer needs both the server and TP here: re-tune this scenario")
 local box_target = math.sqrt(box_pair * box_single)
 -- The moves the keys make: each press doubles or halves a degree.
 local function steps(verb, from, to)
@@ -72,12 +77,13 @@ local function steps(verb, from, to)
   end
   return out
 end
-local box_moves = steps("tp", 8, box_sol[1])
-for _, mv in ipairs(steps("mb", 1, box_sol[2])) do box_moves[#box_moves + 1] = mv end
+local box_moves = { "system " .. box_sol[1] }
+for _, mv in ipairs(steps("tp", 8, box_sol[2])) do box_moves[#box_moves + 1] = mv end
+local function kw(w) return string.format("%.1f kW", w / 1e3) end
 local box_start = scalelab.step { cluster = box, workload = box_wl, mapping = box_map }
 
 local V = {
-  box_target = U.format("time", box_target),
+  box_target = U.format("time", box_target), slot = kw(SLOT_W),
   box_step = U.format("time", box_start.step_s),
   box_tp = string.format("%.0f%%", 100 * box_start.breakdown.tp_s / box_start.step_s),
   ar_mb = U.format("bytes", ar_bytes), ar_t = U.format("time", ar_s),
@@ -188,27 +194,30 @@ the network, at a price (lesson 7). Lesson 6 measures both.
 
     { kind = "scenario", title = "Use the box well", text = fill([[
 Llama 3 8B on one DGX H100 as TP 8: {box_tp} of the step waits on
-all-reduces. Change TP and the micro-batch; stay in memory.]], V),
+all-reduces. Keep to one {slot} server slot; pick the box and the TP.]], V),
       cluster = box, workload = box_wl, mapping = box_map,
-      allow = { "degrees", "micro" },
-      goal = { text = "Fit in memory with a step under " .. V.box_target .. ".",
-               target = { step_s = box_target },
+      allow = { "system", "degrees" },
+      goal = { text = "One " .. V.slot .. " server, fitting, step under " .. V.box_target .. ".",
+               target = { step_s = box_target, power_w = SLOT_W },
                check = function(r)
+                 local w = r.cluster.power_w
+                 if w <= 0 then return false, "this system's power is not published" end
+                 if w > SLOT_W then return false, kw(w) .. " is more than the " .. V.slot .. " slot" end
                  if not r.fits then return false end -- the screen says why
                  if r.step_s < box_target then return true end
                  return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.box_target
                end },
       hints = {
-        "An 8B model does not need 8-way TP: each GPU could hold more of it.",
+        "An 8B model does not need 8-way TP, if each GPU can hold more of it.",
         "Less TP means fewer all-reduces; the rest of the box becomes DP.",
-        "Bigger micro-batches send bigger, cheaper messages, until memory runs out.",
+        "A server with more HBM per GPU, at the same power, lets TP go lower.",
       },
       debrief = function(r)
         return fill([[
-You ended at TP {tp} x DP {dp}, micro-batch {mb}: {step}, {mem} per GPU.
-Inside the box, TP is cheap but not free: use as little as memory
-allows, and let bigger micro-batches amortise what remains.
-]], { tp = r.mapping.tp, dp = r.mapping.dp, mb = r.mapping.mb,
+You ended on {sys} with TP {tp} x DP {dp}: {step}, {mem} per GPU.
+Inside the box TP is cheap but not free: use as little of it as the
+memory allows, and more HBM per GPU allows less.
+]], { sys = r.cluster.name, tp = r.mapping.tp, dp = r.mapping.dp,
       step = U.format("time", r.step_s), mem = U.format("bytes", r.mem_per_gpu_bytes) })
       end,
       solution = box_moves, par = #box_moves },

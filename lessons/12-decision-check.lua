@@ -166,7 +166,7 @@ fit, and small micro-batches to keep them busy.
 ]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
       step = U.format("time", r.step_s), bad1 = V.bad1, h_up = V.h_up })
       end,
-      solution = { "tp 16", "tp 8", "pp 8", "mb 2" }, par = 4 },
+      solution = { "tp 16", "tp 8", "pp 8", "mb 2", "mb 1" }, par = 5 },
 
     { kind = "diagram", title = "Case 2: a mixture of experts", view = "fabric",
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
