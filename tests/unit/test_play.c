@@ -172,17 +172,21 @@ static void test_play_q_asks_when_moves_are_not_written(void **state)
     screen_play_fini(&ps);
 }
 
+/* A page showing scenario s, as screen_scenario_open leaves one. */
+static void scenario_page(PageState *p, Scenario *s)
+{
+    memset(p, 0, sizeof *p);
+    p->scn.picked = p->scn.pick_dim = p->scn.explain = -1;
+    p->scn.s = s;
+}
+
 /* In a lesson scenario (no lesson here: goal never met), q asks once moves
  * were made, then passes q on to the page (which leaves). */
 static void test_play_scenario_q_asks_after_moves(void **state)
 {
     (void)state;
     PageState p;
-    memset(&p, 0, sizeof p);
-    p.scn.picked = -1;
-    p.scn.pick_dim = -1;
-    p.scn.explain = -1;
-    p.scn.s = make_scenario(SCN_ALLOW_ALL, 64, "dgx-h100", "llama3-70b");
+    scenario_page(&p, make_scenario(SCN_ALLOW_ALL, 64, "dgx-h100", "llama3-70b"));
     assert_int_equal(screen_scenario_key(&p, 'q'), SCREEN_PASS);
     assert_int_equal(screen_scenario_key(&p, 'y'), SCREEN_NONE); /* PP 8 -> 16 */
     assert_int_equal(screen_scenario_key(&p, 'q'), SCREEN_NONE);
@@ -196,12 +200,8 @@ static void test_play_sweep_applies_the_winner_as_one_move(void **state)
 {
     (void)state;
     PageState p;
-    memset(&p, 0, sizeof p);
-    p.scn.picked = -1;
-    p.scn.pick_dim = -1;
-    p.scn.explain = -1;
     /* start from a poor mapping: TP 16 spills out of the 8-GPU servers */
-    p.scn.s = make_scenario(SCN_ALLOW_ALL, 64, "dgx-h100", "llama3-70b");
+    scenario_page(&p, make_scenario(SCN_ALLOW_ALL, 64, "dgx-h100", "llama3-70b"));
     char err[300];
     assert_true(scenario_apply_text(p.scn.s, "pp 4", err, sizeof err));
     assert_true(scenario_apply_text(p.scn.s, "tp 16", err, sizeof err));
