@@ -13,3 +13,10 @@ void msg_set(char *err, size_t err_len, const char *fmt, ...)
     vsnprintf(err, err_len, fmt, ap);
     va_end(ap);
 }
+
+void msg_vset(char *err, size_t err_len, const char *fmt, va_list ap)
+{
+    if (!err || err_len == 0)
+        return;
+    vsnprintf(err, err_len, fmt, ap);
+}

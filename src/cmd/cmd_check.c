@@ -60,7 +60,7 @@ int cmd_check(int argc, char **argv)
         problems += n;
         if (n > 0)
             continue;
-        char err[LESSON_ERR_LEN];
+        char err[MSG_LEN];
         Lesson *l = lesson_load(argv[i], err, sizeof err);
         if (!l) {
             fprintf(stderr, "%s\n", err);

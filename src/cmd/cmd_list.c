@@ -5,6 +5,7 @@
  */
 #include "cmd/cli.h"
 
+#include "base/msg.h"
 #include "lesson/catalog.h"
 #include "lesson/sandbox.h"
 #include "ui/progress.h"
@@ -52,7 +53,7 @@ int cmd_list(int argc, char **argv)
     if (!dir)
         return cli_error(CLI_FAIL, "cannot find the lessons folder (set SCALELAB_LESSONS or "
                                    "use --lessons DIR)");
-    char err[512] = "";
+    char err[MSG_LEN] = "";
     Catalog *cat = catalog_load(dir, err, sizeof err);
     if (!cat)
         return cli_error(CLI_FAIL, "%s", err);

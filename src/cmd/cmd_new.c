@@ -60,7 +60,7 @@ static char *new_skeleton_read(char *err, size_t err_len)
     FileProblem why;
     char *text = file_read(path, NEW_SKELETON_MAX, &len, &why);
     if (!text) {
-        char reason[200];
+        char reason[MSG_LEN];
         file_problem_text(&why, NEW_SKELETON_MAX, reason, sizeof reason);
         msg_set(err, err_len, "the lesson skeleton %s: %s", path, reason);
     }
@@ -184,7 +184,7 @@ int cmd_new(int argc, char **argv)
     char title[NEW_ID_MAX + 1];
     new_title(id, title, sizeof title);
 
-    char why[600];
+    char why[MSG_LEN];
     char *skeleton = new_skeleton_read(why, sizeof why);
     if (!skeleton) {
         free(path);

@@ -7,6 +7,7 @@
  * (what `w` writes in free play). Bad usage: one line on stderr, exit 2.
  */
 #include "cmd/cli.h"
+#include "base/msg.h"
 #include "cmd/evalflags.h"
 #include "model/scenario.h"
 #include "ui/app.h"
@@ -38,7 +39,7 @@ int cmd_play(int argc, char **argv)
     const char *file = a.n_operands ? a.operand[0] : NULL;
     if (file && (a.set[FLAG_SYSTEM] || a.set[FLAG_GPUS] || a.set[FLAG_MODEL]))
         return cli_usage_error("play: give either FILE.lua or --system/--gpus/--model");
-    char err[600] = "";
+    char err[MSG_LEN] = "";
     Scenario *s;
     if (file) {
         s = screen_play_load(file, err, sizeof err);

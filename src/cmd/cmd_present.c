@@ -98,7 +98,7 @@ static const char *cmd_present_resolve(const char *arg, const char *dir, char *b
     size_t len = strlen(arg);
     if (access(arg, F_OK) == 0 || (len > 4 && strcmp(arg + len - 4, ".lua") == 0))
         return arg;
-    char dirbuf[4096], err[256];
+    char dirbuf[4096], err[MSG_LEN];
     if (!dir)
         dir = catalog_default_dir(dirbuf, sizeof dirbuf);
     Catalog *cat = dir ? catalog_load(dir, err, sizeof err) : NULL;
@@ -180,7 +180,7 @@ int cmd_present(int argc, char **argv)
     if (!lesson_path)
         return cli_usage_error("present: which lesson? scalelab present LESSON.lua "
                                "[--script FILE]");
-    char err[LESSON_ERR_LEN] = "", pathbuf[4096];
+    char err[MSG_LEN] = "", pathbuf[4096];
     lesson_path = cmd_present_resolve(lesson_path, dir, pathbuf, sizeof pathbuf);
     Lesson *l = lesson_load(lesson_path, err, sizeof err);
     if (!l)

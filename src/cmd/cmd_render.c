@@ -12,6 +12,7 @@
  * the terminal's, else 80. Bad flags: one line on stderr, exit 2.
  */
 #include "base/file.h"
+#include "base/msg.h"
 #include "base/xmem.h"
 #include "cmd/cli.h"
 #include "cmd/evalflags.h"
@@ -450,7 +451,7 @@ int cmd_render(int argc, char **argv)
     int height = o.height ? o.height : RENDER_DEFAULT_H;
 
     StepResult r;
-    char err[300];
+    char err[MSG_LEN];
     bool need_result = o.view == VIEW_BAR || o.load;
     bool have_result = false;
     if (need_result || o.json) {

@@ -12,6 +12,7 @@
  * mapping is bad usage too (exit 2, the constraint named); one where nothing
  * fits in memory still ranks (exit 0, every row flagged).
  */
+#include "base/msg.h"
 #include "base/xmem.h"
 #include "cmd/cli.h"
 #include "cmd/evalflags.h"
@@ -236,7 +237,7 @@ static void print_chart(FILE *out, const Cluster *c, const Workload *w, const Sw
             domains[n++] = sizes[i];
     if (n < 2)
         return;
-    char err[200];
+    char err[MSG_LEN];
     if (!sweep_series_by_domain(c, w, so, domains, n, &s, err, sizeof err))
         return;
     int mark = -1; /* the cluster's own domain size */
@@ -351,7 +352,7 @@ int cmd_sweep(int argc, char **argv)
         return CLI_USAGE;
 
     SweepResult r = {0};
-    char err[300];
+    char err[MSG_LEN];
     if (!sweep_run(&r, &c, &w, &so, err, sizeof err)) {
         sweep_result_free(&r);
         return cli_usage_error("sweep: %s", err);

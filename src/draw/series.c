@@ -2,6 +2,7 @@
  * full step_eval of a copy of the base with one field changed. */
 #include "draw/series.h"
 
+#include "base/msg.h"
 #include "model/step.h"
 
 #include <math.h>
@@ -84,12 +85,12 @@ bool series_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const
                      size_t err_len)
 {
     if (!series_param_known(param)) {
-        snprintf(err, err_len, "cannot sweep '%s' (tp, pp, cp, ep, dp, mb, domain or gpus)",
-                 param ? param : "");
+        msg_set(err, err_len, "cannot sweep '%s' (tp, pp, cp, ep, dp, mb, domain or gpus)",
+                param ? param : "");
         return false;
     }
     if (n < 1 || n > CHART_MAX_POINTS) {
-        snprintf(err, err_len, "a sweep takes 1 to %d values (got %d)", CHART_MAX_POINTS, n);
+        msg_set(err, err_len, "a sweep takes 1 to %d values (got %d)", CHART_MAX_POINTS, n);
         return false;
     }
     static const struct {
@@ -125,7 +126,7 @@ bool series_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const
         if (v == cur && s->highlight < 0)
             s->highlight = i;
         StepResult r;
-        char why[200];
+        char why[MSG_LEN];
         bool ok = series_apply(param, v, &cc, &ww, &mm) && cluster_check(&cc, why, sizeof why) &&
                   mapping_check(&mm, &cc, &ww, why, sizeof why) &&
                   step_eval(&cc, &ww, &mm, NULL, NULL, &r, why, sizeof why) == STEP_OK;

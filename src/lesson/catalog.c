@@ -11,6 +11,7 @@
 #include "lesson/catalog.h"
 
 #include "base/file.h"
+#include "base/msg.h"
 #include "base/xmem.h"
 #include "lesson/lesson.h"
 #include "lesson/sandbox.h"
@@ -406,7 +407,7 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
         snprintf(key, klen, "%s/%s", c->dir_real, name);
         mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     }
-    char err[LESSON_ERR_LEN];
+    char err[MSG_LEN];
     Lesson *l = NULL;
     if (key && fill_from_cache(it, c, key, &st, mtime_ns)) {
         free(key);
@@ -463,8 +464,8 @@ Catalog *catalog_load(const char *dir, char *err, size_t err_len)
     DIR *d = dir ? opendir(dir) : NULL;
     if (!d) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: %s", dir ? dir : "(no folder)",
-                     dir ? strerror(errno) : "no lessons folder");
+            msg_set(err, err_len, "%s: %s", dir ? dir : "(no folder)",
+                    dir ? strerror(errno) : "no lessons folder");
         return NULL;
     }
     char **names = NULL;

@@ -13,6 +13,7 @@
  */
 #include "lesson/lesson.h"
 
+#include "base/msg.h"
 #include "base/xmem.h"
 #include "draw/charts.h"
 #include "lesson/lesson_api.h"
@@ -108,12 +109,12 @@ struct Lesson {
 static void problem_add(Problems *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void problem_add(Problems *p, const char *fmt, ...)
 {
-    char raw[LESSON_ERR_LEN];
+    char raw[MSG_LEN];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
+    msg_vset(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    char line[LESSON_ERR_LEN];
+    char line[MSG_LEN];
     sandbox_escape(raw, strlen(raw), line, sizeof line);
     p->lines = xrealloc(p->lines, (size_t)(p->n + 1) * sizeof *p->lines);
     p->lines[p->n++] = xstrdup(line);
@@ -675,7 +676,7 @@ static void read_predict(lua_State *L, int idx, const char *what, Page *p)
     read_terms(L, idx, what, p);
     PredictSpec spec;
     lesson_predict_spec_of(p, &spec);
-    char why[200];
+    char why[MSG_LEN];
     if (!predict_spec_check(&spec, why, sizeof why))
         luaL_error(L, "%s: %s", what, why);
 }
@@ -954,7 +955,7 @@ static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
         problem_add(&l->problems, "%s:1: cannot create a Lua state", l->path);
         return l;
     }
-    char err[LESSON_ERR_LEN];
+    char err[MSG_LEN];
     lua_State *L = sandbox_state(l->sb);
     if (!sandbox_protect(l->sb, open_api, NULL, err, sizeof err)) {
         problem_add(&l->problems, "%s", err);
@@ -998,7 +999,7 @@ static Lesson *lesson_load_with(const char *path, const SandboxLimits *lim, char
     Lesson *l = lesson_read(path, lim);
     if (l->problems.n > 0) {
         if (err && err_len)
-            snprintf(err, err_len, "%s", l->problems.lines[0]);
+            msg_set(err, err_len, "%s", l->problems.lines[0]);
         lesson_free(l);
         return NULL;
     }
@@ -1098,8 +1099,8 @@ bool lesson_page_diagram(const Lesson *l, int page, int side, LessonDiagram *out
     if (!p || !out || !p->has_cluster || side < 0 || side > 1 ||
         (side == 1 && p->kind != PAGE_COMPARE)) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: page %d has no diagram side %d", lesson_path(l), page + 1,
-                     side);
+            msg_set(err, err_len, "%s: page %d has no diagram side %d", lesson_path(l), page + 1,
+                    side);
         return false;
     }
     memset(out, 0, sizeof *out);
@@ -1134,25 +1135,25 @@ static const Page *scenario_page(const Lesson *l, int page)
 Scenario *lesson_scenario_start(const Lesson *l, int page, char *err, size_t err_len)
 {
     const Page *p = scenario_page(l, page);
-    char why[300];
+    char why[MSG_LEN];
     if (!p) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
+            msg_set(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
         return NULL;
     }
     Scenario *s = scenario_new(&p->cluster[0], &p->workload, &p->mapping[0], NULL, SCN_ALLOW_ALL,
                                why, sizeof why);
     if (!s) {
         if (err && err_len)
-            snprintf(err, err_len, "%s:%d: the starting scenario is not legal: %s", lesson_path(l),
-                     p->line, why);
+            msg_set(err, err_len, "%s:%d: the starting scenario is not legal: %s", lesson_path(l),
+                    p->line, why);
         return NULL;
     }
     for (int i = 0; i < p->n_start; i++) {
         if (!scenario_apply_text(s, p->start[i], why, sizeof why)) {
             if (err && err_len)
-                snprintf(err, err_len, "%s:%d: start move %d '%s': %s", lesson_path(l), p->line,
-                         i + 1, p->start[i], why);
+                msg_set(err, err_len, "%s:%d: start move %d '%s': %s", lesson_path(l), p->line,
+                        i + 1, p->start[i], why);
             scenario_free(s);
             return NULL;
         }
@@ -1162,8 +1163,8 @@ Scenario *lesson_scenario_start(const Lesson *l, int page, char *err, size_t err
                                    scenario_placement(s), p->allow, why, sizeof why);
     scenario_free(s);
     if (!fresh && err && err_len)
-        snprintf(err, err_len, "%s:%d: the starting scenario is not legal: %s", lesson_path(l),
-                 p->line, why);
+        msg_set(err, err_len, "%s:%d: the starting scenario is not legal: %s", lesson_path(l),
+                p->line, why);
     return fresh;
 }
 
@@ -1239,7 +1240,7 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
     const Page *p = scenario_page(l, page);
     if (!p || !s) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
+            msg_set(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
         return -1;
     }
     lua_State *L = sandbox_state(l->sb);
@@ -1247,7 +1248,7 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
     if (l->renew_goals)
         sandbox_renew(l->sb);
     GoalCtx g = {.page = page, .s = s};
-    char e[LESSON_ERR_LEN];
+    char e[MSG_LEN];
     lua_pushcfunction(L, run_goal);
     lua_pushlightuserdata(L, &g);
     if (!sandbox_call(l->sb, 1, 2, e, sizeof e)) {
@@ -1255,9 +1256,9 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
         size_t n = strlen(name);
         if (err && err_len) {
             if (strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
-                snprintf(err, err_len, "%s:%d: goal: %s", name, p->goal_line, e + n + 2);
+                msg_set(err, err_len, "%s:%d: goal: %s", name, p->goal_line, e + n + 2);
             else
-                snprintf(err, err_len, "%s", e);
+                msg_set(err, err_len, "%s", e);
         }
         lua_settop(L, top);
         return -1;
@@ -1355,17 +1356,17 @@ bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const L
         play = &none;
     if (!p || !s) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
+            msg_set(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
         return false;
     }
-    char line[200], text[LESSON_ERR_LEN * 2] = "";
+    char line[200], text[MSG_LEN * 2] = "";
     debrief_play_line(p, play, line, sizeof line);
     bool ok = true;
     if (p->debrief_fn) {
         lua_State *L = sandbox_state(l->sb);
         int top = lua_gettop(L);
         DebriefCtx d = {.page = page, .par = p->par, .s = s, .play = play};
-        char e[LESSON_ERR_LEN];
+        char e[MSG_LEN];
         lua_pushcfunction(L, run_debrief);
         lua_pushlightuserdata(L, &d);
         if (sandbox_call(l->sb, 1, 1, e, sizeof e)) {
@@ -1376,9 +1377,9 @@ bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const L
             const char *name = sandbox_name(l->sb);
             size_t nl = strlen(name);
             if (err && err_len && strncmp(e, name, nl) == 0 && e[nl] == ':' && e[nl + 1] == ' ')
-                snprintf(err, err_len, "%s:%d: debrief: %s", name, p->debrief_line, e + nl + 2);
+                msg_set(err, err_len, "%s:%d: debrief: %s", name, p->debrief_line, e + nl + 2);
             else if (err && err_len)
-                snprintf(err, err_len, "%s", e);
+                msg_set(err, err_len, "%s", e);
             ok = false;
         }
         lua_settop(L, top);
@@ -1465,7 +1466,7 @@ bool lesson_predict_spec(const Lesson *l, int page, PredictSpec *out)
 static void check_steps(Lesson *l, int page)
 {
     Page *p = &l->pages[page];
-    char err[LESSON_ERR_LEN], why[300];
+    char err[MSG_LEN], why[MSG_LEN];
     Scenario *s = lesson_scenario_start(l, page, err, sizeof err);
     for (int i = 0; s && i < p->n_steps; i++)
         if (!scenario_apply_text(s, p->steps[i], why, sizeof why)) {
@@ -1502,7 +1503,7 @@ static void check_debrief(Lesson *l, int page, const Scenario *s)
     Page *p = &l->pages[page];
     if (!p->debrief_fn)
         return;
-    char out[LESSON_ERR_LEN * 2], err[LESSON_ERR_LEN] = "";
+    char out[MSG_LEN * 2], err[MSG_LEN] = "";
     LessonPlay play = {.moves = p->n_solution};
     if (!lesson_scenario_debrief_for(l, page, s, &play, out, sizeof out, err, sizeof err))
         problem_add(&l->problems, "%s", err);
@@ -1512,7 +1513,7 @@ static void check_scenario(Lesson *l, int page)
 {
     check_par(l, page);
     Page *p = &l->pages[page];
-    char err[LESSON_ERR_LEN], why[300];
+    char err[MSG_LEN], why[MSG_LEN];
     Scenario *s = lesson_scenario_start(l, page, err, sizeof err);
     if (!s) {
         problem_add(&l->problems, "%s", err);
@@ -1564,7 +1565,7 @@ static void check_diagram(Lesson *l, int page)
         if (p->view != VIEW_BAR && p->view != VIEW_CHART && p->kind != PAGE_COMPARE)
             continue;
         StepResult r;
-        char why[300];
+        char why[MSG_LEN];
         if (step_eval(&p->cluster[s], &p->workload, &p->mapping[s], NULL, NULL, &r, why,
                       sizeof why) != STEP_OK)
             problem_add(&l->problems, "%s:%d: the model cannot evaluate this page: %s", l->path,

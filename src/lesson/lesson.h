@@ -16,6 +16,7 @@
 #ifndef SCALELAB_LESSON_LESSON_H
 #define SCALELAB_LESSON_LESSON_H
 
+#include "base/msg.h"
 #include "model/predict.h"
 #include "draw/views.h"
 #include "model/scenario.h"
@@ -34,7 +35,8 @@ typedef enum {
 
 typedef struct Lesson Lesson;
 
-#define LESSON_ERR_LEN 512
+/* Old name of MSG_LEN (base/msg.h), the one message size. */
+#define LESSON_ERR_LEN MSG_LEN
 
 /* Loads and validates the file. NULL on error, with "file:line: message". */
 Lesson *lesson_load(const char *path, char *err, size_t err_len);

@@ -12,6 +12,7 @@
  */
 #include "lesson/lesson_api.h"
 
+#include "base/msg.h"
 #include "model/hw.h"
 #include "model/units.h"
 
@@ -85,7 +86,7 @@ static bool opt_quantity_field(lua_State *L, int idx, const char *what, const ch
     }
     if (t != LUA_TSTRING)
         luaL_error(L, "%s.%s must be a number or text like \"800 Gb/s\"", what, k);
-    char err[200];
+    char err[MSG_LEN];
     bool ok = units_parse(kind, lua_tostring(L, -1), out, err, sizeof err);
     lua_pop(L, 1);
     if (!ok)
@@ -310,7 +311,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
         luaL_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")", what);
     int gpus = opt_int_field(L, idx, what, "gpus", 0, 1, CLUSTER_MAX_GPUS);
-    char err[300];
+    char err[MSG_LEN];
     Cluster c;
     if (!cluster_from_system(&c, sys, gpus, err, sizeof err))
         luaL_error(L, "%s: %s", what, err);
@@ -401,7 +402,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
         else
             luaL_error(L, "%s.precision must be \"bf16\" or \"fp8\"", what);
     }
-    char err[300];
+    char err[MSG_LEN];
     if (!workload_check(&w, err, sizeof err))
         luaL_error(L, "%s: %s", what, err);
     *out = w;
@@ -428,7 +429,7 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
         m.zero = opt_int_field(L, idx, what, "zero", 0, 0, 3);
         m.etp = opt_int_field(L, idx, what, "etp", 1, 1, big);
     }
-    char err[300];
+    char err[MSG_LEN];
     if (m.dp == 0 && !mapping_derive_dp(&m, c->n_gpus, err, sizeof err))
         luaL_error(L, "%s: %s", what, err);
     if (!mapping_check(&m, c, w, err, sizeof err))
@@ -565,7 +566,7 @@ static int api_step(lua_State *L)
     lesson_api_mapping(L, -1, "mapping", &c, &w, &m);
     lua_pop(L, 3);
     StepResult r;
-    char err[300];
+    char err[MSG_LEN];
     if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
         return luaL_error(L, "scalelab.step: %s", err);
     lesson_api_push_result(L, &r, &c, &m, w.micro_batch, NULL);
@@ -588,7 +589,7 @@ static int api_units_parse(lua_State *L)
     UnitsKind kind = check_kind(L, 1);
     const char *text = luaL_checkstring(L, 2);
     double v;
-    char err[200];
+    char err[MSG_LEN];
     if (!units_parse(kind, text, &v, err, sizeof err))
         return luaL_error(L, "scalelab.units.parse: %s", err);
     lua_pushnumber(L, v);

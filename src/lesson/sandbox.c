@@ -1523,7 +1523,7 @@ static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
         msg = text;
         len = strlen(text);
     }
-    char escaped[SANDBOX_ERR_LEN];
+    char escaped[MSG_LEN];
     sandbox_escape(msg, len, escaped, sizeof escaped);
     char load_src[LUA_IDSIZE + 8];
     snprintf(load_src, sizeof load_src, "%s", sb->load_chunkname + 1);
@@ -1568,7 +1568,7 @@ Sandbox *sandbox_new(const char *name, const SandboxLimits *limits)
     }
     lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, HOOK_EVERY);
     sandbox_renew(sb);
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     if (!sandbox_protect(sb, sb_build_env, sb, err, sizeof err)) {
         sandbox_free(sb);
         return NULL;

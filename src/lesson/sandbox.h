@@ -27,6 +27,8 @@
 #ifndef SCALELAB_LESSON_SANDBOX_H
 #define SCALELAB_LESSON_SANDBOX_H
 
+#include "base/msg.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -44,7 +46,8 @@ typedef struct {
     size_t copy_bytes;    /* total bytes C may copy out of the state (sandbox_copy_charge) */
 } SandboxLimits;
 
-#define SANDBOX_ERR_LEN 512
+/* Old name of MSG_LEN (base/msg.h), the one message size. */
+#define SANDBOX_ERR_LEN MSG_LEN
 
 /* The limits lesson files run with (see sandbox.c for why these values). */
 SandboxLimits sandbox_limits_default(void);

@@ -178,13 +178,13 @@ static PredictVerdict predict_unreadable(const PredictSpec *p, const UnitsQuanti
     const char *ex = strcmp(p->unit, "b/s") == 0 ? "800 Gb/s" : examples[kind];
     out->verdict = PREDICT_UNREADABLE;
     if (err)
-        snprintf(out->msg, sizeof out->msg, "%s", err);
+        msg_set(out->msg, sizeof out->msg, "%s", err);
     else if (q->kind == UNITS_COUNT)
-        snprintf(out->msg, sizeof out->msg, "'%s' needs a unit: %s like %s.", shown,
-                 units_kind_noun(kind), ex);
+        msg_set(out->msg, sizeof out->msg, "'%s' needs a unit: %s like %s.", shown,
+                units_kind_noun(kind), ex);
     else
-        snprintf(out->msg, sizeof out->msg, "'%s' is %s; the question asks for %s, like %s.",
-                 shown, units_kind_noun(q->kind), units_kind_noun(kind), ex);
+        msg_set(out->msg, sizeof out->msg, "'%s' is %s; the question asks for %s, like %s.",
+                shown, units_kind_noun(q->kind), units_kind_noun(kind), ex);
     return out->verdict;
 }
 
@@ -194,7 +194,7 @@ PredictVerdict predict_grade(const PredictSpec *p, const char *typed, bool ascii
     PredictGrade g = {.verdict = PREDICT_UNREADABLE};
     UnitsKind kind = UNITS_COUNT;
     predict_unit_known(p->unit, &kind);
-    char shown[48], err[200];
+    char shown[48], err[MSG_LEN];
     predict_trim(typed ? typed : "", shown, sizeof shown);
     UnitsQuantity q;
     if (!units_parse_quantity(typed, &q, err, sizeof err)) {

@@ -244,7 +244,7 @@ static void explain_none(const Cluster *c, const Workload *w, const SweepOptions
     m.dp = o->dp ? o->dp : (n % model == 0 ? (int)(n / model) : 1);
     Workload wl = *w;
     wl.micro_batch = o->micro_batch ? o->micro_batch : 1;
-    char why[200];
+    char why[MSG_LEN];
     bool pinned = o->tp || o->pp || o->dp || o->ep || o->micro_batch || o->interleave;
     if (pinned && !mapping_check(&m, c, &wl, why, sizeof why)) {
         msg_set(err, err_len, "no legal mapping: %s", why);
@@ -275,7 +275,7 @@ static bool search_try(Search *s, const Mapping *m, int mb)
     if (!reserve(s->r))
         return false;
     StepResult res;
-    char why[200];
+    char why[MSG_LEN];
     s->wl.micro_batch = mb;
     s->r->evaluated++;
     if (step_eval(s->c, &s->wl, m, NULL, s->o.params, &res, why, sizeof why) == STEP_OK)
@@ -446,7 +446,7 @@ static void search_alternatives(Search *s)
         GroupSpan span[DIM_COUNT], edp;
         dp_inner_spans(s->c, &m, span, &edp);
         StepResult res;
-        char why[200];
+        char why[MSG_LEN];
         s->wl.micro_batch = mb;
         r->evaluated++;
         if (step_eval_spans(s->c, &s->wl, &m, span, edp, s->o.params, &res, why, sizeof why) !=
@@ -557,7 +557,7 @@ StepStatus sweep_entry_eval(const Cluster *c, const Workload *w, const SweepEntr
 {
     if (!e || !w) {
         if (err && err_len)
-            snprintf(err, err_len, "no sweep entry");
+            msg_set(err, err_len, "no sweep entry");
         return STEP_ERR_MAPPING;
     }
     Workload wl = sweep_entry_workload(w, e);
@@ -677,8 +677,8 @@ bool sweep_series_by_domain(const Cluster *c, const Workload *w, const SweepOpti
 {
     if (!s || !c || !w || !domain_gpus || n < 1 || n > SWEEP_SERIES_MAX) {
         if (err && err_len)
-            snprintf(err, err_len, "a domain series takes 1 to %d sizes (got %d)",
-                     SWEEP_SERIES_MAX, n);
+            msg_set(err, err_len, "a domain series takes 1 to %d sizes (got %d)",
+                    SWEEP_SERIES_MAX, n);
         return false;
     }
     memset(s, 0, sizeof *s);

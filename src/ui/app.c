@@ -113,7 +113,7 @@ static void app_build_menu(App *a, const char *dir)
 
 static void app_open(App *a, const char *path, const char *id)
 {
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     a->lesson = lesson_load(path, err, sizeof err);
     int page = 0;
     if (a->lesson && id && progress_status(a->progress, id) == PROGRESS_STARTED)
@@ -134,7 +134,7 @@ static void app_close_page(App *a)
 
 static void app_reload(App *a)
 {
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     /* The page to come back to, kept across a reload that fails. */
     if (a->lesson)
         a->keep_page = a->page.page;
@@ -270,7 +270,7 @@ int app_run(const AppOptions *o)
                             "or use --lessons DIR)\n");
             return APP_FAIL;
         }
-        char err[512] = "";
+        char err[MSG_LEN] = "";
         a.cat = catalog_load(dir, err, sizeof err);
         if (!a.cat) {
             fprintf(stderr, "scalelab: %s\n", err[0] ? err : "cannot read the lessons folder");
@@ -281,7 +281,7 @@ int app_run(const AppOptions *o)
     const char *ppath = a.present ? NULL : progress_default_path(pathbuf, sizeof pathbuf);
     a.progress = a.present ? NULL : progress_open(ppath, note, sizeof note);
     if (!ppath && !a.present)
-        snprintf(note, sizeof note, "no HOME or XDG_STATE_HOME: progress will not be kept");
+        msg_set(note, sizeof note, "no HOME or XDG_STATE_HOME: progress will not be kept");
     if (!a.direct && !o->play)
         app_build_menu(&a, dir);
     snprintf(a.menu.note, sizeof a.menu.note, "%s", note);

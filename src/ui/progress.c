@@ -110,13 +110,6 @@ static bool progress_id_ok(const char *id)
     return true;
 }
 
-static void progress_seterr(char *err, size_t err_len, const char *fmt, const char *a,
-                            const char *b)
-{
-    if (err && err_len)
-        snprintf(err, err_len, fmt, a, b);
-}
-
 const char *progress_default_path(char *buf, size_t n)
 {
     const char *xdg = getenv("XDG_STATE_HOME");
@@ -452,19 +445,22 @@ static Progress *progress_open_file(const char *path, char *note, size_t note_le
     if (!path)
         return p;
     p->path = xstrdup(path);
-    char why[160] = "";
+    char why[MSG_LEN] = "";
     if (progress_read(p, why, sizeof why) == 0) {
         /* Say now, not at the first save, when nothing can be kept. */
-        char werr[300] = "";
+        char werr[MSG_LEN] = "";
         char *dir = xstrdup(path);
         char *slash = strrchr(dir, '/');
         if (slash && slash != dir)
             *slash = '\0';
-        if (!progress_mkdirs(path, werr, sizeof werr) ||
-            (slash && access(dir, W_OK) != 0 &&
-             snprintf(werr, sizeof werr, "cannot write to %s: %s", dir, strerror(errno)) > 0)) {
+        bool ok = progress_mkdirs(path, werr, sizeof werr);
+        if (ok && slash && access(dir, W_OK) != 0) {
+            msg_set(werr, sizeof werr, "cannot write to %s: %s", dir, strerror(errno));
+            ok = false;
+        }
+        if (!ok) {
             if (note && note_len)
-                snprintf(note, note_len, "progress will not be kept: %s", werr);
+                msg_set(note, note_len, "progress will not be kept: %s", werr);
             p->error_told = true;
             snprintf(p->save_error, sizeof p->save_error, "%s", werr);
         }
@@ -477,14 +473,14 @@ static Progress *progress_open_file(const char *path, char *note, size_t note_le
     snprintf(aside, alen, "%s.corrupt", path);
     if (rename(path, aside) == 0) {
         if (note && note_len)
-            snprintf(note, note_len,
-                     "progress file %s was unreadable (%s): moved to %s, starting afresh", path,
-                     why, aside);
+            msg_set(note, note_len,
+                    "progress file %s was unreadable (%s): moved to %s, starting afresh", path,
+                    why, aside);
     } else if (note && note_len) {
-        snprintf(note, note_len,
-                 "progress file %s is unreadable (%s) and could not be moved aside (%s): "
-                 "progress will not be kept",
-                 path, why, strerror(errno));
+        msg_set(note, note_len,
+                "progress file %s is unreadable (%s) and could not be moved aside (%s): "
+                "progress will not be kept",
+                path, why, strerror(errno));
         free(p->path);
         p->path = NULL;
     }
@@ -551,7 +547,7 @@ static bool progress_mkdirs(const char *path, char *err, size_t err_len)
                 char keep = *c;
                 *c = '\0';
                 if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-                    progress_seterr(err, err_len, "cannot create %s: %s", dir, strerror(errno));
+                    msg_set(err, err_len, "cannot create %s: %s", dir, strerror(errno));
                     ok = false;
                 }
                 *c = keep;
@@ -575,7 +571,7 @@ bool progress_save(Progress *p, char *err, size_t err_len)
 {
     if (!p || !p->path)
         return true;
-    char why[300] = "";
+    char why[MSG_LEN] = "";
     bool ok = progress_write(p, why, sizeof why);
     if (ok) {
         p->save_error[0] = '\0';
@@ -583,7 +579,7 @@ bool progress_save(Progress *p, char *err, size_t err_len)
     } else {
         snprintf(p->save_error, sizeof p->save_error, "%s", why);
         if (err && err_len)
-            snprintf(err, err_len, "%s", why);
+            msg_set(err, err_len, "%s", why);
     }
     return ok;
 }
@@ -737,8 +733,8 @@ static LessonRec *progress_touch(Progress *p, const char *lesson_id, char *err, 
     if (!p)
         return NULL;
     if (!progress_id_ok(lesson_id)) {
-        progress_seterr(err, err_len, "lesson id '%s' cannot be recorded%s",
-                        lesson_id ? lesson_id : "(null)", "");
+        msg_set(err, err_len, "lesson id '%s' cannot be recorded",
+                lesson_id ? lesson_id : "(null)");
         return NULL;
     }
     LessonRec *l = progress_get(p, lesson_id);

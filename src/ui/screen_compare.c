@@ -357,7 +357,7 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
             text_draw_wrapped(c, dx, dy + 1, dw, dh - 1, sides[k].error, STYLE_BAD);
             continue;
         }
-        char err[256] = "";
+        char err[MSG_LEN] = "";
         Diagram d = diagram_of(VIEW_FABRIC, &sides[k].cluster);
         d.workload = &sides[k].workload;
         d.mapping = &sides[k].mapping;
@@ -410,7 +410,7 @@ void screen_compare_open(PageState *p)
     struct ScreenCompare *sc = screen_compare_get(p);
     char label[64];
     if (!sc->has_ref) {
-        char err[LESSON_ERR_LEN] = "";
+        char err[MSG_LEN] = "";
         Scenario *start = lesson_scenario_start(p->lesson, p->page, err, sizeof err);
         screen_compare_side_fini(&sc->side[0]);
         if (start) {

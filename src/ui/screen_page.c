@@ -307,7 +307,7 @@ int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int 
     if (cap_h > (bottom - top) / 3)
         cap_h = (bottom - top) / 3;
     LessonDiagram d;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     if (!lesson_page_diagram(l, page, 0, &d, err, sizeof err)) {
         screen_page_draw_error(c, 2, top, w - 4, bottom - top, err);
         return 0;
@@ -344,7 +344,7 @@ int screen_page_body_compare(Canvas *c, const Lesson *l, int page, int top, int 
     CompareSide sides[2];
     for (int side = 0; side < 2; side++) {
         LessonDiagram d;
-        char err[LESSON_ERR_LEN] = "";
+        char err[MSG_LEN] = "";
         if (!lesson_page_diagram(l, page, side, &d, err, sizeof err)) {
             screen_compare_side_error(&sides[side], side ? "right" : "left", err);
             continue;

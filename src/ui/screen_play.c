@@ -8,6 +8,7 @@
 
 #include "base/file.h"
 #include "base/msg.h"
+#include "base/strbuf.h"
 #include "base/xmem.h"
 #include "draw/svg.h"
 #include "draw/text.h"
@@ -20,7 +21,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +55,7 @@ Scenario *screen_play_load(const char *path, char *err, size_t err_len)
         if (lesson_page_kind(l, i) == PAGE_SCENARIO)
             page = i;
     if (page < 0) {
-        snprintf(err, err_len, "%s: no scenario page to play", path);
+        msg_set(err, err_len, "%s: no scenario page to play", path);
         lesson_free(l);
         return NULL;
     }
@@ -71,32 +71,6 @@ Scenario *screen_play_load(const char *path, char *err, size_t err_len)
 
 /* ---- the Lua writer ---- */
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-} PlayBuf;
-
-static void screen_play_add(PlayBuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void screen_play_add(PlayBuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        b->cap = (b->len + (size_t)n + 1) * 2;
-        b->buf = xrealloc(b->buf, b->cap);
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
 static bool screen_play_differs(double a, double b)
 {
     return fabs(a - b) > 1e-9 * (fabs(a) > fabs(b) ? fabs(a) : fabs(b));
@@ -108,36 +82,36 @@ static const char *screen_play_recompute(WlRecompute r)
 }
 
 /* The cluster and workload tables: the preset plus what differs from it. */
-static bool screen_play_tables(PlayBuf *b, const Cluster *c, const Workload *w, char *err,
+static bool screen_play_tables(StrBuf *b, const Cluster *c, const Workload *w, char *err,
                                size_t err_len)
 {
     Cluster base;
     char e[300];
     if (!cluster_from_system(&base, c->system_id, c->n_gpus, e, sizeof e)) {
-        snprintf(err, err_len, "the cluster is not from a system preset (%s)", e);
+        msg_set(err, err_len, "the cluster is not from a system preset (%s)", e);
         return false;
     }
     const WorkloadPreset *wp = workload_preset_find(w->id);
     if (!wp) {
-        snprintf(err, err_len, "the workload '%s' is not a model preset", w->id);
+        msg_set(err, err_len, "the workload '%s' is not a model preset", w->id);
         return false;
     }
-    screen_play_add(b, "local cluster = { system = \"%s\", gpus = %d", c->system_id, c->n_gpus);
+    strbuf_addf(b, "local cluster = { system = \"%s\", gpus = %d", c->system_id, c->n_gpus);
     if (c->domain_gpus != base.domain_gpus)
-        screen_play_add(b, ", domain = %d", c->domain_gpus);
+        strbuf_addf(b, ", domain = %d", c->domain_gpus);
     if (screen_play_differs(c->up_bytes_per_s, base.up_bytes_per_s))
-        screen_play_add(b, ", up = %.17g", c->up_bytes_per_s);
+        strbuf_addf(b, ", up = %.17g", c->up_bytes_per_s);
     if (screen_play_differs(c->out_bytes_per_s, base.out_bytes_per_s))
-        screen_play_add(b, ", out = %.17g", c->out_bytes_per_s);
+        strbuf_addf(b, ", out = %.17g", c->out_bytes_per_s);
     if (screen_play_differs(c->oversub, base.oversub))
-        screen_play_add(b, ", oversub = %.17g", c->oversub);
+        strbuf_addf(b, ", oversub = %.17g", c->oversub);
     if (c->gpus_per_leaf != base.gpus_per_leaf)
-        screen_play_add(b, ", gpus_per_leaf = %d", c->gpus_per_leaf);
+        strbuf_addf(b, ", gpus_per_leaf = %d", c->gpus_per_leaf);
     if (c->sites > 1)
-        screen_play_add(b, ", sites = %d, across = %.17g", c->sites, c->across_bytes_per_s);
-    screen_play_add(b, " }\n");
+        strbuf_addf(b, ", sites = %d, across = %.17g", c->sites, c->across_bytes_per_s);
+    strbuf_addf(b, " }\n");
     const Workload *p = &wp->w;
-    screen_play_add(b, "local workload = { model = \"%s\", batch = %d, mb = %d", w->id,
+    strbuf_addf(b, "local workload = { model = \"%s\", batch = %d, mb = %d", w->id,
                     w->global_batch, w->micro_batch);
     static const char *const names[] = {"seq", "layers", "hidden",  "heads", "kv_heads",
                                         "ffn", "vocab",  "experts", "topk"};
@@ -147,18 +121,18 @@ static bool screen_play_tables(PlayBuf *b, const Cluster *c, const Workload *w, 
                           p->ffn, p->vocab,  p->experts, p->topk};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (mine[i] != theirs[i])
-            screen_play_add(b, ", %s = %d", names[i], mine[i]);
+            strbuf_addf(b, ", %s = %d", names[i], mine[i]);
     if (w->recompute != p->recompute)
-        screen_play_add(b, ", recompute = \"%s\"", screen_play_recompute(w->recompute));
+        strbuf_addf(b, ", recompute = \"%s\"", screen_play_recompute(w->recompute));
     if (w->precision != p->precision)
-        screen_play_add(b, ", precision = \"%s\"", w->precision == WL_FP8 ? "fp8" : "bf16");
-    screen_play_add(b, " }\n");
+        strbuf_addf(b, ", precision = \"%s\"", w->precision == WL_FP8 ? "fp8" : "bf16");
+    strbuf_addf(b, " }\n");
     return true;
 }
 
 /* Swaps that turn the default placement into pl (at most max; returns the
  * count needed, writing the moves only when it is <= max). */
-static int screen_play_swaps(PlayBuf *b, const Placement *pl, int n, int max)
+static int screen_play_swaps(StrBuf *b, const Placement *pl, int n, int max)
 {
     if (!pl || placement_is_default(pl))
         return 0;
@@ -177,7 +151,7 @@ static int screen_play_swaps(PlayBuf *b, const Placement *pl, int n, int max)
                 continue;
             int h = gpu_of[want];
             if (pass == 1)
-                screen_play_add(b, "%s\"swap %d %d\"",
+                strbuf_addf(b, "%s\"swap %d %d\"",
                                 count == 0       ? "\n        "
                                 : count % 6 == 0 ? ",\n        "
                                                  : ", ",
@@ -235,7 +209,7 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
     if (note && note_len)
         note[0] = '\0';
     if (!s) {
-        snprintf(err, err_len, "no scenario");
+        msg_set(err, err_len, "no scenario");
         return NULL;
     }
     const Cluster *c = scenario_cluster(s);
@@ -244,16 +218,16 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
     char sol[48];
     screen_play_solution(s, sol, sizeof sol);
     if (!sol[0]) {
-        snprintf(err, err_len,
-                 "no single move changes this state's step time, so the "
-                 "placeholder goal could not get a solution");
+        msg_set(err, err_len,
+                "no single move changes this state's step time, so the "
+                "placeholder goal could not get a solution");
         return NULL;
     }
-    PlayBuf b = {0};
+    StrBuf b = {0};
     char map[64], t[32];
     mapping_format(m, map, sizeof map);
     units_format(UNITS_TIME, scenario_result(s)->step_s, true, t, sizeof t);
-    screen_play_add(&b,
+    strbuf_addf(&b,
                     "-- A scalelab free-play state, written by 'scalelab play' (%s).\n"
                     "-- It is a lesson with one scenario page that starts where the play\n"
                     "-- stopped: %s on %d x %s, %s, step %s.\n"
@@ -262,10 +236,10 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
                     "-- The format: lessons/AUTHORING.md.\n",
                     stamp, map, c->n_gpus, c->name, w->id, t);
     if (!screen_play_tables(&b, c, w, err, err_len)) {
-        free(b.buf);
+        strbuf_free(&b);
         return NULL;
     }
-    screen_play_add(&b,
+    strbuf_addf(&b,
                     "\nreturn {\n"
                     "  id = \"play-%s\",\n"
                     "  title = \"Free play %s\",\n"
@@ -281,23 +255,23 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
                     stamp, stamp, w->id, c->n_gpus, map, c->name, m->tp, m->pp, m->dp, m->ep,
                     m->cp, m->interleave > 0 ? m->interleave : 1, m->zero);
     size_t mark = b.len;
-    screen_play_add(&b, "      start = {");
+    strbuf_addf(&b, "      start = {");
     int swaps = screen_play_swaps(&b, scenario_placement(s), c->n_gpus, PLAY_MAX_SWAPS);
     if (swaps > PLAY_MAX_SWAPS) {
         b.len = mark;
-        b.buf[b.len] = '\0';
+        b.s[b.len] = '\0';
         if (note && note_len)
-            snprintf(note, note_len,
-                     "the placement needs %d swaps (more than %d): written with the default one",
-                     swaps, PLAY_MAX_SWAPS);
-        screen_play_add(&b, "      -- the placement was not kept: it needs %d swaps\n", swaps);
+            msg_set(note, note_len,
+                    "the placement needs %d swaps (more than %d): written with the default one",
+                    swaps, PLAY_MAX_SWAPS);
+        strbuf_addf(&b, "      -- the placement was not kept: it needs %d swaps\n", swaps);
     } else if (swaps == 0) {
         b.len = mark;
-        b.buf[b.len] = '\0';
+        b.s[b.len] = '\0';
     } else {
-        screen_play_add(&b, " },  -- the placement, as swaps from the default\n");
+        strbuf_addf(&b, " },  -- the placement, as swaps from the default\n");
     }
-    screen_play_add(&b,
+    strbuf_addf(&b,
                     "      allow = { \"move\", \"degrees\", \"micro\", \"domain\", \"system\" },\n"
                     "      -- A placeholder goal: replace it with the one your lesson teaches.\n"
                     "      goal = { text = \"Change the step time (placeholder: edit this "
@@ -315,7 +289,7 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
                     "  },\n"
                     "}\n",
                     sol);
-    return b.buf;
+    return strbuf_take(&b);
 }
 
 /* ---- files ---- */
@@ -388,7 +362,7 @@ static bool screen_play_write_file(const char *dir, const char *prefix, const ch
         return false;
     }
     const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
-    snprintf(where, n, "%s", shown);
+    msg_set(where, n, "%s", shown);
     return true;
 }
 
@@ -399,11 +373,11 @@ static bool screen_play_put_text(FILE *f, const void *ctx)
 
 bool screen_play_write(PlayState *ps, const char *dir, char *where, size_t where_len)
 {
-    char stamp[32], note[200], err[300];
+    char stamp[32], note[200], err[MSG_LEN];
     screen_play_stamp(stamp, sizeof stamp);
     char *lua = screen_play_lua(ps->page.scn.s, stamp, note, sizeof note, err, sizeof err);
     if (!lua) {
-        snprintf(where, where_len, "%s", err);
+        msg_set(where, where_len, "%s", err);
         return false;
     }
     bool ok = screen_play_write_file(dir, "scalelab-play", "lua", screen_play_put_text, lua, where,

@@ -167,7 +167,7 @@ static void screen_present_enter(PresentState *ps)
     ps->effect[0] = '\0';
     if (!ps->lesson || !screen_present_is_scenario(ps, ps->page))
         return;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     ps->s = lesson_scenario_start(ps->lesson, ps->page, err, sizeof err);
     if (!ps->s)
         snprintf(ps->message, sizeof ps->message, "%s", err);
@@ -229,16 +229,16 @@ bool screen_present_script(PresentState *ps, const char *text, char *err, size_t
         if (strncmp(a, "page", 4) == 0 && isspace((unsigned char)a[4])) {
             if (sscanf(a + 4, "%d %c", &pn, &extra) != 1 || pn < 1 ||
                 pn > lesson_page_count(ps->lesson) || !screen_present_is_scenario(ps, pn - 1)) {
-                snprintf(err, err_len, "script:%d: '%s': page %s is not a scenario page", lineno,
-                         a, a + 5);
+                msg_set(err, err_len, "script:%d: '%s': page %s is not a scenario page", lineno,
+                        a, a + 5);
                 return false;
             }
             target = pn - 1;
             continue;
         }
         if (target < 0) {
-            snprintf(err, err_len, "script:%d: the lesson has no scenario page to play on",
-                     lineno);
+            msg_set(err, err_len, "script:%d: the lesson has no scenario page to play on",
+                    lineno);
             return false;
         }
         ps->script = xrealloc(ps->script, (size_t)(ps->n_script + 1) * sizeof *ps->script);
@@ -248,18 +248,18 @@ bool screen_present_script(PresentState *ps, const char *text, char *err, size_t
     for (int pg = 0; pg < lesson_page_count(ps->lesson); pg++) {
         if (screen_present_script_count(ps, pg) == 0)
             continue;
-        char e[LESSON_ERR_LEN] = "";
+        char e[MSG_LEN] = "";
         Scenario *sc = lesson_scenario_start(ps->lesson, pg, e, sizeof e);
         if (!sc) {
-            snprintf(err, err_len, "page %d: %s", pg + 1, e);
+            msg_set(err, err_len, "page %d: %s", pg + 1, e);
             return false;
         }
         for (int i = 0; i < ps->n_script; i++) {
             if (ps->script[i].page != pg ||
                 scenario_apply_text(sc, ps->script[i].move, e, sizeof e))
                 continue;
-            snprintf(err, err_len, "script:%d: '%s' on page %d: %s", ps->script[i].line,
-                     ps->script[i].move, pg + 1, e);
+            msg_set(err, err_len, "script:%d: '%s' on page %d: %s", ps->script[i].line,
+                    ps->script[i].move, pg + 1, e);
             scenario_free(sc);
             return false;
         }
@@ -302,7 +302,7 @@ static void screen_present_reveal(PresentState *ps)
 {
     if (ps->s) {
         const char *move = screen_present_move(ps, ps->step);
-        char err[300] = "";
+        char err[MSG_LEN] = "";
         if (!scenario_apply_text(ps->s, move, err, sizeof err))
             snprintf(ps->message, sizeof ps->message, "Not possible: %s: %s", move, err);
         else
@@ -426,7 +426,7 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
     int bar_rows = 5, info_rows = 3;
     int res_y = bottom - bar_rows - info_rows;
     if (res_y - y >= 16) {
-        char err[256] = "";
+        char err[MSG_LEN] = "";
         Diagram d = diagram_of(VIEW_FABRIC, scenario_cluster(ps->s));
         d.workload = scenario_workload(ps->s);
         d.mapping = scenario_mapping(ps->s);

@@ -98,7 +98,7 @@ static void screen_scenario_model_why(const ScenarioView *v, bool ascii, char *b
 static void screen_scenario_check(PageState *p)
 {
     ScenarioView *v = &p->scn;
-    char why[256] = "", err[LESSON_ERR_LEN] = "";
+    char why[256] = "", err[MSG_LEN] = "";
     if (!p->lesson) { /* free play: no goal */
         v->goal = 0;
         v->why[0] = '\0';
@@ -176,7 +176,7 @@ void screen_scenario_open(PageState *p)
     v->picked = -1;
     v->pick_dim = -1;
     v->explain = -1;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     v->s = lesson_scenario_start(p->lesson, p->page, err, sizeof err);
     if (!v->s) {
         snprintf(p->page_error, sizeof p->page_error, "%s", err[0] ? err : "scenario failed");

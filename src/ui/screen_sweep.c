@@ -7,6 +7,7 @@
 #include "ui/screen_sweep.h"
 
 #include "base/clock.h"
+#include "base/msg.h"
 #include "draw/charts.h"
 #include "draw/text.h"
 #include "model/units.h"
@@ -104,7 +105,7 @@ SweepKey screen_sweep_key(SweepView *v, int key)
 bool screen_sweep_apply(const SweepView *v, Scenario *s, char *err, size_t err_len)
 {
     if (v->sel < 0 || v->sel >= v->r.n) {
-        snprintf(err, err_len, "nothing to apply");
+        msg_set(err, err_len, "nothing to apply");
         return false;
     }
     const SweepEntry *e = &v->r.entries[v->sel];
@@ -119,7 +120,7 @@ bool screen_sweep_apply(const SweepView *v, Scenario *s, char *err, size_t err_l
     if (m.tp == cur->tp && m.pp == cur->pp && m.dp == cur->dp && m.ep == cur->ep &&
         m.cp == cur->cp && same_place && e->micro_batch == scenario_workload(s)->micro_batch) {
         placement_free(pl);
-        snprintf(err, err_len, "this is already the current mapping");
+        msg_set(err, err_len, "this is already the current mapping");
         return false;
     }
     bool ok = scenario_set_mapping(s, &m, e->micro_batch, pl, err, err_len);

@@ -11,6 +11,7 @@
 #include "ui/term.h"
 
 #include "base/clock.h"
+#include "base/msg.h"
 #include "base/utf8.h"
 #include "draw/text.h"
 #include "ui/keys.h"
@@ -45,18 +46,18 @@ static const char *const term_headless =
 bool term_preflight(char *msg, size_t msg_len)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        snprintf(msg, msg_len, "the lesson menu needs a terminal on stdin and stdout; %s",
-                 term_headless);
+        msg_set(msg, msg_len, "the lesson menu needs a terminal on stdin and stdout; %s",
+                term_headless);
         return false;
     }
     const char *t = getenv("TERM");
     if (!t || !*t) {
-        snprintf(msg, msg_len, "TERM is not set, so the screen cannot be drawn; %s",
-                 term_headless);
+        msg_set(msg, msg_len, "TERM is not set, so the screen cannot be drawn; %s",
+                term_headless);
         return false;
     }
     if (strcmp(t, "dumb") == 0) {
-        snprintf(msg, msg_len, "TERM=dumb cannot move the cursor; %s", term_headless);
+        msg_set(msg, msg_len, "TERM=dumb cannot move the cursor; %s", term_headless);
         return false;
     }
     return true;
@@ -174,8 +175,8 @@ bool term_start(char *err, size_t err_len)
     term_screen = newterm(NULL, stdout, stdin);
     if (!term_screen) {
         const char *t = getenv("TERM");
-        snprintf(err, err_len, "terminal type '%s' is unknown here; %s", t ? t : "",
-                 term_headless);
+        msg_set(err, err_len, "terminal type '%s' is unknown here; %s", t ? t : "",
+                term_headless);
         return false;
     }
     set_term(term_screen);
@@ -184,7 +185,7 @@ bool term_start(char *err, size_t err_len)
         endwin();
         delscreen(term_screen);
         term_screen = NULL;
-        snprintf(err, err_len, "this terminal cannot move the cursor; %s", term_headless);
+        msg_set(err, err_len, "this terminal cannot move the cursor; %s", term_headless);
         return false;
     }
     term_restore_len = 0;

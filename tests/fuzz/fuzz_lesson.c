@@ -35,8 +35,8 @@ static char path[64];
 
 static void check_err(const char *err, const char *name)
 {
-    size_t n = strnlen(err, SANDBOX_ERR_LEN);
-    if (n == 0 || n == SANDBOX_ERR_LEN || strncmp(err, name, strlen(name)) != 0)
+    size_t n = strnlen(err, MSG_LEN);
+    if (n == 0 || n == MSG_LEN || strncmp(err, name, strlen(name)) != 0)
         abort();
     for (const unsigned char *p = (const unsigned char *)err; *p; p++)
         if (*p < 0x20 || *p == 0x7f)
@@ -56,7 +56,7 @@ static void call_functions(Sandbox *sb, const char *name, int depth)
         if (lua_type(L, -1) == LUA_TFUNCTION) {
             lua_pushvalue(L, -1);
             lua_pushvalue(L, t);
-            char err[SANDBOX_ERR_LEN];
+            char err[MSG_LEN];
             int before = lua_gettop(L) - 2;
             if (sandbox_call(sb, 1, 1, err, sizeof err))
                 lua_pop(L, 1);
@@ -97,7 +97,7 @@ static void report(void *ctx, const char *line)
 /* Reads everything a screen would read from a loaded lesson. */
 static void walk(Lesson *l)
 {
-    char err[LESSON_ERR_LEN], why[256];
+    char err[MSG_LEN], why[256];
     (void)lesson_id(l), (void)lesson_title(l), (void)lesson_summary(l), (void)lesson_track(l);
     int n = lesson_page_count(l);
     for (int p = -1; p <= n; p++) {
@@ -152,7 +152,7 @@ static void run(const char *name, const uint8_t *data, size_t size, bool from_fi
         abort();
     lua_State *L = sandbox_state(sb);
     int top = lua_gettop(L);
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     bool ok = from_file ? sandbox_run_file(sb, name, err, sizeof err)
                         : sandbox_run_string(sb, (const char *)data, size, err, sizeof err);
     if (ok) {
@@ -188,7 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
-    char err[LESSON_ERR_LEN];
+    char err[MSG_LEN];
     Lesson *l = lesson_load_quick(path, err, sizeof err);
     if (l)
         walk(l);

@@ -132,7 +132,7 @@ static void test_compare_domains_strip_counts_what_is_hidden(void **state)
 static void test_compare_scenario_c_against_start(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     Lesson *l = lesson_load(E2E_LESSON, err, sizeof err);
     assert_non_null(l);
     PageState p;

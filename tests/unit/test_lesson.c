@@ -27,7 +27,7 @@
 static void test_lesson_example_header_and_pages(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
     if (!l)
         print_error("%s\n", err);
@@ -60,7 +60,7 @@ static void test_lesson_example_header_and_pages(void **state)
 static void test_lesson_diagram_page(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN];
+    char err[MSG_LEN];
     Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
     assert_non_null(l);
     LessonDiagram d;
@@ -77,7 +77,7 @@ static void test_lesson_diagram_page(void **state)
 static void test_lesson_quiz_page(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN];
+    char err[MSG_LEN];
     Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
     assert_int_equal(lesson_quiz_choice_count(l, 3), 2);
     assert_string_equal(lesson_quiz_choice(l, 3, 0), "Inside one NVLink domain");
@@ -92,7 +92,7 @@ static void test_lesson_quiz_page(void **state)
 static void test_lesson_scenario_goal(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN], why[200];
+    char err[MSG_LEN], why[200];
     Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
     assert_int_equal(lesson_scenario_hint_count(l, 2), 2);
     assert_string_equal(lesson_scenario_hint(l, 2, 1), "Try TP 8 and PP 2.");
@@ -125,7 +125,7 @@ static void test_lesson_scenario_goal(void **state)
 static void test_lesson_goal_loop_stopped(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN], why[200];
+    char err[MSG_LEN], why[200];
     Lesson *l = lesson_load(HOSTILE "goals.lua", err, sizeof err);
     assert_non_null(l);
     Scenario *s = lesson_scenario_start(l, 1, err, sizeof err); /* the loop in pcall */
@@ -146,7 +146,7 @@ static void test_lesson_goal_loop_stopped(void **state)
 }
 
 typedef struct {
-    char lines[8][LESSON_ERR_LEN];
+    char lines[8][MSG_LEN];
     int n;
 } Report;
 
@@ -240,7 +240,7 @@ static void test_lesson_check_points_at_lines(void **state)
 static void test_lesson_load_reports_first_problem(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN];
+    char err[MSG_LEN];
     assert_null(lesson_load(HOSTILE "wrong_type.lua", err, sizeof err));
     assert_string_equal(err, HOSTILE "wrong_type.lua:2: the file must return a table { id =, "
                                      "title =, pages = {...} } (it returned string)");
@@ -294,7 +294,7 @@ static void test_lesson_authoring_example_in_step(void **state)
 static void test_lesson_exercise_pages(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     Lesson *l = lesson_load(EXERCISES, err, sizeof err);
     if (!l)
         print_error("%s\n", err);
@@ -337,7 +337,7 @@ static void test_lesson_exercise_pages(void **state)
 static void test_lesson_search_off_unless_allowed(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     Lesson *l = lesson_load(EXAMPLE, err, sizeof err); /* allow = { "degrees" } */
     assert_non_null(l);
     Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);
@@ -354,7 +354,7 @@ static void test_lesson_search_off_unless_allowed(void **state)
 static void test_lesson_debrief_from_final_state(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN] = "", out[1024];
+    char err[MSG_LEN] = "", out[1024];
     Lesson *l = lesson_load(EXERCISES, err, sizeof err);
     assert_non_null(l);
     Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);

@@ -36,7 +36,7 @@ static bool run(const char *src, char *err, size_t err_len)
 
 static void expect_ok(const char *src)
 {
-    char err[SANDBOX_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     if (!run(src, err, sizeof err)) {
         print_error("script failed: %s\n", err);
         fail();
@@ -45,7 +45,7 @@ static void expect_ok(const char *src)
 
 static void expect_error(const char *src, const char *want)
 {
-    char err[SANDBOX_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     bool ok = run(src, err, sizeof err);
     if (ok || strcmp(err, want) != 0) {
         print_error("want: %s\ngot:  %s\n", want, ok ? "(no error)" : err);
@@ -236,7 +236,7 @@ static void test_lesson_api_every_function_documented(void **state)
     guide[len] = '\0';
     fclose(f);
     Sandbox *sb = sandbox_new("api.lua", NULL);
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_true(sandbox_protect(sb, open_api, NULL, err, sizeof err));
     lua_State *L = sandbox_state(sb);
     int checked = 0;

@@ -62,7 +62,7 @@ static void test_present_banner_draws_the_font(void **state)
 static void test_present_steps_split_and_walk(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     Lesson *l = lesson_load(DEMO, err, sizeof err);
     assert_non_null(l);
     /* Page 1's text has three paragraphs (blank lines between them). */
@@ -115,7 +115,7 @@ static void test_present_steps_split_and_walk(void **state)
 static void test_present_script_parsed_and_checked(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     Lesson *l = lesson_load(DEMO, err, sizeof err);
     assert_non_null(l);
     PresentState ps;

@@ -176,7 +176,7 @@ static void test_regressions_lesson_error_is_escaped(void **state)
     Sandbox *sb = sandbox_new("esc.lua", &lim);
     assert_non_null(sb);
     static const char src[] = "error('bad \\27[31mred\\27[0m \\r\\n line \\194\\155 csi')";
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_false(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     assert_int_equal(first_control(err), -1);
     assert_null(strstr(err, "\xc2\x9b"));
@@ -209,7 +209,7 @@ static void test_regressions_lesson_huge_scenario_is_bounded(void **state)
         "    solution = { \"tp 8\" } } } }\n";
     assert_int_equal(write(fd, src, sizeof src - 1), (int)(sizeof src - 1));
     close(fd);
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     double t0 = clock_now_s();
     Lesson *l = lesson_load(path, err, sizeof err);
     unlink(path); /* before any assertion can leave the test */

@@ -216,7 +216,7 @@ typedef struct {
 static int page_setup(void **state)
 {
     PageFixture *f = calloc(1, sizeof *f);
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     f->lesson = lesson_load(E2E_LESSON, err, sizeof err);
     if (!f->lesson) {
         fprintf(stderr, "cannot load %s: %s\n", E2E_LESSON, err);
