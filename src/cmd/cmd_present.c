@@ -193,7 +193,7 @@ int cmd_present(int argc, char **argv)
         if (!text) {
             status = cli_error(CLI_FAIL, "%s", err);
         } else if (!screen_present_script(&ps, text, err, sizeof err)) {
-            char line[LESSON_ERR_LEN + 64];
+            char line[MSG_LEN + 64];
             cmd_present_script_error(script, err, line, sizeof line);
             status = cli_error(CLI_FAIL, "%s", line);
         }

@@ -1,5 +1,5 @@
-/* bench — the figures of issue 10, one line each, medians of repeated runs,
- * each compared with its target (PASS / MISS). Run by `make bench`
+/* bench — the figures of README.md's Performance section, one line each,
+ * medians of repeated runs, each compared with its target (PASS / MISS). Run by `make bench`
  * (scripts/run-bench), which names the binary in SCALELAB_BIN.
  *
  *   model    step_eval per evaluation: 8, 16,384 and 131,072 GPUs, an MoE
@@ -243,7 +243,7 @@ static void bench_eval(const char *what, const char *sys, int n, const char *mod
          t < (explicit_placement ? 1e-3 : 2e-6));
 }
 
-/* Issue 3: every system preset with every model preset, on the mapping the
+/* Every system preset with every model preset, on the mapping the
  * search picks for it; the figure is the slowest pair's median evaluation. */
 static void bench_every_pair(void)
 {

@@ -1,4 +1,4 @@
-/* test_hw — the hardware presets: the figures the issue names, the
+/* test_hw — the hardware presets: the published figures (MODEL-FACTS.md), the
  * per-direction conversions, and agreement, field by field, between the
  * compiled-in tables and assets/presets.lua (which lessons read). The Lua
  * file is run in a plain lua_State: tests are not under src/, so the layer

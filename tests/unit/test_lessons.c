@@ -1,5 +1,5 @@
 /* test_lessons — the shipped lesson track (lessons/NN-slug.lua) as a learner
- * meets it: every lesson loads in the sandbox, has the shape issue 7 asks for
+ * meets it: every lesson loads in the sandbox, has the shape a lesson needs
  * (5-12 pages, a diagram, a summary, a closing quiz; an interactive page,
  * a predict page and a calculation quiz in every lesson; twelve or more
  * scenarios and predict pages in the track), every page draws headlessly through the UI's page screen at
@@ -70,7 +70,7 @@ static int track_setup(void **state)
     closedir(d);
     qsort(t->path, (size_t)t->n, sizeof t->path[0], cmp_str);
     for (int i = 0; i < t->n; i++) {
-        char err[LESSON_ERR_LEN] = "";
+        char err[MSG_LEN] = "";
         t->lesson[i] = lesson_load(t->path[i], err, sizeof err);
         if (!t->lesson[i])
             print_message("load failed: %s\n", err);
@@ -326,7 +326,7 @@ static void test_lessons_solutions_meet_goals(void **state)
             if (lesson_page_kind(l, p) != PAGE_SCENARIO)
                 continue;
             scenarios++;
-            char err[LESSON_ERR_LEN] = "", why[256] = "";
+            char err[MSG_LEN] = "", why[256] = "";
             Scenario *s = lesson_scenario_start(l, p, err, sizeof err);
             if (!s)
                 print_error("%s page %d: %s\n", t->path[i], p + 1, err);
@@ -398,7 +398,7 @@ static void test_lessons_solutions_through_the_screen(void **state)
 /* Applies mv to the start state; returns 1 when the goal is then met. */
 static int single_move_meets(Lesson *l, int p, Scenario *s, const char *mv, int *tried)
 {
-    char err[LESSON_ERR_LEN] = "", why[256] = "";
+    char err[MSG_LEN] = "", why[256] = "";
     scenario_reset(s);
     if (!scenario_apply_text(s, mv, err, sizeof err))
         return 0;
@@ -456,7 +456,7 @@ static void test_lessons_no_single_move_meets_goal(void **state)
         for (int p = 0; p < lesson_page_count(l); p++) {
             if (lesson_page_kind(l, p) != PAGE_SCENARIO)
                 continue;
-            char err[LESSON_ERR_LEN] = "";
+            char err[MSG_LEN] = "";
             Scenario *s = lesson_scenario_start(l, p, err, sizeof err);
             assert_non_null(s);
             try_single_moves(l, p, s, t->path[i]);

@@ -1,4 +1,4 @@
-/* test_sandbox — hostile scripts against the lesson sandbox (issue 5, item 6).
+/* test_sandbox — hostile scripts against the lesson sandbox.
  *
  * Each case runs a script in a fresh Sandbox and checks: it is refused or
  * stopped, the message is "hostile.lua:LINE: ..." with the expected words,
@@ -36,7 +36,7 @@ static double expect_refused(const char *src, int line, const char *needle)
 {
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
     assert_non_null(sb);
-    char err[SANDBOX_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     double t0 = clock_now_s();
     bool ok = sandbox_run_string(sb, src, strlen(src), err, sizeof err);
     double dt = clock_now_s() - t0;
@@ -58,7 +58,7 @@ static double expect_refused(const char *src, int line, const char *needle)
 static void expect_ok(const char *src)
 {
     Sandbox *sb = sandbox_new("fine.lua", NULL);
-    char err[SANDBOX_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     bool ok = sandbox_run_string(sb, src, strlen(src), err, sizeof err);
     if (!ok)
         print_error("script: %s\nfailed: %s\n", src, err);
@@ -80,7 +80,7 @@ static void test_sandbox_loop_in_function_call(void **state)
     /* A goal-like function called later, each call with a fresh budget. */
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
     const char *src = "return function(r)\n  while true do end\nend";
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     lua_State *L = sandbox_state(sb);
     for (int i = 0; i < 2; i++) {
@@ -123,7 +123,7 @@ static void test_sandbox_loop_in_coroutine(void **state)
     const char *src = "local co = coroutine.create(function()\n coroutine.yield()\n"
                       " while true do end\nend)\ncoroutine.resume(co)\n"
                       "return function() return coroutine.resume(co) end";
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     lua_State *L = sandbox_state(sb);
     double t0 = clock_now_s();
@@ -255,7 +255,7 @@ static void test_sandbox_binary_chunks(void **state)
     lua_close(L);
     assert_true(bin.len > 4);
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_false(sandbox_run_string(sb, bin.data, bin.len, err, sizeof err));
     assert_non_null(strstr(err, "hostile.lua:1: precompiled (binary) chunks are refused"));
     assert_int_equal(lua_gettop(sandbox_state(sb)), 0);
@@ -326,7 +326,7 @@ static void test_sandbox_spoofed_positions(void **state)
     /* load cannot choose its chunk name. */
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
     const char *src = "local f = load('\\n\\nerror(\"boom\")', '=/etc/passwd')\nf()";
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_false(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     assert_string_equal(err, "hostile.lua [load]:3: boom");
     sandbox_free(sb);
@@ -356,7 +356,7 @@ static void test_sandbox_hostile_files(void **state)
     char dir[64];
     assert_true(tl_tmpdir_make(dir, sizeof dir, "sb"));
     char path[256];
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
 
     /* 10 MB file. */
@@ -415,7 +415,7 @@ static void test_sandbox_state_reusable_after_abort(void **state)
     (void)state;
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
     const char *src = "return function(x) if x then while true do end end return 7 end";
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     lua_State *L = sandbox_state(sb);
     lua_pushvalue(L, 1);
@@ -459,7 +459,7 @@ static void test_sandbox_cancel_stops_a_running_script(void **state)
     lim.instructions = 1L << 62; /* only the poll can stop it */
     Sandbox *sb = sandbox_new("slow.lua", &lim);
     const char *src = "return function(loop)\n  while loop do end\n  return 7\nend";
-    char err[SANDBOX_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     lua_State *L = sandbox_state(sb);
     poll_calls = 0;
