@@ -400,7 +400,7 @@ static bool explain_batch(Search *s, char *err, size_t err_len)
     search_each_degree(s, note_batches);
     if (s->dps == 0 || s->above == 0)
         return false;
-    char n[32], b[32], lo[32], hi[32], why[160];
+    char n[32], b[32], lo[32], hi[32], why[MSG_LEN];
     units_format_count(s->c->n_gpus, n, sizeof n);
     units_format_count(s->w->global_batch, b, sizeof b);
     units_format_count(s->above, hi, sizeof hi);
@@ -408,18 +408,18 @@ static bool explain_batch(Search *s, char *err, size_t err_len)
     if (!s->o.tp && !s->o.pp && !s->o.dp)
         s->one_dp = 0; /* a DP the user never asked for is not named */
     if (s->one_dp && s->o.micro_batch)
-        snprintf(why, sizeof why, "global batch %s is not a multiple of DP %d x micro-batch %d = %lld",
-                 b, s->one_dp, mb, (long long)s->one_dp * mb);
+        msg_set(why, sizeof why, "global batch %s is not a multiple of DP %d x micro-batch %d = %lld",
+                b, s->one_dp, mb, (long long)s->one_dp * mb);
     else if (s->one_dp)
-        snprintf(why, sizeof why, "global batch %s is not a multiple of DP %d", b, s->one_dp);
+        msg_set(why, sizeof why, "global batch %s is not a multiple of DP %d", b, s->one_dp);
     else if (mb > 1)
-        snprintf(why, sizeof why,
-                 "no mapping of %s GPUs splits a global batch of %s sequences into "
-                 "micro-batches of %d",
-                 n, b, mb);
+        msg_set(why, sizeof why,
+                "no mapping of %s GPUs splits a global batch of %s sequences into "
+                "micro-batches of %d",
+                n, b, mb);
     else
-        snprintf(why, sizeof why, "no mapping of %s GPUs splits a global batch of %s sequences",
-                 n, b);
+        msg_set(why, sizeof why, "no mapping of %s GPUs splits a global batch of %s sequences",
+                n, b);
     if (s->below > 0) {
         units_format_count(s->below, lo, sizeof lo);
         msg_set(err, err_len, "%s; the nearest batches that work are %s and %s", why, lo, hi);

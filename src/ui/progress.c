@@ -709,7 +709,7 @@ static bool progress_write(Progress *p, char *err, size_t err_len)
         return false;
     }
     Progress disk = {.path = p->path};
-    char why[160];
+    char why[MSG_LEN];
     if (progress_read(&disk, why, sizeof why) == 0)
         progress_merge(p, &disk);
     progress_clear(&disk);
