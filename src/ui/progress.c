@@ -929,8 +929,7 @@ bool progress_add_practice(Progress *p, const char *kind, bool first_try, int le
         return true;
     PracticeRec *k = progress_practice_get(p, kind ? kind : "");
     if (!k) {
-        progress_seterr(err, err_len, "practice kind '%s' cannot be recorded%s",
-                        kind ? kind : "(null)", "");
+        msg_set(err, err_len, "practice kind '%s' cannot be recorded", kind ? kind : "(null)");
         return false;
     }
     k->r.tried++;
