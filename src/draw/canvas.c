@@ -433,32 +433,32 @@ static void line_cell(Canvas *c, int x, int y, unsigned add, Style s)
     t->lines = (unsigned char)lines;
 }
 
-void canvas_hline(Canvas *c, int x, int y, int len, LineKind k, Style s)
+/* A line of len cells from (x, y), one cell further by (dx, dy) each time:
+ * every cell reaches back (dir_back) and on (dir_on) except at the ends; a
+ * one-cell line reaches both ways. */
+static void canvas_line(Canvas *c, int x, int y, int dx, int dy, int len, int dir_back,
+                        int dir_on, LineKind k, Style s)
 {
-    if (!c || len <= 0 || y < 0 || y >= c->h)
-        return;
     for (int i = 0; i < len; i++) {
         unsigned add = 0;
         if (i > 0 || len == 1)
-            add |= (unsigned)k << DIR_L;
+            add |= (unsigned)k << dir_back;
         if (i < len - 1 || len == 1)
-            add |= (unsigned)k << DIR_R;
-        line_cell(c, x + i, y, add, s);
+            add |= (unsigned)k << dir_on;
+        line_cell(c, x + i * dx, y + i * dy, add, s);
     }
+}
+
+void canvas_hline(Canvas *c, int x, int y, int len, LineKind k, Style s)
+{
+    if (c && len > 0 && y >= 0 && y < c->h)
+        canvas_line(c, x, y, 1, 0, len, DIR_L, DIR_R, k, s);
 }
 
 void canvas_vline(Canvas *c, int x, int y, int len, LineKind k, Style s)
 {
-    if (!c || len <= 0 || x < 0 || x >= c->w)
-        return;
-    for (int i = 0; i < len; i++) {
-        unsigned add = 0;
-        if (i > 0 || len == 1)
-            add |= (unsigned)k << DIR_U;
-        if (i < len - 1 || len == 1)
-            add |= (unsigned)k << DIR_D;
-        line_cell(c, x, y + i, add, s);
-    }
+    if (c && len > 0 && x >= 0 && x < c->w)
+        canvas_line(c, x, y, 0, 1, len, DIR_U, DIR_D, k, s);
 }
 
 void canvas_box(Canvas *c, int x, int y, int w, int h, LineKind k, Style s)
