@@ -251,6 +251,22 @@ static void view_load_sentence(const ViewInput *in, char *buf, size_t n)
     }
 }
 
+/* The mapping's group sentence and the load line, wrapped into w columns
+ * from (x, y); returns the next free row. */
+static int view_mapping_lines(Canvas *cv, int x, int y, int w, const ViewInput *in)
+{
+    char buf[1024];
+    if (in->mapping) {
+        bool spills = view_group_sentence(in, buf, sizeof buf);
+        y += text_draw_wrapped(cv, x, y, w, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
+    }
+    if (in->result) {
+        view_load_sentence(in, buf, sizeof buf);
+        y += text_draw_wrapped(cv, x, y, w, 2, buf, STYLE_LABEL);
+    }
+    return y;
+}
+
 /* Draws the legend/label lines from row y; returns the next free row. */
 static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
 {
@@ -275,14 +291,7 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
              view_bw(c->up_bytes_per_s, a, b1, sizeof b1), a ? "->" : "→",
              view_bw(c->out_bytes_per_s, a, b2, sizeof b2));
     y += text_draw_wrapped(cv, x, y, w - x, 2, buf, STYLE_WARNING);
-    if (in->mapping) {
-        bool spills = view_group_sentence(in, buf, sizeof buf);
-        y += text_draw_wrapped(cv, x, y, w - x, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
-    }
-    if (in->result) {
-        view_load_sentence(in, buf, sizeof buf);
-        y += text_draw_wrapped(cv, x, y, w - x, 2, buf, STYLE_LABEL);
-    }
+    y = view_mapping_lines(cv, x, y, w - x, in);
     if (in->mapping && in->cursor_group >= 0) {
         snprintf(buf, sizeof buf, "Selected: %s group %c, drawn in lower case",
                  mapping_dim_name(in->colour_by), 'A' + in->cursor_group % 26);
@@ -443,14 +452,7 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     if (yy > bottom)
         bottom = yy;
     int ry = bottom + 1;
-    if (in->mapping) {
-        bool spills = view_group_sentence(in, buf, sizeof buf);
-        ry += text_draw_wrapped(cv, 0, ry, w, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
-    }
-    if (in->result) {
-        view_load_sentence(in, buf, sizeof buf);
-        ry += text_draw_wrapped(cv, 0, ry, w, 2, buf, STYLE_LABEL);
-    }
+    ry = view_mapping_lines(cv, 0, ry, w, in);
     (void)h;
     return ry;
 }
@@ -545,14 +547,7 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
     view_power(c, buf, sizeof buf);
     if (buf[0])
         yy += text_draw_wrapped(cv, 0, yy, w, 1, buf, STYLE_LABEL);
-    if (in->mapping) {
-        bool spills = view_group_sentence(in, buf, sizeof buf);
-        yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
-    }
-    if (in->result) {
-        view_load_sentence(in, buf, sizeof buf);
-        yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, STYLE_LABEL);
-    }
+    yy = view_mapping_lines(cv, 0, yy, w, in);
     (void)h;
     return yy;
 }
@@ -655,14 +650,7 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     snprintf(buf, sizeof buf, "%s scale-out %s (%s) between cubes, %s less than ICI",
              a ? "-" : "─", fig, c->out_link, r);
     yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, view_link_style(in, TIER_OUT));
-    if (in->mapping) {
-        bool spills = view_group_sentence(in, buf, sizeof buf);
-        yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, spills ? STYLE_WARNING : STYLE_LABEL);
-    }
-    if (in->result) {
-        view_load_sentence(in, buf, sizeof buf);
-        yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, STYLE_LABEL);
-    }
+    yy = view_mapping_lines(cv, 0, yy, w, in);
     return yy;
 }
 
