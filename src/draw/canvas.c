@@ -11,6 +11,7 @@
 #include "base/utf8.h"
 #include "base/xmem.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,23 +285,28 @@ int canvas_put_glyph(Canvas *c, int x, int y, const char *glyph, Style s)
     return cw;
 }
 
-int canvas_put_text(Canvas *c, int x, int y, const char *text, Style s)
+/* Puts the first line of text from (x, y), as many characters as fit in
+ * max_w columns; returns the columns used. */
+static int put_line(Canvas *c, int x, int y, const char *text, int max_w, Style s)
 {
-    if (!text)
-        return 0;
     int col = 0;
     while (*text && *text != '\n') {
         const char *b;
         size_t n;
         int cw;
         size_t used = next_char(text, &b, &n, &cw);
-        if (!used)
+        if (!used || col + cw > max_w)
             break;
         put_char(c, x + col, y, b, n, cw, s);
         col += cw;
         text += used;
     }
     return col;
+}
+
+int canvas_put_text(Canvas *c, int x, int y, const char *text, Style s)
+{
+    return text ? put_line(c, x, y, text, INT_MAX, s) : 0;
 }
 
 int canvas_put_text_max(Canvas *c, int x, int y, int max_w, const char *text, Style s)
@@ -311,18 +317,7 @@ int canvas_put_text_max(Canvas *c, int x, int y, int max_w, const char *text, St
     int full = utf8_width_n(text, len);
     if (full <= max_w)
         return canvas_put_text(c, x, y, text, s);
-    int col = 0;
-    while (*text && *text != '\n') {
-        const char *b;
-        size_t n;
-        int cw;
-        size_t used = next_char(text, &b, &n, &cw);
-        if (!used || col + cw > max_w - 1)
-            break;
-        put_char(c, x + col, y, b, n, cw, s);
-        col += cw;
-        text += used;
-    }
+    int col = put_line(c, x, y, text, max_w - 1, s);
     put_char(c, x + col, y, "…", 3, 1, s);
     return col + 1;
 }
