@@ -1386,7 +1386,7 @@ bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const L
     } else if (p->debrief) {
         snprintf(text, sizeof text, "%s", p->debrief);
     }
-    snprintf(out, out_len, "%s%s%s", text, text[0] ? "\n\n" : "", line);
+    snprintf(out, out_len, "%s%s%s", line, text[0] ? " " : "", text);
     return ok;
 }
 

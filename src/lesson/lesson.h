@@ -117,8 +117,8 @@ typedef struct {
 } LessonPlay;
 /* The debrief for the final state s: a debrief function runs in the
  * sandbox on the goal's r table (plus r.moves, r.par, r.hints, r.search);
- * a string debrief is copied. Then the engine's own line comparing moves
- * with par and naming search use. Returns false on a script error (err
+ * a string debrief is copied. The engine's own line comparing moves with
+ * par and naming search use comes first. Returns false on a script error (err
  * says where; out still gets the engine's line). */
 bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const LessonPlay *play,
                                  char *out, size_t out_len, char *err, size_t err_len);

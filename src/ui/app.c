@@ -89,8 +89,12 @@ static void app_export_svg(App *a)
 
 static void app_fill_marks(App *a)
 {
-    for (int i = 0; i < a->n_items; i++)
-        a->items[i].mark = progress_status(a->progress, a->items[i].id);
+    for (int i = 0; i < a->n_items; i++) {
+        MenuItem *it = &a->items[i];
+        it->mark = progress_status(a->progress, it->id);
+        it->first_tried = progress_first_tries(a->progress, it->id, &it->first_right);
+        it->to_review = progress_review_pages(a->progress, it->id, NULL, 0);
+    }
 }
 
 static void app_build_menu(App *a, const char *dir)
@@ -228,9 +232,13 @@ static bool app_key(App *a, int key)
             return false;
         if (act == SCREEN_PRACTICE)
             app_open_practice(a, 0, false, -1, 0, true);
-        if (act == SCREEN_OPEN && a->menu.sel >= 0) {
+        if ((act == SCREEN_OPEN || act == SCREEN_REVIEW) && a->menu.sel >= 0) {
             const CatalogEntry *e = catalog_entry(a->cat, a->menu.sel);
             app_open(a, e->path, e->error ? NULL : e->id);
+            if (act == SCREEN_REVIEW && a->lesson && !screen_page_start_review(&a->page)) {
+                snprintf(a->menu.note, sizeof a->menu.note, "%s", a->page.message);
+                app_close_page(a);
+            }
         }
         return true;
     }

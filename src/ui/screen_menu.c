@@ -149,6 +149,15 @@ ScreenAction screen_menu_key(MenuState *m, int key)
     case '/':
         m->filtering = true;
         break;
+    case 'R':
+        if (m->sel >= 0 && m->items[m->sel].to_review > 0)
+            return SCREEN_REVIEW;
+        snprintf(m->note, sizeof m->note, "%s",
+                 m->sel >= 0 && m->items[m->sel].first_tried > 0
+                     ? "Nothing to review here: every question was right at the first try, "
+                       "or has been reviewed."
+                     : "Nothing to review yet: R replays the questions you miss the first time.");
+        break;
     case UIK_ESC:
         if (m->filter[0]) {
             m->filter[0] = '\0';
@@ -187,6 +196,7 @@ static const char *const screen_menu_help[] = {
     "Enter            open the lesson",
     "/                filter by words (Enter keeps, Esc clears)",
     "P                practice: endless exercises the model makes and grades",
+    "R                review the questions missed the first time",
     "?                this help",
     "q                quit (progress is saved as you go)",
     "",
@@ -224,7 +234,12 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
         canvas_put_text_max(c, 1, bottom, w - 2, m->note, STYLE_WARNING);
     else if (m->sel >= 0 && m->items[m->sel].error)
         canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].error, STYLE_BAD);
-    else if (m->sel >= 0 && m->items[m->sel].summary)
+    else if (m->sel >= 0 && m->items[m->sel].to_review > 0) {
+        char rev[120];
+        snprintf(rev, sizeof rev, "R reviews the %d question%s missed the first time.",
+                 m->items[m->sel].to_review, m->items[m->sel].to_review == 1 ? "" : "s");
+        canvas_put_text_max(c, 1, bottom, w - 2, rev, STYLE_WARNING);
+    } else if (m->sel >= 0 && m->items[m->sel].summary)
         canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].summary, STYLE_DIM);
 
     /* Rows: a track heading before each new track, then its lessons. */
@@ -284,8 +299,16 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
                             it->error ? STYLE_BAD : STYLE_BOLD);
         canvas_put_text(c, 8 + title_w, y, mins, STYLE_DIM);
         const char *sum = it->error ? "does not load: Enter shows the error" : it->summary;
-        if (sum)
-            canvas_put_text_max(c, 17 + title_w, y, w - 18 - title_w, sum, STYLE_NORMAL);
+        int sx = 17 + title_w;
+        if (it->first_tried > 0 && !it->error) {
+            char first[48];
+            snprintf(first, sizeof first, "%d/%d first try ", it->first_right, it->first_tried);
+            sx += canvas_put_text_max(c, sx, y, w - 1 - sx, first,
+                                      it->first_right == it->first_tried ? STYLE_GOOD
+                                                                         : STYLE_LABEL);
+        }
+        if (sum && sx < w - 1)
+            canvas_put_text_max(c, sx, y, w - 1 - sx, sum, STYLE_NORMAL);
         if (i == m->sel) {
             canvas_set_style(c, 2, y, w - 3, 1, STYLE_SELECTED);
             cur->x = 3;

@@ -7,9 +7,12 @@
  * with a PageLayout. Errors from the lesson show on the page with file:line
  * and the program stays up.
  *
- * Progress: entering a page records the visit; a quiz answer is recorded;
- * "next" on the last page marks the lesson done when every scenario is
- * solved and every quiz answered, else says which pages are left.
+ * Progress: entering a page records the visit; quiz and predict pages
+ * record their tries; "next" on the last page marks the lesson done when
+ * every scenario is solved, every quiz answered right and every predict
+ * page answered (right, or out of tries), else says which pages are left.
+ * A review (screen_page_start_review) walks only the pages missed at the
+ * first try and never marks the lesson done.
  * Pure: no curses. The Lesson and Progress are borrowed.
  */
 #include "ui/screens.h"
@@ -30,8 +33,6 @@
 static const ScreenPageKind screen_kind_text = {"text", NULL, NULL, NULL, NULL, NULL, 1};
 static const ScreenPageKind screen_kind_diagram = {"diagram", NULL, NULL, NULL, NULL, NULL, 1};
 static const ScreenPageKind screen_kind_compare = {"compare", NULL, NULL, NULL, NULL, NULL, 1};
-/* A predict page draws as text until it has a part of its own. */
-static const ScreenPageKind screen_kind_predict = {"predict", NULL, NULL, NULL, NULL, NULL, 1};
 
 /* Each page kind's part, by PageKind. */
 const ScreenPageKind *screen_page_kind(PageKind k)
@@ -57,8 +58,6 @@ static void screen_page_enter(PageState *p)
 {
     p->scroll = 0;
     p->lines = 0;
-    p->quiz_sel = 0;
-    p->quiz_answer = -1;
     p->page_error[0] = '\0';
     if (!p->lesson)
         return;
@@ -123,30 +122,95 @@ void screen_page_goto(PageState *p, int n)
     screen_page_enter(p);
 }
 
+/* Whether page i still keeps the lesson from being done. */
+static bool screen_page_todo(const PageState *p, int i)
+{
+    const char *id = lesson_id(p->lesson);
+    ProgressExercise e;
+    progress_exercise(p->progress, id, i, &e);
+    switch (lesson_page_kind(p->lesson, i)) {
+    case PAGE_SCENARIO:
+        return !progress_scenario_met(p->progress, id, i);
+    case PAGE_QUIZ:
+        return !e.solved;
+    case PAGE_PREDICT:
+        return !e.solved && e.tries < PREDICT_TRIES;
+    default:
+        return false;
+    }
+}
+
 /* Pages still to do before the lesson counts as done; writes them into buf. */
 static int screen_page_unfinished(const PageState *p, char *buf, size_t n)
 {
     int left = 0;
     size_t used = 0;
     buf[0] = '\0';
-    const char *id = lesson_id(p->lesson);
     for (int i = 0; i < lesson_page_count(p->lesson); i++) {
-        PageKind k = lesson_page_kind(p->lesson, i);
-        bool todo = (k == PAGE_SCENARIO && !progress_scenario_met(p->progress, id, i)) ||
-                    (k == PAGE_QUIZ && progress_quiz_answer(p->progress, id, i, NULL) < 0);
-        if (!todo)
+        if (!screen_page_todo(p, i))
             continue;
         left++;
         int w = snprintf(buf + used, n - used, "%s%d (%s)", left > 1 ? ", " : "", i + 1,
-                         k == PAGE_QUIZ ? "quiz" : "scenario");
+                         screen_page_kind(lesson_page_kind(p->lesson, i))->name);
         if (w > 0 && used + (size_t)w < n)
             used += (size_t)w;
     }
     return left;
 }
 
+bool screen_page_start_review(PageState *p)
+{
+    if (!p->lesson || !p->progress) {
+        snprintf(p->message, sizeof p->message, "Nothing to review.");
+        return false;
+    }
+    int n = progress_review_pages(p->progress, lesson_id(p->lesson), p->review_pages,
+                                  SCREEN_REVIEW_MAX);
+    if (n > SCREEN_REVIEW_MAX)
+        n = SCREEN_REVIEW_MAX;
+    int kept = 0; /* pages the lesson still has, quiz or predict */
+    for (int i = 0; i < n; i++) {
+        int pg = p->review_pages[i];
+        PageKind k = lesson_page_kind(p->lesson, pg);
+        if (pg < lesson_page_count(p->lesson) && (k == PAGE_QUIZ || k == PAGE_PREDICT))
+            p->review_pages[kept++] = pg;
+    }
+    if (kept == 0) {
+        snprintf(p->message, sizeof p->message,
+                 "Nothing to review: every question was right at the first try, or reviewed.");
+        return false;
+    }
+    screen_page_leave(p);
+    p->review = true;
+    p->n_review = kept;
+    p->review_at = 0;
+    p->page = p->review_pages[0];
+    screen_page_enter(p);
+    snprintf(p->message, sizeof p->message, "Review: %d question%s missed the first time.",
+             kept, kept == 1 ? "" : "s");
+    return true;
+}
+
+/* n in a review: the next missed page, after the last one the menu. */
+static ScreenAction screen_page_review_next(PageState *p)
+{
+    if (p->review_at + 1 >= p->n_review) {
+        p->review = false; /* the caller closes the page */
+        return SCREEN_BACK;
+    }
+    p->review_at++;
+    screen_page_leave(p);
+    p->page = p->review_pages[p->review_at];
+    screen_page_enter(p);
+    snprintf(p->message, sizeof p->message, "Review: question %d of %d.", p->review_at + 1,
+             p->n_review);
+    return SCREEN_NONE;
+}
+
 static ScreenAction screen_page_next(PageState *p)
 {
+    if (p->review)
+        return screen_page_review_next(p);
     int n = lesson_page_count(p->lesson);
     if (p->page + 1 < n) {
         screen_page_goto(p, p->page + 1);
@@ -178,6 +242,15 @@ static int screen_page_key_prev(void *st, int key)
 {
     (void)key;
     PageState *p = st;
+    if (p->review) {
+        if (p->review_at > 0) {
+            p->review_at--;
+            screen_page_leave(p);
+            p->page = p->review_pages[p->review_at];
+            screen_page_enter(p);
+        }
+        return SCREEN_NONE;
+    }
     screen_page_goto(p, p->page - 1);
     return SCREEN_NONE;
 }
@@ -374,7 +447,6 @@ static void screen_page_draw_body(Canvas *c, PageState *p, PageKind kind, int to
     int h = bottom - top;
     switch (kind) {
     case PAGE_TEXT:
-    case PAGE_PREDICT:
         p->lines = screen_page_body_text(c, p->lesson, p->page, top, bottom, &lay);
         if (p->lines > h) {
             char more[64];

@@ -10,11 +10,14 @@
 #include "ui/screen_predict.h"
 
 #include "base/utf8.h"
+#include "base/xmem.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
+#include "ui/keymap.h"
 #include "ui/keys.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void screen_predict_open(PredictView *v, const Lesson *l, int page, Progress *pr, bool review)
@@ -111,19 +114,13 @@ ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progr
         screen_predict_backspace(v);
         return SCREEN_NONE;
     }
+    if (key == '?') /* never part of a quantity: the help */
+        return SCREEN_PASS;
     if ((key >= 0x20 && key < 0x7f) || (key >= 0xa0 && key < 0x800)) {
         screen_predict_type(v, key);
         return SCREEN_NONE;
     }
     return SCREEN_PASS;
-}
-
-const char *screen_predict_footer(const PredictView *v, bool ascii)
-{
-    (void)ascii;
-    if (v->shown)
-        return "n next · p back · ? help · Esc menu";
-    return "type a number and unit · Enter check · Backspace delete · Tab next · Esc menu";
 }
 
 /* "the answer: 2.22 ms (the model, within ±20%)" */
@@ -142,8 +139,9 @@ static void screen_predict_answer_line(const Lesson *l, int page, bool ascii, ch
 }
 
 void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int page, int x,
-                         int top, int w, int bottom, bool ascii, ScreenCursor *cur)
+                         int top, int w, int bottom, ScreenCursor *cur)
 {
+    bool ascii = canvas_is_ascii(c);
     int room = bottom - top;
     int y = top;
     int th = text_draw_markup(c, x, y, w, room / 3, lesson_page_text(l, page), 0);
@@ -188,3 +186,54 @@ void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int p
     if (*formula && y + 1 < bottom)
         text_draw_markup(c, x, y + 1, w, bottom - y - 1, formula, 0);
 }
+
+/* ---- the predict page as a page kind (screen_page.c's table) ---- */
+
+static void screen_kind_predict_open(PageState *p)
+{
+    p->predict = xcalloc(1, sizeof *p->predict);
+    screen_predict_open(p->predict, p->lesson, p->page, p->progress, p->review);
+}
+
+static void screen_kind_predict_close(PageState *p)
+{
+    free(p->predict);
+    p->predict = NULL;
+}
+
+static ScreenAction screen_kind_predict_key(PageState *p, int key)
+{
+    if (!p->predict)
+        return SCREEN_PASS;
+    ScreenAction a = screen_predict_key(p->predict, p->lesson, p->page, p->progress, key);
+    if (a != SCREEN_PASS && p->predict->msg[0])
+        snprintf(p->message, sizeof p->message, "%s", p->predict->msg);
+    return a;
+}
+
+static void screen_kind_predict_draw(Canvas *c, PageState *p, int top, int bottom,
+                                     ScreenCursor *cur)
+{
+    int w = canvas_width(c) - 4;
+    if (w > SCREEN_MEASURE)
+        w = SCREEN_MEASURE;
+    if (p->predict)
+        screen_predict_draw(c, p->predict, p->lesson, p->page, (canvas_width(c) - w) / 2, top,
+                            w, bottom, cur);
+}
+
+/* The keys for the footer and the ? overlay; screen_predict_key runs them.
+ * Until the answer shows, every printable key types. */
+static const KeyBinding screen_predict_rows[] = {
+    {{UIK_ENTER}, "Enter", "check the number typed (e.g. 0.3 ms, 450 GB/s)", "Enter check", 0,
+     NULL},
+    {{UIK_BACKSPACE}, "Backspace", "delete the last character", "Backspace delete", 3, NULL},
+    {{UIK_TAB, UIK_PGDN}, "Tab, PgDn", "next page (n types while the answer is open)",
+     "Tab next", 1, NULL},
+};
+static const KeyTable screen_predict_keys = KEYMAP_TABLE("Predict keys", screen_predict_rows);
+
+const ScreenPageKind screen_kind_predict = {
+    "predict", screen_kind_predict_open, screen_kind_predict_close, screen_kind_predict_key,
+    screen_kind_predict_draw, &screen_predict_keys, 1,
+};

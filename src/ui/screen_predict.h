@@ -13,7 +13,7 @@
 #include "model/predict.h"
 #include "ui/screens.h"
 
-typedef struct {
+typedef struct PredictView {
     char input[48]; /* what is being typed (printable ASCII and UTF-8 letters like µ) */
     int tries;      /* graded tries on this visit */
     bool solved;    /* right within the tolerance */
@@ -32,7 +32,6 @@ void screen_predict_open(PredictView *v, const Lesson *l, int page, Progress *pr
 ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progress *pr,
                                 int key);
 void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int page, int x,
-                         int top, int w, int bottom, bool ascii, ScreenCursor *cur);
-const char *screen_predict_footer(const PredictView *v, bool ascii);
+                         int top, int w, int bottom, ScreenCursor *cur);
 
 #endif

@@ -10,12 +10,15 @@
 #include "ui/screen_quiz.h"
 
 #include "base/utf8.h"
+#include "base/xmem.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/quiz.h"
+#include "ui/keymap.h"
 #include "ui/keys.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void screen_quiz_open(QuizView *q, const Lesson *l, int page, Progress *pr, bool review)
@@ -118,17 +121,6 @@ ScreenAction screen_quiz_key(QuizView *q, const Lesson *l, int page, Progress *p
     return SCREEN_PASS;
 }
 
-const char *screen_quiz_footer(const QuizView *q, bool ascii)
-{
-    if (q->solved)
-        return "n next · p back · 1-9 look again · ? help · Esc menu";
-    if (q->n_wrong >= QUIZ_WRONG_TRIES && !q->revealed)
-        return ascii ? "1-9 or Up/Down+Enter answer · a show the answer · n next · Esc menu"
-                     : "1-9 or ↑↓+Enter answer · a show the answer · n next · Esc menu";
-    return ascii ? "1-9 or Up/Down+Enter answer · n next · p back · ? help · Esc menu"
-                 : "1-9 or ↑↓+Enter answer · n next · p back · ? help · Esc menu";
-}
-
 /* The mark before choice `choice` and its style: only what was earned. */
 static const char *screen_quiz_mark(const QuizView *q, const Lesson *l, int page, int choice,
                                     bool ascii, Style *st)
@@ -148,8 +140,9 @@ static const char *screen_quiz_mark(const QuizView *q, const Lesson *l, int page
 }
 
 void screen_quiz_draw(Canvas *c, const QuizView *q, const Lesson *l, int page, int x, int top,
-                      int w, int bottom, bool ascii, ScreenCursor *cur)
+                      int w, int bottom, ScreenCursor *cur)
 {
+    bool ascii = canvas_is_ascii(c);
     const char *text = lesson_page_text(l, page);
     int half = (bottom - top) / 2;
     int qh = text_draw_markup(c, x, top, w, half, text, 0);
@@ -188,3 +181,51 @@ void screen_quiz_draw(Canvas *c, const QuizView *q, const Lesson *l, int page, i
         }
     }
 }
+
+/* ---- the quiz as a page kind (screen_page.c's table) ---- */
+
+static void screen_kind_quiz_open(PageState *p)
+{
+    p->quiz = xcalloc(1, sizeof *p->quiz);
+    screen_quiz_open(p->quiz, p->lesson, p->page, p->progress, p->review);
+}
+
+static void screen_kind_quiz_close(PageState *p)
+{
+    free(p->quiz);
+    p->quiz = NULL;
+}
+
+static ScreenAction screen_kind_quiz_key(PageState *p, int key)
+{
+    if (!p->quiz)
+        return SCREEN_PASS;
+    ScreenAction a = screen_quiz_key(p->quiz, p->lesson, p->page, p->progress, key);
+    if (a != SCREEN_PASS && p->quiz->msg[0])
+        snprintf(p->message, sizeof p->message, "%s", p->quiz->msg);
+    return a;
+}
+
+static void screen_kind_quiz_draw(Canvas *c, PageState *p, int top, int bottom,
+                                  ScreenCursor *cur)
+{
+    if (p->quiz)
+        screen_quiz_draw(c, p->quiz, p->lesson, p->page, 2, top, canvas_width(c) - 4, bottom,
+                         cur);
+}
+
+/* The keys for the footer and the ? overlay; screen_quiz_key runs them. */
+static const KeyBinding screen_quiz_rows[] = {
+    {{'1', '2', '3', '4', '5', '6', '7', '8', '9'}, "1-9", "answer with that choice",
+     "1-9 answer", 0, NULL},
+    {{UIK_UP, UIK_DOWN, 'k', 'j'}, "Up/Down, k/j", "move the selection", NULL, 0, NULL},
+    {{UIK_ENTER}, "Enter", "answer with the selected choice (once right: next page)", NULL, 0,
+     NULL},
+    {{'a'}, "a", "show the answer, after two wrong tries", "a answer", 3, NULL},
+};
+static const KeyTable screen_quiz_keys = KEYMAP_TABLE("Quiz keys", screen_quiz_rows);
+
+const ScreenPageKind screen_kind_quiz = {
+    "quiz", screen_kind_quiz_open, screen_kind_quiz_close, screen_kind_quiz_key,
+    screen_kind_quiz_draw, &screen_quiz_keys, 1,
+};

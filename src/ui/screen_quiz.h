@@ -14,7 +14,7 @@
 
 #define SCREEN_QUIZ_MAX 64 /* choices (the lesson's own limit) */
 
-typedef struct {
+typedef struct QuizView {
     int order[SCREEN_QUIZ_MAX]; /* position on screen -> choice in the file */
     int n;
     int sel;                       /* selected position */
@@ -36,8 +36,6 @@ void screen_quiz_open(QuizView *q, const Lesson *l, int page, Progress *pr, bool
 ScreenAction screen_quiz_key(QuizView *q, const Lesson *l, int page, Progress *pr, int key);
 /* Draws the question and the choices in rows [top, bottom) of width w at x. */
 void screen_quiz_draw(Canvas *c, const QuizView *q, const Lesson *l, int page, int x, int top,
-                      int w, int bottom, bool ascii, ScreenCursor *cur);
-/* Footer keys for the page. */
-const char *screen_quiz_footer(const QuizView *q, bool ascii);
+                      int w, int bottom, ScreenCursor *cur);
 
 #endif

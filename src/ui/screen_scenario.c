@@ -118,8 +118,10 @@ static void screen_scenario_check(PageState *p)
                                          sizeof v->debrief, derr, sizeof derr) &&
             derr[0])
             snprintf(v->why, sizeof v->why, "%s", derr);
-        if (!v->met && p->progress)
+        if (!v->met && p->progress) {
+            progress_set_moves(p->progress, lesson_id(p->lesson), p->page, v->moves, NULL, 0);
             progress_set_scenario_met(p->progress, lesson_id(p->lesson), p->page, NULL, 0);
+        }
         if (!v->met)
             snprintf(v->msg, sizeof v->msg, "Goal met! Read the debrief; n goes on.");
         v->met = true;
@@ -455,6 +457,11 @@ static int screen_scenario_key_search(void *st, int key)
 {
     (void)key;
     ScenarioView *v = &((PageState *)st)->scn;
+    if (!(scenario_allowed(v->s) & SCN_ALLOW_SEARCH)) {
+        snprintf(v->msg, sizeof v->msg,
+                 "Search is off in this scenario: the decisions are yours (h gives a hint).");
+        return SCREEN_NONE;
+    }
     if (!v->sweep)
         v->sweep = xcalloc(1, sizeof *v->sweep);
     screen_sweep_run(v->sweep, v->s);
@@ -467,6 +474,7 @@ static int screen_scenario_key_undo(void *st, int key)
     PageState *p = st;
     if (scenario_undo(p->scn.s)) {
         screen_scenario_after(p, true, NULL);
+        p->scn.moves--; /* taking a move back is not a move */
         snprintf(p->scn.msg, sizeof p->scn.msg, "Undone.");
     } else {
         snprintf(p->scn.msg, sizeof p->scn.msg, "Nothing to undo.");
@@ -608,7 +616,11 @@ ScreenAction screen_scenario_key(PageState *p, int key)
         if (sk == SWEEP_KEY_APPLY) {
             char map[64];
             bool ok = screen_sweep_apply(v->sweep, v->s, err, sizeof err);
-            v->used_search = v->used_search || ok;
+            if (ok && !v->used_search) {
+                v->used_search = true;
+                if (p->progress && p->lesson)
+                    progress_set_search_used(p->progress, lesson_id(p->lesson), p->page, NULL, 0);
+            }
             screen_scenario_after(p, ok, err);
             if (ok) {
                 char said[sizeof v->msg]; /* "Goal met!" when the pick met it */
@@ -726,7 +738,12 @@ static int screen_scenario_paras(PageState *p, bool ascii, ScenarioPara *out, ch
         const char *state = v->goal == 1  ? (ascii ? "[met]" : "[met ✓]")
                             : v->goal < 0 ? "[goal error]"
                                           : "[not yet]";
-        snprintf(bufs + 2 * part, part, "%s  %s", goal, state);
+        int par = lesson_scenario_par(p->lesson, p->page);
+        char moves[64] = "";
+        if (par > 0)
+            snprintf(moves, sizeof moves, "%smoves %d, par %d", ascii ? " | " : " · ", v->moves,
+                     par);
+        snprintf(bufs + 2 * part, part, "%s  %s%s", goal, state, moves);
         out[n++] = (ScenarioPara){"Goal: ", bufs + 2 * part,
                                   v->goal == 1 ? STYLE_GOOD : STYLE_NORMAL};
         if (v->goal != 1 && v->why[0])
@@ -815,7 +832,10 @@ static int screen_scenario_result(Canvas *c, int x, int y, int w, PageState *p,
     const StepResult *r = scenario_result(s);
     int row = y;
     Canvas *scratch = c ? NULL : canvas_new(w, 8);
-    row += chart_step_bar(c ? c : scratch, x, row, w, r, scenario_reference(s));
+    LessonTarget target = {0};
+    lesson_scenario_target(p->lesson, p->page, &target);
+    row += chart_step_bar_target(c ? c : scratch, x, row, w, r, scenario_reference(s),
+                                 target.step_s);
     canvas_free(scratch);
     char t[32], tok[32], mp[64], line[400];
     mapping_format(scenario_mapping(s), mp, sizeof mp);

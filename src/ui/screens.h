@@ -24,6 +24,8 @@
 
 struct SweepView;
 
+#define SCREEN_REVIEW_MAX 64 /* pages one review replays */
+
 /* Works at 80x24, uses room up to 250x70. */
 #define SCREEN_MIN_W 80
 #define SCREEN_MIN_H 24
@@ -38,6 +40,7 @@ typedef enum {
     SCREEN_RELOAD, /* page: reload the lesson file, keep the page */
     SCREEN_PASS,   /* internal: the key means nothing to this part */
     SCREEN_PRACTICE, /* menu: open practice (screen_practice.h) */
+    SCREEN_REVIEW, /* menu: review the selected lesson's missed questions */
 } ScreenAction;
 
 typedef struct {
@@ -64,6 +67,9 @@ typedef struct {
     const char *error; /* NULL, or the file:line error of a lesson that fails to load */
     int minutes;
     ProgressStatus mark;
+    int first_tried; /* quiz and predict pages tried ("4/5 first try") */
+    int first_right; /* ... right at the first try */
+    int to_review;   /* pages missed at the first try, not yet reviewed right */
 } MenuItem;
 
 typedef struct {
@@ -101,7 +107,7 @@ typedef struct {
     bool used_search;   /* a search result was applied */
     struct ScreenCompare *compare; /* owned: b's reference and c's view (screen_compare.h) */
     struct SweepView *sweep; /* owned: the search view (s), NULL until first used */
-    int moves;               /* moves made since the page opened (for q's question) */
+    int moves;               /* moves made since the page opened (undo is not one) */
     bool confirm_quit;       /* q asked "leave unsaved?"; q again leaves */
 } ScenarioView;
 
@@ -118,8 +124,13 @@ typedef struct {
     char message[400];    /* one status line */
     char page_error[512]; /* this page could not be built: "file:line: message" */
     bool ascii;           /* as last drawn: messages made by keys follow it */
-    int quiz_sel;
-    int quiz_answer; /* -1 until answered */
+    struct QuizView *quiz;       /* owned: the quiz page's state (screen_quiz.c) */
+    struct PredictView *predict; /* owned: the predict page's state (screen_predict.c) */
+    /* A review replays the pages missed at the first try, in page order. */
+    bool review;
+    int review_pages[SCREEN_REVIEW_MAX];
+    int n_review;
+    int review_at; /* index into review_pages */
     ScenarioView scn;
 } PageState;
 
@@ -133,6 +144,10 @@ ScreenAction screen_page_key(PageState *p, int key);
 void screen_page_draw(Canvas *c, PageState *p, ScreenCursor *cur);
 /* Goes to page n (clamped), recording the visit. */
 void screen_page_goto(PageState *p, int n);
+/* Starts a review of the pages progress says were missed at the first try
+ * (n goes to the next one, the last one goes back). False with a message
+ * when there is none. */
+bool screen_page_start_review(PageState *p);
 
 /* ---- page kinds: where each kind of page plugs in ----
  * screen_page_kind(k) gives the part of page kind k; screen_page.c keeps
@@ -155,6 +170,7 @@ typedef struct {
 const ScreenPageKind *screen_page_kind(PageKind k);
 extern const ScreenPageKind screen_kind_scenario; /* screen_scenario.c */
 extern const ScreenPageKind screen_kind_quiz;     /* screen_quiz.c */
+extern const ScreenPageKind screen_kind_predict;  /* screen_predict.c */
 /* The keys every lesson page shares (next, previous, reload, back, help). */
 extern const struct KeyTable screen_page_keys;
 

@@ -6,6 +6,7 @@
 #include "draw/canvas.h"
 #include "lesson/lesson.h"
 #include "ui/keys.h"
+#include "ui/screen_quiz.h"
 
 /* cmocka.h needs these four first. */
 // clang-format off
@@ -22,9 +23,12 @@
 #include <string.h>
 
 static const MenuItem items[] = {
-    {"alpha", "Two ways to grow", "Scale up or scale out.", "Foundations", NULL, 8, PROGRESS_DONE},
-    {"beta", "Inside the box", "NVLink and NVSwitch.", "Foundations", NULL, 10, PROGRESS_STARTED},
-    {"gamma", "Beyond the rack", "Scale across sites.", "Advanced", NULL, 12, PROGRESS_NEW},
+    {"alpha", "Two ways to grow", "Scale up or scale out.", "Foundations", NULL, 8, PROGRESS_DONE,
+     5, 4, 1},
+    {"beta", "Inside the box", "NVLink and NVSwitch.", "Foundations", NULL, 10, PROGRESS_STARTED,
+     0, 0, 0},
+    {"gamma", "Beyond the rack", "Scale across sites.", "Advanced", NULL, 12, PROGRESS_NEW, 0, 0,
+     0},
 };
 #define N_ITEMS 3
 
@@ -167,7 +171,7 @@ static void test_screens_menu_scrolls_to_keep_selection_visible(void **state)
     char titles[N][24];
     for (int i = 0; i < N; i++) {
         snprintf(titles[i], sizeof titles[i], "Lesson %02d", i);
-        many[i] = (MenuItem){"x", titles[i], "s", "T", NULL, 1, PROGRESS_NEW};
+        many[i] = (MenuItem){"x", titles[i], "s", "T", NULL, 1, PROGRESS_NEW, 0, 0, 0};
     }
     MenuState m;
     screen_menu_init(&m, many, N);
@@ -397,34 +401,89 @@ static void test_screens_scenario_cursor_on_gpu_and_explain(void **state)
     assert_int_equal(p->scn.explain, -1);
 }
 
+/* The key (1-9) that shows choice `choice` (file order) on this quiz. */
+static int quiz_key_of(const PageState *p, int choice)
+{
+    for (int k = 0; k < p->quiz->n; k++)
+        if (p->quiz->order[k] == choice)
+            return '1' + k;
+    fail();
+    return 0;
+}
+
 static void test_screens_quiz_answers_and_lesson_done(void **state)
 {
     PageFixture *f = *state;
     PageState *p = &f->page;
     screen_page_goto(p, 2);
-    assert_int_equal(p->quiz_answer, -1);
-    screen_page_key(p, '2');
+    assert_non_null(p->quiz);
+    /* choice 1 in the file is wrong: only its explanation shows, and the
+     * right choice is not marked */
+    screen_page_key(p, quiz_key_of(p, 1));
     bool correct = true;
     assert_int_equal(progress_quiz_answer(f->progress, "e2e-basics", 2, &correct), 1);
     assert_false(correct);
     ScreenCursor cur;
     char *text = draw_page(p, 80, 24, &cur);
     assert_non_null(strstr(text, "A NIC is slower."));
-    assert_non_null(strstr(text, "NVLink is about 9x the NIC."));
+    assert_null(strstr(text, "NVLink is about 9x the NIC."));
+    assert_null(strstr(text, "right"));
     free(text);
-    screen_page_key(p, UIK_UP);
-    screen_page_key(p, UIK_ENTER);
+    /* Last page, quiz not answered right: not done */
+    assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
+    assert_non_null(strstr(p->message, "3 (quiz)"));
+    screen_page_key(p, quiz_key_of(p, 0));
     assert_int_equal(progress_quiz_answer(f->progress, "e2e-basics", 2, &correct), 0);
     assert_true(correct);
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "NVLink is about 9x the NIC."));
+    free(text);
     /* Last page, scenario not solved: not done, and the screen says why. */
     assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
     assert_non_null(strstr(p->message, "2 (scenario)"));
+    assert_null(strstr(p->message, "quiz"));
     assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_STARTED);
     screen_page_goto(p, 1);
     assert_true(screen_scenario_apply(p, "swap 3 11"));
     screen_page_goto(p, 2);
     assert_int_equal(screen_page_key(p, 'n'), SCREEN_BACK);
     assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_DONE);
+}
+
+static void test_screens_review_replays_missed(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    assert_false(screen_page_start_review(p)); /* nothing missed yet */
+    assert_non_null(strstr(p->message, "Nothing to review"));
+    screen_page_goto(p, 2);
+    screen_page_key(p, quiz_key_of(p, 1)); /* wrong first */
+    screen_page_key(p, quiz_key_of(p, 0));
+    screen_page_goto(p, 0);
+    assert_true(screen_page_start_review(p));
+    assert_true(p->review);
+    assert_int_equal(p->page, 2);
+    assert_true(p->quiz->review && !p->quiz->solved);
+    screen_page_key(p, quiz_key_of(p, 0)); /* right at once this time */
+    assert_int_equal(screen_page_key(p, 'n'), SCREEN_BACK); /* the review's last page */
+    ProgressExercise e;
+    assert_true(progress_exercise(f->progress, "e2e-basics", 2, &e));
+    assert_int_equal(e.first, 0);
+    assert_int_equal(e.reviews, 1);
+    assert_false(progress_needs_review(f->progress, "e2e-basics", 2));
+    assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_STARTED);
+}
+
+static void test_screens_search_refused_unless_allowed(void **state)
+{
+    PageFixture *f = *state;
+    PageState *p = &f->page;
+    screen_page_goto(p, 1); /* the e2e scenario names no "search" in allow */
+    assert_non_null(p->scn.s);
+    assert_int_equal(screen_page_key(p, 's'), SCREEN_NONE);
+    assert_null(p->scn.sweep);
+    assert_non_null(strstr(p->scn.msg, "Search is off"));
+    assert_false(p->scn.used_search);
 }
 
 static void test_screens_page_shows_load_error(void **state)
@@ -463,6 +522,10 @@ int main(void)
                                         page_setup, page_teardown),
         cmocka_unit_test_setup_teardown(test_screens_scenario_cursor_on_gpu_and_explain,
                                         page_setup, page_teardown),
+        cmocka_unit_test_setup_teardown(test_screens_review_replays_missed, page_setup,
+                                        page_teardown),
+        cmocka_unit_test_setup_teardown(test_screens_search_refused_unless_allowed, page_setup,
+                                        page_teardown),
         cmocka_unit_test_setup_teardown(test_screens_quiz_answers_and_lesson_done, page_setup,
                                         page_teardown),
         cmocka_unit_test(test_screens_page_shows_load_error),
