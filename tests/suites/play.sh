@@ -64,8 +64,11 @@ keys q; wait_for "EXITED-0"
 [ $? = 2 ] || no "play with ten --gpus flags did not exit 2"
 "$bin" play a.lua b.lua 2>/dev/null; [ $? = 2 ] || no "play with two files did not exit 2"
 
-# --- a lesson scenario: s searches there too, q asks after a move ---
-cp tests/e2e/lessons/01-e2e-basics.lua "$tmp/work/live.lua"
+# --- a lesson scenario that allows search: s searches there too, q asks
+# after a move (exercises.sh checks that s is refused where not allowed) ---
+sed 's/"domain", "system" }/"domain", "system", "search" }/' tests/e2e/lessons/01-e2e-basics.lua \
+  >"$tmp/work/live.lua"
+grep -q '"search" }' "$tmp/work/live.lua" || no "could not allow search in the copied lesson"
 start 80 24 "$tmp/work/live.lua"
 wait_for "page 1/"
 n=0
