@@ -133,8 +133,27 @@ static void walk(Lesson *l)
                 abort();
             if (met < 0)
                 check_err(err, lesson_path(l));
+            /* the debrief on whatever state the moves reached */
+            char out[2048];
+            LessonPlay play = {.moves = 3, .hints = 1, .used_search = true};
+            if (!lesson_scenario_debrief_for(l, p, s, &play, out, sizeof out, err, sizeof err))
+                check_err(err, lesson_path(l));
+            (void)lesson_scenario_par(l, p);
+            (void)lesson_scenario_target(l, p, NULL);
             scenario_free(s);
+        } else if (k == PAGE_PREDICT && p >= 0 && p < n) {
+            PredictSpec spec;
+            if (!lesson_predict_spec(l, p, &spec) || !predict_spec_check(&spec, why, sizeof why))
+                abort(); /* a page that loaded has a valid spec */
+            PredictGrade g;
+            predict_grade(&spec, lesson_predict_question(l, p), true, &g);
+            (void)lesson_predict_formula(l, p);
         } else if (k == PAGE_QUIZ && p >= 0 && p < n) {
+            int order[64];
+            int m = lesson_quiz_order(l, p, 42, order, 64);
+            for (int i = 0; i < m; i++)
+                if (order[i] < 0 || order[i] >= m)
+                    abort();
             for (int i = 0; i < lesson_quiz_choice_count(l, p); i++) {
                 (void)lesson_quiz_choice(l, p, i);
                 (void)lesson_quiz_is_correct(l, p, i);

@@ -1,0 +1,59 @@
+-- Exercise features: a quiz with calc, a predict page, a scenario with par,
+-- a target, search allowed and a debrief function. Figures from the presets
+-- (assets/presets.lua names the source of each).
+local U = scalelab.units
+local dgx = scalelab.system("dgx-h100")
+
+local cluster = { system = "dgx-h100", gpus = 16 }
+local workload = { model = "llama3-70b", batch = 64, mb = 1 }
+local inside = scalelab.step { cluster = cluster, workload = workload,
+                               mapping = { tp = 8, pp = 2, dp = 1 } }
+-- 1 GB over one NVLink port: bandwidth term only (latency is tiny).
+local bytes = 1e9
+local lat = 2e-6
+local t = lat + bytes / dgx.up_bytes_per_s
+
+return {
+  id = "example-exercises",
+  title = "Exercises",
+  summary = "Every kind of exercise page.",
+  track = "Examples",
+  order = 2,
+  pages = {
+    scalelab.quiz { title = "Sum", calc = true,
+      text = "How long do 1 GB take at " .. U.format("bandwidth", dgx.up_bytes_per_s) .. "?",
+      choices = {
+        { text = U.format("time", t), correct = true, explain = "bytes / bandwidth." },
+        { text = U.format("time", t * 8), correct = false, explain = "That counts bits as bytes." },
+        { text = U.format("time", t / 10), correct = false, explain = "Ten times too fast." },
+        { text = U.format("time", t * 100), correct = false, explain = "That is the NIC." },
+      } },
+    scalelab.predict { title = "Predict one copy",
+      text = scalelab.fill("Copy {size} between two GPUs of a DGX H100 at {bw}.",
+                           { size = U.format("bytes", bytes),
+                             bw = U.format("bandwidth", dgx.up_bytes_per_s) }),
+      question = "How long does the copy take?",
+      unit = "s", answer = t, tolerance = 0.2,
+      terms = { { name = "latency", value = lat },
+                { name = "bandwidth", value = bytes / dgx.up_bytes_per_s } },
+      formula = "time = latency + bytes / bandwidth = " .. U.format("time", t) },
+    { kind = "scenario", title = "Fix the split", par = 2,
+      text = "TP 16 spans both servers. Make every TP group fit in one.",
+      cluster = cluster, workload = workload,
+      mapping = { tp = 16, pp = 1, dp = 1 },
+      allow = { "degrees", "search" },
+      goal = { text = "Step under " .. U.format("time", inside.step_s * 1.05) .. ".",
+               target = { step_s = inside.step_s * 1.05 },
+               check = function(r)
+                 if r.step_s < inside.step_s * 1.05 then return true end
+                 return false, "step is " .. U.format("time", r.step_s)
+               end },
+      hints = { "Which group crosses the network?", "Try TP 8 and PP 2." },
+      debrief = function(r)
+        return scalelab.fill("You ended at TP {tp} PP {pp}: {step} per step, {moves} moves.",
+          { tp = r.mapping.tp, pp = r.mapping.pp, step = U.format("time", r.step_s),
+            moves = r.moves })
+      end,
+      solution = { "tp 8", "pp 2" } },
+  },
+}
