@@ -94,32 +94,51 @@ void keymap_footer(const KeyTable *const *tables, int n_tables, int w, int lines
     keymap_lay(rows, on, n, shown == with_foot ? "? help" : "? more", w, lines, sep, out);
 }
 
+/* "n/p page · r reload · Esc menu": a table's footer words on one line. */
+static int keymap_condensed(const KeyTable *t, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "%s:", t->title);
+    for (int i = 0; i < t->n && used + 2 < len; i++)
+        if (t->rows[i].foot)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used > strlen(t->title) + 1
+                                                                        ? " · " : " ",
+                                     t->rows[i].foot);
+    return (int)(used < len ? used : len - 1);
+}
+
 int keymap_help_lines(const KeyTable *const *tables, int n_tables, const char **lines, int max,
                       char *buf, size_t buf_len)
 {
-    int kw = 0, n = 0;
+    int kw = 0, n = 0, all = 0;
     size_t used = 0;
     for (int t = 0; t < n_tables; t++)
         for (int i = 0; tables[t] && i < tables[t]->n; i++) {
             int k = utf8_width(tables[t]->rows[i].keys);
-            kw = k > kw ? k : kw;
+            kw = k > kw && k <= 15 ? k : kw;
+            all++;
         }
+    /* Too many rows for the room: the tables after the first in one line each. */
+    bool condense = all + 2 * (n_tables - 1) + 1 > max;
     for (int t = 0; t < n_tables && n + 1 < max; t++) {
         if (!tables[t])
             continue;
-        if (t > 0 && n + 3 < max && used + 200 < buf_len) {
-            lines[n++] = "";
-            int len = snprintf(buf + used, buf_len - used, "%s", tables[t]->title);
+        if (t > 0 && (condense || n + 3 < max) && used + 400 < buf_len) {
+            if (!condense)
+                lines[n++] = "";
+            int len = condense ? keymap_condensed(tables[t], buf + used, 400)
+                               : snprintf(buf + used, buf_len - used, "%s", tables[t]->title);
             lines[n++] = buf + used;
             used += (size_t)len + 1;
+            if (condense)
+                continue;
         }
         for (int i = 0; i < tables[t]->n && n + 1 < max; i++) {
             const KeyBinding *b = &tables[t]->rows[i];
             if (!b->help || used + 300 >= buf_len)
                 continue;
             int pad = kw - utf8_width(b->keys);
-            int len = snprintf(buf + used, buf_len - used, "%s%*s   %s", b->keys, pad, "",
-                               b->help);
+            int len = snprintf(buf + used, buf_len - used, "%s%*s   %s", b->keys,
+                               pad > 0 ? pad : 0, "", b->help);
             if (len < 0 || used + (size_t)len + 1 > buf_len)
                 break;
             lines[n++] = buf + used;
@@ -134,7 +153,8 @@ void keymap_help_draw(struct Canvas *c, const KeyTable *const *tables, int n_tab
 {
     const char *lines[KEYMAP_MAX_ROWS + 8];
     char buf[16384];
-    keymap_help_lines(tables, n_tables, lines, (int)(sizeof lines / sizeof lines[0]), buf,
-                      sizeof buf);
+    int room = canvas_height(c) - 6; /* the box's frame and padding */
+    int max = (int)(sizeof lines / sizeof lines[0]);
+    keymap_help_lines(tables, n_tables, lines, room + 1 < max ? room + 1 : max, buf, sizeof buf);
     screen_help_draw(c, tables[0]->title, lines);
 }

@@ -297,7 +297,7 @@ static const KeyBinding screen_page_rows[] = {
      screen_page_key_scroll},
     {{'r'}, "r", "reload the lesson file (saving it in an editor does too)", "r reload", 7,
      screen_page_key_reload},
-    {{'S'}, "S", "save this screen as SVG (the path is shown)", NULL, 0, NULL},
+    {{'S'}, "S", "save this screen as SVG (the path is shown)", "S SVG", 9, NULL},
     {{UIK_ESC, 'q'}, "Esc, q", "back to the lesson menu", "Esc menu", 0, screen_page_key_back},
     {{'?'}, "?", "this help", NULL, 0, screen_page_key_help},
 };

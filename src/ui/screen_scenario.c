@@ -468,10 +468,8 @@ static int screen_scenario_key_search(void *st, int key)
     return SCREEN_NONE;
 }
 
-static int screen_scenario_key_undo(void *st, int key)
+static void screen_scenario_undo(PageState *p)
 {
-    (void)key;
-    PageState *p = st;
     if (scenario_undo(p->scn.s)) {
         screen_scenario_after(p, true, NULL);
         p->scn.moves--; /* taking a move back is not a move */
@@ -479,29 +477,34 @@ static int screen_scenario_key_undo(void *st, int key)
     } else {
         snprintf(p->scn.msg, sizeof p->scn.msg, "Nothing to undo.");
     }
-    return SCREEN_NONE;
 }
 
-static int screen_scenario_key_reset(void *st, int key)
+static void screen_scenario_reset(PageState *p)
 {
-    (void)key;
-    PageState *p = st;
     scenario_reset(p->scn.s);
     p->scn.picked = -1;
     p->scn.last[0] = '\0';
     screen_scenario_check(p);
     snprintf(p->scn.msg, sizeof p->scn.msg, "Back to the start.");
-    return SCREEN_NONE;
 }
 
-static int screen_scenario_key_mark(void *st, int key)
+static void screen_scenario_mark(PageState *p)
 {
-    (void)key;
-    PageState *p = st;
     scenario_set_reference(p->scn.s);
     screen_compare_mark(p);
     snprintf(p->scn.msg, sizeof p->scn.msg,
              "This state is now the reference for the change shown.");
+}
+
+/* u, 0, b: the history of the page's moves. */
+static int screen_scenario_key_history(void *st, int key)
+{
+    if (key == 'u')
+        screen_scenario_undo(st);
+    else if (key == '0')
+        screen_scenario_reset(st);
+    else
+        screen_scenario_mark(st);
     return SCREEN_NONE;
 }
 
@@ -577,15 +580,14 @@ static const KeyBinding screen_scenario_rows[] = {
      "Enter drop", 2, screen_scenario_key_drop},
     {{UIK_ESC}, "Esc", "drop the pick (or close explain); else the menu", "Esc menu", 0,
      screen_scenario_key_esc},
-    {{'e', 'E'}, "e / E", "explain the next number (parts, step, tokens/s, MFU) / close",
+    {{'e', 'E'}, "e / E", "explain the next number: parts, step, MFU (E closes)",
      "e explain", 1, screen_scenario_key_explain},
-    {{'c'}, "c", "compare with the start (or the b reference), side by side", "c compare", 1,
+    {{'c'}, "c", "compare with the start, or the b reference, side by side", "c compare", 1,
      screen_scenario_key_compare},
     {{'h'}, "h", "next hint (nudge, concept, near-solution)", "h hint", 1,
      screen_scenario_key_hint},
-    {{'u'}, "u", "undo the last move", "u undo", 4, screen_scenario_key_undo},
-    {{'0'}, "0", "reset to the start", "0 reset", 5, screen_scenario_key_reset},
-    {{'b'}, "b", "mark this state as the reference", "b mark", 6, screen_scenario_key_mark},
+    {{'u', '0', 'b'}, "u / 0 / b", "undo, reset to the start, mark as the reference", "u undo",
+     4, screen_scenario_key_history},
     {{'t', 'T', 'y', 'Y', 'd', 'D', 'x', 'X'}, "t/T y/Y d/D x/X",
      "TP, PP, DP, EP degree up (x2) / down (/2)", "t/y/d/x degrees", 4,
      screen_scenario_key_degree},
@@ -598,7 +600,7 @@ static const KeyBinding screen_scenario_rows[] = {
      screen_scenario_key_search},
     {{'j', 'k'}, "j / k", "scroll the feedback (hints, the debrief) down / up", NULL, 0,
      screen_scenario_key_scroll},
-    {{'q'}, "q", "leave (asks first when moves are made and the goal is not met)", NULL, 0,
+    {{'q'}, "q", "leave (asks first when the goal is not met after moves)", NULL, 0,
      screen_scenario_key_quit},
 };
 static const KeyTable screen_scenario_keys = KEYMAP_TABLE("Scenario keys", screen_scenario_rows);
