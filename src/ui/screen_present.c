@@ -159,6 +159,42 @@ int screen_present_step_count(const PresentState *ps)
     }
 }
 
+/* The group a scenario page is about: the first dimension its moves name
+ * ("group ep 3 1", "ep 8"), TP when none does. */
+static MappingDim screen_present_colour(const PresentState *ps)
+{
+    static const struct {
+        const char *word;
+        MappingDim d;
+    } dims[] = {{"ep", DIM_EP}, {"tp", DIM_TP}, {"pp", DIM_PP}, {"dp", DIM_DP}, {"cp", DIM_CP}};
+    int n = screen_present_step_count(ps);
+    for (int k = 0; k < n; k++) {
+        const char *m = screen_present_move(ps, k);
+        if (strncmp(m, "group ", 6) == 0)
+            m += 6;
+        for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+            if (strncmp(m, dims[i].word, 2) == 0 && m[2] == ' ')
+                return dims[i].d;
+    }
+    return DIM_TP;
+}
+
+/* The goal on the state shown, and the debrief once it is met. */
+static void screen_present_check(PresentState *ps)
+{
+    char err[LESSON_ERR_LEN] = "";
+    ps->why[0] = ps->debrief[0] = '\0';
+    ps->goal = lesson_scenario_goal_met(ps->lesson, ps->page, ps->s, ps->why, sizeof ps->why,
+                                        err, sizeof err);
+    if (ps->goal < 0)
+        snprintf(ps->why, sizeof ps->why, "%s", err);
+    if (ps->goal != 1)
+        return;
+    LessonPlay play = {ps->step, 0, false};
+    lesson_scenario_debrief_for(ps->lesson, ps->page, ps->s, &play, ps->debrief,
+                                sizeof ps->debrief, err, sizeof err);
+}
+
 static void screen_present_enter(PresentState *ps)
 {
     scenario_free(ps->s);
@@ -169,8 +205,12 @@ static void screen_present_enter(PresentState *ps)
         return;
     char err[MSG_LEN] = "";
     ps->s = lesson_scenario_start(ps->lesson, ps->page, err, sizeof err);
-    if (!ps->s)
+    if (!ps->s) {
         snprintf(ps->message, sizeof ps->message, "%s", err);
+        return;
+    }
+    ps->colour = (int)screen_present_colour(ps);
+    screen_present_check(ps);
 }
 
 void screen_present_init(PresentState *ps, Lesson *l, int page)
@@ -309,6 +349,8 @@ static void screen_present_reveal(PresentState *ps)
             screen_present_effect(ps, move, ps->ascii);
     }
     ps->step++;
+    if (ps->s)
+        screen_present_check(ps);
 }
 
 static void screen_present_unreveal(PresentState *ps)
@@ -319,6 +361,7 @@ static void screen_present_unreveal(PresentState *ps)
     if (ps->s) {
         scenario_undo(ps->s);
         ps->effect[0] = '\0';
+        screen_present_check(ps);
     }
 }
 
@@ -423,7 +466,11 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
         y += text_draw_markup(c, 4, y, w - 8, 2, brief, 0) > 1 ? 3 : 2;
     /* The result block at the bottom: bar against the start, the move. */
     int n = screen_present_step_count(ps);
-    int bar_rows = 5, info_rows = 3;
+    int bar_rows = 5, info_rows = 4;
+    if (ps->goal == 1 && ps->debrief[0]) { /* room for the debrief under the goal */
+        int d = text_wrap_count(ps->debrief, w - 4);
+        info_rows += d < 6 ? d : 6;
+    }
     int res_y = bottom - bar_rows - info_rows;
     if (res_y - y >= 16) {
         char err[MSG_LEN] = "";
@@ -431,6 +478,7 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
         d.workload = scenario_workload(ps->s);
         d.mapping = scenario_mapping(ps->s);
         d.placement = scenario_placement(ps->s);
+        d.colour_by = (MappingDim)ps->colour;
         int used = diagram_draw(c, 2, y, w - 4, res_y - y - 1, &d, err, sizeof err);
         if (y + used + 1 < res_y)
             res_y = y + used + 1; /* the result right under the view */
@@ -455,14 +503,24 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
     }
     const char *goal = lesson_scenario_goal_text(ps->lesson, ps->page);
     if (*goal && ry < bottom) {
-        snprintf(line, sizeof line, "Goal: %s", goal);
-        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_NORMAL);
+        snprintf(line, sizeof line, "%s %s",
+                 ps->goal == 1 ? (ascii ? "Goal met:" : "Goal met ✓:")
+                 : ps->goal < 0 ? "Goal (error):"
+                                : "Goal (not yet):",
+                 goal);
+        canvas_put_text_max(c, 2, ry++, w - 4, line, ps->goal == 1 ? STYLE_GOOD : STYLE_NORMAL);
+    }
+    if (ps->goal != 1 && ps->why[0] && ry < bottom) {
+        snprintf(line, sizeof line, "Why not: %s", ps->why);
+        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_WARNING);
     }
     if (ps->step < n && ry < bottom) {
         snprintf(line, sizeof line, "Next %s %s", ascii ? ">" : "▸",
                  screen_present_move(ps, ps->step));
-        canvas_put_text_max(c, 2, ry, w - 4, line, STYLE_DIM);
+        canvas_put_text_max(c, 2, ry++, w - 4, line, STYLE_DIM);
     }
+    if (ps->goal == 1 && ps->debrief[0] && ry < bottom)
+        text_draw_wrapped(c, 2, ry, w - 4, bottom - ry, ps->debrief, STYLE_GOOD);
 }
 
 static void screen_present_quiz(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)

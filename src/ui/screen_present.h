@@ -36,6 +36,10 @@ typedef struct PresentState {
     char effect[640];  /* what the last move did */
     char message[640]; /* one status line */
     char clock[8];     /* "HH:MM", set by the caller before each draw */
+    int goal;          /* the scenario's goal on the state shown: 1 met, 0 not, -1 error */
+    char why[400];     /* why not, in the lesson's words */
+    char debrief[2048]; /* once met: the debrief for the state shown */
+    int colour;        /* MappingDim the GPUs are lettered by: the group the page moves */
     bool help;
     bool ascii; /* as last drawn: text made by keys follows it */
 } PresentState;
