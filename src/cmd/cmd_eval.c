@@ -49,6 +49,10 @@ static const char eval_help[] =
     "  --batch N          global batch, sequences      --mb N   micro-batch\n"
     "  --experts N --topk K                            mixture of experts\n"
     "  --recompute none|selective|full                 --precision bf16|fp8\n"
+    "  --seq-parallel, --tp-overlap, --pp-overlap, --dp-overlap on|off|auto\n"
+    "                     sequence parallelism and the overlaps (auto: Megatron-Core's\n"
+    "                     defaults: SP on with TP > 1, TP overlap off, PP overlap with\n"
+    "                     interleave, DP overlap on)\n"
     "  --swiglu on|off --flash-attention on|off\n"
     "Mapping (what is not given is searched, as 'scalelab sweep' does: the fastest\n"
     "legal mapping that fits, else the one that needs least memory):\n"
@@ -80,9 +84,14 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_string(out, w->id);
     fprintf(out,
             ",\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
-            "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"batch\":%d,\"etp\":%d,\"edp\":%d},",
+            "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"batch\":%d,\"etp\":%d,\"edp\":%d,"
+            "\"recompute\":\"%s\",\"seq_parallel\":%s,\"tp_overlap\":%s},",
             m->tp, m->cp, m->pp, m->dp, m->ep, m->interleave, m->zero, w->micro_batch,
-            w->global_batch, mapping_etp(m), mapping_edp(m));
+            w->global_batch, mapping_etp(m), mapping_edp(m),
+            w->recompute == WL_RECOMPUTE_FULL        ? "full"
+            : w->recompute == WL_RECOMPUTE_SELECTIVE ? "selective"
+                                                     : "none",
+            r->seq_parallel ? "true" : "false", r->tp_overlap ? "true" : "false");
     json_key_num(out, "step_s", r->step_s, true);
     json_key_num(out, "tokens_per_s", r->tokens_per_s, true);
     json_key_num(out, "tflops_per_gpu", r->tflops_per_gpu, true);

@@ -4,9 +4,10 @@
  *
  * The cluster and workload flags are the job flags of the one flag table
  * (flags.h), built by evalflags.h as for eval. Mapping flags (--tp, --pp, --dp,
- * --ep, --cp, --mb, --interleave) pin that degree in the search, which is
- * the same one eval runs for what it is not given; --zero sets the ZeRO
- * stage of every candidate; CP is 1 unless given. This file adds only
+ * --ep, --cp, --etp, --mb, --interleave) pin that degree in the search,
+ * which is the same one eval runs for what it is not given; the framework
+ * settings (ZeRO, recompute, sequence parallelism, TP overlap) are searched
+ * unless given; CP is 1 unless given. This file adds only
  * --top, --json / --format, --chart, --ascii and --help.
  * Bad flags: one line on stderr, exit 2. A search that finds no legal
  * mapping is bad usage too (exit 2, the constraint named); one where nothing
@@ -41,8 +42,14 @@ static const char sweep_help[] =
     "\n"
     "Cluster and workload flags: the same as 'scalelab eval' (--system, --gpus,\n"
     "--model, --batch, ...; see 'scalelab eval --help'). A mapping flag given\n"
-    "(--tp, --pp, --dp, --ep, --cp, --mb, --interleave) fixes that degree; --zero sets the\n"
-    "ZeRO stage of every candidate (default 1).\n"
+    "(--tp, --pp, --dp, --ep, --cp, --etp, --mb, --interleave) fixes that degree.\n"
+    "The framework settings eval can set are searched too unless given: the ZeRO\n"
+    "stage and recompute (each mapping takes the cheapest way to fit: ZeRO 1, then\n"
+    "ZeRO 2, selective recompute, ZeRO 3 or full recompute), and on the best\n"
+    "mappings TP overlap on and sequence parallelism off where faster. --zero,\n"
+    "--recompute, --seq-parallel and --tp-overlap pin them. The table's settings\n"
+    "column: Z<stage>, sel/full recompute, +ov TP overlap, -sp no sequence\n"
+    "parallelism.\n"
     "\n"
     "Output:\n"
     "  --top N            rows of the ranking (default 10; 'all' for every one)\n"
@@ -97,13 +104,32 @@ static const char *tier_word(Tier t)
     return t == TIER_UP ? "scale-up" : t == TIER_OUT ? "scale-out" : "scale-across";
 }
 
+static const char *recompute_word(WlRecompute r)
+{
+    return r == WL_RECOMPUTE_FULL ? "full" : r == WL_RECOMPUTE_SELECTIVE ? "selective" : "none";
+}
+
+/* The framework settings of an entry in a few characters for the table:
+ * "Z1", "Z3 sel", "Z2 full +ov -sp" (TP overlap on, sequence parallelism off
+ * although TP > 1). */
+static void settings_cell(const SweepEntry *e, char *buf, size_t len)
+{
+    snprintf(buf, len, "Z%d%s%s%s", e->m.zero,
+             e->recompute == WL_RECOMPUTE_FULL        ? " full"
+             : e->recompute == WL_RECOMPUTE_SELECTIVE ? " sel"
+                                                      : "",
+             e->overlap_on ? " +ov" : "", e->m.tp > 1 && !e->sp_on ? " -sp" : "");
+}
+
 static void json_entry(FILE *out, int rank, const SweepEntry *e)
 {
     fprintf(out,
             "{\"rank\":%d,\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
-            "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"etp\":%d},\"placement\":",
+            "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"etp\":%d,\"recompute\":\"%s\","
+            "\"seq_parallel\":%s,\"tp_overlap\":%s},\"placement\":",
             rank, e->m.tp, e->m.cp, e->m.pp, e->m.dp, e->m.ep, e->m.interleave, e->m.zero,
-            e->micro_batch, mapping_etp(&e->m));
+            e->micro_batch, mapping_etp(&e->m), recompute_word(e->recompute),
+            e->sp_on ? "true" : "false", e->overlap_on ? "true" : "false");
     json_string(out, sweep_place_name(e->place));
     fputs(",\"step_s\":", out);
     json_number(out, e->step_s);
@@ -182,14 +208,15 @@ static void bottleneck_cell(const SweepEntry *e, char *buf, size_t len)
 
 static void print_row(FILE *out, int rank, const SweepEntry *e)
 {
-    char map[64], t[32], tok[32], mem[32], bn[48];
+    char map[64], t[32], tok[32], mem[32], bn[48], set[32];
     mapping_format(&e->m, map, sizeof map);
+    settings_cell(e, set, sizeof set);
     units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
     units_format_si(e->tokens_per_s, tok, sizeof tok);
     units_format(UNITS_BYTES, e->mem_per_gpu_bytes, true, mem, sizeof mem);
     bottleneck_cell(e, bn, sizeof bn);
-    fprintf(out, "%5d  %-22s %4d  %-15s %9s %9s %5.1f%% %9s%s  %s\n", rank, map,
-            e->micro_batch, sweep_place_name(e->place), t, tok, 100 * e->mfu, mem,
+    fprintf(out, "%5d  %-22s %4d  %-15s %-15s %9s %9s %5.1f%% %9s%s  %s\n", rank, map,
+            e->micro_batch, set, sweep_place_name(e->place), t, tok, 100 * e->mfu, mem,
             e->fits ? " " : "!", bn);
 }
 
@@ -282,13 +309,13 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
 {
     const WorkloadPreset *wp = workload_preset_find(w->id);
     const SystemSpec *sp = hw_system_find(c->system_id);
-    fprintf(out, "Best mappings of %s on %d x %s (%s), batch %d, ZeRO %d\n",
+    fprintf(out, "Best mappings of %s on %d x %s (%s), batch %d\n",
             wp ? wp->name : "custom model", c->n_gpus, c->gpu.name,
-            sp ? sp->name : "custom cluster", w->global_batch, r->entries[0].m.zero);
+            sp ? sp->name : "custom cluster", w->global_batch);
     fprintf(out, "%d candidates evaluated; %d of the %d ranked fit in memory.\n\n",
             r->evaluated, r->n_fit, r->n);
-    fprintf(out, "%5s  %-22s %4s  %-15s %9s %9s %6s %10s  %s\n", "rank", "mapping", "mb",
-            "placement", "step", "tokens/s", "MFU", "mem/GPU", "bottleneck");
+    fprintf(out, "%5s  %-22s %4s  %-15s %-15s %9s %9s %6s %10s  %s\n", "rank", "mapping", "mb",
+            "settings", "placement", "step", "tokens/s", "MFU", "mem/GPU", "bottleneck");
     int rows = top == 0 || top > r->n ? r->n : top;
     for (int i = 0; i < rows; i++)
         print_row(out, i + 1, &r->entries[i]);
@@ -306,6 +333,9 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
     units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
     fprintf(out, "\nWinner: %s, micro-batch %d, %s per step%s\n", map, e->micro_batch, t,
             e->fits ? "" : " (DOES NOT FIT: nothing does)");
+    fprintf(out, "  settings: ZeRO %d, recompute %s, sequence parallelism %s, TP overlap %s\n",
+            e->m.zero, recompute_word(e->recompute), e->sp_on ? "on" : "off",
+            e->overlap_on ? "on" : "off");
     print_wrapped(out, "  where: ", explain);
     if (e->place == SWEEP_PLACE_DP_INNER)
         fputs("  placement: data-parallel ranks share a domain, pipeline stages outermost "

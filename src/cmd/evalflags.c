@@ -247,6 +247,20 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
         return false;
     if (a->set[FLAG_FLASH] && !on_off(cmd, a, FLAG_FLASH, &w->flash_attention))
         return false;
+    /* the framework switches: on, off, or auto (the default stated in step.c) */
+    static const char *const sw_words[] = {"auto", "on", "off"};
+    static const WlSwitch sw_values[] = {WL_AUTO, WL_ON, WL_OFF};
+    const FlagId sw_flags[] = {FLAG_SEQ_PARALLEL, FLAG_TP_OVERLAP, FLAG_PP_OVERLAP,
+                               FLAG_DP_OVERLAP};
+    WlSwitch *sw_slot[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap, &w->dp_overlap};
+    for (size_t i = 0; i < sizeof sw_flags / sizeof sw_flags[0]; i++) {
+        if (!a->set[sw_flags[i]])
+            continue;
+        int k = pick_word(cmd, a, sw_flags[i], sw_words, 3, "on, off or auto");
+        if (k < 0)
+            return false;
+        *sw_slot[i] = sw_values[k];
+    }
     return true;
 }
 
@@ -271,7 +285,8 @@ static bool build_workload(const char *cmd, const FlagArgs *a, Workload *w)
 
 /* The degrees the flags give, for the one search (model/sweep.h): 0 where a
  * flag is absent. The micro-batch and interleave are pinned only when given
- * (eval pins them to the workload's and 1 itself); ZeRO is 1 unless given.
+ * (eval pins them to the workload's and 1 itself); ZeRO, recompute,
+ * sequence parallelism and TP overlap are SWEEP_FREE unless given.
  * Sets c->n_gpus when --gpus is absent and TP, PP and DP are all given. */
 static bool build_request(const char *cmd, const FlagArgs *a, Cluster *c, SweepOptions *o)
 {
@@ -288,6 +303,12 @@ static bool build_request(const char *cmd, const FlagArgs *a, Cluster *c, SweepO
     o->etp = a->set[FLAG_ETP] ? flags_int(a, FLAG_ETP) : 0;
     o->interleave = a->set[FLAG_INTERLEAVE] ? flags_int(a, FLAG_INTERLEAVE) : 0;
     o->micro_batch = a->set[FLAG_MB] ? flags_int(a, FLAG_MB) : 0;
+    /* the framework settings given are pinned (the workload holds them);
+     * those not given are free for the search to choose */
+    o->zero = SWEEP_FREE;
+    o->recompute = a->set[FLAG_RECOMPUTE] ? SWEEP_KEEP : SWEEP_FREE;
+    o->seq_parallel = a->set[FLAG_SEQ_PARALLEL] ? SWEEP_KEEP : SWEEP_FREE;
+    o->tp_overlap = a->set[FLAG_TP_OVERLAP] ? SWEEP_KEEP : SWEEP_FREE;
     if (a->set[FLAG_ZERO]) {
         o->zero = flags_int(a, FLAG_ZERO);
         if (o->zero > 3) {
@@ -323,6 +344,9 @@ static bool choose_mapping(const char *cmd, const Cluster *c, const Workload *w,
     o.micro_batch = w->micro_batch;
     if (!o.interleave)
         o.interleave = 1;
+    if (o.zero == SWEEP_FREE)
+        o.zero = 1;
+    o.recompute = o.seq_parallel = o.tp_overlap = SWEEP_KEEP; /* eval runs what it is told */
     char err[300];
     if (!sweep_find_mapping(c, w, &o, m, NULL, err, sizeof err)) {
         cli_usage_error("%s: %s", cmd, err);

@@ -22,7 +22,8 @@
 
 /* The cluster, the workload and the degrees the flags give, as options of
  * the one mapping search: 0 where a flag is absent (--tp, --pp, --dp, --ep,
- * --cp, --etp, --mb, --interleave), ZeRO 1 unless --zero. Sets c->n_gpus
+ * --cp, --etp, --mb, --interleave); ZeRO, recompute, sequence parallelism
+ * and TP overlap SWEEP_FREE unless given (then pinned). Sets c->n_gpus
  * when --gpus is absent and TP, PP and DP are all given. */
 bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,
                      SweepOptions *given);

@@ -44,6 +44,10 @@ typedef enum {
     FLAG_PRECISION,
     FLAG_SWIGLU,
     FLAG_FLASH,
+    FLAG_SEQ_PARALLEL,
+    FLAG_TP_OVERLAP,
+    FLAG_PP_OVERLAP,
+    FLAG_DP_OVERLAP,
     /* mapping */
     FLAG_TP,
     FLAG_PP,

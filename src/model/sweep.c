@@ -26,7 +26,7 @@
 
 SweepOptions sweep_options_default(void)
 {
-    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0, 0};
+    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP};
     return o;
 }
 
@@ -76,11 +76,16 @@ static bool tp_legal(int tp, const Workload *w)
            w->ffn % tp == 0;
 }
 
-static void entry_from(SweepEntry *e, const Mapping *m, int mb, SweepPlace place,
+static void entry_from(SweepEntry *e, const Mapping *m, const Workload *wl, SweepPlace place,
                        const StepResult *s)
 {
     e->m = *m;
-    e->micro_batch = mb;
+    e->micro_batch = wl->micro_batch;
+    e->recompute = wl->recompute;
+    e->seq_parallel = wl->seq_parallel;
+    e->tp_overlap = wl->tp_overlap;
+    e->sp_on = s->seq_parallel;
+    e->overlap_on = s->tp_overlap;
     e->place = place;
     e->step_s = s->step_s;
     memcpy(e->part_s, s->part_s, sizeof e->part_s);
@@ -191,10 +196,18 @@ static bool options_check(const SweepOptions *o, int n, char *err, size_t err_le
             msg_set(err, err_len, "%s must be at least 1 (got %d)", names[i], v[i]);
             return false;
         }
-    if (o->zero < 0 || o->zero > 3) {
+    if ((o->zero < 0 || o->zero > 3) && o->zero != SWEEP_FREE) {
         msg_set(err, err_len, "ZeRO stage must be 0, 1, 2 or 3 (got %d)", o->zero);
         return false;
     }
+    const int knob[] = {o->recompute, o->seq_parallel, o->tp_overlap};
+    const int top[] = {WL_RECOMPUTE_FULL, WL_OFF, WL_OFF};
+    const char *kname[] = {"recompute", "sequence parallelism", "TP overlap"};
+    for (int i = 0; i < 3; i++)
+        if (knob[i] != SWEEP_FREE && knob[i] != SWEEP_KEEP && (knob[i] < 0 || knob[i] > top[i])) {
+            msg_set(err, err_len, "%s setting %d is out of range", kname[i], knob[i]);
+            return false;
+        }
     /* All of TP, PP and DP given must multiply to the GPUs; fewer must
      * divide them on their own ("TP 8 x DP 3 = 24 does not divide the 64
      * GPUs"). */
@@ -239,7 +252,8 @@ static void explain_none(const Cluster *c, const Workload *w, const SweepOptions
 {
     const int n = c->n_gpus;
     Mapping m = {o->tp ? o->tp : 1, o->cp ? o->cp : 1, o->pp ? o->pp : 1, 1,
-                 o->ep ? o->ep : 1, o->interleave ? o->interleave : 1, o->zero, o->etp};
+                 o->ep ? o->ep : 1, o->interleave ? o->interleave : 1,
+                 o->zero == SWEEP_FREE ? 1 : o->zero, o->etp};
     long long model = (long long)m.tp * m.cp * m.pp;
     m.dp = o->dp ? o->dp : (n % model == 0 ? (int)(n / model) : 1);
     Workload wl = *w;
@@ -266,20 +280,119 @@ typedef struct {
     int cp;
     long long below, above; /* explain_batch: nearest batches that work */
     int dps, one_dp;        /* explain_batch: DP degrees seen; the one, if one */
+    bool any_fit;           /* some candidate fits */
 } Search;
 
-/* Evaluates one candidate with the default placement and keeps it when
- * step_eval accepts it. False when the entry array is full. */
-static bool search_try(Search *s, const Mapping *m, int mb)
+/* One rung of the memory ladder: a ZeRO stage and a recompute. */
+typedef struct {
+    int zero;
+    WlRecompute recompute;
+} Rung;
+
+/* The ladder, one level per row, cheapest in time first (see sweep.h); a
+ * level's rungs are tried together and the faster that fits is kept. */
+#define LADDER_LEVELS 5
+static const Rung ladder[LADDER_LEVELS][2] = {
+    {{1, WL_RECOMPUTE_NONE}, {-1, WL_RECOMPUTE_NONE}},
+    {{2, WL_RECOMPUTE_NONE}, {-1, WL_RECOMPUTE_NONE}},
+    {{2, WL_RECOMPUTE_SELECTIVE}, {-1, WL_RECOMPUTE_NONE}},
+    {{3, WL_RECOMPUTE_SELECTIVE}, {2, WL_RECOMPUTE_FULL}},
+    {{3, WL_RECOMPUTE_FULL}, {-1, WL_RECOMPUTE_NONE}},
+};
+
+/* The rung with the search's pins applied. */
+static Rung pinned_rung(const Search *s, Rung r)
+{
+    if (s->o.zero != SWEEP_FREE)
+        r.zero = s->o.zero;
+    if (s->o.recompute == SWEEP_KEEP)
+        r.recompute = s->w->recompute;
+    else if (s->o.recompute != SWEEP_FREE)
+        r.recompute = (WlRecompute)s->o.recompute;
+    return r;
+}
+
+/* Whether rung r could fit, from the memory of the base rung: ZeRO 2 can
+ * save at most the gradients, ZeRO 3 at most the weights too, more
+ * recompute at most the activations. An upper bound on the saving, so a
+ * rung it rules out cannot fit. */
+static bool rung_can_fit(const StepResult *base, Rung base_rung, Rung r)
+{
+    double save = 0;
+    if (r.zero >= 2 && base_rung.zero < 2)
+        save += base->mem_grads;
+    if (r.zero >= 3 && base_rung.zero < 3)
+        save += base->mem_weights;
+    if (r.recompute > base_rung.recompute)
+        save += base->mem_activations;
+    return base->mem_per_gpu_bytes - save <= base->hbm_bytes;
+}
+
+/* s->wl set up for one candidate: micro-batch, recompute, and the switches
+ * the search starts from (pinned, the workload's, or Megatron-Core's
+ * defaults when free). */
+static void candidate_workload(Search *s, int mb, WlRecompute rc)
+{
+    s->wl.micro_batch = mb;
+    s->wl.recompute = rc;
+    s->wl.seq_parallel = s->o.seq_parallel == SWEEP_KEEP   ? s->w->seq_parallel
+                         : s->o.seq_parallel == SWEEP_FREE ? WL_AUTO
+                                                           : (WlSwitch)s->o.seq_parallel;
+    s->wl.tp_overlap = s->o.tp_overlap == SWEEP_KEEP   ? s->w->tp_overlap
+                       : s->o.tp_overlap == SWEEP_FREE ? WL_AUTO
+                                                       : (WlSwitch)s->o.tp_overlap;
+}
+
+/* Evaluates one candidate with the default placement, climbing the memory
+ * ladder from level *level until a rung fits, and keeps it (the fitting
+ * rung, else the one with the least memory) when step_eval accepts it.
+ * *level becomes the level that fitted: memory grows with the micro-batch,
+ * so the next larger micro-batch of the same degrees starts there (the
+ * levels below cannot fit it either). False when the entry array is full. */
+static bool search_try(Search *s, const Mapping *m, int mb, int *level)
 {
     if (!reserve(s->r))
         return false;
-    StepResult res;
-    char why[MSG_LEN];
-    s->wl.micro_batch = mb;
-    s->r->evaluated++;
-    if (step_eval(s->c, &s->wl, m, NULL, s->o.params, &res, why, sizeof why) == STEP_OK)
-        entry_from(&s->r->entries[s->r->n++], m, mb, SWEEP_PLACE_DEFAULT, &res);
+    SweepEntry *e = &s->r->entries[s->r->n];
+    Rung tried[2 * LADDER_LEVELS];
+    int n_tried = 0;
+    bool have = false;
+    StepResult base = {0}; /* the first rung evaluated: what later rungs can save */
+    Rung base_rung = {0, WL_RECOMPUTE_NONE};
+    int lv = *level;
+    for (; lv < LADDER_LEVELS && !(have && e->fits); lv++)
+        for (int k = 0; k < 2 && ladder[lv][k].zero >= 0; k++) {
+            Rung r = pinned_rung(s, ladder[lv][k]);
+            bool seen = false;
+            for (int t = 0; t < n_tried; t++)
+                seen |= tried[t].zero == r.zero && tried[t].recompute == r.recompute;
+            if (seen)
+                continue;
+            tried[n_tried++] = r;
+            if (have && lv < LADDER_LEVELS - 1 && !rung_can_fit(&base, base_rung, r))
+                continue;
+            Mapping mr = *m;
+            mr.zero = r.zero;
+            candidate_workload(s, mb, r.recompute);
+            StepResult res;
+            char why[MSG_LEN];
+            s->r->evaluated++;
+            if (step_eval(s->c, &s->wl, &mr, NULL, s->o.params, &res, why, sizeof why) != STEP_OK)
+                continue;
+            bool better = !have || (res.fits && (!e->fits || res.step_s < e->step_s)) ||
+                          (!res.fits && !e->fits && res.mem_per_gpu_bytes < e->mem_per_gpu_bytes);
+            if (better)
+                entry_from(e, &mr, &s->wl, SWEEP_PLACE_DEFAULT, &res);
+            if (!have) {
+                base = res;
+                base_rung = r;
+            }
+            have = true;
+        }
+    if (have)
+        s->r->n++;
+    if (have && e->fits)
+        *level = lv - 1;
     return true;
 }
 
@@ -321,7 +434,12 @@ static void search_inner(Search *s, int tp, int pp, int dp)
     int div_mb[SWEEP_MAX_DIVISORS], div_v[SWEEP_MAX_DIVISORS];
     const int n_mb = divisors_of(per_dp, div_mb, SWEEP_MAX_DIVISORS);
     const int n_v = search_interleaves(s, pp, div_v);
-    for (int a = 0; a < n_ep; a++)
+    int level[SWEEP_MAX_DIVISORS];
+    unsigned char fitted[SWEEP_MAX_DIVISORS], done[SWEEP_MAX_DIVISORS];
+    for (int a = 0; a < n_ep; a++) {
+        memset(level, 0, sizeof level);
+        memset(fitted, 0, sizeof fitted);
+        memset(done, 0, sizeof done);
         for (int b = 0; b < n_mb; b++) {
             const int mb = div_mb[b];
             if (s->o.micro_batch && mb != s->o.micro_batch)
@@ -330,11 +448,22 @@ static void search_inner(Search *s, int tp, int pp, int dp)
                 const int v = div_v[k];
                 if (v > 1 && (per_dp / mb) % pp)
                     continue;
-                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, s->o.zero, s->o.etp};
-                if (!search_try(s, &m, mb))
+                if (done[k])
+                    continue;
+                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, 1, s->o.etp};
+                int before = s->r->n;
+                if (!search_try(s, &m, mb, &level[k]))
                     return;
+                bool fits = s->r->n > before && s->r->entries[before].fits;
+                /* Memory grows with the micro-batch: past one that does not
+                 * fit, none will. They are tried on only while nothing has
+                 * fit anywhere, to rank the best of what does not fit. */
+                done[k] = !fits && (fitted[k] || s->any_fit);
+                fitted[k] |= fits;
+                s->any_fit |= fits;
             }
         }
+    }
 }
 
 typedef void (*DegreeFn)(Search *s, int tp, int pp, int dp);
@@ -439,7 +568,6 @@ static void search_alternatives(Search *s)
     int k_alt = s->o.alt_top < 0 ? r->n : (s->o.alt_top < r->n ? s->o.alt_top : r->n);
     for (int i = 0; i < k_alt && i < base_n; i++) {
         const Mapping m = r->entries[i].m;
-        const int mb = r->entries[i].micro_batch;
         const double base_s = r->entries[i].step_s;
         if (!dp_inner_can_differ(s->c, &m) || !reserve(r))
             continue;
@@ -447,16 +575,54 @@ static void search_alternatives(Search *s)
         dp_inner_spans(s->c, &m, span, &edp);
         StepResult res;
         char why[MSG_LEN];
-        s->wl.micro_batch = mb;
+        Workload wl = sweep_entry_workload(s->w, &r->entries[i]);
         r->evaluated++;
-        if (step_eval_spans(s->c, &s->wl, &m, span, edp, s->o.params, &res, why, sizeof why) !=
+        if (step_eval_spans(s->c, &wl, &m, span, edp, s->o.params, &res, why, sizeof why) !=
             STEP_OK)
             continue;
         if (fabs(res.step_s - base_s) <= 1e-12 * base_s)
             continue;
-        entry_from(&r->entries[r->n++], &m, mb, SWEEP_PLACE_DP_INNER, &res);
+        entry_from(&r->entries[r->n++], &m, &wl, SWEEP_PLACE_DP_INNER, &res);
     }
     if (r->n > base_n)
+        qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
+}
+
+/* TP overlap on and sequence parallelism off, where free, on the best
+ * SWEEP_TUNE_TOP candidates with TP > 1: a variant replaces the entry when
+ * it is faster and fits as well. */
+static void search_tune(Search *s)
+{
+    SweepResult *r = s->r;
+    const bool free_ov = s->o.tp_overlap == SWEEP_FREE, free_sp = s->o.seq_parallel == SWEEP_FREE;
+    if (!free_ov && !free_sp)
+        return;
+    bool changed = false;
+    for (int i = 0, tuned = 0; i < r->n && tuned < SWEEP_TUNE_TOP; i++) {
+        SweepEntry *e = &r->entries[i];
+        if (e->m.tp < 2)
+            continue;
+        tuned++;
+        static const WlSwitch ov[] = {WL_ON, WL_AUTO, WL_ON}, sp[] = {WL_AUTO, WL_OFF, WL_OFF};
+        for (int k = 0; k < 3; k++) {
+            if ((ov[k] == WL_ON && !free_ov) || (sp[k] == WL_OFF && !free_sp))
+                continue;
+            Workload wl = sweep_entry_workload(s->w, e);
+            wl.tp_overlap = ov[k];
+            wl.seq_parallel = sp[k];
+            StepResult res;
+            char why[MSG_LEN];
+            r->evaluated++;
+            if (step_eval(s->c, &wl, &e->m, NULL, s->o.params, &res, why, sizeof why) !=
+                STEP_OK)
+                continue;
+            if ((res.fits || !e->fits) && res.step_s < e->step_s * (1 - 1e-12)) {
+                entry_from(e, &e->m, &wl, SWEEP_PLACE_DEFAULT, &res);
+                changed = true;
+            }
+        }
+    }
+    if (changed)
         qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
 }
 
@@ -469,7 +635,7 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
     }
     r->n = r->n_fit = r->evaluated = 0;
     r->truncated = false;
-    Search s = {r, c, w, o ? *o : sweep_options_default(), *w, 1, 0, 0, 0, 0};
+    Search s = {r, c, w, o ? *o : sweep_options_default(), *w, 1, 0, 0, 0, 0, false};
     if (!cluster_check(c, err, err_len) || !workload_check(w, err, err_len) ||
         !step_check_precision(c, w, err, err_len) ||
         !options_check(&s.o, c->n_gpus, err, err_len))
@@ -482,6 +648,7 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
         return false;
     }
     qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
+    search_tune(&s);
     search_alternatives(&s);
     while (r->n_fit < r->n && r->entries[r->n_fit].fits)
         r->n_fit++;
@@ -536,8 +703,12 @@ const SweepEntry *sweep_best(const SweepResult *r)
 Workload sweep_entry_workload(const Workload *w, const SweepEntry *e)
 {
     Workload wl = *w;
-    if (e)
+    if (e) {
         wl.micro_batch = e->micro_batch;
+        wl.recompute = e->recompute;
+        wl.seq_parallel = e->seq_parallel;
+        wl.tp_overlap = e->tp_overlap;
+    }
     return wl;
 }
 

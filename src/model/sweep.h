@@ -9,12 +9,24 @@
  * and agree with the KV heads; PP is at most the layers; DP = GPUs / (TP x PP)
  * must divide the global batch; EP runs over the divisors of
  * gcd(TP x CP x DP / ETP, experts) (the experts fold over those ranks; 1 for a
- * dense model); the micro-batch over the divisors of batch / DP;
+ * dense model); the micro-batch over the divisors of batch / DP, up to the
+ * first that does not fit once anything fits (memory grows with the
+ * micro-batch, so no larger one fits, and they would rank after every fit);
  * interleave v > 1 only where PP >= 2, v divides ceil(layers / PP) (the
  * largest chunk is 1/v of a stage; PP x v at most the layers) and the
  * micro-batch count is a multiple of PP (mapping_check's rules); a pinned
- * interleave is tried as given. The ZeRO stage is the caller's, not
- * searched. Degrees given must divide the GPUs on their own, and all of TP,
+ * interleave is tried as given.
+ *
+ * Framework settings, where free (SWEEP_FREE), are searched without
+ * multiplying the candidates: memory first, each candidate climbs a ladder
+ * of ways to save memory in the order they cost time, and keeps the first
+ * rung that fits (else the last, the least memory): ZeRO 1 without
+ * recompute; ZeRO 2 (same traffic, gradients sharded); selective recompute;
+ * ZeRO 3 or full recompute (both tried, the faster kept); ZeRO 3 with full
+ * recompute. Then on the best SWEEP_TUNE_TOP candidates with TP > 1, TP
+ * communication overlap on and sequence parallelism off are tried and kept
+ * where faster (and still fitting). So a search costs at most a few times
+ * the evaluations of one with the settings pinned. Degrees given must divide the GPUs on their own, and all of TP,
  * PP and DP given must multiply to them: that is said before any search.
  *
  * Placements: every candidate is evaluated with the default placement (TP,
@@ -57,21 +69,32 @@ typedef struct {
     int tp, pp, dp, ep;   /* 0 = search; > 0 = only this degree */
     int micro_batch;      /* 0 = search the divisors of batch / DP; > 0 = only this */
     int interleave;       /* 0 = search the legal ones; > 0 = only this */
-    int zero;             /* ZeRO stage of every candidate, 0..3 */
+    int zero;             /* ZeRO stage of every candidate, 0..3; SWEEP_FREE: searched */
     int alt_top;          /* try the alternative placement on this many of the best
                            * default-placement candidates; < 0 (default): on all */
     const StepParams *params; /* NULL: step_params_default() */
     int cp;               /* context parallelism of every candidate; 0 = 1 (not searched) */
     int etp;              /* expert-TP of every candidate; 0 = 1 (not searched) */
+    /* The framework settings: SWEEP_KEEP (the default) runs every candidate
+     * with the workload's own, SWEEP_FREE searches them, any other value
+     * (a WlRecompute, a WlSwitch) pins it. */
+    int recompute, seq_parallel, tp_overlap;
 } SweepOptions;
 
-/* Everything free, ZeRO 1, the alternative placement tried on every candidate. */
+#define SWEEP_FREE (-1) /* searched */
+#define SWEEP_KEEP (-2) /* the workload's own setting */
+
+/* The degrees free, ZeRO 1, the workload's framework settings, the
+ * alternative placement tried on every candidate. */
 SweepOptions sweep_options_default(void);
 
 /* One evaluated candidate: the figures a ranked table and the explanation need. */
 typedef struct {
-    Mapping m;
+    Mapping m;            /* m.zero: the ZeRO stage it ran with */
     int micro_batch;
+    WlRecompute recompute; /* the framework settings it ran with */
+    WlSwitch seq_parallel, tp_overlap;
+    bool sp_on, overlap_on; /* what those came to (step.h: on only with TP > 1) */
     SweepPlace place;
     double step_s;
     double part_s[STEP_PART_COUNT];
@@ -95,6 +118,7 @@ typedef struct {
     bool truncated;       /* stopped at SWEEP_MAX_ENTRIES candidates */
 } SweepResult;
 
+#define SWEEP_TUNE_TOP 32        /* candidates whose overlap and SP are tried */
 #define SWEEP_MAX_ENTRIES 100000 /* 25 MB of entries; real jobs stay under 10,000 */
 
 /* Runs the search; r must be zeroed ({0}) or come from an earlier sweep_run,
@@ -124,7 +148,7 @@ bool sweep_find_mapping(const Cluster *c, const Workload *w, const SweepOptions 
 /* The winner (entries[0]), or NULL when the search found nothing. */
 const SweepEntry *sweep_best(const SweepResult *r);
 
-/* The workload with the entry's micro-batch. */
+/* The workload with the entry's micro-batch and framework settings. */
 Workload sweep_entry_workload(const Workload *w, const SweepEntry *e);
 
 /* The placement an entry was evaluated with: NULL for the default one, else

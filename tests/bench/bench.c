@@ -268,7 +268,11 @@ static void bench_every_pair(void)
     line(what, value, "< 1 ms", worst < 1e-3);
 }
 
-static void bench_sweep(const char *what, const char *sys, int n, const char *model)
+/* settings: search the framework settings as `scalelab sweep` does (ZeRO,
+ * recompute, sequence parallelism, TP overlap free); else pin them (the
+ * search the UI and practice run). */
+static void bench_sweep(const char *what, const char *sys, int n, const char *model,
+                        bool settings)
 {
     Cluster c;
     char err[300];
@@ -278,16 +282,20 @@ static void bench_sweep(const char *what, const char *sys, int n, const char *mo
         return;
     }
     SweepResult r = {0};
+    SweepOptions o = sweep_options_default();
+    if (settings)
+        o.zero = o.recompute = o.seq_parallel = o.tp_overlap = SWEEP_FREE;
     double t[REPEATS];
-    sweep_run(&r, &c, &p->w, NULL, err, sizeof err); /* warm-up: buffer and caches */
+    sweep_run(&r, &c, &p->w, &o, err, sizeof err); /* warm-up: buffer and caches */
     for (int k = 0; k < REPEATS; k++) {
         double t0 = cpu_s();
-        sweep_run(&r, &c, &p->w, NULL, err, sizeof err);
+        sweep_run(&r, &c, &p->w, &o, err, sizeof err);
         t[k] = cpu_s() - t0;
     }
     char value[64], full[160];
     fmt_time(median(t, REPEATS), value, sizeof value);
-    snprintf(full, sizeof full, "%s (%d evals)", what, r.evaluated);
+    snprintf(full, sizeof full, "%s%s (%d evals)", what, settings ? ", settings searched" : "",
+             r.evaluated);
     line(full, value, "< 50 ms", median(t, REPEATS) < 50e-3);
     sweep_result_free(&r);
 }
@@ -643,10 +651,16 @@ int main(void)
     bench_eval("eval: all GPUs shuffled, 131,072 GB200, 405B", "gb200-nvl72", 131072,
                "llama3-405b", PLACE_SHUFFLED);
     bench_every_pair();
-    bench_sweep("sweep: 1,024 GB200, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3");
-    bench_sweep("sweep: 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3");
-    bench_sweep("sweep: 131,072 GB200, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3");
-    bench_sweep("sweep: 131,072 H100, Llama 3 405B", "dgx-h100", 131072, "llama3-405b");
+    for (int settings = 0; settings < 2; settings++) {
+        bench_sweep("sweep: 1,024 GB200, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3",
+                    settings);
+        bench_sweep("sweep: 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
+                    settings);
+        bench_sweep("sweep: 131,072 GB200, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3",
+                    settings);
+        bench_sweep("sweep: 131,072 H100, Llama 3 405B", "dgx-h100", 131072, "llama3-405b",
+                    settings);
+    }
     bench_frame("frame 80x24: NVL72 rack view + step bar + text", "gb200-nvl72", 72,
                 "llama3-8b", 80, 24, true);
     bench_frame("frame 250x70: NVL72 rack view + step bar + text", "gb200-nvl72", 72,

@@ -268,6 +268,19 @@ static void test_eval_derives_dp_and_gpus(void **state)
     check_usage_error(run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp",
                                "2", "--dp", "32", "--etp", "2", NULL),
                       "EP 64 x ETP 2 = 128 does not divide TP 2 x CP 1 x DP 32 = 64");
+    /* the framework switches are flags; SP is on with TP > 1 unless turned off */
+    rc = run_eval("--tp", "8", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "\"seq_parallel\":true,\"tp_overlap\":false"));
+    rc = run_eval("--tp", "8", "--seq-parallel", "off", "--tp-overlap=on", "--recompute", "full",
+                  "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(
+        strstr(out_buf, "\"recompute\":\"full\",\"seq_parallel\":false,\"tp_overlap\":true"));
+    rc = run_eval("--tp", "1", "--seq-parallel", "on", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "\"seq_parallel\":false")); /* nothing to shard at TP 1 */
+    check_usage_error(run_eval("--tp-overlap", "maybe", NULL), "on, off or auto");
 }
 
 static void test_eval_flags_override_preset(void **state)
