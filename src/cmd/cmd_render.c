@@ -377,9 +377,7 @@ static int render_build(const RenderOpts *o, const FlagArgs *a, Cluster *c, Work
     SweepOptions given;
     if (!evalflags_build("render", a, c, w, &given))
         return CLI_USAGE;
-    given.micro_batch = w->micro_batch;
-    if (!given.interleave)
-        given.interleave = 1;
+    evalflags_pin_as_eval(w, &given);
     char err[300];
     *have_m = sweep_find_mapping(c, w, &given, m, NULL, err, sizeof err);
     bool picture = (o->view == VIEW_RACK || o->view == VIEW_FABRIC) && !o->load && !o->json;

@@ -341,18 +341,23 @@ static bool choose_mapping(const char *cmd, const Cluster *c, const Workload *w,
                            const SweepOptions *given, Mapping *m)
 {
     SweepOptions o = *given;
-    o.micro_batch = w->micro_batch;
-    if (!o.interleave)
-        o.interleave = 1;
-    if (o.zero == SWEEP_FREE)
-        o.zero = 1;
-    o.recompute = o.seq_parallel = o.tp_overlap = SWEEP_KEEP; /* eval runs what it is told */
+    evalflags_pin_as_eval(w, &o);
     char err[300];
     if (!sweep_find_mapping(c, w, &o, m, NULL, err, sizeof err)) {
         cli_usage_error("%s: %s", cmd, err);
         return false;
     }
     return true;
+}
+
+void evalflags_pin_as_eval(const Workload *w, SweepOptions *o)
+{
+    o->micro_batch = w->micro_batch;
+    if (!o->interleave)
+        o->interleave = 1;
+    if (o->zero == SWEEP_FREE)
+        o->zero = 1;
+    o->recompute = o->seq_parallel = o->tp_overlap = SWEEP_KEEP; /* eval runs what it is told */
 }
 
 bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,

@@ -28,6 +28,11 @@
 bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,
                      SweepOptions *given);
 
+/* Pins what eval does not search in the options evalflags_build gave: the
+ * workload's micro-batch, interleave 1 unless given, ZeRO 1 unless given,
+ * and the workload's own framework settings (SWEEP_KEEP). */
+void evalflags_pin_as_eval(const Workload *w, SweepOptions *o);
+
 /* As evalflags_build, then eval's mapping: the degrees given, the rest found
  * by the search (the fastest legal mapping that fits, else the one needing
  * least memory) with the workload's micro-batch and interleave 1 unless
