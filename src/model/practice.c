@@ -473,21 +473,39 @@ static bool make_predict_collective(Rng *rng, Practice *p)
     return true;
 }
 
-/* Weights, gradients and optimizer state per GPU of the best mapping. */
-static bool make_predict_memory(Rng *rng, Practice *p)
+/* A job of the level and one of its fitting entries (among the first
+ * `first` when first > 0) that `want` accepts (NULL: any), evaluated in full
+ * into *s; the exercise takes its mapping and micro-batch. */
+static bool draw_entry(Rng *rng, Practice *p, int first, bool (*want)(const SweepEntry *),
+                       StepResult *s)
 {
     SweepResult r = {0};
     bool ok = draw_job(rng, p->level, p, &r);
-    const SweepEntry *e = ok ? &r.entries[rng_below(rng, r.n_fit < 8 ? r.n_fit : 8)] : NULL;
-    StepResult s;
+    int cand[256], n = 0;
+    for (int i = 0; ok && i < r.n_fit && n < 256 && (first <= 0 || i < first); i++)
+        if (!want || want(&r.entries[i]))
+            cand[n++] = i;
+    const SweepEntry *e = n ? &r.entries[cand[rng_below(rng, n)]] : NULL;
     char err[200];
-    ok = ok && sweep_entry_eval(&p->cluster, &p->workload, e, NULL, &s, err, sizeof err) == STEP_OK;
+    ok = e && sweep_entry_eval(&p->cluster, &p->workload, e, NULL, s, err, sizeof err) == STEP_OK;
     if (ok) {
         p->start = e->m;
         p->workload.micro_batch = e->micro_batch;
     }
     sweep_result_free(&r);
-    if (!ok)
+    return ok;
+}
+
+static bool is_pipelined(const SweepEntry *e)
+{
+    return e->m.pp > 1;
+}
+
+/* Weights, gradients and optimizer state per GPU of the best mapping. */
+static bool make_predict_memory(Rng *rng, Practice *p)
+{
+    StepResult s;
+    if (!draw_entry(rng, p, 8, NULL, &s))
         return false;
     double stat = s.mem_weights + s.mem_grads + s.mem_optimizer;
     p->unit = "B";
@@ -525,22 +543,8 @@ static bool make_predict_memory(Rng *rng, Practice *p)
 /* The pipeline bubble of a mapping with PP > 1. */
 static bool make_predict_bubble(Rng *rng, Practice *p)
 {
-    SweepResult r = {0};
-    bool ok = draw_job(rng, p->level, p, &r);
-    int cand[256], n = 0;
-    for (int i = 0; ok && i < r.n_fit && n < 256; i++)
-        if (r.entries[i].m.pp > 1)
-            cand[n++] = i;
     StepResult s;
-    char err[200];
-    const SweepEntry *e = n ? &r.entries[cand[rng_below(rng, n)]] : NULL;
-    ok = e && sweep_entry_eval(&p->cluster, &p->workload, e, NULL, &s, err, sizeof err) == STEP_OK;
-    if (ok) {
-        p->start = e->m;
-        p->workload.micro_batch = e->micro_batch;
-    }
-    sweep_result_free(&r);
-    if (!ok)
+    if (!draw_entry(rng, p, 0, is_pipelined, &s))
         return false;
     p->unit = "s";
     p->value = s.part_s[STEP_BUBBLE];
