@@ -12,6 +12,7 @@
 
 #include "base/file.h"
 #include "base/msg.h"
+#include "base/xdg.h"
 #include "base/xmem.h"
 #include "lesson/lesson.h"
 #include "lesson/sandbox.h"
@@ -106,22 +107,9 @@ static void cache_line_free(CacheLine *l)
 
 static char *cache_file_path(void)
 {
-    const char *x = getenv("XDG_CACHE_HOME");
-    const char *h = getenv("HOME");
-    size_t len;
-    char *p;
-    if (x && x[0] == '/') {
-        len = strlen(x) + sizeof "/scalelab/catalog";
-        p = xmalloc(len);
-        snprintf(p, len, "%s/scalelab/catalog", x);
-    } else if (h && h[0] == '/') {
-        len = strlen(h) + sizeof "/.cache/scalelab/catalog";
-        p = xmalloc(len);
-        snprintf(p, len, "%s/.cache/scalelab/catalog", h);
-    } else {
-        return NULL;
-    }
-    return p;
+    char buf[4096];
+    const char *p = xdg_path(XDG_CACHE, "catalog", buf, sizeof buf);
+    return p ? xstrdup(p) : NULL;
 }
 
 /* Unescapes s[0..n) into a new string; NULL on a bad escape. */
@@ -283,14 +271,6 @@ static void cache_put_line(FILE *f, const CacheLine *l)
     fputc('\n', f);
 }
 
-/* Makes DIR (one level) unless it exists as a folder. */
-static bool cache_mkdir(const char *d)
-{
-    if (mkdir(d, 0700) == 0)
-        return true;
-    return errno == EEXIST && is_dir(d);
-}
-
 static bool cache_in_dir(const Cache *c, const char *path)
 {
     return strncmp(path, c->dir_real, c->dir_len) == 0 && path[c->dir_len] == '/' &&
@@ -322,17 +302,10 @@ static void cache_write(Cache *c)
     char *path = cache_file_path();
     if (!path)
         return;
-    /* Make the folders: .../scalelab and the cache home above it. */
+    /* Make the folders: .../scalelab and those above it. */
     char *slash = strrchr(path, '/');
     *slash = '\0';
-    char *up = strrchr(path, '/');
-    bool ok = false;
-    if (up && up != path) {
-        *up = '\0';
-        ok = cache_mkdir(path);
-        *up = '/';
-    }
-    ok = ok && cache_mkdir(path);
+    bool ok = xdg_mkdirs(path, NULL, 0);
     *slash = '/';
     if (!ok) {
         free(path);

@@ -33,6 +33,7 @@
 
 #include "base/file.h"
 #include "base/msg.h"
+#include "base/xdg.h"
 #include "base/xmem.h"
 
 #include <errno.h>
@@ -112,19 +113,7 @@ static bool progress_id_ok(const char *id)
 
 const char *progress_default_path(char *buf, size_t n)
 {
-    const char *xdg = getenv("XDG_STATE_HOME");
-    int len;
-    if (xdg && xdg[0] == '/') {
-        len = snprintf(buf, n, "%s/scalelab/progress", xdg);
-    } else {
-        const char *home = getenv("HOME");
-        if (!home || !*home)
-            return NULL;
-        len = snprintf(buf, n, "%s/.local/state/scalelab/progress", home);
-    }
-    if (len < 0 || (size_t)len >= n)
-        return NULL;
-    return buf;
+    return xdg_path(XDG_STATE, "progress", buf, n);
 }
 
 static unsigned progress_hash(const char *id)
@@ -542,19 +531,7 @@ static bool progress_mkdirs(const char *path, char *err, size_t err_len)
     bool ok = true;
     if (slash && slash != dir) {
         *slash = '\0';
-        for (char *c = dir + 1; ok; c++) {
-            if (*c == '/' || *c == '\0') {
-                char keep = *c;
-                *c = '\0';
-                if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-                    msg_set(err, err_len, "cannot create %s: %s", dir, strerror(errno));
-                    ok = false;
-                }
-                *c = keep;
-                if (keep == '\0')
-                    break;
-            }
-        }
+        ok = xdg_mkdirs(dir, err, err_len);
     }
     free(dir);
     return ok;

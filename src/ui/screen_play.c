@@ -9,6 +9,7 @@
 #include "base/file.h"
 #include "base/msg.h"
 #include "base/strbuf.h"
+#include "base/xdg.h"
 #include "base/xmem.h"
 #include "draw/svg.h"
 #include "draw/text.h"
@@ -302,29 +303,11 @@ static void screen_play_stamp(char *buf, size_t n)
     strftime(buf, n, "%Y%m%d-%H%M%S", &tm);
 }
 
-/* The state folder: $XDG_STATE_HOME/scalelab or ~/.local/state/scalelab,
- * created when missing. False when neither variable is set. */
+/* The state folder: $XDG_STATE_HOME/scalelab or ~/.local/state/scalelab
+ * (xdg.h), created when missing. False when there is none. */
 static bool screen_play_state_dir(char *buf, size_t n)
 {
-    const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    char base[512];
-    if (x && *x)
-        snprintf(base, sizeof base, "%s", x);
-    else if (home && *home)
-        snprintf(base, sizeof base, "%s/.local/state", home);
-    else
-        return false;
-    /* mkdir -p of base, then base/scalelab */
-    for (char *p = base + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(base, 0700);
-            *p = '/';
-        }
-    mkdir(base, 0700);
-    snprintf(buf, n, "%s/scalelab", base);
-    mkdir(buf, 0700);
-    return true;
+    return xdg_path(XDG_STATE, NULL, buf, n) && xdg_mkdirs(buf, NULL, 0);
 }
 
 /* Writes through fn into a new file dir/prefix-STAMP[-k].ext, never over

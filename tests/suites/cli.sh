@@ -55,6 +55,14 @@ fi
 "$bin" sweep --system dgx-h100 --gpus 64 --model llama3-8b --top all 2>"$T/err" | head -n 1 >/dev/null
 [ -s "$T/err" ] && no "a closed pipe printed: $(head -c 200 "$T/err")"
 
+# XDG base directories: a relative XDG_CACHE_HOME/XDG_STATE_HOME is ignored
+# (the specification says so): the cache goes under $HOME/.cache.
+mkdir -p "$T/work" "$T/home"
+(cd "$T/work" && HOME=$T/home XDG_CACHE_HOME=rel XDG_STATE_HOME=rel \
+  "$bin" list --lessons "$OLDPWD/lessons") >/dev/null 2>"$T/err" || no "list failed: $(cat "$T/err")"
+[ -e "$T/work/rel" ] && no "a relative XDG_CACHE_HOME or XDG_STATE_HOME was used"
+[ -f "$T/home/.cache/scalelab/catalog" ] || no "no lesson cache in \$HOME/.cache/scalelab"
+
 # No usable terminal: the one documented status, 3.
 "$bin" --lessons lessons </dev/null >/dev/null 2>&1; rc=$?
 [ $rc = 3 ] || no "no terminal exits $rc, want 3"
