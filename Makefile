@@ -217,7 +217,8 @@ install: all
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/scalelab
 	install -m 644 lessons/*.lua lessons/*.md $(DESTDIR)$(DATADIR)/lessons/
 	install -m 644 assets/*.lua $(DESTDIR)$(DATADIR)/assets/
-	install -m 644 assets/scalelab.1 $(DESTDIR)$(MANDIR)/scalelab.1
+	sed 's|/usr/local/share/scalelab|$(DATADIR)|g' assets/scalelab.1 >$(DESTDIR)$(MANDIR)/scalelab.1
+	chmod 644 $(DESTDIR)$(MANDIR)/scalelab.1
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scalelab $(DESTDIR)$(MANDIR)/scalelab.1

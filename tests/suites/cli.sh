@@ -83,5 +83,45 @@ done
 for c in $(sed -n 's/^\.SS \([a-z][a-z-]*\).*/\1/p' "$man"); do
   echo "$cmds" | grep -qx "$c" || no "$man documents '$c', which --help does not list"
 done
-[ $fail = 0 ] && echo "cli: ok"
+# Flags: every flag in a command's --help is in its man page section, and
+# every flag of the section is in its --help. A --help that says "see
+# 'scalelab eval --help'" or a section that says "flags of eval" takes that
+# command's flags in as well; "'scalelab eval --list'" in a --help is a
+# pointer to another command, not a flag of this one.
+section() { awk -v c="$1" '/^\.S[SH] /{ on = ($1 == ".SS" && $2 == c); next } on' "$man"; }
+man_flags() { section "$1" | sed 's/\\-/-/g; s/\\f[BIRP]//g' | grep -o -- '--[a-z][a-z0-9-]*' | sort -u; }
+help_flags() {
+  "$bin" "$1" --help 2>/dev/null | sed "s/scalelab [a-z][a-z]* --[a-z][a-z0-9-]*//g" |
+    grep -o -- '--[a-z][a-z0-9-]*' | grep -vx -- --help | sort -u
+}
+nflags=0
+for c in $cmds; do
+  [ "$c" = help ] && continue
+  h=$(help_flags "$c"); m=$(man_flags "$c"); hx=; mx=
+  for o in $cmds; do
+    [ "$o" = "$c" ] && continue
+    "$bin" "$c" --help | grep -q "scalelab $o --help" && hx="$hx $(help_flags "$o")"
+    section "$c" | tr '\n' ' ' | grep -q "flags of \.BR\{0,1\} $o\b" && mx="$mx $(man_flags "$o")"
+  done
+  for f in $h; do
+    nflags=$((nflags + 1))
+    echo " $m $mx " | tr '\n' ' ' | grep -q -- " $f " || no "$c: $f is in '$c --help' but not in the $c section of $man"
+  done
+  for f in $m; do
+    [ "$f" = --help ] && continue
+    echo " $h $hx " | tr '\n' ' ' | grep -q -- " $f " || no "$c: $f is in the $c section of $man but not in '$c --help'"
+  done
+done
+[ "$nflags" -gt 50 ] || no "only $nflags flags found in the commands' --help"
+for s in NAME SYNOPSIS OPTIONS COMMANDS "EXIT STATUS" ENVIRONMENT FILES "SEE ALSO"; do
+  grep -q "^\.SH $s\$" "$man" || no "$man has no $s section"
+done
+# Every environment variable the program reads is in ENVIRONMENT.
+for v in $(grep -rhoE 'getenv\("[A-Z_]+"\)' src | sed 's/.*("\(.*\)")/\1/' | sort -u) \
+         SCALELAB_LESSONS SCALELAB_ASSETS; do
+  awk '/^\.SH ENVIRONMENT/{on=1; next} /^\.SH /{on=0} on' "$man" | grep -q "$v" ||
+    no "$man: ENVIRONMENT does not name $v, which the program reads"
+done
+
+[ $fail = 0 ] && echo "cli: ok ($nflags flags in step with $man)"
 exit $fail
