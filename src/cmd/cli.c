@@ -236,5 +236,15 @@ int cli_run(int argc, char **argv)
         return cli_usage_error("unknown command '%s' (try 'scalelab --help')", argv[1]);
     }
     cli_current = cmd->name;
+    /* A last "--" (the first one) ends the options and adds no operand, so
+     * every command takes it, also those that have no operands at all. */
+    int dashdash = 0;
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            dashdash = i;
+            break;
+        }
+    if (dashdash == argc - 1)
+        argc--;
     return cmd->run(argc - 1, argv + 1);
 }

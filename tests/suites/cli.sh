@@ -43,6 +43,12 @@ grep -q '^-x.lua:' "$T/err" || no "check -- -x.lua did not check the file: $(cat
 "$bin" check --bogus >/dev/null 2>&1; [ $? = 2 ] || no "check --bogus is not a usage error"
 (cd "$T" && "$bin" new -- -dash) >/dev/null 2>"$T/err" || no "new -- -dash failed: $(cat "$T/err")"
 "$bin" list --lessons lessons -- >/dev/null || no "list --lessons lessons -- failed"
+for a in "version --" "eval --gpus 8 --" "progress --json --" "practice --print --count 1 --"; do
+  # shellcheck disable=SC2086
+  HOME=$T XDG_STATE_HOME=$T/state "$bin" $a >/dev/null 2>"$T/err" ||
+    no "'$a': a last -- is refused: $(cat "$T/err")"
+done
+"$bin" eval -- --gpus 8 >/dev/null 2>&1; [ $? = 2 ] || no "eval -- --gpus 8 took --gpus as a flag"
 
 # Write errors: one line and exit 1 on a full disk; a closed pipe is quiet.
 if [ -w /dev/full ]; then
