@@ -37,7 +37,7 @@ static const char eval_help[] =
     "Cluster (explicit flags override the preset's figures):\n"
     "  --system NAME      a system preset (default " EVAL_DEFAULT_SYSTEM "; see --list)\n"
     "  --gpus N           GPUs in the cluster (default: the preset's, or TPxCPxPPxDP)\n"
-    "  --gpu NAME         GPU preset (a100-sxm, h100-sxm, h200, b200, gb200, gb300, tpu-v5p)\n"
+    "  --gpu NAME         GPU preset (see --list)\n"
     "  --domain N         GPUs per scale-up domain\n"
     "  --up BW            scale-up bandwidth per GPU, one direction (\"450 GB/s\")\n"
     "  --out BW           scale-out NIC per GPU, one direction (\"400G\", \"50 GB/s\")\n"
@@ -54,6 +54,7 @@ static const char eval_help[] =
     "                     defaults: SP on with TP > 1, TP overlap off, PP overlap with\n"
     "                     interleave, DP overlap on)\n"
     "  --swiglu on|off --flash-attention on|off\n"
+
     "Mapping (what is not given is searched, as 'scalelab sweep' does: the fastest\n"
     "legal mapping that fits, else the one that needs least memory):\n"
     "  --tp --pp --dp --ep --cp N   --interleave V   --zero 0|1|2|3 (default 1)\n"
@@ -115,6 +116,13 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_key_num(out, "scale_up", r->tier_bytes[TIER_UP], true);
     json_key_num(out, "scale_out", r->tier_bytes[TIER_OUT], true);
     json_key_num(out, "scale_across", r->tier_bytes[TIER_ACROSS], false);
+    fprintf(out, "},\"settings\":{\"seq_parallel\":%s,\"tp_overlap\":%s,\"pp_overlap\":%s,"
+                 "\"dp_overlap\":%s,",
+            r->seq_parallel ? "true" : "false", r->tp_overlap ? "true" : "false",
+            r->pp_overlap ? "true" : "false", r->dp_overlap ? "true" : "false");
+    json_key_num(out, "tp_hidden_s", r->tp_hidden_s, true);
+    json_key_num(out, "pp_hidden_s", r->pp_hidden_s, true);
+    json_key_num(out, "dp_hidden_s", r->dp_hidden_s, false);
     fputs("},\"memory\":{", out);
     json_key_num(out, "weights", r->mem_weights, true);
     json_key_num(out, "grads", r->mem_grads, true);

@@ -40,12 +40,16 @@
  *                      row's error)
  *   Hopper (H100/H800/H200)  Llama 3 405B on 8,192 H100, 8K context
  *                      (Llama 3 paper Table 4: 430 TFLOP/s BF16)
- *   Blackwell (B200/B300/GB200/GB300)  NeMo/Megatron-Bridge 25.11, Llama 3
- *                      8B FP8 on 8 GB200 (1,622 TFLOP/s)
+ *   Blackwell (B200/GB200)  Megatron-Bridge 25.11, DeepSeek-V3 BF16 on 256
+ *                      GB200 (3,139 tokens/s per GPU)
+ *   Blackwell Ultra (B300/GB300)  the same table, DeepSeek-V3 BF16 on 256
+ *                      GB300 (3,848 tokens/s per GPU)
  * FP8 GEMMs run at fp8_share of the FP8 peak: NeMo 24.07 GPT-3 175B FP8 on
- * 512 H100 (842 TFLOP/s, the MLPerf configuration) for Hopper; the GB200
- * Llama 3 8B row above for Blackwell. Other accelerators (TPU, Trainium,
- * AMD, Rubin) have no published run here and take Hopper's values [U]. */
+ * 512 H100 (782 tokens/s per GPU, the MLPerf configuration) for Hopper;
+ * Megatron-Bridge 25.11 Llama 3 8B FP8 on 8 GB200 (31,508) and on 8 GB300
+ * (37,556) for Blackwell and Blackwell Ultra. Other accelerators (TPU,
+ * Trainium, AMD, Rubin) have no published run here and take Hopper's
+ * values [U]. */
 typedef struct {
     const char *prefix; /* GpuSpec id prefix */
     double bf16_share, fp8_share;
@@ -55,7 +59,7 @@ static const GemmCalibration gemm_calibration[] = {
     {"a100", 0.685, 0}, /* Ampere: SC21 Table 1 */
     {"h100", 0.64, 0.525}, {"h800", 0.64, 0.525}, {"h200", 0.64, 0.525}, /* Hopper */
     {"b200", 0.45, 0.435}, {"gb200", 0.45, 0.435},                        /* Blackwell */
-    {"b300", 0.50, 0.55},  {"gb300", 0.50, 0.55},                         /* Blackwell Ultra */
+    {"b300", 0.54, 0.53},  {"gb300", 0.54, 0.53},                         /* Blackwell Ultra */
 };
 
 static GemmCalibration gemm_share(const GpuSpec *g)

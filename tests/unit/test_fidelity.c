@@ -265,11 +265,12 @@ static const Case cases[] = {
      WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 2, 1, 4, 1, 1, 1, TOK, 12036, false},
     {"NeMo Llama3-70B", NEMO2407, HELD, "dgx-h100", 64, 0, 0, &LLAMA3_70B, 128, 1,
      WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 2, 4, 2, 1, 5, 1, TOK, 1533, false},
-    /* Megatron-Bridge 25.11 (held out but the GB200 Llama 3 8B FP8 row and
-     * the GB200 DeepSeek-V3 BF16 row, which tuned Blackwell). FP8-CS rows as
+    /* Megatron-Bridge 25.11 (held out but the Llama 3 8B FP8 and DeepSeek-V3
+     * BF16 rows of GB200 and of GB300, which tuned Blackwell and Blackwell
+     * Ultra). FP8-CS rows as
      * FP8. MoE rows: EP groups of 64 fill a 72-GPU rack's first 64 GPUs
      * (domain 64 here), as a rack-aware launcher places them. */
-    {"MB Llama3-8B GB300", MB2511, HELD, "gb300-nvl72", 8, 0, 0, &LLAMA3_8B, 128, 2,
+    {"MB Llama3-8B GB300", MB2511, TUNED, "gb300-nvl72", 8, 0, 0, &LLAMA3_8B, 128, 2,
      WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 8, 1, 1, 1, TOK, 37556, false},
     {"MB Llama3-8B GB200", MB2511, TUNED, "gb200-nvl72", 8, 0, 0, &LLAMA3_8B, 128, 2,
      WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 1, 1, 1, 8, 1, 1, 1, TOK, 31508, false},
@@ -291,7 +292,7 @@ static const Case cases[] = {
      WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 4, 2, 8, 2, 1, 8, 1, TOK, 661, false},
     {"MB Llama3.1-405B H100", MB2511, HELD, "dgx-h100", 1024, 0, 0, &LLAMA3_405B, 512, 1,
      WL_RECOMPUTE_NONE, WL_FP8, NEMO, 0, 8, 2, 8, 8, 1, 8, 1, TOK, 292, false},
-    {"MB DeepSeek-V3 GB300 BF16", MB2511, HELD, "gb300-nvl72", 256, 0, 64, &DEEPSEEK_V3, 4096,
+    {"MB DeepSeek-V3 GB300 BF16", MB2511, TUNED, "gb300-nvl72", 256, 0, 64, &DEEPSEEK_V3, 4096,
      1, WL_RECOMPUTE_NONE, WL_BF16, NEMO, 0, 1, 1, 2, 128, 32, 4, 1, TOK, 3848, false},
     {"MB DeepSeek-V3 GB200 BF16", MB2511, TUNED, "gb200-nvl72", 256, 0, 64, &DEEPSEEK_V3, 4096,
      1, WL_RECOMPUTE_NONE, WL_BF16, NEMO, 0, 1, 1, 4, 64, 64, 4, 1, TOK, 3139, false},

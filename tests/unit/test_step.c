@@ -287,6 +287,38 @@ static void test_step_expert_all_to_all(void **state)
     NEAR(r.ep_permute_s, 6.7108864e-5, 1e-9);
 }
 
+/* Sequence parallelism (Korthikanti et al. 2022): on by default at TP > 1;
+ * off, the replicated 10*s*b*h of each layer is no longer split. Tiny GPT
+ * layer (h 1024, s 1024, b 1, t 2, FlashAttention): 34/2 = 17 vs 10 + 24/2 = 22
+ * bytes per token and hidden unit. The overlaps hide time and say so. */
+static void test_step_seq_parallel_and_overlaps(void **state)
+{
+    (void)state;
+    Cluster c = tiny_cluster();
+    Workload w = tiny_workload();
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    StepResult on = eval_ok(&c, &w, &m, &P0);
+    w.seq_parallel = WL_OFF;
+    StepResult off = eval_ok(&c, &w, &m, &P0);
+    assert_true(on.seq_parallel && !off.seq_parallel);
+    /* no recompute: 2 layers x s*b*h x (17 or 22) + logits 2,048,000 */
+    NEAR(on.mem_activations, 2 * 1048576.0 * 17 + 2048000.0, 1e-12);
+    NEAR(off.mem_activations, 2 * 1048576.0 * 22 + 2048000.0, 1e-12);
+    /* the same bytes either way: RS + AG of S moves what one all-reduce does */
+    NEAR(on.part_s[STEP_TP], off.part_s[STEP_TP], 1e-9);
+    /* TP overlap: 90% of the TP time (less than the matmul time) hidden */
+    w.seq_parallel = WL_AUTO;
+    w.tp_overlap = WL_ON;
+    StepResult ov = eval_ok(&c, &w, &m, &P0);
+    assert_true(ov.tp_overlap && !on.tp_overlap);
+    NEAR(ov.part_s[STEP_TP], 0.1 * on.part_s[STEP_TP], 1e-9);
+    NEAR(ov.tp_hidden_s, 0.9 * on.part_s[STEP_TP], 1e-9);
+    /* DP overlap off: nothing hidden (P0 already has dp_overlap 0) */
+    assert_true(on.dp_overlap);
+    w.dp_overlap = WL_OFF;
+    assert_false(eval_ok(&c, &w, &m, NULL).dp_overlap);
+}
+
 static void test_step_fp8_and_uneven_stages(void **state)
 {
     (void)state;
@@ -453,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_step_recompute_and_zero),
         cmocka_unit_test(test_step_expert_all_to_all),
         cmocka_unit_test(test_step_fp8_and_uneven_stages),
+        cmocka_unit_test(test_step_seq_parallel_and_overlaps),
         cmocka_unit_test(test_step_context_parallel),
         cmocka_unit_test(test_step_errors_and_shortfall),
         cmocka_unit_test(test_step_explain_substitutes_numbers),
