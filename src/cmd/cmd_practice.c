@@ -4,11 +4,13 @@
  * JSON, the same for the same seed on any machine.
  */
 #include "cmd/cli.h"
+#include "cmd/flags.h"
 #include "cmd/json.h"
 #include "draw/text.h"
 #include "model/practice.h"
 #include "ui/app.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,57 +37,40 @@ typedef struct {
     int kind, level, count;
 } PracticeOpts;
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    if (!s || !*s)
-        return false;
-    long v = strtol(s, &end, 10);
-    if (*end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
+/* practice's settings from what flags_parse read. */
 static int parse_opts(int argc, char **argv, PracticeOpts *o)
 {
     *o = (PracticeOpts){.seed = 1, .kind = -1, .level = 1, .count = 1};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-            o->help = true;
-        else if (strcmp(a, "--print") == 0)
-            o->print = true;
-        else if (strcmp(a, "--json") == 0)
-            o->json = true;
-        else if (strcmp(a, "--seed") == 0) {
-            char *end;
-            if (!v || !*v || *v == '-' || (o->seed = strtoull(v, &end, 10), *end))
-                return cli_usage_error("practice: --seed takes a whole number >= 0");
-            o->seed_given = true;
-            i++;
-        } else if (strcmp(a, "--kind") == 0) {
-            if ((o->kind = practice_kind_find(v)) < 0)
-                return cli_usage_error("practice: --kind takes mapping, predict or bottleneck");
-            i++;
-        } else if (strcmp(a, "--level") == 0) {
-            if (!parse_int(v, PRACTICE_LEVEL_MIN, PRACTICE_LEVEL_MAX, &n))
-                return cli_usage_error("practice: --level takes 1 to 5");
-            o->level = (int)n;
-            o->level_given = true;
-            i++;
-        } else if (strcmp(a, "--count") == 0) {
-            if (!parse_int(v, 1, 1000, &n))
-                return cli_usage_error("practice: --count takes 1 to 1000");
-            o->count = (int)n;
-            i++;
-        } else
-            return cli_usage_error("practice: unknown argument '%s' (try 'scalelab practice "
-                                   "--help')",
-                                   a);
+    FlagArgs a;
+    int rc = flags_parse(&flags_practice, argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc;
+    o->help = a.set[FLAG_HELP];
+    o->print = a.set[FLAG_PRINT];
+    o->json = a.set[FLAG_JSON];
+    if (a.set[FLAG_SEED]) {
+        const char *v = a.str[FLAG_SEED];
+        char *end;
+        errno = 0;
+        o->seed = strtoull(v, &end, 10);
+        if (!*v || *v == '-' || *end || errno)
+            return cli_usage_error("practice: --seed takes a whole number from 0 to 2^64-1");
+        o->seed_given = true;
     }
-    if ((o->json || o->count != 1) && !o->print)
+    if (a.set[FLAG_KIND] && (o->kind = practice_kind_find(a.str[FLAG_KIND])) < 0)
+        return cli_usage_error("practice: --kind takes mapping, predict or bottleneck");
+    if (a.set[FLAG_LEVEL]) {
+        o->level = flags_int(&a, FLAG_LEVEL);
+        if (o->level < PRACTICE_LEVEL_MIN || o->level > PRACTICE_LEVEL_MAX)
+            return cli_usage_error("practice: --level takes 1 to 5");
+        o->level_given = true;
+    }
+    if (a.set[FLAG_HOW_MANY]) {
+        o->count = flags_int(&a, FLAG_HOW_MANY);
+        if (o->count < 1 || o->count > 1000)
+            return cli_usage_error("practice: --count takes 1 to 1000");
+    }
+    if ((o->json || a.set[FLAG_HOW_MANY]) && !o->print)
         return cli_usage_error("practice: --json and --count go with --print");
     return CLI_OK;
 }

@@ -8,6 +8,7 @@
  * not load is still listed, from its progress record alone.
  */
 #include "cmd/cli.h"
+#include "cmd/flags.h"
 #include "cmd/json.h"
 #include "cmd/progress_json.h"
 #include "lesson/catalog.h"
@@ -38,21 +39,15 @@ typedef struct {
 
 static int parse_opts(int argc, char **argv, ProgressOpts *o)
 {
-    *o = (ProgressOpts){false, NULL, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--json") == 0)
-            o->json = true;
-        else if ((strcmp(a, "--lessons") == 0 || strcmp(a, "--name") == 0) && i + 1 < argc)
-            *(strcmp(a, "--name") == 0 ? &o->name : &o->dir) = argv[++i];
-        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(progress_help, stdout);
-            return -1;
-        } else
-            return cli_usage_error("progress: unknown argument '%s' (try 'scalelab progress "
-                                   "--help')",
-                                   a);
+    FlagArgs a;
+    int rc = flags_parse(&flags_progress, argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc;
+    if (a.set[FLAG_HELP]) {
+        fputs(progress_help, stdout);
+        return -1;
     }
+    *o = (ProgressOpts){a.set[FLAG_JSON], a.str[FLAG_LESSONS], a.str[FLAG_NAME]};
     return CLI_OK;
 }
 

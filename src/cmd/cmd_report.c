@@ -11,6 +11,7 @@
 #include "base/file.h"
 #include "base/xmem.h"
 #include "cmd/cli.h"
+#include "cmd/flags.h"
 #include "cmd/json.h"
 #include "cmd/progress_json.h"
 #include "lesson/sandbox.h"
@@ -28,7 +29,7 @@ static const char report_help[] =
     "\n"
     "  --json     one JSON object instead of the tables\n";
 
-#define REPORT_MAX_FILES 500
+#define REPORT_MAX_FILES FLAGS_MAX_OPERANDS
 #define REPORT_MAX_LESSONS 100
 #define REPORT_MAX_MISSES 400
 
@@ -305,38 +306,30 @@ static bool report_file(Report *r, const char *path)
 
 int cmd_report(int argc, char **argv)
 {
-    bool json = false;
-    int first = 1;
-    for (; first < argc && argv[first][0] == '-'; first++) {
-        if (strcmp(argv[first], "--") == 0) {
-            first++;
-            break;
-        }
-        if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
-            fputs(report_help, stdout);
-            return CLI_OK;
-        }
-        if (strcmp(argv[first], "--json") == 0)
-            json = true;
-        else
-            return cli_usage_error("report: unknown option '%s' (try 'scalelab report --help')",
-                                   argv[first]);
+    if (argc > REPORT_MAX_FILES + 3)
+        return cli_usage_error("report: at most %d files at once", REPORT_MAX_FILES);
+    static FlagArgs a; /* 4 kB of operands: not on the stack */
+    int rc = flags_parse(&flags_report, argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc;
+    if (a.set[FLAG_HELP]) {
+        fputs(report_help, stdout);
+        return CLI_OK;
     }
-    int n = argc - first;
+    bool json = a.set[FLAG_JSON];
+    int n = a.n_operands;
     if (n < 1)
         return cli_usage_error("report: name the progress files (scalelab report FILE...)");
-    if (n > REPORT_MAX_FILES)
-        return cli_usage_error("report: at most %d files at once", REPORT_MAX_FILES);
     Report *r = xcalloc(1, sizeof *r);
     r->rows = xcalloc((size_t)n, sizeof *r->rows);
-    for (int i = first; i < argc; i++)
-        report_file(r, argv[i]);
+    for (int i = 0; i < n; i++)
+        report_file(r, a.operand[i]);
     qsort(r->misses, (size_t)r->n_misses, sizeof r->misses[0], miss_cmp);
     if (json)
         report_json(stdout, r);
     else
         report_text(stdout, r);
-    int rc = r->bad_files ? CLI_FAIL : CLI_OK;
+    rc = r->bad_files ? CLI_FAIL : CLI_OK;
     free(r->rows);
     free(r);
     return rc;

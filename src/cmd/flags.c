@@ -58,10 +58,12 @@ static const struct {
     [FLAG_INTERLEAVE] = {"interleave", NULL, FLAG_INT, JOB},
     [FLAG_ZERO] = {"zero", NULL, FLAG_INT, JOB},
     [FLAG_ETP] = {"etp", NULL, FLAG_INT, JOB},
-    [FLAG_JSON] = {"json", NULL, FLAG_NO_VALUE, FLAGS_EVAL | FLAGS_SWEEP},
+    [FLAG_JSON] = {"json", NULL, FLAG_NO_VALUE,
+                   FLAGS_EVAL | FLAGS_SWEEP | FLAGS_PRACTICE | FLAGS_PROGRESS | FLAGS_REPORT},
     [FLAG_FORMAT] = {"format", NULL, FLAG_STRING, JOB},
     [FLAG_LIST] = {"list", NULL, FLAG_NO_VALUE, FLAGS_EVAL},
-    [FLAG_HELP] = {"help", NULL, FLAG_NO_VALUE, JOB_AND_PLAY},
+    [FLAG_HELP] = {"help", NULL, FLAG_NO_VALUE,
+                   JOB_AND_PLAY | FLAGS_PRACTICE | FLAGS_PROGRESS | FLAGS_REPORT},
     [FLAG_TOP] = {"top", NULL, FLAG_STRING, FLAGS_SWEEP},
     [FLAG_CHART] = {"chart", NULL, FLAG_NO_VALUE, FLAGS_SWEEP},
     [FLAG_ASCII] = {"ascii", NULL, FLAG_NO_VALUE, FLAGS_SWEEP | FLAGS_RENDER},
@@ -76,12 +78,22 @@ static const struct {
     [FLAG_LOAD] = {"load", NULL, FLAG_NO_VALUE, FLAGS_RENDER},
     [FLAG_SWEEP] = {"sweep", NULL, FLAG_STRING, FLAGS_RENDER},
     [FLAG_VALUES] = {"values", NULL, FLAG_STRING, FLAGS_RENDER},
+    [FLAG_SEED] = {"seed", NULL, FLAG_STRING, FLAGS_PRACTICE},
+    [FLAG_KIND] = {"kind", NULL, FLAG_STRING, FLAGS_PRACTICE},
+    [FLAG_LEVEL] = {"level", NULL, FLAG_INT, FLAGS_PRACTICE},
+    [FLAG_PRINT] = {"print", NULL, FLAG_NO_VALUE, FLAGS_PRACTICE},
+    [FLAG_HOW_MANY] = {"count", NULL, FLAG_INT, FLAGS_PRACTICE},
+    [FLAG_LESSONS] = {"lessons", NULL, FLAG_STRING, FLAGS_PROGRESS},
+    [FLAG_NAME] = {"name", NULL, FLAG_STRING, FLAGS_PROGRESS},
 };
 
 const FlagCommand flags_eval = {"eval", FLAGS_EVAL, 0, NULL};
 const FlagCommand flags_sweep = {"sweep", FLAGS_SWEEP, 0, NULL};
 const FlagCommand flags_render = {"render", FLAGS_RENDER, 1, "view"};
 const FlagCommand flags_play = {"play", FLAGS_PLAY, 1, "FILE.lua"};
+const FlagCommand flags_practice = {"practice", FLAGS_PRACTICE, 0, NULL};
+const FlagCommand flags_progress = {"progress", FLAGS_PROGRESS, 0, NULL};
+const FlagCommand flags_report = {"report", FLAGS_REPORT, FLAGS_MAX_OPERANDS, "file"};
 
 const char *flags_name(FlagId f)
 {
@@ -175,8 +187,9 @@ static int flag_lookup(const char *name, size_t len)
 /* The commands that do take flag f, for "--list is eval's". */
 static const char *owner_of(int f)
 {
-    static const FlagCommand *const all[] = {&flags_eval, &flags_sweep, &flags_render,
-                                             &flags_play};
+    static const FlagCommand *const all[] = {&flags_eval,     &flags_sweep,    &flags_render,
+                                             &flags_play,     &flags_practice, &flags_progress,
+                                             &flags_report};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (flag_table[f].commands & all[i]->bit)
             return all[i]->name;

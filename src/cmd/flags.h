@@ -76,6 +76,14 @@ typedef enum {
     FLAG_LOAD,
     FLAG_SWEEP,
     FLAG_VALUES,
+    /* practice, progress, report */
+    FLAG_SEED,
+    FLAG_KIND,
+    FLAG_LEVEL,
+    FLAG_PRINT,
+    FLAG_HOW_MANY, /* --count */
+    FLAG_LESSONS,
+    FLAG_NAME,
     FLAG_COUNT
 } FlagId;
 
@@ -98,6 +106,9 @@ enum {
     FLAGS_SWEEP = 1 << 1,
     FLAGS_RENDER = 1 << 2,
     FLAGS_PLAY = 1 << 3,
+    FLAGS_PRACTICE = 1 << 4,
+    FLAGS_PROGRESS = 1 << 5,
+    FLAGS_REPORT = 1 << 6,
 };
 
 /* A command of the table: its name (for errors and "try 'scalelab NAME
@@ -110,7 +121,10 @@ typedef struct {
     const char *operand_what;
 } FlagCommand;
 
-extern const FlagCommand flags_eval, flags_sweep, flags_render, flags_play;
+extern const FlagCommand flags_eval, flags_sweep, flags_render, flags_play, flags_practice,
+    flags_progress, flags_report;
+
+#define FLAGS_MAX_OPERANDS 500 /* report's files */
 
 /* What one command line gave: set[] per flag, the text (str) and for number
  * kinds the value (num), and the operands in order. Points into argv. */
@@ -118,7 +132,7 @@ typedef struct {
     bool set[FLAG_COUNT];
     const char *str[FLAG_COUNT];
     double num[FLAG_COUNT];
-    const char *operand[4];
+    const char *operand[FLAGS_MAX_OPERANDS];
     int n_operands;
 } FlagArgs;
 
