@@ -415,6 +415,40 @@ static int render_scenario(const RenderOpts *o, const Cluster *c, const Workload
     return CLI_OK;
 }
 
+/* Draws the view into cv (width x height); returns the rows used. */
+static int render_draw(Canvas *cv, const RenderOpts *o, const ViewInput *in, const Cluster *c,
+                       const Workload *w, const Mapping *m, const StepResult *r,
+                       const ChartSeries *series, int width, int height)
+{
+    int rows;
+    switch (o->view) {
+    case VIEW_RACK:
+        rows = view_rack_draw(cv, 0, 0, width, height, in);
+        break;
+    case VIEW_FABRIC:
+        rows = view_fabric_draw(cv, 0, 0, width, height, in);
+        break;
+    case VIEW_BAR: {
+        char head[200], ms[64];
+        snprintf(head, sizeof head, "Step time of %s on %d %s %s, %s", w->id, c->n_gpus,
+                 o->ascii ? "x" : "×", c->name, mapping_format(m, ms, sizeof ms));
+        canvas_put_text_max(cv, 0, 0, width, head, STYLE_HEADING);
+        rows = 2 + chart_step_bar(cv, 0, 2, width, r, NULL);
+        if (r->bottleneck[0])
+            rows += text_draw_wrapped(cv, 0, rows, width, 3, r->bottleneck, STYLE_LABEL);
+        break;
+    }
+    default: {
+        int h = o->height ? o->height : 16;
+        if (h > height)
+            h = height;
+        rows = chart_line(cv, 0, 0, width, h, series);
+        break;
+    }
+    }
+    return rows;
+}
+
 int cmd_render(int argc, char **argv)
 {
     FlagArgs a;
@@ -497,32 +531,7 @@ int cmd_render(int argc, char **argv)
 
     Canvas *cv = canvas_new(width, height);
     canvas_set_ascii(cv, o.ascii);
-    int rows;
-    switch (o.view) {
-    case VIEW_RACK:
-        rows = view_rack_draw(cv, 0, 0, width, height, &in);
-        break;
-    case VIEW_FABRIC:
-        rows = view_fabric_draw(cv, 0, 0, width, height, &in);
-        break;
-    case VIEW_BAR: {
-        char head[200], ms[64];
-        snprintf(head, sizeof head, "Step time of %s on %d %s %s, %s", w.id, c.n_gpus,
-                 o.ascii ? "x" : "×", c.name, mapping_format(&m, ms, sizeof ms));
-        canvas_put_text_max(cv, 0, 0, width, head, STYLE_HEADING);
-        rows = 2 + chart_step_bar(cv, 0, 2, width, &r, NULL);
-        if (r.bottleneck[0])
-            rows += text_draw_wrapped(cv, 0, rows, width, 3, r.bottleneck, STYLE_LABEL);
-        break;
-    }
-    default: {
-        int h = o.height ? o.height : 16;
-        if (h > height)
-            h = height;
-        rows = chart_line(cv, 0, 0, width, h, &series);
-        break;
-    }
-    }
+    int rows = render_draw(cv, &o, &in, &c, &w, &m, &r, &series, width, height);
     rc = CLI_OK;
     if (o.svg) {
         char title[256], ms[64];
