@@ -167,6 +167,22 @@ static void predict_trim(const char *typed, char *buf, size_t n)
     buf[len] = '\0';
 }
 
+/* shown without a trailing "x", "×" or "times" (a count typed as a ratio). */
+static const char *predict_drop_times(const char *shown, char *buf, size_t n)
+{
+    static const char *const ends[] = {"times", "x", "X", "\xc3\x97" /* × */};
+    snprintf(buf, n, "%s", shown);
+    size_t len = strlen(buf);
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        size_t el = strlen(ends[i]);
+        if (len > el && strcmp(buf + len - el, ends[i]) == 0) {
+            buf[len - el] = '\0';
+            break;
+        }
+    }
+    return buf;
+}
+
 static PredictVerdict predict_unreadable(const PredictSpec *p, const UnitsQuantity *q,
                                          const char *err, const char *shown, UnitsKind kind,
                                          PredictGrade *out)
@@ -194,8 +210,10 @@ PredictVerdict predict_grade(const PredictSpec *p, const char *typed, bool ascii
     PredictGrade g = {.verdict = PREDICT_UNREADABLE};
     UnitsKind kind = UNITS_COUNT;
     predict_unit_known(p->unit, &kind);
-    char shown[48], err[MSG_LEN];
+    char shown[48], err[MSG_LEN], plain[48];
     predict_trim(typed ? typed : "", shown, sizeof shown);
+    if (kind == UNITS_COUNT) /* a ratio as people write it: "9x", "9 ×", "9 times" */
+        typed = predict_drop_times(shown, plain, sizeof plain);
     UnitsQuantity q;
     if (!units_parse_quantity(typed, &q, err, sizeof err)) {
         predict_unreadable(p, &q, err, shown, kind, &g);

@@ -111,6 +111,10 @@ static void test_predict_other_units_and_tolerance(void **state)
     PredictSpec n = {.unit = "", .answer = 72};
     GRADE(&n, "72", PREDICT_RIGHT, NULL);
     GRADE(&n, "72 GB", PREDICT_UNREADABLE, NULL);
+    GRADE(&n, "72x", PREDICT_RIGHT, NULL); /* a ratio as people write it */
+    GRADE(&n, "72 \xc3\x97", PREDICT_RIGHT, NULL);
+    GRADE(&n, "36 times", PREDICT_TOO_LOW, "factor of about 2.0");
+    GRADE(&n, "x", PREDICT_UNREADABLE, NULL);
     /* Tolerance: default 20%; 5% set by the author. */
     PredictSpec d = {.unit = "s", .answer = 1};
     GRADE(&d, "1.19 s", PREDICT_RIGHT, NULL);
