@@ -184,8 +184,8 @@ B200-class GPUs: change the wiring, then the EP it allows.]], V),
       },
       debrief = function(r)
         local where = r.span.ep.domains > 1 and
-          ("each EP group spans " .. r.span.ep.domains .. " domains, so part of its exchange\n" ..
-           "still crosses the network, but far less of it than between 8-GPU servers")
+          ("each EP group spans " .. r.span.ep.domains .. " domains, so part of its exchange" ..
+           " still crosses the network, but far less of it than between 8-GPU servers")
           or "each EP group sits in one domain: its whole exchange stays on NVLink"
         return fill([[
 You ended on {sys} with EP {ep}: {step} a step, expert exchange

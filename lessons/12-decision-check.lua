@@ -172,13 +172,10 @@ fit, and small micro-batches to keep them busy.
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
       workload = w2, mapping = m2(START_EP),
       text = fill([[
-DeepSeek-V3, EP 64 and ZeRO-3 (weights gathered layer by layer), on
-128 GPUs of two NVL72 racks (72 + 56) split into 8-GPU NVLink
-partitions: each EP all-to-all leaves its partition through the NICs.
-Step: {bad2}. Partitions can be any size that tiles a
-rack, up to {rack}. Beware: with {rack}-GPU domains the EP 64 groups do
-not line up with the racks, so the second one straddles both ({at72});
-64-GPU domains ({at64}) would need 64-GPU racks, which do not exist.
+DeepSeek-V3 (EP 64; ZeRO-3 gathers weights per layer) on two NVL72
+racks (72 + 56 GPUs) split into 8-GPU partitions: {bad2}. With 72-GPU
+domains the second EP group straddles the racks ({at72}); 64-GPU
+domains ({at64}) would need racks that do not exist.
 ]], V) },
 
     { kind = "scenario", title = "Case 2: scale up or out?", text = fill([[
@@ -209,8 +206,8 @@ Keep TP 1 and PP 1; the model must fit.]], V),
       },
       debrief = function(r)
         local where = r.span.ep.domains > 1 and
-          ("each EP group spans " .. r.span.ep.domains .. " domains: part of the exchange\n" ..
-           "crosses the NICs, a cost the wider domains keep small")
+          ("each EP group spans " .. r.span.ep.domains .. " domains: part of the exchange" ..
+           " crosses the NICs, a cost the wider domains keep small")
           or "each EP group sits in one domain, all on NVLink"
         return fill([[
 You ended with {d}-GPU domains and EP {ep}: {step} a step, expert
