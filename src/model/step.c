@@ -244,11 +244,11 @@ static bool on_or(WlSwitch sw, bool dflt)
  *   attention scores    5*a*s (softmax 2as, dropout mask as, dropout 2as),
  *                       split over TP; none with FlashAttention or selective
  *                       recompute
- * per token: R + S/t + scores/t, or (R + S + scores)/t with sequence
- * parallelism. An MoE layer's MLP is its top-k routed experts plus the
+ * per token: R + S/t, or (R + S)/t with sequence parallelism; the scores
+ * (added by step_setup) are split over TP either way. An MoE layer's MLP is its top-k routed experts plus the
  * shared ones, and the dispatched token copies (2h per route). GPT (no
  * SwiGLU) is taken to train with dropout, Llama-style models without. */
-static double step_act_per_token(const Step *S, bool scores)
+static double step_act_per_token(const Step *S)
 {
     const Workload *w = S->w;
     double h = S->h, F = w->ffn, kv = (double)w->kv_heads / w->heads;
@@ -268,8 +268,7 @@ static double step_act_per_token(const Step *S, bool scores)
     }
     double R = 4.0 * h + 2.0 * h * in * 2 + (dropout ? 2.0 * h : 0);
     double split = 2.0 * h + 2.0 * h * in + 4.0 * h * kv + inner;
-    double sc = scores ? 5.0 * w->heads * S->s : 0;
-    return S->sp ? (R + split + sc) / S->t : R + (split + sc) / S->t;
+    return S->sp ? (R + split) / S->t : R + split / S->t;
 }
 
 /* Sizes, settings and parameter counts shared by the terms. */
@@ -326,11 +325,12 @@ static void step_setup(Step *S, StepResult *r, const GroupSpan *spans)
      * (Megatron-Core parallel folding): each GPU holds 1/(ETP x EP). */
     S->n_expert = S->Ls * expert_layer / ((double)mapping_etp(m) * S->e);
 
-    bool no_scores = w->flash_attention;
     double tokens = S->b * S->s_loc;
-    S->act_layer = tokens * step_act_per_token(S, !no_scores);
+    double base = step_act_per_token(S); /* + the scores, split over TP either way */
+    double scores = w->flash_attention ? 0 : 5.0 * w->heads * S->s / S->t;
+    S->act_layer = tokens * (base + scores);
     S->act_stored = S->full        ? tokens * 2.0 * S->h / (S->sp ? S->t : 1)
-                    : S->selective ? tokens * step_act_per_token(S, false)
+                    : S->selective ? tokens * base
                                    : S->act_layer;
     S->logits = tokens * S->V / S->t * 4.0;
 }

@@ -252,6 +252,9 @@ static void bench_every_pair(void)
     for (int i = 0; i < hw_system_count(); i++) {
         for (int k = 0; k < workload_preset_count(); k++) {
             const char *sys = hw_system_at(i)->id, *model = workload_preset_at(k)->id;
+            const GpuSpec *g = hw_gpu_find(hw_system_at(i)->gpu_id);
+            if (workload_preset_at(k)->w.precision == WL_FP8 && !(g && g->fp8_flops > 0))
+                continue; /* FP8 on a GPU without FP8 is refused, not timed */
             Job j;
             if (!job_make(&j, sys, 0, model))
                 continue;
