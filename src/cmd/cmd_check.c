@@ -10,6 +10,7 @@
 
 #include "base/xmem.h"
 #include "lesson/lesson.h"
+#include "lesson/sandbox.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -56,25 +57,21 @@ int cmd_check(int argc, char **argv)
     int problems = 0;
     char **ids = xcalloc((size_t)argc, sizeof *ids);
     for (int i = 1; i < argc; i++) {
-        int n = lesson_check_file(argv[i], print_problem, NULL);
+        char id[256];
+        int n = lesson_check_file_id(argv[i], print_problem, NULL, id, sizeof id);
         problems += n;
         if (n > 0)
             continue;
-        char err[MSG_LEN];
-        Lesson *l = lesson_load(argv[i], err, sizeof err);
-        if (!l) {
-            fprintf(stderr, "%s\n", err);
-            problems++;
-            continue;
-        }
         for (int j = 1; j < i; j++)
-            if (ids[j] && strcmp(ids[j], lesson_id(l)) == 0) {
-                fprintf(stderr, "%s:1: lesson id '%s' is already used by %s\n", argv[i],
-                        lesson_id(l), argv[j]);
+            if (ids[j] && strcmp(ids[j], id) == 0) {
+                char line[LESSON_ERR_LEN * 2], shown[LESSON_ERR_LEN];
+                snprintf(line, sizeof line, "%s:1: lesson id '%s' is already used by %s",
+                         argv[i], id, argv[j]);
+                sandbox_escape(line, strlen(line), shown, sizeof shown);
+                fprintf(stderr, "%s\n", shown);
                 problems++;
             }
-        ids[i] = xstrdup(lesson_id(l));
-        lesson_free(l);
+        ids[i] = xstrdup(id);
     }
     for (int i = 0; i < argc; i++)
         free(ids[i]);

@@ -432,6 +432,50 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
     it->e.track = it->owned[4];
 }
 
+/* The line of path that first names id in quotes, else 1 (for messages). */
+static int id_line(const char *path, const char *id)
+{
+    size_t len;
+    char *text = file_read(path, sandbox_limits_default().file_bytes, &len, NULL);
+    int line = 1;
+    size_t n = strlen(id);
+    for (size_t i = 0; text && i + n + 2 <= len; i++) {
+        if ((text[i] == '"' || text[i] == '\'') && memcmp(text + i + 1, id, n) == 0 &&
+            text[i + 1 + n] == text[i]) {
+            free(text);
+            return line;
+        }
+        line += text[i] == '\n';
+    }
+    free(text);
+    return 1;
+}
+
+/* Two files with the same id would share one progress record and one menu
+ * entry: the second (by file name) is refused, naming the first. */
+static void refuse_duplicate_ids(Catalog *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        Item *it = &c->items[i];
+        for (int j = 0; j < i && !it->e.error; j++) {
+            const Item *first = &c->items[j];
+            if (first->e.error || strcmp(first->e.id, it->e.id) != 0)
+                continue;
+            char msg[LESSON_ERR_LEN], shown[LESSON_ERR_LEN];
+            snprintf(msg, sizeof msg, "%s:%d: lesson id '%s' is already used by %s", it->e.path,
+                     id_line(it->e.path, it->e.id), it->e.id, first->e.path);
+            sandbox_escape(msg, strlen(msg), shown, sizeof shown);
+            it->owned[5] = xstrdup(shown);
+            it->e.error = it->owned[5];
+        }
+    }
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 Catalog *catalog_load(const char *dir, char *err, size_t err_len)
 {
     DIR *d = dir ? opendir(dir) : NULL;
@@ -451,6 +495,8 @@ Catalog *catalog_load(const char *dir, char *err, size_t err_len)
         names[n++] = xstrdup(de->d_name);
     }
     closedir(d);
+    if (n > 1)
+        qsort(names, (size_t)n, sizeof *names, name_cmp);
     Catalog *c = xcalloc(1, sizeof *c);
     c->items = xcalloc((size_t)(n ? n : 1), sizeof *c->items);
     Cache cache;
@@ -471,6 +517,7 @@ Catalog *catalog_load(const char *dir, char *err, size_t err_len)
     if (cache.dir_real && cache.dirty && cache.any_ok)
         cache_write(&cache);
     cache_free(&cache);
+    refuse_duplicate_ids(c);
     qsort(c->items, (size_t)c->n, sizeof *c->items, item_cmp);
     return c;
 }
@@ -498,10 +545,14 @@ const CatalogEntry *catalog_entry(const Catalog *c, int i)
 
 int catalog_find(const Catalog *c, const char *id)
 {
+    int found = -1; /* a lesson that loads wins over a refused duplicate */
     for (int i = 0; c && id && i < c->n; i++)
-        if (strcmp(c->items[i].e.id, id) == 0)
-            return i;
-    return -1;
+        if (strcmp(c->items[i].e.id, id) == 0 && (found < 0 || !c->items[i].e.error)) {
+            found = i;
+            if (!c->items[i].e.error)
+                break;
+        }
+    return found;
 }
 
 /* env, else NAME beside the executable (an in-tree build), else

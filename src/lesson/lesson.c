@@ -329,9 +329,9 @@ static char *take_string(lua_State *L, const char *what, const char *k)
         luaL_error(L, "%s: '%s' contains a NUL byte", what, k);
     if (!sandbox_copy_charge(sandbox_of(L), len + 1))
         luaL_error(L,
-                   "%s: '%s': the lesson's texts pass %zu MB in all, the most scalelab "
+                   "%s: '%s': the lesson's texts pass %d MB in all, the most scalelab "
                    "reads from one lesson",
-                   what, k, sandbox_limits_default().copy_bytes >> 20);
+                   what, k, (int)(sandbox_limits_default().copy_bytes >> 20));
     return xstrdup(s);
 }
 
@@ -1573,23 +1573,35 @@ static void check_diagram(Lesson *l, int page)
     }
 }
 
-int lesson_check_file(const char *path, LessonReportFn report, void *ctx)
+int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, char *id,
+                         size_t id_len)
 {
     SandboxLimits lim = sandbox_limits_default();
     Lesson *l = lesson_read(path, &lim);
-    if (l->n_pages > 0) {
-        for (int i = 0; i < l->n_pages; i++) {
-            if (!l->pages[i].ok)
-                continue;
-            if (l->pages[i].kind == PAGE_SCENARIO)
-                check_scenario(l, i);
-            else if (l->pages[i].kind == PAGE_DIAGRAM || l->pages[i].kind == PAGE_COMPARE)
-                check_diagram(l, i);
+    for (int i = 0; i < l->n_pages; i++) {
+        if (!l->pages[i].ok)
+            continue;
+        /* The model's work for the pages runs on the file's clock too. */
+        if (sandbox_seconds_left(l->sb) < 0) {
+            problem_add(&l->problems, "%s:%d: time limit reached (%.2g s for the whole file)",
+                        l->path, l->pages[i].line, lim.seconds);
+            break;
         }
+        if (l->pages[i].kind == PAGE_SCENARIO)
+            check_scenario(l, i);
+        else if (l->pages[i].kind == PAGE_DIAGRAM || l->pages[i].kind == PAGE_COMPARE)
+            check_diagram(l, i);
     }
     int n = l->problems.n;
     for (int i = 0; report && i < n; i++)
         report(ctx, l->problems.lines[i]);
+    if (id && id_len)
+        snprintf(id, id_len, "%s", n == 0 && l->id ? l->id : "");
     lesson_free(l);
     return n;
+}
+
+int lesson_check_file(const char *path, LessonReportFn report, void *ctx)
+{
+    return lesson_check_file_id(path, report, ctx, NULL, 0);
 }

@@ -155,5 +155,10 @@ bool lesson_predict_spec(const Lesson *l, int page, PredictSpec *out);
  * line, through report; returns the number of problems. */
 typedef void (*LessonReportFn)(void *ctx, const char *line);
 int lesson_check_file(const char *path, LessonReportFn report, void *ctx);
+/* The same, and the lesson's id into id (empty when it has problems), so a
+ * caller comparing ids need not load the file a second time: one file, one
+ * budget. */
+int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, char *id,
+                         size_t id_len);
 
 #endif

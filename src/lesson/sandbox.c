@@ -62,7 +62,7 @@ struct Sandbox {
     double deadline_s;       /* clock_now_s() when the file's time runs out */
     double entry_s;          /* clock_now_s() when the current entry point started */
     size_t copied;           /* bytes C copied out (sandbox_copy_charge) */
-    bool strict;             /* globals locked: the file's chunk is running */
+    bool strict;             /* globals locked: set when the file's chunk starts */
     int in_handler;          /* xpcall message handlers running */
     bool aborting;
     bool armed;      /* inside an entry point */
@@ -641,7 +641,7 @@ static int sb_load(lua_State *L)
     if (len > sb->limits.load_bytes)
         return luaL_error(L, "load: text too long (%d bytes, limit %d)", (int)len,
                           (int)sb->limits.load_bytes);
-    sb_charge(L, (double)len, "load");
+    sb_charge(L, (double)len * 8.0, "load"); /* parsing: about 8 instructions a byte */
     int bad = sb_check_source(text, len);
     if (bad) {
         luaL_pushfail(L);
@@ -1627,6 +1627,21 @@ bool sandbox_protect(Sandbox *sb, int (*fn)(lua_State *L), void *ud, char *err, 
     return sandbox_call(sb, 1, 0, err, err_len);
 }
 
+/* The line where brackets first nest 100 deep (the parser's C-stack limit
+ * is 200 levels), else 1: a lexical guess for errors that carry no line. */
+static int sb_deep_line(const char *text, size_t len)
+{
+    int depth = 0, line = 1;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        line += c == '\n';
+        depth += (c == '(' || c == '{' || c == '[') - (c == ')' || c == '}' || c == ']');
+        if (depth > 100)
+            return line;
+    }
+    return 1;
+}
+
 static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, size_t err_len)
 {
     if (len > sb->limits.file_bytes) {
@@ -1674,11 +1689,18 @@ static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, 
         sb->where[0] = '\0';
         sb_format_error(sb, status, err, err_len);
         lua_settop(L, top);
+        if (!has_position(err, strlen(err), sb->short_src)) {
+            /* the parser's own limit ("C stack overflow") names no line */
+            char msg[SANDBOX_ERR_LEN];
+            const char *m = err + strlen(sb->name);
+            snprintf(msg, sizeof msg, "%s:%d: %s (nesting too deep)", sb->name,
+                     sb_deep_line(text, len), *m == ':' ? m + 2 : m);
+            snprintf(err, err_len, "%s", msg);
+        }
         return false;
     }
-    sb->strict = true;
+    sb->strict = true; /* from here on, for the goals called later too */
     bool ok = sandbox_call(sb, 0, 1, err, err_len);
-    sb->strict = false;
     if (!ok) {
         lua_settop(L, top);
         return false;

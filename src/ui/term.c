@@ -3,9 +3,11 @@
  *
  * Signals: INT, TERM and HUP only set a flag (handlers installed before
  * newterm, so ncurses keeps its hands off them); the blocking read returns
- * UIK_SIGNAL and the program saves, restores and re-raises. SEGV, BUS, FPE,
- * ILL and ABRT restore the terminal with write(2) of precomputed terminfo
- * strings and tcsetattr (both async-signal-safe), then re-raise. SIGWINCH and
+ * UIK_SIGNAL and the program saves, restores and re-raises; a one-second
+ * alarm restores and dies of the signal if nothing answered (a hung C
+ * call). SEGV, BUS, FPE, ILL and ABRT restore the terminal with write(2) of
+ * precomputed terminfo strings and tcsetattr (both async-signal-safe), on
+ * an alternate signal stack, then re-raise. SIGWINCH and
  * SIGTSTP are left to ncurses (KEY_RESIZE, suspend/resume).
  */
 #include "ui/term.h"
@@ -63,12 +65,9 @@ bool term_preflight(char *msg, size_t msg_len)
     return true;
 }
 
-static void term_on_quit(int sig)
-{
-    term_quit_sig = sig;
-}
-
-static void term_on_crash(int sig)
+/* Puts the terminal back with async-signal-safe calls only: write(2) of
+ * the precomputed terminfo strings and tcsetattr. */
+static void term_restore_now(void)
 {
     if (term_active) {
         ssize_t w = write(STDOUT_FILENO, term_restore, term_restore_len);
@@ -76,12 +75,63 @@ static void term_on_crash(int sig)
         if (term_have_tio)
             tcsetattr(STDIN_FILENO, TCSANOW, &term_saved_tio);
     }
+}
+
+/* Dies of sig (its default action) from a signal handler. */
+static void term_die_now(int sig)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig);
+}
+
+/* A quit signal only sets a flag: the main loop saves and exits, or (for
+ * Ctrl-C while a lesson script runs) stops the script. If nothing answers
+ * within a second (a C call that never returns to the hook), the watchdog
+ * alarm restores the terminal and dies of the signal: the program always
+ * answers INT, TERM and HUP within a second. */
+static void term_on_quit(int sig)
+{
+    term_quit_sig = sig;
+    alarm(1);
+}
+
+static void term_on_watchdog(int sig)
+{
+    (void)sig;
+    int quit = (int)term_quit_sig;
+    if (!quit)
+        return;
+    term_restore_now();
+    term_die_now(quit);
+}
+
+static void term_on_crash(int sig)
+{
+    term_restore_now();
     /* SA_RESETHAND made the action the default again. */
     raise(sig);
 }
 
+/* The crash handler runs on its own stack, so a stack overflow (SIGSEGV
+ * with no stack left) still restores the terminal. */
+static char term_alt_stack[1 << 16];
+
 static void term_install_signals(void)
 {
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = term_alt_stack;
+    ss.ss_size = sizeof term_alt_stack;
+    sigaltstack(&ss, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
@@ -90,8 +140,10 @@ static void term_install_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = term_on_watchdog;
+    sigaction(SIGALRM, &sa, NULL);
     sa.sa_handler = term_on_crash;
-    sa.sa_flags = (int)SA_RESETHAND;
+    sa.sa_flags = (int)(SA_RESETHAND | SA_ONSTACK);
     static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
         sigaction(crash[i], &sa, NULL);
@@ -165,6 +217,9 @@ bool term_start(char *err, size_t err_len)
      * (tonumber, string.format). The one place scalelab sets a locale. */
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
+    /* String comparisons (lesson scripts' <, table.sort) stay byte-wise, so
+     * their cost is what the sandbox's meter assumes. */
+    setlocale(LC_COLLATE, "C");
     const char *cs = nl_langinfo(CODESET);
     term_ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
     term_install_signals();
@@ -370,6 +425,7 @@ bool term_busy_poll(void *ctx, double running_s)
         return false;
     if (term_quit_sig == SIGINT) {
         term_quit_sig = 0; /* Ctrl-C stops the script, not the program */
+        alarm(0);          /* answered: no watchdog */
         return true;
     }
     if (term_quit_sig)

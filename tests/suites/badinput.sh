@@ -292,5 +292,44 @@ if has_command check; then
   echo "badinput: check over 1,000 files took ${took}s"
 fi
 
+echo "badinput: hostile lessons, listings and presenter scripts (second round)"
+esc=$(printf '\033')
+for f in neg_len neg_len_choices many_goals big_texts c_stack sort_long strict_typo \
+         close_attr find_storm parser_depth index_loop load_storm vararg_fill; do
+  checkfail "hostile $f.lua" "$repo/tests/lessons/hostile/$f.lua" "." 4
+done
+# A listing prints titles, tracks and errors escaped: no clear-screen, window
+# title or clipboard (OSC 52) sequence reaches the terminal; the second file
+# with an id already used is refused naming the first.
+if has_list; then
+  run 10 env SCALELAB_LESSONS="$repo/tests/lessons/dups" "$bin" --list
+  if grep -q "$esc" "$T/out" "$T/err" || grep -q "$ctl" "$T/out"; then
+    bad "list of hostile titles: raw escape sequence on the output"
+  elif ! grep -q 'dup_b.lua:3: lesson id .same-id. is already used by .*dup_a.lua' "$T/out"; then
+    bad "list: the duplicate id is not refused: $(head -c 300 "$T/out")"
+  elif ! grep -q '\\x1b\[2J' "$T/out"; then bad "list: the escaped title is not shown"
+  else pass=$((pass + 1)); say "ok list of hostile titles and a duplicate id"; fi
+fi
+# An escape sequence in a command-line argument is echoed escaped.
+run 10 "$bin" check "$(printf 'no\033]0;pwned\007such.lua')"
+if grep -q "$esc" "$T/err"; then bad "check of an escape-named file: raw escape on stderr"
+else pass=$((pass + 1)); fi
+run 10 "$bin" "$(printf 'x\033[2Jy')"
+if grep -q "$esc" "$T/err"; then bad "unknown command with an escape: raw escape on stderr"
+else pass=$((pass + 1)); fi
+# Presenter scripts: a NUL byte, too many bytes, each a FILE:LINE error.
+if has_command present; then
+  printf 'swap 0 8\n\000swap 1 9\n' >"$T/in/nul.script"
+  run 10 "$bin" present "$repo/tests/present/demo.lua" --script "$T/in/nul.script" --shot 1
+  if [ "$rc" != 1 ] || ! grep -q "nul.script:2: NUL byte" "$T/err"; then
+    bad "present script with a NUL: exit $rc: $(head -c 200 "$T/err")"
+  else pass=$((pass + 1)); fi
+  head -c 1048576 /dev/zero | tr '\000' 'x' >"$T/in/big.script"
+  run 10 "$bin" present "$repo/tests/present/demo.lua" --script "$T/in/big.script" --shot 1
+  if [ "$rc" != 1 ] || ! grep -q "big.script:1: the script is too large" "$T/err"; then
+    bad "1 MB present script: exit $rc: $(head -c 200 "$T/err")"
+  else pass=$((pass + 1)); fi
+fi
+
 echo "badinput: $pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]

@@ -384,6 +384,49 @@ static void test_catalog_cache_sanitized(void **state)
     catalog_free(c);
 }
 
+/* Two files with one id: the second by file name is refused with a
+ * file:line error naming the first, so they never share a menu entry or a
+ * progress record; catalog_find finds the one that loads. */
+static void test_catalog_duplicate_id_refused(void **state)
+{
+    (void)state;
+    lesson_file("a.lua", "same", "T", 1);
+    put("b.lua", "-- the copy\nreturn { id = 'same', title = 'Copy',\n"
+                 "  pages = { { kind = 'text', title = 'p', text = 'x' } } }\n");
+    Catalog *c = catalog_load(dir, NULL, 0);
+    assert_int_equal(catalog_count(c), 2);
+    int bad = -1, good = -1;
+    for (int i = 0; i < 2; i++)
+        *(catalog_entry(c, i)->error ? &bad : &good) = i;
+    assert_true(bad >= 0 && good >= 0);
+    char want[200];
+    snprintf(want, sizeof want, "%s/b.lua:2: lesson id 'same' is already used by %s/a.lua", dir,
+             dir);
+    assert_string_equal(catalog_entry(c, bad)->error, want);
+    assert_int_equal(catalog_find(c, "same"), good);
+    catalog_free(c);
+}
+
+/* A FIFO in place of the header cache: the listing neither blocks nor
+ * trusts it, and lists from the files. */
+static void test_catalog_cache_fifo_does_not_block(void **state)
+{
+    (void)state;
+    lesson_file("a.lua", "alpha", "T", 1);
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/scalelab", cache_home);
+    mkdir(sub, 0700);
+    assert_int_equal(mkfifo(cache_file, 0600), 0);
+    double t0 = clock_now_s();
+    Catalog *c = catalog_load(dir, NULL, 0);
+    assert_true(clock_now_s() - t0 < 2.0 * tl_slowdown());
+    assert_int_equal(catalog_count(c), 1);
+    assert_string_equal(catalog_entry(c, 0)->title, "T alpha");
+    catalog_free(c);
+    struct stat st;
+    assert_int_equal(lstat(cache_file, &st), 0); /* left alone, not written through */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +440,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_catalog_cache_corrupt_ignored, setup, teardown),
         cmocka_unit_test_setup_teardown(test_catalog_cache_errors_never_cached, setup, teardown),
         cmocka_unit_test_setup_teardown(test_catalog_cache_sanitized, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_catalog_duplicate_id_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_catalog_cache_fifo_does_not_block, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "testlib.h"
+
 /* Index of the first control character (C0, DEL) in s, -1 when none. */
 static int first_control(const char *s)
 {
@@ -232,6 +234,87 @@ static void test_regressions_lesson_huge_scenario_is_bounded(void **state)
     lesson_free(l);
 }
 
+/* The hostile-tester round on the sandbox and the loader: each file gets
+ * one clear "file:line:" problem within 3 s in `check` (the whole file runs
+ * on one budget) and within 0.5 s in the listing's loader, with no control
+ * character in any message and no crash. sandbox.h: "one budget per
+ * Sandbox, shared by every entry point"; lesson.c: every copy through
+ * take_string, every list length through list_len. */
+typedef struct {
+    int n;
+    char first[600];
+    bool control;
+} RegReport;
+
+static void reg_collect(void *ctx, const char *line)
+{
+    RegReport *r = ctx;
+    if (r->n++ == 0)
+        snprintf(r->first, sizeof r->first, "%s", line);
+    if (first_control(line) >= 0)
+        r->control = true;
+}
+
+static void expect_hostile(const char *file, int line, const char *needle)
+{
+    char path[256], prefix[300];
+    snprintf(path, sizeof path, "tests/lessons/hostile/%s", file);
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+    RegReport r = {0};
+    double t0 = clock_now_s();
+    int n = lesson_check_file(path, reg_collect, &r);
+    double check_s = clock_now_s() - t0;
+    char err[LESSON_ERR_LEN] = "";
+    t0 = clock_now_s();
+    Lesson *l = lesson_load_quick(path, err, sizeof err);
+    double list_s = clock_now_s() - t0;
+    lesson_free(l);
+    print_message("%-20s check %.2f s, listing %.2f s: %s\n", file, check_s, list_s, r.first);
+    if (n < 1 || strncmp(r.first, prefix, strlen(prefix)) != 0 || !strstr(r.first, needle) ||
+        r.control || check_s > 3.0 * tl_slowdown() || list_s > 0.5 * tl_slowdown() ||
+        first_control(err) >= 0) {
+        print_error("want '%s...%s' within 3 s / 0.5 s; got %d problems: %s\n", prefix, needle,
+                    n, r.first);
+        fail();
+    }
+}
+
+static void test_regressions_hostile_round_two(void **state)
+{
+    (void)state;
+    expect_hostile("neg_len.lua", 4, "'pages' must be a list of at most 200");
+    expect_hostile("neg_len_choices.lua", 4, "'choices' must be a list of at most 64");
+    expect_hostile("many_goals.lua", 9, "instruction limit reached");
+    expect_hostile("big_texts.lua", 9, "pass 4 MB in all");
+    expect_hostile("c_stack.lua", 5, "stack overflow");
+    expect_hostile("sort_long.lua", 5, "table.sort");
+    expect_hostile("strict_typo.lua", 2, "undeclared global 'titel'");
+    expect_hostile("close_attr.lua", 4, "<const> and <close> are not allowed");
+    expect_hostile("find_storm.lua", 3, "string.find");
+    expect_hostile("parser_depth.lua", 3, "nesting too deep");
+    expect_hostile("index_loop.lua", 4, "limit reached");
+    expect_hostile("load_storm.lua", 3, "load: too costly");
+    expect_hostile("vararg_fill.lua", 3, "limit reached");
+}
+
+/* The largest page text a lesson can make (strings stop at 1 MB) lays out
+ * in well under a key press. */
+static void test_regressions_big_page_lays_out_fast(void **state)
+{
+    (void)state;
+    char err[LESSON_ERR_LEN] = "";
+    Lesson *l = lesson_load("tests/lessons/hostile/big_page.lua", err, sizeof err);
+    assert_non_null(l);
+    Canvas *c = canvas_new(120, 40);
+    double t0 = clock_now_s();
+    text_draw_markup(c, 0, 0, 120, 40, lesson_page_text(l, 0), 0, false);
+    double dt = clock_now_s() - t0;
+    print_message("a %zu-byte page laid out in %.3f s\n", strlen(lesson_page_text(l, 0)), dt);
+    assert_true(dt < 0.25 * tl_slowdown());
+    canvas_free(c);
+    lesson_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +325,8 @@ int main(void)
         cmocka_unit_test(test_regressions_markup_odd_boxes),
         cmocka_unit_test(test_regressions_lesson_error_is_escaped),
         cmocka_unit_test(test_regressions_lesson_huge_scenario_is_bounded),
+        cmocka_unit_test(test_regressions_hostile_round_two),
+        cmocka_unit_test(test_regressions_big_page_lays_out_fast),
     };
     return cmocka_run_group_tests_name("regressions", tests, NULL, NULL);
 }

@@ -410,6 +410,143 @@ static void test_sandbox_hostile_files(void **state)
     assert_true(tl_tmpdir_remove(dir));
 }
 
+/* Lua's own stack errors are limits: the hook may never run when the stack
+ * is full, so a script's pcall must not swallow them and loop on. */
+static void test_sandbox_stack_errors_not_catchable(void **state)
+{
+    (void)state;
+    /* "C stack overflow" from an __index chain, caught in a loop */
+    expect_refused("local t = setmetatable({}, {})\n"
+                   "getmetatable(t).__index = function(t, k) return t[k] end\n"
+                   "while true do pcall(function() return t.x end) end",
+                   3, "stack overflow");
+    /* recursion through a C function (gsub calling back) */
+    expect_refused("local function f(s) return (s:gsub('.', f)) end\n"
+                   "while true do pcall(f, 'ab') end",
+                   1, "stack overflow");
+    /* an error handler that overflows while handling an overflow (Lua
+     * 5.4.4: 'Lua-stack overflow when C stack overflows while handling an
+     * error') */
+    expect_refused("local function loop() assert(pcall(loop)) end\n"
+                   "xpcall(loop, loop)\nreturn 1",
+                   1, "stack overflow");
+    /* the Lua stack itself, filled by nested calls with many values */
+    expect_refused("local function f(...) return 1 + f(1, 2, 3, 4, 5, 6, 7, 8, ...) end\n"
+                   "for i = 1, 100 do pcall(f) end\nreturn 1",
+                   1, "stack overflow");
+}
+
+/* Every allowed C function is charged before it runs: the escapes found so
+ * far, each stopped with a message naming the function, quickly. */
+static void test_sandbox_c_calls_bounded(void **state)
+{
+    (void)state;
+    /* a large [set]: each character tested against 20,000 members */
+    expect_refused("local s = ('a'):rep(100000)\nlocal set = '[' .. ('b'):rep(20000) .. ']'\n"
+                   "for i = 1, 1000 do s:find(set) end",
+                   3, "string.find: pattern too costly");
+    /* a literal after a repetition */
+    expect_refused("local s = ('a'):rep(200000)\n"
+                   "for i = 1, 1000 do s:find('a*' .. ('a'):rep(2000) .. 'b') end",
+                   2, "string.find: pattern too costly");
+    /* gsub's replacement copied once per match */
+    expect_refused("local s = ('a'):rep(500000)\n"
+                   "for i = 1, 1000 do local r = s:gsub('a', ('x'):rep(1000)) end",
+                   2, "string.gsub");
+    /* table.sort over long strings (byte-wise comparisons) */
+    expect_refused("local base = ('a'):rep(900000)\nlocal t = {}\n"
+                   "for i = 1, 60 do t[i] = base .. string.char(65 + i % 26) end\n"
+                   "for i = 1, 100 do table.sort(t) end",
+                   4, "table.sort");
+    /* table.move over a huge range, again and again */
+    expect_refused("local t = {}\nwhile true do table.move(t, 1, 9000000, 2) end", 2,
+                   "table.move");
+    /* many cheap-looking plain finds between two hook calls */
+    expect_refused("local s = ('a'):rep(1000000)\nwhile true do s:find('b', 1, true) end", 2,
+                   "string.find");
+    /* gmatch's iterator: the whole walk is charged when it is made */
+    expect_refused("local s = ('a'):rep(100000)\n"
+                   "for i = 1, 100 do for w in s:gmatch('a*a*a*b') do end end",
+                   2, "string.gmatch");
+    /* concatenation in the VM: allocation is charged */
+    expect_refused("local s = ('a'):rep(900000)\nwhile true do local t = s .. 'b' end", 2,
+                   "limit reached");
+    /* a string longer than the cap */
+    expect_refused("local s = ('a'):rep(1000000)\nlocal t = s .. s", 2, "memory limit");
+    /* utf8.codes with a stray continuation byte (Lua 5.4.4 accepts it) */
+    expect_refused("for p, c in utf8.codes('a\\x80b') do end", 1, "invalid UTF-8");
+}
+
+/* One budget per file: a loop in every entry point stops at the file's
+ * limit, and later entry points fail at once instead of each taking it. */
+static void test_sandbox_one_budget_per_file(void **state)
+{
+    (void)state;
+    Sandbox *sb = sandbox_new("hostile.lua", NULL);
+    const char *src = "return function() while true do end end";
+    char err[SANDBOX_ERR_LEN];
+    assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
+    lua_State *L = sandbox_state(sb);
+    double t0 = clock_now_s();
+    for (int i = 0; i < 20; i++) {
+        lua_pushvalue(L, 1);
+        assert_false(sandbox_call(sb, 0, 0, err, sizeof err));
+        assert_non_null(strstr(err, "limit reached"));
+    }
+    double dt = clock_now_s() - t0;
+    print_message("20 looping calls on one budget: %.3f s\n", dt);
+    assert_true(dt < BOUND_S);
+    sandbox_renew(sb); /* the UI's fresh budget for a learner's move */
+    lua_pushvalue(L, 1);
+    t0 = clock_now_s();
+    assert_false(sandbox_call(sb, 0, 0, err, sizeof err));
+    assert_true(clock_now_s() - t0 > 0.01); /* it ran again */
+    assert_int_equal(lua_gettop(L), 1);
+    assert_true(sandbox_copy_charge(sb, 1000));
+    assert_false(sandbox_copy_charge(sb, sandbox_limits_default().copy_bytes));
+    sandbox_free(sb);
+}
+
+/* Strict globals, as redis does: a typo in a global name is a file:line
+ * error, not a silent nil or a silent new global. */
+static void test_sandbox_strict_globals(void **state)
+{
+    (void)state;
+    expect_refused("local t = {}\ntitel = 'oops'\nreturn t", 2,
+                   "assignment to undeclared global 'titel'");
+    expect_refused("local x = 1\nreturn undefined_name + x", 2, "unknown global 'undefined_name'");
+    expect_refused("return _G.nope", 1, "unknown global 'nope'");
+    expect_ok("local g = _G\nreturn rawget(g, 'nope') == nil and type(string.format) == 'function'");
+    /* a function defined at load and called later still sees strict globals */
+    Sandbox *sb = sandbox_new("hostile.lua", NULL);
+    const char *src = "return function() later = 1 end";
+    char err[SANDBOX_ERR_LEN];
+    assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
+    lua_pushvalue(sandbox_state(sb), 1);
+    assert_false(sandbox_call(sb, 0, 0, err, sizeof err));
+    assert_non_null(strstr(err, "hostile.lua:1: assignment to undeclared global 'later'"));
+    sandbox_free(sb);
+}
+
+/* math.randomseed() returns nothing (5.4.4 returns the clock and an
+ * address) and seeds a fixed sequence: two runs show the same numbers. */
+static void test_sandbox_random_repeatable(void **state)
+{
+    (void)state;
+    const char *src = "local a, b = math.randomseed()\n"
+                      "assert(a == nil and b == nil)\n"
+                      "return math.random(1 << 40)";
+    long long got[2];
+    for (int i = 0; i < 2; i++) {
+        Sandbox *sb = sandbox_new("fine.lua", NULL);
+        char err[SANDBOX_ERR_LEN];
+        assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
+        got[i] = (long long)lua_tointeger(sandbox_state(sb), -1);
+        sandbox_free(sb);
+    }
+    assert_true(got[0] == got[1]);
+}
+
 static void test_sandbox_state_reusable_after_abort(void **state)
 {
     (void)state;
@@ -520,6 +657,11 @@ int main(void)
         cmocka_unit_test(test_sandbox_api_objects_protected),
         cmocka_unit_test(test_sandbox_hostile_files),
         cmocka_unit_test(test_sandbox_state_reusable_after_abort),
+        cmocka_unit_test(test_sandbox_stack_errors_not_catchable),
+        cmocka_unit_test(test_sandbox_c_calls_bounded),
+        cmocka_unit_test(test_sandbox_one_budget_per_file),
+        cmocka_unit_test(test_sandbox_strict_globals),
+        cmocka_unit_test(test_sandbox_random_repeatable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

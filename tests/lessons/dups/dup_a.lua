@@ -1,0 +1,1 @@
+return { id = "same-id", title = "First", pages = { { kind = "text", title = "a", text = "b" } } }
