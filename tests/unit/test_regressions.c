@@ -307,7 +307,7 @@ static void test_regressions_big_page_lays_out_fast(void **state)
     assert_non_null(l);
     Canvas *c = canvas_new(120, 40);
     double t0 = clock_now_s();
-    text_draw_markup(c, 0, 0, 120, 40, lesson_page_text(l, 0), 0, false);
+    text_draw_markup(c, 0, 0, 120, 40, lesson_page_text(l, 0), 0);
     double dt = clock_now_s() - t0;
     print_message("a %zu-byte page laid out in %.3f s\n", strlen(lesson_page_text(l, 0)), dt);
     assert_true(dt < 0.25 * tl_slowdown());
