@@ -177,6 +177,50 @@ for sig in TERM INT HUP SEGV ABRT KILL; do
   done
 done
 
+echo "faults: quit signals while a lesson script runs"
+# A goal that runs long (the sandbox stops it at its deadline): TERM and HUP
+# end the program within a second, terminal restored; INT stops the script,
+# not the program.
+mkdir -p "$tmp/busy"
+cat >"$tmp/busy/slow.lua" <<'EOF'
+return {
+  id = "slow", title = "Slow goal", summary = "A goal that runs long.",
+  pages = {
+    { kind = "scenario", title = "Slow", text = "The goal takes its time.",
+      cluster = { system = "dgx-h100", gpus = 16 },
+      workload = { model = "llama3-8b", batch = 32, mb = 1 },
+      mapping = { tp = 8, pp = 1, dp = 2 },
+      goal = { text = "Wait.",
+               check = function(r)
+                 local n = 0
+                 while true do n = n + #scalelab.units.format("time", n + 0.5) end
+               end },
+      solution = { "tp 4" } },
+  },
+}
+EOF
+for sig in TERM HUP INT; do
+  c=busy-$sig
+  start "$c" -- "$tmp/busy/slow.lua" || { bad "$c: tmux could not start"; continue; }
+  if ! seen "Esc to stop" 5; then bad "$c: the goal never showed 'running'"; finish "$c"; continue; fi
+  pid=$(app_pid "$c")
+  if [ -z "$pid" ]; then bad "$c: no scalelab process found"; finish "$c"; continue; fi
+  t0=$(date +%s%N)
+  kill -s "$sig" "$pid"
+  if [ "$sig" = INT ]; then
+    if seen "Why not:" 3 && screen | tr -d "\n" | grep -q "stopped by the" && [ ! -s "$tmp/$c/after" ]; then ok "$c (script stopped)"
+    else bad "$c: Ctrl-C did not stop just the script:"; screen | grep . | tail -4; fi
+    finish "$c"; continue
+  fi
+  if ! rc=$(wait_rc "$c" 3); then bad "$c: still running 3 s after SIG$sig"; finish "$c"; continue; fi
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  d=$tmp/$c
+  if [ "$ms" -gt 1500 ]; then bad "$c: exited ${ms} ms after SIG$sig (limit 1 s, 1.5 s measured)"
+  elif ! cmp -s "$d/before" "$d/after"; then bad "$c: terminal not restored"
+  else ok "$c (exit $rc after ${ms} ms)"; fi
+  finish "$c"
+done
+
 echo "faults: progress file problems"
 # prep CASE KIND: lays out the state folder for each kind of bad file.
 for kind in corrupt truncated folder binary readonly; do
