@@ -40,7 +40,7 @@
  * than one step (a vararg call copies up to a full Lua stack, a string
  * comparison up to a whole string), so the hook runs often enough that
  * the deadline and Esc are seen within a fraction of a second even then. */
-#define HOOK_EVERY 100
+#define HOOK_EVERY 250
 #define RANGE_MAX  10000000 /* elements table.move/concat/rep may touch in one call */
 /* Cost units are VM instructions. Byte-wise C work (copying, comparing,
  * scanning) runs ~16 bytes in the time of one instruction; a matcher step
@@ -1048,6 +1048,8 @@ static double cost_concat(lua_State *L)
     lua_Integer j =
         lua_isnoneornil(L, 4) ? (lua_Integer)lua_rawlen(L, 1) : luaL_checkinteger(L, 4);
     double n = range_cost(L, i, j, "table.concat", 4.0);
+    if (n >= (double)sandbox_of(L)->budget)
+        return n; /* refused as it is: no need to measure the strings */
     double bytes = n * (double)lsep;
     for (lua_Integer k = i; k <= j && n > 1; k++) {
         size_t len = 0;
@@ -1091,7 +1093,7 @@ static double cost_sort(lua_State *L)
     table_guard(L, 1, "table.sort");
     double n = (double)lua_rawlen(L, 1);
     double longest = 0;
-    if (lua_isnoneornil(L, 2)) {
+    if (lua_isnoneornil(L, 2) && n < (double)sandbox_of(L)->budget) {
         for (lua_Integer k = 1; k <= (lua_Integer)n; k++) {
             size_t len = 0;
             if (lua_rawgeti(L, 1, k) == LUA_TSTRING)
@@ -1354,6 +1356,12 @@ static int sb_build_env(lua_State *L)
         lua_setfield(L, env, base_own[i].name);
     }
     meter_table(L, env, "", NULL);
+    /* error and assert stay as they are: O(1), and their position (level 1,
+     * the caller) must be the script's line, not the meter's. */
+    lua_getfield(L, base, "error");
+    lua_setfield(L, env, "error");
+    lua_getfield(L, base, "assert");
+    lua_setfield(L, env, "assert");
     /* pcall and xpcall check depth and re-raise limits themselves; metering
      * them too would double their C-stack use. */
     lua_pushcfunction(L, sb_pcall);
