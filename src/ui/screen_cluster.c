@@ -6,6 +6,7 @@
  */
 #include "ui/screen_cluster.h"
 
+#include "base/utf8.h"
 #include "base/xmem.h"
 
 #include <stdio.h>
@@ -265,6 +266,9 @@ static void screen_cluster_ranges(const int *gpus, int n, bool ascii, char *buf,
     }
 }
 
+static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown *shown,
+                                       bool ascii, bool size, char *buf, size_t n);
+
 static int screen_cluster_cmp(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -272,12 +276,22 @@ static int screen_cluster_cmp(const void *a, const void *b)
 }
 
 void screen_cluster_cursor_line(const ClusterView *v, const ClusterShown *shown, bool ascii,
-                                char *buf, size_t n)
+                                int width, char *buf, size_t n)
+{
+    /* the domain's size when the line still fits on one row */
+    screen_cluster_cursor_text(v, shown, ascii, true, buf, n);
+    if (utf8_width(buf) > width)
+        screen_cluster_cursor_text(v, shown, ascii, false, buf, n);
+}
+
+static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown *shown,
+                                       bool ascii, bool size, char *buf, size_t n)
 {
     const char *sep = ascii ? " | " : " · ";
     int gpu = v->cursor, rank = screen_cluster_rank(v, gpu);
-    int len = snprintf(buf, n, "GPU %d%sdomain %d", gpu, sep,
-                       cluster_domain_of(v->cluster, gpu));
+    int len = snprintf(buf, n, "GPU %d%sdomain %d", gpu, sep, cluster_domain_of(v->cluster, gpu));
+    if (size && len > 0 && (size_t)len < n)
+        len += snprintf(buf + len, n - (size_t)len, " (%d GPUs)", v->cluster->domain_gpus);
     if (rank < 0 || len < 0 || (size_t)len >= n) {
         if (rank < 0 && len >= 0 && (size_t)len < n)
             snprintf(buf + len, n - (size_t)len, "%sidle (no rank)", sep);

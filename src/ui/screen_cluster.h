@@ -1,8 +1,8 @@
 /* screen_cluster — the scenario screen's cluster view: every scale-up
  * domain framed and labelled, each GPU drawn as the letter of its group,
  * the picked GPU or group as '*', the cursor in reverse, and one line that
- * says where the cursor is ("GPU 7 · domain 0 · TP group A (GPUs 0–7) ·
- * PP stage 0 · DP rank 0").
+ * says where the cursor is ("GPU 7 · domain 0 (8 GPUs) · TP group A
+ * (GPUs 0–7) · PP stage 0 · DP rank 0").
  *
  * Layouts, roomiest first: boxes with spaced letters, boxes with letters
  * side by side (both with the domain's name in the top frame), and compact
@@ -51,8 +51,9 @@ int screen_cluster_rows(const ClusterView *v, int w, int max_h);
 /* Draws the view into the w x h box at (x, y); cur gets the cursor's cell. */
 void screen_cluster_draw(Canvas *c, int x, int y, int w, int h, const ClusterView *v,
                          ScreenCursor *cur, ClusterShown *shown);
-/* The cursor line, with the letter the view drew. */
+/* The cursor line, with the letter the view drew; the domain's size is
+ * left out when the line would not fit in width columns. */
 void screen_cluster_cursor_line(const ClusterView *v, const ClusterShown *shown, bool ascii,
-                                char *buf, size_t n);
+                                int width, char *buf, size_t n);
 
 #endif

@@ -907,7 +907,7 @@ static int screen_scenario_cursor_rows(const ScenarioView *v, int w, bool ascii)
     ClusterView cv = screen_scenario_cluster_view(v);
     ClusterShown any = {'A', 0, 0, 0, false};
     char line[400];
-    screen_cluster_cursor_line(&cv, &any, ascii, line, sizeof line);
+    screen_cluster_cursor_line(&cv, &any, ascii, w, line, sizeof line);
     return text_wrap_count(line, w) > 1 ? 2 : 1;
 }
 
@@ -921,7 +921,7 @@ static void screen_scenario_cluster(Canvas *c, int x, int y, int w, int h, const
     int cr = screen_scenario_cursor_rows(v, w, ascii);
     screen_cluster_draw(c, x, y, w, h - 1 - cr, &cv, cur, &shown);
     char line[400];
-    screen_cluster_cursor_line(&cv, &shown, ascii, line, sizeof line);
+    screen_cluster_cursor_line(&cv, &shown, ascii, w, line, sizeof line);
     text_draw_wrapped(c, x, y + shown.rows, w, cr, line, STYLE_BOLD);
     screen_scenario_legend(c, x, y + shown.rows + cr, w, v, &shown);
 }
