@@ -14,6 +14,15 @@ void msg_set(char *err, size_t err_len, const char *fmt, ...)
     va_end(ap);
 }
 
+bool msg_fail(char *err, size_t err_len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    msg_vset(err, err_len, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
 void msg_vset(char *err, size_t err_len, const char *fmt, va_list ap)
 {
     if (!err || err_len == 0)

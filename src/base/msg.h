@@ -7,6 +7,7 @@
 #define SCALELAB_BASE_MSG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The one size of a message buffer: every `char err[MSG_LEN]` holds a
@@ -16,6 +17,10 @@
 /* Writes the formatted message into err (cut to err_len, always
  * terminated). err may be NULL or err_len 0: then nothing is written. */
 void msg_set(char *err, size_t err_len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* msg_set, then false: `return msg_fail(err, err_len, ...)` for a check
+ * that refuses. */
+bool msg_fail(char *err, size_t err_len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* msg_set for a caller that has its own variable arguments. */
 void msg_vset(char *err, size_t err_len, const char *fmt, va_list ap)

@@ -26,12 +26,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FAIL(...)                                                                          \
-    do {                                                                                   \
-        msg_set(err, err_len, __VA_ARGS__);                                                \
-        return false;                                                                      \
-    } while (0)
-
 char *mapping_format(const Mapping *m, char *buf, size_t buf_len)
 {
     if (!buf || buf_len == 0)
@@ -68,63 +62,82 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
                    size_t err_len)
 {
     if (!m)
-        FAIL("no mapping");
+        return msg_fail(err, err_len, "no mapping");
     if (m->tp < 1 || m->cp < 1 || m->pp < 1 || m->dp < 1 || m->ep < 1)
-        FAIL("TP, CP, PP, DP and EP must be at least 1 (got TP %d CP %d PP %d DP %d EP %d)", m->tp,
-             m->cp, m->pp, m->dp, m->ep);
+        return msg_fail(
+            err, err_len,
+            "TP, CP, PP, DP and EP must be at least 1 (got TP %d CP %d PP %d DP %d EP %d)", m->tp,
+            m->cp, m->pp, m->dp, m->ep);
     if (m->interleave < 1)
-        FAIL("interleave must be at least 1 (got %d)", m->interleave);
+        return msg_fail(err, err_len, "interleave must be at least 1 (got %d)", m->interleave);
     if (m->zero < 0 || m->zero > 3)
-        FAIL("ZeRO stage must be 0, 1, 2 or 3 (got %d)", m->zero);
+        return msg_fail(err, err_len, "ZeRO stage must be 0, 1, 2 or 3 (got %d)", m->zero);
     long long world = (long long)m->tp * m->cp * m->pp * m->dp;
     if (world > CLUSTER_MAX_GPUS)
-        FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs is too many", m->tp, m->cp, m->pp, m->dp,
-             world);
+        return msg_fail(err, err_len, "TP %d x CP %d x PP %d x DP %d = %lld GPUs is too many",
+                        m->tp, m->cp, m->pp, m->dp, world);
     if (c && world != c->n_gpus)
-        FAIL("TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d", m->tp, m->cp,
-             m->pp, m->dp, world, c->n_gpus);
+        return msg_fail(err, err_len,
+                        "TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d", m->tp,
+                        m->cp, m->pp, m->dp, world, c->n_gpus);
     if (m->etp < 0)
-        FAIL("ETP must be at least 1 (got %d)", m->etp);
+        return msg_fail(err, err_len, "ETP must be at least 1 (got %d)", m->etp);
     if (mapping_edp(m) == 0)
-        FAIL("EP %d x ETP %d = %lld does not divide TP %d x CP %d x DP %d = %lld (the experts "
-             "fold over the ranks attention splits by TP, CP and DP)",
-             m->ep, mapping_etp(m), (long long)m->ep * mapping_etp(m), m->tp, m->cp, m->dp,
-             (long long)m->tp * m->cp * m->dp);
+        return msg_fail(
+            err, err_len,
+            "EP %d x ETP %d = %lld does not divide TP %d x CP %d x DP %d = %lld (the experts "
+            "fold over the ranks attention splits by TP, CP and DP)",
+            m->ep, mapping_etp(m), (long long)m->ep * mapping_etp(m), m->tp, m->cp, m->dp,
+            (long long)m->tp * m->cp * m->dp);
     if (!w)
         return true;
     if (w->heads % m->tp != 0)
-        FAIL("TP %d does not divide the %d attention heads", m->tp, w->heads);
+        return msg_fail(err, err_len, "TP %d does not divide the %d attention heads", m->tp,
+                        w->heads);
     if (w->kv_heads % m->tp != 0 && m->tp % w->kv_heads != 0)
-        FAIL("TP %d and the %d KV heads do not divide one another", m->tp, w->kv_heads);
+        return msg_fail(err, err_len, "TP %d and the %d KV heads do not divide one another", m->tp,
+                        w->kv_heads);
     if (w->ffn % m->tp != 0)
-        FAIL("TP %d does not divide the feed-forward width %d", m->tp, w->ffn);
+        return msg_fail(err, err_len, "TP %d does not divide the feed-forward width %d", m->tp,
+                        w->ffn);
     if (w->seq % m->cp != 0)
-        FAIL("CP %d does not divide the sequence length %d", m->cp, w->seq);
+        return msg_fail(err, err_len, "CP %d does not divide the sequence length %d", m->cp,
+                        w->seq);
     if (m->pp > w->layers)
-        FAIL("PP %d is more pipeline stages than the %d layers", m->pp, w->layers);
+        return msg_fail(err, err_len, "PP %d is more pipeline stages than the %d layers", m->pp,
+                        w->layers);
     if (m->ep > 1 && !workload_is_moe(w))
-        FAIL("EP %d needs a mixture-of-experts model; this one is dense", m->ep);
+        return msg_fail(err, err_len, "EP %d needs a mixture-of-experts model; this one is dense",
+                        m->ep);
     if (mapping_etp(m) > 1 && !workload_is_moe(w))
-        FAIL("ETP %d needs a mixture-of-experts model; this one is dense", m->etp);
+        return msg_fail(err, err_len, "ETP %d needs a mixture-of-experts model; this one is dense",
+                        m->etp);
     if (workload_is_moe(w) && w->ffn % mapping_etp(m) != 0)
-        FAIL("ETP %d does not divide the expert feed-forward width %d", m->etp, w->ffn);
+        return msg_fail(err, err_len, "ETP %d does not divide the expert feed-forward width %d",
+                        m->etp, w->ffn);
     if (workload_is_moe(w) && w->experts % m->ep != 0)
-        FAIL("EP %d does not divide the %d experts", m->ep, w->experts);
+        return msg_fail(err, err_len, "EP %d does not divide the %d experts", m->ep, w->experts);
     long long per_step = (long long)m->dp * w->micro_batch;
     if (w->global_batch % per_step != 0)
-        FAIL("global batch %d is not a multiple of DP %d x micro-batch %d = %lld", w->global_batch,
-             m->dp, w->micro_batch, per_step);
+        return msg_fail(err, err_len,
+                        "global batch %d is not a multiple of DP %d x micro-batch %d = %lld",
+                        w->global_batch, m->dp, w->micro_batch, per_step);
     if (m->interleave > 1) {
         long long mb = w->global_batch / per_step;
         if (m->pp < 2)
-            FAIL("interleave %d needs pipeline parallelism (PP >= 2)", m->interleave);
+            return msg_fail(err, err_len, "interleave %d needs pipeline parallelism (PP >= 2)",
+                            m->interleave);
         /* Chunks may be uneven, as stages may (Llama 3 405B: 126 layers on
          * PP 16, §3.3.2); step.c charges the largest. Each needs a layer. */
         if ((long long)m->pp * m->interleave > w->layers)
-            FAIL("interleave: PP %d x %d chunks = %lld is more chunks than the %d layers", m->pp,
-                 m->interleave, (long long)m->pp * m->interleave, w->layers);
+            return msg_fail(
+                err, err_len,
+                "interleave: PP %d x %d chunks = %lld is more chunks than the %d layers", m->pp,
+                m->interleave, (long long)m->pp * m->interleave, w->layers);
         if (mb % m->pp != 0)
-            FAIL("interleave needs the %lld micro-batches to be a multiple of PP %d", mb, m->pp);
+            return msg_fail(err, err_len,
+                            "interleave needs the %lld micro-batches to be a multiple of PP %d",
+                            mb, m->pp);
     }
     return true;
 }

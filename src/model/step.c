@@ -106,13 +106,6 @@ const char *step_part_name(StepPart part)
     return (part >= 0 && part < STEP_PART_COUNT) ? names[part] : "?";
 }
 
-#define ERR(code, ...)                                                                            \
-    do {                                                                                          \
-        if (err && err_len)                                                                       \
-            snprintf(err, err_len, __VA_ARGS__);                                                  \
-        return code;                                                                              \
-    } while (0)
-
 /* Adds `count` operations of cost `one` to the per-tier totals. */
 static void add_traffic(StepResult *r, const CollCost *one, double count)
 {
@@ -641,23 +634,31 @@ static void step_rates(const Step *S, StepResult *r)
 static StepStatus step_check_inputs(const Cluster *c, const Workload *w, const Mapping *m,
                                     const Placement *p, char *err, size_t err_len)
 {
-    if (!c)
-        ERR(STEP_ERR_CLUSTER, "no cluster");
+    if (!c) {
+        msg_set(err, err_len, "no cluster");
+        return STEP_ERR_CLUSTER;
+    }
     if (!cluster_check(c, err, err_len))
         return STEP_ERR_CLUSTER;
-    if (!w)
-        ERR(STEP_ERR_WORKLOAD, "no workload");
+    if (!w) {
+        msg_set(err, err_len, "no workload");
+        return STEP_ERR_WORKLOAD;
+    }
     if (!workload_check(w, err, err_len))
         return STEP_ERR_WORKLOAD;
     if (!step_check_precision(c, w, err, err_len))
         return STEP_ERR_WORKLOAD;
-    if (!m)
-        ERR(STEP_ERR_MAPPING, "no mapping");
+    if (!m) {
+        msg_set(err, err_len, "no mapping");
+        return STEP_ERR_MAPPING;
+    }
     if (!mapping_check(m, c, w, err, err_len))
         return STEP_ERR_MAPPING;
-    if (p && placement_size(p) != c->n_gpus)
-        ERR(STEP_ERR_PLACEMENT, "placement has %d ranks but the cluster %d GPUs",
-            placement_size(p), c->n_gpus);
+    if (p && placement_size(p) != c->n_gpus) {
+        msg_set(err, err_len, "placement has %d ranks but the cluster %d GPUs", placement_size(p),
+                c->n_gpus);
+        return STEP_ERR_PLACEMENT;
+    }
     return STEP_OK;
 }
 
@@ -667,8 +668,10 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
                                  const GroupSpan *edp_given, const StepParams *params,
                                  StepResult *out, char *err, size_t err_len)
 {
-    if (!out)
-        ERR(STEP_ERR_MAPPING, "no result to fill");
+    if (!out) {
+        msg_set(err, err_len, "no result to fill");
+        return STEP_ERR_MAPPING;
+    }
     StepStatus st = step_check_inputs(c, w, m, p, err, err_len);
     if (st != STEP_OK)
         return st;

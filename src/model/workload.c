@@ -21,9 +21,11 @@
  * RMSNorm vectors per layer, untied input and output embeddings (2*V*h) and
  * a final norm.
  *
- * Pure: no I/O, no allocation. Depends on nothing but libc.
+ * Pure: no I/O, no allocation. Depends on libc and base/msg.
  */
 #include "model/workload.h"
+
+#include "base/msg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -376,63 +378,64 @@ double workload_act_bytes(const Workload *w)
     return 2.0; /* BF16 activations; FP8 recipes keep most of them in BF16 too */
 }
 
-#define FAIL(...)                                                                                 \
-    do {                                                                                          \
-        if (err && err_len)                                                                       \
-            snprintf(err, err_len, __VA_ARGS__);                                                  \
-        return false;                                                                             \
-    } while (0)
-
 bool workload_check(const Workload *w, char *err, size_t err_len)
 {
     if (!w)
-        FAIL("no workload");
+        return msg_fail(err, err_len, "no workload");
     if (w->layers <= 0)
-        FAIL("layers must be positive (got %d)", w->layers);
+        return msg_fail(err, err_len, "layers must be positive (got %d)", w->layers);
     if (w->hidden <= 0)
-        FAIL("hidden size must be positive (got %d)", w->hidden);
+        return msg_fail(err, err_len, "hidden size must be positive (got %d)", w->hidden);
     if (w->heads <= 0)
-        FAIL("heads must be positive (got %d)", w->heads);
+        return msg_fail(err, err_len, "heads must be positive (got %d)", w->heads);
     if (w->hidden % w->heads != 0)
-        FAIL("%d heads do not divide the hidden size %d", w->heads, w->hidden);
+        return msg_fail(err, err_len, "%d heads do not divide the hidden size %d", w->heads,
+                        w->hidden);
     if (w->kv_heads <= 0 || w->kv_heads > w->heads)
-        FAIL("kv-heads must be between 1 and the %d heads (got %d)", w->heads, w->kv_heads);
+        return msg_fail(err, err_len, "kv-heads must be between 1 and the %d heads (got %d)",
+                        w->heads, w->kv_heads);
     if (w->heads % w->kv_heads != 0)
-        FAIL("%d kv-heads do not divide the %d heads", w->kv_heads, w->heads);
+        return msg_fail(err, err_len, "%d kv-heads do not divide the %d heads", w->kv_heads,
+                        w->heads);
     if (w->ffn <= 0)
-        FAIL("feed-forward width must be positive (got %d)", w->ffn);
+        return msg_fail(err, err_len, "feed-forward width must be positive (got %d)", w->ffn);
     if (w->seq <= 0)
-        FAIL("sequence length must be positive (got %d)", w->seq);
+        return msg_fail(err, err_len, "sequence length must be positive (got %d)", w->seq);
     if (w->vocab <= 0)
-        FAIL("vocabulary must be positive (got %d)", w->vocab);
+        return msg_fail(err, err_len, "vocabulary must be positive (got %d)", w->vocab);
     if (!(w->params >= 0) || !isfinite(w->params))
-        FAIL("parameter count must be positive or 0 to derive it");
+        return msg_fail(err, err_len, "parameter count must be positive or 0 to derive it");
     if (w->global_batch <= 0)
-        FAIL("global batch must be positive (got %d)", w->global_batch);
+        return msg_fail(err, err_len, "global batch must be positive (got %d)", w->global_batch);
     if (w->micro_batch <= 0)
-        FAIL("micro-batch must be positive (got %d)", w->micro_batch);
+        return msg_fail(err, err_len, "micro-batch must be positive (got %d)", w->micro_batch);
     if (w->micro_batch > w->global_batch)
-        FAIL("micro-batch %d is larger than the global batch %d", w->micro_batch, w->global_batch);
+        return msg_fail(err, err_len, "micro-batch %d is larger than the global batch %d",
+                        w->micro_batch, w->global_batch);
     if (w->experts < 0)
-        FAIL("experts must be 0 (dense) or more (got %d)", w->experts);
+        return msg_fail(err, err_len, "experts must be 0 (dense) or more (got %d)", w->experts);
     if (w->experts > 1) {
         if (w->topk < 1 || w->topk > w->experts)
-            FAIL("top-k must be between 1 and the %d experts (got %d)", w->experts, w->topk);
+            return msg_fail(err, err_len, "top-k must be between 1 and the %d experts (got %d)",
+                            w->experts, w->topk);
         if (w->moe_layers < 0 || w->moe_layers > w->layers)
-            FAIL("MoE layers must be between 0 and the %d layers (got %d)", w->layers,
-                 w->moe_layers);
+            return msg_fail(err, err_len,
+                            "MoE layers must be between 0 and the %d layers (got %d)", w->layers,
+                            w->moe_layers);
         if (w->shared_experts < 0)
-            FAIL("shared experts must be 0 or more (got %d)", w->shared_experts);
+            return msg_fail(err, err_len, "shared experts must be 0 or more (got %d)",
+                            w->shared_experts);
         if (w->dense_ffn < 0)
-            FAIL("dense feed-forward width must be 0 or more (got %d)", w->dense_ffn);
+            return msg_fail(err, err_len, "dense feed-forward width must be 0 or more (got %d)",
+                            w->dense_ffn);
     }
     if (w->recompute < WL_RECOMPUTE_NONE || w->recompute > WL_RECOMPUTE_FULL)
-        FAIL("unknown recompute policy");
+        return msg_fail(err, err_len, "unknown recompute policy");
     if (w->precision != WL_BF16 && w->precision != WL_FP8)
-        FAIL("unknown precision");
+        return msg_fail(err, err_len, "unknown precision");
     const WlSwitch sw[4] = {w->seq_parallel, w->tp_overlap, w->pp_overlap, w->dp_overlap};
     for (int i = 0; i < 4; i++)
         if (sw[i] < WL_AUTO || sw[i] > WL_OFF)
-            FAIL("unknown on/off setting");
+            return msg_fail(err, err_len, "unknown on/off setting");
     return true;
 }
