@@ -136,9 +136,9 @@ static void file_sync_dir(const char *path)
     free(dir);
 }
 
-/* Runs fn on the new file fd and flushes it to disk; closes fd. Returns 0
+/* Runs fn on fd and, for a file, flushes it to disk; closes fd. Returns 0
  * or the errno of what failed. */
-static int file_fill(int fd, FileWriteFn fn, const void *ctx)
+static int file_fill(int fd, bool sync, FileWriteFn fn, const void *ctx)
 {
     FILE *f = fdopen(fd, "w");
     if (!f) {
@@ -149,16 +149,40 @@ static int file_fill(int fd, FileWriteFn fn, const void *ctx)
     errno = 0;
     bool ok = fn(f, ctx);
     int e = ok ? 0 : (errno ? errno : EIO);
-    if (ok && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+    if (ok && (fflush(f) != 0 || (sync && fsync(fileno(f)) != 0)))
         e = errno ? errno : EIO;
     if (fclose(f) != 0 && e == 0)
         e = errno ? errno : EIO;
     return e;
 }
 
+/* Writes into the FIFO or device at path as it is (an output the user
+ * named, like /dev/stdout): nothing to replace, nothing to flush to disk.
+ * A FIFO nobody reads is refused (ENXIO) rather than waited on. */
+static int file_write_through(const char *path, FileWriteFn fn, const void *ctx)
+{
+    int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return file_fill(fd, false, fn, ctx);
+}
+
 bool file_write(const char *path, unsigned flags, FileWriteFn fn, const void *ctx, char *err,
                 size_t err_len)
 {
+    struct stat st;
+    if (!(flags & (FILE_NEW | FILE_PRIVATE)) && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : file_write_through(path, fn, ctx);
+        if (e != 0) {
+            msg_set(err, err_len, "cannot write %s: %s", path, strerror(e));
+            errno = e;
+            return false;
+        }
+        return true;
+    }
     mode_t mode = (flags & FILE_PRIVATE) ? 0600 : 0666;
     char *tmp = NULL;
     const char *target = path;
@@ -174,7 +198,7 @@ bool file_write(const char *path, unsigned flags, FileWriteFn fn, const void *ct
     if (fd < 0) {
         e = errno;
     } else {
-        e = file_fill(fd, fn, ctx);
+        e = file_fill(fd, true, fn, ctx);
         if (e == 0 && tmp && rename(tmp, path) != 0)
             e = errno;
         if (e != 0)

@@ -57,9 +57,10 @@ enum {
 };
 
 /* Writes path through fn (flags: FILE_NEW, FILE_PRIVATE; 0 = atomic
- * replace). The folder must exist. On failure nothing is left behind (no
- * temporary file, no partial new file), errno is the cause (EIO when fn
- * failed without one) and err gets "cannot write PATH: reason". */
+ * replace, except that an output path naming a FIFO or a device, such as
+ * /dev/stdout, is written into as it is). The folder must exist. On failure nothing is left behind
+ * (no temporary file, no partial new file), errno is the cause (EIO when fn failed without one)
+ * and err gets "cannot write PATH: reason". */
 bool file_write(const char *path, unsigned flags, FileWriteFn fn, const void *ctx, char *err,
                 size_t err_len);
 

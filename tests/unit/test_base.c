@@ -121,7 +121,8 @@ static bool put_then_fail(FILE *f, const void *ctx)
 static void test_base_atomic_replace(void **state)
 {
     (void)state;
-    const char *path = in_dir("state");
+    char path[128];
+    snprintf(path, sizeof path, "%s", in_dir("state"));
     char err[300];
     assert_true(file_write(path, FILE_PRIVATE, put_text, "one\n", err, sizeof err));
     assert_true(file_write(path, FILE_PRIVATE, put_text, "two\n", err, sizeof err));
@@ -141,6 +142,16 @@ static void test_base_atomic_replace(void **state)
     assert_string_equal(s, "two\n");
     free(s);
     assert_int_equal(entries_in_dir(), 1);
+
+    /* A device named as the output is written into, not replaced. */
+    assert_true(file_write("/dev/null", 0, put_text, "gone\n", err, sizeof err));
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    /* A FIFO nobody reads is refused at once, not waited on. */
+    assert_int_equal(mkfifo(in_dir("out.fifo"), 0600), 0);
+    assert_false(file_write(in_dir("out.fifo"), 0, put_text, "x", err, sizeof err));
+    assert_int_equal(errno, ENXIO);
+    unlink(in_dir("out.fifo"));
 
     /* No folder: one line naming the file. */
     assert_false(file_write(in_dir("none/state"), 0, put_text, "x", err, sizeof err));
