@@ -9,6 +9,7 @@
  * name and line and skipped (exit 1 when any was skipped, after the report).
  */
 #include "base/file.h"
+#include "base/msg.h"
 #include "base/xmem.h"
 #include "cmd/cli.h"
 #include "cmd/flags.h"
@@ -29,17 +30,17 @@ static const char report_help[] =
     "\n"
     "  --json     one JSON object instead of the tables\n";
 
-#define REPORT_MAX_FILES FLAGS_MAX_OPERANDS
+#define REPORT_MAX_FILES   FLAGS_MAX_OPERANDS
 #define REPORT_MAX_LESSONS 100
-#define REPORT_MAX_MISSES 400
+#define REPORT_MAX_MISSES  400
 
 typedef struct {
     char lesson[64];
     char title[120];
     char kind[16];
     int page;
-    int missed;   /* files that missed it on the first try */
-    int tried;    /* files that tried it */
+    int missed; /* files that missed it on the first try */
+    int tried;  /* files that tried it */
 } Miss;
 
 typedef struct {
@@ -122,18 +123,15 @@ static void report_practice(Row *row, const JsonValue *pr)
 }
 
 /* The row of one parsed file; false when it is not a progress file. */
-static bool report_add(Report *r, const char *path, const JsonValue *v, char *err,
-                       size_t err_len)
+static bool report_add(Report *r, const char *path, const JsonValue *v, char *err, size_t err_len)
 {
     if (strcmp(json_get_string(v, "format", ""), PROGRESS_JSON_FORMAT) != 0) {
-        snprintf(err, err_len, "not a scalelab progress file (no \"format\": \"%s\")",
-                 PROGRESS_JSON_FORMAT);
-        return false;
+        return msg_fail(err, err_len, "not a scalelab progress file (no \"format\": \"%s\")",
+                        PROGRESS_JSON_FORMAT);
     }
     const JsonValue *ls = json_get(v, "lessons");
     if (!ls || ls->type != JSON_ARRAY) {
-        snprintf(err, err_len, "\"lessons\" is not a list");
-        return false;
+        return msg_fail(err, err_len, "\"lessons\" is not a list");
     }
     Row *row = &r->rows[r->n_rows++];
     memset(row, 0, sizeof *row);
@@ -195,8 +193,8 @@ static void report_text(FILE *out, const Report *r)
         fprintf(out, " (%d file%s skipped: see the errors above)", r->bad_files,
                 r->bad_files == 1 ? "" : "s");
     fputs("\n\n", out);
-    fprintf(out, "%-20s %-8s %-8s %-16s %-6s %s\n", "student", "done", "started",
-            "first try", "hints", "practice first try");
+    fprintf(out, "%-20s %-8s %-8s %-16s %-6s %s\n", "student", "done", "started", "first try",
+            "hints", "practice first try");
     for (int i = 0; i < r->n_rows; i++) {
         const Row *w = &r->rows[i];
         char ft[32], pr[32];
@@ -260,7 +258,9 @@ static void report_json(FILE *out, const Report *r)
         for (int c = 0; c < r->n_ids; c++) {
             fputs(c ? "," : "", out);
             json_string(out, r->ids[c]);
-            fputs(w->state[c] == 'D' ? ":\"done\"" : w->state[c] == 's' ? ":\"started\"" : ":\"new\"",
+            fputs(w->state[c] == 'D'   ? ":\"done\""
+                  : w->state[c] == 's' ? ":\"started\""
+                                       : ":\"new\"",
                   out);
         }
         fputs("}}", out);
