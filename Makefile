@@ -179,6 +179,7 @@ run: all
 # suites. Each step stops the run on its first failure.
 test: all $(TEST_BIN) | deps-test
 	@scripts/check-layers
+	@scripts/check-format
 	@scripts/run-unit-tests $(TEST_BIN)
 	@scripts/run-suites $(abspath $(BIN))
 
@@ -211,6 +212,18 @@ bench: all $(BENCH_BIN)
 
 format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')
+
+help:
+	@echo "make          build scalelab"
+	@echo "make run      build and open the lesson menu (ARGS=... passes arguments)"
+	@echo "make test     build and run every test (installs missing Debian packages)"
+	@echo "make bench    speed and memory figures"
+	@echo "make fuzz     each libFuzzer harness for FUZZ_SECONDS (default 60)"
+	@echo "make memcheck the unit programs under valgrind"
+	@echo "make golden   regenerate tests/golden/ (review the diff by eye)"
+	@echo "make format   rewrite the C sources to .clang-format"
+	@echo "make install  install under PREFIX (default /usr/local); also uninstall"
+	@echo "make clean    remove build outputs"
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DATADIR)/assets $(DESTDIR)$(MANDIR)

@@ -76,7 +76,8 @@ grep -q 'install .* tmux$' "$T/log" 2>/dev/null || no "held lock: not installed 
 grep -q 'update' "$T/log" 2>/dev/null && no "fresh lists refreshed again"
 
 pkgs=$(scripts/install-deps --list)
-for p in libcmocka-dev tmux procps man-db valgrind libxml2-utils librsvg2-bin python3 locales; do
+for p in libcmocka-dev tmux procps man-db valgrind libxml2-utils librsvg2-bin python3 locales \
+  clang-format; do
   echo " $pkgs " | grep -q " $p " || no "install-deps does not install $p"
 done
 for p in cmocka tmux valgrind; do

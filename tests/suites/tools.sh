@@ -4,7 +4,8 @@
 # because its tool is missing. When a test starts using another tool, add
 # it here and its package to scripts/install-deps.
 fail=0
-for t in tmux pgrep ps man valgrind xmllint rsvg-convert python3 localedef timeout stty awk; do
+for t in tmux pgrep ps man valgrind xmllint rsvg-convert python3 localedef timeout stty awk \
+  clang-format; do
   command -v "$t" >/dev/null 2>&1 ||
     { echo "tools.sh: '$t' is not installed (scripts/install-deps installs it)"; fail=1; }
 done
