@@ -22,10 +22,10 @@ static char *file_fail(FileProblem *why, FileStatus status, int errnum)
 
 static const char *file_kind(mode_t mode)
 {
-    return S_ISDIR(mode)                      ? "a directory"
-           : S_ISFIFO(mode)                   ? "a FIFO"
+    return S_ISDIR(mode)                    ? "a directory"
+           : S_ISFIFO(mode)                 ? "a FIFO"
            : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
-                                              : "not a regular file";
+                                            : "not a regular file";
 }
 
 /* Reads fd to its end into a buffer growing up to max_bytes + 1, so a file

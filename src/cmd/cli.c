@@ -36,11 +36,8 @@ static const struct {
     const char *flag;
     const char *command;
 } aliases[] = {
-    {"--help", "help"},
-    {"-h", "help"},
-    {"--version", "version"},
-    {"-V", "version"},
-    {"--list", "list"},
+    {"--help", "help"}, {"-h", "help"},     {"--version", "version"},
+    {"-V", "version"},  {"--list", "list"},
 };
 
 #define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))

@@ -28,8 +28,8 @@ typedef int (*CliCommandFn)(int argc, char **argv);
 typedef struct {
     const char *name;
     CliCommandFn run;
-    const char *args;     /* "[FLAGS]" for the usage line */
-    const char *summary;  /* one line for --help */
+    const char *args;    /* "[FLAGS]" for the usage line */
+    const char *summary; /* one line for --help */
 } CliCommand;
 
 int cli_run(int argc, char **argv);

@@ -65,8 +65,8 @@ int cmd_check(int argc, char **argv)
         for (int j = 1; j < i; j++)
             if (ids[j] && strcmp(ids[j], id) == 0) {
                 char line[LESSON_ERR_LEN * 2], shown[LESSON_ERR_LEN];
-                snprintf(line, sizeof line, "%s:1: lesson id '%s' is already used by %s",
-                         argv[i], id, argv[j]);
+                snprintf(line, sizeof line, "%s:1: lesson id '%s' is already used by %s", argv[i],
+                         id, argv[j]);
                 sandbox_escape(line, strlen(line), shown, sizeof shown);
                 fprintf(stderr, "%s\n", shown);
                 problems++;

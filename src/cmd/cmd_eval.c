@@ -14,8 +14,8 @@
  * curses or Lua.
  */
 #include "cmd/cli.h"
-#include "cmd/json.h"
 #include "cmd/evalflags.h"
+#include "cmd/json.h"
 #include "model/cluster.h"
 #include "model/hw.h"
 #include "model/mapping.h"
@@ -116,8 +116,9 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_key_num(out, "scale_up", r->tier_bytes[TIER_UP], true);
     json_key_num(out, "scale_out", r->tier_bytes[TIER_OUT], true);
     json_key_num(out, "scale_across", r->tier_bytes[TIER_ACROSS], false);
-    fprintf(out, "},\"settings\":{\"seq_parallel\":%s,\"tp_overlap\":%s,\"pp_overlap\":%s,"
-                 "\"dp_overlap\":%s,",
+    fprintf(out,
+            "},\"settings\":{\"seq_parallel\":%s,\"tp_overlap\":%s,\"pp_overlap\":%s,"
+            "\"dp_overlap\":%s,",
             r->seq_parallel ? "true" : "false", r->tp_overlap ? "true" : "false",
             r->pp_overlap ? "true" : "false", r->dp_overlap ? "true" : "false");
     json_key_num(out, "tp_hidden_s", r->tp_hidden_s, true);
@@ -155,8 +156,8 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Ma
     fprintf(out, "\n  step time        %s\n", a);
     units_format_si(r->tokens_per_s, a, sizeof a);
     fprintf(out, "  tokens/s         %s\n", a);
-    fprintf(out, "  TFLOP/s per GPU  %.0f model, %.0f hardware (MFU %.1f%%)\n",
-            r->tflops_per_gpu, r->hw_tflops_per_gpu, 100 * r->mfu);
+    fprintf(out, "  TFLOP/s per GPU  %.0f model, %.0f hardware (MFU %.1f%%)\n", r->tflops_per_gpu,
+            r->hw_tflops_per_gpu, 100 * r->mfu);
     units_format(UNITS_BYTES, r->mem_per_gpu_bytes, true, a, sizeof a);
     units_format(UNITS_BYTES, r->hbm_bytes, true, b, sizeof b);
     fprintf(out, "  memory per GPU   %s of %s: %s\n", a, b, r->fits ? "fits" : "DOES NOT FIT");
@@ -187,8 +188,8 @@ static void print_list(FILE *out)
         const SystemSpec *s = hw_system_at(i);
         const GpuSpec *g = hw_gpu_find(s->gpu_id);
         fprintf(out, "\n%s - %s\n  %s\n", s->id, s->name, s->summary);
-        fprintf(out, "  domain: %d x %s; default %d GPUs", s->domain_gpus,
-                g ? g->name : s->gpu_id, s->default_gpus);
+        fprintf(out, "  domain: %d x %s; default %d GPUs", s->domain_gpus, g ? g->name : s->gpu_id,
+                s->default_gpus);
         if (s->domain_power_w > 0)
             fprintf(out, "; %.3g kW, %s cooled\n", s->domain_power_w / 1e3, s->cooling);
         else
@@ -210,10 +211,9 @@ static void print_list(FILE *out)
     for (int i = 0; i < workload_preset_count(); i++) {
         const WorkloadPreset *p = workload_preset_at(i);
         const Workload *w = &p->w;
-        fprintf(out, "\n%s - %s, %.0fB parameters\n", p->id, p->name,
-                workload_params(w) / 1e9);
-        fprintf(out, "  %d layers, hidden %d, %d heads, seq %d, batch %d", w->layers,
-                w->hidden, w->heads, w->seq, w->global_batch);
+        fprintf(out, "\n%s - %s, %.0fB parameters\n", p->id, p->name, workload_params(w) / 1e9);
+        fprintf(out, "  %d layers, hidden %d, %d heads, seq %d, batch %d", w->layers, w->hidden,
+                w->heads, w->seq, w->global_batch);
         if (workload_is_moe(w))
             fprintf(out, ", %d experts top-%d", w->experts, w->topk);
         fprintf(out, "\n  source: %s\n", p->source);

@@ -44,8 +44,8 @@ static const char new_help[] =
  * and @TITLE@ are replaced; everything else is written as is. Its scenario
  * is the one of tests/lessons/example.lua, which the lesson tests keep
  * passing: TP 16 over two 8-GPU servers, solved by TP 8 x PP 2. */
-#define NEW_SKELETON      "new-lesson.lua"
-#define NEW_SKELETON_MAX  (256u << 10)
+#define NEW_SKELETON     "new-lesson.lua"
+#define NEW_SKELETON_MAX (256u << 10)
 
 /* Reads the skeleton; NULL with a one-line reason. */
 static char *new_skeleton_read(char *err, size_t err_len)
@@ -134,7 +134,6 @@ static bool new_put(FILE *f, const void *ctx)
     const NewText *t = ctx;
     return new_write(f, t->skeleton, t->id, t->title);
 }
-
 
 int cmd_new(int argc, char **argv)
 {

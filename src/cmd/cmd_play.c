@@ -6,8 +6,8 @@
  * fastest legal mapping that fits), or from a lesson file's first scenario
  * (what `w` writes in free play). Bad usage: one line on stderr, exit 2.
  */
-#include "cmd/cli.h"
 #include "base/msg.h"
+#include "cmd/cli.h"
 #include "cmd/evalflags.h"
 #include "model/scenario.h"
 #include "ui/app.h"

@@ -17,7 +17,8 @@
 #include <string.h>
 
 static const char practice_help[] =
-    "Usage: scalelab practice [--seed N] [--kind KIND] [--level L] [--print [--count N] [--json]]\n"
+    "Usage: scalelab practice [--seed N] [--kind KIND] [--level L] [--print [--count N] "
+    "[--json]]\n"
     "Exercises made by the model, graded by it: map a job so it fits and runs within\n"
     "5% of the best mapping (mapping), type a number the model computes with its unit\n"
     "(predict), or name the largest part of a step (bottleneck). The level rises after\n"

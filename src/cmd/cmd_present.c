@@ -38,8 +38,7 @@ static char *cmd_present_slurp(const char *path, char *err, size_t err_len)
         char text[200];
         file_problem_text(&why, PRESENT_SCRIPT_BYTES, text, sizeof text);
         msg_set(err, err_len, "%s:1: the script %s (a script holds at most %u lines of moves)",
-                path, why.status == FILE_TOO_LARGE ? "is too large" : text,
-                PRESENT_SCRIPT_LINES);
+                path, why.status == FILE_TOO_LARGE ? "is too large" : text, PRESENT_SCRIPT_LINES);
         return NULL;
     }
     int line = 1;

@@ -36,9 +36,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#define RENDER_MIN_W 40
-#define RENDER_MAX_W 400
-#define RENDER_MAX_H 200
+#define RENDER_MIN_W     40
+#define RENDER_MAX_W     400
+#define RENDER_MAX_H     200
 #define RENDER_DEFAULT_H 60
 
 static const char render_help[] =
@@ -75,7 +75,7 @@ typedef struct {
     int width, height;
     bool ascii, describe, load, help, json;
     const char *svg; /* --svg FILE, NULL: none */
-    int color; /* 0 auto, 1 always, 2 never */
+    int color;       /* 0 auto, 1 always, 2 never */
     int cursor, select;
     MappingDim group_by;
     const char *sweep;
@@ -88,8 +88,8 @@ static bool render_int(const char *flag, const char *text, int lo, int hi, int *
     char *end;
     long v = strtol(text, &end, 10);
     if (!*text || *end || v < lo || v > hi) {
-        cli_usage_error("render: --%s must be a whole number from %d to %d (got '%s')", flag,
-                        lo, hi, text);
+        cli_usage_error("render: --%s must be a whole number from %d to %d (got '%s')", flag, lo,
+                        hi, text);
         return false;
     }
     *out = (int)v;
@@ -106,7 +106,8 @@ static bool render_values(const char *text, RenderOpts *o)
         if (end == p || v < 1 || v > 1e7 || (*end && *end != ',') ||
             o->n_values >= CHART_MAX_POINTS) {
             cli_usage_error("render: --values wants up to %d positive numbers like 1,2,4,8 "
-                            "(got '%s')", CHART_MAX_POINTS, text);
+                            "(got '%s')",
+                            CHART_MAX_POINTS, text);
             return false;
         }
         o->values[o->n_values++] = v;
@@ -163,11 +164,12 @@ static int render_opts(const FlagArgs *a, RenderOpts *o)
     if (a->n_operands == 0)
         return cli_usage_error("render: which view? rack, fabric, bar or chart "
                                "(try 'scalelab render --help')");
-    o->view = strcmp(a->operand[0], "scenario") == 0 ? RENDER_SCENARIO
-                                                     : view_kind_parse(a->operand[0]);
+    o->view =
+        strcmp(a->operand[0], "scenario") == 0 ? RENDER_SCENARIO : view_kind_parse(a->operand[0]);
     if (o->view < 0)
         return cli_usage_error("render: unknown view '%s' (rack, fabric, bar, chart or "
-                               "scenario)", a->operand[0]);
+                               "scenario)",
+                               a->operand[0]);
     o->ascii = a->set[FLAG_ASCII];
     o->describe = a->set[FLAG_DESCRIBE];
     o->load = a->set[FLAG_LOAD];
@@ -273,8 +275,9 @@ static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const 
     json_string(out, c->name);
     fputs(", \"gpu\": ", out);
     json_string(out, c->gpu.id);
-    fprintf(out, ", \"gpus\": %d, \"domain_gpus\": %d, \"domains\": %d, \"leaves\": %d, "
-                 "\"spines\": %d, \"sites\": %d, \"oversub\": ",
+    fprintf(out,
+            ", \"gpus\": %d, \"domain_gpus\": %d, \"domains\": %d, \"leaves\": %d, "
+            "\"spines\": %d, \"sites\": %d, \"oversub\": ",
             c->n_gpus, c->domain_gpus, cluster_domain_count(c), cluster_leaf_count(c),
             cluster_spine_count(c), c->sites);
     json_number(out, c->oversub);
@@ -284,20 +287,22 @@ static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const 
     render_json_tier(out, TIER_OUT, c->out_link, c->out_bytes_per_s, c->out_lat_s, r);
     if (c->sites > 1) {
         fputs(",\n   ", out);
-        render_json_tier(out, TIER_ACROSS, "site-to-site", c->across_bytes_per_s,
-                         c->across_lat_s, r);
+        render_json_tier(out, TIER_ACROSS, "site-to-site", c->across_bytes_per_s, c->across_lat_s,
+                         r);
     }
     fputs("],\n \"workload\": ", out);
     json_string(out, w->id);
-    fprintf(out, ",\n \"mapping\": {\"tp\": %d, \"cp\": %d, \"ep\": %d, \"pp\": %d, "
-                 "\"dp\": %d},\n \"groups\": [",
+    fprintf(out,
+            ",\n \"mapping\": {\"tp\": %d, \"cp\": %d, \"ep\": %d, \"pp\": %d, "
+            "\"dp\": %d},\n \"groups\": [",
             m->tp, m->cp, m->ep, m->pp, m->dp);
     for (int d = 0; d < DIM_COUNT; d++) {
         GroupSpan g = span_worst(m, c, NULL, (MappingDim)d);
         int size = mapping_dim_size(m, (MappingDim)d);
-        fprintf(out, "%s{\"dim\": \"%s\", \"size\": %d, \"count\": %d, \"domains\": %d, "
-                     "\"min_per_domain\": %d, \"sites\": %d, \"crosses_leaf\": %s, "
-                     "\"letters\": %s}",
+        fprintf(out,
+                "%s{\"dim\": \"%s\", \"size\": %d, \"count\": %d, \"domains\": %d, "
+                "\"min_per_domain\": %d, \"sites\": %d, \"crosses_leaf\": %s, "
+                "\"letters\": %s}",
                 d ? ",\n   " : "", mapping_dim_name((MappingDim)d), size,
                 size > 0 ? mapping_world(m) / size : 0, g.domains, g.min_per_domain, g.sites,
                 g.crosses_leaf ? "true" : "false", d == (int)o->group_by ? "true" : "false");
@@ -395,8 +400,8 @@ static int render_scenario(const RenderOpts *o, const Cluster *c, const Workload
     int width = o->width ? o->width : SCREEN_MIN_W, height = o->height ? o->height : SCREEN_MIN_H;
     if (!screen_size_ok(width, height) || width > SCREEN_MAX_W || height > SCREEN_MAX_H)
         return cli_usage_error("render: the scenario screen takes --width %d to %d and "
-                               "--height %d to %d", SCREEN_MIN_W, SCREEN_MAX_W, SCREEN_MIN_H,
-                               SCREEN_MAX_H);
+                               "--height %d to %d",
+                               SCREEN_MIN_W, SCREEN_MAX_W, SCREEN_MIN_H, SCREEN_MAX_H);
     char err[300];
     Scenario *s = scenario_new(c, w, m, NULL, SCN_ALLOW_ALL, err, sizeof err);
     if (!s)
@@ -506,7 +511,7 @@ int cmd_render(int argc, char **argv)
             o.n_values = 6;
         }
         if (!series_step_time(&series, &c, &w, &m, o.sweep, o.values, o.n_values, o.ascii, err,
-                             sizeof err))
+                              sizeof err))
             return cli_usage_error("render: %s", err);
     }
 

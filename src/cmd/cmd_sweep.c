@@ -59,7 +59,7 @@ static const char sweep_help[] =
     "  --ascii            ASCII only in the chart\n";
 
 typedef struct {
-    int top;          /* rows, 0 = all */
+    int top; /* rows, 0 = all */
     bool json, chart, ascii;
 } SweepOpts;
 
@@ -272,8 +272,8 @@ static void print_chart(FILE *out, const Cluster *c, const Workload *w, const Sw
         if ((int)s.x[k] == c->domain_gpus)
             mark = k;
     fputc('\n', out);
-    print_series(out, &s, mark, "Best step time against scale-up domain size (GPUs)",
-                 "domain", ascii);
+    print_series(out, &s, mark, "Best step time against scale-up domain size (GPUs)", "domain",
+                 ascii);
 }
 
 /* Prints text after lead, wrapped at spaces to 80 columns, continuation
@@ -304,16 +304,15 @@ static void print_wrapped(FILE *out, const char *lead, const char *text)
 }
 
 static void print_table(FILE *out, const Cluster *c, const Workload *w, const SweepOptions *so,
-                        const SweepResult *r, int top, bool chart, bool ascii,
-                        const char *explain, const StepResult *best)
+                        const SweepResult *r, int top, bool chart, bool ascii, const char *explain,
+                        const StepResult *best)
 {
     const WorkloadPreset *wp = workload_preset_find(w->id);
     const SystemSpec *sp = hw_system_find(c->system_id);
-    fprintf(out, "Best mappings of %s on %d x %s (%s), batch %d\n",
-            wp ? wp->name : "custom model", c->n_gpus, c->gpu.name,
-            sp ? sp->name : "custom cluster", w->global_batch);
-    fprintf(out, "%d candidates evaluated; %d of the %d ranked fit in memory.\n\n",
-            r->evaluated, r->n_fit, r->n);
+    fprintf(out, "Best mappings of %s on %d x %s (%s), batch %d\n", wp ? wp->name : "custom model",
+            c->n_gpus, c->gpu.name, sp ? sp->name : "custom cluster", w->global_batch);
+    fprintf(out, "%d candidates evaluated; %d of the %d ranked fit in memory.\n\n", r->evaluated,
+            r->n_fit, r->n);
     fprintf(out, "%5s  %-22s %4s  %-15s %-15s %9s %9s %6s %10s  %s\n", "rank", "mapping", "mb",
             "settings", "placement", "step", "tokens/s", "MFU", "mem/GPU", "bottleneck");
     int rows = top == 0 || top > r->n ? r->n : top;

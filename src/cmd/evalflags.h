@@ -18,7 +18,7 @@
 #include <stdbool.h>
 
 #define EVAL_DEFAULT_SYSTEM "dgx-h100"
-#define EVAL_DEFAULT_MODEL "llama3-8b"
+#define EVAL_DEFAULT_MODEL  "llama3-8b"
 
 /* The cluster, the workload and the degrees the flags give, as options of
  * the one mapping search: 0 where a flag is absent (--tp, --pp, --dp, --ep,

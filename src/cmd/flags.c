@@ -187,8 +187,8 @@ static int flag_lookup(const char *name, size_t len)
 /* The commands that do take flag f, for "--list is eval's". */
 static const char *owner_of(int f)
 {
-    static const FlagCommand *const all[] = {&flags_eval,     &flags_sweep,    &flags_render,
-                                             &flags_play,     &flags_practice, &flags_progress,
+    static const FlagCommand *const all[] = {&flags_eval,  &flags_sweep,    &flags_render,
+                                             &flags_play,  &flags_practice, &flags_progress,
                                              &flags_report};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (flag_table[f].commands & all[i]->bit)

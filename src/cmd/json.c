@@ -1,8 +1,8 @@
 /* json — JSON strings and numbers for the headless commands (see json.h). */
 #include "cmd/json.h"
 
-#include "base/strbuf.h"
 #include "base/msg.h"
+#include "base/strbuf.h"
 #include "base/xmem.h"
 
 #include <math.h>

@@ -31,9 +31,9 @@ typedef struct JsonValue {
     JsonType type;
     bool b;
     double num;
-    char *str;                 /* JSON_STRING */
-    struct JsonValue *items;   /* JSON_ARRAY and JSON_OBJECT: n values */
-    char **keys;               /* JSON_OBJECT: n keys, in file order */
+    char *str;               /* JSON_STRING */
+    struct JsonValue *items; /* JSON_ARRAY and JSON_OBJECT: n values */
+    char **keys;             /* JSON_OBJECT: n keys, in file order */
     int n;
 } JsonValue;
 

@@ -16,7 +16,7 @@
 #ifndef SCALELAB_CMD_PROGRESS_JSON_H
 #define SCALELAB_CMD_PROGRESS_JSON_H
 
-#define PROGRESS_JSON_FORMAT "scalelab-progress"
+#define PROGRESS_JSON_FORMAT  "scalelab-progress"
 #define PROGRESS_JSON_VERSION 1
 
 #endif

@@ -26,24 +26,20 @@ enum { DIR_U = 0, DIR_D = 2, DIR_L = 4, DIR_R = 6 }; /* bit shifts into Cell.lin
 static void cell_to_ascii(Cell *t);
 
 static const char *const style_names[STYLE_COUNT] = {
-    "normal", "dim", "bold", "heading", "emph", "code", "frame", "label",
-    "up-link", "out-link", "across-link", "gpu",
-    "gpu-group-0", "gpu-group-1", "gpu-group-2", "gpu-group-3",
-    "gpu-group-4", "gpu-group-5", "gpu-group-6", "gpu-group-7",
-    "switch", "nic", "selected", "cursor", "warning", "good", "bad",
-    "load-idle", "load-busy", "load-bottleneck",
-    "bar-compute", "bar-tp", "bar-pp", "bar-bubble", "bar-dp", "bar-ep",
+    "normal",      "dim",         "bold",        "heading",     "emph",        "code",
+    "frame",       "label",       "up-link",     "out-link",    "across-link", "gpu",
+    "gpu-group-0", "gpu-group-1", "gpu-group-2", "gpu-group-3", "gpu-group-4", "gpu-group-5",
+    "gpu-group-6", "gpu-group-7", "switch",      "nic",         "selected",    "cursor",
+    "warning",     "good",        "bad",         "load-idle",   "load-busy",   "load-bottleneck",
+    "bar-compute", "bar-tp",      "bar-pp",      "bar-bubble",  "bar-dp",      "bar-ep",
 };
 
 /* SGR parameters for canvas_to_ansi. Meaning is never carried by colour
  * alone (views add glyphs and letters), so any of these may be dropped. */
 static const char *const style_sgr[STYLE_COUNT] = {
-    "", "2", "1", "1;4", "1;33", "36", "", "",
-    "1;32", "1;34", "1;35", "1",
-    "1;31", "1;32", "1;33", "1;34", "1;35", "1;36", "1;91", "1;92",
-    "1;36", "34", "7", "1;7", "1;33", "32", "1;31",
-    "2", "33", "1;31",
-    "32", "35", "34", "2", "36", "33",
+    "",     "2",    "1",    "1;4",  "1;33", "36",   "",     "",     "1;32", "1;34", "1;35", "1",
+    "1;31", "1;32", "1;33", "1;34", "1;35", "1;36", "1;91", "1;92", "1;36", "34",   "7",    "1;7",
+    "1;33", "32",   "1;31", "2",    "33",   "1;31", "32",   "35",   "34",   "2",    "36",   "33",
 };
 
 Style canvas_group_style(int group)
@@ -184,13 +180,12 @@ static void cell_unshare(Canvas *c, int x, int y)
 static const struct {
     const char *utf8, *ascii;
 } ascii_map[] = {
-    {"…", "~"}, {"•", "*"}, {"●", "*"}, {"○", "o"}, {"×", "x"}, {"→", ">"},
-    {"←", "<"}, {"↑", "^"}, {"↓", "v"}, {"↔", "-"}, {"█", "#"}, {"▓", "#"},
-    {"▒", "%"}, {"░", "."}, {"·", "."}, {"µ", "u"}, {"≈", "~"}, {"—", "-"},
-    {"–", "-"}, {"≥", ">"}, {"≤", "<"}, {"▲", "^"}, {"▼", "v"}, {"◆", "*"},
-    {"▌", "|"}, {"▐", "|"}, {"│", "|"}, {"─", "-"}, {"═", "="}, {"║", "#"},
-    {"┄", "~"}, {"┆", ":"}, {"▏", "|"}, {"±", "+"}, {"⚡", "!"}, {"✓", "+"},
-    {"✗", "x"}, {"−", "-"}, {"μ", "u"}, {"▸", ">"}, {"▀", "#"}, {"▄", "#"},
+    {"…", "~"}, {"•", "*"}, {"●", "*"}, {"○", "o"}, {"×", "x"}, {"→", ">"}, {"←", "<"},
+    {"↑", "^"}, {"↓", "v"}, {"↔", "-"}, {"█", "#"}, {"▓", "#"}, {"▒", "%"}, {"░", "."},
+    {"·", "."}, {"µ", "u"}, {"≈", "~"}, {"—", "-"}, {"–", "-"}, {"≥", ">"}, {"≤", "<"},
+    {"▲", "^"}, {"▼", "v"}, {"◆", "*"}, {"▌", "|"}, {"▐", "|"}, {"│", "|"}, {"─", "-"},
+    {"═", "="}, {"║", "#"}, {"┄", "~"}, {"┆", ":"}, {"▏", "|"}, {"±", "+"}, {"⚡", "!"},
+    {"✓", "+"}, {"✗", "x"}, {"−", "-"}, {"μ", "u"}, {"▸", ">"}, {"▀", "#"}, {"▄", "#"},
 };
 
 const char *canvas_ascii_glyph(const char *glyph)
@@ -210,8 +205,9 @@ static void cell_to_ascii(Cell *t)
 {
     if ((unsigned char)t->glyph[0] < 0x80 && t->width != 0)
         return;
-    const char *a = t->width == 0 ? "?" : t->lines ? line_glyph(t->lines, true)
-                                                   : canvas_ascii_glyph(t->glyph);
+    const char *a = t->width == 0 ? "?"
+                    : t->lines    ? line_glyph(t->lines, true)
+                                  : canvas_ascii_glyph(t->glyph);
     size_t n = strlen(a);
     memcpy(t->glyph, a, n + 1);
     t->width = 1;
@@ -431,8 +427,8 @@ static void line_cell(Canvas *c, int x, int y, unsigned add, Style s)
 /* A line of len cells from (x, y), one cell further by (dx, dy) each time:
  * every cell reaches back (dir_back) and on (dir_on) except at the ends; a
  * one-cell line reaches both ways. */
-static void canvas_line(Canvas *c, int x, int y, int dx, int dy, int len, int dir_back,
-                        int dir_on, LineKind k, Style s)
+static void canvas_line(Canvas *c, int x, int y, int dx, int dy, int len, int dir_back, int dir_on,
+                        LineKind k, Style s)
 {
     for (int i = 0; i < len; i++) {
         unsigned add = 0;
@@ -498,7 +494,6 @@ void canvas_blit(Canvas *dst, int x, int y, const Canvas *src)
 }
 
 /* --- output ------------------------------------------------------------- */
-
 
 static bool cell_is_blank(const Cell *t)
 {

@@ -38,11 +38,11 @@ typedef enum {
     STYLE_HEADING,
     STYLE_EMPH,
     STYLE_CODE,
-    STYLE_FRAME,        /* boxes and axes that are not a network link */
-    STYLE_LABEL,        /* figures printed next to a diagram element */
-    STYLE_UP_LINK,      /* scale-up: NVLink / ICI */
-    STYLE_OUT_LINK,     /* scale-out: InfiniBand / RDMA Ethernet */
-    STYLE_ACROSS_LINK,  /* scale-across: between sites */
+    STYLE_FRAME,       /* boxes and axes that are not a network link */
+    STYLE_LABEL,       /* figures printed next to a diagram element */
+    STYLE_UP_LINK,     /* scale-up: NVLink / ICI */
+    STYLE_OUT_LINK,    /* scale-out: InfiniBand / RDMA Ethernet */
+    STYLE_ACROSS_LINK, /* scale-across: between sites */
     STYLE_GPU,
     STYLE_GPU_GROUP_0,
     STYLE_GPU_GROUP_1,
@@ -83,15 +83,15 @@ const char *canvas_style_name(Style s);
 typedef enum { LINE_LIGHT = 1, LINE_DOUBLE = 2, LINE_DASHED = 3 } LineKind;
 
 typedef struct {
-    char glyph[5];          /* UTF-8, NUL-terminated; "" in a width-0 cell */
-    unsigned char width;    /* 1, 2, or 0 for the right half of a wide glyph */
-    unsigned char style;    /* a Style */
-    unsigned char lines;    /* internal: line directions meeting here */
+    char glyph[5];       /* UTF-8, NUL-terminated; "" in a width-0 cell */
+    unsigned char width; /* 1, 2, or 0 for the right half of a wide glyph */
+    unsigned char style; /* a Style */
+    unsigned char lines; /* internal: line directions meeting here */
 } Cell;
 
 typedef struct Canvas Canvas;
 
-Canvas *canvas_new(int w, int h);   /* negative sizes count as 0; all blank; UTF-8 */
+Canvas *canvas_new(int w, int h); /* negative sizes count as 0; all blank; UTF-8 */
 void canvas_free(Canvas *c);
 /* Makes the canvas ASCII (or UTF-8 again for what is drawn next). Turning it
  * ASCII converts the cells already drawn. */

@@ -24,8 +24,8 @@ static const Style part_style[STEP_PART_COUNT] = {
 static const char *const part_utf8[STEP_PART_COUNT] = {"█", "▓", "▒", "░", "▄", "▀"};
 static const char *const part_ascii[STEP_PART_COUNT] = {"#", "T", "P", ".", "D", "E"};
 /* The same words as step_part_name, kept here so charts need no step code. */
-static const char *const part_name[STEP_PART_COUNT] = {"compute", "TP", "PP", "bubble", "DP",
-                                                       "EP"};
+static const char *const part_name[STEP_PART_COUNT] = {"compute", "TP", "PP",
+                                                       "bubble",  "DP", "EP"};
 
 Style chart_part_style(StepPart part)
 {
@@ -127,8 +127,8 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
         if (p != STEP_COMPUTE && !(r->part_s[p] > 0) && !(ref && ref->part_s[p] > 0))
             continue;
         char t[32], item[96];
-        snprintf(item, sizeof item, "%s %s %s", chart_part_glyph((StepPart)p, ascii),
-                 part_name[p], chart_time(r->part_s[p], ascii, t, sizeof t));
+        snprintf(item, sizeof item, "%s %s %s", chart_part_glyph((StepPart)p, ascii), part_name[p],
+                 chart_time(r->part_s[p], ascii, t, sizeof t));
         int iw = utf8_width(item);
         if (col > 0 && col + iw > w) {
             col = 0;
@@ -136,8 +136,8 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
         }
         canvas_put_glyph(c, x + col, y + row + lrow, chart_part_glyph((StepPart)p, ascii),
                          chart_part_style((StepPart)p));
-        canvas_put_text_max(c, x + col + 1, y + row + lrow, w - col - 1, item + strlen(
-                            chart_part_glyph((StepPart)p, ascii)), STYLE_LABEL);
+        canvas_put_text_max(c, x + col + 1, y + row + lrow, w - col - 1,
+                            item + strlen(chart_part_glyph((StepPart)p, ascii)), STYLE_LABEL);
         col += iw + 2;
     }
     if (target) {
@@ -161,8 +161,8 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
         if (fabs(pct) < 0.5)
             snprintf(line, sizeof line, "Same as the start (%s%s).", d < 0 ? "-" : "+", t);
         else {
-            snprintf(line, sizeof line, "%s%s (%+.0f%%) against the start: %s.",
-                     d < 0 ? "-" : "+", t, pct, d < 0 ? "faster" : "slower");
+            snprintf(line, sizeof line, "%s%s (%+.0f%%) against the start: %s.", d < 0 ? "-" : "+",
+                     t, pct, d < 0 ? "faster" : "slower");
             st = d < 0 ? STYLE_GOOD : STYLE_BAD;
         }
         canvas_put_text_max(c, x, y + row++, w, line, st);
@@ -213,9 +213,9 @@ int chart_line(Canvas *c, int x, int y, int w, int h, const ChartSeries *s)
     for (int i = 0; i < 3; i++)
         if (utf8_width(ticks[i]) > lab_w)
             lab_w = utf8_width(ticks[i]);
-    int ax = x + lab_w + 1;          /* the y axis column */
+    int ax = x + lab_w + 1; /* the y axis column */
     int top = y + 2, axis_y = y + h - 2;
-    int plot_h = axis_y - top;       /* rows above the axis */
+    int plot_h = axis_y - top; /* rows above the axis */
     int plot_x0 = ax + 1, plot_w = x + w - plot_x0;
     if (plot_h < 2 || plot_w < 4)
         return 1;

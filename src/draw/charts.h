@@ -27,8 +27,7 @@ const char *chart_part_glyph(StepPart part, bool ascii);
 /* Draws the bar at (x, y), w columns wide. Returns the rows used (the bar,
  * its legend and the delta line; 3 to 5 rows depending on w). r NULL: draws
  * nothing and returns 0. */
-int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r,
-                   const StepResult *ref);
+int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const StepResult *ref);
 /* The same bar with a goal: a mark where target_s falls on the time scale
  * (widened to show it when the bars are shorter) and "goal 1.20 s" in the
  * legend. target_s <= 0 draws chart_step_bar's bar. */
@@ -40,16 +39,16 @@ const char *chart_target_glyph(bool ascii); /* "┃", "|" in ASCII */
 #define CHART_MAX_POINTS SWEEP_SERIES_MAX
 
 typedef struct {
-    const char *title;           /* "Step time against TP degree" */
-    const char *x_label;         /* "TP" */
-    const char *y_label;         /* "step time" */
-    UnitsKind y_kind;            /* how y tick labels are formatted */
-    int n;                       /* points, <= CHART_MAX_POINTS */
-    double x[CHART_MAX_POINTS];  /* plotted at equal spacing in order given */
+    const char *title;          /* "Step time against TP degree" */
+    const char *x_label;        /* "TP" */
+    const char *y_label;        /* "step time" */
+    UnitsKind y_kind;           /* how y tick labels are formatted */
+    int n;                      /* points, <= CHART_MAX_POINTS */
+    double x[CHART_MAX_POINTS]; /* plotted at equal spacing in order given */
     double y[CHART_MAX_POINTS];
     bool valid[CHART_MAX_POINTS]; /* false: drawn as 'x' on the axis */
-    int highlight;               /* index of the current point, -1 none */
-    bool ascii;                  /* ASCII only in chart_line_describe */
+    int highlight;                /* index of the current point, -1 none */
+    bool ascii;                   /* ASCII only in chart_line_describe */
 } ChartSeries;
 
 /* Draws the chart in the w x h box at (x, y). Returns the rows used. */

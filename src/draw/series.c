@@ -9,8 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const series_params[] = {"tp", "pp", "cp", "ep", "dp",
-                                            "mb", "domain", "gpus"};
+static const char *const series_params[] = {"tp", "pp", "cp", "ep", "dp", "mb", "domain", "gpus"};
 
 bool series_param_known(const char *param)
 {
@@ -60,8 +59,7 @@ static bool series_apply(const char *param, int v, Cluster *c, Workload *w, Mapp
     return true;
 }
 
-static int series_current(const char *param, const Cluster *c, const Workload *w,
-                         const Mapping *m)
+static int series_current(const char *param, const Cluster *c, const Workload *w, const Mapping *m)
 {
     if (strcmp(param, "tp") == 0)
         return m->tp;
@@ -81,8 +79,8 @@ static int series_current(const char *param, const Cluster *c, const Workload *w
 }
 
 bool series_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const Mapping *m,
-                     const char *param, const double *values, int n, bool ascii, char *err,
-                     size_t err_len)
+                      const char *param, const double *values, int n, bool ascii, char *err,
+                      size_t err_len)
 {
     if (!series_param_known(param)) {
         msg_set(err, err_len, "cannot sweep '%s' (tp, pp, cp, ep, dp, mb, domain or gpus)",

@@ -26,7 +26,7 @@ bool series_param_known(const char *param);
  * base cluster, workload and mapping. Returns false with a reason in err
  * when param is unknown or n is out of 1..CHART_MAX_POINTS. */
 bool series_step_time(ChartSeries *s, const Cluster *c, const Workload *w, const Mapping *m,
-                     const char *param, const double *values, int n, bool ascii, char *err,
-                     size_t err_len);
+                      const char *param, const double *values, int n, bool ascii, char *err,
+                      size_t err_len);
 
 #endif

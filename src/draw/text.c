@@ -21,9 +21,9 @@
  * "1.8 TB/s", "2 us")? Lines never break there. */
 static bool text_space_binds(const char *s, size_t i)
 {
-    static const char *const units[] = {"GB", "TB", "MB", "PB", "Gb", "Tb", "Mb", "ms",
-                                        "us", "µs", "μs", "ns", "s",  "kW", "MW", "W",  "PFLOP",
-                                        "TFLOP", "EFLOP", "GFLOP"};
+    static const char *const units[] = {"GB", "TB", "MB",    "PB",    "Gb",    "Tb",   "Mb",
+                                        "ms", "us", "µs",    "μs",    "ns",    "s",    "kW",
+                                        "MW", "W",  "PFLOP", "TFLOP", "EFLOP", "GFLOP"};
     if (i == 0 || s[i - 1] < '0' || s[i - 1] > '9')
         return false;
     const char *w = s + i + 1;
@@ -88,8 +88,8 @@ int text_wrap_count(const char *s, int width)
 }
 
 /* Draws bytes s[0..n) with per-byte styles (st may be NULL: style one). */
-static void draw_styled(Canvas *c, int x, int y, const char *s, size_t n,
-                        const unsigned char *st, Style one)
+static void draw_styled(Canvas *c, int x, int y, const char *s, size_t n, const unsigned char *st,
+                        Style one)
 {
     size_t i = 0;
     int col = 0;
@@ -127,8 +127,8 @@ typedef struct {
     int line; /* lines laid out so far */
 } Layout;
 
-static void layout_line(Layout *L, int indent, const char *s, size_t n,
-                        const unsigned char *st, Style one)
+static void layout_line(Layout *L, int indent, const char *s, size_t n, const unsigned char *st,
+                        Style one)
 {
     int row = L->line - L->scroll;
     if (row >= 0 && row < L->h)
@@ -169,8 +169,8 @@ static unsigned char *flatten_inline(const char *src, size_t n, Style base, StrB
 
 /* Lays out one block: text wrapped to the width left after indent, the
  * first line prefixed by `lead` (a bullet), following lines hanging. */
-static void layout_block(Layout *L, int indent, const char *lead, Style lead_st,
-                         const char *src, size_t n, Style base)
+static void layout_block(Layout *L, int indent, const char *lead, Style lead_st, const char *src,
+                         size_t n, Style base)
 {
     StrBuf b = {0};
     unsigned char *st = flatten_inline(src, n, base, &b);

@@ -224,9 +224,11 @@ static bool view_group_sentence(const ViewInput *in, char *buf, size_t n)
     /* 26 letters: beyond them a letter names every 26th group, and says so */
     const char *rep = groups > 26 ? ", letters A-Z again after Z" : "";
     if (sp.domains > 1) {
-        snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d%s). A %s group spans "
-                 "%d %s: its traffic leaves %s.", dim, groups, size, rep, dim, sp.domains,
-                 view_domain_noun(in->cluster, true), in->cluster->up_link);
+        snprintf(buf, n,
+                 "GPUs are lettered by %s group (%d groups of %d%s). A %s group spans "
+                 "%d %s: its traffic leaves %s.",
+                 dim, groups, size, rep, dim, sp.domains, view_domain_noun(in->cluster, true),
+                 in->cluster->up_link);
         return true;
     }
     snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d%s); each fits in one %s.",
@@ -360,8 +362,8 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     char buf[1024];
     const SystemSpec *sys = hw_system_find(c->system_id);
     int chips = sys ? sys->up_switches : 0;
-    snprintf(buf, sizeof buf, "%d %s %s around %d NVSwitch chip%s", n, a ? "x" : "×",
-             c->gpu.name, chips, chips == 1 ? "" : "s");
+    snprintf(buf, sizeof buf, "%d %s %s around %d NVSwitch chip%s", n, a ? "x" : "×", c->gpu.name,
+             chips, chips == 1 ? "" : "s");
     view_rack_title(cv, w, in, dom, buf);
     Style up = view_link_style(in, TIER_UP), out = view_link_style(in, TIER_OUT);
     int y0 = 2;
@@ -390,8 +392,8 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
         int ny = upper ? y0 + 1 : y0 + 13;
         canvas_put_text(cv, x + 1, ny, "NIC", STYLE_NIC);
         canvas_vline(cv, x + 2, upper ? y0 : y0 + 14, 1, LINE_LIGHT, out);
-        canvas_put_text(cv, x + 2, upper ? y0 : y0 + 14, a ? (upper ? "^" : "v") :
-                        (upper ? "↑" : "↓"), out);
+        canvas_put_text(cv, x + 2, upper ? y0 : y0 + 14,
+                        a ? (upper ? "^" : "v") : (upper ? "↑" : "↓"), out);
         /* NVLink from the GPU to the switch bus */
         canvas_vline(cv, x + 2, upper ? gy + 2 : gy - 1, 2, LINE_DOUBLE, up);
     }
@@ -556,8 +558,8 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
 static void view_torus_shape(const Cluster *c, int dims[3])
 {
     const SystemSpec *sys = hw_system_find(c->system_id);
-    if (sys && sys->torus[0] > 0 && sys->torus[0] * sys->torus[1] * sys->torus[2] ==
-                                        c->domain_gpus) {
+    if (sys && sys->torus[0] > 0 &&
+        sys->torus[0] * sys->torus[1] * sys->torus[2] == c->domain_gpus) {
         memcpy(dims, sys->torus, 3 * sizeof dims[0]);
         return;
     }
@@ -595,8 +597,8 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     int d[3];
     view_torus_shape(c, d);
     char buf[1024];
-    snprintf(buf, sizeof buf, "a %dx%dx%d torus of %d %s chips", d[0], d[1], d[2],
-             c->domain_gpus, c->gpu.name);
+    snprintf(buf, sizeof buf, "a %dx%dx%d torus of %d %s chips", d[0], d[1], d[2], c->domain_gpus,
+             c->gpu.name);
     view_rack_title(cv, w, in, dom, buf);
     Style up = view_link_style(in, TIER_UP);
     int lw = 2 * d[0] + 1, lh = 2 * d[1] + 1, gap = 3;
@@ -642,8 +644,10 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     }
     char fig[160], r[16];
     view_up_figure(c, a, fig, sizeof fig);
-    snprintf(buf, sizeof buf, "%s scale-up  %s; each chip links to 6 neighbours (x, y, z), "
-             "edges wrap around, so far chips are several hops apart", a ? "=" : "═", fig);
+    snprintf(buf, sizeof buf,
+             "%s scale-up  %s; each chip links to 6 neighbours (x, y, z), "
+             "edges wrap around, so far chips are several hops apart",
+             a ? "=" : "═", fig);
     yy += text_draw_wrapped(cv, 0, yy, w, 3, buf, up);
     view_out_figure(c, fig, sizeof fig);
     view_ratio(view_drop(c), r, sizeof r);
@@ -658,8 +662,8 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
  * the rest); a bad one draws nothing rather than dividing by zero. */
 static bool view_cluster_ok(const Cluster *c)
 {
-    return c && c->n_gpus >= 1 && c->domain_gpus >= 1 && c->gpus_per_leaf >= 1 &&
-           c->sites >= 1 && c->n_gpus <= CLUSTER_MAX_GPUS;
+    return c && c->n_gpus >= 1 && c->domain_gpus >= 1 && c->gpus_per_leaf >= 1 && c->sites >= 1 &&
+           c->n_gpus <= CLUSTER_MAX_GPUS;
 }
 
 static int view_rack_pair(Canvas *cv, int w, const ViewInput *in);
@@ -688,9 +692,9 @@ int view_rack_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
 /* --- fabric view -------------------------------------------------------- */
 
 typedef struct {
-    int cols, rows;      /* GPU letters inside a domain box */
+    int cols, rows; /* GPU letters inside a domain box */
     int box_w, box_h;
-    bool truncated;      /* domain has more GPUs than cols*rows */
+    bool truncated; /* domain has more GPUs than cols*rows */
 } DomainShape;
 
 static DomainShape view_domain_shape(const Cluster *c, int max_w)
@@ -793,12 +797,12 @@ static int view_pick_domains(int first, int count, int max, int cursor_dom, int 
  * for those not drawn, when there are more than fit) with the leaf range
  * each hangs from. Item nd is the aggregate when there is one. */
 typedef struct {
-    int nd, count;                        /* domains drawn; items (+1 aggregate) */
-    int ids[FABRIC_MAX_DOMAINS + 1];      /* domain ids (the aggregate: its first) */
-    int x[FABRIC_MAX_DOMAINS + 1];        /* left column of each item */
-    int leaf_lo[FABRIC_MAX_DOMAINS + 1];  /* first and last leaf of each item */
+    int nd, count;                       /* domains drawn; items (+1 aggregate) */
+    int ids[FABRIC_MAX_DOMAINS + 1];     /* domain ids (the aggregate: its first) */
+    int x[FABRIC_MAX_DOMAINS + 1];       /* left column of each item */
+    int leaf_lo[FABRIC_MAX_DOMAINS + 1]; /* first and last leaf of each item */
     int leaf_hi[FABRIC_MAX_DOMAINS + 1];
-    int total_w;                          /* columns from x0 to the last item's end */
+    int total_w; /* columns from x0 to the last item's end */
     DomainShape s;
 } FabricRow;
 
@@ -896,7 +900,8 @@ static int view_fabric_leaves(Canvas *cv, int x0, int y_leaf, int y_dom, const F
     int n = 0;
     for (int i = 0; i < row->count;) {
         int j = i, hi = row->leaf_hi[i];
-        while (j + 1 < row->count && row->leaf_lo[j + 1] <= hi && row->ids[j + 1] == row->ids[j] + 1)
+        while (j + 1 < row->count && row->leaf_lo[j + 1] <= hi &&
+               row->ids[j + 1] == row->ids[j] + 1)
             hi = row->leaf_hi[++j] > hi ? row->leaf_hi[j] : hi;
         int lx = row->x[i];
         int rx = j < row->nd ? row->x[j] + row->s.box_w - 1 : x0 + row->total_w - 1;
@@ -989,9 +994,9 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
     int domains = cluster_domain_count(cl);
     int leaves = cluster_leaf_count(cl), spines = cluster_spine_count(cl);
     snprintf(buf, sizeof buf, "%s: %d GPUs = %d %s of %d, %d lea%s, %d spine%s (%g:1)%s%s",
-             cl->name, cl->n_gpus, domains, view_domain_noun(cl, domains != 1),
-             cl->domain_gpus, leaves, leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s",
-             cl->oversub, cl->sites > 1 ? ", " : "", "");
+             cl->name, cl->n_gpus, domains, view_domain_noun(cl, domains != 1), cl->domain_gpus,
+             leaves, leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", cl->oversub,
+             cl->sites > 1 ? ", " : "", "");
     if (cl->sites > 1) {
         size_t l = strlen(buf);
         snprintf(buf + l, sizeof buf - l, "%d sites", cl->sites);
@@ -1016,8 +1021,7 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
         /* the scale-across link between the two sites' spine layers */
         int ya = (sites_drawn > 1 ? 2 : 1) + 1;
         int xa = site_w - 1, xb = site_w + gap;
-        canvas_hline(cv, xa + 1, ya, xb - xa - 1, LINE_DASHED, view_link_style(in,
-                     TIER_ACROSS));
+        canvas_hline(cv, xa + 1, ya, xb - xa - 1, LINE_DASHED, view_link_style(in, TIER_ACROSS));
         if (cl->sites > 2) {
             snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", cl->sites - 2);
             canvas_put_text(cv, xa + 2, ya - 1, buf, STYLE_DIM);
@@ -1060,22 +1064,27 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
     int domains = cluster_domain_count(c);
     if (k == VIEW_RACK) {
         int dom = view_rack_domain(in);
-        snprintf(s, sizeof s, "Rack view of %s, %s %d of %d. One scale-up domain holds %d %s "
-                 "GPUs.", c->name, view_domain_noun(c, false), dom + 1, domains,
-                 c->domain_gpus, c->gpu.name);
+        snprintf(s, sizeof s,
+                 "Rack view of %s, %s %d of %d. One scale-up domain holds %d %s "
+                 "GPUs.",
+                 c->name, view_domain_noun(c, false), dom + 1, domains, c->domain_gpus,
+                 c->gpu.name);
     } else {
-        snprintf(s, sizeof s, "Fabric view of %s: %d GPUs in %d scale-up %s of %d GPUs, under "
+        snprintf(s, sizeof s,
+                 "Fabric view of %s: %d GPUs in %d scale-up %s of %d GPUs, under "
                  "%d leaf switches and %d spine switches (oversubscription %g:1)%s.",
-                 c->name, c->n_gpus, domains, view_domain_noun(c, domains != 1),
-                 c->domain_gpus, cluster_leaf_count(c), cluster_spine_count(c), c->oversub,
+                 c->name, c->n_gpus, domains, view_domain_noun(c, domains != 1), c->domain_gpus,
+                 cluster_leaf_count(c), cluster_spine_count(c), c->oversub,
                  c->sites > 1 ? ", spread over several sites" : "");
     }
     desc_wrap(&b, s, width);
     view_up_figure(c, a, fig, sizeof fig);
     units_format_bits_bytes(c->out_bytes_per_s, v, sizeof v);
     view_ratio(view_drop(c), r, sizeof r);
-    snprintf(s, sizeof s, "Inside a %s, GPUs talk over %s. Leaving it, each GPU has %s (%s), "
-             "%s less.", view_domain_noun(c, false), fig, v, c->out_link, r);
+    snprintf(s, sizeof s,
+             "Inside a %s, GPUs talk over %s. Leaving it, each GPU has %s (%s), "
+             "%s less.",
+             view_domain_noun(c, false), fig, v, c->out_link, r);
     desc_wrap(&b, s, width);
     if (c->sites > 1) {
         snprintf(s, sizeof s, "The %d sites are joined by a scale-across link of %s each way.",
@@ -1092,19 +1101,16 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
         desc_wrap(&b, s, width);
     }
     if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
-        snprintf(s, sizeof s, "The cursor is on GPU %d in %s %d, under leaf %d.",
-                 in->cursor_gpu, view_domain_noun(c, false),
-                 cluster_domain_of(c, in->cursor_gpu) + 1, cluster_leaf_of(c, in->cursor_gpu) + 1);
+        snprintf(s, sizeof s, "The cursor is on GPU %d in %s %d, under leaf %d.", in->cursor_gpu,
+                 view_domain_noun(c, false), cluster_domain_of(c, in->cursor_gpu) + 1,
+                 cluster_leaf_of(c, in->cursor_gpu) + 1);
         desc_wrap(&b, s, width);
     }
     strbuf_add(&b, "\nTier          Per GPU, each way   Reach\n");
     snprintf(v, sizeof v, "%d GPUs in one %s", c->domain_gpus, view_domain_noun(c, false));
-    strbuf_addf(&b, "scale-up      %-19s %s\n", view_bw(c->up_bytes_per_s, a, t1, sizeof t1),
-                v);
-    snprintf(v, sizeof v, "%d GPUs per leaf, %d leaves", c->gpus_per_leaf,
-             cluster_leaf_count(c));
-    strbuf_addf(&b, "scale-out     %-19s %s\n", view_bw(c->out_bytes_per_s, a, t1, sizeof t1),
-                v);
+    strbuf_addf(&b, "scale-up      %-19s %s\n", view_bw(c->up_bytes_per_s, a, t1, sizeof t1), v);
+    snprintf(v, sizeof v, "%d GPUs per leaf, %d leaves", c->gpus_per_leaf, cluster_leaf_count(c));
+    strbuf_addf(&b, "scale-out     %-19s %s\n", view_bw(c->out_bytes_per_s, a, t1, sizeof t1), v);
     if (c->sites > 1) {
         double per = c->across_bytes_per_s / (c->n_gpus / c->sites);
         snprintf(v, sizeof v, "%d sites (%s shared per site pair)", c->sites,

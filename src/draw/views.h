@@ -28,14 +28,14 @@
 typedef enum { VIEW_RACK, VIEW_FABRIC, VIEW_BAR, VIEW_CHART, VIEW_COUNT } ViewKind;
 
 typedef struct {
-    const Cluster *cluster;      /* required */
-    const Mapping *mapping;      /* NULL: no group colouring */
-    const Placement *placement;  /* NULL: default placement (rank r on GPU r) */
-    const StepResult *result;    /* NULL: no load colouring */
-    int cursor_gpu;              /* -1: no cursor */
-    int cursor_group;            /* -1: none; else every GPU of this colour_by group is
-                                    drawn selected, its letter in lower case */
-    MappingDim colour_by;        /* which groups colour the GPUs (DIM_TP usual) */
+    const Cluster *cluster;     /* required */
+    const Mapping *mapping;     /* NULL: no group colouring */
+    const Placement *placement; /* NULL: default placement (rank r on GPU r) */
+    const StepResult *result;   /* NULL: no load colouring */
+    int cursor_gpu;             /* -1: no cursor */
+    int cursor_group;           /* -1: none; else every GPU of this colour_by group is
+                                   drawn selected, its letter in lower case */
+    MappingDim colour_by;       /* which groups colour the GPUs (DIM_TP usual) */
 } ViewInput;
 
 /* A ViewInput with everything empty: cursors -1, colour by TP. */

@@ -78,24 +78,24 @@ static bool is_dir(const char *path)
  * tampered cache cannot send escapes to the terminal. Written to a temp
  * file and renamed, only when something changed; never when the folder
  * cannot be made or when no lesson loaded. */
-#define CACHE_VERSION "scalelab-catalog 1"
+#define CACHE_VERSION   "scalelab-catalog 1"
 #define CACHE_MAX_BYTES (1024 * 1024)
-#define CACHE_NFIELDS 10
+#define CACHE_NFIELDS   10
 
 typedef struct {
     char *f[CACHE_NFIELDS]; /* unescaped, owned; f[0] = path */
     long long size, mtime_ns;
-    bool used;              /* matched a file of this folder */
+    bool used; /* matched a file of this folder */
 } CacheLine;
 
 typedef struct {
     CacheLine *lines;
     int n;
-    bool dirty;             /* something to write */
-    bool any_ok;            /* at least one lesson of this folder loaded */
-    char *dir_real;         /* realpath of the folder, NULL: no cache */
+    bool dirty;     /* something to write */
+    bool any_ok;    /* at least one lesson of this folder loaded */
+    char *dir_real; /* realpath of the folder, NULL: no cache */
     size_t dir_len;
-    CacheLine *fresh;       /* lessons loaded this time, to be cached */
+    CacheLine *fresh; /* lessons loaded this time, to be cached */
     int n_fresh;
 } Cache;
 
@@ -220,8 +220,8 @@ static void cache_read(Cache *c)
     if (!buf)
         return;
     size_t vlen = strlen(CACHE_VERSION);
-    if (len < vlen + 1 || memcmp(buf, CACHE_VERSION "\n", vlen + 1) != 0 ||
-        buf[len - 1] != '\n' || memchr(buf, '\0', len)) {
+    if (len < vlen + 1 || memcmp(buf, CACHE_VERSION "\n", vlen + 1) != 0 || buf[len - 1] != '\n' ||
+        memchr(buf, '\0', len)) {
         free(buf);
         return;
     }
@@ -320,8 +320,7 @@ static CacheLine *cache_find(Cache *c, const char *path)
 {
     CacheLine key;
     key.f[0] = (char *)path;
-    return c->n ? bsearch(&key, c->lines, (size_t)c->n, sizeof *c->lines, cache_line_cmp)
-                : NULL;
+    return c->n ? bsearch(&key, c->lines, (size_t)c->n, sizeof *c->lines, cache_line_cmp) : NULL;
 }
 
 static void cache_free(Cache *c)
@@ -395,8 +394,7 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
         it->e.pages = lesson_page_count(l);
         lesson_free(l);
         c->any_ok = true;
-        if (key && it->e.order >= 0 && it->e.minutes >= 0 && it->e.pages >= 0 &&
-            it->owned[1][0]) {
+        if (key && it->e.order >= 0 && it->e.minutes >= 0 && it->e.pages >= 0 && it->owned[1][0]) {
             c->fresh = xrealloc(c->fresh, (size_t)(c->n_fresh + 1) * sizeof *c->fresh);
             CacheLine *cl = &c->fresh[c->n_fresh++];
             memset(cl, 0, sizeof *cl);

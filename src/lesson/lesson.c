@@ -30,7 +30,7 @@
 #include <string.h>
 
 #define MAX_PAGES         200
-#define MAX_ITEMS         64 /* hints, choices, moves per page */
+#define MAX_ITEMS         64     /* hints, choices, moves per page */
 #define SCENARIO_MAX_GPUS 131072 /* 2^17: starts in about 0.1 s */
 
 typedef struct {
@@ -345,8 +345,8 @@ static lua_Integer list_len(lua_State *L, int idx, const char *what, const char 
     lua_Integer n = lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
     if (!isnum || n < 0 || n > max)
-        luaL_error(L, "%s: '%s' must be a list of at most %I entries (its length is %s)", what,
-                   k, max, isnum ? "out of range" : "not a whole number");
+        luaL_error(L, "%s: '%s' must be a list of at most %I entries (its length is %s)", what, k,
+                   max, isnum ? "out of range" : "not a whole number");
     return n;
 }
 
@@ -485,12 +485,9 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
     static const struct {
         const char *name;
         unsigned bit;
-    } names[] = {{"move", SCN_ALLOW_MOVE},
-                 {"degrees", SCN_ALLOW_DEGREES},
-                 {"micro", SCN_ALLOW_MICRO},
-                 {"domain", SCN_ALLOW_DOMAIN},
-                 {"system", SCN_ALLOW_SYSTEM},
-                 {"search", SCN_ALLOW_SEARCH}};
+    } names[] = {{"move", SCN_ALLOW_MOVE},     {"degrees", SCN_ALLOW_DEGREES},
+                 {"micro", SCN_ALLOW_MICRO},   {"domain", SCN_ALLOW_DOMAIN},
+                 {"system", SCN_ALLOW_SYSTEM}, {"search", SCN_ALLOW_SEARCH}};
     unsigned allow = 0;
     lua_Integer len = list_len(L, -1, what, "allow", MAX_ITEMS);
     for (lua_Integer i = 1; i <= len; i++) {
@@ -725,7 +722,8 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
         return;
     if (p->kind == PAGE_SCENARIO) {
         if (t != LUA_TTABLE)
-            luaL_error(L, "%s: a scenario's 'steps' must be a list of moves like { \"swap 3 12\" }",
+            luaL_error(L,
+                       "%s: a scenario's 'steps' must be a list of moves like { \"swap 3 12\" }",
                        what);
         read_strings(L, idx, "steps", what, &p->steps, &p->n_steps);
         return;
@@ -735,8 +733,9 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
     bool paras = mode && strcmp(mode, "paragraphs") == 0;
     free(mode);
     if (!lines && !paras)
-        luaL_error(L, "%s: 'steps' must be \"lines\" or \"paragraphs\" (a list of moves only "
-                      "on a scenario page)",
+        luaL_error(L,
+                   "%s: 'steps' must be \"lines\" or \"paragraphs\" (a list of moves only "
+                   "on a scenario page)",
                    what);
     const char *s = p->text ? p->text : "";
     p->steps = xcalloc(MAX_ITEMS + 1, sizeof *p->steps);
@@ -792,12 +791,8 @@ static int read_page(lua_State *L)
     static const struct {
         const char *name;
         PageKind kind;
-    } kinds[] = {{"text", PAGE_TEXT},
-                 {"diagram", PAGE_DIAGRAM},
-                 {"scenario", PAGE_SCENARIO},
-                 {"quiz", PAGE_QUIZ},
-                 {"compare", PAGE_COMPARE},
-                 {"predict", PAGE_PREDICT}};
+    } kinds[] = {{"text", PAGE_TEXT}, {"diagram", PAGE_DIAGRAM}, {"scenario", PAGE_SCENARIO},
+                 {"quiz", PAGE_QUIZ}, {"compare", PAGE_COMPARE}, {"predict", PAGE_PREDICT}};
     int found = -1;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(kind, kinds[i].name) == 0)
@@ -1489,12 +1484,11 @@ static void check_par(Lesson *l, int page)
         line = p->line;
     if (p->par < 2)
         problem_add(&l->problems,
-                    "%s:%d: par = %d: a scenario needs at least two moves that interact",
-                    l->path, line, p->par);
+                    "%s:%d: par = %d: a scenario needs at least two moves that interact", l->path,
+                    line, p->par);
     else if (p->par != p->n_solution)
-        problem_add(&l->problems,
-                    "%s:%d: par = %d but the reference solution has %d move%s", l->path, line,
-                    p->par, p->n_solution, p->n_solution == 1 ? "" : "s");
+        problem_add(&l->problems, "%s:%d: par = %d but the reference solution has %d move%s",
+                    l->path, line, p->par, p->n_solution, p->n_solution == 1 ? "" : "s");
 }
 
 /* A debrief function must run on the solved state and return text. */

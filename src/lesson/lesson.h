@@ -17,8 +17,8 @@
 #define SCALELAB_LESSON_LESSON_H
 
 #include "base/msg.h"
-#include "model/predict.h"
 #include "draw/views.h"
+#include "model/predict.h"
 #include "model/scenario.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,8 +51,7 @@ int lesson_page_line(const Lesson *l, int page);
 /* Chart diagrams (view "chart"): the swept parameter ("tp", "pp", "dp",
  * "ep", "cp", "mb", "domain", "gpus") into x and up to max values; returns
  * the number of values, 0 when the page has no chart. */
-int lesson_page_chart(const Lesson *l, int page, char *x, size_t x_len, double *values,
-                      int max);
+int lesson_page_chart(const Lesson *l, int page, char *x, size_t x_len, double *values, int max);
 
 const char *lesson_path(const Lesson *l);
 const char *lesson_id(const Lesson *l);
@@ -128,8 +127,8 @@ const char *lesson_scenario_solution_move(const Lesson *l, int page, int i);
 /* Runs the page's goal function on the scenario's current result, in the
  * sandbox. Returns 1 met, 0 not met, -1 on a script error (err says where).
  * When not met and the goal returns a reason string, it goes to why. */
-int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why,
-                             size_t why_len, char *err, size_t err_len);
+int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, size_t why_len,
+                             char *err, size_t err_len);
 
 /* Quiz pages. */
 int lesson_quiz_choice_count(const Lesson *l, int page);

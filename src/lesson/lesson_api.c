@@ -412,7 +412,8 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
                         const Workload *w, Mapping *out)
 {
     idx = lua_absindex(L, idx);
-    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 0, .ep = 1, .interleave = 1, .zero = 0, .etp = 1};
+    Mapping m = {
+        .tp = 1, .cp = 1, .pp = 1, .dp = 0, .ep = 1, .interleave = 1, .zero = 0, .etp = 1};
     if (!lua_isnoneornil(L, idx)) {
         if (lua_type(L, idx) != LUA_TTABLE)
             luaL_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
@@ -503,8 +504,8 @@ static void push_plain_result(lua_State *L, const StepResult *r)
 static void push_cluster(lua_State *L, const Cluster *c)
 {
     const SystemSpec *spec = hw_system_find(c->system_id);
-    double per_gpu_w = spec && spec->domain_gpus > 0 ? spec->domain_power_w / spec->domain_gpus
-                                                      : 0.0;
+    double per_gpu_w =
+        spec && spec->domain_gpus > 0 ? spec->domain_power_w / spec->domain_gpus : 0.0;
     lua_createtable(L, 0, 7);
     set_str(L, "system", c->system_id);
     set_str(L, "name", c->name);

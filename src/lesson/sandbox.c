@@ -27,11 +27,11 @@
 #include <lua.h>
 #include <lualib.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,13 +57,13 @@ struct Sandbox {
     char *load_chunkname;       /* "=name [load]": load() cannot choose its own */
     char short_src[LUA_IDSIZE]; /* how Lua prints name in positions */
     size_t mem_used;
-    bool mem_tripped; /* the allocator refused a block */
-    long budget;      /* instructions left for this file (or since sandbox_renew) */
-    double deadline_s;       /* clock_now_s() when the file's time runs out */
-    double entry_s;          /* clock_now_s() when the current entry point started */
-    size_t copied;           /* bytes C copied out (sandbox_copy_charge) */
-    bool strict;             /* globals locked: set when the file's chunk starts */
-    int in_handler;          /* xpcall message handlers running */
+    bool mem_tripped;  /* the allocator refused a block */
+    long budget;       /* instructions left for this file (or since sandbox_renew) */
+    double deadline_s; /* clock_now_s() when the file's time runs out */
+    double entry_s;    /* clock_now_s() when the current entry point started */
+    size_t copied;     /* bytes C copied out (sandbox_copy_charge) */
+    bool strict;       /* globals locked: set when the file's chunk starts */
+    int in_handler;    /* xpcall message handlers running */
     bool aborting;
     bool armed;      /* inside an entry point */
     double polled_s; /* running time of the last poll (SandboxPollFn) */
@@ -319,8 +319,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
     sb_check(sb, L);
     if (sb->aborting) {
         if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-            snprintf(sb->last_line, sizeof sb->last_line, "%s:%d", ar->short_src,
-                     ar->currentline);
+            snprintf(sb->last_line, sizeof sb->last_line, "%s:%d", ar->short_src, ar->currentline);
         sb_raise_abort(L, 0);
     }
 }
@@ -620,7 +619,8 @@ static int sb_check_source(const char *text, size_t len)
         size_t j = i + 1;
         while (j < len && (text[j] == ' ' || text[j] == '\t'))
             j++;
-        if (j + 5 > len || (memcmp(text + j, "const", 5) != 0 && memcmp(text + j, "close", 5) != 0))
+        if (j + 5 > len ||
+            (memcmp(text + j, "const", 5) != 0 && memcmp(text + j, "close", 5) != 0))
             continue;
         j += 5;
         while (j < len && (text[j] == ' ' || text[j] == '\t'))
@@ -728,17 +728,38 @@ static bool pc_class(int c, int cl)
 {
     bool res;
     switch (tolower(cl)) {
-    case 'a': res = isalpha(c); break;
-    case 'c': res = iscntrl(c); break;
-    case 'd': res = isdigit(c); break;
-    case 'g': res = isgraph(c); break;
-    case 'l': res = islower(c); break;
-    case 'p': res = ispunct(c); break;
-    case 's': res = isspace(c); break;
-    case 'u': res = isupper(c); break;
-    case 'w': res = isalnum(c); break;
-    case 'x': res = isxdigit(c); break;
-    default: return cl == c;
+    case 'a':
+        res = isalpha(c);
+        break;
+    case 'c':
+        res = iscntrl(c);
+        break;
+    case 'd':
+        res = isdigit(c);
+        break;
+    case 'g':
+        res = isgraph(c);
+        break;
+    case 'l':
+        res = islower(c);
+        break;
+    case 'p':
+        res = ispunct(c);
+        break;
+    case 's':
+        res = isspace(c);
+        break;
+    case 'u':
+        res = isupper(c);
+        break;
+    case 'w':
+        res = isalnum(c);
+        break;
+    case 'x':
+        res = isxdigit(c);
+        break;
+    default:
+        return cl == c;
     }
     return isupper(cl) ? !res : res;
 }
@@ -1115,8 +1136,11 @@ static double cost_codes(lua_State *L)
     const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1, &ls);
     for (size_t i = 0; i < ls;) {
         unsigned c = s[i];
-        size_t n = c < 0x80 ? 1 : c >= 0xc0 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3
-                               : c >= 0xf0 && c < 0xf8 ? 4 : 0;
+        size_t n = c < 0x80                ? 1
+                   : c >= 0xc0 && c < 0xe0 ? 2
+                   : c >= 0xe0 && c < 0xf0 ? 3
+                   : c >= 0xf0 && c < 0xf8 ? 4
+                                           : 0;
         if (n == 0 || i + n > ls)
             luaL_error(L, "invalid UTF-8 code");
         for (size_t k = 1; k < n; k++)
@@ -1229,13 +1253,12 @@ static int open_lib(lua_State *L, const char *name, lua_CFunction open)
 static void push_string_lib(lua_State *L, int strlib)
 {
     static const char *const names[] = {
-        "byte", "char",  "format", "len",   "lower", "upper", "reverse",
-        "sub",  "find",  "match",  "gmatch", "gsub", "rep",   NULL,
+        "byte", "char", "format", "len",    "lower", "upper", "reverse",
+        "sub",  "find", "match",  "gmatch", "gsub",  "rep",   NULL,
     };
     static const MeterCost costs[] = {
-        {"find", cost_find}, {"match", cost_match},   {"gmatch", cost_gmatch},
-        {"gsub", cost_gsub}, {"rep", cost_rep},       {"byte", cost_byte},
-        {"format", cost_format}, {NULL, NULL},
+        {"find", cost_find}, {"match", cost_match}, {"gmatch", cost_gmatch}, {"gsub", cost_gsub},
+        {"rep", cost_rep},   {"byte", cost_byte},   {"format", cost_format}, {NULL, NULL},
     };
     lua_newtable(L);
     int t = lua_gettop(L);
@@ -1245,11 +1268,15 @@ static void push_string_lib(lua_State *L, int strlib)
 
 static void push_table_lib(lua_State *L, int tablib)
 {
-    static const char *const names[] = {"pack",   "concat", "move", "insert",
+    static const char *const names[] = {"pack",   "concat", "move",   "insert",
                                         "remove", "sort",   "unpack", NULL};
     static const MeterCost costs[] = {
-        {"concat", cost_concat}, {"move", cost_move},     {"insert", cost_shift},
-        {"remove", cost_shift},  {"sort", cost_sort},     {"unpack", cost_unpack},
+        {"concat", cost_concat},
+        {"move", cost_move},
+        {"insert", cost_shift},
+        {"remove", cost_shift},
+        {"sort", cost_sort},
+        {"unpack", cost_unpack},
         {NULL, NULL},
     };
     lua_newtable(L);
@@ -1262,10 +1289,9 @@ static void push_table_lib(lua_State *L, int tablib)
 static void push_math_lib(lua_State *L, int mathlib)
 {
     static const char *const names[] = {
-        "abs",       "ceil", "cos",    "deg",  "exp",  "floor",      "fmod",
-        "huge",      "log",  "max",    "maxinteger", "min",  "mininteger", "modf",
-        "pi",        "rad",  "random", "sin",  "sqrt", "tan",
-        "tointeger", "type", "ult",    "atan", "asin", "acos",       NULL,
+        "abs",  "ceil",       "cos",       "deg",        "exp",  "floor", "fmod", "huge",   "log",
+        "max",  "maxinteger", "min",       "mininteger", "modf", "pi",    "rad",  "random", "sin",
+        "sqrt", "tan",        "tointeger", "type",       "ult",  "atan",  "asin", "acos",   NULL,
     };
     lua_newtable(L);
     int t = lua_gettop(L);
@@ -1729,8 +1755,8 @@ bool sandbox_run_file(Sandbox *sb, const char *path, char *err, size_t err_len)
     char *buf = file_read(path, cap, &len, &why);
     if (!buf) {
         if (why.status == FILE_NOT_REGULAR)
-            msg_set(err, err_len, "%s:1: not a lesson file (%s): give a .lua text file",
-                    sb->name, why.kind);
+            msg_set(err, err_len, "%s:1: not a lesson file (%s): give a .lua text file", sb->name,
+                    why.kind);
         else if (why.status == FILE_TOO_LARGE)
             msg_set(err, err_len,
                     "%s:1: file too large (%lld bytes, limit %zu): a lesson is a "

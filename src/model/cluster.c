@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static void copy_str(char *dst, size_t len, const char *src)
 {
     snprintf(dst, len, "%s", src ? src : "");
@@ -40,8 +39,7 @@ void cluster_set_gpus(Cluster *c, int n_gpus)
         c->domain_gpus = n_gpus < s->domain_gpus ? n_gpus : s->domain_gpus;
 }
 
-bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *err,
-                         size_t err_len)
+bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *err, size_t err_len)
 {
     if (!c) {
         msg_set(err, err_len, "no cluster to fill");
@@ -118,8 +116,7 @@ bool cluster_check(const Cluster *c, char *err, size_t err_len)
         return false;
     }
     if (c->domain_gpus < 1) {
-        msg_set(err, err_len, "a scale-up domain needs at least 1 GPU (got %d)",
-                c->domain_gpus);
+        msg_set(err, err_len, "a scale-up domain needs at least 1 GPU (got %d)", c->domain_gpus);
         return false;
     }
     if (c->domain_gpus > CLUSTER_MAX_GPUS) {
@@ -143,8 +140,8 @@ bool cluster_check(const Cluster *c, char *err, size_t err_len)
         msg_set(err, err_len, "the scale-out bandwidth must be positive");
         return false;
     }
-    if (!isfinite(c->up_lat_s) || c->up_lat_s < 0 || !isfinite(c->out_lat_s) ||
-        c->out_lat_s < 0 || !isfinite(c->across_lat_s) || c->across_lat_s < 0) {
+    if (!isfinite(c->up_lat_s) || c->up_lat_s < 0 || !isfinite(c->out_lat_s) || c->out_lat_s < 0 ||
+        !isfinite(c->across_lat_s) || c->across_lat_s < 0) {
         msg_set(err, err_len, "latencies must be zero or positive");
         return false;
     }

@@ -19,21 +19,21 @@
 #define CLUSTER_MAX_GPUS 100000000 /* sanity cap on input, not a design limit */
 
 typedef struct {
-    char system_id[32];      /* preset it came from, or "custom" */
-    char name[48];           /* "GB200 NVL72" */
-    GpuSpec gpu;             /* copy: overrides stay local */
+    char system_id[32]; /* preset it came from, or "custom" */
+    char name[48];      /* "GB200 NVL72" */
+    GpuSpec gpu;        /* copy: overrides stay local */
     int n_gpus;
-    int domain_gpus;         /* GPUs per scale-up domain */
+    int domain_gpus; /* GPUs per scale-up domain */
     HwUpKind up_kind;
     char up_link[32];
-    double up_bytes_per_s;   /* per GPU, per direction */
+    double up_bytes_per_s; /* per GPU, per direction */
     double up_lat_s;
     char out_link[48];
-    double out_bytes_per_s;  /* per GPU, per direction */
+    double out_bytes_per_s; /* per GPU, per direction */
     double out_lat_s;
-    double oversub;          /* >= 1 */
+    double oversub; /* >= 1 */
     int gpus_per_leaf;
-    int sites;               /* >= 1 */
+    int sites;                 /* >= 1 */
     double across_bytes_per_s; /* site-to-site, total, per direction */
     double across_lat_s;
     double domain_power_w;
@@ -43,8 +43,7 @@ typedef struct {
 /* Builds a cluster of n_gpus from a system preset (n_gpus <= 0: its default).
  * Returns false with a reason in err when the preset is unknown or n_gpus is
  * out of range. */
-bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *err,
-                         size_t err_len);
+bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *err, size_t err_len);
 
 /* Sets the GPU count. A torus system's slice (its domain) shrinks to the
  * job when the job is smaller than the preset's largest slice. */
@@ -61,9 +60,9 @@ void cluster_set_out_bw(Cluster *c, double bytes_per_s);
 bool cluster_check(const Cluster *c, char *err, size_t err_len);
 
 int cluster_domain_count(const Cluster *c);
-int cluster_domain_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
-int cluster_site_of(const Cluster *c, int gpu);     /* -1 when gpu out of range */
-int cluster_leaf_of(const Cluster *c, int gpu);     /* -1 when gpu out of range */
+int cluster_domain_of(const Cluster *c, int gpu); /* -1 when gpu out of range */
+int cluster_site_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
+int cluster_leaf_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
 int cluster_leaf_count(const Cluster *c);
 /* Spine switches needed for the leaf count and oversubscription (Clos). */
 int cluster_spine_count(const Cluster *c);

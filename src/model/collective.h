@@ -33,19 +33,19 @@ typedef enum {
 typedef enum { TIER_UP, TIER_OUT, TIER_ACROSS, TIER_COUNT } Tier;
 
 typedef struct {
-    double time_s;                   /* total */
-    double tier_s[TIER_COUNT];       /* time spent on each tier */
-    double tier_bytes[TIER_COUNT];   /* bytes each GPU sends on each tier */
-    Tier slowest;                    /* tier that bounds the time */
+    double time_s;                 /* total */
+    double tier_s[TIER_COUNT];     /* time spent on each tier */
+    double tier_bytes[TIER_COUNT]; /* bytes each GPU sends on each tier */
+    Tier slowest;                  /* tier that bounds the time */
 } CollCost;
 
 /* The knobs of the cost model (defaults and their sources in collective.c). */
 typedef struct {
-    double up_efficiency;    /* achievable ring busbw / line rate, scale-up */
-    double out_efficiency;   /* achievable busbw / line rate, scale-out NIC */
-    double fixed_s;          /* launch and base latency, paid once per collective */
-    double ramp_bytes;       /* buffer at which a tier reaches half its rate (0 = none) */
-    double across_sharers;   /* GPUs sharing the scale-across link; 0 = n_gpus / sites */
+    double up_efficiency;  /* achievable ring busbw / line rate, scale-up */
+    double out_efficiency; /* achievable busbw / line rate, scale-out NIC */
+    double fixed_s;        /* launch and base latency, paid once per collective */
+    double ramp_bytes;     /* buffer at which a tier reaches half its rate (0 = none) */
+    double across_sharers; /* GPUs sharing the scale-across link; 0 = n_gpus / sites */
 } CollParams;
 
 CollParams collective_params_default(void);
@@ -58,7 +58,7 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
  * nccl-tests counts it) on a group with the given span. */
 CollCost collective_cost(CollKind kind, double bytes, GroupSpan span, const Cluster *c);
 
-const char *collective_name(CollKind kind);   /* "all-reduce", ... */
-const char *tier_name(Tier t);                /* "scale-up", "scale-out", "scale-across" */
+const char *collective_name(CollKind kind); /* "all-reduce", ... */
+const char *tier_name(Tier t);              /* "scale-up", "scale-out", "scale-across" */
 
 #endif

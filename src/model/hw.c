@@ -33,65 +33,65 @@ static const GpuSpec gpus[] = {
         .id = "h100-sxm",
         .name = "H100 SXM",
         .noun = "GPU",
-        .bf16_flops = 1979e12 / 2,   /* 1,979 TFLOPS "with sparsity" / 2 = 989.5 dense (NVIDIA) */
-        .fp8_flops = 3958e12 / 2,    /* 3,958 TFLOPS "with sparsity" / 2 (NVIDIA H100 page) */
-        .hbm_bytes = 80 * GIB,       /* "80 GB" HBM3 = 80 GiB (MODEL-FACTS §10) [P] */
-        .hbm_bytes_per_s = 3.35e12,  /* 3.35 TB/s (scaling-book gpus.md) [R] */
+        .bf16_flops = 1979e12 / 2,  /* 1,979 TFLOPS "with sparsity" / 2 = 989.5 dense (NVIDIA) */
+        .fp8_flops = 3958e12 / 2,   /* 3,958 TFLOPS "with sparsity" / 2 (NVIDIA H100 page) */
+        .hbm_bytes = 80 * GIB,      /* "80 GB" HBM3 = 80 GiB (MODEL-FACTS §10) [P] */
+        .hbm_bytes_per_s = 3.35e12, /* 3.35 TB/s (scaling-book gpus.md) [R] */
     },
     {
         .id = "h800",
         .name = "H800 SXM",
         .noun = "GPU",
-        .bf16_flops = 1979e12 / 2,   /* the H100 die with NVLink cut down (DeepSeek-V3 §3) [S] */
-        .fp8_flops = 3958e12 / 2,    /* as H100; DeepSeek-V3 trained in FP8 on it [P] */
-        .hbm_bytes = 80 * GIB,       /* 80 GB HBM3, as H100 [S] */
-        .hbm_bytes_per_s = 3.35e12,  /* as H100 [S] */
+        .bf16_flops = 1979e12 / 2,  /* the H100 die with NVLink cut down (DeepSeek-V3 §3) [S] */
+        .fp8_flops = 3958e12 / 2,   /* as H100; DeepSeek-V3 trained in FP8 on it [P] */
+        .hbm_bytes = 80 * GIB,      /* 80 GB HBM3, as H100 [S] */
+        .hbm_bytes_per_s = 3.35e12, /* as H100 [S] */
     },
     {
         .id = "h200",
         .name = "H200",
         .noun = "GPU",
-        .bf16_flops = 1979e12 / 2,   /* same Hopper die as H100 (scaling-book gpus.md) [R] */
-        .fp8_flops = 3958e12 / 2,    /* same as H100 */
-        .hbm_bytes = 141e9,          /* 141 GB HBM3e, MLCommons v4.1 NVIDIA H200 system JSON [P] */
-        .hbm_bytes_per_s = 4.8e12,   /* 4.8 TB/s (scaling-book gpus.md) [R] */
+        .bf16_flops = 1979e12 / 2, /* same Hopper die as H100 (scaling-book gpus.md) [R] */
+        .fp8_flops = 3958e12 / 2,  /* same as H100 */
+        .hbm_bytes = 141e9,        /* 141 GB HBM3e, MLCommons v4.1 NVIDIA H200 system JSON [P] */
+        .hbm_bytes_per_s = 4.8e12, /* 4.8 TB/s (scaling-book gpus.md) [R] */
     },
     {
         .id = "b200",
         .name = "B200",
         .noun = "GPU",
-        .bf16_flops = 2.25e15,       /* 2,250 TFLOP/s dense (scaling-book gpus.md) [R] */
-        .fp8_flops = 4.5e15,         /* 2 x BF16 dense; DGX B200 72 PF FP8 sparse / 8 / 2 [D] */
-        .hbm_bytes = 180e9,          /* 180 GB, MLCommons v6.0 Nebius B200 system JSON [P] */
-        .hbm_bytes_per_s = 7.7e12,   /* 7.7 TB/s for the 180 GB part, NVIDIA DGX B200 RA [R]
-                                      * (the datasheet's 8 TB/s is the 192 GB part) */
+        .bf16_flops = 2.25e15,     /* 2,250 TFLOP/s dense (scaling-book gpus.md) [R] */
+        .fp8_flops = 4.5e15,       /* 2 x BF16 dense; DGX B200 72 PF FP8 sparse / 8 / 2 [D] */
+        .hbm_bytes = 180e9,        /* 180 GB, MLCommons v6.0 Nebius B200 system JSON [P] */
+        .hbm_bytes_per_s = 7.7e12, /* 7.7 TB/s for the 180 GB part, NVIDIA DGX B200 RA [R]
+                                    * (the datasheet's 8 TB/s is the 192 GB part) */
     },
     {
         .id = "b300",
         .name = "B300 (Blackwell Ultra)",
         .noun = "GPU",
-        .bf16_flops = 2.25e15,       /* 2,250 TF BF16 dense, dgxc-benchmarking B300 RA [R] */
-        .fp8_flops = 4.5e15,         /* 4,500 TF FP8 dense, same [R] */
-        .hbm_bytes = 270e9,          /* 270 GB HBM3e usable, same [R] */
-        .hbm_bytes_per_s = 7.7e12,   /* 7.7 TB/s, same [R] */
+        .bf16_flops = 2.25e15,     /* 2,250 TF BF16 dense, dgxc-benchmarking B300 RA [R] */
+        .fp8_flops = 4.5e15,       /* 4,500 TF FP8 dense, same [R] */
+        .hbm_bytes = 270e9,        /* 270 GB HBM3e usable, same [R] */
+        .hbm_bytes_per_s = 7.7e12, /* 7.7 TB/s, same [R] */
     },
     {
         .id = "gb200",
         .name = "GB200 (Blackwell, NVL72)",
         .noun = "GPU",
-        .bf16_flops = 2.45e15,       /* 2,450 TF BF16 dense, dgxc-benchmarking peak table [R] */
-        .fp8_flops = 4.9e15,         /* 4,900 TF FP8 dense, same [R] */
-        .hbm_bytes = 186e9,          /* 186 GB usable, MLCommons v6.1 Crusoe GB200 JSON [P] */
-        .hbm_bytes_per_s = 8e12,     /* 8 TB/s, NVIDIA GB200 reference architecture [R] */
+        .bf16_flops = 2.45e15,   /* 2,450 TF BF16 dense, dgxc-benchmarking peak table [R] */
+        .fp8_flops = 4.9e15,     /* 4,900 TF FP8 dense, same [R] */
+        .hbm_bytes = 186e9,      /* 186 GB usable, MLCommons v6.1 Crusoe GB200 JSON [P] */
+        .hbm_bytes_per_s = 8e12, /* 8 TB/s, NVIDIA GB200 reference architecture [R] */
     },
     {
         .id = "gb300",
         .name = "GB300 (Blackwell Ultra, NVL72)",
         .noun = "GPU",
-        .bf16_flops = 2.45e15,       /* 2,450 TF BF16 dense, dgxc-benchmarking peak table [R] */
-        .fp8_flops = 4.9e15,         /* 4,900 TF FP8 dense, same [R] */
-        .hbm_bytes = 279e9,          /* 279 GB usable of 288 marketed [R] */
-        .hbm_bytes_per_s = 8e12,     /* 8 TB/s [R] */
+        .bf16_flops = 2.45e15,   /* 2,450 TF BF16 dense, dgxc-benchmarking peak table [R] */
+        .fp8_flops = 4.9e15,     /* 4,900 TF FP8 dense, same [R] */
+        .hbm_bytes = 279e9,      /* 279 GB usable of 288 marketed [R] */
+        .hbm_bytes_per_s = 8e12, /* 8 TB/s [R] */
     },
     {
         .id = "rubin",
@@ -107,19 +107,19 @@ static const GpuSpec gpus[] = {
         .id = "mi355x",
         .name = "AMD Instinct MI355X",
         .noun = "GPU",
-        .bf16_flops = 2.5e15,        /* ~2.5 PF BF16 dense, press only (The Register 2025-06) [S] */
-        .fp8_flops = 5e15,           /* ~5 PF FP8 dense, press only [S] */
-        .hbm_bytes = 288e9,          /* 288 GB HBM3E [S] */
-        .hbm_bytes_per_s = 8e12,     /* 8 TB/s [S] */
+        .bf16_flops = 2.5e15,    /* ~2.5 PF BF16 dense, press only (The Register 2025-06) [S] */
+        .fp8_flops = 5e15,       /* ~5 PF FP8 dense, press only [S] */
+        .hbm_bytes = 288e9,      /* 288 GB HBM3E [S] */
+        .hbm_bytes_per_s = 8e12, /* 8 TB/s [S] */
     },
     {
         .id = "mi455x",
         .name = "AMD Instinct MI455X (Helios)",
         .noun = "GPU",
-        .bf16_flops = 20e15 / 2,     /* press only: ~20 PF FP8 per GPU; BF16 taken as half [S][D] */
-        .fp8_flops = 20e15,          /* ~20 PF FP8, press only (The Register 2025-06) [S] */
-        .hbm_bytes = 432e9,          /* 432 GB HBM4, press only [S] */
-        .hbm_bytes_per_s = 19.6e12,  /* 19.6 TB/s, press only [S] */
+        .bf16_flops = 20e15 / 2,    /* press only: ~20 PF FP8 per GPU; BF16 taken as half [S][D] */
+        .fp8_flops = 20e15,         /* ~20 PF FP8, press only (The Register 2025-06) [S] */
+        .hbm_bytes = 432e9,         /* 432 GB HBM4, press only [S] */
+        .hbm_bytes_per_s = 19.6e12, /* 19.6 TB/s, press only [S] */
     },
     {
         .id = "tpu-v5p",
@@ -134,28 +134,28 @@ static const GpuSpec gpus[] = {
         .id = "tpu-v6e",
         .name = "TPU v6e (Trillium)",
         .noun = "chip",
-        .bf16_flops = 918e12,        /* 918 TFLOPs BF16, Google Cloud TPU v6e docs [P] */
-        .fp8_flops = 918e12,         /* FP8 918, TPU7x docs' comparison table [P] */
-        .hbm_bytes = 32 * GIB,       /* 32 GiB (TPU7x docs' comparison table) [P] */
-        .hbm_bytes_per_s = 1638e9,   /* 1,638 GB/s (Google Cloud TPU v6e docs) [P] */
+        .bf16_flops = 918e12,      /* 918 TFLOPs BF16, Google Cloud TPU v6e docs [P] */
+        .fp8_flops = 918e12,       /* FP8 918, TPU7x docs' comparison table [P] */
+        .hbm_bytes = 32 * GIB,     /* 32 GiB (TPU7x docs' comparison table) [P] */
+        .hbm_bytes_per_s = 1638e9, /* 1,638 GB/s (Google Cloud TPU v6e docs) [P] */
     },
     {
         .id = "tpu7x",
         .name = "TPU7x (Ironwood)",
         .noun = "chip",
-        .bf16_flops = 2307e12,       /* 2,307 TFLOPs BF16, Google Cloud TPU7x docs [P] */
-        .fp8_flops = 4614e12,        /* 4,614 TFLOPs FP8, same [P] */
-        .hbm_bytes = 192 * GIB,      /* 192 GiB, same [P] */
-        .hbm_bytes_per_s = 7.37e12,  /* ~7.4 TB/s, Google Cloud TPU7x docs / Google blog [P] */
+        .bf16_flops = 2307e12,      /* 2,307 TFLOPs BF16, Google Cloud TPU7x docs [P] */
+        .fp8_flops = 4614e12,       /* 4,614 TFLOPs FP8, same [P] */
+        .hbm_bytes = 192 * GIB,     /* 192 GiB, same [P] */
+        .hbm_bytes_per_s = 7.37e12, /* ~7.4 TB/s, Google Cloud TPU7x docs / Google blog [P] */
     },
     {
         .id = "trn2",
         .name = "AWS Trainium2",
         .noun = "chip",
-        .bf16_flops = 667e12,        /* 667 BF16 TFLOPS dense, aws-neuron-sdk trainium2 docs [R] */
-        .fp8_flops = 1299e12,        /* 1,299 FP8 TFLOPS dense, same [R] */
-        .hbm_bytes = 96 * GIB,       /* 96 GiB, aws-neuron-sdk Trainium2 NKI guide [R] */
-        .hbm_bytes_per_s = 2.9e12,   /* 2.9 TB/s, same [R] */
+        .bf16_flops = 667e12,      /* 667 BF16 TFLOPS dense, aws-neuron-sdk trainium2 docs [R] */
+        .fp8_flops = 1299e12,      /* 1,299 FP8 TFLOPS dense, same [R] */
+        .hbm_bytes = 96 * GIB,     /* 96 GiB, aws-neuron-sdk Trainium2 NKI guide [R] */
+        .hbm_bytes_per_s = 2.9e12, /* 2.9 TB/s, same [R] */
     },
 };
 
@@ -163,27 +163,27 @@ static const GpuSpec gpus[] = {
  * NVLink ring step at 1.9 us and one network step at 4.0 us for the LL128
  * protocol (NVIDIA/nccl src/graph/tuning.cc, hwLatencies) [R]. */
 #define NVLINK_STEP_LAT_S 1.9e-6
-#define NET_STEP_LAT_S 4.0e-6
+#define NET_STEP_LAT_S    4.0e-6
 
 static const SystemSpec systems[] = {
     {
         .id = "dgx-a100",
         .name = "DGX A100",
         .gpu_id = "a100-sxm",
-        .domain_gpus = 8,             /* 8 GPUs on 6 NVSwitch gen2 (scaling-book gpus.md) [R] */
-        .default_gpus = 64,           /* the 64-GPU experiments of SC21 §5.4 */
+        .domain_gpus = 8,   /* 8 GPUs on 6 NVSwitch gen2 (scaling-book gpus.md) [R] */
+        .default_gpus = 64, /* the 64-GPU experiments of SC21 §5.4 */
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 3",
-        .up_bytes_per_s = 600e9 / 2,  /* NVLink 3: 600 GB/s bidir = 12 links x 25 GB/s/dir [R] */
+        .up_bytes_per_s = 600e9 / 2, /* NVLink 3: 600 GB/s bidir = 12 links x 25 GB/s/dir [R] */
         .up_lat_s = NVLINK_STEP_LAT_S,
         .up_switches = 6,
         .torus = {0, 0, 0},
         .out_link = "HDR InfiniBand 200 Gb/s",
         .out_bytes_per_s = 200e9 / 8, /* 8 x 200 Gb/s HDR per node, one per GPU (SC21 §5) [P] */
         .out_lat_s = NET_STEP_LAT_S,
-        .oversub = 1,                 /* Selene: full fat tree, 3 levels (SC21 §5) [P] */
-        .gpus_per_leaf = 40 / 2,      /* 40-port HDR leaf (Quantum QM8790), half down at 1:1 */
-        .domain_power_w = 6.5e3,      /* DGX A100 datasheet: 6.5 kW max [P] */
+        .oversub = 1,            /* Selene: full fat tree, 3 levels (SC21 §5) [P] */
+        .gpus_per_leaf = 40 / 2, /* 40-port HDR leaf (Quantum QM8790), half down at 1:1 */
+        .domain_power_w = 6.5e3, /* DGX A100 datasheet: 6.5 kW max [P] */
         .cooling = "air",
         .summary = "8 x A100 per server on NVLink 3; one 200 Gb/s HDR NIC per GPU (Selene)",
     },
@@ -191,20 +191,20 @@ static const SystemSpec systems[] = {
         .id = "dgx-h100",
         .name = "DGX H100",
         .gpu_id = "h100-sxm",
-        .domain_gpus = 8,             /* 8 GPUs on 4 NVSwitch gen3 (scaling-book gpus.md) [R] */
-        .default_gpus = 256,          /* one SuperPOD scalable unit: 32 nodes (scaling book) */
+        .domain_gpus = 8,    /* 8 GPUs on 4 NVSwitch gen3 (scaling-book gpus.md) [R] */
+        .default_gpus = 256, /* one SuperPOD scalable unit: 32 nodes (scaling book) */
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 4",
-        .up_bytes_per_s = 900e9 / 2,  /* NVLink 4: 900 GB/s bidir = 18 links x 25 GB/s/dir [R] */
+        .up_bytes_per_s = 900e9 / 2, /* NVLink 4: 900 GB/s bidir = 18 links x 25 GB/s/dir [R] */
         .up_lat_s = NVLINK_STEP_LAT_S,
         .up_switches = 4,
         .torus = {0, 0, 0},
         .out_link = "ConnectX-7 NDR InfiniBand 400 Gb/s",
         .out_bytes_per_s = 400e9 / 8, /* 8 x 400 Gb/s CX-7 per node (scaling-book gpus.md) [R] */
         .out_lat_s = NET_STEP_LAT_S,
-        .oversub = 1,                 /* SuperPOD reference: full bisection fat tree [R] */
-        .gpus_per_leaf = 64 / 2,      /* 64-port NDR leaf (QM9700): 8 leaves per 256 GPUs [R] */
-        .domain_power_w = 10.2e3,     /* DGX H100 datasheet: ~10.2 kW max [P] */
+        .oversub = 1,             /* SuperPOD reference: full bisection fat tree [R] */
+        .gpus_per_leaf = 64 / 2,  /* 64-port NDR leaf (QM9700): 8 leaves per 256 GPUs [R] */
+        .domain_power_w = 10.2e3, /* DGX H100 datasheet: ~10.2 kW max [P] */
         .cooling = "air",
         .summary = "8 x H100 per server on NVLink 4; one 400 Gb/s NDR NIC per GPU",
     },
@@ -212,11 +212,11 @@ static const SystemSpec systems[] = {
         .id = "hgx-h200",
         .name = "HGX H200",
         .gpu_id = "h200",
-        .domain_gpus = 8,             /* "18x 4th Gen NVLink, 900GB/s", 8 GPUs (MLCommons) [P] */
+        .domain_gpus = 8, /* "18x 4th Gen NVLink, 900GB/s", 8 GPUs (MLCommons) [P] */
         .default_gpus = 256,
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 4",
-        .up_bytes_per_s = 900e9 / 2,  /* NVLink 4: 900 GB/s bidir (MLCommons H200 JSON) [P] */
+        .up_bytes_per_s = 900e9 / 2, /* NVLink 4: 900 GB/s bidir (MLCommons H200 JSON) [P] */
         .up_lat_s = NVLINK_STEP_LAT_S,
         .up_switches = 4,
         .torus = {0, 0, 0},
@@ -224,8 +224,8 @@ static const SystemSpec systems[] = {
         .out_bytes_per_s = 400e9 / 8, /* CX-7 400 Gb/s per GPU (MLCommons H200 JSON) [P] */
         .out_lat_s = NET_STEP_LAT_S,
         .oversub = 1,
-        .gpus_per_leaf = 64 / 2,      /* 64-port NDR leaf, half down */
-        .domain_power_w = 10.2e3,     /* DGX H200 datasheet: ~10.2 kW max [P] */
+        .gpus_per_leaf = 64 / 2,  /* 64-port NDR leaf, half down */
+        .domain_power_w = 10.2e3, /* DGX H200 datasheet: ~10.2 kW max [P] */
         .cooling = "air",
         .summary = "8 x H200 (141 GB) per server on NVLink 4; 400 Gb/s NDR per GPU",
     },
@@ -233,7 +233,7 @@ static const SystemSpec systems[] = {
         .id = "dgx-b200",
         .name = "DGX B200",
         .gpu_id = "b200",
-        .domain_gpus = 8,             /* 8 GPUs on 2 NVSwitch chips (scaling-book gpus.md) [R] */
+        .domain_gpus = 8, /* 8 GPUs on 2 NVSwitch chips (scaling-book gpus.md) [R] */
         .default_gpus = 256,
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 5",
@@ -245,8 +245,8 @@ static const SystemSpec systems[] = {
         .out_bytes_per_s = 400e9 / 8, /* "8x ConnectX-7 IB NDR 400Gb/s" (MLCommons Nebius) [P] */
         .out_lat_s = NET_STEP_LAT_S,
         .oversub = 1,
-        .gpus_per_leaf = 64 / 2,      /* 64-port NDR leaf, half down */
-        .domain_power_w = 14.3e3,     /* DGX B200 datasheet: ~14.3 kW max [P] */
+        .gpus_per_leaf = 64 / 2,  /* 64-port NDR leaf, half down */
+        .domain_power_w = 14.3e3, /* DGX B200 datasheet: ~14.3 kW max [P] */
         .cooling = "air",
         .summary = "8 x B200 per server on NVLink 5; 400 Gb/s NDR per GPU",
     },
@@ -254,8 +254,8 @@ static const SystemSpec systems[] = {
         .id = "gb200-nvl72",
         .name = "GB200 NVL72",
         .gpu_id = "gb200",
-        .domain_gpus = 72,            /* 72 GPUs, 18 NVSwitch chips in 9 trays [R] */
-        .default_gpus = 576,          /* 8 racks: the 576-GPU SuperPOD (scaling book App. A) */
+        .domain_gpus = 72,   /* 72 GPUs, 18 NVSwitch chips in 9 trays [R] */
+        .default_gpus = 576, /* 8 racks: the 576-GPU SuperPOD (scaling book App. A) */
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 5",
         .up_bytes_per_s = 1.8e12 / 2, /* 1.8 TB/s bidir per GPU; 72 x 1.8 = 130 TB/s rack [R] */
@@ -266,8 +266,8 @@ static const SystemSpec systems[] = {
         .out_bytes_per_s = 400e9 / 8, /* one CX-7 400 Gb/s per GPU (MLCommons v6.1 Crusoe) [P] */
         .out_lat_s = NET_STEP_LAT_S,
         .oversub = 1,
-        .gpus_per_leaf = 64 / 2,      /* 64-port NDR leaf, half down */
-        .domain_power_w = 120e3,      /* ~120 kW per rack (introl.com GB200 NVL72 guide) [S] */
+        .gpus_per_leaf = 64 / 2, /* 64-port NDR leaf, half down */
+        .domain_power_w = 120e3, /* ~120 kW per rack (introl.com GB200 NVL72 guide) [S] */
         .cooling = "liquid",
         .summary = "72 GPUs in one NVLink 5 rack (130 TB/s); 400 Gb/s NDR per GPU; ~120 kW",
     },
@@ -275,7 +275,7 @@ static const SystemSpec systems[] = {
         .id = "gb300-nvl72",
         .name = "GB300 NVL72",
         .gpu_id = "gb300",
-        .domain_gpus = 72,            /* 72 Blackwell Ultra GPUs, one NVLink 5 domain [R] */
+        .domain_gpus = 72, /* 72 Blackwell Ultra GPUs, one NVLink 5 domain [R] */
         .default_gpus = 576,
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 5",
@@ -287,8 +287,8 @@ static const SystemSpec systems[] = {
         .out_bytes_per_s = 800e9 / 8, /* one ConnectX-8 800 Gb/s per GPU (NVIDIA NVL72 RA) [P] */
         .out_lat_s = NET_STEP_LAT_S,
         .oversub = 1,
-        .gpus_per_leaf = 144 / 2,     /* 144-port 800G Quantum-X800 leaf, half down */
-        .domain_power_w = 132e3,      /* 132 kW rack power shelves (Supermicro via introl) [S] */
+        .gpus_per_leaf = 144 / 2, /* 144-port 800G Quantum-X800 leaf, half down */
+        .domain_power_w = 132e3,  /* 132 kW rack power shelves (Supermicro via introl) [S] */
         .cooling = "liquid",
         .summary = "72 GPUs in one NVLink 5 rack (130 TB/s); 800 Gb/s CX-8 per GPU; ~132 kW",
     },
@@ -307,13 +307,13 @@ static const SystemSpec systems[] = {
         .up_bytes_per_s = 1200e9 / 2, /* ICI 1,200 GB/s bidir per chip (Google Cloud v5p) [P] */
         .up_lat_s = 1e-6,             /* ~1 us per ICI hop (scaling-book tpus.md) [R] */
         .up_switches = 0,
-        .torus = {16, 16, 24},        /* the 6,144-chip slice shape (Google Cloud TPU v5p) [P] */
+        .torus = {16, 16, 24}, /* the 6,144-chip slice shape (Google Cloud TPU v5p) [P] */
         .out_link = "DCN 50 Gb/s per chip",
-        .out_bytes_per_s = 50e9 / 8,  /* DCN 50 Gb/s per chip, between slices only [P] */
-        .out_lat_s = 10e-6,           /* data-center network step, ~10 us [U] */
+        .out_bytes_per_s = 50e9 / 8, /* DCN 50 Gb/s per chip, between slices only [P] */
+        .out_lat_s = 10e-6,          /* data-center network step, ~10 us [U] */
         .oversub = 1,
         .gpus_per_leaf = 16 * 16 * 24, /* one slice per DCN leaf [U] */
-        .domain_power_w = 0,          /* not published */
+        .domain_power_w = 0,           /* not published */
         .cooling = "liquid",
         .summary = "TPU v5p: up to 6,144 chips in one ICI slice (OCS-joined cubes); DCN between",
     },
@@ -331,7 +331,7 @@ static const SystemSpec systems[] = {
         .default_gpus = 256,
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 4",
-        .up_bytes_per_s = 900e9 / 2,  /* NVLink 4: 900 GB/s bidir (HGX H100 board) [R] */
+        .up_bytes_per_s = 900e9 / 2, /* NVLink 4: 900 GB/s bidir (HGX H100 board) [R] */
         .up_lat_s = NVLINK_STEP_LAT_S,
         .up_switches = 4,
         .torus = {0, 0, 0},
@@ -339,8 +339,8 @@ static const SystemSpec systems[] = {
         .out_bytes_per_s = 100e9 / 8, /* 100 Gb/s Ethernet per GPU = 12.5 GB/s (counterfactual) */
         .out_lat_s = NET_STEP_LAT_S,  /* NCCL's tuner uses the same step for IB and RoCE */
         .oversub = 1,
-        .gpus_per_leaf = 2 * 8,       /* 2 servers per ToR (Llama 3 §3.3.1) [P] */
-        .domain_power_w = 10.2e3,     /* an 8 x H100 server, as DGX H100 [P] */
+        .gpus_per_leaf = 2 * 8,   /* 2 servers per ToR (Llama 3 §3.3.1) [P] */
+        .domain_power_w = 10.2e3, /* an 8 x H100 server, as DGX H100 [P] */
         .cooling = "air",
         .summary = "8 x H100 servers on NVLink 4, but only 100 Gb/s Ethernet per GPU",
     },
@@ -348,21 +348,21 @@ static const SystemSpec systems[] = {
         .id = "dgx-h800",
         .name = "HGX H800 (DeepSeek-V3)",
         .gpu_id = "h800",
-        .domain_gpus = 8,             /* 8 GPUs on NVLink + NVSwitch (DeepSeek-V3 §3.1) [P] */
-        .default_gpus = 2048,         /* DeepSeek-V3's cluster: 2,048 H800 (§3.1) [P] */
+        .domain_gpus = 8,     /* 8 GPUs on NVLink + NVSwitch (DeepSeek-V3 §3.1) [P] */
+        .default_gpus = 2048, /* DeepSeek-V3's cluster: 2,048 H800 (§3.1) [P] */
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 4 (export, 400 GB/s)",
-        .up_bytes_per_s = 400e9 / 2,  /* 400 GB/s bidir spec [S]; DeepSeek measured ~160 GB/s
-                                       * usable (§3.2.2) [P] */
+        .up_bytes_per_s = 400e9 / 2, /* 400 GB/s bidir spec [S]; DeepSeek measured ~160 GB/s
+                                      * usable (§3.2.2) [P] */
         .up_lat_s = NVLINK_STEP_LAT_S,
         .up_switches = 4,
         .torus = {0, 0, 0},
         .out_link = "ConnectX-7 NDR InfiniBand 400 Gb/s",
         .out_bytes_per_s = 400e9 / 8, /* IB 400 Gb/s = 50 GB/s per GPU (DeepSeek-V3 §3.2.2) [P] */
         .out_lat_s = NET_STEP_LAT_S,
-        .oversub = 1,                 /* fully connected IB fat tree (DeepSeek-V3 §3.1) [P] */
+        .oversub = 1, /* fully connected IB fat tree (DeepSeek-V3 §3.1) [P] */
         .gpus_per_leaf = 64 / 2,
-        .domain_power_w = 10.2e3,     /* an 8 x Hopper server, as DGX H100 [S] */
+        .domain_power_w = 10.2e3, /* an 8 x Hopper server, as DGX H100 [S] */
         .cooling = "air",
         .summary = "8 x H800 per server: NVLink cut to 400 GB/s; 400 Gb/s IB per GPU",
     },
@@ -370,7 +370,7 @@ static const SystemSpec systems[] = {
         .id = "dgx-b300",
         .name = "DGX B300",
         .gpu_id = "b300",
-        .domain_gpus = 8,             /* 8 GPUs, dgxc-benchmarking B300 reference arch. [R] */
+        .domain_gpus = 8, /* 8 GPUs, dgxc-benchmarking B300 reference arch. [R] */
         .default_gpus = 256,
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 5",
@@ -382,7 +382,7 @@ static const SystemSpec systems[] = {
         .out_bytes_per_s = 800e9 / 8, /* 8 x 800 Gb/s per node, one per GPU (B300 RA) [R] */
         .out_lat_s = NET_STEP_LAT_S,
         .oversub = 1,
-        .gpus_per_leaf = 144 / 2,     /* 144-port 800G Quantum-X800 leaf, half down */
+        .gpus_per_leaf = 144 / 2,           /* 144-port 800G Quantum-X800 leaf, half down */
         .domain_power_w = 8 * 1100.0 * 1.6, /* 8 x 1,100 W GPUs [R] x ~1.6 for the host [U] */
         .cooling = "air",
         .summary = "8 x B300 per server on NVLink 5; 800 Gb/s ConnectX-8 per GPU",
@@ -391,21 +391,21 @@ static const SystemSpec systems[] = {
         .id = "vera-rubin-nvl72",
         .name = "Vera Rubin NVL72",
         .gpu_id = "rubin",
-        .domain_gpus = 72,            /* 72 Rubin packages (announced "NVL144" counting dies) [S] */
+        .domain_gpus = 72, /* 72 Rubin packages (announced "NVL144" counting dies) [S] */
         .default_gpus = 576,
         .up_kind = HW_UP_SWITCHED,
         .up_link = "NVLink 6",
         .up_bytes_per_s = 3.6e12 / 2, /* NVLink 6: 3.6 TB/s bidir per GPU, 260 TB/s per rack,
                                        * press only (NVIDIA blog 2026-01 via copies) [S] */
         .up_lat_s = NVLINK_STEP_LAT_S,
-        .up_switches = 36,            /* 9 NVLink 6 switch trays [S] x 4 chips each [U] */
+        .up_switches = 36, /* 9 NVLink 6 switch trays [S] x 4 chips each [U] */
         .torus = {0, 0, 0},
         .out_link = "ConnectX-9 2 x 800 Gb/s",
         .out_bytes_per_s = 1600e9 / 8, /* ConnectX-9, 1.6 Tb/s per GPU, press only [S] */
         .out_lat_s = NET_STEP_LAT_S,
         .oversub = 1,
-        .gpus_per_leaf = 144 / 4,     /* 144-port 800G leaf, 2 ports per GPU, half down [U] */
-        .domain_power_w = 190e3,      /* ~190-230 kW per rack, press only [S] */
+        .gpus_per_leaf = 144 / 4, /* 144-port 800G leaf, 2 ports per GPU, half down [U] */
+        .domain_power_w = 190e3,  /* ~190-230 kW per rack, press only [S] */
         .cooling = "liquid",
         .summary = "72 Rubin GPUs on NVLink 6 (260 TB/s); 1.6 Tb/s per GPU (press figures)",
     },
@@ -413,12 +413,12 @@ static const SystemSpec systems[] = {
         .id = "mi355x",
         .name = "AMD MI355X platform",
         .gpu_id = "mi355x",
-        .domain_gpus = 8,             /* 8 GPUs on Infinity Fabric (The Register 2025-06) [S] */
+        .domain_gpus = 8, /* 8 GPUs on Infinity Fabric (The Register 2025-06) [S] */
         .default_gpus = 256,
-        .up_kind = HW_UP_SWITCHED,    /* a full mesh of direct links, one hop like a switch */
+        .up_kind = HW_UP_SWITCHED, /* a full mesh of direct links, one hop like a switch */
         .up_link = "Infinity Fabric",
         .up_bytes_per_s = 7 * 153.6e9 / 2, /* 7 links x 153.6 GB/s (both ways), press only [S] */
-        .up_lat_s = NVLINK_STEP_LAT_S, /* not published; NVLink's step assumed [U] */
+        .up_lat_s = NVLINK_STEP_LAT_S,     /* not published; NVLink's step assumed [U] */
         .up_switches = 0,
         .torus = {0, 0, 0},
         .out_link = "400 Gb/s RDMA NIC",
@@ -434,20 +434,20 @@ static const SystemSpec systems[] = {
         .id = "amd-helios",
         .name = "AMD Helios rack",
         .gpu_id = "mi455x",
-        .domain_gpus = 72,            /* 72 x MI455X in one scale-up domain, press only [S] */
+        .domain_gpus = 72, /* 72 x MI455X in one scale-up domain, press only [S] */
         .default_gpus = 576,
         .up_kind = HW_UP_SWITCHED,
         .up_link = "UALink over Ethernet",
-        .up_bytes_per_s = 3.6e12 / 2, /* 3.6 TB/s bidir per GPU, press only [S] */
+        .up_bytes_per_s = 3.6e12 / 2,  /* 3.6 TB/s bidir per GPU, press only [S] */
         .up_lat_s = NVLINK_STEP_LAT_S, /* not published; NVLink's step assumed [U] */
-        .up_switches = 0,             /* not published */
+        .up_switches = 0,              /* not published */
         .torus = {0, 0, 0},
         .out_link = "Pensando Vulcano Ultra Ethernet",
-        .out_bytes_per_s = 300e9,     /* 300 GB/s scale-out per GPU, press only [S] */
+        .out_bytes_per_s = 300e9, /* 300 GB/s scale-out per GPU, press only [S] */
         .out_lat_s = NET_STEP_LAT_S,
         .oversub = 1,
-        .gpus_per_leaf = 64 / 2,      /* [U] */
-        .domain_power_w = 0,          /* not published */
+        .gpus_per_leaf = 64 / 2, /* [U] */
+        .domain_power_w = 0,     /* not published */
         .cooling = "liquid",
         .summary = "72 AMD MI455X in one UALink-over-Ethernet rack (press figures)",
     },
@@ -455,20 +455,20 @@ static const SystemSpec systems[] = {
         .id = "tpu-v6e",
         .name = "TPU v6e (Trillium) pod",
         .gpu_id = "tpu-v6e",
-        .domain_gpus = 256,           /* pod = 256 chips, 2D torus (Google Cloud TPU v6e) [P] */
+        .domain_gpus = 256, /* pod = 256 chips, 2D torus (Google Cloud TPU v6e) [P] */
         .default_gpus = 256,
         .up_kind = HW_UP_TORUS,
         .up_link = "ICI (2D torus)",
-        .up_bytes_per_s = 800e9 / 2,  /* ICI 800 GB/s bidir per chip (Google Cloud v6e) [P] */
-        .up_lat_s = 1e-6,             /* ~1 us per ICI hop (scaling-book tpus.md) [R] */
+        .up_bytes_per_s = 800e9 / 2, /* ICI 800 GB/s bidir per chip (Google Cloud v6e) [P] */
+        .up_lat_s = 1e-6,            /* ~1 us per ICI hop (scaling-book tpus.md) [R] */
         .up_switches = 0,
-        .torus = {16, 16, 1},         /* 16x16, the full-pod shape (Google Cloud v6e) [P] */
+        .torus = {16, 16, 1}, /* 16x16, the full-pod shape (Google Cloud v6e) [P] */
         .out_link = "DCN 100 Gb/s per chip",
         .out_bytes_per_s = 100e9 / 8, /* DCN per chip not published; 100 Gb/s assumed [U] */
         .out_lat_s = 10e-6,           /* ~10 us [U] */
         .oversub = 1,
-        .gpus_per_leaf = 256,         /* [U] */
-        .domain_power_w = 0,          /* not published */
+        .gpus_per_leaf = 256, /* [U] */
+        .domain_power_w = 0,  /* not published */
         .cooling = "liquid",
         .summary = "TPU v6e: 256 chips in one 2D-torus ICI pod; DCN between pods",
     },
@@ -476,20 +476,20 @@ static const SystemSpec systems[] = {
         .id = "tpu7x",
         .name = "TPU7x (Ironwood) pod",
         .gpu_id = "tpu7x",
-        .domain_gpus = 9216,          /* 9,216-chip pod, one ICI domain (Google Cloud TPU7x) [P] */
+        .domain_gpus = 9216, /* 9,216-chip pod, one ICI domain (Google Cloud TPU7x) [P] */
         .default_gpus = 9216,
         .up_kind = HW_UP_TORUS,
         .up_link = "ICI (3D torus, OCS)",
         .up_bytes_per_s = 1.2e12 / 2, /* ICI 1.2 TB/s bidir per chip (Google blog 2025-04) [P] */
         .up_lat_s = 1e-6,             /* ~1 us per ICI hop, as v5p [U] */
         .up_switches = 0,
-        .torus = {16, 24, 24},        /* 144 cubes of 4x4x4 in a 3D torus [D] */
+        .torus = {16, 24, 24}, /* 144 cubes of 4x4x4 in a 3D torus [D] */
         .out_link = "DCN 100 Gb/s per chip",
         .out_bytes_per_s = 100e9 / 8, /* DCN per chip not published; 100 Gb/s assumed [U] */
         .out_lat_s = 10e-6,           /* ~10 us [U] */
         .oversub = 1,
-        .gpus_per_leaf = 9216,        /* [U] */
-        .domain_power_w = 0,          /* not published */
+        .gpus_per_leaf = 9216, /* [U] */
+        .domain_power_w = 0,   /* not published */
         .cooling = "liquid",
         .summary = "TPU7x Ironwood: 9,216 chips in one ICI pod; DCN between pods",
     },
@@ -497,20 +497,20 @@ static const SystemSpec systems[] = {
         .id = "trn2-ultraserver",
         .name = "AWS Trn2 UltraServer",
         .gpu_id = "trn2",
-        .domain_gpus = 64,            /* 4 Trn2 instances x 16 chips on NeuronLink [R] */
+        .domain_gpus = 64, /* 4 Trn2 instances x 16 chips on NeuronLink [R] */
         .default_gpus = 256,
         .up_kind = HW_UP_TORUS,
         .up_link = "NeuronLink-v3",
         .up_bytes_per_s = 1.28e12 / 2, /* 1.28 TB/s per chip, taken as both directions [R][U] */
-        .up_lat_s = 1e-6,             /* not published; ICI-like 1 us assumed [U] */
+        .up_lat_s = 1e-6,              /* not published; ICI-like 1 us assumed [U] */
         .up_switches = 0,
-        .torus = {4, 4, 4},           /* a 4x4 torus per instance, 4 instances [R][D] */
+        .torus = {4, 4, 4}, /* a 4x4 torus per instance, 4 instances [R][D] */
         .out_link = "EFAv3 200 Gb/s per chip",
         .out_bytes_per_s = 3.2e12 / 8 / 16, /* 3.2 Tb/s EFAv3 per 16-chip instance [R] */
-        .out_lat_s = 10e-6,           /* EFA step, not published [U] */
+        .out_lat_s = 10e-6,                 /* EFA step, not published [U] */
         .oversub = 1,
-        .gpus_per_leaf = 64,          /* [U] */
-        .domain_power_w = 0,          /* not published */
+        .gpus_per_leaf = 64, /* [U] */
+        .domain_power_w = 0, /* not published */
         .cooling = "air",
         .summary = "AWS Trn2 UltraServer: 64 Trainium2 on NeuronLink; 200 Gb/s EFA per chip",
     },

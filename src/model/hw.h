@@ -18,15 +18,15 @@
 #include <stdbool.h>
 
 typedef struct {
-    const char *id;              /* "h100-sxm" */
-    const char *name;            /* "H100 SXM" */
-    const char *noun;            /* what its maker calls one: "GPU" or "chip" (TPU,
-                                  * Trainium), for text such as "8 GPUs", "64 chips" */
-    double bf16_flops;           /* dense BF16 peak, FLOP/s */
-    double fp8_flops;            /* dense FP8 peak, FLOP/s (0 = no FP8) */
-    double hbm_bytes;            /* usable HBM capacity, bytes ("80 GB" on an A100 or
-                                  * H100 is 80 GiB = 80 x 2^30) */
-    double hbm_bytes_per_s;      /* HBM bandwidth */
+    const char *id;         /* "h100-sxm" */
+    const char *name;       /* "H100 SXM" */
+    const char *noun;       /* what its maker calls one: "GPU" or "chip" (TPU,
+                             * Trainium), for text such as "8 GPUs", "64 chips" */
+    double bf16_flops;      /* dense BF16 peak, FLOP/s */
+    double fp8_flops;       /* dense FP8 peak, FLOP/s (0 = no FP8) */
+    double hbm_bytes;       /* usable HBM capacity, bytes ("80 GB" on an A100 or
+                             * H100 is 80 GiB = 80 x 2^30) */
+    double hbm_bytes_per_s; /* HBM bandwidth */
 } GpuSpec;
 
 typedef enum {
@@ -35,30 +35,30 @@ typedef enum {
 } HwUpKind;
 
 typedef struct {
-    const char *id;              /* "gb200-nvl72": the name on the command line */
-    const char *name;            /* "GB200 NVL72" */
-    const char *gpu_id;          /* a GpuSpec id */
-    int domain_gpus;             /* GPUs per scale-up domain (8, 72, a pod slice) */
-    int default_gpus;            /* cluster size when none is given */
+    const char *id;     /* "gb200-nvl72": the name on the command line */
+    const char *name;   /* "GB200 NVL72" */
+    const char *gpu_id; /* a GpuSpec id */
+    int domain_gpus;    /* GPUs per scale-up domain (8, 72, a pod slice) */
+    int default_gpus;   /* cluster size when none is given */
     HwUpKind up_kind;
-    const char *up_link;         /* "NVLink 5" */
-    double up_bytes_per_s;       /* scale-up, per GPU, per direction */
-    double up_lat_s;             /* one scale-up hop / collective step latency */
-    int up_switches;             /* switch chips per domain (0 for a torus) */
-    int torus[3];                /* torus shape of one domain, {0} if switched */
-    const char *out_link;        /* "ConnectX-7 NDR InfiniBand" */
-    double out_bytes_per_s;      /* scale-out NIC, per GPU, per direction */
-    double out_lat_s;            /* one scale-out collective step latency */
-    double oversub;              /* leaf-to-spine oversubscription, 1 = full bisection */
-    int gpus_per_leaf;           /* GPUs under one leaf switch */
-    double domain_power_w;       /* power of one domain (server or rack), 0 = unknown */
-    const char *cooling;         /* "air", "liquid" */
-    const char *summary;         /* one line for --list and lessons */
+    const char *up_link;    /* "NVLink 5" */
+    double up_bytes_per_s;  /* scale-up, per GPU, per direction */
+    double up_lat_s;        /* one scale-up hop / collective step latency */
+    int up_switches;        /* switch chips per domain (0 for a torus) */
+    int torus[3];           /* torus shape of one domain, {0} if switched */
+    const char *out_link;   /* "ConnectX-7 NDR InfiniBand" */
+    double out_bytes_per_s; /* scale-out NIC, per GPU, per direction */
+    double out_lat_s;       /* one scale-out collective step latency */
+    double oversub;         /* leaf-to-spine oversubscription, 1 = full bisection */
+    int gpus_per_leaf;      /* GPUs under one leaf switch */
+    double domain_power_w;  /* power of one domain (server or rack), 0 = unknown */
+    const char *cooling;    /* "air", "liquid" */
+    const char *summary;    /* one line for --list and lessons */
 } SystemSpec;
 
 int hw_gpu_count(void);
 const GpuSpec *hw_gpu_at(int i);
-const GpuSpec *hw_gpu_find(const char *id);   /* NULL when unknown */
+const GpuSpec *hw_gpu_find(const char *id); /* NULL when unknown */
 
 int hw_system_count(void);
 const SystemSpec *hw_system_at(int i);

@@ -190,7 +190,8 @@ int mapping_edp(const Mapping *m)
 {
     if (!m || m->ep < 1)
         return 0;
-    long long ranks = (long long)m->tp * m->cp * m->dp, experts = (long long)m->ep * mapping_etp(m);
+    long long ranks = (long long)m->tp * m->cp * m->dp,
+              experts = (long long)m->ep * mapping_etp(m);
     return ranks > 0 && ranks % experts == 0 ? (int)(ranks / experts) : 0;
 }
 
@@ -313,8 +314,7 @@ bool mapping_derive_dp(Mapping *m, int n_gpus, char *err, size_t err_len)
     return true;
 }
 
-bool mapping_set_degree(Mapping *m, int n_gpus, MappingDim d, int value, char *err,
-                        size_t err_len)
+bool mapping_set_degree(Mapping *m, int n_gpus, MappingDim d, int value, char *err, size_t err_len)
 {
     Mapping next = *m;
     switch (d) {

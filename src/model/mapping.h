@@ -29,11 +29,11 @@
 typedef enum { DIM_TP, DIM_CP, DIM_EP, DIM_PP, DIM_DP, DIM_COUNT } MappingDim;
 
 typedef struct {
-    int tp, cp, pp, dp;  /* world size = tp*cp*pp*dp */
-    int ep;              /* EP x ETP divides TP x CP x DP; 1 for dense models */
-    int interleave;      /* virtual pipeline chunks per GPU, >= 1 */
-    int zero;            /* 0..3: optimizer (1), +gradient (2), +weight (3) sharding over DP */
-    int etp;             /* expert tensor parallelism; 0 or 1: experts not split */
+    int tp, cp, pp, dp; /* world size = tp*cp*pp*dp */
+    int ep;             /* EP x ETP divides TP x CP x DP; 1 for dense models */
+    int interleave;     /* virtual pipeline chunks per GPU, >= 1 */
+    int zero;           /* 0..3: optimizer (1), +gradient (2), +weight (3) sharding over DP */
+    int etp;            /* expert tensor parallelism; 0 or 1: experts not split */
 } Mapping;
 
 /* The mapping as "TP8 PP4 DP16" (EP/CP/ETP shown when > 1). */

@@ -10,8 +10,8 @@
  */
 #include "model/placement_work.h"
 
-#include "model/cluster.h"
 #include "base/xmem.h"
+#include "model/cluster.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,9 +9,9 @@
  */
 #include "model/practice.h"
 
+#include "base/msg.h"
 #include "model/collective.h"
 #include "model/hw.h"
-#include "base/msg.h"
 #include "model/sweep.h"
 
 #include <math.h>
@@ -90,11 +90,8 @@ static const char *accel_noun(const Cluster *c)
 
 /* Cluster sizes before rounding to whole scale-up domains. */
 static const int level_gpus[PRACTICE_LEVEL_MAX][4] = {
-    {8, 16, 16, 32},
-    {32, 64, 128, 256},
-    {256, 512, 1024, 1024},
-    {1024, 2048, 4096, 4096},
-    {8192, 16384, 16384, 32768},
+    {8, 16, 16, 32},          {32, 64, 128, 256},          {256, 512, 1024, 1024},
+    {1024, 2048, 4096, 4096}, {8192, 16384, 16384, 32768},
 };
 
 /* The largest model (total parameters) a level draws; level 4 and 5 draw any. */
@@ -168,8 +165,7 @@ static void describe_job(const Practice *p, char *buf, size_t len)
     put(buf, len,
         "- Cluster: %d %s of %s, %d per scale-up domain on %s (%s each way), %s each way "
         "per %s to the scale-out fabric, %s of HBM each.\n",
-        c->n_gpus, accel_noun(c), c->name, c->domain_gpus, c->up_link, up, out, accel_one(c),
-        hbm);
+        c->n_gpus, accel_noun(c), c->name, c->domain_gpus, c->up_link, up, out, accel_one(c), hbm);
     put(buf, len, "- Job: %s (%d layers, hidden %d, %d heads", wp ? wp->name : w->id, w->layers,
         w->hidden, w->heads);
     if (workload_is_moe(w))
@@ -280,8 +276,8 @@ bool practice_grade_mapping(const Practice *p, const StepResult *r, char *msg, s
                 off <= 0 ? "as fast as" : "within 5% of", best);
         return true;
     }
-    msg_set(msg, msg_len, "%s per step is %.0f%% slower than the best the search finds; %s.",
-            have, 100 * off, r->bottleneck);
+    msg_set(msg, msg_len, "%s per step is %.0f%% slower than the best the search finds; %s.", have,
+            100 * off, r->bottleneck);
     return false;
 }
 
@@ -344,8 +340,8 @@ static bool make_bottleneck(Rng *rng, Practice *p, SweepResult *r)
         p->start = e->m;
         p->workload.micro_batch = e->micro_batch;
         p->part = largest_part(e->part_s, &clear);
-        snprintf(p->title, sizeof p->title, "Spot the bottleneck: %d %s of %s",
-                 p->cluster.n_gpus, accel_noun(&p->cluster), p->cluster.name);
+        snprintf(p->title, sizeof p->title, "Spot the bottleneck: %d %s of %s", p->cluster.n_gpus,
+                 accel_noun(&p->cluster), p->cluster.name);
         describe_job(p, p->question, sizeof p->question);
         describe_mapping(p, e, "Mapping", p->question, sizeof p->question);
         put(p->question, sizeof p->question, "\nWhich part of the step takes the most time?");
@@ -356,9 +352,8 @@ static bool make_bottleneck(Rng *rng, Practice *p, SweepResult *r)
         snprintf(p->worked, sizeof p->worked, "The step takes %s: %s.", total, parts);
         StepResult full;
         char err[200];
-        if (p->part != STEP_COMPUTE &&
-            sweep_entry_eval(&p->cluster, &p->workload, e, NULL, &full, err, sizeof err) ==
-                STEP_OK) {
+        if (p->part != STEP_COMPUTE && sweep_entry_eval(&p->cluster, &p->workload, e, NULL, &full,
+                                                        err, sizeof err) == STEP_OK) {
             char line[600];
             step_explain(&p->cluster, &p->workload, &e->m, &full, p->part, line, sizeof line);
             put(p->worked, sizeof p->worked, " %s", line);
@@ -428,7 +423,8 @@ static bool make_predict_collective(Rng *rng, Practice *p)
     p->value = cost.time_s;
     p->tolerance = 0.25;
     p->terms[0] = (PredictTerm){"latency", tiny.time_s};
-    p->terms[1] = (PredictTerm){"bandwidth", cost.time_s > tiny.time_s ? cost.time_s - tiny.time_s : 0};
+    p->terms[1] =
+        (PredictTerm){"bandwidth", cost.time_s > tiny.time_s ? cost.time_s - tiny.time_s : 0};
     p->n_terms = 2;
     char sz[32], t[32], lat[32], up[32], out[32];
     fmt_u(UNITS_BYTES, S, sz, sizeof sz);
@@ -441,8 +437,7 @@ static bool make_predict_collective(Rng *rng, Practice *p)
         snprintf(p->question, sizeof p->question,
                  "%d %s in one scale-up domain of a %s (%s, %s per %s each way) all-reduce "
                  "a %s buffer, as nccl-tests counts it. How long does it take?",
-                 per, accel_noun(c), c->name, c->up_link, up,
-                 accel_one(c), sz);
+                 per, accel_noun(c), c->name, c->up_link, up, accel_one(c), sz);
     else
         snprintf(p->question, sizeof p->question,
                  "%d %s, %d in each of %d scale-up domains of a %s (%s at %s each way inside, "
@@ -467,8 +462,9 @@ static bool make_predict_collective(Rng *rng, Practice *p)
                  "of the buffer across the %d domains on each %s's NIC at %s, all-gather "
                  "inside. The scale-out step takes %s of the %s total (fixed part about %s): "
                  "%s dominates.",
-                 per, per, domains, accel_one(c), out, so, t,
-                 lat, cost.tier_s[TIER_OUT] > cost.time_s / 2 ? "the scale-out tier" : "the scale-up tier");
+                 per, per, domains, accel_one(c), out, so, t, lat,
+                 cost.tier_s[TIER_OUT] > cost.time_s / 2 ? "the scale-out tier"
+                                                         : "the scale-up tier");
     }
     return true;
 }
@@ -517,8 +513,7 @@ static bool make_predict_memory(Rng *rng, Practice *p)
     char m[64], w[32], g[32], o[32], tot[32], params[32];
     mapping_format(&p->start, m, sizeof m);
     snprintf(params, sizeof params, "%.3g billion", workload_params(&p->workload) / 1e9);
-    snprintf(p->title, sizeof p->title, "Predict: memory per %s",
-             accel_one(&p->cluster));
+    snprintf(p->title, sizeof p->title, "Predict: memory per %s", accel_one(&p->cluster));
     describe_job(p, p->question, sizeof p->question);
     put(p->question, sizeof p->question,
         "\nThe model has %s parameters, trained in BF16 with Adam and ZeRO stage %d over DP, "
@@ -533,8 +528,7 @@ static bool make_predict_memory(Rng *rng, Practice *p)
              "holds the output layer): weights in BF16 = %s (2 bytes per parameter held), "
              "gradients = %s (%.2g bytes per parameter), optimizer state (Adam's FP32 master "
              "copy and two moments, ZeRO stage %d) = %s (%.2g bytes per parameter). Total %s.",
-             accel_one(&p->cluster),
-             fmt_u(UNITS_BYTES, s.mem_weights, w, sizeof w),
+             accel_one(&p->cluster), fmt_u(UNITS_BYTES, s.mem_weights, w, sizeof w),
              fmt_u(UNITS_BYTES, s.mem_grads, g, sizeof g), s.mem_grads * bpp, p->start.zero,
              fmt_u(UNITS_BYTES, s.mem_optimizer, o, sizeof o), s.mem_optimizer * bpp, tot);
     return true;

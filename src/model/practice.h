@@ -42,10 +42,10 @@ typedef enum {
     PRACTICE_KIND_COUNT
 } PracticeKind;
 
-#define PRACTICE_LEVEL_MIN 1
-#define PRACTICE_LEVEL_MAX 5
+#define PRACTICE_LEVEL_MIN     1
+#define PRACTICE_LEVEL_MAX     5
 #define PRACTICE_MAPPING_SLACK 0.05 /* "within 5% of the best" passes */
-#define PRACTICE_STREAK_UP 3        /* first-try passes in a row that raise the level */
+#define PRACTICE_STREAK_UP     3    /* first-try passes in a row that raise the level */
 
 typedef struct {
     uint64_t seed;
@@ -57,24 +57,24 @@ typedef struct {
     char worked[1600];   /* the worked answer: formula with values, or the best and why */
 
     Cluster cluster;
-    Workload workload;   /* micro-batch: the start's (mapping) or the described one */
-    Mapping start;       /* the mapping described (bottleneck, predict) or to fix (mapping) */
+    Workload workload; /* micro-batch: the start's (mapping) or the described one */
+    Mapping start;     /* the mapping described (bottleneck, predict) or to fix (mapping) */
 
     /* predict (graded by predict_grade through practice_predict_spec) */
-    const char *unit;    /* a predict unit: "s", "B", ... */
-    double value;        /* the model's answer, in the unit's base (s, B, ...) */
-    double tolerance;    /* relative */
+    const char *unit;     /* a predict unit: "s", "B", ... */
+    double value;         /* the model's answer, in the unit's base (s, B, ...) */
+    double tolerance;     /* relative */
     PredictTerm terms[2]; /* the parts of the answer, for "which term dominates" */
     int n_terms;
 
     /* bottleneck */
-    StepPart part;       /* the largest part of the step */
+    StepPart part; /* the largest part of the step */
 
     /* mapping */
     Mapping best;
     int best_micro_batch;
     double best_step_s;
-    int par;             /* moves from the start to the best */
+    int par; /* moves from the start to the best */
 } Practice;
 
 const char *practice_kind_name(PracticeKind k); /* "mapping", "predict", "bottleneck" */
@@ -101,10 +101,10 @@ int practice_part_choices(const Practice *p, StepPart parts[STEP_PART_COUNT]);
 /* A run of exercises: seeds follow from the run's seed, the level follows
  * the learner's results. */
 typedef struct {
-    uint64_t seed;   /* the run's seed */
-    int index;       /* exercises made so far */
+    uint64_t seed; /* the run's seed */
+    int index;     /* exercises made so far */
     int level;
-    int streak;      /* first-try passes in a row */
+    int streak; /* first-try passes in a row */
 } PracticeRun;
 
 void practice_run_init(PracticeRun *run, uint64_t seed, int level);

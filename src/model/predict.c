@@ -20,9 +20,9 @@ static const struct {
     const char *unit;
     UnitsKind kind;
 } predict_units[] = {
-    {"s", UNITS_TIME},       {"B", UNITS_BYTES},   {"B/s", UNITS_BANDWIDTH},
+    {"s", UNITS_TIME},        {"B", UNITS_BYTES},      {"B/s", UNITS_BANDWIDTH},
     {"b/s", UNITS_BANDWIDTH}, {"FLOP/s", UNITS_FLOPS}, {"FLOP", UNITS_WORK},
-    {"W", UNITS_POWER},      {"", UNITS_COUNT},
+    {"W", UNITS_POWER},       {"", UNITS_COUNT},
 };
 
 bool predict_unit_known(const char *unit, UnitsKind *kind)
@@ -54,7 +54,8 @@ bool predict_spec_check(const PredictSpec *p, char *err, size_t err_len)
         return false;
     }
     if (!(p->tolerance >= 0 && p->tolerance <= 1)) {
-        msg_set(err, err_len, "'tolerance' must be a fraction in (0, 1], e.g. 0.2 for 20%% (got %g)",
+        msg_set(err, err_len,
+                "'tolerance' must be a fraction in (0, 1], e.g. 0.2 for 20%% (got %g)",
                 p->tolerance);
         return false;
     }
@@ -189,7 +190,7 @@ static PredictVerdict predict_unreadable(const PredictSpec *p, const UnitsQuanti
 {
     static const char *const examples[] = {
         [UNITS_BANDWIDTH] = "450 GB/s", [UNITS_BYTES] = "71 GB", [UNITS_TIME] = "0.3 ms",
-        [UNITS_FLOPS] = "989 TFLOP/s", [UNITS_COUNT] = "72",   [UNITS_WORK] = "3.2 PFLOP",
+        [UNITS_FLOPS] = "989 TFLOP/s",  [UNITS_COUNT] = "72",    [UNITS_WORK] = "3.2 PFLOP",
         [UNITS_POWER] = "120 kW"};
     const char *ex = strcmp(p->unit, "b/s") == 0 ? "800 Gb/s" : examples[kind];
     out->verdict = PREDICT_UNREADABLE;
@@ -199,8 +200,8 @@ static PredictVerdict predict_unreadable(const PredictSpec *p, const UnitsQuanti
         msg_set(out->msg, sizeof out->msg, "'%s' needs a unit: %s like %s.", shown,
                 units_kind_noun(kind), ex);
     else
-        msg_set(out->msg, sizeof out->msg, "'%s' is %s; the question asks for %s, like %s.",
-                shown, units_kind_noun(q->kind), units_kind_noun(kind), ex);
+        msg_set(out->msg, sizeof out->msg, "'%s' is %s; the question asks for %s, like %s.", shown,
+                units_kind_noun(q->kind), units_kind_noun(kind), ex);
     return out->verdict;
 }
 
@@ -230,8 +231,8 @@ PredictVerdict predict_grade(const PredictSpec *p, const char *typed, bool ascii
             predict_format(p, q.value, ascii, as_page, sizeof as_page);
             snprintf(g.msg, sizeof g.msg, "Right: %s is within %.0f%% of the model's answer.",
                      as_page, tol * 100);
-        } else if (b && (within(q.value, p->answer * 8, tol) ||
-                         within(q.value, p->answer / 8, tol))) {
+        } else if (b &&
+                   (within(q.value, p->answer * 8, tol) || within(q.value, p->answer / 8, tol))) {
             g.verdict = PREDICT_BITS_BYTES;
             predict_bits_words(p, &q, shown, ascii, g.msg, sizeof g.msg);
         } else {

@@ -32,15 +32,15 @@ typedef struct {
 } PredictTerm;
 
 typedef struct {
-    const char *unit;   /* one of the units above */
-    double answer;      /* > 0, base units */
-    double tolerance;   /* relative, in (0, 1]; 0 means PREDICT_TOLERANCE_DEFAULT */
+    const char *unit; /* one of the units above */
+    double answer;    /* > 0, base units */
+    double tolerance; /* relative, in (0, 1]; 0 means PREDICT_TOLERANCE_DEFAULT */
     const PredictTerm *terms;
     int n_terms;
 } PredictSpec;
 
 typedef enum {
-    PREDICT_RIGHT,      /* within the tolerance */
+    PREDICT_RIGHT, /* within the tolerance */
     PREDICT_TOO_HIGH,
     PREDICT_TOO_LOW,
     PREDICT_BITS_BYTES, /* within the tolerance of 8x or 1/8 of the answer */

@@ -46,7 +46,6 @@ struct Scenario {
     unsigned allow;
 };
 
-
 static void snap_free(Snapshot *sn)
 {
     placement_free(sn->p);
@@ -77,8 +76,8 @@ static bool snap_eval(Snapshot *sn, char *err, size_t err_len)
     return step_eval(&sn->c, &sn->w, &sn->m, sn->p, NULL, &sn->r, err, err_len) == STEP_OK;
 }
 
-Scenario *scenario_new(const Cluster *c, const Workload *w, const Mapping *m,
-                       const Placement *p, unsigned allow, char *err, size_t err_len)
+Scenario *scenario_new(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
+                       unsigned allow, char *err, size_t err_len)
 {
     if (!c || !w || !m) {
         msg_set(err, err_len, "a scenario needs a cluster, a workload and a mapping");
@@ -193,8 +192,7 @@ static bool commit(Scenario *s, Snapshot *next, char *err, size_t err_len)
     return true;
 }
 
-static bool allowed(const Scenario *s, unsigned what, const char *verb, char *err,
-                    size_t err_len)
+static bool allowed(const Scenario *s, unsigned what, const char *verb, char *err, size_t err_len)
 {
     if (!s) {
         msg_set(err, err_len, "no scenario");
@@ -230,8 +228,7 @@ bool scenario_swap_gpus(Scenario *s, int gpu_a, int gpu_b, char *err, size_t err
     return commit(s, &next, err, err_len);
 }
 
-bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *err,
-                         size_t err_len)
+bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *err, size_t err_len)
 {
     if (!allowed(s, SCN_ALLOW_MOVE, "move GPUs", err, err_len))
         return false;
@@ -337,9 +334,8 @@ bool scenario_set_mapping(Scenario *s, const Mapping *m, int micro_batch, const 
         return false;
     }
     const Mapping *cur = &s->cur.m;
-    bool degrees = m->tp != cur->tp || m->pp != cur->pp || m->dp != cur->dp ||
-                   m->ep != cur->ep || m->cp != cur->cp || m->interleave != cur->interleave ||
-                   m->zero != cur->zero;
+    bool degrees = m->tp != cur->tp || m->pp != cur->pp || m->dp != cur->dp || m->ep != cur->ep ||
+                   m->cp != cur->cp || m->interleave != cur->interleave || m->zero != cur->zero;
     /* Same degrees: the placement changes when p differs from the current
      * one (NULL: the default); new degrees reset it as a degree move does. */
     bool moved = false;

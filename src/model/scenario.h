@@ -38,8 +38,8 @@ typedef struct Scenario Scenario;
 
 /* Starts a scenario; copies its inputs. NULL with a reason when the start is
  * not legal. */
-Scenario *scenario_new(const Cluster *c, const Workload *w, const Mapping *m,
-                       const Placement *p, unsigned allow, char *err, size_t err_len);
+Scenario *scenario_new(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
+                       unsigned allow, char *err, size_t err_len);
 void scenario_free(Scenario *s);
 
 const Cluster *scenario_cluster(const Scenario *s);
@@ -73,8 +73,8 @@ bool scenario_set_system(Scenario *s, const char *system_id, char *err, size_t e
  * given with new degrees). */
 bool scenario_set_mapping(Scenario *s, const Mapping *m, int micro_batch, const Placement *p,
                           char *err, size_t err_len);
-bool scenario_undo(Scenario *s);   /* false when nothing to undo */
-void scenario_reset(Scenario *s);  /* back to the start; undo history cleared */
+bool scenario_undo(Scenario *s);  /* false when nothing to undo */
+void scenario_reset(Scenario *s); /* back to the start; undo history cleared */
 
 /* Text moves, one per call: "swap A B", "group DIM GPU DOMAIN",
  * "tp N" / "pp N" / "dp N" / "ep N" / "cp N", "mb N", "domain N",

@@ -583,8 +583,7 @@ GroupSpan span_worst(const Mapping *m, const Cluster *c, const Placement *p, Map
     return d >= 0 && d < DIM_COUNT ? worst_of_kind(m, c, p, (int)d) : worst_of_kind(NULL, c, p, 0);
 }
 
-GroupSpan span_worst_expert(const Mapping *m, const Cluster *c, const Placement *p,
-                            SpanExpert e)
+GroupSpan span_worst_expert(const Mapping *m, const Cluster *c, const Placement *p, SpanExpert e)
 {
     return worst_of_kind(m, c, p, e == SPAN_EXPERT_TP ? KIND_ETP : KIND_EDP);
 }

@@ -38,8 +38,7 @@ GroupSpan span_worst(const Mapping *m, const Cluster *c, const Placement *p, Map
 typedef enum { SPAN_EXPERT_TP, SPAN_EXPERT_DP } SpanExpert;
 
 /* The worst span of an expert group, as span_worst. */
-GroupSpan span_worst_expert(const Mapping *m, const Cluster *c, const Placement *p,
-                            SpanExpert e);
+GroupSpan span_worst_expert(const Mapping *m, const Cluster *c, const Placement *p, SpanExpert e);
 
 /* The span of the group of dimension d that contains rank. O(group size). */
 GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,

@@ -57,7 +57,7 @@ typedef struct {
 
 static const GemmCalibration gemm_calibration[] = {
     {"a100", 0.685, 0}, /* Ampere: SC21 Table 1 */
-    {"h100", 0.64, 0.525}, {"h800", 0.64, 0.525}, {"h200", 0.64, 0.525}, /* Hopper */
+    {"h100", 0.64, 0.525}, {"h800", 0.64, 0.525},  {"h200", 0.64, 0.525}, /* Hopper */
     {"b200", 0.45, 0.435}, {"gb200", 0.45, 0.435},                        /* Blackwell */
     {"b300", 0.54, 0.53},  {"gb300", 0.54, 0.53},                         /* Blackwell Ultra */
 };
@@ -212,7 +212,7 @@ typedef struct {
     double act_b;
     bool full, selective, moe, sp;
     double moe_layers;
-    double fwd_avg;           /* forward FLOPs per token per layer (all layers' mean) */
+    double fwd_avg; /* forward FLOPs per token per layer (all layers' mean) */
     double layer_params, expert_params, pscale;
     double act_layer;         /* bytes one layer produces per micro-batch (no recompute) */
     double act_stored;        /* bytes one layer keeps for backward under the recompute policy */
@@ -238,9 +238,9 @@ static bool on_or(WlSwitch sw, bool dflt)
  *                       split over TP; none with FlashAttention or selective
  *                       recompute
  * per token: R + S/t, or (R + S)/t with sequence parallelism; the scores
- * (added by step_setup) are split over TP either way. An MoE layer's MLP is its top-k routed experts plus the
- * shared ones, and the dispatched token copies (2h per route). GPT (no
- * SwiGLU) is taken to train with dropout, Llama-style models without. */
+ * (added by step_setup) are split over TP either way. An MoE layer's MLP is its top-k routed
+ * experts plus the shared ones, and the dispatched token copies (2h per route). GPT (no SwiGLU) is
+ * taken to train with dropout, Llama-style models without. */
 static double step_act_per_token(const Step *S)
 {
     const Workload *w = S->w;
@@ -357,7 +357,8 @@ static void step_compute(Step *S, StepResult *r)
     r->params.compute_efficiency = share;
     double local_experts = S->moe ? (double)w->experts / S->e : 0;
     double moe_share = S->moe_layers / S->L;
-    double gemms_fwd = 4.0 * (1 - moe_share) + (2.0 + 2.0 * local_experts + 2.0 * (w->shared_experts > 0)) * moe_share;
+    double gemms_fwd = 4.0 * (1 - moe_share) +
+                       (2.0 + 2.0 * local_experts + 2.0 * (w->shared_experts > 0)) * moe_share;
     double gemms = S->Ls * gemms_fwd * (S->full ? 4.0 : 3.0) + 3.0;
     S->t_mm = r->mb_flops / (r->peak_flops * share) + gemms * S->P.gemm_overhead_s;
     r->mb_hbm_bytes = S->P.nonmatmul_bytes_per_act *
@@ -383,8 +384,8 @@ static void step_tp(Step *S, StepResult *r)
         double bytes = S->b * S->s_loc * S->h * S->act_b, n = (S->full ? 6.0 : 4.0) * S->Ls;
         CollCost one;
         if (S->sp) {
-            CollCost rs = collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c,
-                                               &S->cpar);
+            CollCost rs =
+                collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c, &S->cpar);
             CollCost ag =
                 collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_TP], S->c, &S->cpar);
             one = rs;
@@ -524,10 +525,10 @@ static void step_dp(Step *S, StepResult *r, const GroupSpan *edp_given)
         double per_layer =
             S->P.zero3_per_tensor ? workload_layer_tensors(S->w, S->w->layers - 1) : 1;
         double pieces = m->zero == 3 ? S->Ls * per_layer : 1.0;
-        CollCost a = collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, S->c,
-                                          &S->cpar);
-        CollCost g = collective_cost_with(COLL_ALL_GATHER, S->act_b * n_par / pieces, span, S->c,
-                                          &S->cpar);
+        CollCost a =
+            collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, S->c, &S->cpar);
+        CollCost g =
+            collective_cost_with(COLL_ALL_GATHER, S->act_b * n_par / pieces, span, S->c, &S->cpar);
         double gathers = m->zero == 3 ? (S->full ? 3.0 : 2.0) : 1.0;
         double n_ops = (m->zero == 3 ? S->mb : 1.0) * pieces;
         t_dp += n_ops * (a.time_s + gathers * g.time_s);
@@ -570,12 +571,11 @@ static void step_optimizer(const Step *S, StepResult *r)
  * Adam 12 (fp32 master, m, v) per local parameter; ZeRO 1 shards the 12 over
  * DP (x CP: Megatron's distributed optimizer shards over the data-parallel
  * group with context parallelism), 2 also the gradients, 3 also the weights
- * (expert parameters over the expert-data-parallel group). Activations of the first stage: 1F1B keeps
- * min(m, p) micro-batches in flight, each with that stage's layers, so p x
- * L/p = L layers' worth (Korthikanti et al. 2022 §4.2.3, Table 2: 34*s*b*h*L/t
- * with sequence parallelism and selective recompute); the interleaved
- * schedule scales it by 1 + (p-1)/(p*v) (same section; Megatron-LM's warm-up
- * of 2(p-1) + (v-1)p chunks of L/(p*v) layers). Uneven stages put the short
+ * (expert parameters over the expert-data-parallel group). Activations of the first stage: 1F1B
+ * keeps min(m, p) micro-batches in flight, each with that stage's layers, so p x L/p = L layers'
+ * worth (Korthikanti et al. 2022 §4.2.3, Table 2: 34*s*b*h*L/t with sequence parallelism and
+ * selective recompute); the interleaved schedule scales it by 1 + (p-1)/(p*v) (same section;
+ * Megatron-LM's warm-up of 2(p-1) + (v-1)p chunks of L/(p*v) layers). Uneven stages put the short
  * ones at the ends, where memory peaks (first: in flight; last: logits), as
  * Llama 3 does (§3.3.2: 126 layers on PP 16, one layer fewer on the first
  * and the last stage): the first holds floor(L/p), the last too when at
@@ -761,8 +761,7 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
         units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
         units_format(UNITS_TIME, sc->each_s, true, b2, sizeof b2);
         snprintf(buf, buf_len,
-                 "TP: %.0f %s of %s over %d GPUs in %d domain%s (%s each, %s) = %s%s%s",
-                 sc->count,
+                 "TP: %.0f %s of %s over %d GPUs in %d domain%s (%s each, %s) = %s%s%s", sc->count,
                  r->seq_parallel ? "reduce-scatter + all-gather pairs (sequence parallel)"
                                  : "all-reduces",
                  a, sc->group, sc->domains, sc->domains == 1 ? "" : "s", b2, tier_name(sc->tier),

@@ -35,28 +35,28 @@ typedef enum {
 } StepPart;
 
 typedef struct {
-    double compute_efficiency; /* matmul share of peak; 0 = the GPU generation's
-                                * calibration (step.c) */
+    double compute_efficiency;      /* matmul share of peak; 0 = the GPU generation's
+                                     * calibration (step.c) */
     double nonmatmul_bytes_per_act; /* HBM traffic of elementwise ops per activation byte */
-    double gemm_overhead_s;    /* fixed time of each GEMM (launch, tail wave) */
-    double up_efficiency;      /* achievable busbw / line rate, scale-up */
-    double out_efficiency;     /* achievable busbw / line rate, scale-out */
-    double dp_overlap;         /* fraction of backward that can hide DP reduction */
-    double coll_fixed_s;       /* fixed cost of every collective (see collective.c) */
-    double coll_ramp_bytes;    /* buffer at which a collective reaches half its rate */
-    bool zero3_per_tensor;     /* ZeRO-3 gathers each weight tensor on its own (DeepSpeed
-                                * 2021) instead of one flat parameter per layer (FSDP) */
+    double gemm_overhead_s;         /* fixed time of each GEMM (launch, tail wave) */
+    double up_efficiency;           /* achievable busbw / line rate, scale-up */
+    double out_efficiency;          /* achievable busbw / line rate, scale-out */
+    double dp_overlap;              /* fraction of backward that can hide DP reduction */
+    double coll_fixed_s;            /* fixed cost of every collective (see collective.c) */
+    double coll_ramp_bytes;         /* buffer at which a collective reaches half its rate */
+    bool zero3_per_tensor;          /* ZeRO-3 gathers each weight tensor on its own (DeepSpeed
+                                     * 2021) instead of one flat parameter per layer (FSDP) */
 } StepParams;
 
 /* How one communicating part was costed, for step_explain and the views. */
 typedef struct {
-    double count;         /* operations per step (per GPU, critical path) */
-    double bytes;         /* buffer of one operation (nccl-tests S) */
-    double each_s;        /* time of one operation */
-    double total_s;       /* count x each_s, before any overlap */
-    int group;            /* ranks in the group */
-    int domains;          /* scale-up domains the worst group spans */
-    Tier tier;            /* slowest tier of one operation */
+    double count;   /* operations per step (per GPU, critical path) */
+    double bytes;   /* buffer of one operation (nccl-tests S) */
+    double each_s;  /* time of one operation */
+    double total_s; /* count x each_s, before any overlap */
+    int group;      /* ranks in the group */
+    int domains;    /* scale-up domains the worst group spans */
+    Tier tier;      /* slowest tier of one operation */
 } StepComm;
 
 /* The calibrated defaults (see step.c for how they were chosen). */
@@ -64,13 +64,13 @@ StepParams step_params_default(void);
 
 typedef struct {
     double step_s;
-    double part_s[STEP_PART_COUNT];   /* exposed time of each part */
+    double part_s[STEP_PART_COUNT]; /* exposed time of each part */
     double optimizer_s;
     double tokens_per_s;
-    double tflops_per_gpu;            /* model FLOPs (fwd+bwd, no recompute) */
-    double hw_tflops_per_gpu;         /* counting recomputed forward passes */
-    double mfu;                       /* model FLOPs / peak (FP8 peak for FP8) */
-    int micro_batches;                /* m per pipeline per step */
+    double tflops_per_gpu;    /* model FLOPs (fwd+bwd, no recompute) */
+    double hw_tflops_per_gpu; /* counting recomputed forward passes */
+    double mfu;               /* model FLOPs / peak (FP8 peak for FP8) */
+    int micro_batches;        /* m per pipeline per step */
     /* memory per GPU, bytes */
     double mem_weights, mem_grads, mem_optimizer, mem_activations;
     double mem_per_gpu_bytes;
@@ -78,28 +78,28 @@ typedef struct {
     bool fits;
     /* traffic: bytes each GPU sends per step on each tier */
     double tier_bytes[TIER_COUNT];
-    double tier_busy_s[TIER_COUNT];   /* time each tier is busy per step */
-    GroupSpan span[DIM_COUNT];        /* worst group span of each dimension */
-    StepPart bottleneck_part;         /* largest non-compute part, or compute */
-    Tier bottleneck_tier;             /* tier the bottleneck part runs on */
-    char bottleneck[160];             /* in words, for the UI and `eval` */
+    double tier_busy_s[TIER_COUNT]; /* time each tier is busy per step */
+    GroupSpan span[DIM_COUNT];      /* worst group span of each dimension */
+    StepPart bottleneck_part;       /* largest non-compute part, or compute */
+    Tier bottleneck_tier;           /* tier the bottleneck part runs on */
+    char bottleneck[160];           /* in words, for the UI and `eval` */
     /* how the parts were computed (step_explain) */
-    StepComm comm[STEP_PART_COUNT];   /* TP, PP, DP, EP entries are filled */
-    int layers_per_stage;             /* of the slowest (last) stage */
-    int layers_per_chunk;             /* largest interleaved chunk (= stage when v = 1) */
-    double mb_flops;                  /* hardware FLOPs per GPU per micro-batch */
-    double mb_hbm_bytes;              /* memory-bound HBM traffic per GPU per micro-batch */
-    double mb_compute_s;              /* compute time of one micro-batch on the last stage */
-    double mb_stage_s;                /* compute + TP + PP + EP of one micro-batch */
-    double peak_flops;                /* peak used (BF16 or FP8) */
-    double dp_hidden_s;               /* DP time hidden behind backward */
-    double cp_s;                      /* context-parallel K/V exchange (inside part TP) */
-    StepParams params;                /* the parameters used (compute_efficiency resolved) */
+    StepComm comm[STEP_PART_COUNT]; /* TP, PP, DP, EP entries are filled */
+    int layers_per_stage;           /* of the slowest (last) stage */
+    int layers_per_chunk;           /* largest interleaved chunk (= stage when v = 1) */
+    double mb_flops;                /* hardware FLOPs per GPU per micro-batch */
+    double mb_hbm_bytes;            /* memory-bound HBM traffic per GPU per micro-batch */
+    double mb_compute_s;            /* compute time of one micro-batch on the last stage */
+    double mb_stage_s;              /* compute + TP + PP + EP of one micro-batch */
+    double peak_flops;              /* peak used (BF16 or FP8) */
+    double dp_hidden_s;             /* DP time hidden behind backward */
+    double cp_s;                    /* context-parallel K/V exchange (inside part TP) */
+    StepParams params;              /* the parameters used (compute_efficiency resolved) */
     /* the framework settings as resolved (Workload WL_AUTO -> default) */
     bool seq_parallel, tp_overlap, pp_overlap, dp_overlap;
-    double tp_hidden_s;               /* TP time hidden behind GEMMs (tp_overlap) */
-    double pp_hidden_s;               /* PP send time hidden behind compute (pp_overlap) */
-    double ep_permute_s;              /* MoE token permutation (inside part EP) */
+    double tp_hidden_s;  /* TP time hidden behind GEMMs (tp_overlap) */
+    double pp_hidden_s;  /* PP send time hidden behind compute (pp_overlap) */
+    double ep_permute_s; /* MoE token permutation (inside part EP) */
 } StepResult;
 
 typedef enum {
@@ -118,9 +118,8 @@ bool step_check_precision(const Cluster *c, const Workload *w, char *err, size_t
  * NULL (defaults). On error returns the status and writes the reason to err;
  * *out is then unspecified. A mapping whose memory does not fit still
  * evaluates, with fits = false and the shortfall in bottleneck. */
-StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
-                     const Placement *p, const StepParams *params, StepResult *out,
-                     char *err, size_t err_len);
+StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
+                     const StepParams *params, StepResult *out, char *err, size_t err_len);
 
 /* As step_eval, but with the worst group span of each dimension given
  * (span[DIM_COUNT], and edp_span: the expert-data-parallel group of an MoE
@@ -130,15 +129,14 @@ StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m,
  * span NULL: the default placement. */
 StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m,
                            const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
-                           const StepParams *params, StepResult *out, char *err,
-                           size_t err_len);
+                           const StepParams *params, StepResult *out, char *err, size_t err_len);
 
-const char *step_part_name(StepPart part);   /* "compute", "TP", "PP", "bubble", "DP", "EP" */
+const char *step_part_name(StepPart part); /* "compute", "TP", "PP", "bubble", "DP", "EP" */
 
 /* One line that explains how a part's time was computed, with the current
  * values substituted ("TP: 4 x 96 layers x 8 micro-batches x all-reduce of
  * 16.8 MB over 8 GPUs at 370 GB/s = 0.42 s"). */
-char *step_explain(const Cluster *c, const Workload *w, const Mapping *m,
-                   const StepResult *r, StepPart part, char *buf, size_t buf_len);
+char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const StepResult *r,
+                   StepPart part, char *buf, size_t buf_len);
 
 #endif

@@ -33,9 +33,12 @@ SweepOptions sweep_options_default(void)
 const char *sweep_place_name(SweepPlace p)
 {
     switch (p) {
-    case SWEEP_PLACE_DEFAULT: return "TP, EP, PP, DP";
-    case SWEEP_PLACE_DP_INNER: return "TP, EP, DP, PP";
-    default: return "?";
+    case SWEEP_PLACE_DEFAULT:
+        return "TP, EP, PP, DP";
+    case SWEEP_PLACE_DP_INNER:
+        return "TP, EP, DP, PP";
+    default:
+        return "?";
     }
 }
 
@@ -235,8 +238,8 @@ static bool options_check(const SweepOptions *o, int n, char *err, size_t err_le
         n_given++;
         if (given > n || n % given != 0) {
             if (n_given > 1)
-                msg_set(err, err_len, "%s = %lld does not divide the %d GPUs", names_given,
-                        given, n);
+                msg_set(err, err_len, "%s = %lld does not divide the %d GPUs", names_given, given,
+                        n);
             else
                 msg_set(err, err_len, "%s does not divide the %d GPUs", names_given, n);
             return false;
@@ -251,9 +254,14 @@ static void explain_none(const Cluster *c, const Workload *w, const SweepOptions
                          size_t err_len)
 {
     const int n = c->n_gpus;
-    Mapping m = {o->tp ? o->tp : 1, o->cp ? o->cp : 1, o->pp ? o->pp : 1, 1,
-                 o->ep ? o->ep : 1, o->interleave ? o->interleave : 1,
-                 o->zero == SWEEP_FREE ? 1 : o->zero, o->etp};
+    Mapping m = {o->tp ? o->tp : 1,
+                 o->cp ? o->cp : 1,
+                 o->pp ? o->pp : 1,
+                 1,
+                 o->ep ? o->ep : 1,
+                 o->interleave ? o->interleave : 1,
+                 o->zero == SWEEP_FREE ? 1 : o->zero,
+                 o->etp};
     long long model = (long long)m.tp * m.cp * m.pp;
     m.dp = o->dp ? o->dp : (n % model == 0 ? (int)(n / model) : 1);
     Workload wl = *w;
@@ -428,9 +436,9 @@ static void search_inner(Search *s, int tp, int pp, int dp)
     if (s->o.ep)
         div_ep[0] = s->o.ep;
     else if (workload_is_moe(s->w)) /* EP x ETP | TP x CP x DP, EP | experts */
-        n_ep = divisors_of(gcd_int(tp * s->cp * dp / etp_of(&s->o, tp * s->cp * dp),
-                                   s->w->experts),
-                           div_ep, SWEEP_MAX_DIVISORS);
+        n_ep =
+            divisors_of(gcd_int(tp * s->cp * dp / etp_of(&s->o, tp * s->cp * dp), s->w->experts),
+                        div_ep, SWEEP_MAX_DIVISORS);
     int div_mb[SWEEP_MAX_DIVISORS], div_v[SWEEP_MAX_DIVISORS];
     const int n_mb = divisors_of(per_dp, div_mb, SWEEP_MAX_DIVISORS);
     const int n_v = search_interleaves(s, pp, div_v);
@@ -537,8 +545,9 @@ static bool explain_batch(Search *s, char *err, size_t err_len)
     if (!s->o.tp && !s->o.pp && !s->o.dp)
         s->one_dp = 0; /* a DP the user never asked for is not named */
     if (s->one_dp && s->o.micro_batch)
-        msg_set(why, sizeof why, "global batch %s is not a multiple of DP %d x micro-batch %d = %lld",
-                b, s->one_dp, mb, (long long)s->one_dp * mb);
+        msg_set(why, sizeof why,
+                "global batch %s is not a multiple of DP %d x micro-batch %d = %lld", b, s->one_dp,
+                mb, (long long)s->one_dp * mb);
     else if (s->one_dp)
         msg_set(why, sizeof why, "global batch %s is not a multiple of DP %d", b, s->one_dp);
     else if (mb > 1)
@@ -547,8 +556,8 @@ static bool explain_batch(Search *s, char *err, size_t err_len)
                 "micro-batches of %d",
                 n, b, mb);
     else
-        msg_set(why, sizeof why, "no mapping of %s GPUs splits a global batch of %s sequences",
-                n, b);
+        msg_set(why, sizeof why, "no mapping of %s GPUs splits a global batch of %s sequences", n,
+                b);
     if (s->below > 0) {
         units_format_count(s->below, lo, sizeof lo);
         msg_set(err, err_len, "%s; the nearest batches that work are %s and %s", why, lo, hi);
@@ -613,8 +622,7 @@ static void search_tune(Search *s)
             StepResult res;
             char why[MSG_LEN];
             r->evaluated++;
-            if (step_eval(s->c, &wl, &e->m, NULL, s->o.params, &res, why, sizeof why) !=
-                STEP_OK)
+            if (step_eval(s->c, &wl, &e->m, NULL, s->o.params, &res, why, sizeof why) != STEP_OK)
                 continue;
             if ((res.fits || !e->fits) && res.step_s < e->step_s * (1 - 1e-12)) {
                 entry_from(e, &e->m, &wl, SWEEP_PLACE_DEFAULT, &res);
@@ -637,8 +645,7 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
     r->truncated = false;
     Search s = {r, c, w, o ? *o : sweep_options_default(), *w, 1, 0, 0, 0, 0, false};
     if (!cluster_check(c, err, err_len) || !workload_check(w, err, err_len) ||
-        !step_check_precision(c, w, err, err_len) ||
-        !options_check(&s.o, c->n_gpus, err, err_len))
+        !step_check_precision(c, w, err, err_len) || !options_check(&s.o, c->n_gpus, err, err_len))
         return false;
     s.cp = s.o.cp ? s.o.cp : 1;
     search_each_degree(&s, search_if_batch_splits);
@@ -723,8 +730,7 @@ Placement *sweep_entry_placement(const Cluster *c, const SweepEntry *e)
 }
 
 StepStatus sweep_entry_eval(const Cluster *c, const Workload *w, const SweepEntry *e,
-                            const StepParams *params, StepResult *out, char *err,
-                            size_t err_len)
+                            const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
     if (!e || !w) {
         if (err && err_len)
@@ -848,8 +854,8 @@ bool sweep_series_by_domain(const Cluster *c, const Workload *w, const SweepOpti
 {
     if (!s || !c || !w || !domain_gpus || n < 1 || n > SWEEP_SERIES_MAX) {
         if (err && err_len)
-            msg_set(err, err_len, "a domain series takes 1 to %d sizes (got %d)",
-                    SWEEP_SERIES_MAX, n);
+            msg_set(err, err_len, "a domain series takes 1 to %d sizes (got %d)", SWEEP_SERIES_MAX,
+                    n);
         return false;
     }
     memset(s, 0, sizeof *s);

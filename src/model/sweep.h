@@ -26,8 +26,8 @@
  * recompute. Then on the best SWEEP_TUNE_TOP candidates with TP > 1, TP
  * communication overlap on and sequence parallelism off are tried and kept
  * where faster (and still fitting). So a search costs at most a few times
- * the evaluations of one with the settings pinned. Degrees given must divide the GPUs on their own, and all of TP,
- * PP and DP given must multiply to them: that is said before any search.
+ * the evaluations of one with the settings pinned. Degrees given must divide the GPUs on their
+ * own, and all of TP, PP and DP given must multiply to them: that is said before any search.
  *
  * Placements: every candidate is evaluated with the default placement (TP,
  * CP, EP, PP, DP innermost to outermost). The one alternative that can differ,
@@ -66,15 +66,15 @@ typedef enum {
 } SweepPlace;
 
 typedef struct {
-    int tp, pp, dp, ep;   /* 0 = search; > 0 = only this degree */
-    int micro_batch;      /* 0 = search the divisors of batch / DP; > 0 = only this */
-    int interleave;       /* 0 = search the legal ones; > 0 = only this */
-    int zero;             /* ZeRO stage of every candidate, 0..3; SWEEP_FREE: searched */
-    int alt_top;          /* try the alternative placement on this many of the best
-                           * default-placement candidates; < 0 (default): on all */
+    int tp, pp, dp, ep;       /* 0 = search; > 0 = only this degree */
+    int micro_batch;          /* 0 = search the divisors of batch / DP; > 0 = only this */
+    int interleave;           /* 0 = search the legal ones; > 0 = only this */
+    int zero;                 /* ZeRO stage of every candidate, 0..3; SWEEP_FREE: searched */
+    int alt_top;              /* try the alternative placement on this many of the best
+                               * default-placement candidates; < 0 (default): on all */
     const StepParams *params; /* NULL: step_params_default() */
-    int cp;               /* context parallelism of every candidate; 0 = 1 (not searched) */
-    int etp;              /* expert-TP of every candidate; 0 = 1 (not searched) */
+    int cp;                   /* context parallelism of every candidate; 0 = 1 (not searched) */
+    int etp;                  /* expert-TP of every candidate; 0 = 1 (not searched) */
     /* The framework settings: SWEEP_KEEP (the default) runs every candidate
      * with the workload's own, SWEEP_FREE searches them, any other value
      * (a WlRecompute, a WlSwitch) pins it. */
@@ -90,7 +90,7 @@ SweepOptions sweep_options_default(void);
 
 /* One evaluated candidate: the figures a ranked table and the explanation need. */
 typedef struct {
-    Mapping m;            /* m.zero: the ZeRO stage it ran with */
+    Mapping m; /* m.zero: the ZeRO stage it ran with */
     int micro_batch;
     WlRecompute recompute; /* the framework settings it ran with */
     WlSwitch seq_parallel, tp_overlap;
@@ -104,21 +104,21 @@ typedef struct {
     double mem_per_gpu_bytes;
     double hbm_bytes;
     bool fits;
-    GroupSpan span[DIM_COUNT];  /* worst group span of each dimension */
+    GroupSpan span[DIM_COUNT]; /* worst group span of each dimension */
     StepPart bottleneck_part;
     Tier bottleneck_tier;
 } SweepEntry;
 
 typedef struct {
-    SweepEntry *entries;  /* ranked; n of them */
+    SweepEntry *entries; /* ranked; n of them */
     int n;
-    int cap;              /* allocated entries (reused by the next sweep_run) */
-    int n_fit;            /* entries[0..n_fit) fit in memory */
-    int evaluated;        /* step_eval calls made */
-    bool truncated;       /* stopped at SWEEP_MAX_ENTRIES candidates */
+    int cap;        /* allocated entries (reused by the next sweep_run) */
+    int n_fit;      /* entries[0..n_fit) fit in memory */
+    int evaluated;  /* step_eval calls made */
+    bool truncated; /* stopped at SWEEP_MAX_ENTRIES candidates */
 } SweepResult;
 
-#define SWEEP_TUNE_TOP 32        /* candidates whose overlap and SP are tried */
+#define SWEEP_TUNE_TOP    32     /* candidates whose overlap and SP are tried */
 #define SWEEP_MAX_ENTRIES 100000 /* 25 MB of entries; real jobs stay under 10,000 */
 
 /* Runs the search; r must be zeroed ({0}) or come from an earlier sweep_run,
@@ -157,8 +157,7 @@ Placement *sweep_entry_placement(const Cluster *c, const SweepEntry *e);
 
 /* Re-evaluates one entry in full (breakdown, step_explain material). */
 StepStatus sweep_entry_eval(const Cluster *c, const Workload *w, const SweepEntry *e,
-                            const StepParams *params, StepResult *out, char *err,
-                            size_t err_len);
+                            const StepParams *params, StepResult *out, char *err, size_t err_len);
 
 /* The tier a group with this span runs its slowest traffic on. */
 Tier sweep_span_tier(GroupSpan s);
@@ -179,7 +178,7 @@ typedef struct {
     double x[SWEEP_SERIES_MAX];
     double y_s[SWEEP_SERIES_MAX];
     bool valid[SWEEP_SERIES_MAX];
-    int best;             /* index of the fastest valid point, -1 none */
+    int best; /* index of the fastest valid point, -1 none */
 } SweepSeries;
 
 /* Best step time against TP degree, from a finished search (every TP the

@@ -23,13 +23,13 @@
 
 /* What a unit suffix means on its own. */
 typedef enum {
-    UK_NONE,      /* no unit at all */
+    UK_NONE, /* no unit at all */
     UK_BYTES,
     UK_BANDWIDTH,
     UK_TIME,
     UK_FLOPS,
-    UK_WORK,      /* "TFLOP": an amount of work, not a rate */
-    UK_POWER,     /* "kW", "MW" */
+    UK_WORK,  /* "TFLOP": an amount of work, not a rate */
+    UK_POWER, /* "kW", "MW" */
     UK_UNKNOWN,
 } UnitClass;
 
@@ -37,8 +37,7 @@ typedef enum {
 #define UNIT_MAX 32
 
 #define MICRO_SIGN "\xc2\xb5" /* U+00B5 */
-#define GREEK_MU "\xce\xbc"   /* U+03BC */
-
+#define GREEK_MU   "\xce\xbc" /* U+03BC */
 
 static bool is_blank(char ch)
 {
@@ -355,8 +354,7 @@ static const char *units_read_number(UnitsKind kind, const char *s, const char *
         return NULL;
     }
     if (*s == '-') {
-        msg_set(err, err_len, "'%s' is negative: %s cannot be below zero", text,
-                kind_noun(kind));
+        msg_set(err, err_len, "'%s' is negative: %s cannot be below zero", text, kind_noun(kind));
         return NULL;
     }
     size_t n = number_len(s);
@@ -398,13 +396,13 @@ static bool units_trim_unit(const char *u, char *unit)
 
 /* Copies the unit of u into unit[UNIT_MAX]; false with err set when it is
  * too long or text follows it. */
-static bool units_read_unit(UnitsKind kind, const char *u, const char *text, char *unit,
-                            char *err, size_t err_len)
+static bool units_read_unit(UnitsKind kind, const char *u, const char *text, char *unit, char *err,
+                            size_t err_len)
 {
     char ushown[48];
     if (!units_trim_unit(u, unit)) {
-        msg_set(err, err_len, "'%s': unknown unit (expected %s such as %s)", text,
-                kind_noun(kind), kind_example(kind));
+        msg_set(err, err_len, "'%s': unknown unit (expected %s such as %s)", text, kind_noun(kind),
+                kind_example(kind));
         return false;
     }
     for (size_t i = 0; unit[i]; i++) {
@@ -455,12 +453,12 @@ static void units_wrong_class(UnitsKind kind, UnitClass cls, const char *text, c
         msg_set(err, err_len, "'%s' has no unit: write %s with its unit, e.g. %s", text,
                 kind_noun(kind), kind_example(kind));
     else if (kind == UNITS_BANDWIDTH && cls == UK_BYTES)
-        msg_set(err, err_len, "'%s' is a size, not a bandwidth: did you mean %s %s/s?", text,
-                num, unit);
+        msg_set(err, err_len, "'%s' is a size, not a bandwidth: did you mean %s %s/s?", text, num,
+                unit);
     else if (kind == UNITS_FLOPS && cls == UK_WORK)
         msg_set(err, err_len,
-                "'%s' is an amount of work, not a compute rate: did you mean %s %s/s?", text,
-                num, unit);
+                "'%s' is an amount of work, not a compute rate: did you mean %s %s/s?", text, num,
+                unit);
     else
         msg_set(err, err_len, "'%s' is %s, not %s", text, class_noun(cls), kind_noun(kind));
 }
@@ -555,10 +553,9 @@ char *units_format(UnitsKind kind, double value, bool ascii, char *buf, size_t b
 {
     static const char *const bw[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s", "EB/s"};
     static const char *const by[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    static const char *const fl[] = {"FLOP/s", "kFLOP/s", "MFLOP/s", "GFLOP/s",
+    static const char *const fl[] = {"FLOP/s",  "kFLOP/s", "MFLOP/s", "GFLOP/s",
                                      "TFLOP/s", "PFLOP/s", "EFLOP/s"};
-    static const char *const wk[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP",
-                                     "TFLOP", "PFLOP", "EFLOP"};
+    static const char *const wk[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP"};
     static const char *const pw[] = {"W", "kW", "MW", "GW"};
     static const char *const tm_u[] = {"ns", MICRO_SIGN "s", "ms", "s"};
     static const char *const tm_a[] = {"ns", "us", "ms", "s"};
@@ -684,8 +681,10 @@ bool units_parse_quantity(const char *raw, UnitsQuantity *out, char *err, size_t
         UnitClass c = classify_bits(unit, &mult, &q.bits);
         if (c == UK_UNKNOWN) {
             char shown[48], ushown[48];
-            msg_set(err, err_len, "'%s': unknown unit '%s' (write it as people do: 0.3 ms, "
-                    "450 GB/s, 71 GB, 3.2 Tb/s)", printable(raw ? raw : "", shown, sizeof shown),
+            msg_set(err, err_len,
+                    "'%s': unknown unit '%s' (write it as people do: 0.3 ms, "
+                    "450 GB/s, 71 GB, 3.2 Tb/s)",
+                    printable(raw ? raw : "", shown, sizeof shown),
                     printable(unit, ushown, sizeof ushown));
             return false;
         }
@@ -703,7 +702,8 @@ char *units_format_count(long long value, char *buf, size_t buf_len)
     if (!buf || buf_len == 0)
         return buf;
     char digits[32];
-    unsigned long long u = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    unsigned long long u =
+        value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
     int n = snprintf(digits, sizeof digits, "%llu", u);
     char out[48];
     int k = 0;

@@ -20,14 +20,14 @@ typedef enum { WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE, WL_RECOMPUTE_FULL } Wl
 typedef enum { WL_AUTO, WL_ON, WL_OFF } WlSwitch;
 
 typedef struct {
-    char id[32];          /* preset id or "custom" */
+    char id[32]; /* preset id or "custom" */
     int layers;
     int hidden;
     int heads;
-    int kv_heads;         /* == heads without GQA */
-    int ffn;              /* feed-forward width; per expert for MoE */
-    bool swiglu;          /* gated MLP: 3 matrices instead of 2 */
-    int seq;              /* sequence length, tokens */
+    int kv_heads; /* == heads without GQA */
+    int ffn;      /* feed-forward width; per expert for MoE */
+    bool swiglu;  /* gated MLP: 3 matrices instead of 2 */
+    int seq;      /* sequence length, tokens */
     int vocab;
     double params;        /* total parameters; 0 = derive with workload_params */
     int global_batch;     /* sequences per step */
@@ -56,9 +56,9 @@ typedef struct {
 } Workload;
 
 typedef struct {
-    const char *id;       /* "llama3-70b" */
-    const char *name;     /* "Llama 3 70B" */
-    const char *source;   /* where the dimensions come from */
+    const char *id;     /* "llama3-70b" */
+    const char *name;   /* "Llama 3 70B" */
+    const char *source; /* where the dimensions come from */
     Workload w;
 } WorkloadPreset;
 

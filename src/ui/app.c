@@ -44,8 +44,8 @@ typedef struct {
     PracticeScreen *practice; /* practice, from the command line or the menu; NULL otherwise */
     struct timespec watch_mt; /* the open lesson file's mtime and size when loaded */
     long long watch_size;
-    int keep_page;            /* the page a reload comes back to */
-    double watched_s;         /* monotonic time of the last look at the file */
+    int keep_page;    /* the page a reload comes back to */
+    double watched_s; /* monotonic time of the last look at the file */
 } App;
 
 /* Remembers the lesson file's mtime and size; true when they changed. */
@@ -80,7 +80,9 @@ static void app_export_svg(App *a)
         snprintf(title, sizeof title, "scalelab: %s, page %d",
                  a->lesson ? lesson_title(a->lesson) : a->page.path, a->page.page + 1);
     bool ok = screen_play_export_svg(a->canvas, title, NULL, where, sizeof where);
-    char *dst = a->present ? a->present->message : a->play ? a->play->page.scn.msg : a->page.message;
+    char *dst = a->present ? a->present->message
+                : a->play  ? a->play->page.scn.msg
+                           : a->page.message;
     size_t n = a->present ? sizeof a->present->message
                : a->play  ? sizeof a->play->page.scn.msg
                           : sizeof a->page.message;
@@ -190,8 +192,8 @@ static void app_draw(App *a)
     term_blit(a->canvas, cur.x, cur.y);
 }
 
-static void app_open_practice(App *a, unsigned long long seed, bool seed_given, int kind, int level,
-                              bool from_menu)
+static void app_open_practice(App *a, unsigned long long seed, bool seed_given, int kind,
+                              int level, bool from_menu)
 {
     a->practice = xcalloc(1, sizeof *a->practice);
     screen_practice_init(a->practice, a->progress, seed, seed_given, kind, level);
@@ -319,7 +321,7 @@ int app_run(const AppOptions *o)
         /* A lesson open: wake once a second to see whether its file changed. */
         bool watching = a.in_page && !a.play;
         /* Presenting: a quiet minute still moves the clock. */
-        int key = a.present ? term_read_key_timeout(5000)
+        int key = a.present  ? term_read_key_timeout(5000)
                   : watching ? term_read_key_timeout(1000)
                              : term_read_key();
         /* At most once a second, also while keys keep coming. */

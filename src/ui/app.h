@@ -22,16 +22,16 @@
 enum { APP_OK = 0, APP_FAIL = 1, APP_NO_TERMINAL = 3 };
 
 typedef struct {
-    const char *lessons_dir; /* NULL: catalog_default_dir */
-    const char *lesson_file; /* non-NULL: open this lesson only */
-    struct Scenario *play;   /* non-NULL: free play on it (app_run takes ownership) */
-    const char *play_from;   /* the file free play was loaded from, or NULL */
+    const char *lessons_dir;      /* NULL: catalog_default_dir */
+    const char *lesson_file;      /* non-NULL: open this lesson only */
+    struct Scenario *play;        /* non-NULL: free play on it (app_run takes ownership) */
+    const char *play_from;        /* the file free play was loaded from, or NULL */
     struct PresentState *present; /* non-NULL: presenter mode on it (borrowed) */
-    bool practice;           /* practice exercises (model/practice.h) instead of lessons */
+    bool practice;                /* practice exercises (model/practice.h) instead of lessons */
     unsigned long long practice_seed; /* the run's seed when practice_seed_given */
     bool practice_seed_given;
-    int practice_kind;       /* < 0: kinds take turns */
-    int practice_level;      /* starting level, 1..5 */
+    int practice_kind;  /* < 0: kinds take turns */
+    int practice_level; /* starting level, 1..5 */
 } AppOptions;
 
 int app_run(const AppOptions *o);

@@ -100,9 +100,8 @@ static int keymap_condensed(const KeyTable *t, char *buf, size_t len)
     size_t used = (size_t)snprintf(buf, len, "%s:", t->title);
     for (int i = 0; i < t->n && used + 2 < len; i++)
         if (t->rows[i].foot)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used > strlen(t->title) + 1
-                                                                        ? " · " : " ",
-                                     t->rows[i].foot);
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     used > strlen(t->title) + 1 ? " · " : " ", t->rows[i].foot);
     return (int)(used < len ? used : len - 1);
 }
 

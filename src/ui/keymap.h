@@ -33,12 +33,15 @@ typedef struct {
 } KeyBinding;
 
 typedef struct KeyTable {
-    const char *title;          /* of the ? overlay: "Scenario keys" */
+    const char *title; /* of the ? overlay: "Scenario keys" */
     const KeyBinding *rows;
     int n;
 } KeyTable;
 
-#define KEYMAP_TABLE(title, rows) {title, rows, (int)(sizeof rows / sizeof rows[0])}
+#define KEYMAP_TABLE(title, rows)                                                                 \
+    {                                                                                             \
+        title, rows, (int)(sizeof rows / sizeof rows[0])                                          \
+    }
 
 /* The row of t that answers key, NULL when none. */
 const KeyBinding *keymap_find(const KeyTable *t, int key);

@@ -38,9 +38,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -49,7 +49,7 @@
 
 #define PROGRESS_HEADER    "scalelab-progress 2"
 #define PROGRESS_HEADER_V1 "scalelab-progress 1"
-#define PROGRESS_LINE_MAX 512
+#define PROGRESS_LINE_MAX  512
 /* Far above any real file (a line per lesson and page played: about 40
  * bytes each); a larger one was not written by scalelab. */
 #define PROGRESS_MAX_BYTES   (1u << 20)
@@ -95,8 +95,8 @@ struct Progress {
     bool level_set;     /* this window practised since the last save */
     LessonRec *lessons;
     int n_lessons;
-    int *index;    /* open-addressing hash of lesson ids: slot -> lesson + 1, 0 empty */
-    int index_cap; /* a power of two, at least twice n_lessons */
+    int *index;           /* open-addressing hash of lesson ids: slot -> lesson + 1, 0 empty */
+    int index_cap;        /* a power of two, at least twice n_lessons */
     char save_error[300]; /* last failed save, "" after a success */
     bool error_told;      /* save_error was handed out by progress_take_error */
 };

@@ -266,8 +266,8 @@ static void screen_cluster_ranges(const int *gpus, int n, bool ascii, char *buf,
     }
 }
 
-static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown *shown,
-                                       bool ascii, bool size, char *buf, size_t n);
+static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown *shown, bool ascii,
+                                       bool size, char *buf, size_t n);
 
 static int screen_cluster_cmp(const void *a, const void *b)
 {
@@ -284,8 +284,8 @@ void screen_cluster_cursor_line(const ClusterView *v, const ClusterShown *shown,
         screen_cluster_cursor_text(v, shown, ascii, false, buf, n);
 }
 
-static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown *shown,
-                                       bool ascii, bool size, char *buf, size_t n)
+static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown *shown, bool ascii,
+                                       bool size, char *buf, size_t n)
 {
     const char *sep = ascii ? " | " : " · ";
     int gpu = v->cursor, rank = screen_cluster_rank(v, gpu);
@@ -314,8 +314,11 @@ static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown 
     static const struct {
         MappingDim d;
         const char *what;
-    } dims[] = {{DIM_TP, "TP rank"}, {DIM_PP, "PP stage"}, {DIM_DP, "DP rank"},
-                {DIM_EP, "EP rank"}, {DIM_CP, "CP rank"}};
+    } dims[] = {{DIM_TP, "TP rank"},
+                {DIM_PP, "PP stage"},
+                {DIM_DP, "DP rank"},
+                {DIM_EP, "EP rank"},
+                {DIM_CP, "CP rank"}};
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
         bool always = dims[i].d == DIM_PP || dims[i].d == DIM_DP;
         if (dims[i].d == v->colour || (!always && mapping_dim_size(m, dims[i].d) <= 1))

@@ -222,9 +222,10 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
     else
         snprintf(filt, sizeof filt, "Marks: [ ] new  [>] in progress  %s done",
                  ascii ? "[x]" : "[✓]");
-    int top = screen_frame(c, "scalelab - lessons", right, filt,
-                           m->filtering ? "type words · Enter keep · Esc clear · ↑↓ move"
-                                        : "↑↓/jk move · Enter open · / filter · P practice · ? help · q quit");
+    int top = screen_frame(
+        c, "scalelab - lessons", right, filt,
+        m->filtering ? "type words · Enter keep · Esc clear · ↑↓ move"
+                     : "↑↓/jk move · Enter open · / filter · P practice · ? help · q quit");
     if (m->where[0])
         canvas_put_text_max(c, 1, top, w - 2, m->where, STYLE_DIM);
     top += 1;
@@ -303,9 +304,9 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
         if (it->first_tried > 0 && !it->error) {
             char first[48];
             snprintf(first, sizeof first, "%d/%d first try ", it->first_right, it->first_tried);
-            sx += canvas_put_text_max(c, sx, y, w - 1 - sx, first,
-                                      it->first_right == it->first_tried ? STYLE_GOOD
-                                                                         : STYLE_LABEL);
+            sx +=
+                canvas_put_text_max(c, sx, y, w - 1 - sx, first,
+                                    it->first_right == it->first_tried ? STYLE_GOOD : STYLE_LABEL);
         }
         if (sum && sx < w - 1)
             canvas_put_text_max(c, sx, y, w - 1 - sx, sum, STYLE_NORMAL);

@@ -22,8 +22,8 @@
 #include "draw/diagram.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
-#include "ui/keys.h"
 #include "ui/keymap.h"
+#include "ui/keys.h"
 #include "ui/screen_compare.h"
 
 #include <stdio.h>
@@ -186,8 +186,8 @@ bool screen_page_start_review(PageState *p)
     p->review_at = 0;
     p->page = p->review_pages[0];
     screen_page_enter(p);
-    snprintf(p->message, sizeof p->message, "Review: %d question%s missed the first time.",
-             kept, kept == 1 ? "" : "s");
+    snprintf(p->message, sizeof p->message, "Review: %d question%s missed the first time.", kept,
+             kept == 1 ? "" : "s");
     return true;
 }
 
@@ -228,7 +228,6 @@ static ScreenAction screen_page_next(PageState *p)
     progress_set_done(p->progress, lesson_id(p->lesson), NULL, 0);
     return SCREEN_BACK;
 }
-
 
 /* ---- the keys every page shares ---- */
 
@@ -287,15 +286,30 @@ static int screen_page_key_help(void *st, int key)
 /* S is the program's (app.c writes the SVG): listed here, run there. */
 static const KeyBinding screen_page_rows[] = {
     {{'n', UIK_TAB, UIK_PGDN}, "n, Tab, PgDn", "next page", "n/p page", 0, screen_page_key_next},
-    {{'p', UIK_BTAB, UIK_PGUP}, "p, Shift-Tab, PgUp", "previous page", NULL, 0,
+    {{'p', UIK_BTAB, UIK_PGUP},
+     "p, Shift-Tab, PgUp",
+     "previous page",
+     NULL,
+     0,
      screen_page_key_prev},
-    {{' ', UIK_RIGHT, UIK_ENTER}, "Space, Right, Enter", "next page", NULL, 0,
+    {{' ', UIK_RIGHT, UIK_ENTER},
+     "Space, Right, Enter",
+     "next page",
+     NULL,
+     0,
      screen_page_key_next},
-    {{UIK_LEFT, UIK_BACKSPACE}, "Left, Backspace", "previous page", NULL, 0,
-     screen_page_key_prev},
-    {{UIK_DOWN, UIK_UP, 'j', 'k'}, "Up/Down, j/k", "scroll a long page", NULL, 0,
+    {{UIK_LEFT, UIK_BACKSPACE}, "Left, Backspace", "previous page", NULL, 0, screen_page_key_prev},
+    {{UIK_DOWN, UIK_UP, 'j', 'k'},
+     "Up/Down, j/k",
+     "scroll a long page",
+     NULL,
+     0,
      screen_page_key_scroll},
-    {{'r'}, "r", "reload the lesson file (saving it in an editor does too)", "r reload", 7,
+    {{'r'},
+     "r",
+     "reload the lesson file (saving it in an editor does too)",
+     "r reload",
+     7,
      screen_page_key_reload},
     {{'S'}, "S", "save this screen as SVG (the path is shown)", "S SVG", 9, NULL},
     {{UIK_ESC, 'q'}, "Esc, q", "back to the lesson menu", "Esc menu", 0, screen_page_key_back},

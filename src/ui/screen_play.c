@@ -113,7 +113,7 @@ static bool screen_play_tables(StrBuf *b, const Cluster *c, const Workload *w, c
     strbuf_addf(b, " }\n");
     const Workload *p = &wp->w;
     strbuf_addf(b, "local workload = { model = \"%s\", batch = %d, mb = %d", w->id,
-                    w->global_batch, w->micro_batch);
+                w->global_batch, w->micro_batch);
     static const char *const names[] = {"seq", "layers", "hidden",  "heads", "kv_heads",
                                         "ffn", "vocab",  "experts", "topk"};
     const int mine[] = {w->seq, w->layers, w->hidden,  w->heads, w->kv_heads,
@@ -153,10 +153,10 @@ static int screen_play_swaps(StrBuf *b, const Placement *pl, int n, int max)
             int h = gpu_of[want];
             if (pass == 1)
                 strbuf_addf(b, "%s\"swap %d %d\"",
-                                count == 0       ? "\n        "
-                                : count % 6 == 0 ? ",\n        "
-                                                 : ", ",
-                                g, h);
+                            count == 0       ? "\n        "
+                            : count % 6 == 0 ? ",\n        "
+                                             : ", ",
+                            g, h);
             int r = rank_on[g];
             rank_on[g] = want;
             rank_on[h] = r;
@@ -229,32 +229,32 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
     mapping_format(m, map, sizeof map);
     units_format(UNITS_TIME, scenario_result(s)->step_s, true, t, sizeof t);
     strbuf_addf(&b,
-                    "-- A scalelab free-play state, written by 'scalelab play' (%s).\n"
-                    "-- It is a lesson with one scenario page that starts where the play\n"
-                    "-- stopped: %s on %d x %s, %s, step %s.\n"
-                    "-- Edit the title, text, goal, hints and debrief, then run\n"
-                    "-- 'scalelab check FILE'; 'scalelab play FILE' opens it in free play.\n"
-                    "-- The format: lessons/AUTHORING.md.\n",
-                    stamp, map, c->n_gpus, c->name, w->id, t);
+                "-- A scalelab free-play state, written by 'scalelab play' (%s).\n"
+                "-- It is a lesson with one scenario page that starts where the play\n"
+                "-- stopped: %s on %d x %s, %s, step %s.\n"
+                "-- Edit the title, text, goal, hints and debrief, then run\n"
+                "-- 'scalelab check FILE'; 'scalelab play FILE' opens it in free play.\n"
+                "-- The format: lessons/AUTHORING.md.\n",
+                stamp, map, c->n_gpus, c->name, w->id, t);
     if (!screen_play_tables(&b, c, w, err, err_len)) {
         strbuf_free(&b);
         return NULL;
     }
     strbuf_addf(&b,
-                    "\nreturn {\n"
-                    "  id = \"play-%s\",\n"
-                    "  title = \"Free play %s\",\n"
-                    "  summary = \"A state found in free play: %s on %d GPUs.\",\n"
-                    "  track = \"Drafts\",\n"
-                    "  order = 100,\n"
-                    "  pages = {\n"
-                    "    { kind = \"scenario\", title = \"%s on %s\",\n"
-                    "      text = \"Briefing: say what the learner should look for.\",\n"
-                    "      cluster = cluster, workload = workload,\n"
-                    "      mapping = { tp = %d, pp = %d, dp = %d, ep = %d, cp = %d, "
-                    "interleave = %d, zero = %d },\n",
-                    stamp, stamp, w->id, c->n_gpus, map, c->name, m->tp, m->pp, m->dp, m->ep,
-                    m->cp, m->interleave > 0 ? m->interleave : 1, m->zero);
+                "\nreturn {\n"
+                "  id = \"play-%s\",\n"
+                "  title = \"Free play %s\",\n"
+                "  summary = \"A state found in free play: %s on %d GPUs.\",\n"
+                "  track = \"Drafts\",\n"
+                "  order = 100,\n"
+                "  pages = {\n"
+                "    { kind = \"scenario\", title = \"%s on %s\",\n"
+                "      text = \"Briefing: say what the learner should look for.\",\n"
+                "      cluster = cluster, workload = workload,\n"
+                "      mapping = { tp = %d, pp = %d, dp = %d, ep = %d, cp = %d, "
+                "interleave = %d, zero = %d },\n",
+                stamp, stamp, w->id, c->n_gpus, map, c->name, m->tp, m->pp, m->dp, m->ep, m->cp,
+                m->interleave > 0 ? m->interleave : 1, m->zero);
     size_t mark = b.len;
     strbuf_addf(&b, "      start = {");
     int swaps = screen_play_swaps(&b, scenario_placement(s), c->n_gpus, PLAY_MAX_SWAPS);
@@ -273,23 +273,23 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
         strbuf_addf(&b, " },  -- the placement, as swaps from the default\n");
     }
     strbuf_addf(&b,
-                    "      allow = { \"move\", \"degrees\", \"micro\", \"domain\", \"system\" },\n"
-                    "      -- A placeholder goal: replace it with the one your lesson teaches.\n"
-                    "      goal = { text = \"Change the step time (placeholder: edit this "
-                    "goal).\",\n"
-                    "               check = function(r)\n"
-                    "                 if math.abs(r.step_s - r.start.step_s) > 1e-9 * "
-                    "r.start.step_s then\n"
-                    "                   return true\n"
-                    "                 end\n"
-                    "                 return false, \"the step time has not changed yet\"\n"
-                    "               end },\n"
-                    "      hints = { \"Edit this hint.\" },\n"
-                    "      debrief = \"Edit this debrief.\",\n"
-                    "      solution = { \"%s\" } },  -- meets the placeholder goal\n"
-                    "  },\n"
-                    "}\n",
-                    sol);
+                "      allow = { \"move\", \"degrees\", \"micro\", \"domain\", \"system\" },\n"
+                "      -- A placeholder goal: replace it with the one your lesson teaches.\n"
+                "      goal = { text = \"Change the step time (placeholder: edit this "
+                "goal).\",\n"
+                "               check = function(r)\n"
+                "                 if math.abs(r.step_s - r.start.step_s) > 1e-9 * "
+                "r.start.step_s then\n"
+                "                   return true\n"
+                "                 end\n"
+                "                 return false, \"the step time has not changed yet\"\n"
+                "               end },\n"
+                "      hints = { \"Edit this hint.\" },\n"
+                "      debrief = \"Edit this debrief.\",\n"
+                "      solution = { \"%s\" } },  -- meets the placeholder goal\n"
+                "  },\n"
+                "}\n",
+                sol);
     return strbuf_take(&b);
 }
 

@@ -49,9 +49,9 @@ static void practice_close_page(PracticeScreen *ps)
 static void practice_open_mapping(PracticeScreen *ps)
 {
     char err[300];
-    Scenario *s = scenario_new(&ps->ex.cluster, &ps->ex.workload, &ps->ex.start, NULL,
-                               SCN_ALLOW_DEGREES | SCN_ALLOW_MICRO | SCN_ALLOW_MOVE, err,
-                               sizeof err);
+    Scenario *s =
+        scenario_new(&ps->ex.cluster, &ps->ex.workload, &ps->ex.start, NULL,
+                     SCN_ALLOW_DEGREES | SCN_ALLOW_MICRO | SCN_ALLOW_MOVE, err, sizeof err);
     if (!s) {
         msg_set(ps->error, sizeof ps->error, "the exercise's start does not evaluate: %s", err);
         ps->have = false;
@@ -161,12 +161,20 @@ static int practice_key_scroll(void *state, int key)
 }
 
 static const KeyBinding practice_rows[] = {
-    {{'n'}, "n", "next exercise (skips this one: it counts as missed)", "n next", 0,
+    {{'n'},
+     "n",
+     "next exercise (skips this one: it counts as missed)",
+     "n next",
+     0,
      practice_key_next},
     {{'a'}, "a", "show the answer (counts as missed)", "a answer", 1, practice_key_answer},
     {{UIK_PGUP, UIK_PGDN}, "PgUp / PgDn", "scroll the text", NULL, 5, practice_key_scroll},
     {{'?'}, "?", "these keys", NULL, 9, practice_key_help},
-    {{'q', UIK_ESC, UIK_CTRL_C}, "q / Esc", "leave practice (results are kept)", "q quit", 2,
+    {{'q', UIK_ESC, UIK_CTRL_C},
+     "q / Esc",
+     "leave practice (results are kept)",
+     "q quit",
+     2,
      practice_key_quit},
 };
 static const KeyTable practice_keys = KEYMAP_TABLE("Practice keys", practice_rows);
@@ -205,8 +213,8 @@ static int practice_key_enter(void *state, int key)
         int n = practice_part_choices(&ps->ex, parts);
         if (ps->sel < 0 || ps->sel >= n || ps->wrong[parts[ps->sel]])
             return SCREEN_NONE;
-        bool right = practice_grade_part(&ps->ex, parts[ps->sel], ps->feedback,
-                                         sizeof ps->feedback);
+        bool right =
+            practice_grade_part(&ps->ex, parts[ps->sel], ps->feedback, sizeof ps->feedback);
         ps->tries++;
         if (right)
             practice_record(ps, true, ps->tries == 1);
@@ -241,16 +249,27 @@ static int practice_key_choice(void *state, int key)
 
 static const KeyBinding predict_rows[] = {
     {{0}, "0-9 . units", "type the number with its unit: 0.3 ms, 450 GB/s, 71 GB", NULL, 9, NULL},
-    {{UIK_ENTER}, "Enter", "check the answer (next exercise once done)", "Enter check", 0,
+    {{UIK_ENTER},
+     "Enter",
+     "check the answer (next exercise once done)",
+     "Enter check",
+     0,
      practice_key_enter},
 };
 static const KeyTable predict_keys = KEYMAP_TABLE("Predict", predict_rows);
 
 static const KeyBinding part_rows[] = {
     {{UIK_LEFT, UIK_RIGHT, '1', '2', '3', '4', '5', '6'},
-     "Left/Right or 1-6", "choose a part (a digit answers at once)", "1-6 choose", 0,
+     "Left/Right or 1-6",
+     "choose a part (a digit answers at once)",
+     "1-6 choose",
+     0,
      practice_key_choice},
-    {{UIK_ENTER}, "Enter", "answer (next exercise once done)", "Enter answer", 0,
+    {{UIK_ENTER},
+     "Enter",
+     "answer (next exercise once done)",
+     "Enter answer",
+     0,
      practice_key_enter},
 };
 static const KeyTable part_keys = KEYMAP_TABLE("Spot the bottleneck", part_rows);
@@ -265,13 +284,21 @@ static int practice_key_refused(void *state, int key)
 }
 
 static const KeyBinding mapping_rows[] = {
-    {{'t', 'T', 'y', 'Y', 'x', 'X'}, "t/T y/Y x/X", "TP, PP, EP up / down (DP follows)",
-     "t/T y/Y x/X TP PP EP", 0, NULL},
+    {{'t', 'T', 'y', 'Y', 'x', 'X'},
+     "t/T y/Y x/X",
+     "TP, PP, EP up / down (DP follows)",
+     "t/T y/Y x/X TP PP EP",
+     0,
+     NULL},
     {{'m', 'M'}, "m/M", "micro-batch up / down", "m/M mb", 1, NULL},
     {{'u'}, "u", "undo", "u undo", 3, NULL},
     {{'e'}, "e", "explain the step's parts", "e explain", 4, NULL},
-    {{'s', '+', '-', '=', '_', ']', '['}, "s + - ] [", "off here: search, domain, system", NULL,
-     9, practice_key_refused},
+    {{'s', '+', '-', '=', '_', ']', '['},
+     "s + - ] [",
+     "off here: search, domain, system",
+     NULL,
+     9,
+     practice_key_refused},
 };
 static const KeyTable mapping_keys = KEYMAP_TABLE("Map the job", mapping_rows);
 
@@ -313,7 +340,7 @@ static void practice_check_mapping(PracticeScreen *ps)
     if (pass) {
         int moves = ps->page.scn.moves;
         msg_set(ps->feedback, sizeof ps->feedback, "%s %d move%s, par %d.", msg, moves,
-                 moves == 1 ? "" : "s", ps->ex.par);
+                moves == 1 ? "" : "s", ps->ex.par);
         practice_record(ps, true, moves <= 2 * ps->ex.par);
     } else if (ps->page.scn.moves > 0)
         snprintf(ps->feedback, sizeof ps->feedback, "%s", msg);
@@ -387,7 +414,9 @@ static void practice_draw_parts(Canvas *c, PracticeScreen *ps, int x, int y, int
         bool right = ps->done && parts[i] == ps->ex.part, sel = i == ps->sel && !ps->done;
         snprintf(item, sizeof item, "%s%d %s%s%s", sel ? "[" : " ", i + 1,
                  step_part_name(parts[i]),
-                 ps->wrong[parts[i]] ? " (no)" : right ? (ascii ? " (yes)" : " ✓") : "",
+                 ps->wrong[parts[i]] ? " (no)"
+                 : right             ? (ascii ? " (yes)" : " ✓")
+                                     : "",
                  sel ? "]" : " ");
         if (col + utf8_width(item) > x + w)
             break;
@@ -453,9 +482,8 @@ void screen_practice_draw(Canvas *c, PracticeScreen *ps, ScreenCursor *cur)
     bool ascii = canvas_is_ascii(c);
     ps->page.ascii = ascii;
     char title[200], right[120], foot[2][400];
-    snprintf(title, sizeof title, "Practice %s %s %s level %d",
-             ascii ? "-" : "—", ps->have ? practice_kind_name(ps->ex.kind) : "", ascii ? "-" : "·",
-             ps->run.level);
+    snprintf(title, sizeof title, "Practice %s %s %s level %d", ascii ? "-" : "—",
+             ps->have ? practice_kind_name(ps->ex.kind) : "", ascii ? "-" : "·", ps->run.level);
     snprintf(right, sizeof right, "%d done, %d first try, streak %d", ps->session_done,
              ps->session_first, ps->run.streak);
     const KeyTable *kt = practice_kind_keys(ps);
@@ -465,8 +493,8 @@ void screen_practice_draw(Canvas *c, PracticeScreen *ps, ScreenCursor *cur)
     int top = screen_frame(c, title, right, fl > 1 ? foot[0] : NULL, fl > 1 ? foot[1] : foot[0]);
     int bottom = h - 2 - fl;
     if (!ps->have) {
-        practice_text(c, 2, top + 1, w - 4, bottom - top, ps->error[0] ? ps->error : "No exercise.",
-                      STYLE_WARNING);
+        practice_text(c, 2, top + 1, w - 4, bottom - top,
+                      ps->error[0] ? ps->error : "No exercise.", STYLE_WARNING);
         return;
     }
     canvas_put_text_max(c, 1, top, w - 2, ps->ex.title, STYLE_HEADING);

@@ -31,22 +31,22 @@
 
 typedef struct {
     PracticeRun run;
-    int kind;             /* < 0: kinds take turns; else only this kind */
+    int kind; /* < 0: kinds take turns; else only this kind */
     Practice ex;
-    bool have;            /* ex holds an exercise */
-    char error[300];      /* the exercise could not be made */
-    Progress *progress;   /* borrowed */
-    bool from_menu;       /* Esc goes back to the menu instead of quitting */
+    bool have;          /* ex holds an exercise */
+    char error[300];    /* the exercise could not be made */
+    Progress *progress; /* borrowed */
+    bool from_menu;     /* Esc goes back to the menu instead of quitting */
 
-    int tries;            /* counted tries on this exercise */
+    int tries; /* counted tries on this exercise */
     bool done, passed, first_try, gave_up;
     char feedback[400];
-    char input[64];       /* predict: what is typed */
-    int sel;              /* bottleneck: the highlighted choice */
+    char input[64]; /* predict: what is typed */
+    int sel;        /* bottleneck: the highlighted choice */
     bool wrong[STEP_PART_COUNT];
-    PageState page;       /* mapping: the scenario (lesson NULL) */
+    PageState page; /* mapping: the scenario (lesson NULL) */
     bool page_open;
-    int scroll;           /* lines of the worked answer scrolled */
+    int scroll; /* lines of the worked answer scrolled */
     bool help;
 
     int session_done, session_first; /* this session's counts, for the header */

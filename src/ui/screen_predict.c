@@ -98,8 +98,7 @@ static void screen_predict_grade(PredictView *v, const Lesson *l, int page, Prog
     }
 }
 
-ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progress *pr,
-                                int key)
+ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progress *pr, int key)
 {
     if (v->shown)
         return SCREEN_PASS;
@@ -124,8 +123,7 @@ ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progr
 }
 
 /* "the answer: 2.22 ms (the model, within ±20%)" */
-static void screen_predict_answer_line(const Lesson *l, int page, bool ascii, char *buf,
-                                       size_t n)
+static void screen_predict_answer_line(const Lesson *l, int page, bool ascii, char *buf, size_t n)
 {
     PredictSpec spec;
     char ans[40] = "?";
@@ -172,7 +170,7 @@ void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int p
     if (v->typed[0] && y < bottom) {
         char verdict[420];
         snprintf(verdict, sizeof verdict, "%s: %s", v->typed, v->grade.msg);
-        Style st = v->grade.verdict == PREDICT_RIGHT ? STYLE_GOOD
+        Style st = v->grade.verdict == PREDICT_RIGHT        ? STYLE_GOOD
                    : v->grade.verdict == PREDICT_UNREADABLE ? STYLE_WARNING
                                                             : STYLE_BAD;
         y += text_draw_wrapped(c, x, y, w, bottom - y, verdict, st) + 1;
@@ -218,22 +216,35 @@ static void screen_kind_predict_draw(Canvas *c, PageState *p, int top, int botto
     if (w > SCREEN_MEASURE)
         w = SCREEN_MEASURE;
     if (p->predict)
-        screen_predict_draw(c, p->predict, p->lesson, p->page, (canvas_width(c) - w) / 2, top,
-                            w, bottom, cur);
+        screen_predict_draw(c, p->predict, p->lesson, p->page, (canvas_width(c) - w) / 2, top, w,
+                            bottom, cur);
 }
 
 /* The keys for the footer and the ? overlay; screen_predict_key runs them.
  * Until the answer shows, every printable key types. */
 static const KeyBinding screen_predict_rows[] = {
-    {{UIK_ENTER}, "Enter", "check the number typed (e.g. 0.3 ms, 450 GB/s)", "Enter check", 0,
+    {{UIK_ENTER},
+     "Enter",
+     "check the number typed (e.g. 0.3 ms, 450 GB/s)",
+     "Enter check",
+     0,
      NULL},
     {{UIK_BACKSPACE}, "Backspace", "delete the last character", "Backspace delete", 3, NULL},
-    {{UIK_TAB, UIK_PGDN}, "Tab, PgDn", "next page (n types while the answer is open)",
-     "Tab next", 1, NULL},
+    {{UIK_TAB, UIK_PGDN},
+     "Tab, PgDn",
+     "next page (n types while the answer is open)",
+     "Tab next",
+     1,
+     NULL},
 };
 static const KeyTable screen_predict_keys = KEYMAP_TABLE("Predict keys", screen_predict_rows);
 
 const ScreenPageKind screen_kind_predict = {
-    "predict", screen_kind_predict_open, screen_kind_predict_close, screen_kind_predict_key,
-    screen_kind_predict_draw, &screen_predict_keys, 1,
+    "predict",
+    screen_kind_predict_open,
+    screen_kind_predict_close,
+    screen_kind_predict_key,
+    screen_kind_predict_draw,
+    &screen_predict_keys,
+    1,
 };

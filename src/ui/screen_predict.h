@@ -29,8 +29,7 @@ void screen_predict_open(PredictView *v, const Lesson *l, int page, Progress *pr
 /* While the answer is open, every printable key types; Backspace deletes;
  * Enter grades. SCREEN_PASS for the rest (Esc, Tab, PgDn, arrows) and, once
  * the answer is shown, for every key. */
-ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progress *pr,
-                                int key);
+ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progress *pr, int key);
 void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int page, int x,
                          int top, int w, int bottom, ScreenCursor *cur);
 

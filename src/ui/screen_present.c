@@ -184,8 +184,8 @@ static void screen_present_check(PresentState *ps)
 {
     char err[LESSON_ERR_LEN] = "";
     ps->why[0] = ps->debrief[0] = '\0';
-    ps->goal = lesson_scenario_goal_met(ps->lesson, ps->page, ps->s, ps->why, sizeof ps->why,
-                                        err, sizeof err);
+    ps->goal = lesson_scenario_goal_met(ps->lesson, ps->page, ps->s, ps->why, sizeof ps->why, err,
+                                        sizeof err);
     if (ps->goal < 0)
         snprintf(ps->why, sizeof ps->why, "%s", err);
     if (ps->goal != 1)
@@ -269,16 +269,15 @@ bool screen_present_script(PresentState *ps, const char *text, char *err, size_t
         if (strncmp(a, "page", 4) == 0 && isspace((unsigned char)a[4])) {
             if (sscanf(a + 4, "%d %c", &pn, &extra) != 1 || pn < 1 ||
                 pn > lesson_page_count(ps->lesson) || !screen_present_is_scenario(ps, pn - 1)) {
-                msg_set(err, err_len, "script:%d: '%s': page %s is not a scenario page", lineno,
-                        a, a + 5);
+                msg_set(err, err_len, "script:%d: '%s': page %s is not a scenario page", lineno, a,
+                        a + 5);
                 return false;
             }
             target = pn - 1;
             continue;
         }
         if (target < 0) {
-            msg_set(err, err_len, "script:%d: the lesson has no scenario page to play on",
-                    lineno);
+            msg_set(err, err_len, "script:%d: the lesson has no scenario page to play on", lineno);
             return false;
         }
         ps->script = xrealloc(ps->script, (size_t)(ps->n_script + 1) * sizeof *ps->script);
@@ -504,7 +503,7 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
     const char *goal = lesson_scenario_goal_text(ps->lesson, ps->page);
     if (*goal && ry < bottom) {
         snprintf(line, sizeof line, "%s %s",
-                 ps->goal == 1 ? (ascii ? "Goal met:" : "Goal met ✓:")
+                 ps->goal == 1  ? (ascii ? "Goal met:" : "Goal met ✓:")
                  : ps->goal < 0 ? "Goal (error):"
                                 : "Goal (not yet):",
                  goal);

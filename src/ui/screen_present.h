@@ -8,8 +8,8 @@
  * The footer is discreet: the step, the page number and the clock.
  *
  * Never writes progress. Pure: no curses (app.c runs it as one of its
- * modes and sets the clock; --shot sets a fixed one, so renders repeat). The Lesson is borrowed; the
- * state owns its Scenario and script.
+ * modes and sets the clock; --shot sets a fixed one, so renders repeat). The Lesson is borrowed;
+ * the state owns its Scenario and script.
  */
 #ifndef SCALELAB_UI_SCREEN_PRESENT_H
 #define SCALELAB_UI_SCREEN_PRESENT_H
@@ -33,13 +33,13 @@ typedef struct PresentState {
     Scenario *s;         /* owned: a scenario page's state */
     PresentMove *script; /* owned, from --script */
     int n_script;
-    char effect[640];  /* what the last move did */
-    char message[640]; /* one status line */
-    char clock[8];     /* "HH:MM", set by the caller before each draw */
-    int goal;          /* the scenario's goal on the state shown: 1 met, 0 not, -1 error */
-    char why[400];     /* why not, in the lesson's words */
+    char effect[640];   /* what the last move did */
+    char message[640];  /* one status line */
+    char clock[8];      /* "HH:MM", set by the caller before each draw */
+    int goal;           /* the scenario's goal on the state shown: 1 met, 0 not, -1 error */
+    char why[400];      /* why not, in the lesson's words */
     char debrief[2048]; /* once met: the debrief for the state shown */
-    int colour;        /* MappingDim the GPUs are lettered by: the group the page moves */
+    int colour;         /* MappingDim the GPUs are lettered by: the group the page moves */
     bool help;
     bool ascii; /* as last drawn: text made by keys follows it */
 } PresentState;

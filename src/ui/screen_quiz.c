@@ -206,26 +206,37 @@ static ScreenAction screen_kind_quiz_key(PageState *p, int key)
     return a;
 }
 
-static void screen_kind_quiz_draw(Canvas *c, PageState *p, int top, int bottom,
-                                  ScreenCursor *cur)
+static void screen_kind_quiz_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCursor *cur)
 {
     if (p->quiz)
-        screen_quiz_draw(c, p->quiz, p->lesson, p->page, 2, top, canvas_width(c) - 4, bottom,
-                         cur);
+        screen_quiz_draw(c, p->quiz, p->lesson, p->page, 2, top, canvas_width(c) - 4, bottom, cur);
 }
 
 /* The keys for the footer and the ? overlay; screen_quiz_key runs them. */
 static const KeyBinding screen_quiz_rows[] = {
-    {{'1', '2', '3', '4', '5', '6', '7', '8', '9'}, "1-9", "answer with that choice",
-     "1-9 answer", 0, NULL},
+    {{'1', '2', '3', '4', '5', '6', '7', '8', '9'},
+     "1-9",
+     "answer with that choice",
+     "1-9 answer",
+     0,
+     NULL},
     {{UIK_UP, UIK_DOWN, 'k', 'j'}, "Up/Down, k/j", "move the selection", NULL, 0, NULL},
-    {{UIK_ENTER}, "Enter", "answer with the selected choice (once right: next page)", NULL, 0,
+    {{UIK_ENTER},
+     "Enter",
+     "answer with the selected choice (once right: next page)",
+     NULL,
+     0,
      NULL},
     {{'a'}, "a", "show the answer, after two wrong tries", "a answer", 3, NULL},
 };
 static const KeyTable screen_quiz_keys = KEYMAP_TABLE("Quiz keys", screen_quiz_rows);
 
 const ScreenPageKind screen_kind_quiz = {
-    "quiz", screen_kind_quiz_open, screen_kind_quiz_close, screen_kind_quiz_key,
-    screen_kind_quiz_draw, &screen_quiz_keys, 1,
+    "quiz",
+    screen_kind_quiz_open,
+    screen_kind_quiz_close,
+    screen_kind_quiz_key,
+    screen_kind_quiz_draw,
+    &screen_quiz_keys,
+    1,
 };

@@ -17,15 +17,15 @@
 typedef struct QuizView {
     int order[SCREEN_QUIZ_MAX]; /* position on screen -> choice in the file */
     int n;
-    int sel;                       /* selected position */
-    bool tried[SCREEN_QUIZ_MAX];   /* choice (file order) answered wrong */
-    int n_wrong;                   /* wrong tries on this visit */
-    int last;                      /* last choice answered (file order), -1 none */
-    bool solved;                   /* answered right */
-    bool revealed;                 /* the answer was shown with `a` */
-    bool review;                   /* this visit is part of a review */
-    bool reviewed;                 /* the review's first answer is recorded */
-    char msg[400];                 /* one status line */
+    int sel;                     /* selected position */
+    bool tried[SCREEN_QUIZ_MAX]; /* choice (file order) answered wrong */
+    int n_wrong;                 /* wrong tries on this visit */
+    int last;                    /* last choice answered (file order), -1 none */
+    bool solved;                 /* answered right */
+    bool revealed;               /* the answer was shown with `a` */
+    bool review;                 /* this visit is part of a review */
+    bool reviewed;               /* the review's first answer is recorded */
+    char msg[400];               /* one status line */
 } QuizView;
 
 /* Opens the quiz on page `page`: the learner's order, and what progress

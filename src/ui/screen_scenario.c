@@ -20,8 +20,8 @@
 #include "lesson/lesson.h"
 #include "model/hw.h"
 #include "model/units.h"
-#include "ui/keys.h"
 #include "ui/keymap.h"
+#include "ui/keys.h"
 #include "ui/screen_cluster.h"
 #include "ui/screen_compare.h"
 #include "ui/screen_sweep.h"
@@ -572,35 +572,86 @@ static int screen_scenario_key_quit(void *st, int key)
 /* Footer priorities: 1 the page keys a learner needs first (n/p, Esc, e,
  * c come from here and the page table), then picking, then the degrees. */
 static const KeyBinding screen_scenario_rows[] = {
-    {{UIK_LEFT, UIK_RIGHT, UIK_UP, UIK_DOWN, 'H', 'L', 'K', 'J'}, "←↓↑→, H J K L",
-     "cursor: left/right GPU, up/down domain", "←↓↑→ move", 2, screen_scenario_key_cursor},
+    {{UIK_LEFT, UIK_RIGHT, UIK_UP, UIK_DOWN, 'H', 'L', 'K', 'J'},
+     "←↓↑→, H J K L",
+     "cursor: left/right GPU, up/down domain",
+     "←↓↑→ move",
+     2,
+     screen_scenario_key_cursor},
     {{' '}, "Space", "pick the GPU under the cursor", "Space pick", 2, screen_scenario_key_pick},
     {{'g'}, "g", "pick its TP group; again: PP, DP, EP", "g group", 3, screen_scenario_key_group},
-    {{UIK_ENTER}, "Enter", "drop: swap with the cursor GPU, or move the group here",
-     "Enter drop", 2, screen_scenario_key_drop},
-    {{UIK_ESC}, "Esc", "drop the pick (or close explain); else the menu", "Esc menu", 0,
+    {{UIK_ENTER},
+     "Enter",
+     "drop: swap with the cursor GPU, or move the group here",
+     "Enter drop",
+     2,
+     screen_scenario_key_drop},
+    {{UIK_ESC},
+     "Esc",
+     "drop the pick (or close explain); else the menu",
+     "Esc menu",
+     0,
      screen_scenario_key_esc},
-    {{'e', 'E'}, "e / E", "explain the next number: parts, step, MFU (E closes)",
-     "e explain", 1, screen_scenario_key_explain},
-    {{'c'}, "c", "compare with the start, or the b reference, side by side", "c compare", 1,
+    {{'e', 'E'},
+     "e / E",
+     "explain the next number: parts, step, MFU (E closes)",
+     "e explain",
+     1,
+     screen_scenario_key_explain},
+    {{'c'},
+     "c",
+     "compare with the start, or the b reference, side by side",
+     "c compare",
+     1,
      screen_scenario_key_compare},
-    {{'h'}, "h", "next hint (nudge, concept, near-solution)", "h hint", 1,
+    {{'h'},
+     "h",
+     "next hint (nudge, concept, near-solution)",
+     "h hint",
+     1,
      screen_scenario_key_hint},
-    {{'u', '0', 'b'}, "u / 0 / b", "undo, reset to the start, mark as the reference", "u undo",
-     4, screen_scenario_key_history},
-    {{'t', 'T', 'y', 'Y', 'd', 'D', 'x', 'X'}, "t/T y/Y d/D x/X",
-     "TP, PP, DP, EP degree up (x2) / down (/2)", "t/y/d/x degrees", 4,
+    {{'u', '0', 'b'},
+     "u / 0 / b",
+     "undo, reset to the start, mark as the reference",
+     "u undo",
+     4,
+     screen_scenario_key_history},
+    {{'t', 'T', 'y', 'Y', 'd', 'D', 'x', 'X'},
+     "t/T y/Y d/D x/X",
+     "TP, PP, DP, EP degree up (x2) / down (/2)",
+     "t/y/d/x degrees",
+     4,
      screen_scenario_key_degree},
     {{'m', 'M'}, "m/M", "micro-batch up / down", "m/M mb", 5, screen_scenario_key_micro},
-    {{'+', '=', '-', '_'}, "+ / -", "bigger / smaller scale-up domain", "+/- domain", 5,
+    {{'+', '=', '-', '_'},
+     "+ / -",
+     "bigger / smaller scale-up domain",
+     "+/- domain",
+     5,
      screen_scenario_key_domain},
-    {{']', '['}, "] / [", "next / previous system preset", "]/[ system", 6,
+    {{']', '['},
+     "] / [",
+     "next / previous system preset",
+     "]/[ system",
+     6,
      screen_scenario_key_system},
-    {{'s'}, "s", "search the best mappings (Enter applies one, Esc back)", "s search", 4,
+    {{'s'},
+     "s",
+     "search the best mappings (Enter applies one, Esc back)",
+     "s search",
+     4,
      screen_scenario_key_search},
-    {{'j', 'k'}, "j / k", "scroll the feedback (hints, the debrief) down / up", NULL, 0,
+    {{'j', 'k'},
+     "j / k",
+     "scroll the feedback (hints, the debrief) down / up",
+     NULL,
+     0,
      screen_scenario_key_scroll},
-    {{'q'}, "q", "leave (asks first when the goal is not met after moves)", NULL, 0,
+    {{'q'},
+     "q",
+     "leave (asks first when the goal is not met after moves)",
+     NULL,
+     0,
      screen_scenario_key_quit},
 };
 static const KeyTable screen_scenario_keys = KEYMAP_TABLE("Scenario keys", screen_scenario_rows);
@@ -727,8 +778,7 @@ static int screen_scenario_paras(PageState *p, bool ascii, ScenarioPara *out, ch
     int hc = p->lesson ? lesson_scenario_hint_count(p->lesson, p->page) : 0;
     if (v->hints > 0 && hc > 0 && v->goal != 1) {
         snprintf(bufs, 32, "Hint %d/%d: ", v->hints, hc);
-        out[n++] = (ScenarioPara){bufs,
-                                  lesson_scenario_hint(p->lesson, p->page, v->hints - 1),
+        out[n++] = (ScenarioPara){bufs, lesson_scenario_hint(p->lesson, p->page, v->hints - 1),
                                   STYLE_EMPH};
     }
     if (v->explain >= 0) {
@@ -746,11 +796,11 @@ static int screen_scenario_paras(PageState *p, bool ascii, ScenarioPara *out, ch
             snprintf(moves, sizeof moves, "%smoves %d, par %d", ascii ? " | " : " · ", v->moves,
                      par);
         snprintf(bufs + 2 * part, part, "%s  %s%s", goal, state, moves);
-        out[n++] = (ScenarioPara){"Goal: ", bufs + 2 * part,
-                                  v->goal == 1 ? STYLE_GOOD : STYLE_NORMAL};
+        out[n++] =
+            (ScenarioPara){"Goal: ", bufs + 2 * part, v->goal == 1 ? STYLE_GOOD : STYLE_NORMAL};
         if (v->goal != 1 && v->why[0])
-            out[n++] = (ScenarioPara){"Why not: ", v->why,
-                                      v->goal < 0 ? STYLE_BAD : STYLE_WARNING};
+            out[n++] =
+                (ScenarioPara){"Why not: ", v->why, v->goal < 0 ? STYLE_BAD : STYLE_WARNING};
     }
     if (v->last[0])
         out[n++] = (ScenarioPara){"Last move: ", v->last, STYLE_NORMAL};
@@ -816,8 +866,8 @@ static void screen_scenario_feedback(Canvas *c, int x, int y, int w, int h, Page
     if (scrolls && h > 1) {
         char more[96];
         snprintf(more, sizeof more, "%s lines %d-%d of %d: j/k scrolls",
-                 p->scroll + shown < need ? "▼ more," : "▲ end,", p->scroll + 1,
-                 p->scroll + shown, need);
+                 p->scroll + shown < need ? "▼ more," : "▲ end,", p->scroll + 1, p->scroll + shown,
+                 need);
         canvas_put_text_max(c, x, y + shown, w, more, STYLE_DIM);
     }
 }
@@ -836,8 +886,8 @@ static int screen_scenario_result(Canvas *c, int x, int y, int w, PageState *p,
     Canvas *scratch = c ? NULL : canvas_new(w, 8);
     LessonTarget target = {0};
     lesson_scenario_target(p->lesson, p->page, &target);
-    row += chart_step_bar_target(c ? c : scratch, x, row, w, r, scenario_reference(s),
-                                 target.step_s);
+    row +=
+        chart_step_bar_target(c ? c : scratch, x, row, w, r, scenario_reference(s), target.step_s);
     canvas_free(scratch);
     char t[32], tok[32], mp[64], line[400];
     mapping_format(scenario_mapping(s), mp, sizeof mp);
@@ -867,8 +917,13 @@ static int screen_scenario_result(Canvas *c, int x, int y, int w, PageState *p,
 
 static ClusterView screen_scenario_cluster_view(const ScenarioView *v)
 {
-    ClusterView cv = {scenario_cluster(v->s), scenario_mapping(v->s), scenario_placement(v->s),
-                      screen_scenario_colour_dim(v), v->cursor, v->picked, v->pick_dim};
+    ClusterView cv = {scenario_cluster(v->s),
+                      scenario_mapping(v->s),
+                      scenario_placement(v->s),
+                      screen_scenario_colour_dim(v),
+                      v->cursor,
+                      v->picked,
+                      v->pick_dim};
     return cv;
 }
 
@@ -888,8 +943,8 @@ static void screen_scenario_legend(Canvas *c, int x, int y, int w, const Scenari
         snprintf(rows, sizeof rows, "rows %d-%d of %d%s", shown->first_row + 1,
                  shown->first_row + shown->rows, shown->total_rows, ascii ? " | " : " · ");
     snprintf(lines[0], sizeof lines[0],
-             "%s%s groups by letter%s; %s %s per GPU in a domain, %s between domains", rows,
-             dim, rep, cl->up_link, up, out);
+             "%s%s groups by letter%s; %s %s per GPU in a domain, %s between domains", rows, dim,
+             rep, cl->up_link, up, out);
     snprintf(lines[1], sizeof lines[1], "%s%s groups by letter%s; %s in a domain, %s between",
              rows, dim, rep, up, out);
     snprintf(lines[2], sizeof lines[2], "%sletters: %s groups%s; in %s, out %s", rows, dim, rep,
@@ -990,7 +1045,8 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCu
     int bneck = 2;
     for (int tries = 0; !wide && tries < 3; tries++) {
         int grid_room = avail - brief_h - res_h - fb_h;
-        if (grid_room >= screen_scenario_cluster_rows(v, tw, avail, ascii) || grid_room >= grid_min + 2)
+        if (grid_room >= screen_scenario_cluster_rows(v, tw, avail, ascii) ||
+            grid_room >= grid_min + 2)
             break;
         if (bneck > 0) { /* the bottleneck sentence first, then the brief */
             res_h -= bneck;
@@ -1007,8 +1063,8 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCu
         return;
     }
     int room = bottom - y - res_h;
-    int grid_h = screen_scenario_cluster_rows(v, tw, room - fb_h > grid_min ? room - fb_h : grid_min,
-                                              ascii);
+    int grid_h = screen_scenario_cluster_rows(
+        v, tw, room - fb_h > grid_min ? room - fb_h : grid_min, ascii);
     screen_scenario_cluster(c, 2, y, tw, grid_h, v, cur);
     y += grid_h;
     y += screen_scenario_result(c, 2, y, tw, p, bneck, ascii);
@@ -1016,6 +1072,6 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCu
 }
 
 const ScreenPageKind screen_kind_scenario = {
-    "scenario", screen_scenario_open, NULL, screen_scenario_key, screen_scenario_draw,
-    &screen_scenario_keys, 2,
+    "scenario",           screen_scenario_open,  NULL, screen_scenario_key,
+    screen_scenario_draw, &screen_scenario_keys, 2,
 };

@@ -4,8 +4,8 @@
  * app.c runs the loop, and tests/unit/test_screens.c drives these directly.
  *
  * Screens: the lesson menu (screen_menu.c), a lesson page of any kind
- * (screen_page.c; scenarios in screen_scenario.c), and the shared frame, help overlay and "terminal too
- * small" line (screens.c).
+ * (screen_page.c; scenarios in screen_scenario.c), and the shared frame, help overlay and
+ * "terminal too small" line (screens.c).
  *
  * Ownership: states borrow their items, lessons and progress store; a
  * PageState owns the Scenario of the scenario page it shows
@@ -33,14 +33,14 @@ struct SweepView;
 #define SCREEN_MAX_H 70
 
 typedef enum {
-    SCREEN_NONE,   /* stay */
-    SCREEN_OPEN,   /* menu: open the selected lesson */
-    SCREEN_BACK,   /* page: back to the menu */
-    SCREEN_QUIT,   /* leave the program */
-    SCREEN_RELOAD, /* page: reload the lesson file, keep the page */
-    SCREEN_PASS,   /* internal: the key means nothing to this part */
+    SCREEN_NONE,     /* stay */
+    SCREEN_OPEN,     /* menu: open the selected lesson */
+    SCREEN_BACK,     /* page: back to the menu */
+    SCREEN_QUIT,     /* leave the program */
+    SCREEN_RELOAD,   /* page: reload the lesson file, keep the page */
+    SCREEN_PASS,     /* internal: the key means nothing to this part */
     SCREEN_PRACTICE, /* menu: open practice (screen_practice.h) */
-    SCREEN_REVIEW, /* menu: review the selected lesson's missed questions */
+    SCREEN_REVIEW,   /* menu: review the selected lesson's missed questions */
 } ScreenAction;
 
 typedef struct {
@@ -92,23 +92,23 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur);
 
 /* ---- scenario part of a page (screen_scenario.c) ---- */
 typedef struct {
-    Scenario *s;    /* owned */
-    int cursor;     /* GPU under the cursor */
-    int picked;     /* picked GPU, -1 none */
-    int pick_dim;   /* -1: one GPU; else the MappingDim of the picked group */
-    int goal;       /* 1 met, 0 not met, -1 script error */
-    char why[800];  /* why the goal is not met, in model terms */
-    char msg[400];  /* the answer to the last key: an illegal move, ... */
-    char last[200]; /* the effect of the last move */
-    int hints;      /* hints revealed */
-    int explain;    /* StepPart being explained, -1 none */
-    bool met;       /* the goal was met at least once (debrief shown) */
-    char debrief[2048]; /* the debrief for the state that met the goal */
-    bool used_search;   /* a search result was applied */
+    Scenario *s;                   /* owned */
+    int cursor;                    /* GPU under the cursor */
+    int picked;                    /* picked GPU, -1 none */
+    int pick_dim;                  /* -1: one GPU; else the MappingDim of the picked group */
+    int goal;                      /* 1 met, 0 not met, -1 script error */
+    char why[800];                 /* why the goal is not met, in model terms */
+    char msg[400];                 /* the answer to the last key: an illegal move, ... */
+    char last[200];                /* the effect of the last move */
+    int hints;                     /* hints revealed */
+    int explain;                   /* StepPart being explained, -1 none */
+    bool met;                      /* the goal was met at least once (debrief shown) */
+    char debrief[2048];            /* the debrief for the state that met the goal */
+    bool used_search;              /* a search result was applied */
     struct ScreenCompare *compare; /* owned: b's reference and c's view (screen_compare.h) */
-    struct SweepView *sweep; /* owned: the search view (s), NULL until first used */
-    int moves;               /* moves made since the page opened (undo is not one) */
-    bool confirm_quit;       /* q asked "leave unsaved?"; q again leaves */
+    struct SweepView *sweep;       /* owned: the search view (s), NULL until first used */
+    int moves;                     /* moves made since the page opened (undo is not one) */
+    bool confirm_quit;             /* q asked "leave unsaved?"; q again leaves */
 } ScenarioView;
 
 /* ---- a lesson page (screen_page.c) ---- */
@@ -121,9 +121,9 @@ typedef struct {
     int scroll;
     int lines; /* lines the text of this page needs (for scrolling) */
     bool help;
-    char message[400];    /* one status line */
-    char page_error[512]; /* this page could not be built: "file:line: message" */
-    bool ascii;           /* as last drawn: messages made by keys follow it */
+    char message[400];           /* one status line */
+    char page_error[512];        /* this page could not be built: "file:line: message" */
+    bool ascii;                  /* as last drawn: messages made by keys follow it */
     struct QuizView *quiz;       /* owned: the quiz page's state (screen_quiz.c) */
     struct PredictView *predict; /* owned: the predict page's state (screen_predict.c) */
     /* A review replays the pages missed at the first try, in page order. */

@@ -54,8 +54,7 @@ bool term_preflight(char *msg, size_t msg_len)
     }
     const char *t = getenv("TERM");
     if (!t || !*t) {
-        msg_set(msg, msg_len, "TERM is not set, so the screen cannot be drawn; %s",
-                term_headless);
+        msg_set(msg, msg_len, "TERM is not set, so the screen cannot be drawn; %s", term_headless);
         return false;
     }
     if (strcmp(t, "dumb") == 0) {
@@ -230,8 +229,7 @@ bool term_start(char *err, size_t err_len)
     term_screen = newterm(NULL, stdout, stdin);
     if (!term_screen) {
         const char *t = getenv("TERM");
-        msg_set(err, err_len, "terminal type '%s' is unknown here; %s", t ? t : "",
-                term_headless);
+        msg_set(err, err_len, "terminal type '%s' is unknown here; %s", t ? t : "", term_headless);
         return false;
     }
     set_term(term_screen);
@@ -325,8 +323,8 @@ void term_blit(const Canvas *c, int cx, int cy)
                 /* the canvas is ASCII already when the terminal is; the
                  * canvas's own table covers anything drawn before that */
                 wc[0] = (wchar_t)(cp < 0x20 || cp == 0x7f ? '?'
-                                  : cp < 0x80            ? (char)cp
-                                                         : canvas_ascii_glyph(cell->glyph)[0]);
+                                  : cp < 0x80             ? (char)cp
+                                                          : canvas_ascii_glyph(cell->glyph)[0]);
                 if (cell->width == 2 && x + 1 < sw) {
                     /* keep the columns: a wide glyph becomes two ASCII cells */
                     cchar_t pad;

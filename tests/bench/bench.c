@@ -274,8 +274,7 @@ static void bench_every_pair(void)
 /* settings: search the framework settings as `scalelab sweep` does (ZeRO,
  * recompute, sequence parallelism, TP overlap free); else pin them (the
  * search the UI and practice run). */
-static void bench_sweep(const char *what, const char *sys, int n, const char *model,
-                        bool settings)
+static void bench_sweep(const char *what, const char *sys, int n, const char *model, bool settings)
 {
     Cluster c;
     char err[300];
@@ -316,8 +315,8 @@ static void frame_draw(Canvas *cv, int w, int h, const ViewInput *in, bool rack,
     text_draw_wrapped(cv, 0, h - 3, w, 3, r->bottleneck, STYLE_LABEL);
 }
 
-static void bench_frame(const char *what, const char *sys, int n, const char *model, int w,
-                        int h, bool rack)
+static void bench_frame(const char *what, const char *sys, int n, const char *model, int w, int h,
+                        bool rack)
 {
     Job j;
     if (!job_make(&j, sys, n, model)) {
@@ -354,11 +353,11 @@ static void bench_frame(const char *what, const char *sys, int n, const char *mo
 /* --- the real binary ------------------------------------------------------ */
 
 typedef struct {
-    int status;          /* from wait4 */
+    int status;           /* from wait4 */
     double first_frame_s; /* fork to the end of the first burst of output, < 0: none */
     long maxrss_kb;
-    double cpu_s;        /* user + system CPU of the child, start to exit */
-    char head[256];      /* the first output, for messages */
+    double cpu_s;   /* user + system CPU of the child, start to exit */
+    char head[256]; /* the first output, for messages */
 } PtyRun;
 
 static double ru_cpu_s(const struct rusage *ru)
@@ -606,8 +605,8 @@ static void bench_memory(const char *bin)
         char *argv[] = {(char *)bin, lesson, NULL};
         PtyRun pr;
         bool ok = pty_run(argv, "\033q", &pr);
-        bool ui = ok && pr.first_frame_s >= 0 &&
-                  !(WIFEXITED(pr.status) && WEXITSTATUS(pr.status) == 2);
+        bool ui =
+            ok && pr.first_frame_s >= 0 && !(WIFEXITED(pr.status) && WEXITSTATUS(pr.status) == 2);
         if (!ui) {
             char why[200], head[120];
             one_line_head(pr.head, head, sizeof head);
@@ -620,9 +619,8 @@ static void bench_memory(const char *bin)
         }
     }
 
-    char *sweep[] = {(char *)bin,  "sweep",  "--system",    "gb200-nvl72", "--gpus",
-                     "1024",       "--model", "deepseek-v3", "--top",       "1",
-                     NULL};
+    char *sweep[] = {(char *)bin, "sweep",       "--system", "gb200-nvl72", "--gpus", "1024",
+                     "--model",   "deepseek-v3", "--top",    "1",           NULL};
     int st;
     long kb;
     run_quiet(sweep, &st, &kb, NULL);
@@ -649,8 +647,8 @@ int main(void)
                PLACE_DEFAULT);
     bench_eval("eval: MoE, 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
                PLACE_DEFAULT);
-    bench_eval("eval: one GPU swapped, 131,072 GB200, 405B", "gb200-nvl72", 131072,
-               "llama3-405b", PLACE_ONE_SWAP);
+    bench_eval("eval: one GPU swapped, 131,072 GB200, 405B", "gb200-nvl72", 131072, "llama3-405b",
+               PLACE_ONE_SWAP);
     bench_eval("eval: all GPUs shuffled, 131,072 GB200, 405B", "gb200-nvl72", 131072,
                "llama3-405b", PLACE_SHUFFLED);
     bench_every_pair();
@@ -664,10 +662,10 @@ int main(void)
         bench_sweep("sweep: 131,072 H100, Llama 3 405B", "dgx-h100", 131072, "llama3-405b",
                     settings);
     }
-    bench_frame("frame 80x24: NVL72 rack view + step bar + text", "gb200-nvl72", 72,
-                "llama3-8b", 80, 24, true);
-    bench_frame("frame 250x70: NVL72 rack view + step bar + text", "gb200-nvl72", 72,
-                "llama3-8b", 250, 70, true);
+    bench_frame("frame 80x24: NVL72 rack view + step bar + text", "gb200-nvl72", 72, "llama3-8b",
+                80, 24, true);
+    bench_frame("frame 250x70: NVL72 rack view + step bar + text", "gb200-nvl72", 72, "llama3-8b",
+                250, 70, true);
     bench_frame("frame 80x24: 16,384-GPU fabric + step bar + text", "dgx-h100", 16384,
                 "llama3-70b", 80, 24, false);
     bench_frame("frame 250x70: 16,384-GPU fabric + step bar + text", "dgx-h100", 16384,

@@ -65,8 +65,8 @@ static void call_functions(Sandbox *sb, const char *name, int depth)
             if (lua_gettop(L) != before)
                 abort();
             calls++;
-        } else if (lua_type(L, -1) == LUA_TTABLE && depth == 0 &&
-                   lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "pages") == 0) {
+        } else if (lua_type(L, -1) == LUA_TTABLE && depth == 0 && lua_type(L, -2) == LUA_TSTRING &&
+                   strcmp(lua_tostring(L, -2), "pages") == 0) {
             /* rawlen/rawgeti: no metamethod runs outside the sandbox's budget. */
             lua_Unsigned np = lua_rawlen(L, -1);
             for (lua_Unsigned i = 1; i <= np && i <= 8; i++) {

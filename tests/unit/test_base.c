@@ -3,11 +3,13 @@
  * the limit; file_write replaces atomically (a failed write keeps the old
  * file and leaves no temporary), FILE_NEW never replaces, FILE_PRIVATE is
  * 0600; the monotonic clock moves forward. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 

@@ -1,10 +1,12 @@
 /* test_canvas — the cell grid: clipping, wide glyphs, line joins, text and
  * ANSI dumps. Expected dumps are written out by hand below. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 
@@ -70,7 +72,11 @@ static void test_canvas_invalid_utf8_draws_question_mark(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(4, 1);
-    assert_int_equal(canvas_put_text(c, 0, 0, "a\xff" "b", STYLE_NORMAL), 3);
+    assert_int_equal(canvas_put_text(c, 0, 0,
+                                     "a\xff"
+                                     "b",
+                                     STYLE_NORMAL),
+                     3);
     tl_assert_dump(c, false, "a?b\n");
     canvas_free(c);
 }
@@ -80,7 +86,10 @@ static void test_canvas_controls_draw_as_question_marks(void **state)
     (void)state;
     Canvas *c = canvas_new(6, 1);
     /* tab (C0), DEL, and U+009B (C1 CSI, bytes C2 9B): each one '?' */
-    canvas_put_text(c, 0, 0, "a\t\x7f\xc2\x9b" "b", STYLE_NORMAL);
+    canvas_put_text(c, 0, 0,
+                    "a\t\x7f\xc2\x9b"
+                    "b",
+                    STYLE_NORMAL);
     tl_assert_dump(c, false, "a???b\n");
     canvas_free(c);
 }
@@ -158,8 +167,7 @@ static void test_canvas_put_text_max_ellipsis(void **state)
     (void)state;
     Canvas *c = canvas_new(10, 2);
     /* 8 columns of room for "scale-out fabric": 7 characters and '…' */
-    assert_int_equal(canvas_put_text_max(c, 0, 0, 8, "scale-out fabric", STYLE_NORMAL),
-                     8);
+    assert_int_equal(canvas_put_text_max(c, 0, 0, 8, "scale-out fabric", STYLE_NORMAL), 8);
     assert_int_equal(canvas_put_text_max(c, 0, 1, 8, "fits", STYLE_NORMAL), 4);
     tl_assert_dump(c, false, "scale-o…\nfits\n");
     tl_assert_dump(c, true, "scale-o~\nfits\n");

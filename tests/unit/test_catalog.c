@@ -18,10 +18,10 @@
 
 #include "testlib.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -293,15 +293,16 @@ static void test_catalog_cache_corrupt_ignored(void **state)
     char line[1024];
     /* A well-formed line that would say "Fake": each corruption below
      * must make the whole cache ignored, so the real title comes back. */
-    snprintf(line, sizeof line, "%s/a.lua\t%lld\t1700000000000000005\talpha\tFake\tS\tT\t1\t3\t2\n",
-             real, (long long)st.st_size);
+    snprintf(line, sizeof line,
+             "%s/a.lua\t%lld\t1700000000000000005\talpha\tFake\tS\tT\t1\t3\t2\n", real,
+             (long long)st.st_size);
     free(real);
     char text[2048];
     static const char *const bad[] = {
-        "scalelab-catalog 9\n%s",                 /* another version */
-        "scalelab-catalog 1\n%.60s",              /* truncated (no newline) */
-        "scalelab-catalog 1\n%sjunk\n",           /* a line with one field */
-        "scalelab-catalog 1\n%s%s",               /* the same path twice */
+        "scalelab-catalog 9\n%s",                                   /* another version */
+        "scalelab-catalog 1\n%.60s",                                /* truncated (no newline) */
+        "scalelab-catalog 1\n%sjunk\n",                             /* a line with one field */
+        "scalelab-catalog 1\n%s%s",                                 /* the same path twice */
         "scalelab-catalog 1\n/x\\q\t1\t1\ti\tt\ts\tk\t1\t1\t1\n%s", /* unknown escape */
     };
     char sub[128];

@@ -1,11 +1,13 @@
 /* test_charts — the stacked step bar (segment lengths, legend, delta) and the
  * line chart (axes, ticks, invalid and current points). Segment lengths are
  * worked by hand from the cumulative-rounding rule in charts.c. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "draw/charts.h"
 

@@ -1,10 +1,12 @@
 /* test_cli — the command line shell: dispatch, usage errors and exit codes.
  * Runs cli_run in-process with stdout and stderr captured to temp files. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 

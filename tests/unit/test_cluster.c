@@ -1,11 +1,13 @@
 /* test_cluster — building clusters from presets, where a GPU sits, the
  * leaf-spine counts, and the checks with their messages. Expected numbers are
  * worked by hand in the comments. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <string.h>
@@ -31,8 +33,8 @@ static void test_cluster_from_system_copies_preset(void **state)
     assert_string_equal(c.gpu.id, "gb200");
     assert_int_equal(c.n_gpus, 144);
     assert_int_equal(c.domain_gpus, 72);
-    assert_true(fabs(c.up_bytes_per_s - 900e9) < 1);  /* 1.8 TB/s bidir / 2 */
-    assert_true(fabs(c.out_bytes_per_s - 50e9) < 1);  /* 400 Gb/s / 8 */
+    assert_true(fabs(c.up_bytes_per_s - 900e9) < 1); /* 1.8 TB/s bidir / 2 */
+    assert_true(fabs(c.out_bytes_per_s - 50e9) < 1); /* 400 Gb/s / 8 */
     assert_int_equal(c.sites, 1);
     assert_true(cluster_check(&c, err, sizeof err));
 

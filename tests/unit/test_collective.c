@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// clang-format off
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 

@@ -2,11 +2,13 @@
  * valid JSON, finite numbers), flag handling (derived DP and GPU count,
  * overrides of a preset), one-line errors with exit 2 for bad flags and
  * impossible mappings, --list, and the model time of every preset pair. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 
@@ -189,12 +191,24 @@ static void test_eval_json_has_contract_keys(void **state)
     int rc = run_eval("--system", "dgx-h100", "--model", "llama3-70b", "--json", NULL);
     assert_int_equal(rc, 0);
     assert_true(json_valid(out_buf));
-    const char *keys[] = {"\"step_s\":",       "\"tokens_per_s\":",   "\"tflops_per_gpu\":",
-                          "\"hw_tflops_per_gpu\":", "\"mfu\":",      "\"fits\":",
-                          "\"mem_per_gpu_bytes\":", "\"bottleneck\":\"", "\"breakdown\":{",
-                          "\"compute_s\":",    "\"tp_s\":",           "\"pp_s\":",
-                          "\"bubble_s\":",     "\"dp_s\":",           "\"ep_s\":",
-                          "\"bytes\":{",       "\"scale_up\":",       "\"scale_out\":",
+    const char *keys[] = {"\"step_s\":",
+                          "\"tokens_per_s\":",
+                          "\"tflops_per_gpu\":",
+                          "\"hw_tflops_per_gpu\":",
+                          "\"mfu\":",
+                          "\"fits\":",
+                          "\"mem_per_gpu_bytes\":",
+                          "\"bottleneck\":\"",
+                          "\"breakdown\":{",
+                          "\"compute_s\":",
+                          "\"tp_s\":",
+                          "\"pp_s\":",
+                          "\"bubble_s\":",
+                          "\"dp_s\":",
+                          "\"ep_s\":",
+                          "\"bytes\":{",
+                          "\"scale_up\":",
+                          "\"scale_out\":",
                           "\"scale_across\":"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         if (!strstr(out_buf, keys[i])) {
@@ -229,14 +243,14 @@ static void test_eval_derives_dp_and_gpus(void **state)
 {
     (void)state;
     /* 64 GPUs / (TP 8 x CP 1 x PP 2) = DP 4 */
-    int rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--tp",
-                      "8", "--pp", "2", "--json", NULL);
+    int rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--tp", "8",
+                      "--pp", "2", "--json", NULL);
     assert_int_equal(rc, 0);
     assert_int_equal((int)json_num(out_buf, "dp"), 4);
     assert_int_equal((int)json_num(out_buf, "gpus"), 64);
     /* no --gpus: TP 8 x PP 4 x DP 2 = 64 GPUs */
-    rc = run_eval("--system", "dgx-a100", "--model", "gpt3-175b", "--tp", "8", "--pp", "4",
-                  "--dp", "2", "--json", NULL);
+    rc = run_eval("--system", "dgx-a100", "--model", "gpt3-175b", "--tp", "8", "--pp", "4", "--dp",
+                  "2", "--json", NULL);
     assert_int_equal(rc, 0);
     assert_int_equal((int)json_num(out_buf, "gpus"), 64);
     assert_int_equal((int)json_num(out_buf, "pp"), 4);
@@ -265,8 +279,8 @@ static void test_eval_derives_dp_and_gpus(void **state)
     assert_int_equal((int)json_num(out_buf, "ep"), 64);
     assert_int_equal((int)json_num(out_buf, "etp"), 1);
     assert_int_equal((int)json_num(out_buf, "edp"), 1);
-    check_usage_error(run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp",
-                               "2", "--dp", "32", "--etp", "2", NULL),
+    check_usage_error(run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp", "2",
+                               "--dp", "32", "--etp", "2", NULL),
                       "EP 64 x ETP 2 = 128 does not divide TP 2 x CP 1 x DP 32 = 64");
     /* the framework switches are flags; SP is on with TP > 1 unless turned off */
     rc = run_eval("--tp", "8", "--json", NULL);
@@ -288,15 +302,15 @@ static void test_eval_flags_override_preset(void **state)
     (void)state;
     /* 128 GB200 GPUs in 2 NVL72 racks (72 + 56); TP 8 groups sit inside a rack
      * (72 = 9 x 8) and DP = 128 / 8 = 16 divides the batch of 1024. */
-    int rc = run_eval("--system", "gb200-nvl72", "--gpus", "128", "--model", "llama3-70b",
-                      "--tp", "8", "--pp", "1", "--json", NULL);
+    int rc = run_eval("--system", "gb200-nvl72", "--gpus", "128", "--model", "llama3-70b", "--tp",
+                      "8", "--pp", "1", "--json", NULL);
     assert_int_equal(rc, 0);
     double inside = json_num(out_buf, "step_s");
     assert_int_equal((int)json_num(out_buf, "domain_gpus"), 72);
     /* --domain 4 overrides the preset: every TP 8 group now spans 2 domains
      * and runs its all-reduces over the 50 GB/s NICs, not 900 GB/s NVLink */
-    rc = run_eval("--system", "gb200-nvl72", "--gpus", "128", "--model", "llama3-70b", "--tp",
-                  "8", "--pp", "1", "--domain", "4", "--json", NULL);
+    rc = run_eval("--system", "gb200-nvl72", "--gpus", "128", "--model", "llama3-70b", "--tp", "8",
+                  "--pp", "1", "--domain", "4", "--json", NULL);
     assert_int_equal(rc, 0);
     assert_int_equal((int)json_num(out_buf, "domain_gpus"), 4);
     assert_non_null(strstr(out_buf, "\"system\":\"custom\""));
@@ -310,8 +324,7 @@ static void test_eval_flags_override_preset(void **state)
     assert_non_null(strstr(out_buf, "step time"));
 
     /* --gpu swaps the accelerator: same cluster, H200 has 141 GB */
-    rc = run_eval("--system", "dgx-h100", "--gpu", "h200", "--model", "llama3-8b", "--json",
-                  NULL);
+    rc = run_eval("--system", "dgx-h100", "--gpu", "h200", "--model", "llama3-8b", "--json", NULL);
     assert_int_equal(rc, 0);
     assert_true(json_num(out_buf, "hbm_bytes") == 141e9);
 }
@@ -348,8 +361,8 @@ static void test_eval_impossible_mappings_name_the_constraint(void **state)
 {
     (void)state;
     /* TP x PP x DP != GPUs: 8 x 2 x 2 = 32 on 64 */
-    check_usage_error(run_eval("--system", "dgx-a100", "--gpus", "64", "--tp", "8", "--pp",
-                               "2", "--dp", "2", NULL),
+    check_usage_error(run_eval("--system", "dgx-a100", "--gpus", "64", "--tp", "8", "--pp", "2",
+                               "--dp", "2", NULL),
                       "= 32 GPUs, but the cluster has 64");
     /* degrees given alone must divide the GPUs: 64 / 3 and 64 / (8 x 3) are not whole */
     check_usage_error(run_eval("--gpus", "64", "--dp", "3", NULL),
@@ -370,8 +383,7 @@ static void test_eval_impossible_mappings_name_the_constraint(void **state)
                                "--tp", "8", "--pp", "1", "--ep", "3", NULL),
                       "EP 3 does not divide the 256 experts");
     /* batch 100 over DP 8 x micro-batch 1: 100 / 8 is not whole */
-    check_usage_error(run_eval("--gpus", "64", "--tp", "8", "--pp", "1", "--batch", "100",
-                               NULL),
+    check_usage_error(run_eval("--gpus", "64", "--tp", "8", "--pp", "1", "--batch", "100", NULL),
                       "global batch 100 is not a multiple of DP 8");
 }
 

@@ -3,11 +3,13 @@
  * `make golden`). Runs the real command in-process with stdout captured; on
  * a mismatch prints the file and its first differing line. Never writes a
  * golden file. Also: bad render usage exits 2 with one line on stderr. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 
@@ -99,8 +101,7 @@ static void test_golden_bad_usage_exits_2(void **state)
             lines += *p == '\n';
         if (r->status != 2 || lines != 1 || r->out[0])
             print_error("case %zu (%s %s): status %d, %d stderr lines, stdout \"%.40s\"\n", i,
-                        argv[1] ? argv[1] : "", argc > 2 ? argv[2] : "", r->status, lines,
-                        r->out);
+                        argv[1] ? argv[1] : "", argc > 2 ? argv[2] : "", r->status, lines, r->out);
         assert_int_equal(r->status, 2);
         assert_int_equal(lines, 1);
         assert_string_equal(r->out, "");

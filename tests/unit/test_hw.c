@@ -3,11 +3,13 @@
  * compiled-in tables and assets/presets.lua (which lessons read). The Lua
  * file is run in a plain lua_State: tests are not under src/, so the layer
  * rule (only src/lesson includes Lua) does not apply here. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 
@@ -27,14 +29,14 @@
 static void test_hw_every_named_preset_exists(void **state)
 {
     (void)state;
-    const char *gpu_ids[] = {"a100-sxm", "h100-sxm", "h800",    "h200",    "b200",
-                             "b300",     "gb200",    "gb300",   "rubin",   "mi355x",
-                             "mi455x",   "tpu-v5p",  "tpu-v6e", "tpu7x",   "trn2"};
-    const char *sys_ids[] = {"dgx-a100",    "dgx-h100",         "hgx-h200",   "dgx-b200",
-                             "gb200-nvl72", "gb300-nvl72",      "tpu-v5p",    "ethernet-100g",
-                             "dgx-h800",    "dgx-b300",         "vera-rubin-nvl72",
-                             "mi355x",      "amd-helios",       "tpu-v6e",    "tpu7x",
-                             "trn2-ultraserver"};
+    const char *gpu_ids[] = {"a100-sxm", "h100-sxm", "h800",    "h200",  "b200",
+                             "b300",     "gb200",    "gb300",   "rubin", "mi355x",
+                             "mi455x",   "tpu-v5p",  "tpu-v6e", "tpu7x", "trn2"};
+    const char *sys_ids[] = {
+        "dgx-a100",         "dgx-h100", "hgx-h200",      "dgx-b200", "gb200-nvl72",
+        "gb300-nvl72",      "tpu-v5p",  "ethernet-100g", "dgx-h800", "dgx-b300",
+        "vera-rubin-nvl72", "mi355x",   "amd-helios",    "tpu-v6e",  "tpu7x",
+        "trn2-ultraserver"};
     for (size_t i = 0; i < sizeof gpu_ids / sizeof gpu_ids[0]; i++) {
         const GpuSpec *g = hw_gpu_find(gpu_ids[i]);
         assert_non_null(g);
@@ -79,9 +81,9 @@ static void test_hw_figures_per_direction(void **state)
     assert_int_equal(g2->domain_gpus, 72);
     /* 72 GPUs x 1.8 TB/s (both directions) = 129.6 TB/s, NVIDIA's "130 TB/s" within 0.5% */
     NEAR(72 * 2 * g2->up_bytes_per_s, 130e12, 0.005); /* the NVL72 domain */
-    NEAR(g2->out_bytes_per_s, 50e9, 1e-12);   /* 400 Gb/s / 8 */
-    NEAR(g3->out_bytes_per_s, 100e9, 1e-12);  /* 800 Gb/s / 8 */
-    NEAR(e->out_bytes_per_s, 12.5e9, 1e-12); /* 100 Gb/s / 8 */
+    NEAR(g2->out_bytes_per_s, 50e9, 1e-12);           /* 400 Gb/s / 8 */
+    NEAR(g3->out_bytes_per_s, 100e9, 1e-12);          /* 800 Gb/s / 8 */
+    NEAR(e->out_bytes_per_s, 12.5e9, 1e-12);          /* 100 Gb/s / 8 */
     /* racks of ~120-135 kW, liquid cooled */
     assert_in_range((long)g2->domain_power_w, 120000, 135000);
     assert_in_range((long)g3->domain_power_w, 120000, 135000);

@@ -2,11 +2,13 @@
  * 8259 defines them (worked by hand), errors with their line, and the limits
  * that keep any bytes from crashing or exhausting it.
  */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <stdlib.h>
 #include <string.h>

@@ -422,12 +422,16 @@ static void test_lesson_check_par_and_predict(void **state)
     snprintf(src, sizeof src, "%s  par = 1,\n  solution = { 'tp 8' } } } }", head);
     assert_int_equal(check_source(src, first, sizeof first), 1);
     assert_non_null(strstr(first, "7: par = 1: a scenario needs at least two moves"));
-    snprintf(src, sizeof src, "%s  par = 2, solution = { 'tp 8', 'pp 2' },\n"
-                              "  debrief = function(r) return nil end } } }", head);
+    snprintf(src, sizeof src,
+             "%s  par = 2, solution = { 'tp 8', 'pp 2' },\n"
+             "  debrief = function(r) return nil end } } }",
+             head);
     assert_int_equal(check_source(src, first, sizeof first), 1);
     assert_string_equal(first, "8: debrief: debrief must return a string (got nil)");
-    snprintf(src, sizeof src, "%s  par = 2, allow = { 'seach' },\n"
-                              "  solution = { 'tp 8', 'pp 2' } } } }", head);
+    snprintf(src, sizeof src,
+             "%s  par = 2, allow = { 'seach' },\n"
+             "  solution = { 'tp 8', 'pp 2' } } } }",
+             head);
     assert_int_equal(check_source(src, first, sizeof first), 1);
     assert_non_null(strstr(first, "7: pages[1]: allow[1] = 'seach' is not one of"));
     static const char predict[] = "return { id = 'x', title = 'X', pages = {\n"
@@ -451,7 +455,8 @@ static void test_lesson_check_par_and_predict(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(src, sizeof src, predict, cases[i].fields);
         int n = check_source(src, first, sizeof first);
-        if (n != (cases[i].want[0] ? 1 : 0) || strncmp(first, cases[i].want, strlen(cases[i].want))) {
+        if (n != (cases[i].want[0] ? 1 : 0) ||
+            strncmp(first, cases[i].want, strlen(cases[i].want))) {
             print_error("case %zu: %d problems, first '%s', want '%s'\n", i, n, first,
                         cases[i].want);
             fail();

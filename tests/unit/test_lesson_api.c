@@ -142,8 +142,8 @@ static void test_lesson_api_units(void **state)
               "assert(U.format('bandwidth', 450e9) == '450 GB/s')\n"
               "assert(U.format('time', 2e-6, true) == '2.00 us')\n"
               "assert(U.bits_bytes(100e9) == '800 Gb/s = 100 GB/s')\n"
-              "assert(U.bits(100e9) == '800 Gb/s')\n"        /* 100e9 x 8 */
-              "assert(U.bits(400e9) == '3.20 Tb/s')\n"       /* 400e9 x 8 = 3.2e12 */
+              "assert(U.bits(100e9) == '800 Gb/s')\n"  /* 100e9 x 8 */
+              "assert(U.bits(400e9) == '3.20 Tb/s')\n" /* 400e9 x 8 = 3.2e12 */
               "assert(U.parse('power', '120 kW') == 120e3)\n"
               "assert(U.format('power', 132e3) == '132 kW')\n"
               "assert(U.parse('work', '3.2 PFLOP') == 3.2e15)\n"

@@ -2,13 +2,12 @@
  * meets it: every lesson loads in the sandbox, has the shape a lesson needs
  * (5-12 pages, a diagram, a summary, a closing quiz; an interactive page,
  * a predict page and a calculation quiz in every lesson; twelve or more
- * scenarios and predict pages in the track), every page draws headlessly through the UI's page screen at
- * 80x24 and 160x50 without an error, an empty body, text that needs
- * scrolling, or a number wrapped away from its unit; the menu lists the
- * lessons in file order; and every scenario's reference solution, replayed
- * move by move through the model and through the scenario screen, meets its
- * goal while the start does not, and no single allowed move from the start
- * meets it (each move is tried).
+ * scenarios and predict pages in the track), every page draws headlessly through the UI's page
+ * screen at 80x24 and 160x50 without an error, an empty body, text that needs scrolling, or a
+ * number wrapped away from its unit; the menu lists the lessons in file order; and every
+ * scenario's reference solution, replayed move by move through the model and through the scenario
+ * screen, meets its goal while the start does not, and no single allowed move from the start meets
+ * it (each move is tried).
  *
  * Runs from the repository root (scripts/run-unit-tests cds there) and reads
  * lessons/ and assets/ from it. Depends on lesson, ui/screens, draw/canvas
@@ -19,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// clang-format off
 #include <cmocka.h>
+// clang-format on
 
 #include "draw/canvas.h"
 #include "lesson/catalog.h"
@@ -34,8 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LESSONS_DIR "lessons"
-#define MAX_LESSONS 64
+#define LESSONS_DIR      "lessons"
+#define MAX_LESSONS      64
 #define EXPECTED_LESSONS 12
 
 typedef struct {
@@ -175,8 +176,8 @@ static void test_lessons_shape(void **state)
         for (int p = 0; p < n; p++) {
             PageKind k = lesson_page_kind(l, p);
             diagram = diagram || k == PAGE_DIAGRAM || k == PAGE_COMPARE;
-            summary = summary ||
-                      (k == PAGE_TEXT && strcmp(lesson_page_title(l, p), "Summary") == 0);
+            summary =
+                summary || (k == PAGE_TEXT && strcmp(lesson_page_title(l, p), "Summary") == 0);
             if (k == PAGE_SCENARIO) {
                 scenarios++;
                 int moves = lesson_scenario_solution_count(l, p);
@@ -236,8 +237,8 @@ static bool canvas_row_blank(const char *text, int row)
  * a number was split from its unit by the wrap: an awkward break. */
 static bool row_starts_with_unit(const char *row, size_t len)
 {
-    static const char *const units[] = {"GB/s", "TB/s", "Gb/s", "Tb/s", "GB", "TB", "MB",
-                                        "ms",   "us",   "s",    "kW",   "PFLOP/s"};
+    static const char *const units[] = {"GB/s", "TB/s", "Gb/s", "Tb/s", "GB", "TB",
+                                        "MB",   "ms",   "us",   "s",    "kW", "PFLOP/s"};
     size_t i = 0;
     while (i < len && row[i] == ' ')
         i++;
@@ -333,8 +334,8 @@ static void test_lessons_solutions_meet_goals(void **state)
             assert_non_null(s);
             int met = lesson_scenario_goal_met(l, p, s, why, sizeof why, err, sizeof err);
             if (met != 0)
-                print_error("%s page %d: goal at the start = %d (%s)\n", t->path[i], p + 1,
-                            met, err);
+                print_error("%s page %d: goal at the start = %d (%s)\n", t->path[i], p + 1, met,
+                            err);
             assert_int_equal(met, 0);
             for (int m = 0; m < lesson_scenario_solution_count(l, p); m++) {
                 const char *move = lesson_scenario_solution_move(l, p, m);
@@ -345,8 +346,8 @@ static void test_lessons_solutions_meet_goals(void **state)
             }
             met = lesson_scenario_goal_met(l, p, s, why, sizeof why, err, sizeof err);
             if (met != 1)
-                print_error("%s page %d: goal after the solution = %d (%s%s)\n", t->path[i],
-                            p + 1, met, why, err);
+                print_error("%s page %d: goal after the solution = %d (%s%s)\n", t->path[i], p + 1,
+                            met, why, err);
             assert_int_equal(met, 1);
             /* The debrief, string or function of the final state, says something. */
             char debrief[2048] = "";
@@ -383,8 +384,8 @@ static void test_lessons_solutions_through_the_screen(void **state)
             for (int m = 0; m < lesson_scenario_solution_count(l, p); m++)
                 assert_true(screen_scenario_apply(&ps, lesson_scenario_solution_move(l, p, m)));
             if (ps.scn.goal != 1)
-                print_error("%s page %d: screen goal %d: %s\n", t->path[i], p + 1,
-                            ps.scn.goal, ps.scn.why);
+                print_error("%s page %d: screen goal %d: %s\n", t->path[i], p + 1, ps.scn.goal,
+                            ps.scn.why);
             assert_int_equal(ps.scn.goal, 1);
             screen_page_draw(c, &ps, &cur);
             screen_page_fini(&ps);

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// clang-format off
 #include <cmocka.h>
+// clang-format on
 
 #include <stdio.h>
 #include <string.h>
@@ -214,7 +216,6 @@ static void test_mapping_set_degree_rebalances(void **state)
     assert_true(mapping_derive_dp(&d, 16, NULL, 0));
     assert_int_equal(d.dp, 4);
 }
-
 
 static void test_mapping_placement_swap_and_inverse(void **state)
 {

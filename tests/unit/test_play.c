@@ -132,7 +132,7 @@ static void test_play_load_refuses_a_lesson_without_scenario(void **state)
     char path[128], err[600] = "";
     snprintf(path, sizeof path, "%s/text.lua", tmpdir);
     tl_write_file(path, "return { id = \"t\", title = \"T\", summary = \"s\", pages = {\n"
-                     "  { kind = \"text\", title = \"x\", text = \"hello\" } } }\n");
+                        "  { kind = \"text\", title = \"x\", text = \"hello\" } } }\n");
     assert_null(screen_play_load(path, err, sizeof err));
     assert_non_null(strstr(err, "no scenario page"));
 }

@@ -6,18 +6,20 @@
  * physics they teach (line-rate bounds, bytes per parameter, the bubble
  * law); the level follows the learner's results.
  */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "model/practice.h"
 #include "model/hw.h"
+#include "model/practice.h"
 #include "model/step.h"
 
 #define SEEDS 40
@@ -34,7 +36,7 @@ static void test_practice_same_seed_same_exercise(void **state)
             assert_string_equal(a.question, b.question);
             assert_string_equal(a.answer, b.answer);
             assert_string_equal(a.worked, b.worked);
-                    assert_true(a.value == b.value);
+            assert_true(a.value == b.value);
         }
 }
 
@@ -94,19 +96,18 @@ static void test_practice_mapping_solvable(void **state)
             Workload w = p.workload;
             w.micro_batch = p.best_micro_batch;
             StepResult best;
-            assert_int_equal(step_eval(&p.cluster, &w, &p.best, NULL, NULL, &best, err,
-                                       sizeof err),
-                             STEP_OK);
+            assert_int_equal(
+                step_eval(&p.cluster, &w, &p.best, NULL, NULL, &best, err, sizeof err), STEP_OK);
             assert_true(best.fits);
             if (!practice_grade_mapping(&p, &best, msg, sizeof msg)) {
-                print_error("seed %llu level %d: best refused: %s\n",
-                            (unsigned long long)p.seed, level, msg);
+                print_error("seed %llu level %d: best refused: %s\n", (unsigned long long)p.seed,
+                            level, msg);
                 fail();
             }
             StepResult start;
-            assert_int_equal(step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &start, err,
-                                       sizeof err),
-                             STEP_OK);
+            assert_int_equal(
+                step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &start, err, sizeof err),
+                STEP_OK);
             assert_false(practice_grade_mapping(&p, &start, msg, sizeof msg));
             assert_true(strlen(msg) > 0);
         }
@@ -143,12 +144,12 @@ static void test_practice_bottleneck_solvable(void **state)
         for (uint64_t seed = 1; seed <= SEEDS; seed++) {
             Practice p;
             char err[200], msg[400];
-            assert_true(practice_make(seed * 104729 + (uint64_t)level, PRACTICE_BOTTLENECK,
-                                      level, &p, err, sizeof err));
+            assert_true(practice_make(seed * 104729 + (uint64_t)level, PRACTICE_BOTTLENECK, level,
+                                      &p, err, sizeof err));
             StepResult r;
-            assert_int_equal(step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &r, err,
-                                       sizeof err),
-                             STEP_OK);
+            assert_int_equal(
+                step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &r, err, sizeof err),
+                STEP_OK);
             for (int i = 0; i < STEP_PART_COUNT; i++)
                 if (i != (int)p.part)
                     assert_true(r.part_s[p.part] >= 1.25 * r.part_s[i]);
@@ -204,9 +205,9 @@ static void test_practice_predict_physics(void **state)
                  * GPU's 1/(TP x PP) share (the output layer can add a little). */
                 double share = 0;
                 StepResult r;
-                assert_int_equal(step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &r,
-                                           err, sizeof err),
-                                 STEP_OK);
+                assert_int_equal(
+                    step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &r, err, sizeof err),
+                    STEP_OK);
                 share = r.mem_weights / 2;
                 assert_true(p.value >= 6 * share * 0.999);
                 assert_true(p.value <= 18 * share * 1.001);
@@ -214,13 +215,12 @@ static void test_practice_predict_physics(void **state)
                 kinds[2]++;
                 assert_string_equal(p.unit, "s");
                 StepResult r;
-                assert_int_equal(step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &r,
-                                           err, sizeof err),
-                                 STEP_OK);
+                assert_int_equal(
+                    step_eval(&p.cluster, &p.workload, &p.start, NULL, NULL, &r, err, sizeof err),
+                    STEP_OK);
                 /* Even stages, no interleave: (p-1) stage times (SC21 §2.2). */
                 if (p.start.interleave == 1 && p.workload.layers % p.start.pp == 0)
-                    assert_true(fabs(p.value - (p.start.pp - 1) * r.mb_stage_s) <=
-                                1e-9 * p.value);
+                    assert_true(fabs(p.value - (p.start.pp - 1) * r.mb_stage_s) <= 1e-9 * p.value);
             } else {
                 print_error("unknown predict exercise '%s'\n", p.title);
                 fail();

@@ -3,11 +3,13 @@
  * beside it: ratio = typed / answer, right within the tolerance, a
  * bits-for-bytes slip within the tolerance of 8x or 1/8 on sizes and
  * bandwidths, "by about N%" under a factor of 2, "a factor of" above. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdio.h>
@@ -26,8 +28,8 @@ static void check_grade(const PredictSpec *p, const char *typed, PredictVerdict 
         control |= (unsigned char)*q < 0x20 || *q == 0x7f;
     if (v != want || g.verdict != v || !g.msg[0] || control ||
         (must_contain && !strstr(g.msg, must_contain))) {
-        print_error("%s:%d: '%s': verdict %d want %d, msg '%s' (must contain '%s')\n", file,
-                    line, typed, v, want, g.msg, must_contain ? must_contain : "");
+        print_error("%s:%d: '%s': verdict %d want %d, msg '%s' (must contain '%s')\n", file, line,
+                    typed, v, want, g.msg, must_contain ? must_contain : "");
         fail();
     }
 }
@@ -38,13 +40,13 @@ static void test_predict_time_with_units(void **state)
     (void)state;
     PredictSpec p = {.unit = "s", .answer = 0.3e-3, .tolerance = 0.2};
     GRADE(&p, "0.3 ms", PREDICT_RIGHT, "Right");
-    GRADE(&p, "300 us", PREDICT_RIGHT, NULL);     /* same quantity */
-    GRADE(&p, " 0.35ms ", PREDICT_RIGHT, NULL);   /* +16.7% < 20% */
-    GRADE(&p, "0.25 ms", PREDICT_RIGHT, NULL);    /* -16.7% */
-    GRADE(&p, "0.37 ms", PREDICT_TOO_HIGH, "by about 23%"); /* 0.37/0.3 = 1.233 */
-    GRADE(&p, "0.2 ms", PREDICT_TOO_LOW, "by about 33%");   /* 0.2/0.3 = 0.667 */
+    GRADE(&p, "300 us", PREDICT_RIGHT, NULL);                   /* same quantity */
+    GRADE(&p, " 0.35ms ", PREDICT_RIGHT, NULL);                 /* +16.7% < 20% */
+    GRADE(&p, "0.25 ms", PREDICT_RIGHT, NULL);                  /* -16.7% */
+    GRADE(&p, "0.37 ms", PREDICT_TOO_HIGH, "by about 23%");     /* 0.37/0.3 = 1.233 */
+    GRADE(&p, "0.2 ms", PREDICT_TOO_LOW, "by about 33%");       /* 0.2/0.3 = 0.667 */
     GRADE(&p, "1 ms", PREDICT_TOO_HIGH, "factor of about 3.3"); /* 1/0.3 */
-    GRADE(&p, "30 us", PREDICT_TOO_LOW, "factor of about 10");   /* 0.3/0.03 */
+    GRADE(&p, "30 us", PREDICT_TOO_LOW, "factor of about 10");  /* 0.3/0.03 */
     GRADE(&p, "0 s", PREDICT_TOO_LOW, "above zero");
     /* No bits-for-bytes on a time: 2.4 ms is simply 8x too high. */
     GRADE(&p, "2.4 ms", PREDICT_TOO_HIGH, "factor of about 8.0");
@@ -72,26 +74,26 @@ static void test_predict_bits_for_bytes(void **state)
     /* 450 GB/s asked in bytes. */
     PredictSpec p = {.unit = "B/s", .answer = 450e9};
     GRADE(&p, "450 GB/s", PREDICT_RIGHT, NULL);
-    GRADE(&p, "3.6 Tb/s", PREDICT_RIGHT, NULL);             /* 3.6e12 / 8 = 450e9 */
-    GRADE(&p, "3600 GB/s", PREDICT_BITS_BYTES, "8x too high"); /* x8 */
-    GRADE(&p, "450 Gb/s", PREDICT_BITS_BYTES, "in bits");   /* 56.25 GB/s: 1/8 */
-    GRADE(&p, "56 GB/s", PREDICT_BITS_BYTES, "8x too low"); /* 450/8 = 56.25 */
+    GRADE(&p, "3.6 Tb/s", PREDICT_RIGHT, NULL);                         /* 3.6e12 / 8 = 450e9 */
+    GRADE(&p, "3600 GB/s", PREDICT_BITS_BYTES, "8x too high");          /* x8 */
+    GRADE(&p, "450 Gb/s", PREDICT_BITS_BYTES, "in bits");               /* 56.25 GB/s: 1/8 */
+    GRADE(&p, "56 GB/s", PREDICT_BITS_BYTES, "8x too low");             /* 450/8 = 56.25 */
     GRADE(&p, "200 GB/s", PREDICT_TOO_LOW, "by a factor of about 2.2"); /* 450/200 */
     GRADE(&p, "71 GB", PREDICT_UNREADABLE, "a size");
     /* 800 Gb/s asked in bits: the answer is still bytes/s (100e9). */
     PredictSpec b = {.unit = "b/s", .answer = 100e9};
     GRADE(&b, "800 Gb/s", PREDICT_RIGHT, "800 Gb/s");
-    GRADE(&b, "100 GB/s", PREDICT_RIGHT, NULL);            /* the same, written in bytes */
-    GRADE(&b, "800 GB/s", PREDICT_BITS_BYTES, "in bytes"); /* 800e9 B/s = x8 */
+    GRADE(&b, "100 GB/s", PREDICT_RIGHT, NULL);                /* the same, written in bytes */
+    GRADE(&b, "800 GB/s", PREDICT_BITS_BYTES, "in bytes");     /* 800e9 B/s = x8 */
     GRADE(&b, "400G", PREDICT_TOO_LOW, "factor of about 2.0"); /* 50e9 B/s: 1/2 */
-    GRADE(&b, "600 Gb/s", PREDICT_TOO_LOW, "by about 25%");   /* 75e9 / 100e9 */
+    GRADE(&b, "600 Gb/s", PREDICT_TOO_LOW, "by about 25%");    /* 75e9 / 100e9 */
     char buf[32];
     assert_string_equal(predict_format(&b, 100e9, true, buf, sizeof buf), "800 Gb/s");
     /* Sizes: 71 GB; 66 GiB = 70.87e9 B is within 20%. */
     PredictSpec s = {.unit = "B", .answer = 71e9};
     GRADE(&s, "71 GB", PREDICT_RIGHT, NULL);
     GRADE(&s, "66 GiB", PREDICT_RIGHT, NULL);
-    GRADE(&s, "568 Gb", PREDICT_RIGHT, NULL);      /* 568 / 8 = 71 GB, converted right */
+    GRADE(&s, "568 Gb", PREDICT_RIGHT, NULL);          /* 568 / 8 = 71 GB, converted right */
     GRADE(&s, "71 Gb", PREDICT_BITS_BYTES, "in bits"); /* 8.875 GB: 1/8 */
 }
 

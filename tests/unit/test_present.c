@@ -122,8 +122,8 @@ static void test_present_script_parsed_and_checked(void **state)
     screen_present_init(&ps, l, 1);
     /* Comments and blanks skipped; moves before "page" go to the first
      * scenario page (page 2); the script replaces the page's steps. */
-    assert_true(screen_present_script(&ps, "# demo\n\n  swap 0 8  # across\ntp 4\n", err,
-                                      sizeof err));
+    assert_true(
+        screen_present_script(&ps, "# demo\n\n  swap 0 8  # across\ntp 4\n", err, sizeof err));
     assert_int_equal(screen_present_step_count(&ps), 2);
     assert_string_equal(screen_present_move(&ps, 0), "swap 0 8");
     assert_string_equal(screen_present_move(&ps, 1), "tp 4");
@@ -173,12 +173,13 @@ static void test_present_bad_usage_exits_2(void **state)
 {
     (void)state;
     assert_int_equal(tl_run(cmd_present, 1, (char *[]){"present", NULL})->status, CLI_USAGE);
-    assert_int_equal(tl_run(cmd_present, 4, (char *[]){"present", DEMO, "--shot", "9", NULL})->status,
-                     CLI_USAGE);
-    assert_int_equal(tl_run(cmd_present, 6,
-                            (char *[]){"present", DEMO, "--shot", "1", "--size", "10x10", NULL})
-                         ->status,
-                     CLI_USAGE);
+    assert_int_equal(
+        tl_run(cmd_present, 4, (char *[]){"present", DEMO, "--shot", "9", NULL})->status,
+        CLI_USAGE);
+    assert_int_equal(
+        tl_run(cmd_present, 6, (char *[]){"present", DEMO, "--shot", "1", "--size", "10x10", NULL})
+            ->status,
+        CLI_USAGE);
 }
 
 int main(void)

@@ -241,20 +241,20 @@ static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
 {
     Fixture *f = *state;
     static const char *bad[] = {
-        "",                                         /* empty */
-        "hello\n",                                  /* no header */
-        "scalelab-progress 1\nlesson a done x\n",   /* page not a number */
-        "scalelab-progress 1\nlesson a maybe 1\n",  /* unknown status */
-        "scalelab-progress 1\npage a 1 0 2 -1 0\n", /* met is 0 or 1 */
-        "scalelab-progress 1\npage a 1 0 1 -2 0\n", /* answer >= -1 */
-        "scalelab-progress 1\nseed 12ab\n",          /* a seed only in version 2 */
+        "",                                                      /* empty */
+        "hello\n",                                               /* no header */
+        "scalelab-progress 1\nlesson a done x\n",                /* page not a number */
+        "scalelab-progress 1\nlesson a maybe 1\n",               /* unknown status */
+        "scalelab-progress 1\npage a 1 0 2 -1 0\n",              /* met is 0 or 1 */
+        "scalelab-progress 1\npage a 1 0 1 -2 0\n",              /* answer >= -1 */
+        "scalelab-progress 1\nseed 12ab\n",                      /* a seed only in version 2 */
         "scalelab-progress 1\npage a 1 0 1 -1 0 -1 0 0 0 0 0\n", /* v2 fields in v1 */
-        "scalelab-progress 2\nseed xyz\n",           /* not hex */
-        "scalelab-progress 2\nseed 12345678901234567\n", /* over 64 bits */
-        "scalelab-progress 2\npage a 1 0 1 -1 0 2 0 0 0 0 0\n", /* first is -1, 0 or 1 */
-        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 2 0\n", /* review_ok 0 or 1 */
-        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 0\n",   /* one field short */
-        "scalelab-progress 3\n",                     /* a version from the future */
+        "scalelab-progress 2\nseed xyz\n",                       /* not hex */
+        "scalelab-progress 2\nseed 12345678901234567\n",         /* over 64 bits */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 2 0 0 0 0 0\n",  /* first is -1, 0 or 1 */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 2 0\n",  /* review_ok 0 or 1 */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 0\n",    /* one field short */
+        "scalelab-progress 3\n",                                 /* a version from the future */
     };
     char sub[96], note[512];
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
@@ -339,7 +339,7 @@ static void test_progress_reads_version_1(void **state)
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
     mkdir(sub, 0700);
     tl_write_file(f->path, "scalelab-progress 1\nlesson a started 3\npage a 2 1 1 -1 0\n"
-                        "page a 4 0 0 1 1\n");
+                           "page a 4 0 0 1 1\n");
     Progress *p = progress_open(f->path, note, sizeof note);
     assert_string_equal(note, "");
     assert_int_equal(progress_page(p, "a"), 3);

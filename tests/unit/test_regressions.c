@@ -7,11 +7,13 @@
  * makes the promise. A test here fails until the owner's fix lands; the
  * failure message says whose code and which promise.
  */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "base/clock.h"
 #include "draw/canvas.h"
@@ -97,8 +99,8 @@ static void test_regressions_units_short_err_buffer(void **state)
 static void test_regressions_units_format_extremes(void **state)
 {
     (void)state;
-    static const double values[] = {1e300, -1e300, 1e40, 1e25, 4.9406564584124654e-324,
-                                    2.2250738585072014e-308};
+    static const double values[] = {
+        1e300, -1e300, 1e40, 1e25, 4.9406564584124654e-324, 2.2250738585072014e-308};
     for (int k = UNITS_BANDWIDTH; k <= UNITS_FLOPS; k++)
         for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
             char small[32], big[256];
@@ -123,7 +125,11 @@ static void test_regressions_markup_no_c1_control_in_cells(void **state)
 {
     (void)state;
     Canvas *c = canvas_new(40, 4);
-    text_draw_markup(c, 0, 0, 40, 4, "a\xc2\x9b" "31m red \xc2\x9d" "0;t\xc2\x9c b \xc2\x85", 0);
+    text_draw_markup(c, 0, 0, 40, 4,
+                     "a\xc2\x9b"
+                     "31m red \xc2\x9d"
+                     "0;t\xc2\x9c b \xc2\x85",
+                     0);
     int bad = 0;
     for (int y = 0; y < canvas_height(c); y++)
         for (int x = 0; x < canvas_width(c); x++) {
@@ -156,7 +162,7 @@ static void test_regressions_markup_odd_boxes(void **state)
     static const char text[] = "# H\xff\xfe\n\n- \xe6\xbc\xa2\xe5\xad\x97 *x `y\n  - z\n";
     int boxes[][5] = {
         /* x, y, w, h, scroll */
-        {-4, -2, 10, 3, 0}, {0, 0, 0, 0, 0}, {0, 0, -5, -5, -3},
+        {-4, -2, 10, 3, 0}, {0, 0, 0, 0, 0},    {0, 0, -5, -5, -3},
         {5, 1, 1, 50, 2},   {0, 0, 1, 1, 1000}, {79, 23, 10, 10, 0},
     };
     for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
@@ -273,8 +279,8 @@ static void expect_hostile(const char *file, int line, const char *needle)
     if (n < 1 || strncmp(r.first, prefix, strlen(prefix)) != 0 || !strstr(r.first, needle) ||
         r.control || check_s > 3.0 * tl_slowdown() || list_s > 0.5 * tl_slowdown() ||
         first_control(err) >= 0) {
-        print_error("want '%s...%s' within 3 s / 0.5 s; got %d problems: %s\n", prefix, needle,
-                    n, r.first);
+        print_error("want '%s...%s' within 3 s / 0.5 s; got %d problems: %s\n", prefix, needle, n,
+                    r.first);
         fail();
     }
 }

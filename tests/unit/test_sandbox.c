@@ -28,7 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BOUND_S (5.0 * tl_slowdown()) /* default limits stop a script in 2 s wall clock at most */
+/* Default limits stop a script in 2 s of wall clock at most. */
+#define BOUND_S (5.0 * tl_slowdown())
 
 /* Runs src as "hostile.lua"; expects failure at line with needle in the
  * message. Returns the seconds it took. */
@@ -516,7 +517,8 @@ static void test_sandbox_strict_globals(void **state)
                    "assignment to undeclared global 'titel'");
     expect_refused("local x = 1\nreturn undefined_name + x", 2, "unknown global 'undefined_name'");
     expect_refused("return _G.nope", 1, "unknown global 'nope'");
-    expect_ok("local g = _G\nreturn rawget(g, 'nope') == nil and type(string.format) == 'function'");
+    expect_ok(
+        "local g = _G\nreturn rawget(g, 'nope') == nil and type(string.format) == 'function'");
     /* a function defined at load and called later still sees strict globals */
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
     const char *src = "return function() later = 1 end";

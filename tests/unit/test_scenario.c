@@ -5,11 +5,13 @@
  * domains (GPUs 0-7 and 8-15), Llama 3 8B, TP 8 x PP 1 x DP 2. With the
  * default placement rank r runs on GPU r, so TP group 0 is GPUs 0-7 (domain
  * 0) and TP group 1 is GPUs 8-15 (domain 1). */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <stdlib.h>
 #include <string.h>

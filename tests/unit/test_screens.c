@@ -464,7 +464,7 @@ static void test_screens_review_replays_missed(void **state)
     assert_true(p->review);
     assert_int_equal(p->page, 2);
     assert_true(p->quiz->review && !p->quiz->solved);
-    screen_page_key(p, quiz_key_of(p, 0)); /* right at once this time */
+    screen_page_key(p, quiz_key_of(p, 0));                  /* right at once this time */
     assert_int_equal(screen_page_key(p, 'n'), SCREEN_BACK); /* the review's last page */
     ProgressExercise e;
     assert_true(progress_exercise(f->progress, "e2e-basics", 2, &e));

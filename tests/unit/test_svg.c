@@ -4,11 +4,13 @@
  * cell (col, row) starts at x = 8 + 9 col, y = 8 + 18 row; text baseline
  * 13 below the cell top. XML validity of whole documents is checked by
  * tests/suites/svg.sh with xmllint. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "draw/canvas.h"
 #include "draw/svg.h"

@@ -14,11 +14,13 @@
  *   parameters per layer 12h^2 + 13h = 12,596,224; embeddings (V + s)h
  *   = 2,072,576 (SC21 Eq. 2).
  */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 
@@ -50,14 +52,25 @@ static Cluster tiny_cluster(int n_gpus, int domain)
 
 static Workload tiny_workload(void)
 {
-    Workload w = {.id = "tiny", .layers = 2, .hidden = 1024, .heads = 8, .kv_heads = 8,
-                  .ffn = 4096, .seq = 1024, .vocab = 1000, .global_batch = 8, .micro_batch = 1,
+    Workload w = {.id = "tiny",
+                  .layers = 2,
+                  .hidden = 1024,
+                  .heads = 8,
+                  .kv_heads = 8,
+                  .ffn = 4096,
+                  .seq = 1024,
+                  .vocab = 1000,
+                  .global_batch = 8,
+                  .micro_batch = 1,
                   .flash_attention = true};
     return w;
 }
 
-static const StepParams P0 = {.compute_efficiency = 0.5, .nonmatmul_bytes_per_act = 0,
-                              .up_efficiency = 1, .out_efficiency = 1, .dp_overlap = 0,
+static const StepParams P0 = {.compute_efficiency = 0.5,
+                              .nonmatmul_bytes_per_act = 0,
+                              .up_efficiency = 1,
+                              .out_efficiency = 1,
+                              .dp_overlap = 0,
                               .coll_fixed_s = 0};
 
 static Cluster preset(const char *id, int n)
@@ -191,8 +204,7 @@ static void brute_force_compare(const Cluster *c, const Workload *w0)
                         if (!mapping_check(&m, c, &w, NULL, 0))
                             continue;
                         StepResult s;
-                        assert_int_equal(step_eval(c, &w, &m, NULL, NULL, &s, NULL, 0),
-                                         STEP_OK);
+                        assert_int_equal(step_eval(c, &w, &m, NULL, NULL, &s, NULL, 0), STEP_OK);
                         legal++;
                         if (s.fits) {
                             fit_legal++;
@@ -603,9 +615,11 @@ static void test_sweep_searches_framework_settings(void **state)
     SweepResult r = {0};
     run_ok(&r, &c, &w, &o);
     static const int lv_zero[5][2] = {{1, -1}, {2, -1}, {2, -1}, {3, 2}, {3, -1}};
-    static const WlRecompute lv_rc[5][2] = {
-        {WL_RECOMPUTE_NONE, 0}, {WL_RECOMPUTE_NONE, 0}, {WL_RECOMPUTE_SELECTIVE, 0},
-        {WL_RECOMPUTE_SELECTIVE, WL_RECOMPUTE_FULL}, {WL_RECOMPUTE_FULL, 0}};
+    static const WlRecompute lv_rc[5][2] = {{WL_RECOMPUTE_NONE, 0},
+                                            {WL_RECOMPUTE_NONE, 0},
+                                            {WL_RECOMPUTE_SELECTIVE, 0},
+                                            {WL_RECOMPUTE_SELECTIVE, WL_RECOMPUTE_FULL},
+                                            {WL_RECOMPUTE_FULL, 0}};
     int climbed = 0, tuned = 0;
     for (int i = 0; i < r.n; i++) {
         const SweepEntry *e = &r.entries[i];

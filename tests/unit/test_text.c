@@ -1,9 +1,11 @@
 /* test_text — UTF-8 widths without a locale, word wrapping and markup. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 
@@ -38,14 +40,18 @@ static void test_text_width_east_asian_and_combining(void **state)
     (void)state;
     assert_int_equal(utf8_width("abc"), 3);
     assert_int_equal(utf8_width("1.8 TB/s"), 8);
-    assert_int_equal(utf8_width("850 µs"), 6);       /* µ is narrow */
-    assert_int_equal(utf8_width("═╪─"), 3);          /* box drawing is narrow */
-    assert_int_equal(utf8_width("日本語"), 6);       /* CJK: 3 x 2 */
-    assert_int_equal(utf8_width("ｘ"), 2);           /* fullwidth x */
-    assert_int_equal(utf8_width("e\xCC\x81"), 1);    /* e + combining acute */
-    assert_int_equal(utf8_width("a\xE2\x80\x8B" "b"), 2); /* zero-width space */
-    assert_int_equal(utf8_width("\xF0\x9F\x98\x80"), 2);  /* emoji is wide */
-    assert_int_equal(utf8_width("a\xff\xfe" "b"), 4);     /* 2 bad bytes, 1 each */
+    assert_int_equal(utf8_width("850 µs"), 6);    /* µ is narrow */
+    assert_int_equal(utf8_width("═╪─"), 3);       /* box drawing is narrow */
+    assert_int_equal(utf8_width("日本語"), 6);    /* CJK: 3 x 2 */
+    assert_int_equal(utf8_width("ｘ"), 2);        /* fullwidth x */
+    assert_int_equal(utf8_width("e\xCC\x81"), 1); /* e + combining acute */
+    assert_int_equal(utf8_width("a\xE2\x80\x8B"
+                                "b"),
+                     2);                                 /* zero-width space */
+    assert_int_equal(utf8_width("\xF0\x9F\x98\x80"), 2); /* emoji is wide */
+    assert_int_equal(utf8_width("a\xff\xfe"
+                                "b"),
+                     4); /* 2 bad bytes, 1 each */
     assert_int_equal(utf8_width(NULL), 0);
     assert_int_equal(utf8_width_n("abcdef", 2), 2);
 }
@@ -57,9 +63,9 @@ static void test_text_wrap_breaks_at_spaces(void **state)
     size_t next;
     /* width 10: "scale up" (8) fits, "scale up then" (13) does not */
     assert_int_equal(text_wrap_line(s, 10, &next), 8);
-    assert_int_equal(next, 9); /* "then ..." starts at byte 9 */
+    assert_int_equal(next, 9);                              /* "then ..." starts at byte 9 */
     assert_int_equal(text_wrap_line(s + 9, 10, &next), 10); /* "then scale" */
-    assert_int_equal(text_wrap_count(s, 10), 3); /* scale up | then scale | out */
+    assert_int_equal(text_wrap_count(s, 10), 3);            /* scale up | then scale | out */
     assert_int_equal(text_wrap_count(s, 80), 1);
     assert_int_equal(text_wrap_count("", 10), 1);
 }
@@ -98,8 +104,8 @@ static void test_text_markup_heading_emphasis_code(void **state)
     assert_int_equal(n, 2);
     tl_assert_dump(c, false, "Title\nA big nv link.\n\n");
     assert_int_equal(canvas_cell(c, 0, 0)->style, STYLE_HEADING);
-    assert_int_equal(canvas_cell(c, 2, 1)->style, STYLE_EMPH);  /* b of big */
-    assert_int_equal(canvas_cell(c, 6, 1)->style, STYLE_CODE);  /* n of nv */
+    assert_int_equal(canvas_cell(c, 2, 1)->style, STYLE_EMPH);   /* b of big */
+    assert_int_equal(canvas_cell(c, 6, 1)->style, STYLE_CODE);   /* n of nv */
     assert_int_equal(canvas_cell(c, 9, 1)->style, STYLE_NORMAL); /* l of link */
     canvas_free(c);
 }

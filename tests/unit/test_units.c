@@ -1,11 +1,13 @@
 /* test_units — parsing and printing of the quantities scalelab teaches.
  * Every expected value is worked by hand in the comment beside it: bits are
  * divided by 8, prefixes are decimal unless written with an "i". */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdio.h>
@@ -13,15 +15,14 @@
 
 #include "model/units.h"
 
-static void check_parse(UnitsKind kind, const char *text, double want, const char *file,
-                        int line)
+static void check_parse(UnitsKind kind, const char *text, double want, const char *file, int line)
 {
     double v = -1;
     char err[160] = "";
     bool ok = units_parse(kind, text, &v, err, sizeof err);
     if (!ok || fabs(v - want) > 1e-9 * fabs(want)) {
-        print_error("%s:%d: parse '%s': ok=%d value=%.17g want %.17g (%s)\n", file, line, text,
-                    ok, v, want, err);
+        print_error("%s:%d: parse '%s': ok=%d value=%.17g want %.17g (%s)\n", file, line, text, ok,
+                    v, want, err);
         fail();
     }
 }
@@ -48,16 +49,16 @@ static void check_reject(UnitsKind kind, const char *text, const char *must_cont
 static void test_units_parse_bandwidth_bytes_and_bits(void **state)
 {
     (void)state;
-    PARSE_OK(UNITS_BANDWIDTH, "1.8 TB/s", 1.8e12);  /* 1.8 x 1e12 bytes/s */
-    PARSE_OK(UNITS_BANDWIDTH, "900GB/s", 900e9);    /* no blank needed */
-    PARSE_OK(UNITS_BANDWIDTH, "800 Gb/s", 100e9);   /* 800e9 bits / 8 = 100e9 bytes */
-    PARSE_OK(UNITS_BANDWIDTH, "400G", 50e9);        /* NIC speed: 400e9 bits / 8 */
+    PARSE_OK(UNITS_BANDWIDTH, "1.8 TB/s", 1.8e12); /* 1.8 x 1e12 bytes/s */
+    PARSE_OK(UNITS_BANDWIDTH, "900GB/s", 900e9);   /* no blank needed */
+    PARSE_OK(UNITS_BANDWIDTH, "800 Gb/s", 100e9);  /* 800e9 bits / 8 = 100e9 bytes */
+    PARSE_OK(UNITS_BANDWIDTH, "400G", 50e9);       /* NIC speed: 400e9 bits / 8 */
     PARSE_OK(UNITS_BANDWIDTH, "100 GB/s", 100e9);
     PARSE_OK(UNITS_BANDWIDTH, "130 TB/s", 130e12);
-    PARSE_OK(UNITS_BANDWIDTH, "200 Gbps", 25e9);    /* HDR: 200e9 / 8 */
-    PARSE_OK(UNITS_BANDWIDTH, "  25 GB/s  ", 25e9); /* blanks around are fine */
+    PARSE_OK(UNITS_BANDWIDTH, "200 Gbps", 25e9);        /* HDR: 200e9 / 8 */
+    PARSE_OK(UNITS_BANDWIDTH, "  25 GB/s  ", 25e9);     /* blanks around are fine */
     PARSE_OK(UNITS_BANDWIDTH, "1 GiB/s", 1073741824.0); /* binary only with the i: 2^30 */
-    PARSE_OK(UNITS_BANDWIDTH, "0 GB/s", 0);         /* an explicit zero is a value */
+    PARSE_OK(UNITS_BANDWIDTH, "0 GB/s", 0);             /* an explicit zero is a value */
 }
 
 static void test_units_parse_sizes(void **state)
@@ -81,7 +82,7 @@ static void test_units_parse_times(void **state)
     PARSE_OK(UNITS_TIME, "3 ms", 3e-3);
     PARSE_OK(UNITS_TIME, "1.2 s", 1.2);
     PARSE_OK(UNITS_TIME, "250ns", 250e-9);
-    PARSE_OK(UNITS_TIME, "2 min", 120);             /* 2 x 60 */
+    PARSE_OK(UNITS_TIME, "2 min", 120); /* 2 x 60 */
 }
 
 static void test_units_parse_flops_and_counts(void **state)
@@ -126,8 +127,8 @@ static void test_units_parse_rejects_malformed(void **state)
     REJECT(UNITS_BANDWIDTH, "1 G\nb", "after the unit");
 }
 
-static void check_format(UnitsKind kind, double v, bool ascii, const char *want,
-                         const char *file, int line)
+static void check_format(UnitsKind kind, double v, bool ascii, const char *want, const char *file,
+                         int line)
 {
     char buf[32];
     units_format(kind, v, ascii, buf, sizeof buf);
@@ -151,9 +152,9 @@ static void test_units_format_readable(void **state)
     FORMAT(UNITS_TIME, 850e-6, true, "850 us");
     FORMAT(UNITS_TIME, 3e-3, true, "3.00 ms");
     FORMAT(UNITS_TIME, 0, true, "0 s");
-    FORMAT(UNITS_TIME, 7200, true, "120 min");            /* 7200 / 60 */
-    FORMAT(UNITS_TIME, 999.7, true, "16.7 min");          /* 999.7 / 60 = 16.66 */
-    FORMAT(UNITS_TIME, 86400 * 34.0, true, "816 h");      /* 34 days = 816 h */
+    FORMAT(UNITS_TIME, 7200, true, "120 min");       /* 7200 / 60 */
+    FORMAT(UNITS_TIME, 999.7, true, "16.7 min");     /* 999.7 / 60 = 16.66 */
+    FORMAT(UNITS_TIME, 86400 * 34.0, true, "816 h"); /* 34 days = 816 h */
     FORMAT(UNITS_BYTES, 80e9, false, "80.0 GB");
     FORMAT(UNITS_BYTES, 141e9, false, "141 GB");
     FORMAT(UNITS_FLOPS, 989e12, false, "989 TFLOP/s");
@@ -161,7 +162,7 @@ static void test_units_format_readable(void **state)
     FORMAT(UNITS_COUNT, 72, false, "72");
     FORMAT(UNITS_BANDWIDTH, NAN, false, "n/a");
     FORMAT(UNITS_BANDWIDTH, 1e300, false, "1.00e+282 EB/s"); /* 1e300 / 1e18, fits in 32 */
-    FORMAT(UNITS_TIME, 8.64e9, true, "1.00e+05 days");        /* 8.64e9 s / 86400 = 1e5 */
+    FORMAT(UNITS_TIME, 8.64e9, true, "1.00e+05 days");       /* 8.64e9 s / 86400 = 1e5 */
     FORMAT(UNITS_BANDWIDTH, 4.9406564584124654e-324, false, "0.00 B/s"); /* subnormal */
 }
 
@@ -238,19 +239,24 @@ static void test_units_work_power_and_any_quantity(void **state)
         double value;
         bool bits;
     } any[] = {
-        {"0.3 ms", UNITS_TIME, 0.3e-3, false},  {"450 GB/s", UNITS_BANDWIDTH, 450e9, false},
-        {"3.2 Tb/s", UNITS_BANDWIDTH, 400e9, true}, {"400G", UNITS_BANDWIDTH, 50e9, true},
-        {"71 GB", UNITS_BYTES, 71e9, false},    {"8 Gb", UNITS_BYTES, 1e9, true},
-        {"72", UNITS_COUNT, 72, false},         {"120 kW", UNITS_POWER, 120e3, false},
-        {"2 PFLOP", UNITS_WORK, 2e15, false},   {"2 PFLOP/s", UNITS_FLOPS, 2e15, false},
+        {"0.3 ms", UNITS_TIME, 0.3e-3, false},
+        {"450 GB/s", UNITS_BANDWIDTH, 450e9, false},
+        {"3.2 Tb/s", UNITS_BANDWIDTH, 400e9, true},
+        {"400G", UNITS_BANDWIDTH, 50e9, true},
+        {"71 GB", UNITS_BYTES, 71e9, false},
+        {"8 Gb", UNITS_BYTES, 1e9, true},
+        {"72", UNITS_COUNT, 72, false},
+        {"120 kW", UNITS_POWER, 120e3, false},
+        {"2 PFLOP", UNITS_WORK, 2e15, false},
+        {"2 PFLOP/s", UNITS_FLOPS, 2e15, false},
     };
     for (size_t i = 0; i < sizeof any / sizeof any[0]; i++) {
         UnitsQuantity q;
         char err[160] = "";
         if (!units_parse_quantity(any[i].text, &q, err, sizeof err) || q.kind != any[i].kind ||
             fabs(q.value - any[i].value) > 1e-9 * any[i].value || q.bits != any[i].bits) {
-            print_error("'%s': %s kind %d value %g bits %d\n", any[i].text, err, q.kind,
-                        q.value, q.bits);
+            print_error("'%s': %s kind %d value %g bits %d\n", any[i].text, err, q.kind, q.value,
+                        q.bits);
             fail();
         }
     }

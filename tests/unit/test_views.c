@@ -2,11 +2,13 @@
  * figures in labels, aggregation of large clusters, the cursor, fitting in
  * the box, and drawing time for 16,384 GPUs. Expected figures are worked by
  * hand in the comments. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "base/utf8.h"
 #include "draw/text.h"
@@ -31,8 +33,8 @@ static char *draw(ViewKind k, const ViewInput *in, int w, int h, bool ascii, int
 {
     Canvas *cv = canvas_new(w, h);
     canvas_set_ascii(cv, ascii);
-    int used = k == VIEW_RACK ? view_rack_draw(cv, 0, 0, w, h, in)
-                              : view_fabric_draw(cv, 0, 0, w, h, in);
+    int used =
+        k == VIEW_RACK ? view_rack_draw(cv, 0, 0, w, h, in) : view_fabric_draw(cv, 0, 0, w, h, in);
     if (rows)
         *rows = used;
     char *t = canvas_to_text(cv);
@@ -139,7 +141,7 @@ static void test_views_nvl72_rack_total(void **state)
     char *t = draw(VIEW_RACK, &in, 80, 24, false, NULL);
     /* 72 GPUs x 1.8 TB/s = 129.6 TB/s, printed with 3 digits as 130 TB/s */
     assert_contains(t, "130 TB/s in the rack");
-    assert_contains(t, "18 "); /* compute tray 18 is drawn */
+    assert_contains(t, "18 ");             /* compute tray 18 is drawn */
     assert_contains(t, "[sw 9: 2 chips]"); /* 18 NVSwitch chips in 9 trays */
     assert_contains(t, "liquid");
     assert_fits(t, 80);

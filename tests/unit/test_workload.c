@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// clang-format off
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 

@@ -1,11 +1,13 @@
 /* test_xdg — the XDG base directories: which variable counts (absolute
  * paths only, as the specification says), the HOME fallbacks, and mkdir -p
  * with mode 0700. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include "testlib.h"
 

@@ -41,12 +41,12 @@
 
 /* ---- checks ---- */
 
-static inline void tl_near(double got, double want, double rel, const char *what,
-                           const char *file, int line)
+static inline void tl_near(double got, double want, double rel, const char *what, const char *file,
+                           int line)
 {
     if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got,
-                    want, rel * 100);
+        print_error("%s:%d: %s = %.12g, want %.12g (within %.3g%%)\n", file, line, what, got, want,
+                    rel * 100);
         fail();
     }
 }
