@@ -115,6 +115,10 @@ ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progr
     }
     if (key == '?') /* never part of a quantity: the help */
         return SCREEN_PASS;
+    /* An answer starts with a digit, so on an empty entry the page letters
+     * (n/p page, r reload, q) keep their meaning, as the footer says. */
+    if (!v->input[0] && key < 0x80 && strchr("npqr", key))
+        return SCREEN_PASS;
     if ((key >= 0x20 && key < 0x7f) || (key >= 0xa0 && key < 0x800)) {
         screen_predict_type(v, key);
         return SCREEN_NONE;

@@ -146,9 +146,10 @@ static void test_predict_wrong_then_right(void **state)
     Progress *pr = progress_open(NULL, NULL, 0);
     PredictView v;
     screen_predict_open(&v, l, PREDICT, pr, false);
-    /* every printable key types, even n and q */
-    type(&v, l, pr, "nq");
-    assert_string_equal(v.input, "nq");
+    /* once an answer is begun, every printable key types, even n and q */
+    type(&v, l, pr, "2nq");
+    assert_string_equal(v.input, "2nq");
+    screen_predict_key(&v, l, PREDICT, pr, UIK_BACKSPACE);
     screen_predict_key(&v, l, PREDICT, pr, UIK_BACKSPACE);
     screen_predict_key(&v, l, PREDICT, pr, UIK_BACKSPACE);
     assert_string_equal(v.input, "");
@@ -209,11 +210,18 @@ static void test_predict_three_misses_show_the_answer(void **state)
     screen_predict_open(&w, l, PREDICT, NULL, false);
     assert_int_equal(screen_predict_key(&w, l, PREDICT, NULL, UIK_TAB), SCREEN_PASS);
     assert_int_equal(screen_predict_key(&w, l, PREDICT, NULL, UIK_ESC), SCREEN_PASS);
+    /* On an empty entry n and p turn the page; once typing, they type */
+    assert_int_equal(screen_predict_key(&w, l, PREDICT, NULL, 'n'), SCREEN_PASS);
+    assert_int_equal(screen_predict_key(&w, l, PREDICT, NULL, 'p'), SCREEN_PASS);
+    assert_string_equal(w.input, "");
     /* µ types as UTF-8 */
     screen_predict_key(&w, l, PREDICT, NULL, '2');
     screen_predict_key(&w, l, PREDICT, NULL, 0xb5);
     screen_predict_key(&w, l, PREDICT, NULL, 's');
     assert_string_equal(w.input, "2\xc2\xb5s");
+    assert_int_equal(screen_predict_key(&w, l, PREDICT, NULL, 'n'), SCREEN_NONE);
+    assert_string_equal(w.input, "2\xc2\xb5sn");
+    screen_predict_key(&w, l, PREDICT, NULL, UIK_BACKSPACE);
     screen_predict_key(&w, l, PREDICT, NULL, UIK_BACKSPACE);
     screen_predict_key(&w, l, PREDICT, NULL, UIK_BACKSPACE);
     assert_string_equal(w.input, "2");
