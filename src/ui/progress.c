@@ -451,7 +451,7 @@ static Progress *progress_open_file(const char *path, char *note, size_t note_le
             if (note && note_len)
                 msg_set(note, note_len, "progress will not be kept: %s", werr);
             p->error_told = true;
-            snprintf(p->save_error, sizeof p->save_error, "%s", werr);
+            msg_set(p->save_error, sizeof p->save_error, "%s", werr);
         }
         free(dir);
         return p;
@@ -554,7 +554,7 @@ bool progress_save(Progress *p, char *err, size_t err_len)
         p->save_error[0] = '\0';
         p->error_told = false;
     } else {
-        snprintf(p->save_error, sizeof p->save_error, "%s", why);
+        msg_set(p->save_error, sizeof p->save_error, "%s", why);
         if (err && err_len)
             msg_set(err, err_len, "%s", why);
     }

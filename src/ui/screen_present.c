@@ -5,6 +5,7 @@
  */
 #include "ui/screen_present.h"
 
+#include "base/msg.h"
 #include "base/utf8.h"
 #include "base/xmem.h"
 #include "draw/charts.h"
@@ -187,7 +188,7 @@ static void screen_present_check(PresentState *ps)
     ps->goal = lesson_scenario_goal_met(ps->lesson, ps->page, ps->s, ps->why, sizeof ps->why, err,
                                         sizeof err);
     if (ps->goal < 0)
-        snprintf(ps->why, sizeof ps->why, "%s", err);
+        msg_set(ps->why, sizeof ps->why, "%s", err);
     if (ps->goal != 1)
         return;
     LessonPlay play = {ps->step, 0, false};
