@@ -4,6 +4,11 @@
 # page, and the man page names no command the binary does not know).
 bin=${1:?usage: cli.sh BINARY}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+# The tree's lessons and assets also for a binary built outside the top
+# folder (the sanitizer build's build/san/scalelab).
+SCALELAB_LESSONS=${SCALELAB_LESSONS:-$PWD/lessons}
+SCALELAB_ASSETS=${SCALELAB_ASSETS:-$PWD/assets}
+export SCALELAB_LESSONS SCALELAB_ASSETS
 fail=0
 no() { echo "cli.sh: $*"; fail=1; }
 

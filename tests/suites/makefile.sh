@@ -13,7 +13,9 @@ fail=0
 no() { echo "makefile.sh: $*"; fail=1; }
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
-unset CFLAGS CPPFLAGS LDFLAGS MAKEFLAGS MFLAGS MAKELEVEL
+# make puts its command-line variables (`make test SANITIZE=1`) into the
+# environment of recipes: the copies here build as a user's plain make would.
+unset CFLAGS CPPFLAGS LDFLAGS MAKEFLAGS MFLAGS MAKELEVEL SANITIZE FUZZ BUILD
 cp -r Makefile src scripts "$T/"
 cd "$T" || exit 1
 

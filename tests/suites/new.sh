@@ -6,6 +6,10 @@
 set -u
 bin=${1:?usage: new.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+# The skeleton is an asset: a binary built outside the tree's top folder
+# (the sanitizer build's build/san/scalelab) finds the tree's assets this way.
+SCALELAB_ASSETS=${SCALELAB_ASSETS:-$(pwd)/assets}
+export SCALELAB_ASSETS
 T=$(mktemp -d "${TMPDIR:-/tmp}/scalelab-new.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
 fail=0
