@@ -14,9 +14,6 @@
 
 local U = scalelab.units
 local fill = scalelab.fill
-local function gbit(bytes_per_s)
-  return string.format("%d Gb/s", math.floor(bytes_per_s * 8 / 1e9 + 0.5))
-end
 
 local a100 = scalelab.system("dgx-a100")
 local h100 = scalelab.system("dgx-h100")
@@ -25,7 +22,7 @@ local b200 = scalelab.system("dgx-b200")
 local function row(s)
   return string.format("%s, %s: %s each way (%s both); NIC %s",
     s.name, s.up_link, U.format("bandwidth", s.up_bytes_per_s),
-    U.format("bandwidth", 2 * s.up_bytes_per_s), gbit(s.out_bytes_per_s))
+    U.format("bandwidth", 2 * s.up_bytes_per_s), U.bits(s.out_bytes_per_s))
 end
 
 local bar = scalelab.step { cluster = { system = "dgx-h100", gpus = 8 },
@@ -54,31 +51,10 @@ local function box_step(system, tp)
   end
   return math.huge
 end
-local box_single, box_pair, box_sol = math.huge, math.huge, nil
-for _, t in ipairs({ 1, 2, 4 }) do box_single = math.min(box_single, box_step("dgx-h100", t)) end
-for _, id in ipairs(scalelab.systems()) do
-  if id ~= "dgx-h100" then
-    box_single = math.min(box_single, box_step(id, 8))
-    for _, t in ipairs({ 1, 2, 4 }) do
-      local x = box_step(id, t)
-      if x < box_pair then box_pair, box_sol = x, { id, t } end
-    end
-  end
-end
-assert(box_sol and box_pair < box_single * 0.97,
-  "the model no longer needs both the server and TP here: re-tune this scenario")
-local box_target = math.sqrt(box_pair * box_single)
--- The moves the keys make: each press doubles or halves a degree.
-local function steps(verb, from, to)
-  local out = {}
-  while from ~= to do
-    from = to > from and from * 2 or from // 2
-    out[#out + 1] = verb .. " " .. from
-  end
-  return out
-end
-local box_moves = { "system " .. box_sol[1] }
-for _, mv in ipairs(steps("tp", 8, box_sol[2])) do box_moves[#box_moves + 1] = mv end
+local box_best = scalelab.pair_target { cost = box_step, a = scalelab.systems(),
+  b = { 1, 2, 4, 8 }, start = { "dgx-h100", 8 } }
+local box_target = box_best.target
+local box_moves = { "system " .. box_best.a, table.unpack(scalelab.moves("tp", 8, box_best.b)) }
 local function kw(w) return string.format("%.1f kW", w / 1e3) end
 local box_start = scalelab.step { cluster = box, workload = box_wl, mapping = box_map }
 
@@ -99,7 +75,7 @@ local V = {
   up = U.format("bandwidth", h100.up_bytes_per_s),
   up2 = U.format("bandwidth", 2 * h100.up_bytes_per_s),
   out = U.format("bandwidth", h100.out_bytes_per_s),
-  outbits = gbit(h100.out_bytes_per_s),
+  outbits = U.bits(h100.out_bytes_per_s),
   ratio = string.format("%.0f", h100.up_bytes_per_s / h100.out_bytes_per_s),
   growth = string.format("%.0f", b200.up_bytes_per_s / a100.up_bytes_per_s),
   row_a = row(a100), row_h = row(h100), row_b = row(b200),
@@ -203,9 +179,7 @@ all-reduces. Keep to one {slot} server slot; pick the box and the TP.]], V),
                  local w = r.cluster.power_w
                  if w <= 0 then return false, "this system's power is not published" end
                  if w > SLOT_W then return false, kw(w) .. " is more than the " .. V.slot .. " slot" end
-                 if not r.fits then return false end -- the screen says why
-                 if r.step_s < box_target then return true end
-                 return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.box_target
+                 return scalelab.fits_under(r, box_target)
                end },
       hints = {
         "An 8B model does not need 8-way TP, if each GPU can hold more of it.",
@@ -217,8 +191,7 @@ all-reduces. Keep to one {slot} server slot; pick the box and the TP.]], V),
 You ended on {sys} with TP {tp} x DP {dp}: {step}, {mem} per GPU.
 Inside the box TP is cheap but not free: use as little of it as the
 memory allows, and more HBM per GPU allows less.
-]], { sys = r.cluster.name, tp = r.mapping.tp, dp = r.mapping.dp,
-      step = U.format("time", r.step_s), mem = U.format("bytes", r.mem_per_gpu_bytes) })
+]], scalelab.facts(r))
       end,
       solution = box_moves, par = #box_moves },
 

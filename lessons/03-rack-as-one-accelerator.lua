@@ -206,8 +206,7 @@ liquid cooling on hand: pick the system, then the split.]], V),
 You finished on {sys} at {kw}, {tok}, with TP {tp} x PP {pp} x DP {dp}.
 The budget rules out the hungriest racks; the racks that fit it
 hold more HBM per GPU, so TP can shrink and talk less each layer.
-]], { sys = r.cluster.name, kw = kw(r.cluster.power_w), tok = tok(r.tokens_per_s),
-      tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp })
+]], scalelab.facts(r, { kw = kw(r.cluster.power_w), tok = tok(r.tokens_per_s) }))
       end,
       solution = { "system gb200-nvl72", "tp 4" }, par = 2 },
 

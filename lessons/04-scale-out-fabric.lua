@@ -12,9 +12,6 @@
 
 local U = scalelab.units
 local fill = scalelab.fill
-local function gbit(bytes_per_s)
-  return string.format("%d Gb/s", math.floor(bytes_per_s * 8 / 1e9 + 0.5))
-end
 
 local h = scalelab.system("dgx-h100")
 local g2 = scalelab.system("gb200-nvl72")
@@ -57,15 +54,15 @@ local target_s = math.sqrt(solved.step_s * best_single)
 
 local V = {
   h_nic = h.out_link, g3_nic = g3.out_link,
-  h_bits = gbit(h.out_bytes_per_s), h_bytes = U.format("bandwidth", h.out_bytes_per_s),
-  g3_bits = gbit(g3.out_bytes_per_s), g3_bytes = U.format("bandwidth", g3.out_bytes_per_s),
+  h_bits = U.bits(h.out_bytes_per_s), h_bytes = U.format("bandwidth", h.out_bytes_per_s),
+  g3_bits = U.bits(g3.out_bytes_per_s), g3_bytes = U.format("bandwidth", g3.out_bytes_per_s),
   g3_up = U.format("bandwidth", g3.up_bytes_per_s),
   ratio = string.format("%.0f", g3.up_bytes_per_s / g3.out_bytes_per_s),
   rack_out = U.format("bandwidth", rack_out),
   rack_both = U.format("bandwidth", 2 * rack_out),
   rack_bits_as_bytes = U.format("bandwidth", rack_out * 8),
   server_out = U.format("bandwidth", 8 * g2.out_bytes_per_s),
-  n = g2.domain_gpus, g2_bits = gbit(g2.out_bytes_per_s),
+  n = g2.domain_gpus, g2_bits = U.bits(g2.out_bytes_per_s),
   oversub = META_OVERSUB, cross_pod = U.format("bandwidth", cross_pod),
   start_step = U.format("time", start.step_s), start_dp = U.format("time", start.breakdown.dp_s),
   target = U.format("time", target_s),
@@ -181,9 +178,7 @@ inside a pod, but the links above the pods are oversubscribed
       goal = { text = "Fit in memory with a step under " .. V.target .. ".",
                target = { step_s = target_s },
                check = function(r)
-                 if not r.fits then return false end -- the screen says why
-                 if r.step_s < target_s then return true end
-                 return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
+                 return scalelab.fits_under(r, target_s)
                end },
       hints = {
         "Which part of the bar crosses the spine? Each GPU reduces the gradients it holds.",
@@ -196,8 +191,7 @@ You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: {step}, with
 {dp_s} of data-parallel time left. Deeper pipelines leave each GPU
 fewer gradients to send over the spine; smaller micro-batches
 keep the longer pipeline fed.
-]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
-      step = U.format("time", r.step_s), dp_s = U.format("time", r.breakdown.dp_s) })
+]], scalelab.facts(r))
       end,
       solution = { "pp 4", "pp 8", "mb 1" }, par = 3 },
 

@@ -12,9 +12,6 @@
 
 local U = scalelab.units
 local fill = scalelab.fill
-local function gbit(bytes_per_s)
-  return string.format("%d Gb/s", math.floor(bytes_per_s * 8 / 1e9 + 0.5))
-end
 
 local g3 = scalelab.system("gb300-nvl72")
 local up_dir = g3.up_bytes_per_s          -- per GPU, one direction
@@ -39,14 +36,13 @@ local V = {
   target = U.format("time", target_s),
   ratio2 = string.format("%.0f", ratio2),
   g2_up = U.format("bandwidth", g2.up_bytes_per_s),
-  g2_out_bits = gbit(g2.out_bytes_per_s),
+  g2_out_bits = U.bits(g2.out_bytes_per_s),
   g2_out = U.format("bandwidth", g2.out_bytes_per_s),
   wrong36 = string.format("%.0f", 2 * ratio2),
   wrong_blind = string.format("%.2f", (2 * g2.up_bytes_per_s / 1e12) / (g2.out_bytes_per_s * 8 / 1e12)),
   up_both = U.format("bandwidth", 2 * up_dir),
   up_dir = U.format("bandwidth", up_dir),
-  out_bits = gbit(out_dir),
-  out_bits_both = gbit(2 * out_dir),
+  out_bits = U.bits(out_dir),
   out_dir = U.format("bandwidth", out_dir),
   out_both = U.format("bandwidth", 2 * out_dir),
   up_bits_both = string.format("%.1f Tb/s", 2 * up_dir * 8 / 1e12),
@@ -150,9 +146,7 @@ in memory.
         target = { step_s = target_s },
         check = function(r)
           if r.span.tp.domains > 1 then return false, "a TP group still spans both racks" end
-          if not r.fits then return false end -- the screen says why
-          if r.step_s < target_s then return true end
-          return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
+          return scalelab.fits_under(r, target_s)
         end },
       hints = {
         "Which TP sizes tile a 72-GPU rack with whole groups?",

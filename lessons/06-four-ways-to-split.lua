@@ -165,10 +165,8 @@ TP 8 x PP 8 fed 16 sequences as micro-batches of 2: the bubble is
         text = "Fit in memory with a step under " .. V.target .. ".",
         target = { step_s = target_s },
         check = function(r)
-          if not r.fits then return false end -- the screen says why
-          if r.step_s < target_s then return true end
-          return false, string.format("step %s, goal %s; the bubble is %.0f%% of it",
-            U.format("time", r.step_s), V.target, 100 * r.breakdown.bubble_s / r.step_s)
+          return scalelab.fits_under(r, target_s, string.format("the bubble is %.0f%% of it",
+            100 * r.breakdown.bubble_s / r.step_s))
         end },
       hints = {
         "The bubble is (stages - 1) / micro-batches of the work.",
@@ -176,13 +174,11 @@ TP 8 x PP 8 fed 16 sequences as micro-batches of 2: the bubble is
         "Fewer stages raise DP, and each pipeline gets fewer sequences: use mb 1 too.",
       },
       debrief = function(r)
-        local share = 100 * r.breakdown.bubble_s / r.step_s
         return fill([[
-You ended at PP {pp} with micro-batches of {mb}: the bubble is {share}
+You ended at PP {pp} with micro-batches of {mb}: the bubble is {bubble_pct}
 of the step, and {mem} per GPU fits. Fewer stages cost memory and
 leave each pipeline fewer sequences; smaller micro-batches refill it.
-]], { pp = r.mapping.pp, mb = r.mapping.mb, share = string.format("%.0f%%", share),
-      mem = U.format("bytes", r.mem_per_gpu_bytes) })
+]], scalelab.facts(r))
       end,
       solution = { "pp 4", "pp 2", "mb 1" }, par = 3 },
 

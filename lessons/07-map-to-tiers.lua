@@ -119,9 +119,7 @@ a smaller TP group leaves more of the model on each GPU.
       goal = {
         text = "Fit in memory with a step under " .. V.target .. ".",
         check = function(r)
-          if not r.fits then return false end -- the screen says why
-          if r.step_s < target_s then return true end
-          return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
+          return scalelab.fits_under(r, target_s)
         end },
       hints = {
         "Which parallel group is crossing between servers?",
@@ -133,9 +131,7 @@ a smaller TP group leaves more of the model on each GPU.
 You ended at TP {tp} x PP {pp} x DP {dp}: TP time went from {bad_tp} to
 {tp_s}, the step from {bad_step} to {step}. TP now stays on NVLink;
 pipeline stages hold the memory, and only their small sends cross.
-]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, bad_tp = V.bad_tp,
-      bad_step = V.bad_step, tp_s = U.format("time", r.breakdown.tp_s),
-      step = U.format("time", r.step_s) })
+]], scalelab.facts(r, { bad_tp = V.bad_tp, bad_step = V.bad_step }))
       end,
       solution = { "tp 8", "pp 8" }, par = 2 },
 

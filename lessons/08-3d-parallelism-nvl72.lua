@@ -130,9 +130,7 @@ other DP replicas wait at the step's gradient reduction. TP time:
         target = { step_s = target_s },
         check = function(r)
           if r.span.tp.domains > 1 then return false, "a TP group still spans two racks" end
-          if not r.fits then return false end -- the screen says why
-          if r.step_s < target_s then return true end
-          return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
+          return scalelab.fits_under(r, target_s)
         end },
       hints = {
         "Where does the time go? Look at the TP part of the bar.",
@@ -144,9 +142,7 @@ other DP replicas wait at the step's gradient reduction. TP time:
 You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: TP time
 {tp_s} (from {start_tp}), step {step} (from {start_step}). TP stays in
 the rack; smaller micro-batches make room for the activations.
-]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
-      tp_s = U.format("time", r.breakdown.tp_s), step = U.format("time", r.step_s),
-      start_tp = V.start_tp, start_step = V.start_step })
+]], scalelab.facts(r, { start_tp = V.start_tp, start_step = V.start_step }))
       end,
       solution = { "tp 8", "mb 2", "mb 1" }, par = 3 },
 

@@ -47,28 +47,10 @@ local function step_of(system, ep)
 end
 -- EP as wide as one server: its all-to-all stays on NVLink.
 local start_ep = b200.domain_gpus
-local best_single, best_pair, pair_ep = step_of("gb200-nvl72", start_ep), math.huge, nil
-for _, e in ipairs(EPS) do
-  if e ~= start_ep then
-    best_single = math.min(best_single, step_of("dgx-b200", e))
-    local t = step_of("gb200-nvl72", e)
-    if t < best_pair then best_pair, pair_ep = t, e end
-  end
-end
-assert(pair_ep and best_pair < best_single * 0.97,
-  "the model no longer needs both the rack and a new EP size: re-tune this scenario")
-local target_s = math.sqrt(best_pair * best_single)
--- The moves the keys make: each press doubles or halves a degree.
-local function steps(verb, from, to)
-  local out = {}
-  while from ~= to do
-    from = to > from and from * 2 or from // 2
-    out[#out + 1] = verb .. " " .. from
-  end
-  return out
-end
-local scn_moves = { "system gb200-nvl72" }
-for _, mv in ipairs(steps("ep", start_ep, pair_ep)) do scn_moves[#scn_moves + 1] = mv end
+local best = scalelab.pair_target { cost = step_of, a = { "dgx-b200", "gb200-nvl72" }, b = EPS,
+  start = { "dgx-b200", start_ep } }
+local target_s = best.target
+local scn_moves = { "system " .. best.a, table.unpack(scalelab.moves("ep", start_ep, best.b)) }
 local scn_map = { tp = 1, pp = 1, dp = 128, ep = start_ep, zero = 3 }
 local scn_start = scalelab.step { cluster = servers, workload = moe_wl, mapping = scn_map }
 local out_share = (64 - b200.domain_gpus) / 64
@@ -173,9 +155,7 @@ B200-class GPUs: change the wiring, then the EP it allows.]], V),
           if r.mapping.tp ~= 1 or r.mapping.pp ~= 1 then
             return false, "keep TP 1 and PP 1: this job changes only EP and the wiring"
           end
-          if not r.fits then return false end -- the screen says why
-          if r.step_s < target_s then return true end
-          return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target
+          return scalelab.fits_under(r, target_s)
         end },
       hints = {
         "On servers, EP stays small so its all-to-all stays on NVLink.",
@@ -191,8 +171,7 @@ B200-class GPUs: change the wiring, then the EP it allows.]], V),
 You ended on {sys} with EP {ep}: {step} a step, expert exchange
 {ep_s}. The GPU count never changed; the wider domain did. Now
 {where}.
-]], { sys = r.cluster.name, ep = r.mapping.ep, step = U.format("time", r.step_s),
-      ep_s = U.format("time", r.breakdown.ep_s), where = where })
+]], scalelab.facts(r, { where = where }))
       end,
       solution = scn_moves, par = #scn_moves },
 

@@ -176,8 +176,7 @@ or less, at least {replicas} replicas; TP must divide {heads} heads.]], V),
 You serve with TP {tp} x PP {pp}: {t} per token ({rate} tokens/s per
 user) and {dp} replicas. Wide TP inside the NVLink domain cut the
 time per token; dropping PP freed GPUs for more replicas.
-]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, t = ms(s.t),
-      rate = string.format("%.0f", 1 / s.t) })
+]], scalelab.facts(r, { t = ms(s.t), rate = string.format("%.0f", 1 / s.t) }))
       end,
       solution = { "tp 16", "tp 32", "pp 1" }, par = 3 },
 

@@ -165,10 +165,8 @@ through both. Let only DP cross the link; keep the pipeline fed.]], V),
         check = function(r)
           if r.span.tp.sites > 1 then return false, "a TP group spans both sites" end
           if r.span.pp.sites > 1 then return false, "the pipeline still runs through both sites" end
-          if not r.fits then return false end -- the screen says why
-          if r.step_s < target_s then return true end
-          return false, string.format("step %s, goal %s; the bubble is %.0f%% of it",
-            U.format("time", r.step_s), V.target, 100 * r.breakdown.bubble_s / r.step_s)
+          return scalelab.fits_under(r, target_s, string.format("the bubble is %.0f%% of it",
+            100 * r.breakdown.bubble_s / r.step_s))
         end },
       hints = {
         "Which group spans the two sites now? Look at the pipeline.",
@@ -179,10 +177,8 @@ through both. Let only DP cross the link; keep the pipeline fed.]], V),
         return fill([[
 You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: each site
 holds whole pipelines, only the once-per-step gradient reduction
-crosses, and the bubble is {share} of the {step} step.
-]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
-      share = string.format("%.0f%%", 100 * r.breakdown.bubble_s / r.step_s),
-      step = U.format("time", r.step_s) })
+crosses, and the bubble is {bubble_pct} of the {step} step.
+]], scalelab.facts(r))
       end,
       solution = { "pp 32", "mb 1" }, par = 2 },
 

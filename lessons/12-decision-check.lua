@@ -50,35 +50,10 @@ local PARTITIONS, EPS = {}, { 1, 2, 4, 8, 16, 32, 64, 128 }
 for d = 1, RACK do
   if RACK % d == 0 then PARTITIONS[#PARTITIONS + 1] = d end
 end
-local best_single, best_pair, pair = math.huge, math.huge, nil
-for _, d in ipairs(PARTITIONS) do
-  if d ~= 8 then best_single = math.min(best_single, step2(d, START_EP)) end
-end
-for _, e in ipairs(EPS) do
-  if e ~= START_EP then best_single = math.min(best_single, step2(8, e)) end
-end
-for _, d in ipairs(PARTITIONS) do
-  for _, e in ipairs(EPS) do
-    if d ~= 8 and e ~= START_EP then
-      local t = step2(d, e)
-      if t < best_pair then best_pair, pair = t, { d, e } end
-    end
-  end
-end
-assert(pair and best_pair < best_single * 0.97,
-  "the model no longer needs both a domain and an EP change: re-tune case 2")
-local target2 = math.sqrt(best_pair * best_single)
--- The moves the keys make: each press doubles or halves a degree.
-local function steps(verb, from, to)
-  local out = {}
-  while from ~= to do
-    from = to > from and from * 2 or from // 2
-    out[#out + 1] = verb .. " " .. from
-  end
-  return out
-end
-local moves2 = { "domain " .. pair[1] }
-for _, mv in ipairs(steps("ep", START_EP, pair[2])) do moves2[#moves2 + 1] = mv end
+local best2 = scalelab.pair_target { cost = step2, a = PARTITIONS, b = EPS,
+  start = { 8, START_EP } }
+local target2 = best2.target
+local moves2 = { "domain " .. best2.a, table.unpack(scalelab.moves("ep", START_EP, best2.b)) }
 local bad2 = scalelab.step { cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
   workload = w2, mapping = m2(START_EP) }
 local at64 = step2(64, START_EP)
@@ -149,9 +124,7 @@ The tiers, the memory and the pipeline are all wrong: fix all three.]], V),
         text = "Fit in memory with a step under " .. V.target1 .. ".",
         target = { step_s = target1 },
         check = function(r)
-          if not r.fits then return false end -- the screen says why
-          if r.step_s < target1 then return true end
-          return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target1
+          return scalelab.fits_under(r, target1)
         end },
       hints = {
         "Find the tier problem first, then look at memory and the bubble.",
@@ -163,8 +136,7 @@ The tiers, the memory and the pipeline are all wrong: fix all three.]], V),
 You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: {step} a
 step (from {bad1}). TP on NVLink ({h_up} each way), enough stages to
 fit, and small micro-batches to keep them busy.
-]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp, mb = r.mapping.mb,
-      step = U.format("time", r.step_s), bad1 = V.bad1, h_up = V.h_up })
+]], scalelab.facts(r, { bad1 = V.bad1, h_up = V.h_up }))
       end,
       solution = { "tp 16", "tp 8", "pp 8", "mb 2", "mb 1" }, par = 5 },
 
@@ -195,9 +167,7 @@ Keep TP 1 and PP 1; the model must fit.]], V),
           if r.mapping.tp ~= 1 or r.mapping.pp ~= 1 then
             return false, "keep TP 1 and PP 1: change the domain and EP"
           end
-          if not r.fits then return false end -- the screen says why
-          if r.step_s < target2 then return true end
-          return false, "step " .. U.format("time", r.step_s) .. ", goal " .. V.target2
+          return scalelab.fits_under(r, target2)
         end },
       hints = {
         "Expert all-to-all is tightly coupled: every GPU talks to all in its group.",
@@ -213,8 +183,7 @@ Keep TP 1 and PP 1; the model must fit.]], V),
 You ended with {d}-GPU domains and EP {ep}: {step} a step, expert
 exchange {ep_s}. Tightly coupled work wanted scale-up: now
 {where}.
-]], { d = r.cluster.domain_gpus, ep = r.mapping.ep, step = U.format("time", r.step_s),
-      ep_s = U.format("time", r.breakdown.ep_s), where = where })
+]], scalelab.facts(r, { where = where }))
       end,
       solution = moves2, par = #moves2 },
 

@@ -652,6 +652,206 @@ static int api_fill(lua_State *L)
     return 1;
 }
 
+/* ---- scenario design helpers ------------------------------------------ */
+
+/* scalelab.moves(verb, from, to): the moves "verb N" that take a degree from
+ * `from` to `to` the way the keys do, each press doubling or halving it. */
+static int api_moves(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    lua_Integer from = luaL_checkinteger(L, 2), to = luaL_checkinteger(L, 3);
+    lua_Integer lo = from < to ? from : to, hi = from < to ? to : from;
+    if (lo < 1 || hi % lo != 0 || ((hi / lo) & (hi / lo - 1)) != 0)
+        return luaL_error(L, "scalelab.moves: %I is not %I doubled or halved", to, from);
+    lua_newtable(L);
+    for (int n = 1; from != to; n++) {
+        from = to > from ? from * 2 : from / 2;
+        lua_pushfstring(L, "%s %I", lua_tostring(L, 1), from);
+        lua_rawseti(L, -2, n);
+    }
+    return 1;
+}
+
+/* cost(a, b) for the function at index 2 and the values at indexes a, b. */
+static double pair_cost(lua_State *L, int a, int b)
+{
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, a);
+    lua_pushvalue(L, b);
+    lua_call(L, 2, 1);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        luaL_error(L,
+                   "scalelab.pair_target: cost must return a number (math.huge where "
+                   "the set-up fails), not %s",
+                   luaL_typename(L, -1));
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* The margin by which the best pair of changes must beat every single
+ * change, so that the goal between them needs both. */
+#define PAIR_MARGIN 0.97
+
+/* scalelab.pair_target{cost =, a =, b =, start = {a0, b0}}: the best single
+ * change (a with b0, or b with a0), the best pair (both changed, first found
+ * on ties, a outer), and a target between them, their geometric mean. */
+static int api_pair_target(lua_State *L)
+{
+    static const char *const known[] = {"cost", "a", "b", "start", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_known(L, 1, "scalelab.pair_target", known);
+    lua_settop(L, 1);
+    lua_getfield(L, 1, "cost");  /* 2 */
+    lua_getfield(L, 1, "a");     /* 3 */
+    lua_getfield(L, 1, "b");     /* 4 */
+    lua_getfield(L, 1, "start"); /* 5 */
+    if (lua_type(L, 2) != LUA_TFUNCTION || lua_type(L, 3) != LUA_TTABLE ||
+        lua_type(L, 4) != LUA_TTABLE || lua_type(L, 5) != LUA_TTABLE)
+        return luaL_error(L, "scalelab.pair_target: needs cost (a function), a and b (lists) "
+                             "and start ({a, b})");
+    lua_rawgeti(L, 5, 1); /* 6: a0 */
+    lua_rawgeti(L, 5, 2); /* 7: b0 */
+    if (lua_isnil(L, 6) || lua_isnil(L, 7))
+        return luaL_error(L, "scalelab.pair_target: start must be {a, b}");
+    lua_Integer na = (lua_Integer)lua_rawlen(L, 3), nb = (lua_Integer)lua_rawlen(L, 4);
+    double single = HUGE_VAL, pair = HUGE_VAL;
+    lua_Integer pa = 0, pb = 0;
+    for (lua_Integer j = 1; j <= nb; j++) {
+        lua_rawgeti(L, 4, j);
+        if (!lua_rawequal(L, -1, 7))
+            single = fmin(single, pair_cost(L, 6, lua_gettop(L)));
+        lua_pop(L, 1);
+    }
+    for (lua_Integer i = 1; i <= na; i++) {
+        lua_rawgeti(L, 3, i);
+        int a = lua_gettop(L);
+        if (!lua_rawequal(L, a, 6)) {
+            single = fmin(single, pair_cost(L, a, 7));
+            for (lua_Integer j = 1; j <= nb; j++) {
+                lua_rawgeti(L, 4, j);
+                if (!lua_rawequal(L, -1, 7)) {
+                    double t = pair_cost(L, a, lua_gettop(L));
+                    if (t < pair)
+                        pair = t, pa = i, pb = j;
+                }
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+    }
+    if (pa == 0 || !isfinite(single) || !isfinite(pair))
+        return luaL_error(L, "scalelab.pair_target: no single change or no pair of changes has a "
+                             "finite cost: re-tune the scenario");
+    if (!(pair < single * PAIR_MARGIN))
+        return luaL_error(L,
+                          "scalelab.pair_target: one change alone (%f) comes within 3%% of the "
+                          "best pair (%f): re-tune the scenario",
+                          single, pair);
+    lua_createtable(L, 0, 5);
+    set_num(L, "target", sqrt(single * pair));
+    set_num(L, "single", single);
+    set_num(L, "pair", pair);
+    lua_rawgeti(L, 3, pa);
+    lua_setfield(L, -2, "a");
+    lua_rawgeti(L, 4, pb);
+    lua_setfield(L, -2, "b");
+    return 1;
+}
+
+/* scalelab.fits_under(r, target_s [, note]): a goal's usual verdict. */
+static int api_fits_under(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    double target_s = luaL_checknumber(L, 2);
+    const char *note = luaL_optstring(L, 3, NULL);
+    lua_getfield(L, 1, "fits");
+    lua_getfield(L, 1, "step_s");
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        return luaL_error(L, "scalelab.fits_under: r.step_s is not a number (give the goal's r)");
+    double step_s = lua_tonumber(L, -1);
+    if (!lua_toboolean(L, -2) || step_s < target_s) {
+        lua_pushboolean(L, lua_toboolean(L, -2) && step_s < target_s);
+        return 1; /* not fitting needs no reason: the screen says why */
+    }
+    char got[32], want[32];
+    units_format(UNITS_TIME, step_s, false, got, sizeof got);
+    units_format(UNITS_TIME, target_s, false, want, sizeof want);
+    lua_pushboolean(L, 0);
+    if (note)
+        lua_pushfstring(L, "step %s, goal %s; %s", got, want, note);
+    else
+        lua_pushfstring(L, "step %s, goal %s", got, want);
+    return 2;
+}
+
+/* Field k of the table at idx as a number; an error names what is missing. */
+static double facts_num(lua_State *L, int idx, const char *k)
+{
+    lua_getfield(L, idx, k);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        luaL_error(L, "scalelab.facts: r has no number %s (give it a goal's or debrief's r)", k);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+static void facts_set(lua_State *L, const char *k, UnitsKind kind, double v)
+{
+    char buf[32];
+    set_str(L, k, units_format(kind, v, false, buf, sizeof buf));
+}
+
+/* Pushes field k of the table at idx, which must be a table. */
+static int facts_table(lua_State *L, int idx, const char *k)
+{
+    if (lua_getfield(L, idx, k) != LUA_TTABLE)
+        luaL_error(L, "scalelab.facts: r has no table %s (give it a goal's or debrief's r)", k);
+    return lua_gettop(L);
+}
+
+/* scalelab.facts(r [, more]): a result as the values a debrief fills in,
+ * the entries of `more` added over them. */
+static int api_facts(lua_State *L)
+{
+    static const char *const degrees[] = {"tp", "pp", "dp", "ep", "cp", "mb", NULL};
+    static const char *const parts[] = {"compute_s", "tp_s", "pp_s", "bubble_s",
+                                        "dp_s",      "ep_s", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (!lua_isnoneornil(L, 2))
+        luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    int mapping = facts_table(L, 1, "mapping");     /* 3 */
+    int cluster = facts_table(L, 1, "cluster");     /* 4 */
+    int breakdown = facts_table(L, 1, "breakdown"); /* 5 */
+    double step_s = facts_num(L, 1, "step_s");
+    lua_newtable(L);
+    for (int i = 0; degrees[i]; i++) {
+        lua_getfield(L, mapping, degrees[i]);
+        lua_setfield(L, -2, degrees[i]);
+    }
+    lua_getfield(L, cluster, "name");
+    lua_setfield(L, -2, "sys");
+    lua_getfield(L, cluster, "domain_gpus");
+    lua_setfield(L, -2, "d");
+    facts_set(L, "step", UNITS_TIME, step_s);
+    facts_set(L, "mem", UNITS_BYTES, facts_num(L, 1, "mem_per_gpu_bytes"));
+    for (int i = 0; parts[i]; i++)
+        facts_set(L, parts[i], UNITS_TIME, facts_num(L, breakdown, parts[i]));
+    char pct[32];
+    snprintf(pct, sizeof pct, "%.0f%%", 100 * facts_num(L, breakdown, "bubble_s") / step_s);
+    set_str(L, "bubble_pct", pct);
+    if (lua_istable(L, 2)) {
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_settable(L, -4);
+        }
+    }
+    return 1;
+}
+
 static int api_units_bits_bytes(lua_State *L)
 {
     double v = luaL_checknumber(L, 1);
@@ -848,6 +1048,10 @@ void lesson_api_open(lua_State *L)
         {"compare", api_compare_page},
         {"predict", api_predict_page},
         {"fill", api_fill},
+        {"moves", api_moves},
+        {"pair_target", api_pair_target},
+        {"fits_under", api_fits_under},
+        {"facts", api_facts},
         {NULL, NULL},
     };
     luaL_newlib(L, api);
