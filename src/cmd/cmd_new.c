@@ -41,9 +41,10 @@ static const char new_help[] =
 
 /* The skeleton is assets/new-lesson.lua (found like the presets: beside
  * the program, in the install's share folder, or SCALELAB_ASSETS). @ID@
- * and @TITLE@ are replaced; everything else is written as is. Its scenario
- * is the one of tests/lessons/example.lua, which the lesson tests keep
- * passing: TP 16 over two 8-GPU servers, solved by TP 8 x PP 2. */
+ * and @TITLE@ are replaced; everything else is written as is. It is also
+ * the complete example of lessons/AUTHORING.md, which the lesson tests load
+ * as this command writes it: its scenario is TP 16 over two 8-GPU servers,
+ * solved by TP 8 x PP 2. */
 #define NEW_SKELETON     "new-lesson.lua"
 #define NEW_SKELETON_MAX (256u << 10)
 

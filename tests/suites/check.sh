@@ -10,8 +10,8 @@ trap 'rm -rf "$T"' EXIT
 fail=0
 bad() { echo "check.sh: FAIL: $*"; fail=1; }
 
-# 1. Shipped lessons and the example pass.
-if ! timeout 120 "$bin" check lessons/*.lua tests/lessons/example.lua >"$T/out" 2>"$T/err"; then
+# 1. Shipped lessons and the exercises example pass.
+if ! timeout 120 "$bin" check lessons/*.lua tests/lessons/exercises.lua >"$T/out" 2>"$T/err"; then
   bad "shipped lessons: $(head -c 400 "$T/err")"
 fi
 
@@ -54,10 +54,10 @@ grep -q "allow.lua:9: solution move 1 'swap 0 8': this scenario does not let you
   "$T/err" || bad "allow: $(cat "$T/err")"
 
 # 4. Ids unique across the set.
-cp tests/lessons/example.lua "$T/copy.lua"
-timeout 20 "$bin" check tests/lessons/example.lua "$T/copy.lua" 2>"$T/err" >/dev/null; rc=$?
+cp tests/lessons/exercises.lua "$T/copy.lua"
+timeout 20 "$bin" check tests/lessons/exercises.lua "$T/copy.lua" 2>"$T/err" >/dev/null; rc=$?
 [ "$rc" = 1 ] || bad "duplicate id: exit $rc"
-grep -q "copy.lua:1: lesson id 'example-tp-in-a-box' is already used" "$T/err" || bad "dup id msg"
+grep -q "copy.lua:1: lesson id 'example-exercises' is already used" "$T/err" || bad "dup id msg"
 
 # 5. Usage.
 timeout 5 "$bin" check >/dev/null 2>"$T/err"; rc=$?

@@ -10,7 +10,7 @@
 #   shows the model's answer and the formula;
 # - the scenario shows moves against par and the goal's mark on the bar;
 #   search where allowed is recorded in the debrief; where not allowed
-#   (tests/lessons/example.lua) the s key is refused;
+#   (tests/e2e/lessons/01-e2e-basics.lua) the s key is refused;
 # - the menu shows the first-try score, and R replays the missed question.
 # Waits poll the screen with a timeout; no fixed sleeps.
 bin=${1:?usage: exercises.sh BINARY}
@@ -108,10 +108,10 @@ grep -q '^page example-exercises 0 ' "$tmp/state/scalelab/progress" ||
   no "no progress record for the quiz"
 
 # --- search refused where the scenario does not allow it ---
-start "$(pwd)/tests/lessons/example.lua"
-wait_for "Two speeds"
-keys n n
-wait_for "Fix the split"
+start "$(pwd)/tests/e2e/lessons/01-e2e-basics.lua"
+wait_for "Hello from the test lesson"
+keys n
+wait_for "Cross the boundary"
 keys s
 wait_for "Search is off in this scenario"
 on_screen "Best mappings" && no "search opened in a scenario that does not allow it"

@@ -1,9 +1,12 @@
 /* test_lesson — loading lessons, reading pages, goals, `check` problems, and
  * the hostile lesson files of tests/lessons/hostile/ (each refused with
- * file:line, in bounded time, Lua stack balanced). Also keeps the example
- * lesson of lessons/AUTHORING.md equal to tests/lessons/example.lua.
+ * file:line, in bounded time, Lua stack balanced). The example lesson is
+ * what `scalelab new` writes from assets/new-lesson.lua, made once for the
+ * whole program; the guide's copies of it and of tests/lessons/exercises.lua
+ * are kept equal to their files.
  */
 #include "base/clock.h"
+#include "cmd/cli.h"
 #include "lesson/lesson.h"
 #include "model/quiz.h"
 
@@ -21,8 +24,31 @@
 #include <string.h>
 #include <time.h>
 
-#define EXAMPLE "tests/lessons/example.lua"
 #define HOSTILE "tests/lessons/hostile/"
+
+/* The skeleton as `scalelab new DIR/skeleton.lua` writes it: id "skeleton",
+ * title "Skeleton". */
+static char example_dir[64], EXAMPLE[96];
+
+static int make_example(void **state)
+{
+    (void)state;
+    setenv("SCALELAB_ASSETS", "assets", 1);
+    if (!tl_tmpdir_make(example_dir, sizeof example_dir, "lesson"))
+        return -1;
+    snprintf(EXAMPLE, sizeof EXAMPLE, "%s/skeleton.lua", example_dir);
+    char *argv[] = {"new", EXAMPLE, NULL};
+    const TlRun *r = tl_run(cmd_new, 2, argv);
+    if (r->status != 0)
+        print_error("scalelab new: %s\n", r->err);
+    return r->status;
+}
+
+static int remove_example(void **state)
+{
+    (void)state;
+    return tl_tmpdir_remove(example_dir) ? 0 : -1;
+}
 
 static void test_lesson_example_header_and_pages(void **state)
 {
@@ -32,23 +58,25 @@ static void test_lesson_example_header_and_pages(void **state)
     if (!l)
         print_error("%s\n", err);
     assert_non_null(l);
-    assert_string_equal(lesson_id(l), "example-tp-in-a-box");
-    assert_string_equal(lesson_title(l), "Keep TP inside the box");
-    assert_string_equal(lesson_track(l), "Examples");
-    assert_int_equal(lesson_order(l), 1);
+    assert_string_equal(lesson_id(l), "skeleton");
+    assert_string_equal(lesson_title(l), "Skeleton");
+    assert_string_equal(lesson_track(l), "Drafts");
+    assert_int_equal(lesson_order(l), 100);
     assert_int_equal(lesson_minutes(l), 5);
-    assert_int_equal(lesson_page_count(l), 4);
+    assert_int_equal(lesson_page_count(l), 6);
     assert_int_equal(lesson_page_kind(l, 0), PAGE_TEXT);
     assert_int_equal(lesson_page_kind(l, 1), PAGE_DIAGRAM);
     assert_int_equal(lesson_page_kind(l, 2), PAGE_SCENARIO);
     assert_int_equal(lesson_page_kind(l, 3), PAGE_QUIZ);
+    assert_int_equal(lesson_page_kind(l, 4), PAGE_PREDICT);
+    assert_int_equal(lesson_page_kind(l, 5), PAGE_TEXT);
     /* Text computed by the lesson: NVLink 4 is 900 GB/s both ways = 450 GB/s
      * per direction; a 400 Gb/s NIC is 50 GB/s (presets, MODEL-FACTS). */
     assert_non_null(strstr(lesson_page_text(l, 0), "450 GB/s per direction"));
     assert_non_null(strstr(lesson_page_text(l, 0), "50.0 GB/s"));
     /* Page lines: the `kind =` of each page in the file. */
-    assert_int_equal(lesson_page_line(l, 0), 19);
-    assert_int_equal(lesson_page_line(l, 3), 42);
+    assert_int_equal(lesson_page_line(l, 0), 36);
+    assert_int_equal(lesson_page_line(l, 3), 78);
     /* Out of range is safe. */
     assert_string_equal(lesson_page_title(l, 99), "");
     assert_string_equal(lesson_page_text(l, -1), "");
@@ -65,7 +93,7 @@ static void test_lesson_diagram_page(void **state)
     assert_non_null(l);
     LessonDiagram d;
     assert_true(lesson_page_diagram(l, 1, 0, &d, err, sizeof err));
-    assert_int_equal(d.view, VIEW_RACK);
+    assert_int_equal(d.view, VIEW_FABRIC);
     assert_int_equal(d.cluster.n_gpus, 16);
     assert_int_equal(d.cluster.domain_gpus, 8); /* DGX H100: 8 GPUs per server */
     assert_null(d.placement);
@@ -79,11 +107,12 @@ static void test_lesson_quiz_page(void **state)
     (void)state;
     char err[MSG_LEN];
     Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
-    assert_int_equal(lesson_quiz_choice_count(l, 3), 2);
+    assert_int_equal(lesson_quiz_choice_count(l, 3), 3);
     assert_string_equal(lesson_quiz_choice(l, 3, 0), "Inside one NVLink domain");
     assert_true(lesson_quiz_is_correct(l, 3, 0));
     assert_false(lesson_quiz_is_correct(l, 3, 1));
     assert_false(lesson_quiz_is_correct(l, 3, 2));
+    assert_false(lesson_quiz_is_correct(l, 3, 3));
     assert_non_null(strstr(lesson_quiz_explanation(l, 3, 1), "NICs"));
     assert_int_equal(lesson_quiz_choice_count(l, 0), 0);
     lesson_free(l);
@@ -94,12 +123,12 @@ static void test_lesson_scenario_goal(void **state)
     (void)state;
     char err[MSG_LEN], why[200];
     Lesson *l = lesson_load(EXAMPLE, err, sizeof err);
-    assert_int_equal(lesson_scenario_hint_count(l, 2), 2);
-    assert_string_equal(lesson_scenario_hint(l, 2, 1), "Try TP 8 and PP 2.");
+    assert_int_equal(lesson_scenario_hint_count(l, 2), 3);
+    assert_string_equal(lesson_scenario_hint(l, 2, 2), "Try TP 8 and PP 2.");
     assert_int_equal(lesson_scenario_solution_count(l, 2), 2);
     assert_string_equal(lesson_scenario_solution_move(l, 2, 0), "tp 8");
     assert_non_null(strstr(lesson_scenario_goal_text(l, 2), "Step under"));
-    assert_non_null(strstr(lesson_scenario_debrief(l, 2), "NVLink"));
+    assert_string_equal(lesson_scenario_debrief(l, 2), ""); /* a function */
     Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(scenario_mapping(s)->tp, 16);
@@ -111,6 +140,11 @@ static void test_lesson_scenario_goal(void **state)
         assert_true(
             scenario_apply_text(s, lesson_scenario_solution_move(l, 2, i), err, sizeof err));
     assert_int_equal(lesson_scenario_goal_met(l, 2, s, why, sizeof why, err, sizeof err), 1);
+    char debrief[512];
+    LessonPlay play = {.moves = 2};
+    assert_true(
+        lesson_scenario_debrief_for(l, 2, s, &play, debrief, sizeof debrief, err, sizeof err));
+    CONTAINS(debrief, "TP 8 now stays on NVLink; only PP 2 sends cross servers.");
     /* Many calls leave the stack balanced. */
     for (int i = 0; i < 200; i++)
         lesson_scenario_goal_met(l, 2, s, why, sizeof why, err, sizeof err);
@@ -258,8 +292,8 @@ static void test_lesson_check_example_passes(void **state)
     assert_int_equal(lesson_check_file("tests/lessons/exercises.lua", collect, &r), 0);
 }
 
-/* Each example in AUTHORING.md is its file under tests/lessons/, byte for
- * byte, between the marker and the closing fence. */
+/* Each example in AUTHORING.md is its file, byte for byte, between the
+ * marker and the closing fence. */
 static void authoring_example_is(const char *path)
 {
     char *guide = tl_read_file("lessons/AUTHORING.md");
@@ -285,7 +319,7 @@ static void authoring_example_is(const char *path)
 static void test_lesson_authoring_example_in_step(void **state)
 {
     (void)state;
-    authoring_example_is(EXAMPLE);
+    authoring_example_is("assets/new-lesson.lua");
     authoring_example_is("tests/lessons/exercises.lua");
 }
 
@@ -338,13 +372,14 @@ static void test_lesson_search_off_unless_allowed(void **state)
 {
     (void)state;
     char err[MSG_LEN] = "";
-    Lesson *l = lesson_load(EXAMPLE, err, sizeof err); /* allow = { "degrees" } */
+    /* page 1: allow lists all but search; no par, no target */
+    Lesson *l = lesson_load("tests/e2e/lessons/01-e2e-basics.lua", err, sizeof err);
     assert_non_null(l);
-    Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);
+    Scenario *s = lesson_scenario_start(l, 1, err, sizeof err);
     assert_non_null(s);
     assert_false(scenario_allowed(s) & SCN_ALLOW_SEARCH);
-    assert_int_equal(lesson_scenario_par(l, 2), 0);
-    assert_false(lesson_scenario_target(l, 2, NULL));
+    assert_int_equal(lesson_scenario_par(l, 1), 0);
+    assert_false(lesson_scenario_target(l, 1, NULL));
     scenario_free(s);
     lesson_free(l);
     assert_false(SCN_ALLOW_LESSON_DEFAULT & SCN_ALLOW_SEARCH);
@@ -482,5 +517,5 @@ int main(void)
         cmocka_unit_test(test_lesson_debrief_from_final_state),
         cmocka_unit_test(test_lesson_check_par_and_predict),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, make_example, remove_example);
 }
