@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "testlib.h"
+
 #include "model/mapping.h"
 #include "model/placement.h"
 #include "model/span.h"
@@ -34,19 +36,10 @@ static Cluster hand_cluster(int n, int domain, int per_leaf, int sites)
     return c;
 }
 
+/* Heads of 128 wide, as GPT-3's are. */
 static Workload gpt(int layers, int heads, int batch, int mb)
 {
-    Workload w = {.id = "t",
-                  .layers = layers,
-                  .hidden = 128 * heads,
-                  .heads = heads,
-                  .kv_heads = heads,
-                  .ffn = 512 * heads,
-                  .seq = 2048,
-                  .vocab = 51200,
-                  .global_batch = batch,
-                  .micro_batch = mb};
-    return w;
+    return tl_gpt(layers, 128 * heads, heads, batch, mb);
 }
 
 static void expect_illegal(const Mapping *m, const Cluster *c, const Workload *w,

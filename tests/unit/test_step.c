@@ -30,67 +30,13 @@
 
 #include "model/step.h"
 
-static Cluster tiny_cluster(void)
-{
-    Cluster c;
-    memset(&c, 0, sizeof c);
-    strcpy(c.system_id, "custom");
-    c.gpu.bf16_flops = 100e12;
-    c.gpu.hbm_bytes = 80e9;
-    c.gpu.hbm_bytes_per_s = 1e12;
-    c.n_gpus = 8;
-    c.domain_gpus = 8;
-    c.up_bytes_per_s = 100e9;
-    c.out_bytes_per_s = 10e9;
-    c.oversub = 1;
-    c.gpus_per_leaf = 8;
-    c.sites = 1;
-    return c;
-}
-
-static Workload tiny_workload(void)
-{
-    Workload w = {.id = "tiny",
-                  .layers = 2,
-                  .hidden = 1024,
-                  .heads = 8,
-                  .kv_heads = 8,
-                  .ffn = 4096,
-                  .seq = 1024,
-                  .vocab = 1000,
-                  .global_batch = 8,
-                  .micro_batch = 1,
-                  .flash_attention = true};
-    return w;
-}
-
-static const StepParams P0 = {.compute_efficiency = 0.5,
-                              .nonmatmul_bytes_per_act = 0,
-                              .up_efficiency = 1,
-                              .out_efficiency = 1,
-                              .dp_overlap = 0,
-                              .coll_fixed_s = 0};
-
-static StepResult eval_ok(const Cluster *c, const Workload *w, const Mapping *m,
-                          const StepParams *p)
-{
-    StepResult r;
-    char err[200] = "";
-    StepStatus st = step_eval(c, w, m, NULL, p, &r, err, sizeof err);
-    if (st != STEP_OK) {
-        print_error("step_eval failed: %s\n", err);
-        fail();
-    }
-    return r;
-}
-
 static void test_step_tiny_job_by_hand(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
-    StepResult r = eval_ok(&c, &w, &m, &P0);
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     assert_int_equal(r.micro_batches, 2);
     /* Compute per micro-batch: (2 x 29,360,128 + 2,048,000) x 3 = 182,304,768
      * FLOPs per token x 1024 tokens / TP 2 = 93,340,041,216 per GPU, at
@@ -144,36 +90,36 @@ static void test_step_tiny_job_by_hand(void **state)
 static void test_step_memory_bound_term_and_overlap(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
-    StepResult base = eval_ok(&c, &w, &m, &P0);
+    StepResult base = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     /* Memory-bound term, 2 bytes of HBM traffic per activation byte: per
      * micro-batch 2 x (17,825,792 x 2 layers + 2,048,000 logits) / 1e12
      * = 7.5399168e-5 s; 2 micro-batches = 1.50798336e-4 s more compute. */
-    StepParams p = P0;
+    StepParams p = TL_TINY_PARAMS;
     p.nonmatmul_bytes_per_act = 2;
-    StepResult r = eval_ok(&c, &w, &m, &p);
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &p);
     NEAR(r.part_s[STEP_COMPUTE] - base.part_s[STEP_COMPUTE], 1.50798336e-4, 1e-6);
     /* Overlap 1: the backward of the last micro-batch (2/3 of its compute,
      * 2/3 x 1.86680082432e-3 = 1.24453388e-3 s) hides all 8.18e-4 s of DP. */
-    p = P0;
+    p = TL_TINY_PARAMS;
     p.dp_overlap = 1;
-    r = eval_ok(&c, &w, &m, &p);
+    r = tl_eval_ok(&c, &w, &m, NULL, &p);
     assert_true(r.part_s[STEP_DP] == 0);
     NEAR(r.dp_hidden_s, 8.1795072e-4, 1e-9);
     /* Overlap 0.25: hides 0.25 x 1.24453388e-3 = 3.1113347e-4 s, exposes
      * 8.1795072e-4 - 3.1113347e-4 = 5.0681725e-4 s. */
     p.dp_overlap = 0.25;
-    r = eval_ok(&c, &w, &m, &p);
+    r = tl_eval_ok(&c, &w, &m, NULL, &p);
     NEAR(r.part_s[STEP_DP], 8.1795072e-4 - 0.25 * 2.0 / 3.0 * 1.86680082432e-3, 1e-8);
 }
 
 static void test_step_pipeline_bubble_and_sends(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     /* TP 2, PP 2, DP 2: m = 8 / 2 = 4, one layer per stage. Last stage per
      * micro-batch: (3 x 29,360,128 + 3 x 2,048,000) x 1024 / 2 =
      * 48,242,884,608 FLOPs = 9.6485769216e-4 s; TP 4 x 2.097152e-5 =
@@ -181,7 +127,7 @@ static void test_step_pipeline_bubble_and_sends(void **state)
      * of b*s*h*2/t = 1,048,576 bytes at 100 GB/s = 2.097152e-5 s. Stage time
      * 1.06971529216e-3 s; bubble (p-1)/v = 1 stage time. */
     Mapping m = {.tp = 2, .cp = 1, .pp = 2, .dp = 2, .ep = 1, .interleave = 1};
-    StepResult r = eval_ok(&c, &w, &m, &P0);
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     assert_int_equal(r.micro_batches, 4);
     assert_int_equal(r.layers_per_stage, 1);
     NEAR(r.part_s[STEP_PP], 4 * 2.097152e-5, 1e-9);
@@ -194,13 +140,13 @@ static void test_step_pipeline_bubble_and_sends(void **state)
      * bytes; the last 2 layers + logits = 37,699,584. TP 2 PP 4 DP 1. */
     w.layers = 10;
     Mapping m4 = {.tp = 2, .cp = 1, .pp = 4, .dp = 1, .ep = 1, .interleave = 1};
-    r = eval_ok(&c, &w, &m4, &P0);
+    r = tl_eval_ok(&c, &w, &m4, NULL, &TL_TINY_PARAMS);
     assert_int_equal(r.micro_batches, 8);
     NEAR(r.mem_activations, 142606336.0, 1e-12);
     /* Interleaved, v = 2 (4 layers, 1 per chunk): bubble (p-1)/v of a stage. */
     w.layers = 4;
     m.interleave = 2;
-    r = eval_ok(&c, &w, &m, &P0);
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(r.part_s[STEP_BUBBLE], r.mb_stage_s / 2, 1e-12);
     /* and twice the sends: 2 v = 4 per micro-batch. */
     NEAR(r.comm[STEP_PP].count, 4.0 * 4, 1e-12);
@@ -210,7 +156,7 @@ static void test_step_pipeline_bubble_and_sends(void **state)
      * a stage, not (p-1)/v = 1/4. */
     w.layers = 10;
     m.interleave = 4;
-    r = eval_ok(&c, &w, &m, &P0);
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     assert_int_equal(r.layers_per_stage, 5);
     assert_int_equal(r.layers_per_chunk, 2);
     NEAR(r.part_s[STEP_BUBBLE], r.mb_stage_s * 2.0 / 5.0, 1e-12);
@@ -222,11 +168,11 @@ static void test_step_pipeline_bubble_and_sends(void **state)
 static void test_step_recompute_and_zero(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
     w.recompute = WL_RECOMPUTE_FULL;
-    StepResult r = eval_ok(&c, &w, &m, &P0);
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     /* Hardware / model FLOPs = (182,304,768 + 58,720,256) / 182,304,768
      * = 1.3221030; TP repeats its forward all-reduces: 6 per layer, 24. */
     NEAR(r.hw_tflops_per_gpu / r.tflops_per_gpu, 241025024.0 / 182304768.0, 1e-9);
@@ -241,11 +187,11 @@ static void test_step_recompute_and_zero(void **state)
      * also gradients: 54,530,048 / 4; ZeRO-3 also weights: 27,265,024 / 4. */
     w.recompute = WL_RECOMPUTE_NONE;
     m.zero = 1;
-    r = eval_ok(&c, &w, &m, &P0);
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(r.mem_optimizer, 40897536.0, 1e-12);
     NEAR(r.mem_grads, 54530048.0, 1e-12);
     m.zero = 3;
-    r = eval_ok(&c, &w, &m, &P0);
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(r.mem_grads, 54530048.0 / 4, 1e-12);
     NEAR(r.mem_weights, 27265024.0 / 4, 1e-12);
     /* ZeRO-3 collectives per step: m = 2 micro-batches x 2 layers, each a
@@ -254,27 +200,27 @@ static void test_step_recompute_and_zero(void **state)
      * x 12 tensors per GPT layer = 144, the same bytes (no latency here). */
     NEAR(r.comm[STEP_DP].count, 12, 1e-12);
     double t_layer = r.comm[STEP_DP].total_s;
-    StepParams pt = P0;
+    StepParams pt = TL_TINY_PARAMS;
     pt.zero3_per_tensor = true;
-    r = eval_ok(&c, &w, &m, &pt);
+    r = tl_eval_ok(&c, &w, &m, NULL, &pt);
     NEAR(r.comm[STEP_DP].count, 144, 1e-12);
     NEAR(r.comm[STEP_DP].total_s, t_layer, 1e-9);
     w.recompute = WL_RECOMPUTE_FULL;
-    r = eval_ok(&c, &w, &m, &P0);
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(r.comm[STEP_DP].count, 16, 1e-12);
     w.recompute = WL_RECOMPUTE_NONE;
     /* ZeRO-1 reduce-scatters fp32 gradients (3/4 x 54,530,048 / 100e9) and
      * all-gathers BF16 weights (3/4 x 27,265,024 / 100e9): 6.1346304e-4 s. */
     m.zero = 1;
-    r = eval_ok(&c, &w, &m, &P0);
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(r.part_s[STEP_DP], 0.75 * (54530048.0 + 27265024.0) / 100e9, 1e-9);
 }
 
 static void test_step_expert_all_to_all(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     w.experts = 4, w.topk = 2;
     /* TP 1, DP 8, EP 2: m = 1. Per MoE layer 4 all-to-alls of
      * b*s*topk*h*2 = 1024 x 2 x 1024 x 2 = 4,194,304 bytes over 2 GPUs of one
@@ -283,7 +229,7 @@ static void test_step_expert_all_to_all(void **state)
      * each reads and writes the routed tokens: 8 x 2 x 4,194,304 / 1e12 =
      * 6.7108864e-5 s. */
     Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 8, .ep = 2, .interleave = 1};
-    StepResult r = eval_ok(&c, &w, &m, &P0);
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(r.comm[STEP_EP].bytes, 4194304.0, 1e-12);
     NEAR(r.part_s[STEP_EP], 1.6777216e-4 + 6.7108864e-5, 1e-9);
     NEAR(r.ep_permute_s, 6.7108864e-5, 1e-9);
@@ -296,12 +242,12 @@ static void test_step_expert_all_to_all(void **state)
 static void test_step_seq_parallel_and_overlaps(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
-    StepResult on = eval_ok(&c, &w, &m, &P0);
+    StepResult on = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     w.seq_parallel = WL_OFF;
-    StepResult off = eval_ok(&c, &w, &m, &P0);
+    StepResult off = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     assert_true(on.seq_parallel && !off.seq_parallel);
     /* no recompute: 2 layers x s*b*h x (17 or 22) + logits 2,048,000 */
     NEAR(on.mem_activations, 2 * 1048576.0 * 17 + 2048000.0, 1e-12);
@@ -311,25 +257,25 @@ static void test_step_seq_parallel_and_overlaps(void **state)
     /* TP overlap: 90% of the TP time (less than the matmul time) hidden */
     w.seq_parallel = WL_AUTO;
     w.tp_overlap = WL_ON;
-    StepResult ov = eval_ok(&c, &w, &m, &P0);
+    StepResult ov = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     assert_true(ov.tp_overlap && !on.tp_overlap);
     NEAR(ov.part_s[STEP_TP], 0.1 * on.part_s[STEP_TP], 1e-9);
     NEAR(ov.tp_hidden_s, 0.9 * on.part_s[STEP_TP], 1e-9);
-    /* DP overlap off: nothing hidden (P0 already has dp_overlap 0) */
+    /* DP overlap off: nothing hidden (TL_TINY_PARAMS already has dp_overlap 0) */
     assert_true(on.dp_overlap);
     w.dp_overlap = WL_OFF;
-    assert_false(eval_ok(&c, &w, &m, NULL).dp_overlap);
+    assert_false(tl_eval_ok(&c, &w, &m, NULL, NULL).dp_overlap);
 }
 
 static void test_step_fp8_and_uneven_stages(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
+    Cluster c = tl_tiny_cluster(8, 8);
     c.gpu.fp8_flops = 200e12;
-    Workload w = tiny_workload();
+    Workload w = tl_tiny_workload();
     w.precision = WL_FP8;
     Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
-    StepResult r = eval_ok(&c, &w, &m, &P0);
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     /* FP8 matmuls at 50% of 200 TFLOP/s: half the BF16 compute time,
      * 3.73360164864e-3 / 2; MFU against the FP8 peak. */
     NEAR(r.part_s[STEP_COMPUTE], 1.86680082432e-3, 1e-9);
@@ -339,18 +285,18 @@ static void test_step_fp8_and_uneven_stages(void **state)
     a100.gpu.fp8_flops = 0;
     char err[200] = "";
     StepResult bad;
-    assert_int_equal(step_eval(&a100, &w, &m, NULL, &P0, &bad, err, sizeof err),
+    assert_int_equal(step_eval(&a100, &w, &m, NULL, &TL_TINY_PARAMS, &bad, err, sizeof err),
                      STEP_ERR_WORKLOAD);
     assert_non_null(strstr(err, "no FP8"));
     a100.gpu.name = "A100 SXM 80GB";
-    assert_int_equal(step_eval(&a100, &w, &m, NULL, &P0, &bad, err, sizeof err),
+    assert_int_equal(step_eval(&a100, &w, &m, NULL, &TL_TINY_PARAMS, &bad, err, sizeof err),
                      STEP_ERR_WORKLOAD);
     assert_non_null(strstr(err, "A100 SXM 80GB has no FP8"));
     /* 3 layers over PP 2: the slowest stage holds 2, and says so. */
-    w = tiny_workload();
+    w = tl_tiny_workload();
     w.layers = 3;
     Mapping p2 = {.tp = 2, .cp = 1, .pp = 2, .dp = 2, .ep = 1, .interleave = 1};
-    r = eval_ok(&c, &w, &p2, &P0);
+    r = tl_eval_ok(&c, &w, &p2, NULL, &TL_TINY_PARAMS);
     assert_int_equal(r.layers_per_stage, 2);
     char buf[300];
     step_explain(&c, &w, &p2, &r, STEP_COMPUTE, buf, sizeof buf);
@@ -360,8 +306,8 @@ static void test_step_fp8_and_uneven_stages(void **state)
 static void test_step_context_parallel(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     /* CP 2, DP 4: each GPU holds s/2 = 512 tokens of a sequence, whose
      * queries still see all 1024 keys, so its FLOPs are those of TP 2 above:
      * 182,304,768 x 512 = 93,340,041,216 per micro-batch. K and V of the whole
@@ -370,7 +316,7 @@ static void test_step_context_parallel(void **state)
      * 2.097152e-5 s; one all-gather forward and one reduce-scatter backward
      * per layer, 2 layers, 2 micro-batches: 8 x 2.097152e-5 = 1.6777216e-4. */
     Mapping m = {.tp = 1, .cp = 2, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
-    StepResult r = eval_ok(&c, &w, &m, &P0);
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(r.mb_flops, 93340041216.0, 1e-12);
     NEAR(r.cp_s, 1.6777216e-4, 1e-9);
     NEAR(r.part_s[STEP_TP], 1.6777216e-4, 1e-9);
@@ -379,8 +325,8 @@ static void test_step_context_parallel(void **state)
 static void test_step_errors_and_shortfall(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 2, .ep = 1, .interleave = 1};
     StepResult r;
     char err[200] = "";
@@ -400,7 +346,7 @@ static void test_step_errors_and_shortfall(void **state)
     /* 100 MB of HBM cannot hold 283 MB: evaluated, fits = false, shortfall
      * named. */
     c.gpu.hbm_bytes = 100e6;
-    r = eval_ok(&c, &w, &m, &P0);
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     assert_false(r.fits);
     assert_true(strncmp(r.bottleneck, "does not fit: needs ", 20) == 0);
     assert_non_null(strstr(r.bottleneck, "more than the"));
@@ -409,17 +355,17 @@ static void test_step_errors_and_shortfall(void **state)
 static void test_step_explain_substitutes_numbers(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
-    StepResult r = eval_ok(&c, &w, &m, &P0);
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     char buf[300];
     step_explain(&c, &w, &m, &r, STEP_TP, buf, sizeof buf);
     /* sequence parallelism is on by default at TP > 1 */
     assert_non_null(strstr(buf, "TP: 16 reduce-scatter + all-gather pairs"));
     assert_non_null(strstr(buf, "over 2 GPUs in 1 domain"));
     w.seq_parallel = WL_OFF;
-    r = eval_ok(&c, &w, &m, &P0);
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     step_explain(&c, &w, &m, &r, STEP_TP, buf, sizeof buf);
     assert_non_null(strstr(buf, "TP: 16 all-reduces of"));
     step_explain(&c, &w, &m, &r, STEP_COMPUTE, buf, sizeof buf);
@@ -436,10 +382,10 @@ static void test_step_explain_substitutes_numbers(void **state)
 static void test_step_eval_at_131072_gpus_is_repeatable(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster();
+    Cluster c = tl_tiny_cluster(8, 8);
     c.n_gpus = 131072;
     c.gpus_per_leaf = 32;
-    Workload w = tiny_workload();
+    Workload w = tl_tiny_workload();
     w.layers = 128;
     w.global_batch = 8192;
     Mapping m = {.tp = 8, .cp = 1, .pp = 16, .dp = 1024, .ep = 1, .interleave = 1};
@@ -461,10 +407,9 @@ static void test_step_eval_at_131072_gpus_is_repeatable(void **state)
 static void test_step_bottleneck_names_the_crossing(void **state)
 {
     (void)state;
-    Cluster c;
+    Cluster c = tl_preset("dgx-h100", 64);
+    Workload w = tl_model("llama3-8b");
     char err[256];
-    assert_true(cluster_from_system(&c, "dgx-h100", 64, err, sizeof err));
-    Workload w = workload_preset_find("llama3-8b")->w;
     w.global_batch = 64;
     w.micro_batch = 1;
     Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1, .zero = 1};

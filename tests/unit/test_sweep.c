@@ -30,67 +30,6 @@
 
 #include "model/sweep.h"
 
-static Cluster tiny_cluster(int n_gpus, int domain)
-{
-    Cluster c;
-    memset(&c, 0, sizeof c);
-    strcpy(c.system_id, "custom");
-    strcpy(c.up_link, "NVLink 4");
-    strcpy(c.out_link, "InfiniBand");
-    c.gpu.bf16_flops = 100e12;
-    c.gpu.hbm_bytes = 80e9;
-    c.gpu.hbm_bytes_per_s = 1e12;
-    c.n_gpus = n_gpus;
-    c.domain_gpus = domain;
-    c.up_bytes_per_s = 100e9;
-    c.out_bytes_per_s = 10e9;
-    c.oversub = 1;
-    c.gpus_per_leaf = domain;
-    c.sites = 1;
-    return c;
-}
-
-static Workload tiny_workload(void)
-{
-    Workload w = {.id = "tiny",
-                  .layers = 2,
-                  .hidden = 1024,
-                  .heads = 8,
-                  .kv_heads = 8,
-                  .ffn = 4096,
-                  .seq = 1024,
-                  .vocab = 1000,
-                  .global_batch = 8,
-                  .micro_batch = 1,
-                  .flash_attention = true};
-    return w;
-}
-
-static const StepParams P0 = {.compute_efficiency = 0.5,
-                              .nonmatmul_bytes_per_act = 0,
-                              .up_efficiency = 1,
-                              .out_efficiency = 1,
-                              .dp_overlap = 0,
-                              .coll_fixed_s = 0};
-
-static Cluster preset(const char *id, int n)
-{
-    Cluster c;
-    char err[200];
-    if (!cluster_from_system(&c, id, n, err, sizeof err)) {
-        print_error("cluster_from_system(%s, %d): %s\n", id, n, err);
-        fail();
-    }
-    return c;
-}
-
-static Workload model(const char *id)
-{
-    const WorkloadPreset *p = workload_preset_find(id);
-    assert_non_null(p);
-    return p->w;
-}
-
 static void run_ok(SweepResult *r, const Cluster *c, const Workload *w, const SweepOptions *o)
 {
     char err[300] = "";
@@ -115,8 +54,8 @@ static void run_ok(SweepResult *r, const Cluster *c, const Workload *w, const Sw
 static void test_sweep_counts_candidates_by_hand(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster(8, 8);
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
     w.layers = 4;
     w.heads = w.kv_heads = 4;
     SweepResult r = {0};
@@ -159,11 +98,11 @@ static void test_sweep_counts_candidates_by_hand(void **state)
 static void test_sweep_ranks_tiny_job_by_hand(void **state)
 {
     (void)state;
-    Cluster c = tiny_cluster(2, 2);
-    Workload w = tiny_workload();
+    Cluster c = tl_tiny_cluster(2, 2);
+    Workload w = tl_tiny_workload();
     SweepOptions o = sweep_options_default();
     o.micro_batch = 1;
-    o.params = &P0;
+    o.params = &TL_TINY_PARAMS;
     SweepResult r = {0};
     run_ok(&r, &c, &w, &o);
     assert_int_equal(r.n, 3);
@@ -250,20 +189,20 @@ static void brute_force_compare(const Cluster *c, const Workload *w0)
 static void test_sweep_matches_brute_force(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 64);
-    Workload w = model("llama3-8b");
+    Cluster c = tl_preset("dgx-h100", 64);
+    Workload w = tl_model("llama3-8b");
     w.global_batch = 64;
     brute_force_compare(&c, &w);
 
-    c = preset("gb200-nvl72", 144);
-    w = tiny_workload();
+    c = tl_preset("gb200-nvl72", 144);
+    w = tl_tiny_workload();
     w.global_batch = 144;
     w.layers = 12;
     brute_force_compare(&c, &w);
 
     /* a small mixture of experts: EP searched too */
-    c = preset("dgx-h100", 32);
-    w = tiny_workload();
+    c = tl_preset("dgx-h100", 32);
+    w = tl_tiny_workload();
     w.layers = 4;
     w.experts = 8;
     w.topk = 2;
@@ -271,8 +210,8 @@ static void test_sweep_matches_brute_force(void **state)
     brute_force_compare(&c, &w);
 
     /* nothing fits: the best that does not fit is still ranked first */
-    c = preset("dgx-h100", 8);
-    w = model("llama3-70b");
+    c = tl_preset("dgx-h100", 8);
+    w = tl_model("llama3-70b");
     w.global_batch = 8;
     brute_force_compare(&c, &w);
 }
@@ -285,7 +224,7 @@ static void test_sweep_matches_brute_force(void **state)
 static void test_sweep_dp_inner_placement(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 8);
+    Cluster c = tl_preset("dgx-h100", 8);
     SweepEntry e;
     memset(&e, 0, sizeof e);
     e.m = (Mapping){2, 1, 2, 2, 1, 1, 1, 1};
@@ -314,14 +253,14 @@ static void test_sweep_dp_inner_placement(void **state)
                  {"dgx-h100", 128, 8, 1, 64, true}};
     int compared = 0, compared_ep = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        Cluster cc = preset(cases[k].sys, cases[k].n);
+        Cluster cc = tl_preset(cases[k].sys, cases[k].n);
         cc.domain_gpus = cases[k].domain;
         if (cases[k].sites > 1) {
             cc.sites = cases[k].sites;
             cc.across_bytes_per_s = 50e9;
             cc.across_lat_s = 1e-3;
         }
-        Workload w = tiny_workload();
+        Workload w = tl_tiny_workload();
         w.layers = 8;
         w.global_batch = cases[k].batch;
         if (cases[k].moe) {
@@ -358,7 +297,7 @@ static void test_sweep_dp_inner_placement(void **state)
 static void test_sweep_explain_names_tiers(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 512);
+    Cluster c = tl_preset("dgx-h100", 512);
     SweepEntry e;
     memset(&e, 0, sizeof e);
     e.m = (Mapping){8, 1, 4, 16, 1, 1, 1, 1};
@@ -400,9 +339,9 @@ static void test_sweep_explain_names_tiers(void **state)
 static void test_sweep_winner_keeps_tp_inside(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 16);
+    Cluster c = tl_preset("dgx-h100", 16);
     c.out_bytes_per_s /= 1000;
-    Workload w = tiny_workload();
+    Workload w = tl_tiny_workload();
     w.heads = w.kv_heads = 16;
     w.global_batch = 16;
     SweepResult r = {0};
@@ -438,11 +377,11 @@ static void test_sweep_winner_keeps_tp_inside(void **state)
 static void test_sweep_scale_across_keeps_dp_in_site(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 64);
+    Cluster c = tl_preset("dgx-h100", 64);
     c.sites = 2;
     c.across_bytes_per_s = 10e9;
     c.across_lat_s = 1e-3;
-    Workload w = model("llama3-8b");
+    Workload w = tl_model("llama3-8b");
     w.global_batch = 64;
     SweepResult r = {0};
     run_ok(&r, &c, &w, NULL);
@@ -460,8 +399,8 @@ static void test_sweep_scale_across_keeps_dp_in_site(void **state)
 static void test_sweep_options_and_errors(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 64);
-    Workload w = model("llama3-8b");
+    Cluster c = tl_preset("dgx-h100", 64);
+    Workload w = tl_model("llama3-8b");
     w.global_batch = 64;
     SweepOptions o = sweep_options_default();
     o.tp = 8;
@@ -492,8 +431,8 @@ static void test_sweep_options_and_errors(void **state)
     /* 7 GPUs, 4 layers, 8 heads, batch 8: TP 7 does not divide the heads and
      * PP 7 > 4 layers, so DP is 7, which does not divide 8; the multiples of
      * 7 around 8 are 7 and 14 */
-    Cluster c7 = tiny_cluster(7, 8);
-    Workload t = tiny_workload();
+    Cluster c7 = tl_tiny_cluster(7, 8);
+    Workload t = tl_tiny_workload();
     t.layers = 4;
     assert_false(sweep_run(&r, &c7, &t, NULL, err, sizeof err));
     assert_string_equal(err, "no mapping of 7 GPUs splits a global batch of 8 sequences; the "
@@ -533,9 +472,9 @@ static void test_sweep_options_and_errors(void **state)
 static void test_sweep_finds_dp1_for_batch_1(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 128);
+    Cluster c = tl_preset("dgx-h100", 128);
     c.domain_gpus = 2;
-    Workload w = model("llama3-8b");
+    Workload w = tl_model("llama3-8b");
     w.global_batch = 1;
     SweepResult r = {0};
     run_ok(&r, &c, &w, NULL);
@@ -579,8 +518,8 @@ static void test_sweep_choice_prefers_least_memory_when_nothing_fits(void **stat
     r.n = 0;
     assert_null(sweep_choice(&r));
     /* the options a search pins must divide the GPUs on their own */
-    Cluster c = preset("dgx-h100", 64);
-    Workload w = model("llama3-8b");
+    Cluster c = tl_preset("dgx-h100", 64);
+    Workload w = tl_model("llama3-8b");
     SweepOptions o = sweep_options_default();
     o.tp = 8;
     o.dp = 3;
@@ -606,8 +545,8 @@ static void test_sweep_choice_prefers_least_memory_when_nothing_fits(void **stat
 static void test_sweep_searches_framework_settings(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 64);
-    Workload w = model("llama3-70b");
+    Cluster c = tl_preset("dgx-h100", 64);
+    Workload w = tl_model("llama3-70b");
     w.global_batch = 64;
     SweepOptions o = sweep_options_default();
     o.zero = o.recompute = o.seq_parallel = o.tp_overlap = SWEEP_FREE;
@@ -677,8 +616,8 @@ static void test_sweep_searches_framework_settings(void **state)
 static void test_sweep_series(void **state)
 {
     (void)state;
-    Cluster c = preset("dgx-h100", 64);
-    Workload w = model("llama3-8b");
+    Cluster c = tl_preset("dgx-h100", 64);
+    Workload w = tl_model("llama3-8b");
     w.global_batch = 64;
     SweepResult r = {0};
     run_ok(&r, &c, &w, NULL);

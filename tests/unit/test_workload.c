@@ -21,18 +21,9 @@
 /* A tiny GPT: 2 layers, h 64, 4 heads, s 32, V 100, batch 1. */
 static Workload tiny_gpt(void)
 {
-    Workload w = {.id = "tiny",
-                  .layers = 2,
-                  .hidden = 64,
-                  .heads = 4,
-                  .kv_heads = 4,
-                  .ffn = 256,
-                  .seq = 32,
-                  .vocab = 100,
-                  .global_batch = 1,
-                  .micro_batch = 1,
-                  .recompute = WL_RECOMPUTE_NONE,
-                  .precision = WL_BF16};
+    Workload w = tl_gpt(2, 64, 4, 1, 1); /* ffn 4h = 256 */
+    w.seq = 32;
+    w.vocab = 100;
     return w;
 }
 

@@ -17,6 +17,12 @@
  *   tl_read_file(path)     a whole file, NULL when it cannot be read
  *   tl_write_file(path, text), tl_tmpdir_make(dir, n, name),
  *   tl_tmpdir_remove(dir)  a scratch folder under /tmp and its removal
+ * Model fixtures (each fails the test, with the reason, when it cannot):
+ *   tl_preset(system, gpus), tl_model(id)   a system or model preset
+ *   tl_eval_ok(c, w, m, p, params)          step_eval that must succeed
+ *   tl_gpt(layers, hidden, heads, batch, mb) a GPT of SC21's shape family
+ *   tl_tiny_cluster(n, domain), tl_tiny_workload(), TL_TINY_PARAMS
+ *                          the tiny job whose terms test_step works by hand
  * Time bounds:
  *   tl_slowdown()          the factor wall-clock bounds stretch by under
  *                          valgrind (`make memcheck` sets
@@ -29,6 +35,7 @@
 
 #include "base/file.h"
 #include "draw/canvas.h"
+#include "model/step.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -159,6 +166,105 @@ static inline bool tl_same_as_file(const char *got, const char *path)
     free(want);
     return same;
 }
+
+/* ---- model fixtures ---- */
+
+/* The cluster of a system preset with gpus GPUs. */
+static inline Cluster tl_preset(const char *system, int gpus)
+{
+    Cluster c;
+    char err[200] = "";
+    bool ok = cluster_from_system(&c, system, gpus, err, sizeof err);
+    if (!ok)
+        print_error("cluster %s x %d: %s\n", system, gpus, err);
+    assert_true(ok);
+    return c;
+}
+
+/* The workload of a model preset. */
+static inline Workload tl_model(const char *id)
+{
+    const WorkloadPreset *p = workload_preset_find(id);
+    if (!p)
+        print_error("no model preset %s\n", id);
+    assert_non_null(p);
+    return p->w;
+}
+
+/* step_eval that must succeed; p and params may be NULL (the default
+ * placement, the calibrated parameters). */
+static inline StepResult tl_eval_ok(const Cluster *c, const Workload *w, const Mapping *m,
+                                    const Placement *p, const StepParams *params)
+{
+    StepResult r;
+    char err[200] = "";
+    StepStatus st = step_eval(c, w, m, p, params, &r, err, sizeof err);
+    if (st != STEP_OK)
+        print_error("step_eval: %s\n", err);
+    assert_int_equal(st, STEP_OK);
+    return r;
+}
+
+/* A GPT as SC21 Table 1 shapes them (Narayanan et al. SC21: ffn 4h,
+ * sequence 2048, vocabulary 51200, as many KV heads as heads); the other
+ * settings are Workload's zero defaults. */
+static inline Workload tl_gpt(int layers, int hidden, int heads, int batch, int micro_batch)
+{
+    Workload w = {.id = "gpt",
+                  .layers = layers,
+                  .hidden = hidden,
+                  .heads = heads,
+                  .kv_heads = heads,
+                  .ffn = 4 * hidden,
+                  .seq = 2048,
+                  .vocab = 51200,
+                  .global_batch = batch,
+                  .micro_batch = micro_batch};
+    return w;
+}
+
+/* The tiny job, small enough to work every term by hand (test_step does):
+ * GPUs of 100 TFLOP/s, 1 TB/s HBM, 80 GB; domains and leaves of `domain`
+ * GPUs; scale-up 100 GB/s, NIC 10 GB/s, no latencies. */
+static inline Cluster tl_tiny_cluster(int n_gpus, int domain)
+{
+    Cluster c;
+    memset(&c, 0, sizeof c);
+    strcpy(c.system_id, "custom");
+    strcpy(c.up_link, "NVLink 4");
+    strcpy(c.out_link, "InfiniBand");
+    c.gpu.bf16_flops = 100e12;
+    c.gpu.hbm_bytes = 80e9;
+    c.gpu.hbm_bytes_per_s = 1e12;
+    c.n_gpus = n_gpus;
+    c.domain_gpus = domain;
+    c.up_bytes_per_s = 100e9;
+    c.out_bytes_per_s = 10e9;
+    c.oversub = 1;
+    c.gpus_per_leaf = domain;
+    c.sites = 1;
+    return c;
+}
+
+/* GPT, 2 layers, h 1024, 8 heads, ffn 4096, s 1024, V 1000, FlashAttention,
+ * no recompute, global batch 8, micro-batch 1. */
+static inline Workload tl_tiny_workload(void)
+{
+    Workload w = tl_gpt(2, 1024, 8, 8, 1);
+    w.seq = 1024;
+    w.vocab = 1000;
+    w.flash_attention = true;
+    return w;
+}
+
+/* Matmuls at 50% of peak, no memory-bound term, links at line rate, no
+ * fixed collective cost, no DP overlap. */
+static const StepParams TL_TINY_PARAMS = {.compute_efficiency = 0.5,
+                                          .nonmatmul_bytes_per_act = 0,
+                                          .up_efficiency = 1,
+                                          .out_efficiency = 1,
+                                          .dp_overlap = 0,
+                                          .coll_fixed_s = 0};
 
 /* ---- running code that prints ---- */
 
