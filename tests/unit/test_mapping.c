@@ -125,6 +125,28 @@ static void test_mapping_check_names_the_constraint(void **state)
     assert_string_equal(mapping_format(&f, buf, sizeof buf), "TP8 CP2 PP4x2 DP16 EP8");
 }
 
+/* Rank coordinates: each {rank, dim, want} of the list is
+ * mapping_coord(&m, rank, dim). */
+typedef struct {
+    int rank;
+    MappingDim dim;
+    int want;
+} Coord;
+
+static void expect_coords(const Mapping *m, const Coord *c, size_t n, int line)
+{
+    for (size_t i = 0; i < n; i++) {
+        int got = mapping_coord(m, c[i].rank, c[i].dim);
+        if (got != c[i].want)
+            print_error("line %d: rank %d %s: coordinate %d, want %d\n", line, c[i].rank,
+                        mapping_dim_name(c[i].dim), got, c[i].want);
+        assert_int_equal(got, c[i].want);
+    }
+}
+#define COORDS(m, ...)                                                                            \
+    expect_coords(&(m), (const Coord[]){__VA_ARGS__},                                             \
+                  sizeof((const Coord[]){__VA_ARGS__}) / sizeof(Coord), __LINE__)
+
 static void test_mapping_coordinates(void **state)
 {
     (void)state;
@@ -132,9 +154,7 @@ static void test_mapping_coordinates(void **state)
      * tp 1, pp 0, dp 1. */
     Mapping m = {.tp = 2, .cp = 1, .pp = 2, .dp = 2, .ep = 1, .interleave = 1};
     assert_int_equal(mapping_world(&m), 8);
-    assert_int_equal(mapping_coord(&m, 5, DIM_TP), 1);
-    assert_int_equal(mapping_coord(&m, 5, DIM_PP), 0);
-    assert_int_equal(mapping_coord(&m, 5, DIM_DP), 1);
+    COORDS(m, {5, DIM_TP, 1}, {5, DIM_PP, 0}, {5, DIM_DP, 1});
     /* TP groups are pairs: rank 5 is in group 2 (ranks 4, 5). */
     assert_int_equal(mapping_group_of(&m, 5, DIM_TP), 2);
     assert_int_equal(mapping_group_of(&m, 4, DIM_TP), 2);
@@ -149,11 +169,7 @@ static void test_mapping_coordinates(void **state)
      * Rank 15 (dpi 1): L = 7, EP 1, same etp, EDP and stage: same EP group. */
     Mapping e = {.tp = 2, .cp = 1, .pp = 2, .dp = 4, .ep = 2, .interleave = 1, .etp = 2};
     assert_int_equal(mapping_dp_inner(&e), 2);
-    assert_int_equal(mapping_coord(&e, 13, DIM_TP), 1);
-    assert_int_equal(mapping_coord(&e, 13, DIM_EP), 0);
-    assert_int_equal(mapping_coord(&e, 13, DIM_PP), 1);
-    assert_int_equal(mapping_coord(&e, 13, DIM_DP), 2);
-    assert_int_equal(mapping_coord(&e, 15, DIM_EP), 1);
+    COORDS(e, {13, DIM_TP, 1}, {13, DIM_EP, 0}, {13, DIM_PP, 1}, {13, DIM_DP, 2}, {15, DIM_EP, 1});
     assert_int_equal(mapping_group_of(&e, 13, DIM_EP), mapping_group_of(&e, 15, DIM_EP));
     /* ETP 1: the inner part of DP is 2 / gcd(2, 2) = 1, rank = tp + 2*(pp +
      * 2*dp); L = tp + 2*dp, EP = L % 2 = tp: the EP group of rank 13 is its
@@ -161,8 +177,7 @@ static void test_mapping_coordinates(void **state)
     Mapping e1 = e;
     e1.etp = 1;
     assert_int_equal(mapping_dp_inner(&e1), 1);
-    assert_int_equal(mapping_coord(&e1, 13, DIM_DP), 3);
-    assert_int_equal(mapping_coord(&e1, 13, DIM_EP), 1);
+    COORDS(e1, {13, DIM_DP, 3}, {13, DIM_EP, 1});
     assert_int_equal(mapping_group_of(&e1, 12, DIM_EP), mapping_group_of(&e1, 13, DIM_EP));
     assert_true(mapping_group_of(&e1, 13, DIM_EP) != mapping_group_of(&e1, 15, DIM_EP));
     assert_int_equal(mapping_coord(&e, 16, DIM_TP), -1);
@@ -178,21 +193,20 @@ static void test_mapping_set_degree_rebalances(void **state)
 {
     (void)state;
     const Mapping start = {.tp = 2, .cp = 1, .pp = 2, .dp = 4, .ep = 1, .interleave = 1};
-    Mapping m = start;
+    static const struct {
+        MappingDim dim;
+        int value, tp, pp, dp, ep; /* the degree set, then the mapping after */
+    } moves[] = {{DIM_TP, 4, 4, 2, 2, 1}, {DIM_DP, 8, 2, 1, 8, 1}, {DIM_EP, 4, 2, 2, 4, 4}};
+    Mapping m;
     char err[200] = "";
-    assert_true(mapping_set_degree(&m, 16, DIM_TP, 4, err, sizeof err));
-    assert_int_equal(m.tp, 4);
-    assert_int_equal(m.pp, 2);
-    assert_int_equal(m.dp, 2);
-    m = start;
-    assert_true(mapping_set_degree(&m, 16, DIM_DP, 8, err, sizeof err));
-    assert_int_equal(m.pp, 1);
-    assert_int_equal(m.dp, 8);
-    m = start;
-    assert_true(mapping_set_degree(&m, 16, DIM_EP, 4, err, sizeof err));
-    assert_int_equal(m.ep, 4);
-    assert_int_equal(m.dp, 4);
-    assert_int_equal(m.pp, 2);
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+        m = start;
+        assert_true(mapping_set_degree(&m, 16, moves[i].dim, moves[i].value, err, sizeof err));
+        assert_int_equal(m.tp, moves[i].tp);
+        assert_int_equal(m.pp, moves[i].pp);
+        assert_int_equal(m.dp, moves[i].dp);
+        assert_int_equal(m.ep, moves[i].ep);
+    }
     m = start;
     assert_false(mapping_set_degree(&m, 16, DIM_TP, 3, err, sizeof err));
     assert_string_equal(err, "TP 3 x CP 1 x PP 2 = 6 does not divide the 16 GPUs, so DP would "
@@ -237,6 +251,14 @@ static void test_mapping_placement_swap_and_inverse(void **state)
     assert_true(placement_is_default(NULL));
 }
 
+/* The default placement of n GPUs with GPUs a and b swapped. */
+static Placement *swapped(int n, int a, int b)
+{
+    Placement *p = placement_new(n);
+    assert_true(placement_swap_gpus(p, a, b));
+    return p;
+}
+
 static void expect_span(GroupSpan s, int size, int domains, int min_per, int sites, bool leaf,
                         int line)
 {
@@ -278,14 +300,13 @@ static void test_mapping_folded_expert_spans(void **state)
     SPAN(span_worst_expert(&b, &c, NULL, SPAN_EXPERT_TP), 1, 1, 1, 1, false);
     Cluster c16 = hand_cluster(16, 4, 16, 1);
     Mapping e = {.tp = 2, .cp = 1, .pp = 2, .dp = 4, .ep = 2, .interleave = 1, .etp = 2};
-    SPAN(span_worst(&e, &c16, NULL, DIM_EP), 2, 1, 2, 1, false);
-    SPAN(span_worst_expert(&e, &c16, NULL, SPAN_EXPERT_TP), 2, 1, 2, 1, false);
-    SPAN(span_worst_expert(&e, &c16, NULL, SPAN_EXPERT_DP), 2, 2, 1, 1, false);
-    Placement *p = placement_new(16);
-    assert_true(placement_swap_gpus(p, 0, 1));
-    SPAN(span_worst(&e, &c16, p, DIM_EP), 2, 1, 2, 1, false);
-    SPAN(span_worst_expert(&e, &c16, p, SPAN_EXPERT_TP), 2, 1, 2, 1, false);
-    SPAN(span_worst_expert(&e, &c16, p, SPAN_EXPERT_DP), 2, 2, 1, 1, false);
+    Placement *p = swapped(16, 0, 1);
+    for (int walk = 0; walk < 2; walk++) {
+        const Placement *q = walk ? p : NULL;
+        SPAN(span_worst(&e, &c16, q, DIM_EP), 2, 1, 2, 1, false);
+        SPAN(span_worst_expert(&e, &c16, q, SPAN_EXPERT_TP), 2, 1, 2, 1, false);
+        SPAN(span_worst_expert(&e, &c16, q, SPAN_EXPERT_DP), 2, 2, 1, 1, false);
+    }
     placement_free(p);
 }
 
@@ -318,6 +339,18 @@ static void test_mapping_default_spans_hand_worked(void **state)
     SPAN(span_worst(&m, &c, NULL, DIM_EP), 1, 1, 1, 1, false);
 }
 
+/* A row {tp, cp, ep, pp, dp} of the shape lists below, not interleaved. */
+static Mapping shape_mapping(const int shape[5])
+{
+    Mapping m = {.tp = shape[0],
+                 .cp = shape[1],
+                 .ep = shape[2],
+                 .pp = shape[3],
+                 .dp = shape[4],
+                 .interleave = 1};
+    return m;
+}
+
 /* Closed form against the exact walk over every group (the default placement
  * passed to mapping_group_span is walked member by member). */
 static void test_mapping_closed_form_matches_walk(void **state)
@@ -330,12 +363,7 @@ static void test_mapping_closed_form_matches_walk(void **state)
     const int domains[] = {8, 72, 6, 16, 4};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
-            Mapping m = {.tp = shapes[i][0],
-                         .cp = shapes[i][1],
-                         .ep = shapes[i][2],
-                         .pp = shapes[i][3],
-                         .dp = shapes[i][4],
-                         .interleave = 1};
+            Mapping m = shape_mapping(shapes[i]);
             int world = mapping_world(&m);
             Cluster c = hand_cluster(world, domains[j], 2 * domains[j], 1);
             for (int d = 0; d < DIM_COUNT; d++) {
@@ -374,16 +402,10 @@ static void test_mapping_explicit_walk_matches_closed_form(void **state)
     const int domains[] = {8, 16, 72};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
-            Mapping m = {.tp = shapes[i][0],
-                         .cp = shapes[i][1],
-                         .ep = shapes[i][2],
-                         .pp = shapes[i][3],
-                         .dp = shapes[i][4],
-                         .interleave = 1};
+            Mapping m = shape_mapping(shapes[i]);
             int world = mapping_world(&m);
             Cluster c = hand_cluster(world, domains[j], domains[j], 1);
-            Placement *p = placement_new(world);
-            assert_true(placement_swap_gpus(p, 0, 1)); /* same domain, same leaf */
+            Placement *p = swapped(world, 0, 1); /* same domain, same leaf */
             assert_false(placement_is_default(p));
             for (int d = 0; d < DIM_COUNT; d++) {
                 GroupSpan a = span_worst(&m, &c, NULL, (MappingDim)d);
@@ -476,12 +498,7 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
     unsigned seed = 12345;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
-            Mapping m = {.tp = shapes[i][0],
-                         .cp = shapes[i][1],
-                         .ep = shapes[i][2],
-                         .pp = shapes[i][3],
-                         .dp = shapes[i][4],
-                         .interleave = 1};
+            Mapping m = shape_mapping(shapes[i]);
             int world = mapping_world(&m);
             for (int sites = 1; sites <= 2; sites++) {
                 Cluster c = hand_cluster(world, domains[j], 4 * domains[j], sites);
@@ -554,8 +571,7 @@ static void test_mapping_explicit_placement_spans(void **state)
      * server 0 and 1 in server 1. */
     Cluster c = hand_cluster(16, 8, 16, 1);
     Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 2, .ep = 1, .interleave = 1};
-    Placement *p = placement_new(16);
-    assert_true(placement_swap_gpus(p, 7, 8));
+    Placement *p = swapped(16, 7, 8);
     SPAN(span_worst(&m, &c, p, DIM_TP), 8, 2, 1, 1, false);
     SPAN(span_of_group(&m, &c, p, DIM_TP, 0), 8, 2, 1, 1, false);
     /* DP pairs (r, r+8) still straddle the two servers. */
