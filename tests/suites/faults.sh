@@ -181,27 +181,9 @@ echo "faults: quit signals while a lesson script runs"
 # A goal that runs long (the sandbox stops it at its deadline): TERM and HUP
 # end the program within a second, terminal restored; INT stops the script,
 # not the program.
-mkdir -p "$tmp/busy"
-cat >"$tmp/busy/slow.lua" <<'EOF'
-return {
-  id = "slow", title = "Slow goal", summary = "A goal that runs long.",
-  pages = {
-    { kind = "scenario", title = "Slow", text = "The goal takes its time.",
-      cluster = { system = "dgx-h100", gpus = 16 },
-      workload = { model = "llama3-8b", batch = 32, mb = 1 },
-      mapping = { tp = 8, pp = 1, dp = 2 },
-      goal = { text = "Wait.",
-               check = function(r)
-                 local n = 0
-                 while true do n = n + #scalelab.units.format("time", n + 0.5) end
-               end },
-      solution = { "tp 4" } },
-  },
-}
-EOF
 for sig in TERM HUP INT; do
   c=busy-$sig
-  start "$c" -- "$tmp/busy/slow.lua" || { bad "$c: tmux could not start"; continue; }
+  start "$c" -- "$repo/tests/lessons/slow-goal.lua" || { bad "$c: tmux could not start"; continue; }
   if ! seen "Esc to stop" 5; then bad "$c: the goal never showed 'running'"; finish "$c"; continue; fi
   pid=$(app_pid "$c")
   if [ -z "$pid" ]; then bad "$c: no scalelab process found"; finish "$c"; continue; fi

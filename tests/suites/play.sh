@@ -107,25 +107,8 @@ keys Escape; wait_for "EXITED-0"
 
 # --- a goal that runs long: "running… Esc to stop"; Esc and Ctrl-C stop the
 # script, not the program ---
-cat >"$tmp/work/slow.lua" <<'EOF'
-return {
-  id = "slow", title = "Slow goal", summary = "A goal that runs long.",
-  pages = {
-    { kind = "scenario", title = "Slow", text = "The goal takes its time.",
-      cluster = { system = "dgx-h100", gpus = 16 },
-      workload = { model = "llama3-8b", batch = 32, mb = 1 },
-      mapping = { tp = 8, pp = 1, dp = 2 },
-      goal = { text = "Wait.",
-               check = function(r)
-                 local n = 0
-                 while true do n = n + #scalelab.units.format("time", n + 0.5) end
-               end },
-      solution = { "tp 4" } },
-  },
-}
-EOF
 for stop in Escape C-c; do
-  start 80 24 "$tmp/work/slow.lua"
+  start 80 24 "$(pwd)/tests/lessons/slow-goal.lua"
   wait_for "Esc to stop" 3 && keys "$stop"
   wait_for "stopped by the learner" 3 && wait_for "Bottleneck:"
   screen | grep -qF EXITED && no "$stop ended the program instead of the script"
