@@ -190,34 +190,39 @@ static void test_units_round_trip(void **state)
     }
 }
 
-/* Rates with a decimal prefix, three significant digits: 950 stays 950;
- * 512,000 is 512 k; 2,804,000 is 2.80 M; 1,070,000,000 is 1.07 G; 99,960 rounds
- * up to 100 k (not "100.0 k"); infinity is n/a. */
+/* Counts in full with a comma every three digits; a buffer too small keeps
+ * what fits. */
 static void test_units_format_count(void **state)
 {
     (void)state;
+    static const struct {
+        long long value;
+        const char *want;
+    } counts[] = {{0, "0"},
+                  {999, "999"},
+                  {2048, "2,048"},
+                  {16416, "16,416"},
+                  {100000000, "100,000,000"},
+                  {-1234567, "-1,234,567"}};
     char b[32];
-    assert_string_equal(units_format_count(0, b, sizeof b), "0");
-    assert_string_equal(units_format_count(999, b, sizeof b), "999");
-    assert_string_equal(units_format_count(2048, b, sizeof b), "2,048");
-    assert_string_equal(units_format_count(16416, b, sizeof b), "16,416");
-    assert_string_equal(units_format_count(100000000, b, sizeof b), "100,000,000");
-    assert_string_equal(units_format_count(-1234567, b, sizeof b), "-1,234,567");
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        assert_string_equal(units_format_count(counts[i].value, b, sizeof b), counts[i].want);
     char small[4];
     assert_string_equal(units_format_count(16416, small, sizeof small), "16,");
 }
 
+/* Rates with a decimal prefix, three significant digits: 950 stays 950;
+ * 512,000 is 512 k; 2,804,000 is 2.80 M; 1,070,000,000 is 1.07 G; 99,960 rounds
+ * up to 100 k (not "100.0 k"); 12,345 is 12.3 k; infinity is n/a. */
 static void test_units_format_si(void **state)
 {
     (void)state;
+    static const double value[] = {950, 512000, 2804000, 1.07e9, 99960, 12345, INFINITY};
+    static const char *const want[] = {"950",   "512 k",  "2.80 M", "1.07 G",
+                                       "100 k", "12.3 k", "n/a"};
     char b[32];
-    assert_string_equal(units_format_si(950, b, sizeof b), "950");
-    assert_string_equal(units_format_si(512000, b, sizeof b), "512 k");
-    assert_string_equal(units_format_si(2804000, b, sizeof b), "2.80 M");
-    assert_string_equal(units_format_si(1.07e9, b, sizeof b), "1.07 G");
-    assert_string_equal(units_format_si(99960, b, sizeof b), "100 k");
-    assert_string_equal(units_format_si(12345, b, sizeof b), "12.3 k");
-    assert_string_equal(units_format_si(INFINITY, b, sizeof b), "n/a");
+    for (size_t i = 0; i < sizeof value / sizeof value[0]; i++)
+        assert_string_equal(units_format_si(value[i], b, sizeof b), want[i]);
 }
 
 static void test_units_work_power_and_any_quantity(void **state)
