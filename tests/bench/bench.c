@@ -640,36 +640,57 @@ int main(void)
     if (!bin || !*bin)
         bin = "./scalelab";
     cpu_line();
-    bench_eval("eval: 8 H100, Llama 3 8B", "dgx-h100", 8, "llama3-8b", PLACE_DEFAULT);
-    bench_eval("eval: 16,384 GB200, Llama 3 70B", "gb200-nvl72", 16384, "llama3-70b",
-               PLACE_DEFAULT);
-    bench_eval("eval: 131,072 GB200, Llama 3 405B", "gb200-nvl72", 131072, "llama3-405b",
-               PLACE_DEFAULT);
-    bench_eval("eval: MoE, 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
-               PLACE_DEFAULT);
-    bench_eval("eval: one GPU swapped, 131,072 GB200, 405B", "gb200-nvl72", 131072, "llama3-405b",
-               PLACE_ONE_SWAP);
-    bench_eval("eval: all GPUs shuffled, 131,072 GB200, 405B", "gb200-nvl72", 131072,
-               "llama3-405b", PLACE_SHUFFLED);
+    static const struct {
+        const char *what, *sys;
+        int n;
+        const char *model;
+        BenchPlace place;
+    } evals[] = {
+        {"eval: 8 H100, Llama 3 8B", "dgx-h100", 8, "llama3-8b", PLACE_DEFAULT},
+        {"eval: 16,384 GB200, Llama 3 70B", "gb200-nvl72", 16384, "llama3-70b", PLACE_DEFAULT},
+        {"eval: 131,072 GB200, Llama 3 405B", "gb200-nvl72", 131072, "llama3-405b", PLACE_DEFAULT},
+        {"eval: MoE, 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
+         PLACE_DEFAULT},
+        {"eval: one GPU swapped, 131,072 GB200, 405B", "gb200-nvl72", 131072, "llama3-405b",
+         PLACE_ONE_SWAP},
+        {"eval: all GPUs shuffled, 131,072 GB200, 405B", "gb200-nvl72", 131072, "llama3-405b",
+         PLACE_SHUFFLED},
+    };
+    for (size_t i = 0; i < sizeof evals / sizeof evals[0]; i++)
+        bench_eval(evals[i].what, evals[i].sys, evals[i].n, evals[i].model, evals[i].place);
     bench_every_pair();
-    for (int settings = 0; settings < 2; settings++) {
-        bench_sweep("sweep: 1,024 GB200, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3",
-                    settings);
-        bench_sweep("sweep: 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3",
-                    settings);
-        bench_sweep("sweep: 131,072 GB200, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3",
-                    settings);
-        bench_sweep("sweep: 131,072 H100, Llama 3 405B", "dgx-h100", 131072, "llama3-405b",
-                    settings);
-    }
-    bench_frame("frame 80x24: NVL72 rack view + step bar + text", "gb200-nvl72", 72, "llama3-8b",
-                80, 24, true);
-    bench_frame("frame 250x70: NVL72 rack view + step bar + text", "gb200-nvl72", 72, "llama3-8b",
-                250, 70, true);
-    bench_frame("frame 80x24: 16,384-GPU fabric + step bar + text", "dgx-h100", 16384,
-                "llama3-70b", 80, 24, false);
-    bench_frame("frame 250x70: 16,384-GPU fabric + step bar + text", "dgx-h100", 16384,
-                "llama3-70b", 250, 70, false);
+    static const struct {
+        const char *what, *sys;
+        int n;
+        const char *model;
+    } sweeps[] = {
+        {"sweep: 1,024 GB200, DeepSeek-V3", "gb200-nvl72", 1024, "deepseek-v3"},
+        {"sweep: 16,384 GB200, DeepSeek-V3", "gb200-nvl72", 16384, "deepseek-v3"},
+        {"sweep: 131,072 GB200, DeepSeek-V3", "gb200-nvl72", 131072, "deepseek-v3"},
+        {"sweep: 131,072 H100, Llama 3 405B", "dgx-h100", 131072, "llama3-405b"},
+    };
+    for (int settings = 0; settings < 2; settings++)
+        for (size_t i = 0; i < sizeof sweeps / sizeof sweeps[0]; i++)
+            bench_sweep(sweeps[i].what, sweeps[i].sys, sweeps[i].n, sweeps[i].model, settings);
+    static const struct {
+        const char *what, *sys;
+        int n;
+        const char *model;
+        int w, h;
+        bool rack;
+    } frames[] = {
+        {"frame 80x24: NVL72 rack view + step bar + text", "gb200-nvl72", 72, "llama3-8b", 80, 24,
+         true},
+        {"frame 250x70: NVL72 rack view + step bar + text", "gb200-nvl72", 72, "llama3-8b", 250,
+         70, true},
+        {"frame 80x24: 16,384-GPU fabric + step bar + text", "dgx-h100", 16384, "llama3-70b", 80,
+         24, false},
+        {"frame 250x70: 16,384-GPU fabric + step bar + text", "dgx-h100", 16384, "llama3-70b", 250,
+         70, false},
+    };
+    for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++)
+        bench_frame(frames[i].what, frames[i].sys, frames[i].n, frames[i].model, frames[i].w,
+                    frames[i].h, frames[i].rack);
     bench_startup(bin);
     bench_memory(bin);
     printf("%d target%s missed\n", misses, misses == 1 ? "" : "s");
