@@ -332,29 +332,38 @@ static void test_eval_flags_override_preset(void **state)
 static void test_eval_bad_flags_exit_2_with_one_line(void **state)
 {
     (void)state;
-    check_usage_error(run_eval("--bogus", NULL), "unknown flag '--bogus'");
-    check_usage_error(run_eval("--tp", NULL), "--tp needs a value");
-    check_usage_error(run_eval("--tp", "two", NULL), "not a number");
-    check_usage_error(run_eval("--tp", "2.5", NULL), "whole number");
-    check_usage_error(run_eval("--gpus", "1e9", NULL), "more than scalelab models");
-    check_usage_error(run_eval("--gpus", "0", NULL), "--gpus must be at least 1");
-    check_usage_error(run_eval("--up", "1.8 TB", NULL), "did you mean 1.8 TB/s");
-    check_usage_error(run_eval("--out", "fast", NULL), "not a number");
-    check_usage_error(run_eval("--system", "dgx-h1000", NULL), "unknown system 'dgx-h1000'");
-    check_usage_error(run_eval("--model", "gpt5", NULL), "unknown model 'gpt5'");
-    check_usage_error(run_eval("--gpu", "h300", NULL), "unknown GPU 'h300'");
-    check_usage_error(run_eval("--recompute", "some", NULL), "none, selective or full");
-    check_usage_error(run_eval("--precision", "fp4", NULL), "bf16 or fp8");
-    check_usage_error(run_eval("--format", "xml", NULL), "json or text");
-    check_usage_error(run_eval("--zero", "4", NULL), "0, 1, 2 or 3");
-    check_usage_error(run_eval("--tp", "8", "--tp", "4", NULL), "given twice");
-    check_usage_error(run_eval("--across", "1 TB/s", NULL), "needs --sites");
-    check_usage_error(run_eval("--sites", "2", NULL), "scale-across bandwidth");
-    check_usage_error(run_eval("--layers", "12", NULL), "--layers, --hidden and --heads");
-    check_usage_error(run_eval("extra", NULL), "unexpected argument 'extra'");
-    check_usage_error(run_eval("--list", "--json", NULL), "--list takes no other flag");
-    check_usage_error(run_eval("--params", "1e300", NULL), "--params 1e+300 is more than");
-    check_usage_error(run_eval("--system", "dgx\033[2J", NULL), "control character");
+    static const struct {
+        const char *args[4]; /* the flags after `eval` (NULL after the last) */
+        const char *want;    /* what the one line on stderr says */
+    } bad[] = {
+        {{"--bogus"}, "unknown flag '--bogus'"},
+        {{"--tp"}, "--tp needs a value"},
+        {{"--tp", "two"}, "not a number"},
+        {{"--tp", "2.5"}, "whole number"},
+        {{"--gpus", "1e9"}, "more than scalelab models"},
+        {{"--gpus", "0"}, "--gpus must be at least 1"},
+        {{"--up", "1.8 TB"}, "did you mean 1.8 TB/s"},
+        {{"--out", "fast"}, "not a number"},
+        {{"--system", "dgx-h1000"}, "unknown system 'dgx-h1000'"},
+        {{"--model", "gpt5"}, "unknown model 'gpt5'"},
+        {{"--gpu", "h300"}, "unknown GPU 'h300'"},
+        {{"--recompute", "some"}, "none, selective or full"},
+        {{"--precision", "fp4"}, "bf16 or fp8"},
+        {{"--format", "xml"}, "json or text"},
+        {{"--zero", "4"}, "0, 1, 2 or 3"},
+        {{"--tp", "8", "--tp", "4"}, "given twice"},
+        {{"--across", "1 TB/s"}, "needs --sites"},
+        {{"--sites", "2"}, "scale-across bandwidth"},
+        {{"--layers", "12"}, "--layers, --hidden and --heads"},
+        {{"extra"}, "unexpected argument 'extra'"},
+        {{"--list", "--json"}, "--list takes no other flag"},
+        {{"--params", "1e300"}, "--params 1e+300 is more than"},
+        {{"--system", "dgx\033[2J"}, "control character"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *const *a = bad[i].args;
+        check_usage_error(run_eval(a[0], a[1], a[2], a[3], NULL), bad[i].want);
+    }
 }
 
 static void test_eval_impossible_mappings_name_the_constraint(void **state)
