@@ -22,8 +22,9 @@
 #include <unistd.h>
 
 typedef struct {
-    char dir[64];
-    char path[128];
+    char dir[64];   /* a fresh scratch folder */
+    char sub[96];   /* dir/sub, the progress file's folder: not made by setup */
+    char path[128]; /* sub/progress */
 } Fixture;
 
 static int setup(void **state)
@@ -31,7 +32,8 @@ static int setup(void **state)
     Fixture *f = calloc(1, sizeof *f);
     if (!tl_tmpdir_make(f->dir, sizeof f->dir, "progress"))
         return -1;
-    snprintf(f->path, sizeof f->path, "%s/sub/progress", f->dir);
+    snprintf(f->sub, sizeof f->sub, "%s/sub", f->dir);
+    snprintf(f->path, sizeof f->path, "%s/progress", f->sub);
     *state = f;
     return 0;
 }
@@ -114,9 +116,7 @@ static void test_progress_save_leaves_no_temp_file(void **state)
     Progress *p = progress_open(f->path, NULL, 0);
     assert_true(progress_visit(p, "intro", 1, NULL, 0));
     progress_free(p);
-    char sub[96];
-    snprintf(sub, sizeof sub, "%s/sub", f->dir);
-    DIR *d = opendir(sub);
+    DIR *d = opendir(f->sub);
     assert_non_null(d);
     int files = 0;
     struct dirent *e;
@@ -157,9 +157,8 @@ static void test_progress_two_windows_keep_both(void **state)
 static void test_progress_planted_symlinks_not_followed(void **state)
 {
     Fixture *f = *state;
-    char sub[96], victim[160], link[200];
-    snprintf(sub, sizeof sub, "%s/sub", f->dir);
-    mkdir(sub, 0700);
+    char victim[160], link[200];
+    mkdir(f->sub, 0700);
     snprintf(victim, sizeof victim, "%s/victim", f->dir);
     tl_write_file(victim, "precious\n");
     snprintf(link, sizeof link, "%s.tmp.%ld", f->path, (long)getpid());
@@ -185,9 +184,8 @@ static void test_progress_planted_symlinks_not_followed(void **state)
 static void test_progress_fifo_big_and_many_records(void **state)
 {
     Fixture *f = *state;
-    char sub[96], note[512];
-    snprintf(sub, sizeof sub, "%s/sub", f->dir);
-    mkdir(sub, 0700);
+    char note[512];
+    mkdir(f->sub, 0700);
     assert_int_equal(mkfifo(f->path, 0600), 0);
     Progress *p = progress_open(f->path, note, sizeof note);
     assert_non_null(strstr(note, "FIFO"));
@@ -215,9 +213,8 @@ static void test_progress_fifo_big_and_many_records(void **state)
 static void test_progress_corrupt_file_moved_aside_once(void **state)
 {
     Fixture *f = *state;
-    char sub[96], note[512], aside[160];
-    snprintf(sub, sizeof sub, "%s/sub", f->dir);
-    mkdir(sub, 0700);
+    char note[512], aside[160];
+    mkdir(f->sub, 0700);
     tl_write_file(f->path, "scalelab-progress 1\nlesson intro started 2\ngarbage here\n");
     Progress *p = progress_open(f->path, note, sizeof note);
     assert_non_null(p);
@@ -256,9 +253,8 @@ static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
         "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 0\n",    /* one field short */
         "scalelab-progress 3\n",                                 /* a version from the future */
     };
-    char sub[96], note[512];
-    snprintf(sub, sizeof sub, "%s/sub", f->dir);
-    mkdir(sub, 0700);
+    char note[512];
+    mkdir(f->sub, 0700);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tl_write_file(f->path, bad[i]);
         Progress *p = progress_open(f->path, note, sizeof note);
@@ -335,9 +331,8 @@ static void test_progress_exercises_round_trip(void **state)
 static void test_progress_reads_version_1(void **state)
 {
     Fixture *f = *state;
-    char sub[96], note[512], err[256];
-    snprintf(sub, sizeof sub, "%s/sub", f->dir);
-    mkdir(sub, 0700);
+    char note[512], err[256];
+    mkdir(f->sub, 0700);
     tl_write_file(f->path, "scalelab-progress 1\nlesson a started 3\npage a 2 1 1 -1 0\n"
                            "page a 4 0 0 1 1\n");
     Progress *p = progress_open(f->path, note, sizeof note);
@@ -442,14 +437,13 @@ static void test_progress_unwritable_folder_noted_at_open(void **state)
 static void test_progress_failed_save_reported_once(void **state)
 {
     Fixture *f = *state;
-    char err[256], sub[96];
+    char err[256];
     Progress *p = progress_open(f->path, NULL, 0);
     assert_true(progress_visit(p, "intro", 1, err, sizeof err));
     assert_null(progress_take_error(p));
     /* A file where the folder was: every later save fails. */
-    snprintf(sub, sizeof sub, "%s/sub", f->dir);
-    assert_true(tl_tmpdir_remove(sub));
-    tl_write_file(sub, "");
+    assert_true(tl_tmpdir_remove(f->sub));
+    tl_write_file(f->sub, "");
     assert_false(progress_visit(p, "intro", 2, err, sizeof err));
     const char *why = progress_take_error(p);
     assert_non_null(why);
