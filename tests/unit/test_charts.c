@@ -132,15 +132,13 @@ static void test_charts_bar_null_draws_nothing(void **state)
 static void test_charts_line_axes_and_points(void **state)
 {
     (void)state;
-    ChartSeries s;
-    memset(&s, 0, sizeof s);
-    s.title = "Step time against TP degree";
-    s.x_label = "TP";
-    s.y_label = "step time";
-    s.y_kind = UNITS_TIME;
-    s.n = 3;
-    s.highlight = 1;
-    s.ascii = true;
+    ChartSeries s = {.title = "Step time against TP degree",
+                     .x_label = "TP",
+                     .y_label = "step time",
+                     .y_kind = UNITS_TIME,
+                     .n = 3,
+                     .highlight = 1,
+                     .ascii = true};
     double xs[] = {1, 2, 4}, ys[] = {0, 2.0, 1.0};
     bool ok[] = {false, true, true};
     for (int i = 0; i < 3; i++) {
