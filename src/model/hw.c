@@ -536,6 +536,20 @@ const GpuSpec *hw_gpu_find(const char *id)
     return NULL;
 }
 
+const char *hw_noun(const GpuSpec *g, int form)
+{
+    /* one, many, One, Many */
+    static const char *const nouns[][4] = {
+        {"GPU", "GPUs", "GPU", "GPUs"},
+        {"chip", "chips", "Chip", "Chips"},
+    };
+    int k = (form & HW_NOUN_MANY ? 1 : 0) + (form & HW_NOUN_CAP ? 2 : 0);
+    for (int i = 0; g && g->noun && i < COUNT_OF(nouns); i++)
+        if (strcmp(g->noun, nouns[i][0]) == 0)
+            return nouns[i][k];
+    return nouns[0][k];
+}
+
 int hw_system_count(void)
 {
     return COUNT_OF(systems);

@@ -60,6 +60,15 @@ int hw_gpu_count(void);
 const GpuSpec *hw_gpu_at(int i);
 const GpuSpec *hw_gpu_find(const char *id); /* NULL when unknown */
 
+/* Forms of an accelerator's noun, combined with |. */
+enum { HW_NOUN_MANY = 1, HW_NOUN_CAP = 2 };
+
+/* What g's maker calls it (GpuSpec.noun), in the form any text naming the
+ * accelerators of a given system needs: "GPU", "GPUs" (HW_NOUN_MANY),
+ * "chip", "Chips" (HW_NOUN_MANY | HW_NOUN_CAP, to start a sentence). A NULL
+ * g or a noun the table does not know reads as "GPU". Static strings. */
+const char *hw_noun(const GpuSpec *g, int form);
+
 int hw_system_count(void);
 const SystemSpec *hw_system_at(int i);
 const SystemSpec *hw_system_find(const char *id); /* NULL when unknown */

@@ -111,6 +111,20 @@ static void test_hw_figures_per_direction(void **state)
     assert_string_equal(hw_gpu_find("tpu-v5p")->noun, "chip");
     assert_string_equal(hw_gpu_find("trn2")->noun, "chip");
     assert_string_equal(hw_gpu_find("mi355x")->noun, "GPU");
+    /* the forms text uses; an unknown noun or no GPU reads as GPU */
+    const GpuSpec *tpu = hw_gpu_find("tpu-v5p"), *h100 = hw_gpu_find("h100-sxm");
+    assert_string_equal(hw_noun(tpu, 0), "chip");
+    assert_string_equal(hw_noun(tpu, HW_NOUN_MANY), "chips");
+    assert_string_equal(hw_noun(tpu, HW_NOUN_CAP), "Chip");
+    assert_string_equal(hw_noun(tpu, HW_NOUN_MANY | HW_NOUN_CAP), "Chips");
+    assert_string_equal(hw_noun(h100, HW_NOUN_MANY), "GPUs");
+    assert_string_equal(hw_noun(h100, HW_NOUN_MANY | HW_NOUN_CAP), "GPUs");
+    assert_string_equal(hw_noun(NULL, HW_NOUN_MANY), "GPUs");
+    GpuSpec odd = {.noun = "widget"};
+    assert_string_equal(hw_noun(&odd, 0), "GPU");
+    /* every preset's noun is one the forms table knows */
+    for (int i = 0; i < hw_gpu_count(); i++)
+        assert_string_equal(hw_noun(hw_gpu_at(i), 0), hw_gpu_at(i)->noun);
     /* Vera Rubin NVL72: NVLink 6, 3.6 TB/s bidir per GPU */
     NEAR(hw_system_find("vera-rubin-nvl72")->up_bytes_per_s, 1.8e12, 1e-12);
 }
