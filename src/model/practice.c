@@ -75,17 +75,6 @@ static const char *fmt_u(UnitsKind k, double v, char *buf, size_t len)
     return units_format(k, v, true, buf, len);
 }
 
-/* What the preset calls one accelerator ("GPU", "chip") and many. */
-static const char *accel_one(const Cluster *c)
-{
-    return c->gpu.noun && c->gpu.noun[0] ? c->gpu.noun : "GPU";
-}
-
-static const char *accel_noun(const Cluster *c)
-{
-    return strcmp(accel_one(c), "chip") == 0 ? "chips" : "GPUs";
-}
-
 /* ---- drawing a cluster and a workload for a level ---- */
 
 /* Cluster sizes before rounding to whole scale-up domains. */
@@ -165,7 +154,8 @@ static void describe_job(const Practice *p, char *buf, size_t len)
     put(buf, len,
         "- Cluster: %d %s of %s, %d per scale-up domain on %s (%s each way), %s each way "
         "per %s to the scale-out fabric, %s of HBM each.\n",
-        c->n_gpus, accel_noun(c), c->name, c->domain_gpus, c->up_link, up, out, accel_one(c), hbm);
+        c->n_gpus, hw_noun(&c->gpu, HW_NOUN_MANY), c->name, c->domain_gpus, c->up_link, up, out,
+        hw_noun(&c->gpu, 0), hbm);
     put(buf, len, "- Job: %s (%d layers, hidden %d, %d heads", wp ? wp->name : w->id, w->layers,
         w->hidden, w->heads);
     if (workload_is_moe(w))
@@ -235,7 +225,7 @@ static bool make_mapping(Rng *rng, Practice *p, SweepResult *r)
 
         char bs[32], ss[32], bm[64], why[400];
         snprintf(p->title, sizeof p->title, "Map the job: %d %s of %s", p->cluster.n_gpus,
-                 accel_noun(&p->cluster), p->cluster.name);
+                 hw_noun(&p->cluster.gpu, HW_NOUN_MANY), p->cluster.name);
         describe_job(p, p->question, sizeof p->question);
         describe_mapping(p, start, "Start", p->question, sizeof p->question);
         put(p->question, sizeof p->question, "- Its step: %s%s.\n",
@@ -341,7 +331,7 @@ static bool make_bottleneck(Rng *rng, Practice *p, SweepResult *r)
         p->workload.micro_batch = e->micro_batch;
         p->part = largest_part(e->part_s, &clear);
         snprintf(p->title, sizeof p->title, "Spot the bottleneck: %d %s of %s", p->cluster.n_gpus,
-                 accel_noun(&p->cluster), p->cluster.name);
+                 hw_noun(&p->cluster.gpu, HW_NOUN_MANY), p->cluster.name);
         describe_job(p, p->question, sizeof p->question);
         describe_mapping(p, e, "Mapping", p->question, sizeof p->question);
         put(p->question, sizeof p->question, "\nWhich part of the step takes the most time?");
@@ -370,14 +360,20 @@ bool practice_grade_part(const Practice *p, StepPart part, char *msg, size_t msg
         return true;
     }
     static const char *const why[STEP_PART_COUNT] = {
-        "compute is what every GPU must do anyway; look for traffic that crosses a slow tier",
+        NULL, /* compute: written out below, with the accelerator's noun */
         "TP all-reduces sit on every layer's path: are its groups inside the domain here?",
         "pipeline sends carry one activation per micro-batch: rarely the largest part",
         "the bubble is (p-1)/(v*m) of the pipelined work: how many micro-batches are there?",
         "the DP reduction happens once per step and hides behind backward",
         "expert all-to-alls grow when EP groups leave the domain",
     };
-    msg_set(msg, msg_len, "Not %s: %s.", step_part_name(part), why[part]);
+    if (part == STEP_COMPUTE) /* names the accelerator */
+        msg_set(msg, msg_len,
+                "Not %s: compute is what every %s must do anyway; look for traffic that crosses "
+                "a slow tier.",
+                step_part_name(part), hw_noun(&p->cluster.gpu, 0));
+    else
+        msg_set(msg, msg_len, "Not %s: %s.", step_part_name(part), why[part]);
     return false;
 }
 
@@ -437,22 +433,23 @@ static bool make_predict_collective(Rng *rng, Practice *p)
         snprintf(p->question, sizeof p->question,
                  "%d %s in one scale-up domain of a %s (%s, %s per %s each way) all-reduce "
                  "a %s buffer, as nccl-tests counts it. How long does it take?",
-                 per, accel_noun(c), c->name, c->up_link, up, accel_one(c), sz);
+                 per, hw_noun(&c->gpu, HW_NOUN_MANY), c->name, c->up_link, up, hw_noun(&c->gpu, 0),
+                 sz);
     else
         snprintf(p->question, sizeof p->question,
                  "%d %s, %d in each of %d scale-up domains of a %s (%s at %s each way inside, "
                  "%s each way per %s between domains) all-reduce a %s buffer. How long does "
                  "it take?",
-                 per * domains, accel_noun(c), per, domains, c->name, c->up_link, up, out,
-                 accel_one(c), sz);
+                 per * domains, hw_noun(&c->gpu, HW_NOUN_MANY), per, domains, c->name, c->up_link,
+                 up, out, hw_noun(&c->gpu, 0), sz);
     snprintf(p->answer, sizeof p->answer, "%s (within %.0f%%)", t, 100 * p->tolerance);
     double n = span.size;
     if (domains == 1)
         snprintf(p->worked, sizeof p->worked,
                  "t = latency + 2(n-1)/n x S / busbw: n = %.0f, S = %s; the ring moves %.2f x "
-                 "S per GPU over %s at the achievable share of %s. The fixed part is about %s, "
+                 "S per %s over %s at the achievable share of %s. The fixed part is about %s, "
                  "so the total is %s: %s dominates.",
-                 n, sz, 2 * (n - 1) / n, c->up_link, up, lat, t,
+                 n, sz, 2 * (n - 1) / n, hw_noun(&c->gpu, 0), c->up_link, up, lat, t,
                  tiny.time_s > cost.time_s / 2 ? "latency" : "bandwidth");
     else {
         char so[32];
@@ -462,7 +459,7 @@ static bool make_predict_collective(Rng *rng, Practice *p)
                  "of the buffer across the %d domains on each %s's NIC at %s, all-gather "
                  "inside. The scale-out step takes %s of the %s total (fixed part about %s): "
                  "%s dominates.",
-                 per, per, domains, accel_one(c), out, so, t, lat,
+                 per, per, domains, hw_noun(&c->gpu, 0), out, so, t, lat,
                  cost.tier_s[TIER_OUT] > cost.time_s / 2 ? "the scale-out tier"
                                                          : "the scale-up tier");
     }
@@ -513,13 +510,13 @@ static bool make_predict_memory(Rng *rng, Practice *p)
     char m[64], w[32], g[32], o[32], tot[32], params[32];
     mapping_format(&p->start, m, sizeof m);
     snprintf(params, sizeof params, "%.3g billion", workload_params(&p->workload) / 1e9);
-    snprintf(p->title, sizeof p->title, "Predict: memory per %s", accel_one(&p->cluster));
+    snprintf(p->title, sizeof p->title, "Predict: memory per %s", hw_noun(&p->cluster.gpu, 0));
     describe_job(p, p->question, sizeof p->question);
     put(p->question, sizeof p->question,
         "\nThe model has %s parameters, trained in BF16 with Adam and ZeRO stage %d over DP, "
         "mapped as %s. How much memory does one %s of the last pipeline stage hold for "
         "weights, gradients and optimizer state (activations not counted)?",
-        params, p->start.zero, m, accel_one(&p->cluster));
+        params, p->start.zero, m, hw_noun(&p->cluster.gpu, 0));
     snprintf(p->answer, sizeof p->answer, "%s (within %.0f%%)",
              fmt_u(UNITS_BYTES, stat, tot, sizeof tot), 100 * p->tolerance);
     double bpp = s.mem_weights > 0 ? 2.0 / s.mem_weights : 0; /* BF16 weights: 2 bytes each */
@@ -528,7 +525,7 @@ static bool make_predict_memory(Rng *rng, Practice *p)
              "holds the output layer): weights in BF16 = %s (2 bytes per parameter held), "
              "gradients = %s (%.2g bytes per parameter), optimizer state (Adam's FP32 master "
              "copy and two moments, ZeRO stage %d) = %s (%.2g bytes per parameter). Total %s.",
-             accel_one(&p->cluster), fmt_u(UNITS_BYTES, s.mem_weights, w, sizeof w),
+             hw_noun(&p->cluster.gpu, 0), fmt_u(UNITS_BYTES, s.mem_weights, w, sizeof w),
              fmt_u(UNITS_BYTES, s.mem_grads, g, sizeof g), s.mem_grads * bpp, p->start.zero,
              fmt_u(UNITS_BYTES, s.mem_optimizer, o, sizeof o), s.mem_optimizer * bpp, tot);
     return true;
