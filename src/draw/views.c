@@ -171,7 +171,7 @@ static void view_up_figure(const Cluster *c, bool ascii, char *buf, size_t n)
     char both[32], one[32];
     view_bw(2 * c->up_bytes_per_s, ascii, both, sizeof both);
     view_bw(c->up_bytes_per_s, ascii, one, sizeof one);
-    snprintf(buf, n, "%s: %s per GPU (%s each way)", c->up_link, both, one);
+    snprintf(buf, n, "%s: %s per %s (%s each way)", c->up_link, both, hw_noun(&c->gpu, 0), one);
 }
 
 /* "800 Gb/s = 100 GB/s per GPU" */
@@ -179,7 +179,7 @@ static void view_out_figure(const Cluster *c, char *buf, size_t n)
 {
     char bb[64];
     units_format_bits_bytes(c->out_bytes_per_s, bb, sizeof bb);
-    snprintf(buf, n, "%s per GPU", bb);
+    snprintf(buf, n, "%s per %s", bb, hw_noun(&c->gpu, 0));
 }
 
 /* "18x" — the drop in per-GPU bandwidth when traffic leaves the domain. */
@@ -223,15 +223,16 @@ static bool view_group_sentence(const ViewInput *in, char *buf, size_t n)
     int groups = size > 0 ? mapping_world(m) / size : 0;
     /* 26 letters: beyond them a letter names every 26th group, and says so */
     const char *rep = groups > 26 ? ", letters A-Z again after Z" : "";
+    const char *them = hw_noun(&in->cluster->gpu, HW_NOUN_MANY | HW_NOUN_CAP);
     if (sp.domains > 1) {
         snprintf(buf, n,
-                 "GPUs are lettered by %s group (%d groups of %d%s). A %s group spans "
+                 "%s are lettered by %s group (%d groups of %d%s). A %s group spans "
                  "%d %s: its traffic leaves %s.",
-                 dim, groups, size, rep, dim, sp.domains, view_domain_noun(in->cluster, true),
-                 in->cluster->up_link);
+                 them, dim, groups, size, rep, dim, sp.domains,
+                 view_domain_noun(in->cluster, true), in->cluster->up_link);
         return true;
     }
-    snprintf(buf, n, "GPUs are lettered by %s group (%d groups of %d%s); each fits in one %s.",
+    snprintf(buf, n, "%s are lettered by %s group (%d groups of %d%s); each fits in one %s.", them,
              dim, groups, size, rep, view_domain_noun(in->cluster, false));
     return false;
 }
@@ -289,8 +290,8 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
         y += text_draw_wrapped(cv, x, y, w - x, 2, buf, view_link_style(in, TIER_ACROSS));
     }
     view_ratio(view_drop(c), r, sizeof r);
-    snprintf(buf, sizeof buf, "Leaving the %s, bandwidth per GPU drops %s (%s %s %s).", noun, r,
-             view_bw(c->up_bytes_per_s, a, b1, sizeof b1), a ? "->" : "→",
+    snprintf(buf, sizeof buf, "Leaving the %s, bandwidth per %s drops %s (%s %s %s).", noun,
+             hw_noun(&c->gpu, 0), r, view_bw(c->up_bytes_per_s, a, b1, sizeof b1), a ? "->" : "→",
              view_bw(c->out_bytes_per_s, a, b2, sizeof b2));
     y += text_draw_wrapped(cv, x, y, w - x, 2, buf, STYLE_WARNING);
     y = view_mapping_lines(cv, x, y, w - x, in);
@@ -301,8 +302,9 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
     }
     if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
         int g = in->cursor_gpu;
-        snprintf(buf, sizeof buf, "%s cursor: GPU %d, %s %d, leaf %d", a ? "^" : "▲", g, noun,
-                 cluster_domain_of(c, g) + 1, cluster_leaf_of(c, g) + 1);
+        snprintf(buf, sizeof buf, "%s cursor: %s %d, %s %d, leaf %d", a ? "^" : "▲",
+                 hw_noun(&c->gpu, HW_NOUN_CAP), g, noun, cluster_domain_of(c, g) + 1,
+                 cluster_leaf_of(c, g) + 1);
         if (c->sites > 1) {
             size_t l = strlen(buf);
             snprintf(buf + l, sizeof buf - l, ", site %d", cluster_site_of(c, g) + 1);
@@ -435,15 +437,16 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     int yy = ly;
     view_text(cv, lx, yy++, w, "Scale-up (inside the server):", STYLE_BOLD);
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, fig, up);
-    snprintf(buf, sizeof buf, "every GPU one hop from every other through the switch%s",
-             chips_real == 1 ? "" : "es");
+    snprintf(buf, sizeof buf, "every %s one hop from every other through the switch%s",
+             hw_noun(&c->gpu, 0), chips_real == 1 ? "" : "es");
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, buf, STYLE_LABEL);
     yy++;
     view_text(cv, lx, yy++, w, "Scale-out (to the leaf switches):", STYLE_BOLD);
     view_out_figure(c, fig, sizeof fig);
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 2, fig, out);
     view_ratio(view_drop(c), r, sizeof r);
-    snprintf(buf, sizeof buf, "one NIC per GPU (%s), %s less than NVLink", c->out_link, r);
+    snprintf(buf, sizeof buf, "one NIC per %s (%s), %s less than NVLink", hw_noun(&c->gpu, 0),
+             c->out_link, r);
     yy += text_draw_wrapped(cv, lx + 2, yy, lw - 2, 3, buf, STYLE_LABEL);
     view_power(c, buf, sizeof buf);
     if (buf[0]) {
@@ -543,8 +546,8 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
     yy += text_draw_wrapped(cv, 2, yy, w - 2, 2, buf, STYLE_LABEL);
     view_out_figure(c, fig, sizeof fig);
     view_ratio(view_drop(c), r, sizeof r);
-    snprintf(buf, sizeof buf, "%s scale-out %s: one %s NIC per GPU, %s less than NVLink",
-             a ? "-" : "─", fig, c->out_link, r);
+    snprintf(buf, sizeof buf, "%s scale-out %s: one %s NIC per %s, %s less than NVLink",
+             a ? "-" : "─", fig, c->out_link, hw_noun(&c->gpu, 0), r);
     yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, view_link_style(in, TIER_OUT));
     view_power(c, buf, sizeof buf);
     if (buf[0])
@@ -597,8 +600,8 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     int d[3];
     view_torus_shape(c, d);
     char buf[1024];
-    snprintf(buf, sizeof buf, "a %dx%dx%d torus of %d %s chips", d[0], d[1], d[2], c->domain_gpus,
-             c->gpu.name);
+    snprintf(buf, sizeof buf, "a %dx%dx%d torus of %d %s %s", d[0], d[1], d[2], c->domain_gpus,
+             c->gpu.name, hw_noun(&c->gpu, HW_NOUN_MANY));
     view_rack_title(cv, w, in, dom, buf);
     Style up = view_link_style(in, TIER_UP);
     int lw = 2 * d[0] + 1, lh = 2 * d[1] + 1, gap = 3;
@@ -651,8 +654,14 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     yy += text_draw_wrapped(cv, 0, yy, w, 3, buf, up);
     view_out_figure(c, fig, sizeof fig);
     view_ratio(view_drop(c), r, sizeof r);
-    snprintf(buf, sizeof buf, "%s scale-out %s (%s) between cubes, %s less than ICI",
-             a ? "-" : "─", fig, c->out_link, r);
+    /* the link's name without its note: "ICI", "NeuronLink-v3" */
+    char link[32];
+    snprintf(link, sizeof link, "%s", c->up_link);
+    link[strcspn(link, "(")] = '\0';
+    if (strlen(link) > 1 && link[strlen(link) - 1] == ' ')
+        link[strlen(link) - 1] = '\0';
+    snprintf(buf, sizeof buf, "%s scale-out %s (%s) between %s, %s less than %s", a ? "-" : "─",
+             fig, c->out_link, view_domain_noun(c, true), r, link);
     yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, view_link_style(in, TIER_OUT));
     yy = view_mapping_lines(cv, 0, yy, w, in);
     return yy;
@@ -755,8 +764,8 @@ static int view_rack_pair(Canvas *cv, int w, const ViewInput *in)
     bool a = canvas_is_ascii(cv);
     const char *noun = view_domain_noun(c, false);
     char buf[256], up[32], out[32], r[16];
-    snprintf(buf, sizeof buf, "%s: 2 %s of %d GPUs, joined by the scale-out network", c->name,
-             view_domain_noun(c, true), c->domain_gpus);
+    snprintf(buf, sizeof buf, "%s: 2 %s of %d %s, joined by the scale-out network", c->name,
+             view_domain_noun(c, true), c->domain_gpus, hw_noun(&c->gpu, HW_NOUN_MANY));
     view_text(cv, 0, 0, w, buf, STYLE_HEADING);
     DomainShape s = view_domain_shape(c, (w - 14) / 2);
     int link = w - 2 * s.box_w;
@@ -770,7 +779,7 @@ static int view_rack_pair(Canvas *cv, int w, const ViewInput *in)
     }
     canvas_hline(cv, s.box_w, mid, link, LINE_LIGHT, view_link_style(in, TIER_OUT));
     view_bw(c->out_bytes_per_s, a, out, sizeof out);
-    snprintf(buf, sizeof buf, " %s per GPU ", out);
+    snprintf(buf, sizeof buf, " %s per %s ", out, hw_noun(&c->gpu, 0));
     canvas_put_text_max(cv, s.box_w + 1, mid - 1, link - 2, buf, STYLE_LABEL);
     view_ratio(view_drop(c), r, sizeof r);
     snprintf(buf, sizeof buf, " %s less ", r);
@@ -993,9 +1002,10 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
     char buf[1024];
     int domains = cluster_domain_count(cl);
     int leaves = cluster_leaf_count(cl), spines = cluster_spine_count(cl);
-    snprintf(buf, sizeof buf, "%s: %d GPUs = %d %s of %d, %d lea%s, %d spine%s (%g:1)%s%s",
-             cl->name, cl->n_gpus, domains, view_domain_noun(cl, domains != 1), cl->domain_gpus,
-             leaves, leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", cl->oversub,
+    snprintf(buf, sizeof buf, "%s: %d %s = %d %s of %d, %d lea%s, %d spine%s (%g:1)%s%s", cl->name,
+             cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), domains,
+             view_domain_noun(cl, domains != 1), cl->domain_gpus, leaves,
+             leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", cl->oversub,
              cl->sites > 1 ? ", " : "", "");
     if (cl->sites > 1) {
         size_t l = strlen(buf);
@@ -1066,14 +1076,15 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
         int dom = view_rack_domain(in);
         snprintf(s, sizeof s,
                  "Rack view of %s, %s %d of %d. One scale-up domain holds %d %s "
-                 "GPUs.",
+                 "%s.",
                  c->name, view_domain_noun(c, false), dom + 1, domains, c->domain_gpus,
-                 c->gpu.name);
+                 c->gpu.name, hw_noun(&c->gpu, HW_NOUN_MANY));
     } else {
         snprintf(s, sizeof s,
-                 "Fabric view of %s: %d GPUs in %d scale-up %s of %d GPUs, under "
+                 "Fabric view of %s: %d %s in %d scale-up %s of %d %s, under "
                  "%d leaf switches and %d spine switches (oversubscription %g:1)%s.",
-                 c->name, c->n_gpus, domains, view_domain_noun(c, domains != 1), c->domain_gpus,
+                 c->name, c->n_gpus, hw_noun(&c->gpu, HW_NOUN_MANY), domains,
+                 view_domain_noun(c, domains != 1), c->domain_gpus, hw_noun(&c->gpu, HW_NOUN_MANY),
                  cluster_leaf_count(c), cluster_spine_count(c), c->oversub,
                  c->sites > 1 ? ", spread over several sites" : "");
     }
@@ -1082,9 +1093,10 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
     units_format_bits_bytes(c->out_bytes_per_s, v, sizeof v);
     view_ratio(view_drop(c), r, sizeof r);
     snprintf(s, sizeof s,
-             "Inside a %s, GPUs talk over %s. Leaving it, each GPU has %s (%s), "
+             "Inside a %s, %s talk over %s. Leaving it, each %s has %s (%s), "
              "%s less.",
-             view_domain_noun(c, false), fig, v, c->out_link, r);
+             view_domain_noun(c, false), hw_noun(&c->gpu, HW_NOUN_MANY), fig, hw_noun(&c->gpu, 0),
+             v, c->out_link, r);
     desc_wrap(&b, s, width);
     if (c->sites > 1) {
         snprintf(s, sizeof s, "The %d sites are joined by a scale-across link of %s each way.",
@@ -1101,15 +1113,18 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
         desc_wrap(&b, s, width);
     }
     if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
-        snprintf(s, sizeof s, "The cursor is on GPU %d in %s %d, under leaf %d.", in->cursor_gpu,
-                 view_domain_noun(c, false), cluster_domain_of(c, in->cursor_gpu) + 1,
-                 cluster_leaf_of(c, in->cursor_gpu) + 1);
+        snprintf(s, sizeof s, "The cursor is on %s %d in %s %d, under leaf %d.",
+                 hw_noun(&c->gpu, 0), in->cursor_gpu, view_domain_noun(c, false),
+                 cluster_domain_of(c, in->cursor_gpu) + 1, cluster_leaf_of(c, in->cursor_gpu) + 1);
         desc_wrap(&b, s, width);
     }
-    strbuf_add(&b, "\nTier          Per GPU, each way   Reach\n");
-    snprintf(v, sizeof v, "%d GPUs in one %s", c->domain_gpus, view_domain_noun(c, false));
+    snprintf(v, sizeof v, "Per %s, each way", hw_noun(&c->gpu, 0));
+    strbuf_addf(&b, "\nTier          %-20sReach\n", v);
+    snprintf(v, sizeof v, "%d %s in one %s", c->domain_gpus, hw_noun(&c->gpu, HW_NOUN_MANY),
+             view_domain_noun(c, false));
     strbuf_addf(&b, "scale-up      %-19s %s\n", view_bw(c->up_bytes_per_s, a, t1, sizeof t1), v);
-    snprintf(v, sizeof v, "%d GPUs per leaf, %d leaves", c->gpus_per_leaf, cluster_leaf_count(c));
+    snprintf(v, sizeof v, "%d %s per leaf, %d leaves", c->gpus_per_leaf,
+             hw_noun(&c->gpu, HW_NOUN_MANY), cluster_leaf_count(c));
     strbuf_addf(&b, "scale-out     %-19s %s\n", view_bw(c->out_bytes_per_s, a, t1, sizeof t1), v);
     if (c->sites > 1) {
         double per = c->across_bytes_per_s / (c->n_gpus / c->sites);
@@ -1120,10 +1135,10 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
     strbuf_add(&b, "\n");
     desc_row(&b, "system", c->name);
     snprintf(v, sizeof v, "%s", c->gpu.name);
-    desc_row(&b, "GPU", v);
+    desc_row(&b, hw_noun(&c->gpu, HW_NOUN_CAP), v);
     snprintf(v, sizeof v, "%d", c->n_gpus);
-    desc_row(&b, "GPUs", v);
-    snprintf(v, sizeof v, "%d of %d GPUs", domains, c->domain_gpus);
+    desc_row(&b, hw_noun(&c->gpu, HW_NOUN_MANY | HW_NOUN_CAP), v);
+    snprintf(v, sizeof v, "%d of %d %s", domains, c->domain_gpus, hw_noun(&c->gpu, HW_NOUN_MANY));
     desc_row(&b, "scale-up domains", v);
     if (c->domain_power_w > 0) {
         snprintf(v, sizeof v, "%.3g kW per %s, %s", c->domain_power_w / 1000,

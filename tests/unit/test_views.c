@@ -306,6 +306,73 @@ static void test_views_one_leaf_draws_no_spine(void **state)
     free(t);
 }
 
+/* Every drawing and description of c with a TP 8 mapping, the cursor on
+ * accelerator 3 and TP group 0 selected, at 80 and 200 columns, UTF-8 and
+ * ASCII, one after the other (caller frees). */
+static char *every_view(const Cluster *c)
+{
+    Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = c->n_gpus / 8, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(c);
+    in.mapping = &m;
+    in.cursor_gpu = 3;
+    in.cursor_group = 0;
+    size_t len = 0;
+    char *all = calloc(1, 1);
+    static const int widths[] = {80, 200};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 2; i++)
+            for (int ascii = 0; ascii < 2; ascii++) {
+                char *parts[2] = {draw((ViewKind)k, &in, widths[i], 60, ascii, NULL),
+                                  view_describe((ViewKind)k, &in, widths[i], ascii)};
+                for (int j = 0; j < 2; j++) {
+                    size_t n = strlen(parts[j]);
+                    all = realloc(all, len + n + 1);
+                    memcpy(all + len, parts[j], n + 1);
+                    len += n;
+                    free(parts[j]);
+                }
+            }
+    return all;
+}
+
+/* Views name the accelerators as their preset does: a TPU or Trainium
+ * system's chips are never called GPUs (the word does not appear at all,
+ * so "GPUs", "per GPU" and "GPU 3" are all caught), and a GPU system's
+ * views say GPU. Trn2 at 128 chips is two UltraServers (the two-unit
+ * picture); tpu-v5p at 512 chips over 2 sites draws both sites. The
+ * expected phrases are the views' sentences with the noun put in by hand:
+ * "per chip" (bandwidth figures), "Chips are lettered" (a sentence start),
+ * "cursor: Chip 3", "The cursor is on chip 3" (the cursor lines). */
+static void test_views_accelerators_named_as_preset_says(void **state)
+{
+    (void)state;
+    Cluster chips[3] = {make_cluster("tpu-v5p", 256), make_cluster("trn2-ultraserver", 128),
+                        make_cluster("tpu-v5p", 512)};
+    chips[2].domain_gpus = 256;
+    chips[2].sites = 2;
+    chips[2].across_bytes_per_s = 1.25e12;
+    for (int i = 0; i < 3; i++) {
+        char *t = every_view(&chips[i]);
+        if (strstr(t, "GPU"))
+            fail_msg("%s (%d chips): \"GPU\" in:\n%s", chips[i].name, chips[i].n_gpus, t);
+        assert_contains(t, "per chip");
+        assert_contains(t, "Chips are lettered by TP group");
+        assert_contains(t, "cursor: Chip 3");
+        assert_contains(t, "The cursor is on chip 3");
+        free(t);
+    }
+    Cluster gpus[2] = {make_cluster("dgx-h100", 64), make_cluster("gb200-nvl72", 144)};
+    for (int i = 0; i < 2; i++) {
+        char *t = every_view(&gpus[i]);
+        assert_contains(t, "per GPU");
+        assert_contains(t, "GPUs are lettered by TP group");
+        assert_contains(t, "cursor: GPU 3");
+        assert_contains(t, "The cursor is on GPU 3");
+        assert_null(strstr(t, "Chip"));
+        free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_views_describe_has_table),
         cmocka_unit_test(test_views_odd_inputs_stay_in_the_box),
         cmocka_unit_test(test_views_16k_cluster_draws_aggregated),
+        cmocka_unit_test(test_views_accelerators_named_as_preset_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
