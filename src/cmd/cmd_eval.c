@@ -144,10 +144,11 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Ma
             wp ? wp->name : "custom model", c->n_gpus, c->gpu.name,
             sp ? sp->name : "custom cluster", map, w->global_batch, w->micro_batch);
     units_format(UNITS_BANDWIDTH, c->up_bytes_per_s, true, a, sizeof a);
-    fprintf(out, "  scale-up:  %d GPUs per domain, %s per GPU per direction (%s)\n",
-            c->domain_gpus, a, c->up_link);
+    const char *one = hw_noun(&c->gpu, 0);
+    fprintf(out, "  scale-up:  %d %s per domain, %s per %s per direction (%s)\n", c->domain_gpus,
+            hw_noun(&c->gpu, HW_NOUN_MANY), a, one, c->up_link);
     units_format_bits_bytes(c->out_bytes_per_s, b, sizeof b);
-    fprintf(out, "  scale-out: %s per GPU (%s)\n", b, c->out_link);
+    fprintf(out, "  scale-out: %s per %s (%s)\n", b, one, c->out_link);
     if (c->sites > 1) {
         units_format(UNITS_BANDWIDTH, c->across_bytes_per_s, true, a, sizeof a);
         fprintf(out, "  scale-across: %d sites joined by %s\n", c->sites, a);
@@ -156,11 +157,13 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Ma
     fprintf(out, "\n  step time        %s\n", a);
     units_format_si(r->tokens_per_s, a, sizeof a);
     fprintf(out, "  tokens/s         %s\n", a);
-    fprintf(out, "  TFLOP/s per GPU  %.0f model, %.0f hardware (MFU %.1f%%)\n", r->tflops_per_gpu,
+    snprintf(d, sizeof d, "TFLOP/s per %s", one);
+    fprintf(out, "  %-16s %.0f model, %.0f hardware (MFU %.1f%%)\n", d, r->tflops_per_gpu,
             r->hw_tflops_per_gpu, 100 * r->mfu);
     units_format(UNITS_BYTES, r->mem_per_gpu_bytes, true, a, sizeof a);
     units_format(UNITS_BYTES, r->hbm_bytes, true, b, sizeof b);
-    fprintf(out, "  memory per GPU   %s of %s: %s\n", a, b, r->fits ? "fits" : "DOES NOT FIT");
+    snprintf(d, sizeof d, "memory per %s", one);
+    fprintf(out, "  %-16s %s of %s: %s\n", d, a, b, r->fits ? "fits" : "DOES NOT FIT");
     fprintf(out, "\n  %-9s %10s %7s\n", "part", "time", "share");
     for (int p = 0; p < STEP_PART_COUNT; p++) {
         units_format(UNITS_TIME, r->part_s[p], true, a, sizeof a);
@@ -175,8 +178,8 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Ma
     units_format(UNITS_BYTES, r->tier_bytes[TIER_UP], true, a, sizeof a);
     units_format(UNITS_BYTES, r->tier_bytes[TIER_OUT], true, b, sizeof b);
     units_format(UNITS_BYTES, r->tier_bytes[TIER_ACROSS], true, d, sizeof d);
-    fprintf(out, "\n  sent per GPU per step: scale-up %s, scale-out %s, scale-across %s\n", a, b,
-            d);
+    fprintf(out, "\n  sent per %s per step: scale-up %s, scale-out %s, scale-across %s\n", one, a,
+            b, d);
     fprintf(out, "\nbottleneck: %s\n", r->bottleneck);
 }
 
@@ -188,8 +191,8 @@ static void print_list(FILE *out)
         const SystemSpec *s = hw_system_at(i);
         const GpuSpec *g = hw_gpu_find(s->gpu_id);
         fprintf(out, "\n%s - %s\n  %s\n", s->id, s->name, s->summary);
-        fprintf(out, "  domain: %d x %s; default %d GPUs", s->domain_gpus, g ? g->name : s->gpu_id,
-                s->default_gpus);
+        fprintf(out, "  domain: %d x %s; default %d %s", s->domain_gpus, g ? g->name : s->gpu_id,
+                s->default_gpus, hw_noun(g, HW_NOUN_MANY));
         if (s->domain_power_w > 0)
             fprintf(out, "; %.3g kW, %s cooled\n", s->domain_power_w / 1e3, s->cooling);
         else

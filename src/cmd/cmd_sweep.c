@@ -272,8 +272,10 @@ static void print_chart(FILE *out, const Cluster *c, const Workload *w, const Sw
         if ((int)s.x[k] == c->domain_gpus)
             mark = k;
     fputc('\n', out);
-    print_series(out, &s, mark, "Best step time against scale-up domain size (GPUs)", "domain",
-                 ascii);
+    char title[80];
+    snprintf(title, sizeof title, "Best step time against scale-up domain size (%s)",
+             hw_noun(&c->gpu, HW_NOUN_MANY));
+    print_series(out, &s, mark, title, "domain", ascii);
 }
 
 /* Prints text after lead, wrapped at spaces to 80 columns, continuation
@@ -313,8 +315,10 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
             c->n_gpus, c->gpu.name, sp ? sp->name : "custom cluster", w->global_batch);
     fprintf(out, "%d candidates evaluated; %d of the %d ranked fit in memory.\n\n", r->evaluated,
             r->n_fit, r->n);
+    char mem[16];
+    snprintf(mem, sizeof mem, "mem/%s", hw_noun(&c->gpu, 0));
     fprintf(out, "%5s  %-22s %4s  %-15s %-15s %9s %9s %6s %10s  %s\n", "rank", "mapping", "mb",
-            "settings", "placement", "step", "tokens/s", "MFU", "mem/GPU", "bottleneck");
+            "settings", "placement", "step", "tokens/s", "MFU", mem, "bottleneck");
     int rows = top == 0 || top > r->n ? r->n : top;
     for (int i = 0; i < rows; i++)
         print_row(out, i + 1, &r->entries[i]);

@@ -200,7 +200,10 @@ static bool allowed(const Scenario *s, unsigned what, const char *verb, char *er
     }
     if (s->allow & what)
         return true;
-    msg_set(err, err_len, "this scenario does not let you %s", verb);
+    /* moves name what they move: "move", "move chips" */
+    msg_set(err, err_len, "this scenario does not let you %s%s%s", verb,
+            what == SCN_ALLOW_MOVE ? " " : "",
+            what == SCN_ALLOW_MOVE ? hw_noun(&s->cur.c.gpu, HW_NOUN_MANY) : "");
     return false;
 }
 
@@ -208,19 +211,20 @@ static bool gpu_in_range(const Scenario *s, int gpu, char *err, size_t err_len)
 {
     if (gpu >= 0 && gpu < s->cur.c.n_gpus)
         return true;
-    msg_set(err, err_len, "there is no GPU %d: GPUs are numbered 0 to %d", gpu,
-            s->cur.c.n_gpus - 1);
+    msg_set(err, err_len, "there is no %s %d: %s are numbered 0 to %d", hw_noun(&s->cur.c.gpu, 0),
+            gpu, hw_noun(&s->cur.c.gpu, HW_NOUN_MANY | HW_NOUN_CAP), s->cur.c.n_gpus - 1);
     return false;
 }
 
 bool scenario_swap_gpus(Scenario *s, int gpu_a, int gpu_b, char *err, size_t err_len)
 {
-    if (!allowed(s, SCN_ALLOW_MOVE, "move GPUs", err, err_len))
+    if (!allowed(s, SCN_ALLOW_MOVE, "move", err, err_len))
         return false;
     if (!gpu_in_range(s, gpu_a, err, err_len) || !gpu_in_range(s, gpu_b, err, err_len))
         return false;
     if (gpu_a == gpu_b) {
-        msg_set(err, err_len, "GPU %d cannot swap with itself: pick two different GPUs", gpu_a);
+        msg_set(err, err_len, "%s %d cannot swap with itself: pick two different %s",
+                hw_noun(&s->cur.c.gpu, HW_NOUN_CAP), gpu_a, hw_noun(&s->cur.c.gpu, HW_NOUN_MANY));
         return false;
     }
     Snapshot next = snap_dup(&s->cur);
@@ -230,7 +234,7 @@ bool scenario_swap_gpus(Scenario *s, int gpu_a, int gpu_b, char *err, size_t err
 
 bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *err, size_t err_len)
 {
-    if (!allowed(s, SCN_ALLOW_MOVE, "move GPUs", err, err_len))
+    if (!allowed(s, SCN_ALLOW_MOVE, "move", err, err_len))
         return false;
     if (!gpu_in_range(s, gpu, err, err_len))
         return false;
@@ -251,9 +255,10 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *e
     long long first = (long long)domain * c->domain_gpus;
     if (first + size > c->n_gpus) {
         msg_set(err, err_len,
-                "the %s group has %d GPUs: starting at domain %d (GPU %lld) it would run past "
-                "the last GPU %d",
-                dim, size, domain, first, c->n_gpus - 1);
+                "the %s group has %d %s: starting at domain %d (%s %lld) it would run past "
+                "the last %s %d",
+                dim, size, hw_noun(&c->gpu, HW_NOUN_MANY), domain, hw_noun(&c->gpu, 0), first,
+                hw_noun(&c->gpu, 0), c->n_gpus - 1);
         return false;
     }
     int rank = placement_rank_on(s->cur.p, gpu);
@@ -271,7 +276,8 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *e
     }
     if (found != size) {
         free(ranks);
-        msg_set(err, err_len, "the %s group of GPU %d could not be found", dim, gpu);
+        msg_set(err, err_len, "the %s group of %s %d could not be found", dim, hw_noun(&c->gpu, 0),
+                gpu);
         return false;
     }
     bool in_place = true;
@@ -280,9 +286,8 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *e
             in_place = false;
     if (in_place) {
         free(ranks);
-        msg_set(err, err_len,
-                "the %s group of GPU %d already starts at domain %d: nothing to move", dim, gpu,
-                domain);
+        msg_set(err, err_len, "the %s group of %s %d already starts at domain %d: nothing to move",
+                dim, hw_noun(&c->gpu, 0), gpu, domain);
         return false;
     }
     /* Member k goes to GPU first+k. Members placed earlier sit on first..first+k-1,
@@ -349,7 +354,7 @@ bool scenario_set_mapping(Scenario *s, const Mapping *m, int micro_batch, const 
     if (micro_batch != s->cur.w.micro_batch &&
         !allowed(s, SCN_ALLOW_MICRO, "change the micro-batch", err, err_len))
         return false;
-    if (((degrees && p) || moved) && !allowed(s, SCN_ALLOW_MOVE, "move GPUs", err, err_len))
+    if (((degrees && p) || moved) && !allowed(s, SCN_ALLOW_MOVE, "move", err, err_len))
         return false;
     Snapshot next = snap_dup(&s->cur);
     next.m = *m;
@@ -381,17 +386,18 @@ bool scenario_set_domain(Scenario *s, int domain_gpus, char *err, size_t err_len
     if (!allowed(s, SCN_ALLOW_DOMAIN, "change the scale-up domain size", err, err_len))
         return false;
     int n = s->cur.c.n_gpus;
+    const char *one = hw_noun(&s->cur.c.gpu, 0), *many = hw_noun(&s->cur.c.gpu, HW_NOUN_MANY);
     if (domain_gpus < 1) {
-        msg_set(err, err_len, "a scale-up domain needs at least 1 GPU (got %d)", domain_gpus);
+        msg_set(err, err_len, "a scale-up domain needs at least 1 %s (got %d)", one, domain_gpus);
         return false;
     }
     if (domain_gpus > n) {
-        msg_set(err, err_len, "a domain of %d GPUs is larger than the whole %d-GPU cluster",
-                domain_gpus, n);
+        msg_set(err, err_len, "a domain of %d %s is larger than the whole %d-%s cluster",
+                domain_gpus, many, n, one);
         return false;
     }
     if (domain_gpus == s->cur.c.domain_gpus) {
-        msg_set(err, err_len, "the scale-up domain already has %d GPUs", domain_gpus);
+        msg_set(err, err_len, "the scale-up domain already has %d %s", domain_gpus, many);
         return false;
     }
     Snapshot next = snap_dup(&s->cur);

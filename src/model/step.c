@@ -627,7 +627,8 @@ static void step_rates(const Step *S, StepResult *r)
         units_format(UNITS_BYTES, r->mem_per_gpu_bytes - r->hbm_bytes, true, more, sizeof more);
         units_format(UNITS_BYTES, r->hbm_bytes, true, have, sizeof have);
         snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "does not fit: needs %s per GPU, %s more than the %s of HBM", need, more, have);
+                 "does not fit: needs %s per %s, %s more than the %s of HBM", need,
+                 hw_noun(&S->c->gpu, 0), more, have);
     }
 }
 
@@ -761,11 +762,12 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
         units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
         units_format(UNITS_TIME, sc->each_s, true, b2, sizeof b2);
         snprintf(buf, buf_len,
-                 "TP: %.0f %s of %s over %d GPUs in %d domain%s (%s each, %s) = %s%s%s", sc->count,
+                 "TP: %.0f %s of %s over %d %s in %d domain%s (%s each, %s) = %s%s%s", sc->count,
                  r->seq_parallel ? "reduce-scatter + all-gather pairs (sequence parallel)"
                                  : "all-reduces",
-                 a, sc->group, sc->domains, sc->domains == 1 ? "" : "s", b2, tier_name(sc->tier),
-                 d4, m->cp > 1 ? " (with CP K/V exchange)" : "",
+                 a, sc->group, hw_noun(&c->gpu, HW_NOUN_MANY), sc->domains,
+                 sc->domains == 1 ? "" : "s", b2, tier_name(sc->tier), d4,
+                 m->cp > 1 ? " (with CP K/V exchange)" : "",
                  r->tp_overlap ? ", the rest hidden under the GEMMs" : "");
         break;
     case STEP_PP:
@@ -800,10 +802,10 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
         units_format(UNITS_TIME, sc->total_s, true, b2, sizeof b2);
         units_format(UNITS_TIME, r->dp_hidden_s, true, c3, sizeof c3);
         snprintf(buf, buf_len,
-                 "DP: %s of %s of gradients over %d GPUs in %d domains = %s, %s hidden "
+                 "DP: %s of %s of gradients over %d %s in %d domains = %s, %s hidden "
                  "behind backward, %s exposed",
                  m->zero == 0 ? "all-reduce" : "reduce-scatter + all-gather", a, sc->group,
-                 sc->domains, b2, c3, d4);
+                 hw_noun(&c->gpu, HW_NOUN_MANY), sc->domains, b2, c3, d4);
         break;
     case STEP_EP:
         if (m->ep <= 1) {
@@ -813,8 +815,9 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
         units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
         units_format(UNITS_TIME, sc->each_s, true, b2, sizeof b2);
         snprintf(buf, buf_len,
-                 "EP: %.0f all-to-alls of %s over %d GPUs in %d domains (%s each, %s) = %s",
-                 sc->count, a, sc->group, sc->domains, b2, tier_name(sc->tier), d4);
+                 "EP: %.0f all-to-alls of %s over %d %s in %d domains (%s each, %s) = %s",
+                 sc->count, a, sc->group, hw_noun(&c->gpu, HW_NOUN_MANY), sc->domains, b2,
+                 tier_name(sc->tier), d4);
         break;
     default:
         break;

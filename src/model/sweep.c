@@ -812,7 +812,7 @@ char *sweep_explain(const Cluster *c, const SweepEntry *e, char *buf, size_t buf
         clauses++;
     }
     if (clauses == 0)
-        append(buf, buf_len, &used, "one GPU: no parallelism");
+        append(buf, buf_len, &used, "one %s: no parallelism", hw_noun(&c->gpu, 0));
     return buf;
 }
 

@@ -243,8 +243,10 @@ void screen_cluster_draw(Canvas *c, int x, int y, int w, int h, const ClusterVie
     free(l.seen);
 }
 
-/* "0–7", "0–6, 72", or "0–3, 8–11, … (64 GPUs)": the sorted GPU ids. */
-static void screen_cluster_ranges(const int *gpus, int n, bool ascii, char *buf, size_t len)
+/* "0–7", "0–6, 72", or "0–3, 8–11, … (64 GPUs)": the sorted GPU ids; many
+ * is the cluster's plural noun. */
+static void screen_cluster_ranges(const int *gpus, int n, const char *many, bool ascii, char *buf,
+                                  size_t len)
 {
     size_t used = 0;
     int ranges = 0;
@@ -254,7 +256,7 @@ static void screen_cluster_ranges(const int *gpus, int n, bool ascii, char *buf,
         while (j + 1 < n && gpus[j + 1] == gpus[j] + 1)
             j++;
         if (ranges == 4) {
-            snprintf(buf + used, len - used, ", %s (%d GPUs)", ascii ? "..." : "…", n);
+            snprintf(buf + used, len - used, ", %s (%d %s)", ascii ? "..." : "…", n, many);
             return;
         }
         int wrote = j > i ? snprintf(buf + used, len - used, "%s%d%s%d", ranges ? ", " : "",
@@ -289,9 +291,11 @@ static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown 
 {
     const char *sep = ascii ? " | " : " · ";
     int gpu = v->cursor, rank = screen_cluster_rank(v, gpu);
-    int len = snprintf(buf, n, "GPU %d%sdomain %d", gpu, sep, cluster_domain_of(v->cluster, gpu));
+    const char *many = hw_noun(&v->cluster->gpu, HW_NOUN_MANY);
+    int len = snprintf(buf, n, "%s %d%sdomain %d", hw_noun(&v->cluster->gpu, HW_NOUN_CAP), gpu,
+                       sep, cluster_domain_of(v->cluster, gpu));
     if (size && len > 0 && (size_t)len < n)
-        len += snprintf(buf + len, n - (size_t)len, " (%d GPUs)", v->cluster->domain_gpus);
+        len += snprintf(buf + len, n - (size_t)len, " (%d %s)", v->cluster->domain_gpus, many);
     if (rank < 0 || len < 0 || (size_t)len >= n) {
         if (rank < 0 && len >= 0 && (size_t)len < n)
             snprintf(buf + len, n - (size_t)len, "%sidle (no rank)", sep);
@@ -306,10 +310,11 @@ static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown 
             gpus[k++] = v->placement ? placement_gpu_of(v->placement, r) : r;
     qsort(gpus, (size_t)k, sizeof *gpus, screen_cluster_cmp);
     char ranges[160];
-    screen_cluster_ranges(gpus, k, ascii, ranges, sizeof ranges);
+    screen_cluster_ranges(gpus, k, many, ascii, ranges, sizeof ranges);
     free(gpus);
-    len += snprintf(buf + len, n - (size_t)len, "%s%s group %c (GPU%s %s)", sep,
-                    mapping_dim_name(v->colour), shown->cursor_letter, k > 1 ? "s" : "", ranges);
+    len += snprintf(buf + len, n - (size_t)len, "%s%s group %c (%s %s)", sep,
+                    mapping_dim_name(v->colour), shown->cursor_letter,
+                    hw_noun(&v->cluster->gpu, k > 1 ? HW_NOUN_MANY : 0), ranges);
     /* Where it sits along the other dimensions. */
     static const struct {
         MappingDim d;

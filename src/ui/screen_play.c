@@ -471,13 +471,18 @@ void screen_play_draw(Canvas *c, PlayState *ps, ScreenCursor *cur)
     ps->page.ascii = ascii;
     const Scenario *s = ps->page.scn.s;
     char title[300];
-    snprintf(title, sizeof title, "Free play %s %s, %d GPUs %s %s", ascii ? "-" : "—",
-             scenario_cluster(s)->name, scenario_cluster(s)->n_gpus, ascii ? "-" : "·",
+    const Cluster *cl = scenario_cluster(s);
+    snprintf(title, sizeof title, "Free play %s %s, %d %s %s %s", ascii ? "-" : "—", cl->name,
+             cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), ascii ? "-" : "·",
              scenario_workload(s)->id);
     const char *f1, *f2;
+    char wide[200];
     if (w >= 120) {
-        f1 = "arrows or H J K L cursor · Space pick a GPU · g pick its group (again: PP, DP) "
-             "· Enter drop/swap · u undo · 0 reset · b mark reference";
+        snprintf(wide, sizeof wide,
+                 "arrows or H J K L cursor · Space pick a %s · g pick its group (again: PP, DP) "
+                 "· Enter drop/swap · u undo · 0 reset · b mark reference",
+                 hw_noun(&cl->gpu, 0));
+        f1 = wide;
         f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro-batch · +/- domain · ]/[ system "
              "· s search · w write lesson · S SVG · e explain · ? help · q quit";
     } else {

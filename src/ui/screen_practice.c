@@ -460,9 +460,8 @@ static void practice_draw_mapping(Canvas *c, PracticeScreen *ps, int top, int bo
     snprintf(line, sizeof line,
              "%d %s of %s, %s, %d sequences a step. Make it fit and come within 5%% of the "
              "best mapping. Par %d.",
-             cl->n_gpus, cl->gpu.noun && strcmp(cl->gpu.noun, "chip") == 0 ? "chips" : "GPUs",
-             cl->name, wp ? wp->name : ps->ex.workload.id, ps->ex.workload.global_batch,
-             ps->ex.par);
+             cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), cl->name,
+             wp ? wp->name : ps->ex.workload.id, ps->ex.workload.global_batch, ps->ex.par);
     top += practice_text(c, 1, top, w - 2, 2, line, STYLE_BOLD);
     int fb = ps->done ? 4 : 1; /* rows kept for feedback (and the answer once done) */
     if (ps->page_open)

@@ -77,9 +77,10 @@ static void screen_scenario_model_why(const ScenarioView *v, bool ascii, char *b
             units_format(UNITS_BANDWIDTH, c->up_bytes_per_s, ascii, up, sizeof up);
             int gpu = pl ? placement_gpu_of(pl, rank) : rank;
             int len = snprintf(buf, n,
-                               "the %s group of GPU %d spans %d domains: its %s runs at %s "
+                               "the %s group of %s %d spans %d domains: its %s runs at %s "
                                "instead of %s",
-                               mapping_dim_name(d), gpu, sp.domains, spill[i].coll, out, up);
+                               mapping_dim_name(d), hw_noun(&c->gpu, 0), gpu, sp.domains,
+                               spill[i].coll, out, up);
             if (delta > 1e-9 && len > 0 && (size_t)len < n)
                 snprintf(buf + len, n - (size_t)len, ", +%s against the start",
                          screen_scenario_time(delta, ascii, dt));
@@ -289,10 +290,12 @@ static void screen_scenario_domain(PageState *p, bool up)
         if (!first[0])
             snprintf(first, sizeof first, "%s", err);
     }
-    screen_scenario_after(p, false,
-                          first[0] ? first
-                          : up     ? "the domain is as big as it gets"
-                                   : "the domain is already 1 GPU");
+    if (!first[0] && up)
+        snprintf(first, sizeof first, "the domain is as big as it gets");
+    else if (!first[0])
+        snprintf(first, sizeof first, "the domain is already 1 %s",
+                 hw_noun(&scenario_cluster(v->s)->gpu, 0));
+    screen_scenario_after(p, false, first);
 }
 
 static void screen_scenario_system(PageState *p, int dir)
@@ -321,12 +324,16 @@ static void screen_scenario_system(PageState *p, int dir)
 static void screen_scenario_drop(PageState *p)
 {
     ScenarioView *v = &p->scn;
+    const Cluster *c = scenario_cluster(v->s);
     if (v->picked < 0) {
         snprintf(v->msg, sizeof v->msg,
-                 "Pick something first: Space picks the GPU under the cursor, g its group.");
+                 "Pick something first: Space picks the %s under the cursor, g its group.",
+                 hw_noun(&c->gpu, 0));
         return;
     }
-    if (!screen_scenario_allows(v, SCN_ALLOW_MOVE, "where GPUs sit"))
+    char what[32];
+    snprintf(what, sizeof what, "where %s sit", hw_noun(&c->gpu, HW_NOUN_MANY));
+    if (!screen_scenario_allows(v, SCN_ALLOW_MOVE, what))
         return;
     char err[256] = "";
     bool ok;
@@ -379,8 +386,10 @@ static int screen_scenario_key_pick(void *st, int key)
     }
     v->picked = v->cursor;
     v->pick_dim = -1;
+    const Cluster *c = scenario_cluster(v->s);
     snprintf(v->msg, sizeof v->msg,
-             "GPU %d picked: move to another GPU and press Enter to swap them.", v->cursor);
+             "%s %d picked: move to another %s and press Enter to swap them.",
+             hw_noun(&c->gpu, HW_NOUN_CAP), v->cursor, hw_noun(&c->gpu, 0));
     return SCREEN_NONE;
 }
 
@@ -399,8 +408,8 @@ static int screen_scenario_key_group(void *st, int key)
     v->picked = v->cursor;
     v->pick_dim = (int)cycle[next];
     snprintf(v->msg, sizeof v->msg,
-             "The %s group of GPU %d is picked (g again: next kind). Move to a domain, Enter.",
-             mapping_dim_name(cycle[next]), v->cursor);
+             "The %s group of %s %d is picked (g again: next kind). Move to a domain, Enter.",
+             mapping_dim_name(cycle[next]), hw_noun(&scenario_cluster(v->s)->gpu, 0), v->cursor);
     return SCREEN_NONE;
 }
 
@@ -750,9 +759,9 @@ static void screen_scenario_explain(const Scenario *s, int which, bool ascii, ch
     double peak =
         w->precision == WL_FP8 && c->gpu.fp8_flops > 0 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
     snprintf(buf, n,
-             "MFU = model FLOPs per GPU per second %.0f TFLOP/s / peak of the %s %.0f TFLOP/s "
+             "MFU = model FLOPs per %s per second %.0f TFLOP/s / peak of the %s %.0f TFLOP/s "
              "= %.0f%%",
-             r->tflops_per_gpu, c->gpu.name, peak / 1e12, r->mfu * 100.0);
+             hw_noun(&c->gpu, 0), r->tflops_per_gpu, c->gpu.name, peak / 1e12, r->mfu * 100.0);
 }
 
 /* ---- the feedback area: what answers the learner, always on screen ---- */
@@ -943,8 +952,8 @@ static void screen_scenario_legend(Canvas *c, int x, int y, int w, const Scenari
         snprintf(rows, sizeof rows, "rows %d-%d of %d%s", shown->first_row + 1,
                  shown->first_row + shown->rows, shown->total_rows, ascii ? " | " : " · ");
     snprintf(lines[0], sizeof lines[0],
-             "%s%s groups by letter%s; %s %s per GPU in a domain, %s between domains", rows, dim,
-             rep, cl->up_link, up, out);
+             "%s%s groups by letter%s; %s %s per %s in a domain, %s between domains", rows, dim,
+             rep, cl->up_link, up, hw_noun(&cl->gpu, 0), out);
     snprintf(lines[1], sizeof lines[1], "%s%s groups by letter%s; %s in a domain, %s between",
              rows, dim, rep, up, out);
     snprintf(lines[2], sizeof lines[2], "%sletters: %s groups%s; in %s, out %s", rows, dim, rep,

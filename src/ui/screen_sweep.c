@@ -154,7 +154,8 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
     const Workload *wl = scenario_workload(s);
     int end = y + h;
     char line[400];
-    snprintf(line, sizeof line, "Best mappings: %s, %d GPUs, %s", cl->name, cl->n_gpus, wl->id);
+    snprintf(line, sizeof line, "Best mappings: %s, %d %s, %s", cl->name, cl->n_gpus,
+             hw_noun(&cl->gpu, HW_NOUN_MANY), wl->id);
     canvas_put_text_max(c, x, y++, w, line, STYLE_HEADING);
     if (v->err[0]) {
         y += text_draw_wrapped(c, x, y, w, end - y - 1, v->err, STYLE_BAD);
@@ -166,8 +167,10 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
              v->r.truncated ? "; stopped at the cap" : "");
     y += text_draw_wrapped(c, x, y, w, 2, line, STYLE_DIM) > 1 ? 2 : 1;
     bool wide = w >= 110;
+    char mem[16];
+    snprintf(mem, sizeof mem, "mem/%s", hw_noun(&cl->gpu, 0));
     snprintf(line, sizeof line, " # %-22s %-5s %-14s %9s %5s %9s%s", "mapping", "mb", "placement",
-             "step", "MFU", "mem/GPU", wide ? "    bottleneck" : "");
+             "step", "MFU", mem, wide ? "    bottleneck" : "");
     canvas_put_text_max(c, x, y++, w, line, STYLE_BOLD);
     /* Where the selected mapping lands, worked out for the row now selected. */
     char para[800], expl[600];

@@ -374,6 +374,39 @@ static void test_play_draw_names_the_keys(void **state)
     screen_play_fini(&ps);
 }
 
+/* A TPU's chips are called chips on the free-play screen: the title, the
+ * cursor line (written out by hand from its pattern "Chip N · domain D · TP
+ * group X (chips a-b)"), a pick's message and the wide footer; "GPU"
+ * appears nowhere, at 80x24 and 200x60, in UTF-8 and ASCII. */
+static void test_play_tpu_says_chips(void **state)
+{
+    (void)state;
+    PlayState ps;
+    screen_play_init(&ps, make_scenario(SCN_ALLOW_ALL, 256, "tpu-v5p", "llama3-8b"), NULL);
+    assert_int_equal(screen_play_key(&ps, ' '), SCREEN_NONE); /* pick chip 0 */
+    static const int size[2][2] = {{80, 24}, {200, 60}};
+    for (int i = 0; i < 2; i++)
+        for (int ascii = 0; ascii < 2; ascii++) {
+            Canvas *cv = canvas_new(size[i][0], size[i][1]);
+            canvas_set_ascii(cv, ascii);
+            ScreenCursor cur;
+            screen_play_draw(cv, &ps, &cur);
+            char *text = canvas_to_text(cv);
+            if (strstr(text, "GPU"))
+                fail_msg("\"GPU\" on a TPU screen:\n%s", text);
+            assert_non_null(strstr(text, "TPU v5p pod slice, 256 chips"));
+            assert_non_null(strstr(text, ascii ? "Chip 0 | domain 0" : "Chip 0 · domain 0"));
+            assert_non_null(
+                strstr(text, ascii ? "TP group A (chips 0-3)" : "TP group A (chips 0–3)"));
+            assert_non_null(strstr(text, "Chip 0 picked: move to another chip"));
+            if (i == 1)
+                assert_non_null(strstr(text, "Space pick a chip"));
+            free(text);
+            canvas_free(cv);
+        }
+    screen_play_fini(&ps);
+}
+
 /* S: a well-formed SVG file of the canvas, named on return. */
 static void test_play_export_svg_writes_a_new_file(void **state)
 {
@@ -412,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_play_sweep_is_interactive_at_131072_gpus),
         cmocka_unit_test(test_play_sweep_shows_the_batch_advice),
         cmocka_unit_test(test_play_draw_names_the_keys),
+        cmocka_unit_test(test_play_tpu_says_chips),
         cmocka_unit_test(test_play_export_svg_writes_a_new_file),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
