@@ -138,9 +138,11 @@ static void check_known(lua_State *L, int idx, const char *what, const char *con
 
 static void push_gpu(lua_State *L, const GpuSpec *g)
 {
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 8);
     set_str(L, "id", g->id);
     set_str(L, "name", g->name);
+    set_str(L, "noun", hw_noun(g, 0));
+    set_str(L, "nouns", hw_noun(g, HW_NOUN_MANY));
     set_num(L, "bf16_flops", g->bf16_flops);
     set_num(L, "fp8_flops", g->fp8_flops);
     set_num(L, "hbm_bytes", g->hbm_bytes);
@@ -506,9 +508,11 @@ static void push_cluster(lua_State *L, const Cluster *c)
     const SystemSpec *spec = hw_system_find(c->system_id);
     double per_gpu_w =
         spec && spec->domain_gpus > 0 ? spec->domain_power_w / spec->domain_gpus : 0.0;
-    lua_createtable(L, 0, 7);
+    lua_createtable(L, 0, 9);
     set_str(L, "system", c->system_id);
     set_str(L, "name", c->name);
+    set_str(L, "noun", hw_noun(&c->gpu, 0));
+    set_str(L, "nouns", hw_noun(&c->gpu, HW_NOUN_MANY));
     set_int(L, "gpus", c->n_gpus);
     set_int(L, "domain_gpus", c->domain_gpus);
     set_int(L, "domains", cluster_domain_count(c));
@@ -950,6 +954,10 @@ static int cluster_index(lua_State *L)
         lua_pushinteger(L, c->sites);
     else if (strcmp(k, "gpu") == 0)
         push_gpu(L, &c->gpu);
+    else if (strcmp(k, "noun") == 0)
+        lua_pushstring(L, hw_noun(&c->gpu, 0));
+    else if (strcmp(k, "nouns") == 0)
+        lua_pushstring(L, hw_noun(&c->gpu, HW_NOUN_MANY));
     else if (strcmp(k, "up_link") == 0)
         lua_pushstring(L, c->up_link);
     else if (strcmp(k, "out_link") == 0)
@@ -969,8 +977,8 @@ static int cluster_newindex(lua_State *L)
 static int cluster_tostring(lua_State *L)
 {
     const Cluster *c = check_cluster(L, 1);
-    lua_pushfstring(L, "scalelab.cluster(%s, %d GPUs, domains of %d)", c->system_id, c->n_gpus,
-                    c->domain_gpus);
+    lua_pushfstring(L, "scalelab.cluster(%s, %d %s, domains of %d)", c->system_id, c->n_gpus,
+                    hw_noun(&c->gpu, HW_NOUN_MANY), c->domain_gpus);
     return 1;
 }
 

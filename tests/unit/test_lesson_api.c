@@ -75,6 +75,20 @@ static void test_lesson_api_presets(void **state)
               "assert(m.heads == 64 and m.kv_heads == 8)\n"
               "assert(m.params > 69e9 and m.params < 72e9)\n"
               "return m");
+    /* What each maker calls its accelerator: Google's TPUs are chips, NVIDIA's
+     * GPUs GPUs; a system's gpu table, a cluster object and a result's
+     * cluster all say it. */
+    expect_ok("local t = scalelab.system('tpu-v5p')\n"
+              "assert(t.gpu.noun == 'chip' and t.gpu.nouns == 'chips')\n"
+              "local g = scalelab.gpu('h100-sxm')\n"
+              "assert(g.noun == 'GPU' and g.nouns == 'GPUs')\n"
+              "local c = scalelab.cluster { system = 'tpu-v5p', gpus = 64 }\n"
+              "assert(c.noun == 'chip' and c.nouns == 'chips' and c.gpu.noun == 'chip')\n"
+              "assert(tostring(c):find('tpu%-v5p, 64 chips'))\n"
+              "local r = scalelab.step { cluster = c }\n"
+              "assert(r.cluster.noun == 'chip' and r.cluster.nouns == 'chips')\n"
+              "r = scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 } }\n"
+              "assert(r.cluster.nouns == 'GPUs')\nreturn true");
     expect_ok("assert(#scalelab.systems() == 16 and #scalelab.models() == 6)\n"
               "assert(#scalelab.gpus() == 15)\nreturn true");
     expect_error("\nreturn scalelab.system('dgx-h1000')",
