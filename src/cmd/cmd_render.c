@@ -475,8 +475,8 @@ int cmd_render(int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     if (o.cursor >= c.n_gpus)
-        return cli_usage_error("render: --cursor %d is not a GPU of this cluster (0 to %d)",
-                               o.cursor, c.n_gpus - 1);
+        return cli_usage_error("render: --cursor %d is not a %s of this cluster (0 to %d)",
+                               o.cursor, hw_noun(&c.gpu, 0), c.n_gpus - 1);
     if (o.view == RENDER_SCENARIO)
         return render_scenario(&o, &c, &w, &m);
     bool colour = o.color == 1 || (o.color == 0 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
