@@ -557,18 +557,25 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
     return yy;
 }
 
-/* The torus shape of one domain: the preset's, else a cube guess. */
-static void view_torus_shape(const Cluster *c, int dims[3])
+/* The torus shape of one domain as {x, y, z}, and how many of its axes
+ * are real (a v6e pod is a 2D 16x16 torus: z = 1): the preset's shape,
+ * else a guess with the preset's number of axes. */
+static int view_torus_shape(const Cluster *c, int dims[3])
 {
     const SystemSpec *sys = hw_system_find(c->system_id);
+    int axes = 0;
+    for (int i = 0; sys && i < 3; i++)
+        axes += sys->torus[i] > 1;
+    if (axes == 0)
+        axes = 3;
     if (sys && sys->torus[0] > 0 &&
         sys->torus[0] * sys->torus[1] * sys->torus[2] == c->domain_gpus) {
         memcpy(dims, sys->torus, 3 * sizeof dims[0]);
-        return;
+        return axes;
     }
     /* A slice smaller than the preset's: grow the shortest axis by each
      * prime factor in turn, as Google's slice shapes do (64 = 4x4x4,
-     * 256 = 4x8x8, 6,144 = 16x16x24). */
+     * 256 = 4x8x8, 6,144 = 16x16x24; 2D: 64 = 8x8). */
     dims[0] = dims[1] = dims[2] = 1;
     int n = c->domain_gpus > 0 ? c->domain_gpus : 1;
     for (int f = 2; n > 1;) {
@@ -577,18 +584,31 @@ static void view_torus_shape(const Cluster *c, int dims[3])
             continue;
         }
         n /= f;
-        int a = dims[2] <= dims[1] ? 2 : 1;
-        if (dims[0] < dims[a])
-            a = 0;
+        int a = 0;
+        for (int i = 1; i < axes; i++)
+            if (dims[i] < dims[a])
+                a = i;
         dims[a] *= f;
     }
-    for (int i = 0; i < 2; i++) /* ascending, as Google writes shapes */
-        for (int j = 0; j < 2 - i; j++)
+    for (int i = 0; i < axes - 1; i++) /* ascending, as Google writes shapes */
+        for (int j = 0; j < axes - 1 - i; j++)
             if (dims[j] > dims[j + 1]) {
                 int t = dims[j];
                 dims[j] = dims[j + 1];
                 dims[j + 1] = t;
             }
+    return axes;
+}
+
+/* How many distinct chips one chip of the torus links to: two along an
+ * axis longer than 2, one along an axis of 2 (both ways reach the same
+ * chip), none along an axis of 1. */
+static int view_torus_neighbours(const int dims[3])
+{
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        n += dims[i] > 2 ? 2 : dims[i] - 1;
+    return n;
 }
 
 /* A TPU slice: each z layer as an x-y grid of chips joined by ICI links,
@@ -598,9 +618,14 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     const Cluster *c = in->cluster;
     bool a = canvas_is_ascii(cv);
     int d[3];
-    view_torus_shape(c, d);
-    char buf[1024];
-    snprintf(buf, sizeof buf, "a %dx%dx%d torus of %d %s %s", d[0], d[1], d[2], c->domain_gpus,
+    int axes = view_torus_shape(c, d);
+    char buf[1024], shape[48];
+    if (axes == 2)
+        snprintf(shape, sizeof shape, "%dx%d", d[0], d[1]);
+    else
+        snprintf(shape, sizeof shape, "%dx%dx%d", d[0], d[1], d[2]);
+    bool an = shape[0] == '8' || !strncmp(shape, "11x", 3) || !strncmp(shape, "18x", 3);
+    snprintf(buf, sizeof buf, "%s %s torus of %d %s %s", an ? "an" : "a", shape, c->domain_gpus,
              c->gpu.name, hw_noun(&c->gpu, HW_NOUN_MANY));
     view_rack_title(cv, w, in, dom, buf);
     Style up = view_link_style(in, TIER_UP);
@@ -619,7 +644,8 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     for (int z = 0; z < shown; z++) {
         int x0 = z * (lw + gap);
         snprintf(buf, sizeof buf, "z=%d", z);
-        canvas_put_text(cv, x0 + 1, 1, buf, STYLE_DIM);
+        if (axes == 3)
+            canvas_put_text(cv, x0 + 1, 1, buf, STYLE_DIM);
         for (int yy = 0; yy < grid_rows; yy++) {
             canvas_hline(cv, x0, y0 + 2 * yy, lw, LINE_DOUBLE, up);
             if (yy == 0)
@@ -642,15 +668,20 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     }
     int yy = y0 + 2 * grid_rows + 1;
     if (grid_rows < d[1]) {
-        snprintf(buf, sizeof buf, "(rows %d-%d of each layer not drawn)", grid_rows, d[1] - 1);
+        const char *of = axes == 3 ? " of each layer" : "";
+        if (grid_rows == d[1] - 1)
+            snprintf(buf, sizeof buf, "(row %d%s not drawn)", grid_rows, of);
+        else
+            snprintf(buf, sizeof buf, "(rows %d-%d%s not drawn)", grid_rows, d[1] - 1, of);
         view_text(cv, 0, yy++, w, buf, STYLE_DIM);
     }
     char fig[160], r[16];
     view_up_figure(c, a, fig, sizeof fig);
     snprintf(buf, sizeof buf,
-             "%s scale-up  %s; each chip links to 6 neighbours (x, y, z), "
-             "edges wrap around, so far chips are several hops apart",
-             a ? "=" : "═", fig);
+             "%s scale-up  %s; each %s links to %d neighbours (%s), "
+             "edges wrap around, so far %s are several hops apart",
+             a ? "=" : "═", fig, hw_noun(&c->gpu, 0), view_torus_neighbours(d),
+             axes == 2 ? "x, y" : "x, y, z", hw_noun(&c->gpu, HW_NOUN_MANY));
     yy += text_draw_wrapped(cv, 0, yy, w, 3, buf, up);
     view_out_figure(c, fig, sizeof fig);
     view_ratio(view_drop(c), r, sizeof r);

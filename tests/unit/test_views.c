@@ -156,8 +156,30 @@ static void test_views_torus_slice(void **state)
     char *t = draw(VIEW_RACK, &in, 80, 24, true, NULL);
     assert_contains(t, "4x4x4 torus of 64");
     assert_contains(t, "z=3");
+    /* a 4x4x4 torus: two neighbours along each of three axes */
+    assert_contains(t, "6 neighbours (x, y, z)");
     for (const char *p = t; *p; p++)
         assert_true((unsigned char)*p < 0x80);
+    free(t);
+}
+
+/* TPU v6e is a 2D torus: a 64-chip slice is 8x8 (not the 3D guess
+ * 4x4x4), each chip has 4 neighbours, and there are no z layers. */
+static void test_views_torus_2d(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("tpu-v6e", 64);
+    ViewInput in = view_input_default(&c);
+    char *t = draw(VIEW_RACK, &in, 80, 30, false, NULL);
+    assert_contains(t, "an 8x8 torus of 64");
+    assert_contains(t, "4 neighbours (x, y)");
+    assert_null(strstr(t, "z=0"));
+    assert_null(strstr(t, "6 neighbours"));
+    free(t);
+    Cluster pod = make_cluster("tpu-v6e", 256);
+    in = view_input_default(&pod);
+    t = draw(VIEW_RACK, &in, 80, 30, false, NULL);
+    assert_contains(t, "a 16x16 torus of 256");
     free(t);
 }
 
@@ -383,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_views_server_rack_figures),
         cmocka_unit_test(test_views_nvl72_rack_total),
         cmocka_unit_test(test_views_torus_slice),
+        cmocka_unit_test(test_views_torus_2d),
         cmocka_unit_test(test_views_fabric_spill_is_named),
         cmocka_unit_test(test_views_fabric_aggregates_large_cluster),
         cmocka_unit_test(test_views_fabric_sites_joined),
