@@ -611,6 +611,30 @@ static int view_torus_neighbours(const int dims[3])
     return n;
 }
 
+/* The torus legend's two lines: the scale-up links and the scale-out
+ * figure between slices, against the link's own name ("ICI"). */
+static void view_torus_legend(const Cluster *c, bool a, const int d[3], int axes, char *up,
+                              char *out, size_t n)
+{
+    char fig[160], r[16];
+    view_up_figure(c, a, fig, sizeof fig);
+    snprintf(up, n,
+             "%s scale-up  %s; each %s links to %d neighbours (%s), "
+             "edges wrap around, so far %s are several hops apart",
+             a ? "=" : "═", fig, hw_noun(&c->gpu, 0), view_torus_neighbours(d),
+             axes == 2 ? "x, y" : "x, y, z", hw_noun(&c->gpu, HW_NOUN_MANY));
+    view_out_figure(c, fig, sizeof fig);
+    view_ratio(view_drop(c), r, sizeof r);
+    /* the link's name without its note: "ICI", "NeuronLink-v3" */
+    char link[32];
+    snprintf(link, sizeof link, "%s", c->up_link);
+    link[strcspn(link, "(")] = '\0';
+    if (strlen(link) > 1 && link[strlen(link) - 1] == ' ')
+        link[strlen(link) - 1] = '\0';
+    snprintf(out, n, "%s scale-out %s (%s) between %s, %s less than %s", a ? "-" : "─", fig,
+             c->out_link, view_domain_noun(c, true), r, link);
+}
+
 /* A TPU slice: each z layer as an x-y grid of chips joined by ICI links,
  * with wrap-around stubs at the edges; layers side by side. */
 static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int dom)
@@ -636,10 +660,18 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     int shown = d[2] < fit ? d[2] : fit;
     if (shown < d[2] && shown > 1)
         shown--; /* room for the "× more" note */
-    int rows_fit = h - 8;
+    /* The legend below the grid (scale-up, scale-out, groups, load) is
+     * what the picture means: measure it first, give the grid the rest. */
+    char up_line[1024], out_line[1024];
+    view_torus_legend(c, a, d, axes, up_line, out_line, sizeof up_line);
+    Canvas *scratch = canvas_new(w, 16);
+    int tail = text_wrap_count(up_line, w) + text_wrap_count(out_line, w) +
+               view_mapping_lines(scratch, 0, 0, w, in);
+    canvas_free(scratch);
+    int rows_fit = h - 3 - tail - 2; /* title rows, "(rows not drawn)" and a gap */
     int grid_rows = d[1];
-    if (lh > rows_fit && rows_fit >= 3)
-        grid_rows = (rows_fit - 1) / 2;
+    if (lh > rows_fit)
+        grid_rows = rows_fit >= 3 ? (rows_fit - 1) / 2 : 1;
     int first = dom * c->domain_gpus, y0 = 3;
     for (int z = 0; z < shown; z++) {
         int x0 = z * (lw + gap);
@@ -675,25 +707,8 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
             snprintf(buf, sizeof buf, "(rows %d-%d%s not drawn)", grid_rows, d[1] - 1, of);
         view_text(cv, 0, yy++, w, buf, STYLE_DIM);
     }
-    char fig[160], r[16];
-    view_up_figure(c, a, fig, sizeof fig);
-    snprintf(buf, sizeof buf,
-             "%s scale-up  %s; each %s links to %d neighbours (%s), "
-             "edges wrap around, so far %s are several hops apart",
-             a ? "=" : "═", fig, hw_noun(&c->gpu, 0), view_torus_neighbours(d),
-             axes == 2 ? "x, y" : "x, y, z", hw_noun(&c->gpu, HW_NOUN_MANY));
-    yy += text_draw_wrapped(cv, 0, yy, w, 3, buf, up);
-    view_out_figure(c, fig, sizeof fig);
-    view_ratio(view_drop(c), r, sizeof r);
-    /* the link's name without its note: "ICI", "NeuronLink-v3" */
-    char link[32];
-    snprintf(link, sizeof link, "%s", c->up_link);
-    link[strcspn(link, "(")] = '\0';
-    if (strlen(link) > 1 && link[strlen(link) - 1] == ' ')
-        link[strlen(link) - 1] = '\0';
-    snprintf(buf, sizeof buf, "%s scale-out %s (%s) between %s, %s less than %s", a ? "-" : "─",
-             fig, c->out_link, view_domain_noun(c, true), r, link);
-    yy += text_draw_wrapped(cv, 0, yy, w, 2, buf, view_link_style(in, TIER_OUT));
+    yy += text_draw_wrapped(cv, 0, yy, w, 3, up_line, up);
+    yy += text_draw_wrapped(cv, 0, yy, w, 2, out_line, view_link_style(in, TIER_OUT));
     yy = view_mapping_lines(cv, 0, yy, w, in);
     return yy;
 }

@@ -183,6 +183,25 @@ static void test_views_torus_2d(void **state)
     free(t);
 }
 
+/* A short box (a lesson page at 80x24 leaves the diagram about 16 rows)
+ * shrinks the grid, never the legend: both tiers' figures and what the
+ * letters mean stay, and nothing is drawn past the box. */
+static void test_views_torus_keeps_legend_when_short(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("tpu-v5p", 6144);
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 6144, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(&c);
+    in.mapping = &m;
+    int rows;
+    char *t = draw(VIEW_RACK, &in, 80, 16, false, &rows);
+    assert_contains(t, "each chip links to 6");
+    assert_contains(t, "less than ICI");
+    assert_contains(t, "lettered by TP group");
+    assert_true(rows <= 16);
+    free(t);
+}
+
 static void test_views_fabric_spill_is_named(void **state)
 {
     (void)state;
@@ -406,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_views_nvl72_rack_total),
         cmocka_unit_test(test_views_torus_slice),
         cmocka_unit_test(test_views_torus_2d),
+        cmocka_unit_test(test_views_torus_keeps_legend_when_short),
         cmocka_unit_test(test_views_fabric_spill_is_named),
         cmocka_unit_test(test_views_fabric_aggregates_large_cluster),
         cmocka_unit_test(test_views_fabric_sites_joined),
