@@ -64,7 +64,7 @@ int cmd_check(int argc, char **argv)
             continue;
         for (int j = 1; j < i; j++)
             if (ids[j] && strcmp(ids[j], id) == 0) {
-                char line[LESSON_ERR_LEN * 2], shown[LESSON_ERR_LEN];
+                char line[MSG_LEN * 2], shown[MSG_LEN];
                 snprintf(line, sizeof line, "%s:1: lesson id '%s' is already used by %s", argv[i],
                          id, argv[j]);
                 sandbox_escape(line, strlen(line), shown, sizeof shown);

@@ -459,7 +459,7 @@ static void refuse_duplicate_ids(Catalog *c)
             const Item *first = &c->items[j];
             if (first->e.error || strcmp(first->e.id, it->e.id) != 0)
                 continue;
-            char msg[LESSON_ERR_LEN], shown[LESSON_ERR_LEN];
+            char msg[MSG_LEN], shown[MSG_LEN];
             snprintf(msg, sizeof msg, "%s:%d: lesson id '%s' is already used by %s", it->e.path,
                      id_line(it->e.path, it->e.id), it->e.id, first->e.path);
             sandbox_escape(msg, strlen(msg), shown, sizeof shown);

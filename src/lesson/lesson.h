@@ -35,9 +35,6 @@ typedef enum {
 
 typedef struct Lesson Lesson;
 
-/* Old name of MSG_LEN (base/msg.h), the one message size. */
-#define LESSON_ERR_LEN MSG_LEN
-
 /* Loads and validates the file. NULL on error, with "file:line: message". */
 Lesson *lesson_load(const char *path, char *err, size_t err_len);
 void lesson_free(Lesson *l);

@@ -1563,12 +1563,12 @@ static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
     snprintf(load_src, sizeof load_src, "%s", sb->load_chunkname + 1);
     if (has_position(escaped, strlen(escaped), sb->short_src) ||
         has_position(escaped, strlen(escaped), load_src)) {
-        snprintf(err, err_len, "%s", escaped);
+        msg_set(err, err_len, "%s", escaped);
     } else if (sb->where[0] && (strncmp(sb->where, sb->short_src, strlen(sb->short_src)) == 0 ||
                                 strncmp(sb->where, load_src, strlen(load_src)) == 0)) {
-        snprintf(err, err_len, "%s: %s", sb->where, escaped);
+        msg_set(err, err_len, "%s: %s", sb->where, escaped);
     } else {
-        snprintf(err, err_len, "%s: %s", sb->name, escaped);
+        msg_set(err, err_len, "%s: %s", sb->name, escaped);
     }
 }
 
@@ -1629,8 +1629,7 @@ bool sandbox_call(Sandbox *sb, int nargs, int nresults, char *err, size_t err_le
     int base = lua_gettop(L) - nargs;
     if (!lua_checkstack(L, 4)) {
         lua_settop(L, base - 1);
-        snprintf(err, err_len, "%s: Lua stack exhausted", sb->name);
-        return false;
+        return msg_fail(err, err_len, "%s: Lua stack exhausted", sb->name);
     }
     lua_pushcfunction(L, sb_msgh);
     lua_insert(L, base);
@@ -1653,8 +1652,7 @@ bool sandbox_protect(Sandbox *sb, int (*fn)(lua_State *L), void *ud, char *err, 
 {
     lua_State *L = sb->L;
     if (!lua_checkstack(L, 4)) {
-        snprintf(err, err_len, "%s: Lua stack exhausted", sb->name);
-        return false;
+        return msg_fail(err, err_len, "%s: Lua stack exhausted", sb->name);
     }
     lua_pushcfunction(L, fn);
     lua_pushlightuserdata(L, ud);
@@ -1679,35 +1677,32 @@ static int sb_deep_line(const char *text, size_t len)
 static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, size_t err_len)
 {
     if (len > sb->limits.file_bytes) {
-        snprintf(err, err_len,
-                 "%s:1: file too large (%zu bytes, limit %zu): a lesson is a "
-                 "small Lua text file",
-                 sb->name, len, sb->limits.file_bytes);
-        return false;
+        return msg_fail(err, err_len,
+                        "%s:1: file too large (%zu bytes, limit %zu): a lesson is a "
+                        "small Lua text file",
+                        sb->name, len, sb->limits.file_bytes);
     }
     if (len > 0 && text[0] == LUA_SIGNATURE[0]) {
-        snprintf(err, err_len,
-                 "%s:1: precompiled (binary) chunks are refused: give the Lua "
-                 "source text",
-                 sb->name);
-        return false;
+        return msg_fail(err, err_len,
+                        "%s:1: precompiled (binary) chunks are refused: give the Lua "
+                        "source text",
+                        sb->name);
     }
     int attr = sb_check_source(text, len);
     if (attr) {
-        snprintf(err, err_len,
-                 "%s:%d: <const> and <close> are not allowed in lessons (Lua 5.4.4 compiles "
-                 "them wrongly in places)",
-                 sb->name, attr);
-        return false;
+        return msg_fail(
+            err, err_len,
+            "%s:%d: <const> and <close> are not allowed in lessons (Lua 5.4.4 compiles "
+            "them wrongly in places)",
+            sb->name, attr);
     }
     const char *nul = memchr(text, '\0', len);
     if (nul) {
         int line = 1;
         for (const char *p = text; p < nul; p++)
             line += *p == '\n';
-        snprintf(err, err_len, "%s:%d: NUL byte in the file: a lesson must be a text file",
-                 sb->name, line);
-        return false;
+        return msg_fail(err, err_len, "%s:%d: NUL byte in the file: a lesson must be a text file",
+                        sb->name, line);
     }
     free(sb->source);
     sb->source = xmalloc(len + 1);
@@ -1725,11 +1720,11 @@ static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, 
         lua_settop(L, top);
         if (!has_position(err, strlen(err), sb->short_src)) {
             /* the parser's own limit ("C stack overflow") names no line */
-            char msg[SANDBOX_ERR_LEN];
+            char msg[MSG_LEN];
             const char *m = err + strlen(sb->name);
             snprintf(msg, sizeof msg, "%s:%d: %s (nesting too deep)", sb->name,
                      sb_deep_line(text, len), *m == ':' ? m + 2 : m);
-            snprintf(err, err_len, "%s", msg);
+            msg_set(err, err_len, "%s", msg);
         }
         return false;
     }

@@ -46,9 +46,6 @@ typedef struct {
     size_t copy_bytes;    /* total bytes C may copy out of the state (sandbox_copy_charge) */
 } SandboxLimits;
 
-/* Old name of MSG_LEN (base/msg.h), the one message size. */
-#define SANDBOX_ERR_LEN MSG_LEN
-
 /* The limits lesson files run with (see sandbox.c for why these values). */
 SandboxLimits sandbox_limits_default(void);
 /* Tighter limits for listing a folder of lessons (catalog). */

@@ -183,7 +183,7 @@ static MappingDim screen_present_colour(const PresentState *ps)
 /* The goal on the state shown, and the debrief once it is met. */
 static void screen_present_check(PresentState *ps)
 {
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     ps->why[0] = ps->debrief[0] = '\0';
     ps->goal = lesson_scenario_goal_met(ps->lesson, ps->page, ps->s, ps->why, sizeof ps->why, err,
                                         sizeof err);

@@ -114,7 +114,7 @@ static void screen_scenario_check(PageState *p)
     }
     if (met == 1) {
         LessonPlay play = {v->moves, v->hints, v->used_search};
-        char derr[LESSON_ERR_LEN] = "";
+        char derr[MSG_LEN] = "";
         if (!lesson_scenario_debrief_for(p->lesson, p->page, v->s, &play, v->debrief,
                                          sizeof v->debrief, derr, sizeof derr) &&
             derr[0])

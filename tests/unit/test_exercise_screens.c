@@ -27,7 +27,7 @@
 
 static int setup(void **state)
 {
-    char err[LESSON_ERR_LEN];
+    char err[MSG_LEN];
     Lesson *l = lesson_load(EXERCISES, err, sizeof err);
     if (!l)
         return -1;

@@ -270,7 +270,7 @@ static void expect_hostile(const char *file, int line, const char *needle)
     double t0 = clock_now_s();
     int n = lesson_check_file(path, reg_collect, &r);
     double check_s = clock_now_s() - t0;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     t0 = clock_now_s();
     Lesson *l = lesson_load_quick(path, err, sizeof err);
     double list_s = clock_now_s() - t0;
@@ -316,7 +316,7 @@ static void test_regressions_hostile_round_two(void **state)
 static void test_regressions_big_page_lays_out_fast(void **state)
 {
     (void)state;
-    char err[LESSON_ERR_LEN] = "";
+    char err[MSG_LEN] = "";
     Lesson *l = lesson_load("tests/lessons/hostile/big_page.lua", err, sizeof err);
     assert_non_null(l);
     Canvas *c = canvas_new(120, 40);

@@ -485,7 +485,7 @@ static void test_sandbox_one_budget_per_file(void **state)
     (void)state;
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
     const char *src = "return function() while true do end end";
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     lua_State *L = sandbox_state(sb);
     double t0 = clock_now_s();
@@ -522,7 +522,7 @@ static void test_sandbox_strict_globals(void **state)
     /* a function defined at load and called later still sees strict globals */
     Sandbox *sb = sandbox_new("hostile.lua", NULL);
     const char *src = "return function() later = 1 end";
-    char err[SANDBOX_ERR_LEN];
+    char err[MSG_LEN];
     assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
     lua_pushvalue(sandbox_state(sb), 1);
     assert_false(sandbox_call(sb, 0, 0, err, sizeof err));
@@ -541,7 +541,7 @@ static void test_sandbox_random_repeatable(void **state)
     long long got[2];
     for (int i = 0; i < 2; i++) {
         Sandbox *sb = sandbox_new("fine.lua", NULL);
-        char err[SANDBOX_ERR_LEN];
+        char err[MSG_LEN];
         assert_true(sandbox_run_string(sb, src, strlen(src), err, sizeof err));
         got[i] = (long long)lua_tointeger(sandbox_state(sb), -1);
         sandbox_free(sb);
