@@ -347,24 +347,14 @@ void term_blit(const Canvas *c, int cx, int cy)
     refresh();
 }
 
-int term_read_key(void)
+/* Keys read while a lesson script ran (term_busy_poll), delivered first by
+ * the next reads in the order typed; when full, later keys are dropped. */
+static int term_pending[32];
+static int term_pending_n;
+
+/* A get_wch result as a keys.h code. */
+static int term_key_code(int r, wint_t ch)
 {
-    if (term_quit_sig)
-        return UIK_SIGNAL;
-    wint_t ch = 0;
-    int r = get_wch(&ch);
-    if (term_quit_sig)
-        return UIK_SIGNAL;
-    if (r == ERR) {
-        /* A closed terminal makes every read fail at once: treat a long run
-         * of failures as a hang-up instead of spinning. */
-        if (++term_err_streak > 200) {
-            term_quit_sig = SIGHUP;
-            return UIK_SIGNAL;
-        }
-        return UIK_NONE;
-    }
-    term_err_streak = 0;
     if (r == KEY_CODE_YES) {
         switch (ch) {
         case KEY_UP:
@@ -400,6 +390,33 @@ int term_read_key(void)
     if (ch == 127 || ch == 8)
         return UIK_BACKSPACE;
     return (int)ch;
+}
+
+int term_read_key(void)
+{
+    if (term_quit_sig)
+        return UIK_SIGNAL;
+    if (term_pending_n > 0) {
+        int key = term_pending[0];
+        term_pending_n--;
+        memmove(term_pending, term_pending + 1, (size_t)term_pending_n * sizeof term_pending[0]);
+        return key;
+    }
+    wint_t ch = 0;
+    int r = get_wch(&ch);
+    if (term_quit_sig)
+        return UIK_SIGNAL;
+    if (r == ERR) {
+        /* A closed terminal makes every read fail at once: treat a long run
+         * of failures as a hang-up instead of spinning. */
+        if (++term_err_streak > 200) {
+            term_quit_sig = SIGHUP;
+            return UIK_SIGNAL;
+        }
+        return UIK_NONE;
+    }
+    term_err_streak = 0;
+    return term_key_code(r, ch);
 }
 
 int term_read_key_timeout(int ms)
@@ -438,11 +455,11 @@ bool term_busy_poll(void *ctx, double running_s)
     wint_t ch;
     int r;
     while (!stop && (r = get_wch(&ch)) != ERR) {
-        if (r == KEY_CODE_YES && ch == KEY_RESIZE) {
-            ungetch(KEY_RESIZE);
-            break;
-        }
         stop = r == OK && (ch == 27 || ch == 3);
+        int key = term_key_code(r, ch);
+        if (!stop && key != UIK_NONE &&
+            term_pending_n < (int)(sizeof term_pending / sizeof term_pending[0]))
+            term_pending[term_pending_n++] = key;
     }
     nodelay(stdscr, FALSE);
     return stop;

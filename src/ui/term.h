@@ -45,7 +45,8 @@ int term_read_key_timeout(int ms);
 /* For sandbox_set_poll while a lesson script runs long: shows "running…
  * Esc to stop" on the bottom line and reads keys without waiting. True
  * (stop the script) on Esc or Ctrl-C (whose SIGINT then does not quit the
- * program) or another quit signal; other keys are dropped. */
+ * program) or another quit signal; other keys are kept and term_read_key
+ * returns them next, in the order typed. */
 bool term_busy_poll(void *ctx, double running_s);
 /* The quit signal that arrived (0 when none). */
 int term_quit_signal(void);

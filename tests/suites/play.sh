@@ -10,7 +10,8 @@
 #   keeping the page, and shows a syntax error on the page instead of leaving;
 # - idle CPU with a lesson open (the once-a-second file check) stays near 0;
 # - a goal that runs long shows "running… Esc to stop", and Esc or Ctrl-C
-#   stops the script while the program stays up;
+#   stops the script while the program stays up, and a key typed meanwhile
+#   is kept for after it;
 # - w and S in a folder that refuses files write to the state folder.
 # Waits poll the screen with a timeout; no fixed sleeps except the CPU window
 # (the program's pid comes from the pane, not from pgrep).
@@ -117,6 +118,13 @@ for stop in Escape C-c; do
   screen | grep -qF EXITED && no "$stop ended the program instead of the script"
   keys q; wait_for "EXITED-0"
 done
+# a key typed while the goal runs is kept for after it: ? then Esc stops the
+# script and then opens the help
+start 80 24 "$tmp/work/slow.lua"
+wait_for "Esc to stop" 3 && keys "?" && keys Escape
+wait_for "Scenario keys" 5 || no "the key typed while the goal ran was lost"
+keys Escape; wait_gone "Scenario keys"
+keys q; wait_for "EXITED-0"
 
 [ $fail = 0 ] && echo "play: ok"
 exit $fail
