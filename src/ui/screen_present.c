@@ -13,6 +13,7 @@
 #include "draw/text.h"
 #include "lesson/lesson.h"
 #include "model/units.h"
+#include "ui/keymap.h"
 #include "ui/keys.h"
 #include "ui/screen_compare.h"
 
@@ -365,6 +366,79 @@ static void screen_present_unreveal(PresentState *ps)
     }
 }
 
+static int screen_present_key_next(void *st, int key)
+{
+    (void)key;
+    PresentState *ps = st;
+    if (ps->step < screen_present_step_count(ps))
+        screen_present_reveal(ps);
+    else if (ps->page + 1 < lesson_page_count(ps->lesson))
+        screen_present_goto(ps, ps->page + 1);
+    else
+        snprintf(ps->message, sizeof ps->message, "The end. q leaves.");
+    return SCREEN_NONE;
+}
+
+static int screen_present_key_back(void *st, int key)
+{
+    (void)key;
+    screen_present_unreveal(st);
+    return SCREEN_NONE;
+}
+
+static int screen_present_key_page(void *st, int key)
+{
+    PresentState *ps = st;
+    if (key == '0')
+        screen_present_enter(ps);
+    else
+        screen_present_goto(ps, key == UIK_HOME  ? 0
+                                : key == UIK_END ? lesson_page_count(ps->lesson) - 1
+                                                 : ps->page - 1);
+    return SCREEN_NONE;
+}
+
+static int screen_present_key_quit(void *st, int key)
+{
+    (void)st;
+    (void)key;
+    return SCREEN_QUIT;
+}
+
+static int screen_present_key_help(void *st, int key)
+{
+    (void)key;
+    ((PresentState *)st)->help = true;
+    return SCREEN_NONE;
+}
+
+/* No footer words: the presenter's footer is the reveals, page and clock. */
+static const KeyBinding screen_present_rows[] = {
+    {{' ', 'n', UIK_RIGHT, UIK_DOWN, UIK_PGDN, UIK_ENTER},
+     "Space, Enter",
+     "next reveal, then the next page (n, Right, Down too)",
+     NULL,
+     0,
+     screen_present_key_next},
+    {{'u', UIK_UP}, "u or Up", "one reveal back", NULL, 0, screen_present_key_back},
+    {{'p', UIK_LEFT, UIK_PGUP, UIK_BACKSPACE},
+     "p, Left",
+     "previous page",
+     NULL,
+     0,
+     screen_present_key_page},
+    {{'0'}, "0", "this page from its start", NULL, 0, screen_present_key_page},
+    {{UIK_HOME, UIK_END}, "Home / End", "first / last page", NULL, 0, screen_present_key_page},
+    {{'q', UIK_ESC, UIK_CTRL_C},
+     "q or Esc",
+     "leave (nothing is saved)",
+     NULL,
+     0,
+     screen_present_key_quit},
+    {{'?'}, "?", "this help", NULL, 0, screen_present_key_help},
+};
+static const KeyTable screen_present_keys = KEYMAP_TABLE("Presenter keys", screen_present_rows);
+
 ScreenAction screen_present_key(PresentState *ps, int key)
 {
     if (ps->help) {
@@ -372,63 +446,11 @@ ScreenAction screen_present_key(PresentState *ps, int key)
         return SCREEN_NONE;
     }
     ps->message[0] = '\0';
-    int pages = lesson_page_count(ps->lesson);
-    switch (key) {
-    case ' ':
-    case 'n':
-    case UIK_RIGHT:
-    case UIK_DOWN:
-    case UIK_PGDN:
-    case UIK_ENTER:
-        if (ps->step < screen_present_step_count(ps))
-            screen_present_reveal(ps);
-        else if (ps->page + 1 < pages)
-            screen_present_goto(ps, ps->page + 1);
-        else
-            snprintf(ps->message, sizeof ps->message, "The end. q leaves.");
-        return SCREEN_NONE;
-    case 'u':
-    case UIK_UP:
-        screen_present_unreveal(ps);
-        return SCREEN_NONE;
-    case 'p':
-    case UIK_LEFT:
-    case UIK_PGUP:
-    case UIK_BACKSPACE:
-        screen_present_goto(ps, ps->page - 1);
-        return SCREEN_NONE;
-    case '0':
-        screen_present_enter(ps);
-        return SCREEN_NONE;
-    case UIK_HOME:
-        screen_present_goto(ps, 0);
-        return SCREEN_NONE;
-    case UIK_END:
-        screen_present_goto(ps, pages - 1);
-        return SCREEN_NONE;
-    case 'q':
-    case UIK_ESC:
-    case UIK_CTRL_C:
-        return SCREEN_QUIT;
-    case '?':
-        ps->help = true;
-        return SCREEN_NONE;
-    default:
-        return SCREEN_NONE;
-    }
+    const KeyBinding *b = keymap_find(&screen_present_keys, key);
+    return b ? (ScreenAction)b->fn(ps, key) : SCREEN_NONE;
 }
 
 /* ---- drawing ---- */
-
-static const char *const screen_present_help[] = {
-    "Space, Right, Enter   next reveal, then the next page",
-    "u or Up               one reveal back",
-    "p, Left               previous page",
-    "0                     this page from its start",
-    "Home / End            first / last page",
-    "q or Esc              leave (nothing is saved)",
-    NULL,
-};
 
 /* The page's text up to the end of the revealed pieces. */
 static size_t screen_present_text_len(const PresentState *ps, const char *text)
@@ -604,6 +626,8 @@ void screen_present_draw(Canvas *c, PresentState *ps)
         screen_present_quiz(c, ps, top, bottom, ascii);
         break;
     }
-    if (ps->help)
-        screen_help_draw(c, "Presenter keys", screen_present_help);
+    if (ps->help) {
+        const KeyTable *tables[1] = {&screen_present_keys};
+        keymap_help_draw(c, tables, 1);
+    }
 }
