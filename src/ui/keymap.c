@@ -78,20 +78,27 @@ void keymap_footer(const KeyTable *const *tables, int n_tables, int w, int lines
     int n = keymap_collect(tables, n_tables, rows);
     const char *sep = ascii ? " | " : " · ";
     int with_foot = 0, shown = 0;
-    for (int i = 0; i < n; i++)
+    bool help = false;
+    for (int i = 0; i < n; i++) {
         with_foot += rows[i]->foot != NULL;
+        help = help || keymap_row_has(rows[i], '?');
+    }
     for (int prio = 0; prio <= 9; prio++)
         for (int i = 0; i < n; i++) {
             if (!rows[i]->foot || rows[i]->prio != prio)
                 continue;
             on[i] = true;
-            const char *last = shown + 1 == with_foot ? "? help" : "? more";
+            const char *last = !help ? NULL : shown + 1 == with_foot ? "? help" : "? more";
             if (keymap_lay(rows, on, n, last, w, lines, sep, out))
                 shown++;
             else
                 on[i] = false;
         }
-    keymap_lay(rows, on, n, shown == with_foot ? "? help" : "? more", w, lines, sep, out);
+    keymap_lay(rows, on, n,
+               !help                ? NULL
+               : shown == with_foot ? "? help"
+                                    : "? more",
+               w, lines, sep, out);
 }
 
 /* "n/p page · r reload · Esc menu": a table's footer words on one line. */

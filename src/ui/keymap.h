@@ -49,8 +49,9 @@ const KeyBinding *keymap_find(const KeyTable *t, int key);
 /* Footer lines from the rows of the tables (in order; a row whose keys an
  * earlier row already answers is skipped): footer words by priority, joined
  * by " · " (" | " on ASCII), as many as fit in w columns on `lines` lines
- * (1 or 2), then "? more" when some were left out, "? help" otherwise. The
- * words keep the tables' order within a line. */
+ * (1 or 2), then "? more" when some were left out, "? help" otherwise
+ * (neither when no row answers '?'). The words keep the tables' order
+ * within a line. */
 void keymap_footer(const KeyTable *const *tables, int n_tables, int w, int lines, bool ascii,
                    char out[][400]);
 

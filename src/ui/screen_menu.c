@@ -9,6 +9,7 @@
 
 #include "base/utf8.h"
 #include "draw/text.h"
+#include "ui/keymap.h"
 #include "ui/keys.h"
 
 #include <ctype.h>
@@ -87,6 +88,176 @@ static void screen_menu_move(MenuState *m, int dir, int count)
     }
 }
 
+/* ---- keys: the filter line while typing, else the list ---- */
+
+static int screen_menu_key_filter_done(void *st, int key)
+{
+    MenuState *m = st;
+    m->filtering = false;
+    if (key == UIK_ESC)
+        m->filter[0] = '\0';
+    screen_menu_fix_sel(m);
+    return SCREEN_NONE;
+}
+
+static int screen_menu_key_filter_erase(void *st, int key)
+{
+    (void)key;
+    MenuState *m = st;
+    size_t len = strlen(m->filter);
+    if (len > 0) {
+        /* drop one UTF-8 character */
+        do
+            len--;
+        while (len > 0 && ((unsigned char)m->filter[len] & 0xC0) == 0x80);
+        m->filter[len] = '\0';
+    }
+    screen_menu_fix_sel(m);
+    return SCREEN_NONE;
+}
+
+static int screen_menu_key_move(void *st, int key)
+{
+    MenuState *m = st;
+    int dir =
+        key == UIK_UP || key == 'k' || key == UIK_PGUP || key == UIK_HOME || key == 'g' ? -1 : 1;
+    int count = key == UIK_PGUP || key == UIK_PGDN                              ? 10
+                : key == UIK_HOME || key == UIK_END || key == 'g' || key == 'G' ? m->n_items
+                                                                                : 1;
+    screen_menu_move(m, dir, count);
+    return SCREEN_NONE;
+}
+
+/* Every other key types: printable ASCII goes into the filter (the first
+ * row, which answers no key, says so). */
+static const KeyBinding screen_menu_filter_rows[] = {
+    {{0}, "letters", "type words of the filter", "type words", 0, NULL},
+    {{UIK_ENTER},
+     "Enter",
+     "keep the filter, stop typing",
+     "Enter keep",
+     0,
+     screen_menu_key_filter_done},
+    {{UIK_ESC},
+     "Esc",
+     "clear the filter, stop typing",
+     "Esc clear",
+     0,
+     screen_menu_key_filter_done},
+    {{UIK_BACKSPACE},
+     "Backspace",
+     "delete the last character",
+     NULL,
+     0,
+     screen_menu_key_filter_erase},
+    {{UIK_UP, UIK_DOWN},
+     "Up/Down",
+     "move between the lessons shown",
+     "↑↓ move",
+     0,
+     screen_menu_key_move},
+};
+static const KeyTable screen_menu_filter_keys =
+    KEYMAP_TABLE("Filter keys", screen_menu_filter_rows);
+
+static int screen_menu_key_open(void *st, int key)
+{
+    (void)key;
+    return ((MenuState *)st)->sel >= 0 ? SCREEN_OPEN : SCREEN_NONE;
+}
+
+static int screen_menu_key_filter(void *st, int key)
+{
+    (void)key;
+    ((MenuState *)st)->filtering = true;
+    return SCREEN_NONE;
+}
+
+static int screen_menu_key_review(void *st, int key)
+{
+    (void)key;
+    MenuState *m = st;
+    if (m->sel >= 0 && m->items[m->sel].to_review > 0)
+        return SCREEN_REVIEW;
+    snprintf(m->note, sizeof m->note, "%s",
+             m->sel >= 0 && m->items[m->sel].first_tried > 0
+                 ? "Nothing to review here: every question was right at the first try, "
+                   "or has been reviewed."
+                 : "Nothing to review yet: R replays the questions you miss the first time.");
+    return SCREEN_NONE;
+}
+
+static int screen_menu_key_clear(void *st, int key)
+{
+    (void)key;
+    MenuState *m = st;
+    if (m->filter[0]) {
+        m->filter[0] = '\0';
+        screen_menu_fix_sel(m);
+    }
+    return SCREEN_NONE;
+}
+
+static int screen_menu_key_help(void *st, int key)
+{
+    (void)key;
+    ((MenuState *)st)->help = true;
+    return SCREEN_NONE;
+}
+
+static int screen_menu_key_action(void *st, int key)
+{
+    (void)st;
+    return key == 'P' ? SCREEN_PRACTICE : SCREEN_QUIT;
+}
+
+/* The last two rows answer no key: they explain the marks and the pages. */
+static const KeyBinding screen_menu_rows[] = {
+    {{UIK_UP, UIK_DOWN, 'k', 'j'},
+     "Up/Down, k/j",
+     "move between lessons",
+     "↑↓/jk move",
+     0,
+     screen_menu_key_move},
+    {{UIK_PGUP, UIK_PGDN}, "PgUp/PgDn", "move by ten", NULL, 0, screen_menu_key_move},
+    {{UIK_HOME, UIK_END, 'g', 'G'},
+     "Home/End, g/G",
+     "first / last lesson",
+     NULL,
+     0,
+     screen_menu_key_move},
+    {{UIK_ENTER, UIK_RIGHT, 'l'},
+     "Enter",
+     "open the lesson",
+     "Enter open",
+     0,
+     screen_menu_key_open},
+    {{'/'},
+     "/",
+     "filter by words (Enter keeps, Esc clears)",
+     "/ filter",
+     0,
+     screen_menu_key_filter},
+    {{UIK_ESC}, "Esc", "clear the filter", NULL, 0, screen_menu_key_clear},
+    {{'P'},
+     "P",
+     "practice: endless exercises the model makes and grades",
+     "P practice",
+     0,
+     screen_menu_key_action},
+    {{'R'}, "R", "review the questions missed the first time", NULL, 0, screen_menu_key_review},
+    {{'?'}, "?", "this help", NULL, 0, screen_menu_key_help},
+    {{'q', UIK_CTRL_C},
+     "q",
+     "quit (progress is saved as you go)",
+     "q quit",
+     0,
+     screen_menu_key_action},
+    {{0}, "Marks", "[ ] not started   [>] in progress   [x] or [✓] done", NULL, 0, NULL},
+    {{0}, "In a lesson", "n/Space/Right next page, p/Left back, Esc menu", NULL, 0, NULL},
+};
+static const KeyTable screen_menu_keys = KEYMAP_TABLE("Lesson menu keys", screen_menu_rows);
+
 ScreenAction screen_menu_key(MenuState *m, int key)
 {
     m->note[0] = '\0';
@@ -94,86 +265,15 @@ ScreenAction screen_menu_key(MenuState *m, int key)
         m->help = false;
         return SCREEN_NONE;
     }
-    if (m->filtering) {
-        size_t len = strlen(m->filter);
-        if (key == UIK_ENTER) {
-            m->filtering = false;
-        } else if (key == UIK_ESC) {
-            m->filtering = false;
-            m->filter[0] = '\0';
-        } else if (key == UIK_BACKSPACE) {
-            if (len > 0) {
-                /* drop one UTF-8 character */
-                do
-                    len--;
-                while (len > 0 && ((unsigned char)m->filter[len] & 0xC0) == 0x80);
-                m->filter[len] = '\0';
-            }
-        } else if (key == UIK_UP || key == UIK_DOWN) {
-            screen_menu_move(m, key == UIK_UP ? -1 : 1, 1);
-            return SCREEN_NONE;
-        } else if (key >= 0x20 && key < 0x7f && len + 1 < sizeof m->filter) {
-            m->filter[len] = (char)key;
-            m->filter[len + 1] = '\0';
-        }
+    const KeyBinding *b =
+        keymap_find(m->filtering ? &screen_menu_filter_keys : &screen_menu_keys, key);
+    if (b)
+        return (ScreenAction)b->fn(m, key);
+    size_t len = strlen(m->filter);
+    if (m->filtering && key >= 0x20 && key < 0x7f && len + 1 < sizeof m->filter) {
+        m->filter[len] = (char)key;
+        m->filter[len + 1] = '\0';
         screen_menu_fix_sel(m);
-        return SCREEN_NONE;
-    }
-    switch (key) {
-    case UIK_UP:
-    case 'k':
-        screen_menu_move(m, -1, 1);
-        break;
-    case UIK_DOWN:
-    case 'j':
-        screen_menu_move(m, 1, 1);
-        break;
-    case UIK_PGUP:
-        screen_menu_move(m, -1, 10);
-        break;
-    case UIK_PGDN:
-        screen_menu_move(m, 1, 10);
-        break;
-    case UIK_HOME:
-    case 'g':
-        screen_menu_move(m, -1, m->n_items);
-        break;
-    case UIK_END:
-    case 'G':
-        screen_menu_move(m, 1, m->n_items);
-        break;
-    case UIK_ENTER:
-    case UIK_RIGHT:
-    case 'l':
-        return m->sel >= 0 ? SCREEN_OPEN : SCREEN_NONE;
-    case '/':
-        m->filtering = true;
-        break;
-    case 'R':
-        if (m->sel >= 0 && m->items[m->sel].to_review > 0)
-            return SCREEN_REVIEW;
-        snprintf(m->note, sizeof m->note, "%s",
-                 m->sel >= 0 && m->items[m->sel].first_tried > 0
-                     ? "Nothing to review here: every question was right at the first try, "
-                       "or has been reviewed."
-                     : "Nothing to review yet: R replays the questions you miss the first time.");
-        break;
-    case UIK_ESC:
-        if (m->filter[0]) {
-            m->filter[0] = '\0';
-            screen_menu_fix_sel(m);
-        }
-        break;
-    case '?':
-        m->help = true;
-        break;
-    case 'P':
-        return SCREEN_PRACTICE;
-    case 'q':
-    case UIK_CTRL_C:
-        return SCREEN_QUIT;
-    default:
-        break;
     }
     return SCREEN_NONE;
 }
@@ -189,21 +289,6 @@ static const char *screen_menu_mark(ProgressStatus s, bool ascii)
         return "[ ]";
     }
 }
-
-static const char *const screen_menu_help[] = {
-    "Up/Down or k/j   move between lessons",
-    "PgUp/PgDn        move by ten",
-    "Enter            open the lesson",
-    "/                filter by words (Enter keeps, Esc clears)",
-    "P                practice: endless exercises the model makes and grades",
-    "R                review the questions missed the first time",
-    "?                this help",
-    "q                quit (progress is saved as you go)",
-    "",
-    "Marks: [ ] not started   [>] in progress   [x] or [✓] done",
-    "In a lesson: n/Space/Right next page, p/Left back, Esc menu.",
-    NULL,
-};
 
 void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
 {
@@ -222,10 +307,10 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
     else
         snprintf(filt, sizeof filt, "Marks: [ ] new  [>] in progress  %s done",
                  ascii ? "[x]" : "[✓]");
-    int top = screen_frame(
-        c, "scalelab - lessons", right, filt,
-        m->filtering ? "type words · Enter keep · Esc clear · ↑↓ move"
-                     : "↑↓/jk move · Enter open · / filter · P practice · ? help · q quit");
+    const KeyTable *keys = m->filtering ? &screen_menu_filter_keys : &screen_menu_keys;
+    char foot[1][400];
+    keymap_footer(&keys, 1, w - 2, 1, ascii, foot);
+    int top = screen_frame(c, "scalelab - lessons", right, filt, foot[0]);
     if (m->where[0])
         canvas_put_text_max(c, 1, top, w - 2, m->where, STYLE_DIM);
     top += 1;
@@ -320,6 +405,8 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
         cur->x = 9 + utf8_width(m->filter);
         cur->y = h - 2;
     }
-    if (m->help)
-        screen_help_draw(c, "Lesson menu keys", screen_menu_help);
+    if (m->help) {
+        const KeyTable *tables[1] = {&screen_menu_keys};
+        keymap_help_draw(c, tables, 1);
+    }
 }
