@@ -112,6 +112,24 @@ static int keymap_condensed(const KeyTable *t, char *buf, size_t len)
     return (int)(used < len ? used : len - 1);
 }
 
+/* Does the row say something in the overlay: a help line, and not every
+ * one of its keys taken by a row of an earlier table? */
+static bool keymap_row_listed(const KeyTable *const *tables, int t, const KeyBinding *b)
+{
+    if (!b->help)
+        return false;
+    if (!b->codes[0])
+        return true; /* a note: answers no key */
+    for (int i = 0; i < KEYMAP_CODES && b->codes[i]; i++) {
+        bool taken = false;
+        for (int e = 0; e < t && !taken; e++)
+            taken = keymap_find(tables[e], b->codes[i]) != NULL;
+        if (!taken)
+            return true;
+    }
+    return false;
+}
+
 int keymap_help_lines(const KeyTable *const *tables, int n_tables, const char **lines, int max,
                       char *buf, size_t buf_len)
 {
@@ -119,6 +137,8 @@ int keymap_help_lines(const KeyTable *const *tables, int n_tables, const char **
     size_t used = 0;
     for (int t = 0; t < n_tables; t++)
         for (int i = 0; tables[t] && i < tables[t]->n; i++) {
+            if (!keymap_row_listed(tables, t, &tables[t]->rows[i]))
+                continue;
             int k = utf8_width(tables[t]->rows[i].keys);
             kw = k > kw && k <= 15 ? k : kw;
             all++;
@@ -140,7 +160,7 @@ int keymap_help_lines(const KeyTable *const *tables, int n_tables, const char **
         }
         for (int i = 0; i < tables[t]->n && n + 1 < max; i++) {
             const KeyBinding *b = &tables[t]->rows[i];
-            if (!b->help || used + 300 >= buf_len)
+            if (!keymap_row_listed(tables, t, b) || used + 300 >= buf_len)
                 continue;
             int pad = kw - utf8_width(b->keys);
             int len = snprintf(buf + used, buf_len - used, "%s%*s   %s", b->keys,

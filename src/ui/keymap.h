@@ -56,7 +56,9 @@ void keymap_footer(const KeyTable *const *tables, int n_tables, int w, int lines
                    char out[][400]);
 
 /* The ? overlay lines of the tables ("keys   help", aligned), with a
- * heading line per table after the first; NULL-terminated into lines
+ * heading line per table after the first; a row whose keys all belong to
+ * rows of earlier tables is left out (those rows answer them), and so is a
+ * row without help. NULL-terminated into lines
  * (max entries, the last one NULL). Strings live in buf. */
 int keymap_help_lines(const KeyTable *const *tables, int n_tables, const char **lines, int max,
                       char *buf, size_t buf_len);

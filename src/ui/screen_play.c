@@ -16,6 +16,7 @@
 #include "lesson/lesson.h"
 #include "model/hw.h"
 #include "model/units.h"
+#include "ui/keymap.h"
 #include "ui/keys.h"
 #include "ui/screen_compare.h"
 #include "ui/screen_sweep.h"
@@ -394,23 +395,87 @@ bool screen_play_export_svg(const Canvas *c, const char *title, const char *dir,
 
 /* ---- keys and drawing ---- */
 
-static const char *const screen_play_help[] = {
-    "Free play: every change is allowed and there is no goal.",
-    "",
-    "Arrows or H J K L   move the cursor: left/right GPU, up/down domain",
-    "Space / g / Enter   pick a GPU / its group (g again: next kind) / drop",
-    "t/T y/Y d/D x/X     TP, PP, DP, EP degree up (x2) / down (/2)",
-    "m/M  + / -          micro-batch up / down; bigger / smaller domain",
-    "] / [               next / previous system preset",
-    "s                   search the best mappings (Enter applies one)",
-    "u  0  b             undo, reset to the start, mark as reference",
-    "c                   compare the reference (the start, or b's) with now",
-    "e / E               explain the next number / close",
-    "w                   write this state as a lesson file (scenario page)",
-    "S                   save this screen as SVG",
-    "q                   quit (asks when moves are not written)",
-    NULL,
+static int screen_play_key_quit(void *st, int key)
+{
+    (void)key;
+    PlayState *ps = st;
+    ScenarioView *v = &ps->page.scn;
+    if (v->moves > ps->saved_moves && !ps->confirm_quit) {
+        ps->confirm_quit = true;
+        snprintf(v->msg, sizeof v->msg,
+                 "Quit without writing the %d move%s made? q again quits; w writes "
+                 "the state first.",
+                 v->moves - ps->saved_moves, v->moves - ps->saved_moves == 1 ? "" : "s");
+        return SCREEN_NONE;
+    }
+    return SCREEN_QUIT;
+}
+
+static int screen_play_key_help(void *st, int key)
+{
+    (void)key;
+    ((PlayState *)st)->help = true;
+    return SCREEN_NONE;
+}
+
+static int screen_play_key_write(void *st, int key)
+{
+    (void)key;
+    PlayState *ps = st;
+    ScenarioView *v = &ps->page.scn;
+    char where[600];
+    if (screen_play_write(ps, NULL, where, sizeof where)) {
+        ps->saved_moves = v->moves;
+        snprintf(ps->saved, sizeof ps->saved, "%.590s", where);
+        snprintf(v->msg, sizeof v->msg,
+                 "Wrote %.300s: a lesson with this scenario "
+                 "('scalelab check' it, edit its goal).",
+                 where);
+    } else {
+        snprintf(v->msg, sizeof v->msg, "Not written: %.380s", where);
+    }
+    return SCREEN_NONE;
+}
+
+static int screen_play_key_esc(void *st, int key)
+{
+    PlayState *ps = st;
+    if (screen_scenario_key(&ps->page, key) == SCREEN_PASS)
+        snprintf(ps->page.scn.msg, sizeof ps->page.scn.msg, "q quits free play.");
+    return SCREEN_NONE;
+}
+
+static int screen_play_key_nothing(void *st, int key)
+{
+    (void)st;
+    (void)key;
+    return SCREEN_NONE;
+}
+
+/* In front of the scenario keys (screen_scenario_keys), which do the rest;
+ * these rows hide the scenario rows they answer from the ? overlay (Esc
+ * drops a pick as there, but never leaves; ? and the dead keys need no
+ * line). S is the program's (app.c writes the SVG): listed here, run there. */
+static const KeyBinding screen_play_rows[] = {
+    {{'w'},
+     "w",
+     "write this state as a lesson file (scenario page)",
+     "w write",
+     4,
+     screen_play_key_write},
+    {{'S'}, "S", "save this screen as SVG", "S SVG", 9, NULL},
+    {{UIK_ESC}, "Esc", NULL, NULL, 0, screen_play_key_esc},
+    {{'q', UIK_CTRL_C},
+     "q",
+     "quit (asks when moves are not written)",
+     "q quit",
+     1,
+     screen_play_key_quit},
+    {{'?'}, "?", NULL, NULL, 0, screen_play_key_help},
+    /* no pages, no file to reload, no hints */
+    {{'n', 'p', 'r', 'h'}, "", NULL, NULL, 0, screen_play_key_nothing},
 };
+static const KeyTable screen_play_keys = KEYMAP_TABLE("Free play keys", screen_play_rows);
 
 ScreenAction screen_play_key(PlayState *ps, int key)
 {
@@ -423,42 +488,13 @@ ScreenAction screen_play_key(PlayState *ps, int key)
         return SCREEN_NONE;
     bool sub_open = (v->sweep && v->sweep->open) || screen_compare_is_open(&ps->page);
     if (!sub_open) {
-        if (key == 'q' || key == UIK_CTRL_C) {
-            if (v->moves > ps->saved_moves && !ps->confirm_quit) {
-                ps->confirm_quit = true;
-                snprintf(v->msg, sizeof v->msg,
-                         "Quit without writing the %d move%s made? q again quits; w writes "
-                         "the state first.",
-                         v->moves - ps->saved_moves, v->moves - ps->saved_moves == 1 ? "" : "s");
-                return SCREEN_NONE;
-            }
-            return SCREEN_QUIT;
-        }
-        ps->confirm_quit = false;
-        if (key == '?') {
-            ps->help = true;
-            return SCREEN_NONE;
-        }
-        if (key == 'w') {
-            char where[600];
-            if (screen_play_write(ps, NULL, where, sizeof where)) {
-                ps->saved_moves = v->moves;
-                snprintf(ps->saved, sizeof ps->saved, "%.590s", where);
-                snprintf(v->msg, sizeof v->msg,
-                         "Wrote %.300s: a lesson with this scenario "
-                         "('scalelab check' it, edit its goal).",
-                         where);
-            } else {
-                snprintf(v->msg, sizeof v->msg, "Not written: %.380s", where);
-            }
-            return SCREEN_NONE;
-        }
-        if (key == 'n' || key == 'p' || key == 'r' || key == 'h')
-            return SCREEN_NONE; /* no pages, no file to reload, no hints */
+        if (key != 'q' && key != UIK_CTRL_C)
+            ps->confirm_quit = false;
+        const KeyBinding *b = keymap_find(&screen_play_keys, key);
+        if (b && b->fn)
+            return (ScreenAction)b->fn(ps, key);
     }
-    ScreenAction a = screen_scenario_key(&ps->page, key);
-    if (a == SCREEN_PASS && key == UIK_ESC)
-        snprintf(v->msg, sizeof v->msg, "q quits free play.");
+    screen_scenario_key(&ps->page, key);
     return SCREEN_NONE;
 }
 
@@ -475,22 +511,10 @@ void screen_play_draw(Canvas *c, PlayState *ps, ScreenCursor *cur)
     snprintf(title, sizeof title, "Free play %s %s, %d %s %s %s", ascii ? "-" : "—", cl->name,
              cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), ascii ? "-" : "·",
              scenario_workload(s)->id);
-    const char *f1, *f2;
-    char wide[200];
-    if (w >= 120) {
-        snprintf(wide, sizeof wide,
-                 "arrows or H J K L cursor · Space pick a %s · g pick its group (again: PP, DP) "
-                 "· Enter drop/swap · u undo · 0 reset · b mark reference",
-                 hw_noun(&cl->gpu, 0));
-        f1 = wide;
-        f2 = "t/T TP · y/Y PP · d/D DP · x/X EP · m/M micro-batch · +/- domain · ]/[ system "
-             "· s search · w write lesson · S SVG · e explain · ? help · q quit";
-    } else {
-        f1 = ascii ? "arrows move · Space pick · g group · Enter drop · u undo · 0 reset · b mark"
-                   : "←↓↑→ move · Space pick · g group · Enter drop · u undo · 0 reset · b mark";
-        f2 = "t/T y/Y d/D m/M degrees, mb · +/- domain · ]/[ system · s search · w write · ?";
-    }
-    int top = screen_frame(c, title, ps->saved[0] ? "written" : "free play", f1, f2);
+    const KeyTable *tables[2] = {&screen_play_keys, &screen_scenario_keys};
+    char foot[2][400];
+    keymap_footer(tables, 2, w - 2, 2, ascii, foot);
+    int top = screen_frame(c, title, ps->saved[0] ? "written" : "free play", foot[0], foot[1]);
     canvas_put_text_max(c, 1, top, w - 2,
                         ps->from[0] ? ps->from : "Change anything: there is no goal.", STYLE_BOLD);
     screen_scenario_draw(c, &ps->page, top + 2, canvas_height(c) - 3, cur);
@@ -499,5 +523,5 @@ void screen_play_draw(Canvas *c, PlayState *ps, ScreenCursor *cur)
         cur->y = 2;
     }
     if (ps->help)
-        screen_help_draw(c, "Free play keys", screen_play_help);
+        keymap_help_draw(c, tables, 2);
 }

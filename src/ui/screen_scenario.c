@@ -663,7 +663,7 @@ static const KeyBinding screen_scenario_rows[] = {
      0,
      screen_scenario_key_quit},
 };
-static const KeyTable screen_scenario_keys = KEYMAP_TABLE("Scenario keys", screen_scenario_rows);
+const KeyTable screen_scenario_keys = KEYMAP_TABLE("Scenario keys", screen_scenario_rows);
 
 ScreenAction screen_scenario_key(PageState *p, int key)
 {

@@ -173,6 +173,8 @@ extern const ScreenPageKind screen_kind_quiz;     /* screen_quiz.c */
 extern const ScreenPageKind screen_kind_predict;  /* screen_predict.c */
 /* The keys every lesson page shares (next, previous, reload, back, help). */
 extern const struct KeyTable screen_page_keys;
+/* The keys of a scenario (free play puts its own in front of them). */
+extern const struct KeyTable screen_scenario_keys;
 
 /* ---- page bodies, shared by lesson pages and presenter mode ---- */
 
