@@ -65,70 +65,59 @@ static const char eval_help[] =
 
 /* --- output ---------------------------------------------------------------- */
 
-static void json_key_num(FILE *out, const char *key, double v, bool comma)
-{
-    fprintf(out, "\"%s\":", key);
-    json_number(out, v);
-    if (comma)
-        fputc(',', out);
-}
-
 static void print_json(FILE *out, const Cluster *c, const Workload *w, const Mapping *m,
                        const StepResult *r)
 {
-    fputc('{', out);
-    fputs("\"system\":", out);
+    fputs("{\"system\":", out);
     json_string(out, c->system_id);
-    fputs(",\"gpu\":", out);
-    json_string(out, c->gpu.id);
-    fprintf(out, ",\"gpus\":%d,\"domain_gpus\":%d,\"model\":", c->n_gpus, c->domain_gpus);
-    json_string(out, w->id);
+    json_next_string(out, "gpu", c->gpu.id);
+    fprintf(out, ",\"gpus\":%d,\"domain_gpus\":%d", c->n_gpus, c->domain_gpus);
+    json_next_string(out, "model", w->id);
     fprintf(out,
             ",\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
             "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"batch\":%d,\"etp\":%d,\"edp\":%d,"
-            "\"recompute\":\"%s\",\"seq_parallel\":%s,\"tp_overlap\":%s},",
+            "\"recompute\":\"%s\",\"seq_parallel\":%s,\"tp_overlap\":%s}",
             m->tp, m->cp, m->pp, m->dp, m->ep, m->interleave, m->zero, w->micro_batch,
             w->global_batch, mapping_etp(m), mapping_edp(m),
             w->recompute == WL_RECOMPUTE_FULL        ? "full"
             : w->recompute == WL_RECOMPUTE_SELECTIVE ? "selective"
                                                      : "none",
             r->seq_parallel ? "true" : "false", r->tp_overlap ? "true" : "false");
-    json_key_num(out, "step_s", r->step_s, true);
-    json_key_num(out, "tokens_per_s", r->tokens_per_s, true);
-    json_key_num(out, "tflops_per_gpu", r->tflops_per_gpu, true);
-    json_key_num(out, "hw_tflops_per_gpu", r->hw_tflops_per_gpu, true);
-    json_key_num(out, "mfu", r->mfu, true);
-    fprintf(out, "\"fits\":%s,", r->fits ? "true" : "false");
-    json_key_num(out, "mem_per_gpu_bytes", r->mem_per_gpu_bytes, true);
-    json_key_num(out, "hbm_bytes", r->hbm_bytes, true);
-    fprintf(out, "\"micro_batches\":%d,", r->micro_batches);
-    fputs("\"bottleneck\":", out);
-    json_string(out, r->bottleneck);
-    fputs(",\"breakdown\":{", out);
-    json_key_num(out, "compute_s", r->part_s[STEP_COMPUTE], true);
-    json_key_num(out, "tp_s", r->part_s[STEP_TP], true);
-    json_key_num(out, "pp_s", r->part_s[STEP_PP], true);
-    json_key_num(out, "bubble_s", r->part_s[STEP_BUBBLE], true);
-    json_key_num(out, "dp_s", r->part_s[STEP_DP], true);
-    json_key_num(out, "ep_s", r->part_s[STEP_EP], true);
-    json_key_num(out, "optimizer_s", r->optimizer_s, false);
-    fputs("},\"bytes\":{", out);
-    json_key_num(out, "scale_up", r->tier_bytes[TIER_UP], true);
-    json_key_num(out, "scale_out", r->tier_bytes[TIER_OUT], true);
-    json_key_num(out, "scale_across", r->tier_bytes[TIER_ACROSS], false);
+    json_next_number(out, "step_s", r->step_s);
+    json_next_number(out, "tokens_per_s", r->tokens_per_s);
+    json_next_number(out, "tflops_per_gpu", r->tflops_per_gpu);
+    json_next_number(out, "hw_tflops_per_gpu", r->hw_tflops_per_gpu);
+    json_next_number(out, "mfu", r->mfu);
+    fprintf(out, ",\"fits\":%s", r->fits ? "true" : "false");
+    json_next_number(out, "mem_per_gpu_bytes", r->mem_per_gpu_bytes);
+    json_next_number(out, "hbm_bytes", r->hbm_bytes);
+    fprintf(out, ",\"micro_batches\":%d", r->micro_batches);
+    json_next_string(out, "bottleneck", r->bottleneck);
+    fputs(",\"breakdown\":{\"compute_s\":", out);
+    json_number(out, r->part_s[STEP_COMPUTE]);
+    json_next_number(out, "tp_s", r->part_s[STEP_TP]);
+    json_next_number(out, "pp_s", r->part_s[STEP_PP]);
+    json_next_number(out, "bubble_s", r->part_s[STEP_BUBBLE]);
+    json_next_number(out, "dp_s", r->part_s[STEP_DP]);
+    json_next_number(out, "ep_s", r->part_s[STEP_EP]);
+    json_next_number(out, "optimizer_s", r->optimizer_s);
+    fputs("},\"bytes\":{\"scale_up\":", out);
+    json_number(out, r->tier_bytes[TIER_UP]);
+    json_next_number(out, "scale_out", r->tier_bytes[TIER_OUT]);
+    json_next_number(out, "scale_across", r->tier_bytes[TIER_ACROSS]);
     fprintf(out,
             "},\"settings\":{\"seq_parallel\":%s,\"tp_overlap\":%s,\"pp_overlap\":%s,"
-            "\"dp_overlap\":%s,",
+            "\"dp_overlap\":%s",
             r->seq_parallel ? "true" : "false", r->tp_overlap ? "true" : "false",
             r->pp_overlap ? "true" : "false", r->dp_overlap ? "true" : "false");
-    json_key_num(out, "tp_hidden_s", r->tp_hidden_s, true);
-    json_key_num(out, "pp_hidden_s", r->pp_hidden_s, true);
-    json_key_num(out, "dp_hidden_s", r->dp_hidden_s, false);
-    fputs("},\"memory\":{", out);
-    json_key_num(out, "weights", r->mem_weights, true);
-    json_key_num(out, "grads", r->mem_grads, true);
-    json_key_num(out, "optimizer", r->mem_optimizer, true);
-    json_key_num(out, "activations", r->mem_activations, false);
+    json_next_number(out, "tp_hidden_s", r->tp_hidden_s);
+    json_next_number(out, "pp_hidden_s", r->pp_hidden_s);
+    json_next_number(out, "dp_hidden_s", r->dp_hidden_s);
+    fputs("},\"memory\":{\"weights\":", out);
+    json_number(out, r->mem_weights);
+    json_next_number(out, "grads", r->mem_grads);
+    json_next_number(out, "optimizer", r->mem_optimizer);
+    json_next_number(out, "activations", r->mem_activations);
     fputs("}}\n", out);
 }
 

@@ -123,27 +123,20 @@ static void print_json(FILE *out, const Practice *p)
 {
     fputs("{\"seed\":", out);
     fprintf(out, "%llu", (unsigned long long)p->seed);
-    fputs(",\"kind\":", out);
-    json_string(out, practice_kind_name(p->kind));
-    fprintf(out, ",\"level\":%d,\"title\":", p->level);
-    json_string(out, p->title);
-    fputs(",\"question\":", out);
-    json_string(out, p->question);
-    fputs(",\"answer\":", out);
-    json_string(out, p->answer);
-    fputs(",\"worked\":", out);
-    json_string(out, p->worked);
+    json_next_string(out, "kind", practice_kind_name(p->kind));
+    fprintf(out, ",\"level\":%d", p->level);
+    json_next_string(out, "title", p->title);
+    json_next_string(out, "question", p->question);
+    json_next_string(out, "answer", p->answer);
+    json_next_string(out, "worked", p->worked);
     if (p->kind == PRACTICE_PREDICT) {
-        fputs(",\"value\":", out);
-        json_number(out, p->value);
-        fputs(",\"tolerance\":", out);
-        json_number(out, p->tolerance);
+        json_next_number(out, "value", p->value);
+        json_next_number(out, "tolerance", p->tolerance);
     } else if (p->kind == PRACTICE_MAPPING) {
         char m[64];
-        fputs(",\"best\":", out);
-        json_string(out, mapping_format(&p->best, m, sizeof m));
-        fprintf(out, ",\"best_micro_batch\":%d,\"best_step_s\":", p->best_micro_batch);
-        json_number(out, p->best_step_s);
+        json_next_string(out, "best", mapping_format(&p->best, m, sizeof m));
+        fprintf(out, ",\"best_micro_batch\":%d", p->best_micro_batch);
+        json_next_number(out, "best_step_s", p->best_step_s);
         fprintf(out, ",\"par\":%d", p->par);
     }
     fputs("}\n", out);

@@ -79,8 +79,7 @@ static void json_lesson(FILE *out, const Progress *p, const CatalogEntry *e, con
 {
     fputs("{\"id\":", out);
     json_string(out, e->id);
-    fputs(",\"title\":", out);
-    json_string(out, e->title);
+    json_next_string(out, "title", e->title);
     fprintf(out, ",\"status\":\"%s\",\"pages\":%d,\"last_page\":%d,\"questions\":[",
             status_word(progress_status(p, e->id)), e->pages, progress_page(p, e->id));
     int nq = 0, hints = 0;

@@ -275,8 +275,7 @@ static void report_json(FILE *out, const Report *r)
         json_string(out, m->lesson);
         fprintf(out, ",\"page\":%d,\"kind\":", m->page);
         json_string(out, m->kind);
-        fputs(",\"title\":", out);
-        json_string(out, m->title);
+        json_next_string(out, "title", m->title);
         fprintf(out, ",\"missed\":%d,\"tried\":%d}", m->missed, m->tried);
     }
     fprintf(out, "],\"bad_files\":%d}\n", r->bad_files);

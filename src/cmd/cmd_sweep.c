@@ -131,18 +131,14 @@ static void json_entry(FILE *out, int rank, const SweepEntry *e)
             e->micro_batch, mapping_etp(&e->m), recompute_word(e->recompute),
             e->sp_on ? "true" : "false", e->overlap_on ? "true" : "false");
     json_string(out, sweep_place_name(e->place));
-    fputs(",\"step_s\":", out);
-    json_number(out, e->step_s);
-    fputs(",\"tokens_per_s\":", out);
-    json_number(out, e->tokens_per_s);
-    fputs(",\"mfu\":", out);
-    json_number(out, e->mfu);
-    fputs(",\"mem_per_gpu_bytes\":", out);
-    json_number(out, e->mem_per_gpu_bytes);
+    json_next_number(out, "step_s", e->step_s);
+    json_next_number(out, "tokens_per_s", e->tokens_per_s);
+    json_next_number(out, "mfu", e->mfu);
+    json_next_number(out, "mem_per_gpu_bytes", e->mem_per_gpu_bytes);
     fprintf(out, ",\"fits\":%s,\"bottleneck_part\":", e->fits ? "true" : "false");
     json_string(out, step_part_name(e->bottleneck_part));
-    fputs(",\"bottleneck_tier\":", out);
-    json_string(out, e->bottleneck_part == STEP_COMPUTE || e->bottleneck_part == STEP_BUBBLE
+    json_next_string(out, "bottleneck_tier",
+                     e->bottleneck_part == STEP_COMPUTE || e->bottleneck_part == STEP_BUBBLE
                          ? ""
                          : tier_word(e->bottleneck_tier));
     fputs(",\"tiers\":{", out);
@@ -165,8 +161,7 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Swe
 {
     fputs("{\"system\":", out);
     json_string(out, c->system_id);
-    fputs(",\"gpu\":", out);
-    json_string(out, c->gpu.id);
+    json_next_string(out, "gpu", c->gpu.id);
     fprintf(out, ",\"gpus\":%d,\"domain_gpus\":%d,\"sites\":%d,\"model\":", c->n_gpus,
             c->domain_gpus, c->sites);
     json_string(out, w->id);
@@ -175,10 +170,8 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Swe
             "\"best\":",
             w->global_batch, r->evaluated, r->n, r->n_fit, r->truncated ? "true" : "false");
     json_entry(out, 1, &r->entries[0]);
-    fputs(",\"explanation\":", out);
-    json_string(out, explain);
-    fputs(",\"bottleneck\":", out);
-    json_string(out, best->bottleneck);
+    json_next_string(out, "explanation", explain);
+    json_next_string(out, "bottleneck", best->bottleneck);
     fputs(",\"ranking\":[", out);
     int rows = top == 0 || top > r->n ? r->n : top;
     for (int i = 0; i < rows; i++) {

@@ -47,6 +47,18 @@ void json_number(FILE *out, double v)
         fputs("null", out);
 }
 
+void json_next_string(FILE *out, const char *key, const char *s)
+{
+    fprintf(out, ",\"%s\":", key);
+    json_string(out, s);
+}
+
+void json_next_number(FILE *out, const char *key, double v)
+{
+    fprintf(out, ",\"%s\":", key);
+    json_number(out, v);
+}
+
 /* ---- reader ---- */
 
 typedef struct {

@@ -18,6 +18,9 @@
 /* s may be NULL: written as "". */
 void json_string(FILE *out, const char *s);
 void json_number(FILE *out, double v);
+/* A member after an object's first: ,"key":value (key is a plain word). */
+void json_next_string(FILE *out, const char *key, const char *s);
+void json_next_number(FILE *out, const char *key, double v);
 
 #include <stdbool.h>
 #include <stddef.h>
