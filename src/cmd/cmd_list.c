@@ -4,6 +4,7 @@
  * with their file:line error and make the exit status 1.
  */
 #include "cmd/cli.h"
+#include "cmd/flags.h"
 
 #include "base/msg.h"
 #include "lesson/catalog.h"
@@ -32,21 +33,15 @@ static const char *cmd_list_shown(const char *s, char *buf, size_t n)
 
 int cmd_list(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
+    FlagArgs a;
+    int rc = flags_parse(&flags_list, argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc;
+    if (a.set[FLAG_HELP]) {
         fputs(list_help, stdout);
         return CLI_OK;
     }
-    const char *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--lessons") == 0 && i + 1 < argc)
-            dir = argv[++i];
-        else if (strncmp(argv[i], "--lessons=", 10) == 0 && argv[i][10])
-            dir = argv[i] + 10;
-        else if (strcmp(argv[i], "--") != 0 || i + 1 < argc)
-            return cli_usage_error("list: unexpected '%s' (usage: scalelab --list "
-                                   "[--lessons DIR])",
-                                   argv[i]);
-    }
+    const char *dir = a.str[FLAG_LESSONS];
     char buf[4096];
     if (!dir)
         dir = catalog_default_dir(buf, sizeof buf);

@@ -8,6 +8,7 @@
  * terminal, 2 for bad usage.
  */
 #include "cmd/cli.h"
+#include "cmd/flags.h"
 
 #include "base/file.h"
 #include "base/msg.h"
@@ -134,51 +135,30 @@ static const char present_help[] =
 
 int cmd_present(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
+    FlagArgs a;
+    int rc = flags_parse(&flags_present, argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc;
+    if (a.set[FLAG_HELP]) {
         fputs(present_help, stdout);
         return CLI_OK;
     }
-    const char *lesson_path = NULL, *script = NULL, *shot = NULL, *clock = NULL;
-    const char *dir = NULL;
+    const char *script = a.str[FLAG_SCRIPT], *shot = a.str[FLAG_SHOT];
+    const char *clock = a.str[FLAG_CLOCK];
+    bool ascii = a.set[FLAG_ASCII];
+    if (clock && (strlen(clock) != 5 || clock[2] != ':'))
+        return cli_usage_error("present: --clock takes HH:MM (got '%s')", clock);
     int w = 80, h = 24;
-    bool ascii = false, options = true;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_val = i + 1 < argc;
-        if (!options || a[0] != '-' || !a[1]) {
-            if (lesson_path)
-                return cli_usage_error("present: one lesson at a time (got '%s' too)", a);
-            lesson_path = a;
-        } else if (strcmp(a, "--") == 0) {
-            options = false;
-        } else if (strcmp(a, "--lessons") == 0 && has_val) {
-            dir = argv[++i];
-        } else if (strcmp(a, "--script") == 0 && has_val) {
-            script = argv[++i];
-        } else if (strcmp(a, "--shot") == 0 && has_val) {
-            shot = argv[++i];
-        } else if (strcmp(a, "--clock") == 0 && has_val) {
-            clock = argv[++i];
-            if (strlen(clock) != 5 || clock[2] != ':')
-                return cli_usage_error("present: --clock takes HH:MM (got '%s')", clock);
-        } else if (strcmp(a, "--size") == 0 && has_val) {
-            char x;
-            const char *v = argv[++i];
-            if (sscanf(v, "%dx%d%c", &w, &h, &x) != 2 || w < SCREEN_MIN_W || h < SCREEN_MIN_H ||
-                w > SCREEN_MAX_W || h > SCREEN_MAX_H)
-                return cli_usage_error("present: --size takes WxH from %dx%d to %dx%d (got '%s')",
-                                       SCREEN_MIN_W, SCREEN_MIN_H, SCREEN_MAX_W, SCREEN_MAX_H, v);
-        } else if (strcmp(a, "--ascii") == 0) {
-            ascii = true;
-        } else {
-            return cli_usage_error("present: unknown or incomplete option '%s' (try "
-                                   "'scalelab present --help')",
-                                   a);
-        }
-    }
-    if (!lesson_path)
+    char x;
+    const char *size = a.str[FLAG_SIZE];
+    if (size && (sscanf(size, "%dx%d%c", &w, &h, &x) != 2 || w < SCREEN_MIN_W ||
+                 h < SCREEN_MIN_H || w > SCREEN_MAX_W || h > SCREEN_MAX_H))
+        return cli_usage_error("present: --size takes WxH from %dx%d to %dx%d (got '%s')",
+                               SCREEN_MIN_W, SCREEN_MIN_H, SCREEN_MAX_W, SCREEN_MAX_H, size);
+    if (a.n_operands == 0)
         return cli_usage_error("present: which lesson? scalelab present LESSON.lua "
                                "[--script FILE]");
+    const char *lesson_path = a.operand[0], *dir = a.str[FLAG_LESSONS];
     char err[MSG_LEN] = "", pathbuf[4096];
     lesson_path = cmd_present_resolve(lesson_path, dir, pathbuf, sizeof pathbuf);
     Lesson *l = lesson_load(lesson_path, err, sizeof err);

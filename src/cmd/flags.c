@@ -63,10 +63,11 @@ static const struct {
     [FLAG_FORMAT] = {"format", NULL, FLAG_STRING, JOB},
     [FLAG_LIST] = {"list", NULL, FLAG_NO_VALUE, FLAGS_EVAL},
     [FLAG_HELP] = {"help", NULL, FLAG_NO_VALUE,
-                   JOB_AND_PLAY | FLAGS_PRACTICE | FLAGS_PROGRESS | FLAGS_REPORT},
+                   JOB_AND_PLAY | FLAGS_PRACTICE | FLAGS_PROGRESS | FLAGS_REPORT | FLAGS_PRESENT |
+                       FLAGS_LIST},
     [FLAG_TOP] = {"top", NULL, FLAG_STRING, FLAGS_SWEEP},
     [FLAG_CHART] = {"chart", NULL, FLAG_NO_VALUE, FLAGS_SWEEP},
-    [FLAG_ASCII] = {"ascii", NULL, FLAG_NO_VALUE, FLAGS_SWEEP | FLAGS_RENDER},
+    [FLAG_ASCII] = {"ascii", NULL, FLAG_NO_VALUE, FLAGS_SWEEP | FLAGS_RENDER | FLAGS_PRESENT},
     [FLAG_WIDTH] = {"width", NULL, FLAG_STRING, FLAGS_RENDER},
     [FLAG_HEIGHT] = {"height", NULL, FLAG_STRING, FLAGS_RENDER},
     [FLAG_COLOR] = {"color", "colour", FLAG_STRING, FLAGS_RENDER},
@@ -83,8 +84,12 @@ static const struct {
     [FLAG_LEVEL] = {"level", NULL, FLAG_INT, FLAGS_PRACTICE},
     [FLAG_PRINT] = {"print", NULL, FLAG_NO_VALUE, FLAGS_PRACTICE},
     [FLAG_HOW_MANY] = {"count", NULL, FLAG_INT, FLAGS_PRACTICE},
-    [FLAG_LESSONS] = {"lessons", NULL, FLAG_STRING, FLAGS_PROGRESS},
+    [FLAG_LESSONS] = {"lessons", NULL, FLAG_STRING, FLAGS_PROGRESS | FLAGS_PRESENT | FLAGS_LIST},
     [FLAG_NAME] = {"name", NULL, FLAG_STRING, FLAGS_PROGRESS},
+    [FLAG_SCRIPT] = {"script", NULL, FLAG_STRING, FLAGS_PRESENT},
+    [FLAG_SHOT] = {"shot", NULL, FLAG_STRING, FLAGS_PRESENT},
+    [FLAG_SIZE] = {"size", NULL, FLAG_STRING, FLAGS_PRESENT},
+    [FLAG_CLOCK] = {"clock", NULL, FLAG_STRING, FLAGS_PRESENT},
 };
 
 const FlagCommand flags_eval = {"eval", FLAGS_EVAL, 0, NULL};
@@ -94,6 +99,8 @@ const FlagCommand flags_play = {"play", FLAGS_PLAY, 1, "FILE.lua"};
 const FlagCommand flags_practice = {"practice", FLAGS_PRACTICE, 0, NULL};
 const FlagCommand flags_progress = {"progress", FLAGS_PROGRESS, 0, NULL};
 const FlagCommand flags_report = {"report", FLAGS_REPORT, FLAGS_MAX_OPERANDS, "file"};
+const FlagCommand flags_present = {"present", FLAGS_PRESENT, 1, "lesson"};
+const FlagCommand flags_list = {"list", FLAGS_LIST, 0, NULL};
 
 const char *flags_name(FlagId f)
 {
@@ -187,9 +194,9 @@ static int flag_lookup(const char *name, size_t len)
 /* The commands that do take flag f, for "--list is eval's". */
 static const char *owner_of(int f)
 {
-    static const FlagCommand *const all[] = {&flags_eval,  &flags_sweep,    &flags_render,
-                                             &flags_play,  &flags_practice, &flags_progress,
-                                             &flags_report};
+    static const FlagCommand *const all[] = {&flags_eval,   &flags_sweep,    &flags_render,
+                                             &flags_play,   &flags_practice, &flags_progress,
+                                             &flags_report, &flags_present,  &flags_list};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (flag_table[f].commands & all[i]->bit)
             return all[i]->name;

@@ -1,10 +1,11 @@
 /* flags — the one flag table of the commands that take --name VALUE flags
- * (eval, sweep, render, play), after tmux's cmd_entry.args: every flag is
- * written once here with how its value is read, and each command names the
- * subset it takes. One parser reads argv against a command's subset, so the
- * forms (--flag VALUE, --flag=VALUE, `--` before operands, -h), the checks
- * (unknown, given twice, missing value, control characters) and their words
- * are the same everywhere; what a value means is the command's.
+ * (eval, sweep, render, play, practice, progress, report, present, list), after tmux's
+ * cmd_entry.args: every flag is written once here with how its value is read, and each command
+ * names the subset it takes. One parser reads argv against a command's subset, so the forms
+ * (--flag VALUE,
+ * --flag=VALUE, `--` before operands, -h), the checks (unknown, given twice, missing value,
+ * control characters) and their words are the same everywhere; what a value means is the
+ * command's.
  *
  * Errors go through cli_error with the command's name ("scalelab sweep:
  * --gpus: 'x' is not a number"). No I/O besides that one line.
@@ -84,6 +85,11 @@ typedef enum {
     FLAG_HOW_MANY, /* --count */
     FLAG_LESSONS,
     FLAG_NAME,
+    /* present */
+    FLAG_SCRIPT,
+    FLAG_SHOT,
+    FLAG_SIZE,
+    FLAG_CLOCK,
     FLAG_COUNT
 } FlagId;
 
@@ -109,6 +115,8 @@ enum {
     FLAGS_PRACTICE = 1 << 4,
     FLAGS_PROGRESS = 1 << 5,
     FLAGS_REPORT = 1 << 6,
+    FLAGS_PRESENT = 1 << 7,
+    FLAGS_LIST = 1 << 8,
 };
 
 /* A command of the table: its name (for errors and "try 'scalelab NAME
@@ -122,7 +130,7 @@ typedef struct {
 } FlagCommand;
 
 extern const FlagCommand flags_eval, flags_sweep, flags_render, flags_play, flags_practice,
-    flags_progress, flags_report;
+    flags_progress, flags_report, flags_present, flags_list;
 
 #define FLAGS_MAX_OPERANDS 500 /* report's files */
 

@@ -78,6 +78,15 @@ static void test_flags_subsets_per_command(void **state)
     /* --ascii is sweep's and render's, --json eval's and sweep's */
     USAGE(scalelab("render", "rack", "--json", NULL), "scalelab render: --json is not a flag");
     USAGE(scalelab("eval", "--ascii", NULL), "scalelab eval: --ascii is not a flag of eval");
+    /* present and list read the same table: their own flags, one lesson */
+    USAGE(scalelab("present", "--gpus", "8", "x.lua", NULL),
+          "scalelab present: --gpus is not a flag of present (it is eval's");
+    USAGE(scalelab("present", "a.lua", "b.lua", NULL),
+          "scalelab present: unexpected argument 'b.lua' (give one lesson");
+    USAGE(scalelab("present", "--script", NULL), "scalelab present: --script needs a value");
+    USAGE(scalelab("list", "--lessons", NULL), "scalelab list: --lessons needs a value");
+    USAGE(scalelab("list", "--shot", "1", NULL),
+          "scalelab list: --shot is not a flag of list (it is present's");
 }
 
 /* --flag=value and --flag value read the same; -h is --help; after `--`
