@@ -11,6 +11,7 @@
 #include "draw/text.h"
 #include "ui/keymap.h"
 #include "ui/keys.h"
+#include "ui/lineedit.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -100,22 +101,6 @@ static int screen_menu_key_filter_done(void *st, int key)
     return SCREEN_NONE;
 }
 
-static int screen_menu_key_filter_erase(void *st, int key)
-{
-    (void)key;
-    MenuState *m = st;
-    size_t len = strlen(m->filter);
-    if (len > 0) {
-        /* drop one UTF-8 character */
-        do
-            len--;
-        while (len > 0 && ((unsigned char)m->filter[len] & 0xC0) == 0x80);
-        m->filter[len] = '\0';
-    }
-    screen_menu_fix_sel(m);
-    return SCREEN_NONE;
-}
-
 static int screen_menu_key_move(void *st, int key)
 {
     MenuState *m = st;
@@ -128,8 +113,8 @@ static int screen_menu_key_move(void *st, int key)
     return SCREEN_NONE;
 }
 
-/* Every other key types: printable ASCII goes into the filter (the first
- * row, which answers no key, says so). */
+/* Every other key edits the filter line (lineedit: Backspace, and the
+ * letters, which the first row, answering no key, stands for). */
 static const KeyBinding screen_menu_filter_rows[] = {
     {{0}, "letters", "type words of the filter", "type words", 0, NULL},
     {{UIK_ENTER},
@@ -144,12 +129,6 @@ static const KeyBinding screen_menu_filter_rows[] = {
      "Esc clear",
      0,
      screen_menu_key_filter_done},
-    {{UIK_BACKSPACE},
-     "Backspace",
-     "delete the last character",
-     NULL,
-     0,
-     screen_menu_key_filter_erase},
     {{UIK_UP, UIK_DOWN},
      "Up/Down",
      "move between the lessons shown",
@@ -269,12 +248,8 @@ ScreenAction screen_menu_key(MenuState *m, int key)
         keymap_find(m->filtering ? &screen_menu_filter_keys : &screen_menu_keys, key);
     if (b)
         return (ScreenAction)b->fn(m, key);
-    size_t len = strlen(m->filter);
-    if (m->filtering && key >= 0x20 && key < 0x7f && len + 1 < sizeof m->filter) {
-        m->filter[len] = (char)key;
-        m->filter[len + 1] = '\0';
+    if (m->filtering && lineedit_key(m->filter, sizeof m->filter, key))
         screen_menu_fix_sel(m);
-    }
     return SCREEN_NONE;
 }
 

@@ -15,6 +15,7 @@
 #include "model/scenario.h"
 #include "ui/keymap.h"
 #include "ui/keys.h"
+#include "ui/lineedit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -311,26 +312,6 @@ static const KeyTable *practice_kind_keys(const PracticeScreen *ps)
                                                 : &mapping_keys;
 }
 
-static void practice_type(PracticeScreen *ps, int key)
-{
-    size_t n = strlen(ps->input);
-    if (key == UIK_BACKSPACE || key == 127 || key == 8) {
-        while (n > 0 && ((unsigned char)ps->input[n - 1] & 0xc0) == 0x80)
-            n--;
-        ps->input[n ? n - 1 : 0] = '\0';
-        return;
-    }
-    char enc[3] = "";
-    if (key >= 0x20 && key < 0x7f)
-        enc[0] = (char)key;
-    else if (key == 0xb5 || key == 0x3bc) { /* µ and μ, as "µs" */
-        enc[0] = (char)(0xc0 | (key >> 6));
-        enc[1] = (char)(0x80 | (key & 0x3f));
-    }
-    if (enc[0] && n + strlen(enc) < sizeof ps->input)
-        memcpy(ps->input + n, enc, strlen(enc) + 1);
-}
-
 /* After a key in a mapping exercise: graded against the search's best. */
 static void practice_check_mapping(PracticeScreen *ps)
 {
@@ -357,8 +338,7 @@ ScreenAction screen_practice_key(PracticeScreen *ps, int key)
     bool typing = ps->have && !ps->done && ps->ex.kind == PRACTICE_PREDICT;
     if (typing && key != UIK_ENTER && key != UIK_ESC && key != UIK_CTRL_C &&
         (ps->input[0] || !strchr("naq?", key) || key == 0)) {
-        if (key < UIK_SPECIAL || key == UIK_BACKSPACE)
-            practice_type(ps, key);
+        lineedit_key(ps->input, sizeof ps->input, key);
         return SCREEN_NONE;
     }
     if (typing && key == UIK_ESC && ps->input[0]) {

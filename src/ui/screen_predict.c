@@ -15,6 +15,7 @@
 #include "lesson/lesson.h"
 #include "ui/keymap.h"
 #include "ui/keys.h"
+#include "ui/lineedit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,32 +34,6 @@ void screen_predict_open(PredictView *v, const Lesson *l, int page, Progress *pr
         v->shown = true;
         v->tries = e.tries;
     }
-}
-
-/* Appends the UTF-8 encoding of key (a code point) when it is printable. */
-static void screen_predict_type(PredictView *v, int key)
-{
-    char enc[5] = "";
-    if (key >= 0x20 && key < 0x7f)
-        enc[0] = (char)key;
-    else if (key >= 0xa0 && key < 0x800) { /* Latin-1 and Greek: µ (U+00B5), μ (U+03BC) */
-        enc[0] = (char)(0xc0 | (key >> 6));
-        enc[1] = (char)(0x80 | (key & 0x3f));
-    } else
-        return;
-    size_t n = strlen(v->input), m = strlen(enc);
-    if (n + m < sizeof v->input)
-        memcpy(v->input + n, enc, m + 1);
-}
-
-static void screen_predict_backspace(PredictView *v)
-{
-    size_t n = strlen(v->input);
-    while (n > 0 && ((unsigned char)v->input[n - 1] & 0xc0) == 0x80)
-        n--; /* continuation bytes of the last character */
-    if (n > 0)
-        n--;
-    v->input[n] = '\0';
 }
 
 static void screen_predict_grade(PredictView *v, const Lesson *l, int page, Progress *pr,
@@ -109,21 +84,13 @@ ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progr
         screen_predict_grade(v, l, page, pr, true);
         return SCREEN_NONE;
     }
-    if (key == UIK_BACKSPACE || key == 127 || key == 8) {
-        screen_predict_backspace(v);
-        return SCREEN_NONE;
-    }
     if (key == '?') /* never part of a quantity: the help */
         return SCREEN_PASS;
     /* An answer starts with a digit, so on an empty entry the page letters
      * (n/p page, r reload, q) keep their meaning, as the footer says. */
     if (!v->input[0] && key < 0x80 && strchr("npqr", key))
         return SCREEN_PASS;
-    if ((key >= 0x20 && key < 0x7f) || (key >= 0xa0 && key < 0x800)) {
-        screen_predict_type(v, key);
-        return SCREEN_NONE;
-    }
-    return SCREEN_PASS;
+    return lineedit_key(v->input, sizeof v->input, key) ? SCREEN_NONE : SCREEN_PASS;
 }
 
 /* "the answer: 2.22 ms (the model, within ±20%)" */
