@@ -12,6 +12,7 @@
 #include "draw/diagram.h"
 #include "draw/text.h"
 #include "lesson/lesson.h"
+#include "model/hw.h"
 #include "model/units.h"
 #include "ui/keys.h"
 
@@ -88,16 +89,18 @@ StepPart screen_compare_main_part(const StepResult *a, const StepResult *b)
 }
 
 void screen_compare_sentence(const char *label_a, int gpus_a, const StepResult *a,
-                             const char *label_b, int gpus_b, const StepResult *b, char *buf,
-                             size_t n)
+                             const char *label_b, int gpus_b, const StepResult *b,
+                             const char *nouns, char *buf, size_t n)
 {
     if (n == 0)
         return;
+    if (!nouns)
+        nouns = "GPUs";
     char gpus[64];
     if (gpus_a == gpus_b)
-        snprintf(gpus, sizeof gpus, "Same %d GPUs", gpus_a);
+        snprintf(gpus, sizeof gpus, "Same %d %s", gpus_a, nouns);
     else
-        snprintf(gpus, sizeof gpus, "%d vs %d GPUs", gpus_a, gpus_b);
+        snprintf(gpus, sizeof gpus, "%d vs %d %s", gpus_a, gpus_b, nouns);
     if (!(a->step_s > 0) || !(b->step_s > 0)) {
         snprintf(buf, n, "%s: no step time to compare.", gpus);
         return;
@@ -291,9 +294,14 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
     int bottom = y + h;
     /* 1. The difference in words. */
     char sentence[600];
+    /* one noun for both sides when they agree ("chips" for two TPU
+     * slices), else the neutral word */
+    const GpuSpec *ga = &sides[0].cluster.gpu, *gb = &sides[1].cluster.gpu;
+    const char *nouns =
+        strcmp(hw_noun(ga, 0), hw_noun(gb, 0)) == 0 ? hw_noun(ga, HW_NOUN_MANY) : "accelerators";
     if (sides[0].ok && sides[1].ok)
         screen_compare_sentence(sides[0].label, sides[0].cluster.n_gpus, &sides[0].result,
-                                sides[1].label, sides[1].cluster.n_gpus, &sides[1].result,
+                                sides[1].label, sides[1].cluster.n_gpus, &sides[1].result, nouns,
                                 sentence, sizeof sentence);
     else
         snprintf(sentence, sizeof sentence, "One side cannot be evaluated: see its bar.");

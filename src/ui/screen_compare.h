@@ -42,14 +42,14 @@ void screen_compare_side_fini(CompareSide *s);
 StepPart screen_compare_main_part(const StepResult *a, const StepResult *b);
 const char *screen_compare_part_words(StepPart part);
 
-/* The difference in words, from the two results alone: the GPU counts
- * ("Same 512 GPUs" or "512 vs 576 GPUs"), which side is faster and by what
- * ratio of step times (slower / faster, "1.9x"; "1.04x" under 1.1x), and
- * the part that differs most; a side that does not fit in memory is named.
- * Within 0.5% both take "the same time". Writes at most n bytes. */
+/* The difference in words, from the two results alone: the accelerator
+ * counts in `nouns` ("Same 512 GPUs", "512 vs 576 chips"; NULL: "GPUs"), which side is faster and
+ * by what ratio of step times (slower / faster, "1.9x"; "1.04x" under 1.1x), and the part that
+ * differs most; a side that does not fit in memory is named. Within 0.5% both take "the same
+ * time". Writes at most n bytes. */
 void screen_compare_sentence(const char *label_a, int gpus_a, const StepResult *a,
-                             const char *label_b, int gpus_b, const StepResult *b, char *buf,
-                             size_t n);
+                             const char *label_b, int gpus_b, const StepResult *b,
+                             const char *nouns, char *buf, size_t n);
 
 /* Draws the two sides into the w x h box at (x, y): diagrams side by side
  * (one above the other when w < 120 and there is height), the aligned bars,

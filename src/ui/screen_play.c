@@ -245,7 +245,7 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
                 "\nreturn {\n"
                 "  id = \"play-%s\",\n"
                 "  title = \"Free play %s\",\n"
-                "  summary = \"A state found in free play: %s on %d GPUs.\",\n"
+                "  summary = \"A state found in free play: %s on %d %s.\",\n"
                 "  track = \"Drafts\",\n"
                 "  order = 100,\n"
                 "  pages = {\n"
@@ -254,8 +254,8 @@ char *screen_play_lua(const Scenario *s, const char *stamp, char *note, size_t n
                 "      cluster = cluster, workload = workload,\n"
                 "      mapping = { tp = %d, pp = %d, dp = %d, ep = %d, cp = %d, "
                 "interleave = %d, zero = %d },\n",
-                stamp, stamp, w->id, c->n_gpus, map, c->name, m->tp, m->pp, m->dp, m->ep, m->cp,
-                m->interleave > 0 ? m->interleave : 1, m->zero);
+                stamp, stamp, w->id, c->n_gpus, hw_noun(&c->gpu, HW_NOUN_MANY), map, c->name,
+                m->tp, m->pp, m->dp, m->ep, m->cp, m->interleave > 0 ? m->interleave : 1, m->zero);
     size_t mark = b.len;
     strbuf_addf(&b, "      start = {");
     int swaps = screen_play_swaps(&b, scenario_placement(s), c->n_gpus, PLAY_MAX_SWAPS);

@@ -39,31 +39,34 @@ static void test_compare_sentence_ratio_and_part(void **state)
     /* racks: 0.5 + 0.3 + 0.2 = 1.0 s; servers: 0.5 + 1.2 + 0.2 = 1.9 s.
      * 1.9 / 1.0 = 1.9x; TP differs by 0.9 s, the others by 0. */
     StepResult racks = result(0.5, 0.3, 0.2), servers = result(0.5, 1.2, 0.2);
-    screen_compare_sentence("NVL72 racks", 512, &racks, "8-GPU servers", 512, &servers, buf,
+    screen_compare_sentence("NVL72 racks", 512, &racks, "8-GPU servers", 512, &servers, NULL, buf,
                             sizeof buf);
     assert_string_equal(buf, "Same 512 GPUs: NVL72 racks 1.9x faster than 8-GPU servers; "
                              "TP all-reduce is the difference.");
     /* The other order names the same winner. */
-    screen_compare_sentence("8-GPU servers", 512, &servers, "NVL72 racks", 512, &racks, buf,
+    screen_compare_sentence("8-GPU servers", 512, &servers, "NVL72 racks", 512, &racks, NULL, buf,
                             sizeof buf);
     assert_non_null(strstr(buf, "NVL72 racks 1.9x faster than 8-GPU servers"));
     /* A: 0.5 + 0.3 + 0.24 = 1.04 s, B: 1.00 s: 1.04x (under 1.1x: two
      * decimals); DP differs by 0.04 s, the largest. Counts differ. */
     StepResult a = result(0.5, 0.3, 0.24), b = result(0.5, 0.3, 0.2);
-    screen_compare_sentence("A", 512, &a, "B", 576, &b, buf, sizeof buf);
+    screen_compare_sentence("A", 512, &a, "B", 576, &b, NULL, buf, sizeof buf);
     assert_string_equal(buf, "512 vs 576 GPUs: B 1.04x faster than A; DP gradient reduction "
                              "is the difference.");
     /* 1.003 s against 1.000 s: within 0.5%, the same time. */
     StepResult c = result(0.503, 0.3, 0.2);
-    screen_compare_sentence("A", 8, &c, "B", 8, &b, buf, sizeof buf);
+    screen_compare_sentence("A", 8, &c, "B", 8, &b, NULL, buf, sizeof buf);
     assert_string_equal(buf, "Same 8 GPUs: A and B take the same time.");
+    /* Two TPU slices count chips. */
+    screen_compare_sentence("A", 8, &c, "B", 8, &b, "chips", buf, sizeof buf);
+    assert_string_equal(buf, "Same 8 chips: A and B take the same time.");
     /* A side that does not fit is named. */
     servers.fits = false;
-    screen_compare_sentence("racks", 72, &racks, "servers", 72, &servers, buf, sizeof buf);
+    screen_compare_sentence("racks", 72, &racks, "servers", 72, &servers, NULL, buf, sizeof buf);
     assert_non_null(strstr(buf, "; servers does not fit in memory."));
     /* A buffer too small is cut, never overrun. */
     char tiny[8];
-    screen_compare_sentence("racks", 72, &racks, "servers", 72, &servers, tiny, sizeof tiny);
+    screen_compare_sentence("racks", 72, &racks, "servers", 72, &servers, NULL, tiny, sizeof tiny);
     assert_int_equal(strlen(tiny), 7);
 }
 

@@ -403,6 +403,17 @@ static void test_play_tpu_says_chips(void **state)
             free(text);
             canvas_free(cv);
         }
+    /* the ? overlay, made from the key tables, names no GPU either */
+    screen_play_key(&ps, '?');
+    Canvas *cv = canvas_new(80, 24);
+    ScreenCursor cur;
+    screen_play_draw(cv, &ps, &cur);
+    char *text = canvas_to_text(cv);
+    assert_non_null(strstr(text, "pick the one under the cursor"));
+    if (strstr(text, "GPU"))
+        fail_msg("\"GPU\" in a TPU scenario's help:\n%s", text);
+    free(text);
+    canvas_free(cv);
     screen_play_fini(&ps);
 }
 
