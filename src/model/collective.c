@@ -12,13 +12,18 @@
  * Hierarchy. A group of n ranks over m domains (k ranks in the emptiest
  * domain, k_in = n/m on average) and sigma sites (m_s = m/sigma domains per
  * site) reduces in stages, each GPU using its own NIC (rail-optimised):
- *   reduce-scatter  up:     S (k_in-1)/k_in          / B_up
+ *   reduce-scatter  up:     S (k-1)/k                / B_up
  *                   out:    (S/k) (m_s-1)/m_s        / B_out
  *                   across: (S/(k m_s)) (sigma-1)/sigma / B_across_share
  * all-gather is the mirror image and all-reduce = reduce-scatter +
  * all-gather (2x each term). With m = 1 this is the flat ring
  * 2(n-1)/n * S / B_up; with k = 1 (one rank per domain) every byte goes over
- * the NIC. The emptiest domain sets the pace: its GPUs carry S/k each.
+ * the NIC. The emptiest domain sets the pace: its GPUs carry S/k each, so
+ * fuller domains reduce in sub-groups of k (NVSwitch links any subset):
+ * reducing over more ranks inside would add scale-up work and save no NIC
+ * byte. Hence a domain merged from smaller ones never costs more than they
+ * did (k and m can only improve), and a 7 + 1 split runs as the flat ring
+ * over the NICs that its lone GPU forces anyway.
  * B_out is divided by the oversubscription when the group spans leaf
  * switches. The scale-across link is shared: B_across_share = across rate /
  * (GPUs crossing at once, by default every GPU of a site).
@@ -28,7 +33,7 @@
  * site, (n - n/sigma)/n crosses sites; the tiers run at once, so the slowest
  * bounds the time. Send/recv: S over the one tier between the two GPUs.
  *
- * Latency alpha: an all-reduce pays (k_in-1) ring steps of up_lat_s per
+ * Latency alpha: an all-reduce pays (k-1) ring steps of up_lat_s per
  * scale-up phase and, across domains and sites, NCCL's tree: ceil(log2 m_s)
  * steps of out_lat_s and ceil(log2 sigma) of across_lat_s per phase.
  * Reduce-scatter and all-gather have only the ring, and NCCL's ring visits
@@ -152,7 +157,7 @@ static double safe_div(double a, double b)
  * times and returns the latency of its phases. */
 static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost, bool tree)
 {
-    double up_b = g->k_in > 1 ? S * (g->k_in - 1) / g->k_in : 0;
+    double up_b = g->k > 1 ? S * (g->k - 1) / g->k : 0;
     /* NCCL's rings (one per NIC) each cross every domain boundary and carry
      * (n-1)/n of their S/k share over it: busbw = the domain's NIC total
      * (NVIDIA/nccl#812: 192 GB/s on 8 x 200 Gb/s DGX A100), (n-1)/n rather
@@ -170,7 +175,7 @@ static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *
         return up_steps * c->up_lat_s + out_steps * c->out_lat_s +
                (g->sigma - 1) * c->across_lat_s;
     }
-    return (g->k_in - 1) * c->up_lat_s + log2_steps(g->m_s) * c->out_lat_s +
+    return (g->k - 1) * c->up_lat_s + log2_steps(g->m_s) * c->out_lat_s +
            log2_steps(g->sigma) * c->across_lat_s;
 }
 

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/hw.h"
 #include "model/step.h"
 
 static void test_step_tiny_job_by_hand(void **state)
@@ -404,6 +405,118 @@ static void test_step_eval_at_131072_gpus_is_repeatable(void **state)
  * the slower half of its hierarchical all-reduce is the part inside each
  * server: the sentence must not say it stays on the scale-up links. DGX H100
  * preset, 64 GPUs, Llama 3 8B at TP 16 (two servers per group). */
+/* One job on a preset with a domain of d GPUs; false when it does not run. */
+static bool step_with_domain(Cluster c, int d, const Workload *w, const Mapping *m, StepResult *r)
+{
+    char err[200];
+    c.domain_gpus = d;
+    return step_eval(&c, w, m, NULL, NULL, r, err, sizeof err) == STEP_OK;
+}
+
+/* A domain of c x D GPUs can be run as c domains of D (NVSwitch or ICI joins
+ * any subset), so it is never slower: for every preset, four models, TP, PP
+ * and EP degrees on 96 and 128 GPUs, every domain size 1..72 and the preset's
+ * own, the step at a multiple of D is at most the step at D. Growing by other
+ * amounts can be slower, and truly: TP 8 on 96 GPUs fits 12 domains of 8
+ * whole, but 8 domains of 12 hold only 8 whole groups, so four straddle
+ * whatever the placement (test_step_gpt3_domain_sizes). */
+static void test_step_larger_domain_never_slower(void **state)
+{
+    (void)state;
+    static const char *models[] = {"gpt3-175b", "llama3-8b", "llama3-70b", "deepseek-v3"};
+    static const int gpus[] = {96, 128}, tps[] = {1, 2, 4, 8, 16}, pps[] = {1, 4, 12};
+    enum { MAX_D = 73 };
+    int pairs = 0;
+    for (int si = 0; si < hw_system_count(); si++)
+        for (size_t mi = 0; mi < sizeof models / sizeof *models; mi++)
+            for (size_t ni = 0; ni < 2; ni++)
+                for (size_t ti = 0; ti < sizeof tps / sizeof *tps; ti++)
+                    for (size_t pi = 0; pi < sizeof pps / sizeof *pps; pi++)
+                        for (int ep = 1; ep <= 8; ep *= 8) {
+                            Cluster c;
+                            char err[200];
+                            assert_true(cluster_from_system(&c, hw_system_at(si)->id, gpus[ni],
+                                                            err, sizeof err));
+                            Workload w = workload_preset_find(models[mi])->w;
+                            Mapping m = {tps[ti], 1, pps[pi], 1, ep, 1, 1, 0};
+                            if (gpus[ni] % (m.tp * m.pp) != 0)
+                                continue;
+                            m.dp = gpus[ni] / (m.tp * m.pp);
+                            if (c.sites > 1 || !mapping_check(&m, &c, &w, err, sizeof err))
+                                continue;
+                            /* sizes[MAX_D - 1] is the preset's own domain */
+                            double t[MAX_D + 1];
+                            int sizes[MAX_D + 1];
+                            for (int d = 1; d < MAX_D; d++)
+                                sizes[d] = d;
+                            sizes[MAX_D] = hw_system_at(si)->domain_gpus;
+                            StepResult r;
+                            for (int i = 1; i <= MAX_D; i++)
+                                t[i] = step_with_domain(c, sizes[i], &w, &m, &r) ? r.step_s : -1;
+                            for (int i = 1; i <= MAX_D; i++)
+                                for (int j = 1; j <= MAX_D; j++) {
+                                    if (sizes[j] <= sizes[i] || sizes[j] % sizes[i] != 0 ||
+                                        t[i] < 0 || t[j] < 0)
+                                        continue;
+                                    pairs++;
+                                    if (t[j] > t[i] * (1 + 1e-12)) {
+                                        print_error("%s %s x %d TP%d PP%d EP%d: domain %d "
+                                                    "%.6g s, domain %d %.6g s\n",
+                                                    hw_system_at(si)->id, models[mi], gpus[ni],
+                                                    m.tp, m.pp, m.ep, sizes[j], t[j], sizes[i],
+                                                    t[i]);
+                                        fail();
+                                    }
+                                }
+                        }
+    assert_true(pairs > 10000);
+}
+
+/* GPT-3 175B, TP 8 PP 12 on 96 A100s. Domains of 8, 16, 24 or 48 hold every
+ * TP group whole (8 divides them) and every pipeline still crosses a domain,
+ * so the step is the same; one domain of 96 is faster. A domain of 12 holds one group of 8 whole
+ * and 4 GPUs over: 8 domains, 12 groups, so at least 4 groups straddle, and the best any placement
+ * can do is 4 + 4 (pieces of 4 and 8 are the only ones that fill a 12 exactly): the contiguous
+ * default does that. A domain of 9 cannot give every group 4 or more per domain (4s and 8s never
+ * sum to 9), so it is slower than 12, and the contiguous default splits one group 8 + 1 | 7
+ * (GPUs 8..15 over domains 0 and 1): its lone GPU sends the whole buffer over the NIC, the flat
+ * ring. */
+static void test_step_gpt3_domain_sizes(void **state)
+{
+    (void)state;
+    Cluster c;
+    char err[200];
+    assert_true(cluster_from_system(&c, "dgx-a100", 96, err, sizeof err));
+    Workload w = workload_preset_find("gpt3-175b")->w;
+    Mapping m = {8, 1, 12, 1, 1, 1, 1, 0};
+    StepResult r8, r, r9, r12, r1;
+    assert_true(step_with_domain(c, 8, &w, &m, &r8));
+    assert_int_equal(r8.span[DIM_TP].domains, 1);
+    int whole[] = {16, 24, 48};
+    for (int i = 0; i < 3; i++) {
+        assert_true(step_with_domain(c, whole[i], &w, &m, &r));
+        assert_int_equal(r.span[DIM_TP].domains, 1);
+        NEAR(r.step_s, r8.step_s, 1e-12);
+    }
+    /* one domain of 96: the pipeline sends stay on NVLink too */
+    assert_true(step_with_domain(c, 96, &w, &m, &r));
+    assert_true(r.step_s < r8.step_s);
+    assert_true(step_with_domain(c, 12, &w, &m, &r12));
+    assert_int_equal(r12.span[DIM_TP].domains, 2);
+    assert_int_equal(r12.span[DIM_TP].min_per_domain, 4);
+    assert_true(step_with_domain(c, 9, &w, &m, &r9));
+    assert_int_equal(r9.span[DIM_TP].domains, 2);
+    assert_int_equal(r9.span[DIM_TP].min_per_domain, 1);
+    assert_true(step_with_domain(c, 1, &w, &m, &r1));
+    assert_true(r8.step_s < r12.step_s);
+    assert_true(r12.step_s < r9.step_s);
+    /* 8 + 1 | 7 moves the bytes of eight one-GPU domains over the NICs (the
+     * flat ring) with fewer network latency steps: 1% less at most */
+    NEAR(r9.part_s[STEP_TP], r1.part_s[STEP_TP], 1e-2);
+    assert_true(r9.part_s[STEP_TP] <= r1.part_s[STEP_TP]);
+    assert_true(r9.step_s <= r1.step_s);
+}
+
 static void test_step_bottleneck_names_the_crossing(void **state)
 {
     (void)state;
@@ -437,6 +550,8 @@ int main(void)
         cmocka_unit_test(test_step_errors_and_shortfall),
         cmocka_unit_test(test_step_explain_substitutes_numbers),
         cmocka_unit_test(test_step_eval_at_131072_gpus_is_repeatable),
+        cmocka_unit_test(test_step_larger_domain_never_slower),
+        cmocka_unit_test(test_step_gpt3_domain_sizes),
     };
     return cmocka_run_group_tests_name("step", tests, NULL, NULL);
 }
