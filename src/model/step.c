@@ -129,7 +129,8 @@ static GroupSpan pair_span(GroupSpan g)
     return s;
 }
 
-static void bottleneck_words(StepResult *r, const Mapping *m)
+/* The bottleneck part and tier; in words too unless !words. */
+static void bottleneck_words(StepResult *r, const Mapping *m, bool words)
 {
     int best = -1;
     for (int i = STEP_TP; i < STEP_PART_COUNT; i++)
@@ -139,9 +140,10 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
     if (share < 0.15) {
         r->bottleneck_part = STEP_COMPUTE;
         r->bottleneck_tier = TIER_UP;
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "compute-bound: matmuls and memory-bound layers take %.0f%% of the step",
-                 100.0 * r->part_s[STEP_COMPUTE] / r->step_s);
+        if (words)
+            snprintf(r->bottleneck, sizeof r->bottleneck,
+                     "compute-bound: matmuls and memory-bound layers take %.0f%% of the step",
+                     100.0 * r->part_s[STEP_COMPUTE] / r->step_s);
         return;
     }
     r->bottleneck_part = (StepPart)best;
@@ -152,6 +154,10 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
     if (tier == TIER_UP && r->comm[best].domains > 1)
         tier = TIER_OUT;
     r->bottleneck_tier = tier;
+    if (best == STEP_BUBBLE)
+        r->bottleneck_tier = TIER_UP;
+    if (!words)
+        return;
     const char *where = tier == TIER_UP    ? "stay on the scale-up links"
                         : tier == TIER_OUT ? "cross the scale-out network"
                                            : "cross the scale-across link between sites";
@@ -169,7 +175,6 @@ static void bottleneck_words(StepResult *r, const Mapping *m)
                  "pipeline sends between stages %s: %d%% of the step", where, pct);
         break;
     case STEP_BUBBLE:
-        r->bottleneck_tier = TIER_UP;
         snprintf(r->bottleneck, sizeof r->bottleneck,
                  "pipeline bubble, (p-1)/(v*m) = %d/%d: %d%% of the step", m->pp - 1,
                  m->interleave * r->micro_batches, pct);
@@ -205,6 +210,7 @@ typedef struct {
     const Workload *w;
     const Mapping *m;
     const Placement *p;
+    bool words; /* write the bottleneck in words (not for a search) */
     StepParams P;
     CollParams cpar;
     double t, pp, d, e, v, b, s, h, L, V, s_loc, mb;
@@ -620,8 +626,8 @@ static void step_rates(const Step *S, StepResult *r)
     /* Against the peak of the precision the matmuls run in, so MFU stays
      * below the matmul share (an FP8 run is not "140% MFU"). */
     r->mfu = workload_model_flops(w) / (r->step_s * n_gpus * r->peak_flops);
-    bottleneck_words(r, S->m);
-    if (!r->fits) {
+    bottleneck_words(r, S->m, S->words);
+    if (!r->fits && S->words) {
         char need[32], more[32], have[32];
         units_format(UNITS_BYTES, r->mem_per_gpu_bytes, true, need, sizeof need);
         units_format(UNITS_BYTES, r->mem_per_gpu_bytes - r->hbm_bytes, true, more, sizeof more);
@@ -665,7 +671,7 @@ static StepStatus step_check_inputs(const Cluster *c, const Workload *w, const M
 
 /* step_eval and step_eval_spans: spans NULL computes them from the placement. */
 static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapping *m,
-                                 const Placement *p, const GroupSpan *spans,
+                                 const Placement *p, const GroupSpan *spans, bool words,
                                  const GroupSpan *edp_given, const StepParams *params,
                                  StepResult *out, char *err, size_t err_len)
 {
@@ -678,7 +684,7 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
         return st;
     Step S;
     memset(&S, 0, sizeof S);
-    S.c = c, S.w = w, S.m = m, S.p = p;
+    S.c = c, S.w = w, S.m = m, S.p = p, S.words = words;
     S.P = params ? *params : step_params_default();
     CollParams cpar = {S.P.up_efficiency, S.P.out_efficiency, S.P.coll_fixed_s,
                        S.P.coll_ramp_bytes, 0};
@@ -714,7 +720,7 @@ static void flop_count_text(double flops, char *buf, size_t len)
 StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
                      const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
-    return step_eval_impl(c, w, m, p, NULL, NULL, params, out, err, err_len);
+    return step_eval_impl(c, w, m, p, NULL, true, NULL, params, out, err, err_len);
 }
 
 StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m,
@@ -722,8 +728,16 @@ StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m
                            const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
     if (!span)
-        return step_eval_impl(c, w, m, NULL, NULL, NULL, params, out, err, err_len);
-    return step_eval_impl(c, w, m, NULL, span, &edp_span, params, out, err, err_len);
+        return step_eval_impl(c, w, m, NULL, NULL, true, NULL, params, out, err, err_len);
+    return step_eval_impl(c, w, m, NULL, span, true, &edp_span, params, out, err, err_len);
+}
+
+StepStatus step_eval_spans_quiet(const Cluster *c, const Workload *w, const Mapping *m,
+                                 const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
+                                 const StepParams *params, StepResult *out, char *err,
+                                 size_t err_len)
+{
+    return step_eval_impl(c, w, m, NULL, span, false, &edp_span, params, out, err, err_len);
 }
 
 char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const StepResult *r,

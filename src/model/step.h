@@ -131,6 +131,15 @@ StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m
                            const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
                            const StepParams *params, StepResult *out, char *err, size_t err_len);
 
+/* As step_eval_spans (span not NULL), for a search that ranks candidates
+ * and prints none: every figure the same, but bottleneck (the words) left
+ * empty; bottleneck_part and bottleneck_tier are set. Formatting the words
+ * ("does not fit: needs 96.1 GB ...") would be a third of a search's time. */
+StepStatus step_eval_spans_quiet(const Cluster *c, const Workload *w, const Mapping *m,
+                                 const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
+                                 const StepParams *params, StepResult *out, char *err,
+                                 size_t err_len);
+
 const char *step_part_name(StepPart part); /* "compute", "TP", "PP", "bubble", "DP", "EP" */
 
 /* One line that explains how a part's time was computed, with the current

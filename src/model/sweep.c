@@ -6,8 +6,14 @@
  * candidate it is given, so a rule added to mapping_check later can only
  * make the search skip more, never rank an illegal mapping.
  *
- * Pure: no I/O. Allocation: only the entry array (grown by doubling);
- * sweep_entry_placement allocates the placement it returns.
+ * Cost: a candidate's spans are computed once per (TP, PP, DP, EP), not per
+ * micro-batch, interleave and setting; the search evaluates without the
+ * bottleneck words (step_eval_spans_quiet); the alternatives are sorted
+ * among themselves and merged into the ranked list, not sorted with it.
+ *
+ * Pure: no I/O. Allocation: the entry array (grown by doubling) and, while
+ * the alternatives are merged in, a copy of them; sweep_entry_placement
+ * allocates the placement it returns.
  */
 #include "model/sweep.h"
 
@@ -357,7 +363,8 @@ static void candidate_workload(Search *s, int mb, WlRecompute rc)
  * *level becomes the level that fitted: memory grows with the micro-batch,
  * so the next larger micro-batch of the same degrees starts there (the
  * levels below cannot fit it either). False when the entry array is full. */
-static bool search_try(Search *s, const Mapping *m, int mb, int *level)
+static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COUNT], GroupSpan edp,
+                       int mb, int *level)
 {
     if (!reserve(s->r))
         return false;
@@ -385,7 +392,8 @@ static bool search_try(Search *s, const Mapping *m, int mb, int *level)
             StepResult res;
             char why[MSG_LEN];
             s->r->evaluated++;
-            if (step_eval(s->c, &s->wl, &mr, NULL, s->o.params, &res, why, sizeof why) != STEP_OK)
+            if (step_eval_spans_quiet(s->c, &s->wl, &mr, span, edp, s->o.params, &res, why,
+                                      sizeof why) != STEP_OK)
                 continue;
             bool better = !have || (res.fits && (!e->fits || res.step_s < e->step_s)) ||
                           (!res.fits && !e->fits && res.mem_per_gpu_bytes < e->mem_per_gpu_bytes);
@@ -445,6 +453,14 @@ static void search_inner(Search *s, int tp, int pp, int dp)
     int level[SWEEP_MAX_DIVISORS];
     unsigned char fitted[SWEEP_MAX_DIVISORS], done[SWEEP_MAX_DIVISORS];
     for (int a = 0; a < n_ep; a++) {
+        /* The default placement's spans depend on the degrees only, not on
+         * the micro-batch, interleave or settings: once per (TP, PP, DP, EP). */
+        Mapping degrees = {tp, s->cp, pp, dp, div_ep[a], 1, 1, s->o.etp};
+        GroupSpan span[DIM_COUNT], edp = {0, 0, 0, 0, false};
+        for (int d = 0; d < DIM_COUNT; d++)
+            span[d] = span_worst(&degrees, s->c, NULL, (MappingDim)d);
+        if (mapping_has_layout(&degrees))
+            edp = span_worst_expert(&degrees, s->c, NULL, SPAN_EXPERT_DP);
         memset(level, 0, sizeof level);
         memset(fitted, 0, sizeof fitted);
         memset(done, 0, sizeof done);
@@ -460,7 +476,7 @@ static void search_inner(Search *s, int tp, int pp, int dp)
                     continue;
                 Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, 1, s->o.etp};
                 int before = s->r->n;
-                if (!search_try(s, &m, mb, &level[k]))
+                if (!search_try(s, &m, span, edp, mb, &level[k]))
                     return;
                 bool fits = s->r->n > before && s->r->entries[before].fits;
                 /* Memory grows with the micro-batch: past one that does not
@@ -567,34 +583,93 @@ static bool explain_batch(Search *s, char *err, size_t err_len)
     return true;
 }
 
+/* Ranks entries[0..n) when entries[0..sorted) are ranked already: the tail
+ * is sorted on its own and merged in from the back (the tail is copied out,
+ * the head never overwritten before it is read), cheaper than sorting all. */
+static void merge_sorted_tail(SweepResult *r, int sorted)
+{
+    const int n_tail = r->n - sorted;
+    if (n_tail <= 0)
+        return;
+    SweepEntry *tail = xmalloc((size_t)n_tail * sizeof *tail);
+    memcpy(tail, r->entries + sorted, (size_t)n_tail * sizeof *tail);
+    qsort(tail, (size_t)n_tail, sizeof *tail, entry_cmp);
+    int i = sorted - 1, j = n_tail - 1, k = r->n - 1;
+    while (j >= 0) {
+        if (i >= 0 && entry_cmp(&r->entries[i], &tail[j]) > 0)
+            r->entries[k--] = r->entries[i--];
+        else
+            r->entries[k--] = tail[j--];
+    }
+    free(tail);
+}
+
+/* DP-inner spans of recent degrees: many candidates share their TP, PP, DP
+ * and EP (they differ in micro-batch, interleave or settings), and the
+ * spans depend on those only. Direct-mapped; a miss just recomputes. */
+#define SPAN_CACHE 64
+typedef struct {
+    int tp, pp, dp, ep; /* tp 0: empty */
+    GroupSpan span[DIM_COUNT], edp;
+    bool same; /* every span as with the default placement: the same step time */
+} SpanSlot;
+
+static bool span_equal(GroupSpan a, GroupSpan b)
+{
+    return a.size == b.size && a.domains == b.domains && a.min_per_domain == b.min_per_domain &&
+           a.sites == b.sites && a.crosses_leaf == b.crosses_leaf;
+}
+
+static const SpanSlot *cached_dp_inner_spans(SpanSlot cache[SPAN_CACHE], const Cluster *c,
+                                             const Mapping *m)
+{
+    unsigned h = (unsigned)m->tp * 31u + (unsigned)m->pp * 131u + (unsigned)m->dp * 17u +
+                 (unsigned)m->ep * 7u;
+    SpanSlot *slot = &cache[h % SPAN_CACHE];
+    if (slot->tp != m->tp || slot->pp != m->pp || slot->dp != m->dp || slot->ep != m->ep) {
+        slot->tp = m->tp, slot->pp = m->pp, slot->dp = m->dp, slot->ep = m->ep;
+        dp_inner_spans(c, m, slot->span, &slot->edp);
+        /* dp_inner_spans takes TP, CP and EP from the default layout */
+        slot->same = span_equal(slot->span[DIM_DP], span_worst(m, c, NULL, DIM_DP)) &&
+                     span_equal(slot->span[DIM_PP], span_worst(m, c, NULL, DIM_PP)) &&
+                     span_equal(slot->edp, span_worst_expert(m, c, NULL, SPAN_EXPERT_DP));
+    }
+    return slot;
+}
+
 /* The alternative placement on the best candidates where it can differ,
  * evaluated with its spans in closed form (no per-GPU placement); kept only
- * where it changes the step time. */
+ * where it changes the step time. CP and ETP are the search's (the same for
+ * every candidate) and ZeRO, interleave and micro-batch move no rank, so
+ * TP, PP, DP and EP are the whole key of the span cache. */
 static void search_alternatives(Search *s)
 {
     SweepResult *r = s->r;
     const int base_n = r->n;
     int k_alt = s->o.alt_top < 0 ? r->n : (s->o.alt_top < r->n ? s->o.alt_top : r->n);
+    SpanSlot cache[SPAN_CACHE];
+    memset(cache, 0, sizeof cache);
     for (int i = 0; i < k_alt && i < base_n; i++) {
         const Mapping m = r->entries[i].m;
         const double base_s = r->entries[i].step_s;
         if (!dp_inner_can_differ(s->c, &m) || !reserve(r))
             continue;
-        GroupSpan span[DIM_COUNT], edp;
-        dp_inner_spans(s->c, &m, span, &edp);
+        const SpanSlot *sp = cached_dp_inner_spans(cache, s->c, &m);
+        if (sp->same)
+            continue;
+        const GroupSpan *span = sp->span, edp = sp->edp;
         StepResult res;
         char why[MSG_LEN];
         Workload wl = sweep_entry_workload(s->w, &r->entries[i]);
         r->evaluated++;
-        if (step_eval_spans(s->c, &wl, &m, span, edp, s->o.params, &res, why, sizeof why) !=
+        if (step_eval_spans_quiet(s->c, &wl, &m, span, edp, s->o.params, &res, why, sizeof why) !=
             STEP_OK)
             continue;
         if (fabs(res.step_s - base_s) <= 1e-12 * base_s)
             continue;
         entry_from(&r->entries[r->n++], &m, &wl, SWEEP_PLACE_DP_INNER, &res);
     }
-    if (r->n > base_n)
-        qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
+    merge_sorted_tail(r, base_n);
 }
 
 /* TP overlap on and sequence parallelism off, where free, on the best
@@ -606,7 +681,7 @@ static void search_tune(Search *s)
     const bool free_ov = s->o.tp_overlap == SWEEP_FREE, free_sp = s->o.seq_parallel == SWEEP_FREE;
     if (!free_ov && !free_sp)
         return;
-    bool changed = false;
+    int changed = 0; /* entries[0..changed) hold every entry that changed */
     for (int i = 0, tuned = 0; i < r->n && tuned < SWEEP_TUNE_TOP; i++) {
         SweepEntry *e = &r->entries[i];
         if (e->m.tp < 2)
@@ -626,12 +701,14 @@ static void search_tune(Search *s)
                 continue;
             if ((res.fits || !e->fits) && res.step_s < e->step_s * (1 - 1e-12)) {
                 entry_from(e, &e->m, &wl, SWEEP_PLACE_DEFAULT, &res);
-                changed = true;
+                changed = i + 1;
             }
         }
     }
+    /* A changed entry only got faster (or came to fit), so it moves towards
+     * the front: sorting the prefix that holds the changes ranks them all. */
     if (changed)
-        qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
+        qsort(r->entries, (size_t)changed, sizeof *r->entries, entry_cmp);
 }
 
 bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepOptions *o,

@@ -36,7 +36,8 @@
  * too where it can change a group's span (PP > 1, DP/EP > 1, and room left in
  * the domain or leaf after TP x EP, or several sites), with its group spans
  * in closed form (step_eval_spans), so it costs what a default evaluation
- * costs; kept only when its step time differs. TP always stays innermost:
+ * costs; skipped unevaluated when its spans are the default's, and kept only
+ * when its step time differs. TP always stays innermost:
  * its all-reduces sit on the critical path of every layer.
  *
  * Ranking: mappings whose memory fits first, by step time; then those that

@@ -433,11 +433,9 @@ static void test_step_larger_domain_never_slower(void **state)
                 for (size_t ti = 0; ti < sizeof tps / sizeof *tps; ti++)
                     for (size_t pi = 0; pi < sizeof pps / sizeof *pps; pi++)
                         for (int ep = 1; ep <= 8; ep *= 8) {
-                            Cluster c;
+                            Cluster c = tl_preset(hw_system_at(si)->id, gpus[ni]);
+                            Workload w = tl_model(models[mi]);
                             char err[200];
-                            assert_true(cluster_from_system(&c, hw_system_at(si)->id, gpus[ni],
-                                                            err, sizeof err));
-                            Workload w = workload_preset_find(models[mi])->w;
                             Mapping m = {tps[ti], 1, pps[pi], 1, ep, 1, 1, 0};
                             if (gpus[ni] % (m.tp * m.pp) != 0)
                                 continue;
@@ -484,10 +482,8 @@ static void test_step_larger_domain_never_slower(void **state)
 static void test_step_gpt3_domain_sizes(void **state)
 {
     (void)state;
-    Cluster c;
-    char err[200];
-    assert_true(cluster_from_system(&c, "dgx-a100", 96, err, sizeof err));
-    Workload w = workload_preset_find("gpt3-175b")->w;
+    Cluster c = tl_preset("dgx-a100", 96);
+    Workload w = tl_model("gpt3-175b");
     Mapping m = {8, 1, 12, 1, 1, 1, 1, 0};
     StepResult r8, r, r9, r12, r1;
     assert_true(step_with_domain(c, 8, &w, &m, &r8));

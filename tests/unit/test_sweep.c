@@ -608,6 +608,46 @@ static void test_sweep_searches_framework_settings(void **state)
     sweep_result_free(&r);
 }
 
+/* A settings search over both placements on an MoE job: the ranking holds
+ * over the whole list (fitting first, then by step time; the alternatives
+ * are merged into the ranked list, the tuned entries re-ranked at the
+ * front) and each entry's figures are what a full evaluation of it gives
+ * (the search reuses one set of spans per TP, PP, DP and EP and skips the
+ * words). */
+static void test_sweep_settings_search_ranked_and_exact(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("gb200-nvl72", 144);
+    Workload w = tl_model("deepseek-v3");
+    w.global_batch = 288;
+    SweepOptions o = sweep_options_default();
+    o.zero = o.recompute = o.seq_parallel = o.tp_overlap = SWEEP_FREE;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, &o);
+    int alternatives = 0;
+    for (int i = 0; i < r.n; i++) {
+        const SweepEntry *e = &r.entries[i];
+        alternatives += e->place == SWEEP_PLACE_DP_INNER;
+        if (i > 0) {
+            const SweepEntry *a = &r.entries[i - 1];
+            assert_true(a->fits >= e->fits);
+            if (a->fits == e->fits)
+                assert_true(a->step_s <= e->step_s);
+        }
+        StepResult sr;
+        char err[200] = "";
+        assert_int_equal(sweep_entry_eval(&c, &w, e, NULL, &sr, err, sizeof err), STEP_OK);
+        assert_true(sr.step_s == e->step_s);
+        assert_true(sr.mem_per_gpu_bytes == e->mem_per_gpu_bytes);
+        assert_int_equal(sr.fits, e->fits);
+        assert_int_equal(sr.bottleneck_part, e->bottleneck_part);
+        assert_int_equal(sr.bottleneck_tier, e->bottleneck_tier);
+    }
+    assert_true(alternatives > 0);
+    assert_true(r.n_fit > 0 && r.n_fit < r.n);
+    sweep_result_free(&r);
+}
+
 /* The TP series holds each TP the search reached once, ascending, with the
  * best step time of that TP (checked by a scan), and `best` the fastest. The
  * domain series on 64 GPUs: with domains of 4, 8 and 16 nested in one
@@ -665,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_sweep_series),
         cmocka_unit_test(test_sweep_finds_dp1_for_batch_1),
         cmocka_unit_test(test_sweep_searches_framework_settings),
+        cmocka_unit_test(test_sweep_settings_search_ranked_and_exact),
         cmocka_unit_test(test_sweep_choice_prefers_least_memory_when_nothing_fits),
     };
     return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
