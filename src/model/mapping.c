@@ -171,7 +171,7 @@ const char *mapping_dim_name(MappingDim d)
 /* The five radix digits of a rank: tp, cp, dp-inner, pp, dp-rest. */
 enum { R_TP, R_CP, R_DPI, R_PP, R_DPR, R_COUNT };
 
-static long long gcd_ll(long long a, long long b)
+long long mapping_gcd(long long a, long long b)
 {
     while (b) {
         long long t = a % b;
@@ -200,7 +200,7 @@ int mapping_dp_inner(const Mapping *m)
     if (!m || m->ep < 1 || m->tp < 1 || m->cp < 1)
         return 1;
     long long k = (long long)m->ep * mapping_etp(m), b = (long long)m->tp * m->cp;
-    return (int)(k / gcd_ll(k, b));
+    return (int)(k / mapping_gcd(k, b));
 }
 
 static void radix_sizes(const Mapping *m, int size[R_COUNT])

@@ -62,6 +62,9 @@ int mapping_dim_size(const Mapping *m, MappingDim d);
 int mapping_coord(const Mapping *m, int rank, MappingDim d);
 int mapping_group_of(const Mapping *m, int rank, MappingDim d);
 const char *mapping_dim_name(MappingDim d); /* "TP", "CP", ... */
+/* The greatest common divisor (a when b is 0), for the rank-layout
+ * arithmetic here, in span.c and in sweep.c. */
+long long mapping_gcd(long long a, long long b);
 /* Whether every degree is at least 1, EP x ETP divides TP x CP x DP and the
  * world fits an int: the rank layout (mapping_coord, span.h) is defined. */
 bool mapping_has_layout(const Mapping *m);

@@ -111,16 +111,6 @@ static void shape_blocks(const GroupShape *g, long long x, long long D, long lon
         *min_per = 1;
 }
 
-static long long gcd_ll(long long a, long long b)
-{
-    while (b) {
-        long long t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* The groups a span is taken of: the five mapping dimensions, then the
  * expert-TP and expert-DP groups of the expert view (mapping.c). */
 enum { KIND_ETP = DIM_COUNT, KIND_EDP, KIND_COUNT };
@@ -199,7 +189,7 @@ static GroupShape default_shape(const Mapping *m, int kind, long long *period,
 static void worst_blocks(const GroupShape *g, long long period, long long outer, long long S,
                          long long *count, long long *min_per)
 {
-    long long step = gcd_ll(period, S);
+    long long step = mapping_gcd(period, S);
     long long classes = S / step;
     bool two_a = g->s1 > 1 && S % g->s1 != 0;
     *count = 0;
@@ -474,7 +464,7 @@ static long long groups_per_class(const Mapping *m, const Cluster *c, int kind)
     for (int t = 0; t < 3; t++) {
         if (sizes[t] <= 0)
             continue;
-        long long cl = sizes[t] / gcd_ll(period, sizes[t]);
+        long long cl = sizes[t] / mapping_gcd(period, sizes[t]);
         if (cl > classes)
             classes = cl;
         /* s1 | S: the inner digits never change a member's block; s1 >= S:

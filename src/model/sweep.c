@@ -69,16 +69,6 @@ static int divisors_of(int n, int *out, int max)
     return k;
 }
 
-static int gcd_int(int a, int b)
-{
-    while (b) {
-        int t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 static bool tp_legal(int tp, const Workload *w)
 {
     return w->heads % tp == 0 && (w->kv_heads % tp == 0 || tp % w->kv_heads == 0) &&
@@ -444,9 +434,9 @@ static void search_inner(Search *s, int tp, int pp, int dp)
     if (s->o.ep)
         div_ep[0] = s->o.ep;
     else if (workload_is_moe(s->w)) /* EP x ETP | TP x CP x DP, EP | experts */
-        n_ep =
-            divisors_of(gcd_int(tp * s->cp * dp / etp_of(&s->o, tp * s->cp * dp), s->w->experts),
-                        div_ep, SWEEP_MAX_DIVISORS);
+        n_ep = divisors_of(
+            (int)mapping_gcd(tp * s->cp * dp / etp_of(&s->o, tp * s->cp * dp), s->w->experts),
+            div_ep, SWEEP_MAX_DIVISORS);
     int div_mb[SWEEP_MAX_DIVISORS], div_v[SWEEP_MAX_DIVISORS];
     const int n_mb = divisors_of(per_dp, div_mb, SWEEP_MAX_DIVISORS);
     const int n_v = search_interleaves(s, pp, div_v);
