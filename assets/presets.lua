@@ -195,6 +195,8 @@ local systems = {
     out_lat_s = NET_STEP_LAT_S,
     oversub = 1,                   -- SuperPOD reference: full bisection fat tree [R]
     gpus_per_leaf = 64 / 2,        -- 64-port NDR leaf (QM9700): 8 leaves per 256 GPUs [R]
+    rail_optimized = true,         -- NVIDIA DGX SuperPOD RA (DGX H100): SU of 32 nodes, 8 leaves,
+                                   -- HCA i of every node on leaf i [R]
     domain_power_w = 10.2e3,       -- DGX H100 datasheet: ~10.2 kW max [P]
     cooling = "air",
     summary = "8 x H100 per server on NVLink 4; one 400 Gb/s NDR NIC per GPU",
@@ -216,6 +218,8 @@ local systems = {
     out_lat_s = NET_STEP_LAT_S,
     oversub = 1,
     gpus_per_leaf = 64 / 2,        -- 64-port NDR leaf, half down
+    rail_optimized = true,         -- NVIDIA Enterprise RA, HGX H100/H200/B200: "rail-optimized
+                                   -- network topology" [R]
     domain_power_w = 10.2e3,       -- DGX H200 datasheet: ~10.2 kW max [P]
     cooling = "air",
     summary = "8 x H200 (141 GB) per server on NVLink 4; 400 Gb/s NDR per GPU",
@@ -237,6 +241,8 @@ local systems = {
     out_lat_s = NET_STEP_LAT_S,
     oversub = 1,
     gpus_per_leaf = 64 / 2,        -- 64-port NDR leaf, half down
+    rail_optimized = true,         -- NVIDIA DGX SuperPOD RA (DGX B200): 64 nodes on 16 leaves,
+                                   -- HCA i of every node on leaf i of its SU [R]
     domain_power_w = 14.3e3,       -- DGX B200 datasheet: ~14.3 kW max [P]
     cooling = "air",
     summary = "8 x B200 per server on NVLink 5; 400 Gb/s NDR per GPU",

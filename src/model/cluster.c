@@ -2,7 +2,8 @@
  * sits: its scale-up domain, its leaf switch, its site.
  *
  * Numbering is contiguous (cluster.h): GPU g is in domain g / domain_gpus,
- * under leaf g / gpus_per_leaf, at site domain / domains_per_site. The leaf
+ * under leaf g / gpus_per_leaf (or its rail's leaf in a rail-optimized
+ * fabric), at site domain / domains_per_site. The leaf
  * and spine counts are those of a two-level Clos (leaf-spine) built from one
  * switch model: a leaf has gpus_per_leaf ports down and gpus_per_leaf/oversub
  * up; a spine has as many ports as a leaf at full bisection (2 x
@@ -85,6 +86,7 @@ bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *er
     out.out_lat_s = s->out_lat_s;
     out.oversub = s->oversub;
     out.gpus_per_leaf = s->gpus_per_leaf;
+    out.rail_optimized = s->rail_optimized;
     out.sites = 1;
     out.across_bytes_per_s = 0;
     out.across_lat_s = 0;
@@ -230,10 +232,20 @@ int cluster_site_of(const Cluster *c, int gpu)
     return d / per_site;
 }
 
+long long cluster_rail_unit_gpus(const Cluster *c)
+{
+    if (!c || !c->rail_optimized || c->domain_gpus < 1 || c->domain_gpus > c->gpus_per_leaf)
+        return 0;
+    return (long long)c->domain_gpus * c->gpus_per_leaf;
+}
+
 int cluster_leaf_of(const Cluster *c, int gpu)
 {
     if (!c || gpu < 0 || gpu >= c->n_gpus || c->gpus_per_leaf < 1)
         return -1;
+    long long unit = cluster_rail_unit_gpus(c);
+    if (unit > 0)
+        return (int)(gpu / unit * c->domain_gpus + gpu % c->domain_gpus);
     return gpu / c->gpus_per_leaf;
 }
 
@@ -241,6 +253,12 @@ int cluster_leaf_count(const Cluster *c)
 {
     if (!c || c->n_gpus < 1 || c->gpus_per_leaf < 1)
         return 0;
+    long long unit = cluster_rail_unit_gpus(c);
+    if (unit > 0) {
+        long long rest = c->n_gpus % unit;
+        return (int)(c->n_gpus / unit * c->domain_gpus +
+                     (rest < c->domain_gpus ? rest : c->domain_gpus));
+    }
     return (int)(((long long)c->n_gpus + c->gpus_per_leaf - 1) / c->gpus_per_leaf);
 }
 

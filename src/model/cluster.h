@@ -3,8 +3,17 @@
  * joined by a scale-across link.
  *
  * GPUs are numbered 0..n_gpus-1. GPU g sits in domain g / domain_gpus (the
- * last domain may be partial), under leaf (g / gpus_per_leaf), at site
- * domain / domains_per_site. The cluster owns no GPU objects: views and Lua
+ * last domain may be partial) and at site domain / domains_per_site. Its leaf
+ * switch depends on the wiring: in a plain fabric leaf g / gpus_per_leaf (a
+ * leaf takes whole servers); in a rail-optimized one the GPUs of
+ * gpus_per_leaf consecutive domains form a scalable unit (SU) with one leaf
+ * per rail, and GPU i of every domain of the unit is on its leaf i:
+ * leaf = (g / (domain_gpus x gpus_per_leaf)) x domain_gpus + g % domain_gpus.
+ * Rails need a domain no larger than a leaf's GPU ports (8-GPU servers under
+ * 32-port leaves); a bigger domain (an NVL72 rack, a --domain override) is
+ * wired as a plain fabric whatever rail_optimized says.
+ *
+ * The cluster owns no GPU objects: views and Lua
  * refer to GPUs by id, so a stale id is a clean range error.
  *
  * Bandwidths are per GPU, per direction, bytes/s (see hw.h). Pure: no I/O.
@@ -33,6 +42,7 @@ typedef struct {
     double out_lat_s;
     double oversub; /* >= 1 */
     int gpus_per_leaf;
+    bool rail_optimized;       /* leaves cabled by rail where the domain allows (see above) */
     int sites;                 /* >= 1 */
     double across_bytes_per_s; /* site-to-site, total, per direction */
     double across_lat_s;
@@ -63,7 +73,12 @@ int cluster_domain_count(const Cluster *c);
 int cluster_domain_of(const Cluster *c, int gpu); /* -1 when gpu out of range */
 int cluster_site_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
 int cluster_leaf_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
+/* Leaves in use; in a rail-optimized fabric a partial last unit still has
+ * one leaf per rail it holds. */
 int cluster_leaf_count(const Cluster *c);
+/* GPUs per rail-optimized scalable unit (domain_gpus x gpus_per_leaf), 0 when
+ * the fabric is wired plain: the one test of "is this fabric on rails". */
+long long cluster_rail_unit_gpus(const Cluster *c);
 /* Spine switches needed for the leaf count and oversubscription (Clos). */
 int cluster_spine_count(const Cluster *c);
 

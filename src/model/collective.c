@@ -24,8 +24,9 @@
  * byte. Hence a domain merged from smaller ones never costs more than they
  * did (k and m can only improve), and a 7 + 1 split runs as the flat ring
  * over the NICs that its lone GPU forces anyway.
- * B_out is divided by the oversubscription when the group spans leaf
- * switches. The scale-across link is shared: B_across_share = across rate /
+ * B_out is divided by the oversubscription when the group's traffic climbs
+ * to the spine (span.c's spine rule: off one leaf, or on a rail-optimized
+ * fabric off one rail). The scale-across link is shared: B_across_share = across rate /
  * (GPUs crossing at once, by default every GPU of a site).
  *
  * All-to-all: each rank sends S/n to every rank. The share (k_in-1)/n stays

@@ -11,7 +11,7 @@
  * inside the domain, all-reduce of S/k across domains on each GPU's NIC,
  * all-gather inside. All-to-all pays scale-out for the share (m-1)/m of its
  * data that leaves the domain. Oversubscription divides the scale-out rate
- * when a group crosses leaf switches; a site crossing is bounded by the
+ * when a group's traffic climbs to the spine (span.h); a site crossing is bounded by the
  * scale-across link shared by the GPUs that cross it.
  *
  * Pure: no I/O, no allocation.

@@ -51,6 +51,8 @@ typedef struct {
     double out_lat_s;       /* one scale-out collective step latency */
     double oversub;         /* leaf-to-spine oversubscription, 1 = full bisection */
     int gpus_per_leaf;      /* GPUs under one leaf switch */
+    bool rail_optimized;    /* leaves cabled by rail: GPU i of every server of a scalable
+                             * unit (gpus_per_leaf servers) on leaf i of that unit */
     double domain_power_w;  /* power of one domain (server or rack), 0 = unknown */
     const char *cooling;    /* "air", "liquid" */
     const char *summary;    /* one line for --list and lessons */

@@ -6,6 +6,18 @@
  * g / gpus_per_leaf, site domain / domains_per_site, with domains_per_site =
  * ceil(domains / sites).
  *
+ * The spine rule, here and nowhere else: a group's scale-out traffic climbs
+ * to the spine (crosses_leaf, which collective.c charges the
+ * oversubscription for) unless one leaf switch can carry it. In a plain
+ * fabric that means every member under one leaf. In a rail-optimized fabric
+ * (cluster_rail_unit_gpus > 0) the hierarchical collectives exchange between
+ * GPUs of the same position in their domains, and GPU i of every domain of a
+ * scalable unit sits on the unit's leaf i; so the traffic stays on the rail
+ * leaves when the group lies in one unit and is rail-aligned: every domain it
+ * touches holds its members at the same positions (a DP group of GPUs 3, 11,
+ * 19: all on rail 3; TP 4 x DP: rails 0 and 4 in every server). A group that
+ * mixes positions across domains, or spans units, crosses the spine.
+ *
  * Spans with the default placement (rank r on GPU r) are computed without
  * visiting GPUs or groups: a group of one dimension is an arithmetic
  * progression x + i*s (i < n) of GPU ids (DP with EP > 1: a progression of such
@@ -33,7 +45,7 @@
 
 typedef struct {
     long long domain; /* GPUs per domain */
-    long long leaf;   /* GPUs per leaf switch */
+    long long leaf;   /* GPUs per leaf switch, or per rail unit in a rail fabric */
     long long site;   /* GPUs per site */
 } TierSizes;
 
@@ -42,7 +54,8 @@ static TierSizes tier_sizes(const Cluster *c)
     TierSizes t;
     long long n = c->n_gpus > 0 ? c->n_gpus : 1;
     t.domain = c->domain_gpus > 0 ? c->domain_gpus : n;
-    t.leaf = c->gpus_per_leaf > 0 ? c->gpus_per_leaf : n;
+    long long unit = cluster_rail_unit_gpus(c);
+    t.leaf = unit > 0 ? unit : c->gpus_per_leaf > 0 ? c->gpus_per_leaf : n;
     long long domains = (n + t.domain - 1) / t.domain;
     long long sites = c->sites > 1 ? c->sites : 1;
     long long dps = (domains + sites - 1) / sites;
@@ -222,6 +235,25 @@ static void worst_blocks(const GroupShape *g, long long period, long long outer,
     }
 }
 
+/* Whether every group {x + i*s : i < n} with a start x = a + b*s*n (a < s)
+ * holds the same positions in each domain of D GPUs it touches: one member
+ * per domain at one position (s a multiple of D), the group inside one
+ * domain, or whole domains at every s-th position (s | D, D | s*n). Any
+ * other shape that spans domains mixes positions. */
+static bool prog_on_rails(long long s, long long n, long long D)
+{
+    if (n <= 1 || s % D == 0 || D % (s * n) == 0)
+        return true;
+    return s < D && D % s == 0 && (s * n) % D == 0;
+}
+
+/* The same for every group of a default-placement shape: its first
+ * progression on rails and the copies whole domains apart. */
+static bool shape_on_rails(const GroupShape *g, long long D)
+{
+    return prog_on_rails(g->s1, g->n1, D) && (g->n2 <= 1 || g->s2 % D == 0);
+}
+
 static GroupSpan worst_span_default(const Mapping *m, const Cluster *c, int kind)
 {
     GroupSpan worst = {kind_size(m, kind), 1, 1, 1, false};
@@ -237,6 +269,8 @@ static GroupSpan worst_span_default(const Mapping *m, const Cluster *c, int kind
         worst_blocks(&g, period, outer, ts.leaf, &leaves, &mn);
         worst.crosses_leaf = leaves > 1;
     }
+    if (cluster_rail_unit_gpus(c) > 0 && worst.domains > 1 && !shape_on_rails(&g, ts.domain))
+        worst.crosses_leaf = true;
     if (c->sites > 1) {
         worst_blocks(&g, period, outer, ts.site, &sites, &mn);
         worst.sites = (int)sites;
@@ -361,6 +395,36 @@ static TierBlocks tier_blocks(PlacementWork *sc, const Placement *p, const Clust
     return tb;
 }
 
+/* Whether the n GPUs in gpu[] (one group, any order) sit at the same
+ * positions in every domain they touch: with nd domains and np distinct
+ * positions that is nd x np == n (each position is at most once per domain,
+ * so n = nd x np only when every position is in every domain). Uses
+ * gpu[n..2n) as scratch. */
+static bool ids_on_rails(PlacementWork *sc, int *gpu, int n, long long D)
+{
+    int *blk = gpu + n, nd, np, mn;
+    DimWalk row = {1, n, n, 1, 1, n, n};
+    for (int x = 0; x < n; x++)
+        blk[x] = (int)(gpu[x] / D);
+    tally_group(sc, blk, &row, 0, &nd, &mn);
+    if (nd == 1)
+        return true;
+    for (int x = 0; x < n; x++)
+        blk[x] = (int)(gpu[x] % D);
+    tally_group(sc, blk, &row, 0, &np, &mn);
+    return (long long)nd * np == n;
+}
+
+/* The GPUs of the group starting at base into sc->ids (n of them). */
+static int group_gpus(PlacementWork *sc, const Placement *p, const DimWalk *w, long long base)
+{
+    int k = 0;
+    for (long long j = 0; j < w->n2; j++)
+        for (long long i = 0; i < w->n1; i++)
+            sc->ids[k++] = p->gpu_of[base + j * w->s2 + i * w->s1];
+    return k;
+}
+
 /* Exact span of the group starting at base from the GPU ids themselves
  * (a division per member and tier), for the few groups of a shortcut or one
  * group: building the rank -> block caches would cost O(ranks). */
@@ -368,11 +432,8 @@ static GroupSpan span_by_division(PlacementWork *sc, const Placement *p, const C
                                   const DimWalk *w, long long base)
 {
     TierSizes ts = tier_sizes(c);
-    int size = (int)(w->n1 * w->n2), k = 0;
+    int size = group_gpus(sc, p, w, base);
     int *gpu = sc->ids, *blk = sc->ids + sc->n;
-    for (long long j = 0; j < w->n2; j++)
-        for (long long i = 0; i < w->n1; i++)
-            gpu[k++] = p->gpu_of[base + j * w->s2 + i * w->s1];
     DimWalk row = {1, size, size, 1, 1, size, size};
     GroupSpan s = {size, 1, size, 1, false};
     long long sizes[3] = {ts.domain, ts.leaf < c->n_gpus ? ts.leaf : p->n,
@@ -390,6 +451,8 @@ static GroupSpan span_by_division(PlacementWork *sc, const Placement *p, const C
         else
             tally_group(sc, blk, &row, 0, &s.sites, &mn);
     }
+    if (cluster_rail_unit_gpus(c) > 0 && s.domains > 1 && !s.crosses_leaf)
+        s.crosses_leaf = !ids_on_rails(sc, gpu, size, ts.domain);
     return s;
 }
 
@@ -418,6 +481,33 @@ static void runs_default(const DimWalk *w, long long base, long long S, int *dis
     *min_per = mn;
 }
 
+/* The group's q-th GPU with the default placement (GPU order). */
+static long long walk_member(const DimWalk *w, long long base, long long q)
+{
+    return base + q / w->n1 * w->s2 + q % w->n1 * w->s1;
+}
+
+/* ids_on_rails for a default-placement group, with no memory: its GPUs come
+ * in increasing order, so it is on rails when the first domain's k members
+ * repeat, position by position, in runs of k, one domain per run. */
+static bool default_on_rails(const DimWalk *w, long long base, long long D)
+{
+    long long n = w->n1 * w->n2, k = 1, d0 = walk_member(w, base, 0) / D;
+    while (k < n && walk_member(w, base, k) / D == d0)
+        k++;
+    if (k == n)
+        return true;
+    if (n % k != 0)
+        return false;
+    for (long long q = k; q < n; q++) {
+        long long g = walk_member(w, base, q), h = walk_member(w, base, q - k);
+        long long run = walk_member(w, base, q - q % k), prev = walk_member(w, base, q - 1);
+        if (g % D != h % D || g / D != run / D || (q % k == 0 && g / D == prev / D))
+            return false;
+    }
+    return true;
+}
+
 static GroupSpan span_default_exact(const Cluster *c, const DimWalk *w, long long base)
 {
     TierSizes ts = tier_sizes(c);
@@ -426,6 +516,8 @@ static GroupSpan span_default_exact(const Cluster *c, const DimWalk *w, long lon
     runs_default(w, base, ts.domain, &s.domains, &s.min_per_domain);
     runs_default(w, base, ts.leaf, &leaves, &mn);
     s.crosses_leaf = leaves > 1;
+    if (cluster_rail_unit_gpus(c) > 0 && s.domains > 1 && !s.crosses_leaf)
+        s.crosses_leaf = !default_on_rails(w, base, ts.domain);
     if (c->sites > 1)
         runs_default(w, base, ts.site, &s.sites, &mn);
     return s;
@@ -537,7 +629,8 @@ static GroupSpan worst_of_kind(const Mapping *m, const Cluster *c, const Placeme
         cap_dom = size;
     if (cap_site > size)
         cap_site = size;
-    bool done_dom = !tb.dom, done_leaf = !tb.leaf, done_site = !tb.site;
+    bool rails = cluster_rail_unit_gpus(c) > 0 && ts.domain < p->n;
+    bool done_dom = !tb.dom, done_leaf = !tb.leaf && !rails, done_site = !tb.site;
     for (long long hi = 0; hi < his; hi++)
         for (long long mid = 0; mid < w.M; mid++)
             for (long long lo = 0; lo < w.s1; lo++) {
@@ -551,7 +644,10 @@ static GroupSpan worst_of_kind(const Mapping *m, const Cluster *c, const Placeme
                     }
                     done_dom = worst.domains >= cap_dom && worst.min_per_domain <= 1;
                 }
-                if (!done_leaf && group_crosses(tb.leaf, &w, base)) {
+                if (!done_leaf &&
+                    ((tb.leaf && group_crosses(tb.leaf, &w, base)) ||
+                     (rails &&
+                      !ids_on_rails(sc, sc->ids, group_gpus(sc, p, &w, base), ts.domain)))) {
                     worst.crosses_leaf = true;
                     done_leaf = true;
                 }

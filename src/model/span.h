@@ -19,7 +19,9 @@ typedef struct {
     int domains;        /* scale-up domains it touches */
     int min_per_domain; /* fewest of its ranks in one touched domain */
     int sites;          /* sites it touches */
-    bool crosses_leaf;  /* spans more than one leaf switch */
+    bool crosses_leaf;  /* its scale-out traffic climbs to the spine: members under
+                         * more than one leaf, or, on rails, off one rail unit or
+                         * mixing positions (span.c's spine rule) */
 } GroupSpan;
 
 /* The worst span over all groups of dimension d (most domains; ties: fewest

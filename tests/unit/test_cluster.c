@@ -72,10 +72,24 @@ static void test_cluster_domain_leaf_site_of(void **state)
     assert_int_equal(cluster_domain_of(&c, 64), -1);
     assert_int_equal(cluster_domain_of(&c, -1), -1);
     assert_int_equal(cluster_domain_of(NULL, 0), -1);
-    /* 32 GPUs per leaf: GPU 31 under leaf 0, GPU 32 under leaf 1 */
+    /* Rail-optimized (the DGX SuperPOD wiring): a unit of 32 servers x 8 =
+     * 256 GPUs on 8 leaves, GPU i of every server on leaf i. GPU 17 is GPU 1
+     * of server 2: leaf 1; GPU 31 is GPU 7 of server 3: leaf 7; GPU 32 is
+     * GPU 0 of server 4: leaf 0. */
+    assert_true(c.rail_optimized);
+    assert_int_equal(cluster_rail_unit_gpus(&c), 256);
+    assert_int_equal(cluster_leaf_of(&c, 17), 1);
+    assert_int_equal(cluster_leaf_of(&c, 31), 7);
+    assert_int_equal(cluster_leaf_of(&c, 32), 0);
+    assert_int_equal(cluster_leaf_of(&c, 64), -1);
+    assert_int_equal(cluster_leaf_count(&c), 8);
+    /* Plain wiring, 32 GPUs per leaf: GPU 31 under leaf 0, GPU 32 under leaf 1 */
+    c.rail_optimized = false;
+    assert_int_equal(cluster_rail_unit_gpus(&c), 0);
     assert_int_equal(cluster_leaf_of(&c, 31), 0);
     assert_int_equal(cluster_leaf_of(&c, 32), 1);
     assert_int_equal(cluster_leaf_of(&c, 64), -1);
+    assert_int_equal(cluster_leaf_count(&c), 2);
     /* 2 sites: 8 domains / 2 = 4 per site; GPU 31 (domain 3) at site 0, GPU 32 (domain 4) at 1 */
     c.sites = 2;
     c.across_bytes_per_s = 1e12;
@@ -106,8 +120,25 @@ static void test_cluster_leaf_spine_counts(void **state)
     /* 3:1: ceil(32/3) = 11 uplinks -> ceil(32 x 11 / 64) = ceil(5.5) = 6 spines */
     c.oversub = 3;
     assert_int_equal(cluster_spine_count(&c), 6);
-    /* one leaf needs no spine: 16 GPUs < 32 per leaf */
+    /* Rails: 1,024 GPUs = 4 units of 256 on 8 leaves each, 32 leaves again;
+     * GPU 259 is GPU 3 of the second unit: leaf 8 + 3 = 11. A partial unit
+     * has one leaf per rail it holds: 260 GPUs = 8 + 4 leaves; 16 GPUs (two
+     * servers) still use all 8 rails. */
+    assert_true(cluster_from_system(&c, "dgx-h100", 1024, NULL, 0));
+    assert_true(c.rail_optimized);
+    assert_int_equal(cluster_leaf_count(&c), 32);
+    assert_int_equal(cluster_leaf_of(&c, 259), 11);
+    c.n_gpus = 260;
+    assert_int_equal(cluster_leaf_count(&c), 12);
+    c.n_gpus = 16;
+    assert_int_equal(cluster_leaf_count(&c), 8);
+    /* A domain larger than a leaf's GPU ports cannot be cabled by rail: a
+     * 72-GPU domain on 32-port leaves is wired plain. */
+    c.domain_gpus = 72;
+    assert_int_equal(cluster_rail_unit_gpus(&c), 0);
+    /* one leaf needs no spine: 16 GPUs < 32 per leaf (plain wiring) */
     assert_true(cluster_from_system(&c, "dgx-h100", 16, NULL, 0));
+    c.rail_optimized = false;
     assert_int_equal(cluster_leaf_count(&c), 1);
     assert_int_equal(cluster_spine_count(&c), 0);
     /* 33 GPUs: 2 leaves, 2 x 32 / 64 = 1 spine */

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "model/collective.h"
+#include "model/mapping.h"
+#include "model/placement.h"
 
 static Cluster hand_cluster(int n, int domain)
 {
@@ -206,6 +208,81 @@ static void test_collective_default_small_message_share(void **state)
     assert_in_range((long)(big_share * 100), 80, 83);
 }
 
+/* The spine rule on a rail-optimized fabric (span.c), worked through to
+ * all-reduce times. 16 GPUs in 4 servers of 4 under 4-port leaves,
+ * oversubscribed 2:1. On rails the 4 servers form one unit, GPU i of each on
+ * leaf i; plain, each server has a leaf of its own. All-reduce of 1 GB,
+ * hand costs as above (25 GB/s NICs, 12.5 GB/s through a 2:1 spine).
+ * TP4 DP4: a DP group is GPUs {i, 4+i, 8+i, 12+i}, one per server (k = 1,
+ * m = 4): per phase 3/4 x 1e9 over the NIC, plus 2 tree steps of 5 us.
+ * On rails it is all on leaf i: 2 x 0.75e9 / 25e9 = 60e-3 + 20 us, the
+ * time of a fabric with no oversubscription. Plain, it climbs to the spine:
+ * 2 x 0.75e9 / 12.5e9 = 120e-3 + 20 us. */
+static void test_collective_rails_keep_dp_off_the_spine(void **state)
+{
+    (void)state;
+    Cluster full = hand_cluster(16, 4);
+    full.gpus_per_leaf = 4;
+    Cluster rails = full, plain = full;
+    rails.oversub = plain.oversub = 2;
+    rails.rail_optimized = true;
+    Mapping m = {.tp = 4, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    GroupSpan on = span_worst(&m, &rails, NULL, DIM_DP);
+    assert_false(on.crosses_leaf);
+    NEAR(collective_cost_with(COLL_ALL_REDUCE, 1e9, on, &rails, &P).time_s, 60e-3 + 20e-6, 1e-9);
+    GroupSpan flat = span_worst(&m, &full, NULL, DIM_DP);
+    NEAR(collective_cost_with(COLL_ALL_REDUCE, 1e9, flat, &full, &P).time_s, 60e-3 + 20e-6, 1e-9);
+    GroupSpan off = span_worst(&m, &plain, NULL, DIM_DP);
+    assert_true(off.crosses_leaf);
+    NEAR(collective_cost_with(COLL_ALL_REDUCE, 1e9, off, &plain, &P).time_s, 120e-3 + 20e-6, 1e-9);
+
+    /* Mixed rails: swap GPUs 4 and 5, so DP group 0 is GPUs {0, 5, 8, 12},
+     * GPU 0 of three servers and GPU 1 of one. Still one per server, but
+     * rail 0 meets rail 1 only through the spine: the NIC part doubles, as
+     * plain: 120e-3 + 20 us. */
+    Placement *p = placement_new(16);
+    assert_true(placement_swap_gpus(p, 4, 5));
+    GroupSpan mixed = span_worst(&m, &rails, p, DIM_DP);
+    assert_int_equal(mixed.domains, 4);
+    assert_true(mixed.crosses_leaf);
+    NEAR(collective_cost_with(COLL_ALL_REDUCE, 1e9, mixed, &rails, &P).time_s, 120e-3 + 20e-6,
+         1e-9);
+    assert_true(span_of_group(&m, &rails, p, DIM_DP, 0).crosses_leaf);
+    assert_false(span_of_group(&m, &rails, p, DIM_DP, 2).crosses_leaf); /* GPUs 2, 6, 10, 14 */
+    placement_free(p);
+
+    /* TP2 DP8: a DP group holds GPUs i and i+2 of every server (k = 2,
+     * m = 4, n = 8), rails i and i+2 in each: no spine. Per phase, inside:
+     * 1/2 x 1e9 / 240e9 = 2.0833e-3; across: 1e9/2 x 7/8 / 25e9 = 17.5e-3;
+     * latency 2 us + 2 x 5 us. Two phases: 39.1667e-3 + 24 us. Plain, the
+     * NIC part doubles: 2 x (2.0833e-3 + 35e-3) + 24 us. */
+    Mapping m2 = {.tp = 2, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
+    GroupSpan two = span_worst(&m2, &rails, NULL, DIM_DP);
+    assert_false(two.crosses_leaf);
+    NEAR(collective_cost_with(COLL_ALL_REDUCE, 1e9, two, &rails, &P).time_s,
+         2 * (1e9 / 2 / 240e9 + 17.5e-3) + 24e-6, 1e-9);
+    NEAR(collective_cost_with(COLL_ALL_REDUCE, 1e9, span_worst(&m2, &plain, NULL, DIM_DP), &plain,
+                              &P)
+             .time_s,
+         2 * (1e9 / 2 / 240e9 + 35e-3) + 24e-6, 1e-9);
+
+    /* Beyond one unit: 32 GPUs are 2 units of 4 servers; a TP4 DP8 group
+     * (one GPU of each of 8 servers) leaves its unit: k = 1, m = 8,
+     * 2 x 7/8 x 1e9 / 12.5e9 = 140e-3, plus 2 x 3 tree steps of 5 us. */
+    Cluster two_units = rails;
+    two_units.n_gpus = 32;
+    Mapping m3 = {.tp = 4, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
+    GroupSpan wide = span_worst(&m3, &two_units, NULL, DIM_DP);
+    assert_true(wide.crosses_leaf);
+    NEAR(collective_cost_with(COLL_ALL_REDUCE, 1e9, wide, &two_units, &P).time_s, 140e-3 + 30e-6,
+         1e-9);
+    /* A TP group inside a server sends nothing to the fabric, rails or not;
+     * a PP pipeline of TP4 PP4 (GPUs i, 4+i, 8+i, 12+i) stays on rail i. */
+    Mapping pp = {.tp = 4, .cp = 1, .pp = 4, .dp = 1, .ep = 1, .interleave = 1};
+    assert_false(span_worst(&pp, &rails, NULL, DIM_PP).crosses_leaf);
+    assert_true(span_worst(&pp, &plain, NULL, DIM_PP).crosses_leaf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_collective_all_to_all_and_send),
         cmocka_unit_test(test_collective_across_sites),
         cmocka_unit_test(test_collective_default_small_message_share),
+        cmocka_unit_test(test_collective_rails_keep_dp_off_the_spine),
     };
     return cmocka_run_group_tests_name("collective", tests, NULL, NULL);
 }

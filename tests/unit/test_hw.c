@@ -289,6 +289,7 @@ static void test_hw_lua_systems_agree(void **state)
         lua_num(L, s->id, "out_lat_s", s->out_lat_s);
         lua_num(L, s->id, "oversub", s->oversub);
         lua_num(L, s->id, "gpus_per_leaf", s->gpus_per_leaf);
+        lua_bool(L, s->id, "rail_optimized", s->rail_optimized);
         lua_num(L, s->id, "domain_power_w", s->domain_power_w);
         lua_str(L, s->id, "cooling", s->cooling);
         lua_str(L, s->id, "summary", s->summary);

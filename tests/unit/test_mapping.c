@@ -362,10 +362,12 @@ static void test_mapping_closed_form_matches_walk(void **state)
                              {3, 1, 1, 4, 12}, {6, 1, 1, 2, 12}};
     const int domains[] = {8, 72, 6, 16, 4};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
+        for (size_t j = 0; j < 2 * sizeof domains / sizeof domains[0]; j++) {
             Mapping m = shape_mapping(shapes[i]);
             int world = mapping_world(&m);
-            Cluster c = hand_cluster(world, domains[j], 2 * domains[j], 1);
+            int dom = domains[j / 2];
+            Cluster c = hand_cluster(world, dom, 2 * dom, 1);
+            c.rail_optimized = j % 2; /* every case on a plain and on a rail fabric */
             for (int d = 0; d < DIM_COUNT; d++) {
                 GroupSpan closed = span_worst(&m, &c, NULL, (MappingDim)d);
                 int worst_dom = 0, worst_min = 0;
@@ -381,11 +383,11 @@ static void test_mapping_closed_form_matches_walk(void **state)
                 }
                 if (closed.domains != worst_dom || closed.crosses_leaf != leaf ||
                     closed.min_per_domain != worst_min) {
-                    print_error("shape %zu domain %d dim %s: closed %d domains (min %d) leaf "
-                                "%d, walk %d (min %d) leaf %d\n",
-                                i, domains[j], mapping_dim_name((MappingDim)d), closed.domains,
-                                closed.min_per_domain, closed.crosses_leaf, worst_dom, worst_min,
-                                leaf);
+                    print_error("shape %zu domain %d rails %d dim %s: closed %d domains (min %d) "
+                                "leaf %d, walk %d (min %d) leaf %d\n",
+                                i, dom, c.rail_optimized, mapping_dim_name((MappingDim)d),
+                                closed.domains, closed.min_per_domain, closed.crosses_leaf,
+                                worst_dom, worst_min, leaf);
                     fail();
                 }
             }
@@ -426,7 +428,10 @@ static void test_mapping_explicit_walk_matches_closed_form(void **state)
 
 /* The span of rank r's group by brute force, independent of mapping.c's
  * walks: members are the ranks with the same mapping_group_of, tiers are
- * GPU / block size (cluster.h), counted in plain arrays. */
+ * GPU / block size (cluster.h), counted in plain arrays. On rails the "leaf"
+ * block is the scalable unit (domain x gpus_per_leaf GPUs), and a group over
+ * several domains also climbs to the spine unless every domain it touches
+ * holds a member at every position any of them holds. */
 static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
                              int r)
 {
@@ -434,6 +439,12 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
     int n_domains = (c->n_gpus + c->domain_gpus - 1) / c->domain_gpus;
     int dom_per_site = (n_domains + c->sites - 1) / c->sites;
     static int dom_count[4096], leaf_count[4096], site_count[64];
+    static bool at[4096][72], pos_used[72];
+    bool rails = c->rail_optimized && c->domain_gpus <= c->gpus_per_leaf;
+    int block = rails ? c->domain_gpus * c->gpus_per_leaf : c->gpus_per_leaf;
+    assert_true(c->domain_gpus <= 72);
+    memset(at, 0, sizeof at);
+    memset(pos_used, 0, sizeof pos_used);
     memset(dom_count, 0, sizeof dom_count);
     memset(leaf_count, 0, sizeof leaf_count);
     memset(site_count, 0, sizeof site_count);
@@ -444,7 +455,9 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
         int gpu = placement_gpu_of(p, q);
         s.size++;
         dom_count[gpu / c->domain_gpus]++;
-        leaf_count[gpu / c->gpus_per_leaf]++;
+        leaf_count[gpu / block]++;
+        at[gpu / c->domain_gpus][gpu % c->domain_gpus] = true;
+        pos_used[gpu % c->domain_gpus] = true;
         site_count[gpu / c->domain_gpus / dom_per_site]++;
     }
     s.min_per_domain = s.size;
@@ -460,6 +473,10 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
     for (int i = 0; i < 64; i++)
         s.sites += site_count[i] > 0;
     s.crosses_leaf = leaves > 1;
+    for (int i = 0; rails && s.domains > 1 && i < 4096; i++)
+        for (int k = 0; dom_count[i] > 0 && k < c->domain_gpus; k++)
+            if (pos_used[k] && !at[i][k])
+                s.crosses_leaf = true;
     return s;
 }
 
@@ -500,8 +517,10 @@ static void test_mapping_explicit_spans_match_brute_force(void **state)
         for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
             Mapping m = shape_mapping(shapes[i]);
             int world = mapping_world(&m);
-            for (int sites = 1; sites <= 2; sites++) {
-                Cluster c = hand_cluster(world, domains[j], 4 * domains[j], sites);
+            for (int sites = 1; sites <= 4; sites++) {
+                /* 1 and 2 sites, then the same on a rail-optimized fabric */
+                Cluster c = hand_cluster(world, domains[j], 4 * domains[j], (sites - 1) % 2 + 1);
+                c.rail_optimized = sites > 2;
                 Placement *p = placement_new(world);
                 /* Where the closed form of the default placement is not exact
                  * (min per domain of a DP group with EP > 1 whose sub-groups share
