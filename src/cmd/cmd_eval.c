@@ -42,6 +42,7 @@ static const char eval_help[] =
     "  --up BW            scale-up bandwidth per GPU, one direction (\"450 GB/s\")\n"
     "  --out BW           scale-out NIC per GPU, one direction (\"400G\", \"50 GB/s\")\n"
     "  --oversub R        leaf-to-spine oversubscription (1 = full bisection)\n"
+    "  --rails on|off     rail-optimized leaves (GPU i of every server on leaf i)\n"
     "  --sites N --across BW [--across-lat TIME]   split over N sites joined by BW\n"
     "Workload:\n"
     "  --model NAME       a model preset (default " EVAL_DEFAULT_MODEL "; see --list)\n"

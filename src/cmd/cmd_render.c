@@ -281,6 +281,7 @@ static void render_json(FILE *out, const RenderOpts *o, const Cluster *c, const 
             c->n_gpus, c->domain_gpus, cluster_domain_count(c), cluster_leaf_count(c),
             cluster_spine_count(c), c->sites);
     json_number(out, c->oversub);
+    fprintf(out, ", \"rails\": %s", cluster_rail_unit_gpus(c) > 0 ? "true" : "false");
     fputs("},\n \"tiers\": [", out);
     render_json_tier(out, TIER_UP, c->up_link, c->up_bytes_per_s, c->up_lat_s, r);
     fputs(",\n   ", out);

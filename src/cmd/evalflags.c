@@ -94,6 +94,13 @@ static bool build_cluster(const char *cmd, const FlagArgs *a, Cluster *c)
         c->oversub = a->num[FLAG_OVERSUB];
         custom = true;
     }
+    if (a->set[FLAG_RAILS]) {
+        bool rails;
+        if (!on_off(cmd, a, FLAG_RAILS, &rails))
+            return false;
+        custom |= rails != c->rail_optimized;
+        c->rail_optimized = rails;
+    }
     if (a->set[FLAG_SITES]) {
         c->sites = flags_int(a, FLAG_SITES);
         /* fibre at ~5 us/km: 1 ms one way is ~200 km apart [U] */

@@ -26,6 +26,7 @@ static const struct {
     [FLAG_UP] = {"up", NULL, FLAG_BW, JOB},
     [FLAG_OUT] = {"out", NULL, FLAG_BW, JOB},
     [FLAG_OVERSUB] = {"oversub", NULL, FLAG_RATIO, JOB},
+    [FLAG_RAILS] = {"rails", NULL, FLAG_STRING, JOB},
     [FLAG_SITES] = {"sites", NULL, FLAG_INT, JOB},
     [FLAG_ACROSS] = {"across", NULL, FLAG_BW, JOB},
     [FLAG_ACROSS_LAT] = {"across-lat", NULL, FLAG_TIME, JOB},

@@ -24,6 +24,7 @@ typedef enum {
     FLAG_UP,
     FLAG_OUT,
     FLAG_OVERSUB,
+    FLAG_RAILS,
     FLAG_SITES,
     FLAG_ACROSS,
     FLAG_ACROSS_LAT,

@@ -305,10 +305,12 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
         snprintf(buf, sizeof buf, "%s cursor: %s %d, %s %d, leaf %d", a ? "^" : "▲",
                  hw_noun(&c->gpu, HW_NOUN_CAP), g, noun, cluster_domain_of(c, g) + 1,
                  cluster_leaf_of(c, g) + 1);
-        if (c->sites > 1) {
-            size_t l = strlen(buf);
+        size_t l = strlen(buf);
+        if (cluster_rail_unit_gpus(c) > 0)
+            snprintf(buf + l, sizeof buf - l, " (rail %d)", g % c->domain_gpus + 1);
+        l = strlen(buf);
+        if (c->sites > 1)
             snprintf(buf + l, sizeof buf - l, ", site %d", cluster_site_of(c, g) + 1);
-        }
         view_text(cv, x, y++, w, buf, STYLE_CURSOR);
     }
     return y;
@@ -937,34 +939,110 @@ static void view_fabric_domains(Canvas *cv, int x0, int y_dom, int w, const View
     view_fabric_aggregate(cv, ax, y_dom, aw, per_site - nd, &s, in);
     row->ids[nd] = row->ids[nd - 1] + 1;
     row->x[nd] = ax;
-    view_leaf_range(c, row->ids[nd] * c->domain_gpus, (first + per_site) * c->domain_gpus - 1,
+    /* The aggregate holds the domains from the first one not drawn: when the
+     * cursor's domain took the last slot, that is the slot's own domain. */
+    int rest = first + nd - (row->ids[nd - 1] != first + nd - 1 ? 1 : 0);
+    view_leaf_range(c, rest * c->domain_gpus, (first + per_site) * c->domain_gpus - 1,
                     &row->leaf_lo[nd], &row->leaf_hi[nd]);
     row->count = nd + 1;
     row->total_w = ax + aw - x0;
 }
 
-/* Leaves: one box over each run of items whose leaves touch or overlap (a
- * domain that straddles two leaves joins the boxes of both, so no leaf is
- * named twice), a link from each item up to its box. Returns the number of
- * boxes; mid[] gets their centres. */
+#define FABRIC_MAX_LEAF_BOXES 256
+
+/* The rails of one scalable unit over the run of items [i, j] in [lx, lx +
+ * bw): one box per leaf, labelled by its rail ("rail 3", "r3" or "3", as
+ * room allows), each linked down to a bus that every item of the run hangs
+ * from (every server has a GPU on every rail). False, drawing nothing, when
+ * the boxes would not fit. mid[] gets the box centres from *n on. */
+static bool view_fabric_rails(Canvas *cv, int lx, int bw, int y_leaf, int y_dom,
+                              const FabricRow *row, int i, int j, int lo, int hi,
+                              const ViewInput *in, int *mid, int *n)
+{
+    const Cluster *c = in->cluster;
+    int nr = hi - lo + 1, pitch = (bw + 1) / nr, box_w = pitch - 1;
+    if (nr < 2 || box_w < 3 || lo / c->domain_gpus != hi / c->domain_gpus ||
+        *n + nr > FABRIC_MAX_LEAF_BOXES)
+        return false;
+    static const char *const forms[] = {"rail %d", "r%d", "%d"};
+    int form = 0;
+    char buf[32];
+    for (; form < 2; form++) {
+        snprintf(buf, sizeof buf, forms[form], hi % c->domain_gpus + 1);
+        if ((int)strlen(buf) <= box_w - 2)
+            break;
+    }
+    snprintf(buf, sizeof buf, forms[form], hi % c->domain_gpus + 1);
+    if ((int)strlen(buf) > box_w - 2)
+        return false;
+    Style out = view_link_style(in, TIER_OUT);
+    int x = lx + (bw + 1 - nr * pitch) / 2, y_bus = y_dom - 1;
+    int bus_l = x + box_w / 2, bus_r = bus_l;
+    for (int r = 0; r < nr; r++, x += pitch) {
+        canvas_box(cv, x, y_leaf, box_w, 3, LINE_LIGHT, STYLE_SWITCH);
+        snprintf(buf, sizeof buf, forms[form], (lo + r) % c->domain_gpus + 1);
+        canvas_put_text(cv, x + 1 + (box_w - 2 - (int)strlen(buf)) / 2, y_leaf + 1, buf,
+                        STYLE_SWITCH);
+        canvas_vline(cv, x + box_w / 2, y_leaf + 2, y_bus - (y_leaf + 2) + 1, LINE_LIGHT, out);
+        bus_r = x + box_w / 2;
+        mid[(*n)++] = x + box_w / 2;
+    }
+    for (int k = i; k <= j; k++) {
+        int iw = k < row->nd ? row->s.box_w : lx + bw - row->x[k];
+        int ix = row->x[k] + iw / 2;
+        canvas_vline(cv, ix, y_bus, 2, LINE_LIGHT, out);
+        bus_l = ix < bus_l ? ix : bus_l;
+        bus_r = ix > bus_r ? ix : bus_r;
+    }
+    canvas_hline(cv, bus_l, y_bus, bus_r - bus_l + 1, LINE_LIGHT, out);
+    return true;
+}
+
+/* Leaves: one box over each run of items whose leaves overlap (a domain
+ * that straddles two leaves joins the boxes of both, so no leaf is named
+ * twice), a link from each item up to its box; on a rail-optimized
+ * fabric a unit's run shows its rails instead where they fit. Returns the
+ * number of boxes; mid[] (FABRIC_MAX_LEAF_BOXES) gets their centres. */
 static int view_fabric_leaves(Canvas *cv, int x0, int y_leaf, int y_dom, const FabricRow *row,
                               const ViewInput *in, int *mid)
 {
     Style out = view_link_style(in, TIER_OUT);
+    bool rails = cluster_rail_unit_gpus(in->cluster) > 0;
     char buf[64];
     int n = 0;
-    for (int i = 0; i < row->count;) {
-        int j = i, hi = row->leaf_hi[i];
-        while (j + 1 < row->count && row->leaf_lo[j + 1] <= hi &&
-               row->ids[j + 1] == row->ids[j] + 1)
-            hi = row->leaf_hi[++j] > hi ? row->leaf_hi[j] : hi;
+    for (int i = 0; i < row->count && n < FABRIC_MAX_LEAF_BOXES;) {
+        /* the run reaches the last item sharing a leaf with it, so no leaf
+         * is named by two boxes (the aggregate shares leaves with the
+         * domains drawn on either side of the cursor's) */
+        int j = i, lo = row->leaf_lo[i], hi = row->leaf_hi[i];
+        for (int k = i + 1; k < row->count; k++) {
+            if (row->leaf_lo[k] > hi || row->leaf_hi[k] < lo)
+                continue;
+            while (j < k) {
+                j++;
+                lo = row->leaf_lo[j] < lo ? row->leaf_lo[j] : lo;
+                hi = row->leaf_hi[j] > hi ? row->leaf_hi[j] : hi;
+            }
+        }
         int lx = row->x[i];
         int rx = j < row->nd ? row->x[j] + row->s.box_w - 1 : x0 + row->total_w - 1;
         int bw = rx - lx + 1;
+        if (rails &&
+            view_fabric_rails(cv, lx, bw, y_leaf, y_dom, row, i, j, lo, hi, in, mid, &n)) {
+            i = j + 1;
+            continue;
+        }
         canvas_box(cv, lx, y_leaf, bw, 3, LINE_LIGHT, STYLE_SWITCH);
-        if (hi > row->leaf_lo[i])
-            snprintf(buf, sizeof buf, "leaves %d-%d", row->leaf_lo[i] + 1, hi + 1);
-        else
+        /* several whole rail units: say so where it fits */
+        int rails_per = in->cluster->domain_gpus, units = hi / rails_per - lo / rails_per + 1;
+        bool whole = rails && units > 1 && lo % rails_per == 0 && hi % rails_per == rails_per - 1;
+        snprintf(buf, sizeof buf, "leaves %d-%d: rails 1-%d of %d units", lo + 1, hi + 1,
+                 rails_per, units);
+        if (!whole || (int)strlen(buf) > bw - 2)
+            snprintf(buf, sizeof buf, "leaves %d-%d", lo + 1, hi + 1);
+        if (rails && units == 1 && lo / rails_per == 0) /* the first unit: leaf i is rail i */
+            snprintf(buf, sizeof buf, "rails %d-%d", lo + 1, hi + 1);
+        if (hi == lo)
             snprintf(buf, sizeof buf, "leaf %d", hi + 1);
         canvas_put_text_max(cv, lx + 1, y_leaf + 1, bw - 2, buf, STYLE_SWITCH);
         for (int k = i; k <= j; k++) {
@@ -1029,7 +1107,7 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     int y_leaf = y0 + 4 - lift, y_dom = y0 + 8 - lift;
     FabricRow row;
     view_fabric_domains(cv, x0, y_dom, w, in, site, &row);
-    int leaf_mid[FABRIC_MAX_DOMAINS + 1];
+    int leaf_mid[FABRIC_MAX_LEAF_BOXES];
     int n_leaf = view_fabric_leaves(cv, x0, y_leaf, y_dom, &row, in, leaf_mid);
     int mid = no_spine ? leaf_mid[0] : view_fabric_spines(cv, x0, y0, &row, in, leaf_mid, n_leaf);
     if (spine_mid_x)
@@ -1082,6 +1160,13 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
             snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", cl->sites - 2);
             canvas_put_text(cv, xa + 2, ya - 1, buf, STYLE_DIM);
         }
+    }
+    if (cluster_rail_unit_gpus(cl) > 0) {
+        snprintf(buf, sizeof buf,
+                 "Rails: GPU i of every %s is cabled to leaf i of its %lld-%s unit",
+                 view_domain_noun(cl, false), cluster_rail_unit_gpus(cl) / cl->domain_gpus,
+                 view_domain_noun(cl, false));
+        bottom += text_draw_wrapped(cv, 0, bottom, w, 2, buf, view_link_style(in, TIER_OUT));
     }
     int yy = view_labels(cv, 0, bottom, w, in);
     canvas_blit(c, x, y, cv);

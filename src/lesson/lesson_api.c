@@ -178,6 +178,7 @@ static void push_system(lua_State *L, const SystemSpec *s)
     set_num(L, "out_lat_s", s->out_lat_s);
     set_num(L, "oversub", s->oversub);
     set_int(L, "gpus_per_leaf", s->gpus_per_leaf);
+    set_bool(L, "rail_optimized", s->rail_optimized);
     set_num(L, "domain_power_w", s->domain_power_w);
     set_str(L, "cooling", s->cooling);
     set_str(L, "summary", s->summary);
@@ -307,7 +308,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
     static const char *const known[] = {"system",        "gpus",    "domain", "up",
                                         "out",           "oversub", "sites",  "across",
-                                        "gpus_per_leaf", NULL};
+                                        "gpus_per_leaf", "rails",   NULL};
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
@@ -321,6 +322,12 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     c.sites = opt_int_field(L, idx, what, "sites", c.sites, 1, 1000);
     c.gpus_per_leaf =
         opt_int_field(L, idx, what, "gpus_per_leaf", c.gpus_per_leaf, 1, CLUSTER_MAX_GPUS);
+    int rails = lua_getfield(L, idx, "rails");
+    if (rails != LUA_TNIL && rails != LUA_TBOOLEAN)
+        luaL_error(L, "%s.rails must be true or false (rail-optimized leaves)", what);
+    if (rails == LUA_TBOOLEAN)
+        c.rail_optimized = lua_toboolean(L, -1);
+    lua_pop(L, 1);
     double v;
     if (opt_quantity_field(L, idx, what, "up", UNITS_BANDWIDTH, &v))
         c.up_bytes_per_s = v;
@@ -950,6 +957,8 @@ static int cluster_index(lua_State *L)
         lua_pushnumber(L, c->across_bytes_per_s);
     else if (strcmp(k, "oversub") == 0)
         lua_pushnumber(L, c->oversub);
+    else if (strcmp(k, "rails") == 0)
+        lua_pushboolean(L, cluster_rail_unit_gpus(c) > 0);
     else if (strcmp(k, "sites") == 0)
         lua_pushinteger(L, c->sites);
     else if (strcmp(k, "gpu") == 0)

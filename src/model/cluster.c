@@ -236,7 +236,13 @@ long long cluster_rail_unit_gpus(const Cluster *c)
 {
     if (!c || !c->rail_optimized || c->domain_gpus < 1 || c->domain_gpus > c->gpus_per_leaf)
         return 0;
-    return (long long)c->domain_gpus * c->gpus_per_leaf;
+    long long unit = (long long)c->domain_gpus * c->gpus_per_leaf;
+    if (c->sites > 1) { /* a unit's leaves stand in one site */
+        long long per_site = ((long long)cluster_domain_count(c) + c->sites - 1) / c->sites;
+        if (per_site * c->domain_gpus < unit)
+            unit = per_site * c->domain_gpus;
+    }
+    return unit;
 }
 
 int cluster_leaf_of(const Cluster *c, int gpu)

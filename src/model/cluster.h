@@ -76,7 +76,8 @@ int cluster_leaf_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
 /* Leaves in use; in a rail-optimized fabric a partial last unit still has
  * one leaf per rail it holds. */
 int cluster_leaf_count(const Cluster *c);
-/* GPUs per rail-optimized scalable unit (domain_gpus x gpus_per_leaf), 0 when
+/* GPUs per rail-optimized scalable unit (domain_gpus x gpus_per_leaf, at most
+ * one site's GPUs: a unit's leaves stand in one site), 0 when
  * the fabric is wired plain: the one test of "is this fabric on rails". */
 long long cluster_rail_unit_gpus(const Cluster *c);
 /* Spine switches needed for the leaf count and oversubscription (Clos). */

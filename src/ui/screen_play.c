@@ -109,6 +109,8 @@ static bool screen_play_tables(StrBuf *b, const Cluster *c, const Workload *w, c
         strbuf_addf(b, ", oversub = %.17g", c->oversub);
     if (c->gpus_per_leaf != base.gpus_per_leaf)
         strbuf_addf(b, ", gpus_per_leaf = %d", c->gpus_per_leaf);
+    if (c->rail_optimized != base.rail_optimized)
+        strbuf_addf(b, ", rails = %s", c->rail_optimized ? "true" : "false");
     if (c->sites > 1)
         strbuf_addf(b, ", sites = %d, across = %.17g", c->sites, c->across_bytes_per_s);
     strbuf_addf(b, " }\n");

@@ -54,7 +54,7 @@ done
 
 # 2. The SVG holds the text of the text render (a label of each kind).
 "$bin" render fabric --system dgx-h100 --gpus 64 --tp 16 --width 100 --svg "$T/f.svg" >/dev/null
-for word in 'spine 1' 'leaf 2' 'AAAAAAAA' 'scale-up inside a server'; do
+for word in 'spine 1' 'rail 2' 'AAAAAAAA' 'scale-up inside a server'; do
   grep -q ">$word" "$T/f.svg" || grep -q "$word" "$T/f.svg" || bad "fabric SVG lacks '$word'"
 done
 grep -q '<path fill="none" stroke=' "$T/f.svg" || bad "fabric SVG has no line strokes"

@@ -429,7 +429,8 @@ static void test_mapping_explicit_walk_matches_closed_form(void **state)
 /* The span of rank r's group by brute force, independent of mapping.c's
  * walks: members are the ranks with the same mapping_group_of, tiers are
  * GPU / block size (cluster.h), counted in plain arrays. On rails the "leaf"
- * block is the scalable unit (domain x gpus_per_leaf GPUs), and a group over
+ * block is the scalable unit (domain x gpus_per_leaf GPUs, at most a site's),
+ * and a group over
  * several domains also climbs to the spine unless every domain it touches
  * holds a member at every position any of them holds. */
 static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
@@ -442,6 +443,8 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
     static bool at[4096][72], pos_used[72];
     bool rails = c->rail_optimized && c->domain_gpus <= c->gpus_per_leaf;
     int block = rails ? c->domain_gpus * c->gpus_per_leaf : c->gpus_per_leaf;
+    if (rails && c->sites > 1 && dom_per_site * c->domain_gpus < block)
+        block = dom_per_site * c->domain_gpus; /* a unit stands in one site */
     assert_true(c->domain_gpus <= 72);
     memset(at, 0, sizeof at);
     memset(pos_used, 0, sizeof pos_used);

@@ -326,13 +326,14 @@ static void test_views_16k_cluster_draws_aggregated(void **state)
     canvas_free(cv);
 }
 
-/* Two DGX H100 servers fit under one 32-GPU leaf: a leaf-spine Clos needs no
- * spine then, so none is drawn (and the header says 0 spines); 64 GPUs take
- * two leaves and one spine. */
+/* Two DGX H100 servers wired plain fit under one 32-GPU leaf: a leaf-spine
+ * Clos needs no spine then, so none is drawn (and the header says 0
+ * spines); 64 GPUs take two leaves and one spine. */
 static void test_views_one_leaf_draws_no_spine(void **state)
 {
     (void)state;
     Cluster c = make_cluster("dgx-h100", 16);
+    c.rail_optimized = false;
     ViewInput in = view_input_default(&c);
     char *t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
     assert_contains(t, "1 leaf, 0 spines");
@@ -340,10 +341,79 @@ static void test_views_one_leaf_draws_no_spine(void **state)
     assert_contains(t, "leaf 1");
     free(t);
     c = make_cluster("dgx-h100", 64);
+    c.rail_optimized = false;
     in = view_input_default(&c);
     t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
     assert_contains(t, "2 leaves, 1 spine");
     assert_contains(t, "spine 1");
+    assert_null(strstr(t, "Rails:"));
+    free(t);
+}
+
+/* DGX H100 is cabled by rail: one unit of 32 servers on 8 leaves, GPU i of
+ * each server on leaf i. 256 GPUs at 80 columns: a box per rail, "rail 1"
+ * to "rail 8", each named once; the sentence that says how they are cabled;
+ * the cursor's GPU 17 (GPU 1 of server 3) on leaf 2, rail 2. At 40
+ * columns the boxes shrink to "r1"..., never cut. */
+static void test_views_fabric_draws_rails(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 256);
+    ViewInput in = view_input_default(&c);
+    in.cursor_gpu = 17;
+    int rows;
+    char *t = draw(VIEW_FABRIC, &in, 80, 24, false, &rows);
+    for (int r = 1; r <= 8; r++) {
+        char want[16];
+        snprintf(want, sizeof want, "│rail %d │", r);
+        const char *at = strstr(t, want);
+        assert_non_null(at);
+        assert_null(strstr(at + 1, want));
+    }
+    assert_null(strstr(t, "rail 9"));
+    assert_contains(t, "8 leaves");
+    assert_contains(t, "Rails: GPU i of every server is cabled to leaf i of its 32-server unit");
+    assert_contains(t, "cursor: GPU 17, server 3, leaf 2 (rail 2)");
+    assert_true(rows <= 24);
+    assert_fits(t, 80);
+    free(t);
+    t = draw(VIEW_FABRIC, &in, 40, 24, false, NULL);
+    assert_contains(t, "│r1│");
+    assert_contains(t, "│r8│");
+    assert_null(strstr(t, "…│"));
+    assert_fits(t, 40);
+    free(t);
+}
+
+/* The aggregate box stands for the domains not drawn. With the cursor's
+ * server 126 of 128 drawn in the last slot (plain wiring, 32-GPU leaves):
+ * drawn are servers 1-4 (leaf 1) and 126 (GPUs 1000-1007: leaf 32); the
+ * aggregate holds servers 5-125, 127, 128 (leaves 2-32), so one box names
+ * leaves 2-32 over server 126 and the aggregate, and no leaf is named
+ * twice. (It used to read "leaf 32" alone, as if the aggregate were only
+ * servers 127-128.) */
+static void test_views_aggregate_names_its_own_leaves(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 1024);
+    c.rail_optimized = false;
+    ViewInput in = view_input_default(&c);
+    in.cursor_gpu = 1000;
+    char *t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
+    assert_contains(t, "╔126");
+    assert_contains(t, "× 123 more servers");
+    assert_contains(t, "│leaf 1 ");
+    assert_contains(t, "│leaves 2-32 ");
+    assert_null(strstr(t, "│leaf 32"));
+    free(t);
+    /* On rails the aggregate reaches back into the first unit: one box for
+     * all 32 leaves, never rails 1-8 named twice. */
+    c.rail_optimized = true;
+    t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
+    assert_contains(t, "│leaves 1-32: rails 1-8 of 4 units");
+    assert_null(strstr(t, "│rail 1"));
+    assert_null(strstr(t, "│r1│"));
+    assert_contains(t, "server 126, leaf 25 (rail 1)"); /* unit 4 = leaves 25-32 */
     free(t);
 }
 
@@ -419,6 +489,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_views_letters_follow_tp_groups),
         cmocka_unit_test(test_views_one_leaf_draws_no_spine),
+        cmocka_unit_test(test_views_fabric_draws_rails),
+        cmocka_unit_test(test_views_aggregate_names_its_own_leaves),
         cmocka_unit_test(test_views_selected_group_is_lower_case),
         cmocka_unit_test(test_views_kind_names),
         cmocka_unit_test(test_views_server_rack_figures),
