@@ -323,6 +323,21 @@ static void test_eval_flags_override_preset(void **state)
     assert_non_null(strstr(out_buf, "bottleneck: "));
     assert_non_null(strstr(out_buf, "step time"));
 
+    /* --rails off on a 2:1 DGX H100 fabric: the DP groups of TP 8 (GPU i of
+     * every server, one rail leaf each) now climb to the spine, so DP's
+     * scale-out phase takes twice as long; --rails maybe is refused. */
+    rc = run_eval("--system", "dgx-h100", "--gpus", "256", "--oversub", "2", "--model",
+                  "llama3-8b", "--tp", "8", "--pp", "1", "--json", NULL);
+    assert_int_equal(rc, 0);
+    double dp_rails = json_num(out_buf, "dp_s");
+    rc = run_eval("--system", "dgx-h100", "--gpus", "256", "--oversub", "2", "--rails", "off",
+                  "--model", "llama3-8b", "--tp", "8", "--pp", "1", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_true(json_num(out_buf, "dp_s") > 1.5 * dp_rails);
+    rc = run_eval("--system", "dgx-h100", "--rails", "maybe", NULL);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(err_buf, "--rails must be on or off (got 'maybe')"));
+
     /* --gpu swaps the accelerator: same cluster, H200 has 141 GB */
     rc = run_eval("--system", "dgx-h100", "--gpu", "h200", "--model", "llama3-8b", "--json", NULL);
     assert_int_equal(rc, 0);

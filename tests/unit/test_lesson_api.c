@@ -209,6 +209,28 @@ static void test_lesson_api_cluster_object(void **state)
                  "api.lua:3: scalelab.cluster has no field 'nope'");
 }
 
+/* rails = false turns a rail-optimized preset's wiring off. DGX H100, 256
+ * GPUs, TP 8 x DP 32, leaves oversubscribed 2:1: each DP group is GPU i of
+ * all 32 servers, all on rail leaf i, so only the plain fabric pays the
+ * spine for it (test_collective works the times by hand). */
+static void test_lesson_api_cluster_rails(void **state)
+{
+    (void)state;
+    expect_ok("local on = { system = 'dgx-h100', gpus = 256, oversub = 2 }\n"
+              "local off = { system = 'dgx-h100', gpus = 256, oversub = 2, rails = false }\n"
+              "assert(scalelab.cluster(on).rails and not scalelab.cluster(off).rails)\n"
+              "assert(scalelab.system('dgx-h100').rail_optimized)\n"
+              "assert(not scalelab.system('gb200-nvl72').rail_optimized)\n"
+              "local w, m = { model = 'llama3-8b' }, { tp = 8, pp = 1 }\n"
+              "local a = scalelab.step { cluster = on, workload = w, mapping = m }\n"
+              "local b = scalelab.step { cluster = off, workload = w, mapping = m }\n"
+              "assert(b.breakdown.dp_s > 1.5 * a.breakdown.dp_s)\n"
+              "return a");
+    expect_error(
+        "return scalelab.cluster { system = 'dgx-h100', rails = 'yes' }",
+        "api.lua:1: scalelab.cluster.rails must be true or false (rail-optimized leaves)");
+}
+
 static void test_lesson_api_page_helpers(void **state)
 {
     (void)state;
@@ -375,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_lesson_api_step),
         cmocka_unit_test(test_lesson_api_units),
         cmocka_unit_test(test_lesson_api_cluster_object),
+        cmocka_unit_test(test_lesson_api_cluster_rails),
         cmocka_unit_test(test_lesson_api_page_helpers),
         cmocka_unit_test(test_lesson_api_fill),
         cmocka_unit_test(test_lesson_api_scenario_helpers),
