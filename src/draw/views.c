@@ -281,8 +281,15 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
     snprintf(buf, sizeof buf, "%s scale-up inside a %s, %s", a ? "=" : "═", noun, fig);
     y += text_draw_wrapped(cv, x, y, w - x, 2, buf, view_link_style(in, TIER_UP));
     view_out_figure(c, fig, sizeof fig);
-    snprintf(buf, sizeof buf, "%s scale-out to the leaf switches, %s (%s)", a ? "-" : "─", fig,
-             c->out_link);
+    if (cluster_rail_unit_gpus(c) > 0)
+        snprintf(buf, sizeof buf,
+                 "%s scale-out to rail leaves, GPU i of each %s on leaf i of its %lld-%s unit: "
+                 "%s (%s)",
+                 a ? "-" : "─", noun, cluster_rail_unit_gpus(c) / c->domain_gpus, noun, fig,
+                 c->out_link);
+    else
+        snprintf(buf, sizeof buf, "%s scale-out to the leaf switches, %s (%s)", a ? "-" : "─", fig,
+                 c->out_link);
     y += text_draw_wrapped(cv, x, y, w - x, 2, buf, view_link_style(in, TIER_OUT));
     if (c->sites > 1) {
         snprintf(buf, sizeof buf, "%s scale-across between %d sites, %s each way in all",
@@ -1160,13 +1167,6 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
             snprintf(buf, sizeof buf, "%s%d", a ? "x" : "×", cl->sites - 2);
             canvas_put_text(cv, xa + 2, ya - 1, buf, STYLE_DIM);
         }
-    }
-    if (cluster_rail_unit_gpus(cl) > 0) {
-        snprintf(buf, sizeof buf,
-                 "Rails: GPU i of every %s is cabled to leaf i of its %lld-%s unit",
-                 view_domain_noun(cl, false), cluster_rail_unit_gpus(cl) / cl->domain_gpus,
-                 view_domain_noun(cl, false));
-        bottom += text_draw_wrapped(cv, 0, bottom, w, 2, buf, view_link_style(in, TIER_OUT));
     }
     int yy = view_labels(cv, 0, bottom, w, in);
     canvas_blit(c, x, y, cv);
