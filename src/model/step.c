@@ -334,7 +334,57 @@ static void step_setup(Step *S, StepResult *r, const GroupSpan *spans)
     S->logits = tokens * S->V / S->t * 4.0;
 }
 
-/* compute = GEMM FLOPs / (peak x share) + n_GEMM x gemm_overhead_s
+/* The time one GEMM, X [M x K] times W [K x N] into [M x N], spends beyond
+ * its FLOPs at the calibrated rate when it is memory-bound: it reads both
+ * inputs and writes its output, (MK + KN + MN) elements over HBM, and takes
+ * the longer of that and 2MNK FLOPs at the rate (the roofline, Williams,
+ * Waterman and Patterson, CACM 2009). Zero for the wide GEMMs of training,
+ * whose MNK / (MK + KN + MN) is far above the ridge (rate / HBM bandwidth:
+ * ~105 FLOP/byte on A100 at its share); it bites where one dimension is
+ * small: the few tokens of each of many experts, a short micro-batch. */
+static double gemm_memory_excess_s(double M, double N, double K, double elem_bytes,
+                                   double flops_per_s, double hbm_bytes_per_s)
+{
+    if (M <= 0 || N <= 0 || K <= 0)
+        return 0;
+    double compute = 2 * M * N * K / flops_per_s;
+    double memory = elem_bytes * (M * K + K * N + M * N) / hbm_bytes_per_s;
+    return memory > compute ? memory - compute : 0;
+}
+
+/* The memory-bound excess of one layer's forward GEMMs on one GPU, after
+ * TP sharding: QKV [T x h] x [h x h(1 + 2 kv/heads)/t], the projection
+ * [T x h/t] x [h/t x h], the MLP [T x h] x [h x gF/t] and [T x F/t] x
+ * [F/t x h] (g = 2 with SwiGLU: gate and up in one GEMM). An MoE layer's
+ * routed MLP runs E/EP local experts with ETP-sharded matrices, each on the
+ * T_e tokens that keep its FLOPs those of step_compute (T x topk x EP x ETP
+ * / (E x t)); shared experts run on all T tokens. */
+static double layer_gemm_excess_s(const Step *S, bool moe, double rate, double hbm)
+{
+    const Workload *w = S->w;
+    double T = S->b * S->s_loc, h = S->h, t = S->t, g = w->swiglu ? 2.0 : 1.0, e = S->act_b;
+    double kv = (double)w->kv_heads / w->heads;
+    double x = gemm_memory_excess_s(T, h * (1 + 2 * kv) / t, h, e, rate, hbm) +
+               gemm_memory_excess_s(T, h, h / t, e, rate, hbm);
+    if (!moe) {
+        double F = w->dense_ffn > 0 && workload_is_moe(w) ? w->dense_ffn : w->ffn;
+        return x + gemm_memory_excess_s(T, g * F / t, h, e, rate, hbm) +
+               gemm_memory_excess_s(T, h, F / t, e, rate, hbm);
+    }
+    double F = w->ffn, etp = mapping_etp(S->m), local = (double)w->experts / S->e;
+    double Te = T * w->topk * S->e * etp / (w->experts * t);
+    x += local * (gemm_memory_excess_s(Te, g * F / etp, h, e, rate, hbm) +
+                  gemm_memory_excess_s(Te, h, F / etp, e, rate, hbm));
+    if (w->shared_experts > 0) {
+        double Fs = F * w->shared_experts;
+        x += gemm_memory_excess_s(T, g * Fs / t, h, e, rate, hbm) +
+             gemm_memory_excess_s(T, h, Fs / t, e, rate, hbm);
+    }
+    return x;
+}
+
+/* compute = GEMM FLOPs / (peak x share) + the GEMMs' memory-bound excess
+ *           + n_GEMM x gemm_overhead_s
  *           + nonmatmul_bytes_per_act x activation bytes / HBM bandwidth.
  * FLOPs of one micro-batch: L_s layers, 3 x forward (4 x with full
  * recompute; selective recompute adds the attention scores' 4*s*h per token)
@@ -366,7 +416,18 @@ static void step_compute(Step *S, StepResult *r)
     double gemms_fwd = 4.0 * (1 - moe_share) +
                        (2.0 + 2.0 * local_experts + 2.0 * (w->shared_experts > 0)) * moe_share;
     double gemms = S->Ls * gemms_fwd * (S->full ? 4.0 : 3.0) + 3.0;
-    S->t_mm = r->mb_flops / (r->peak_flops * share) + gemms * S->P.gemm_overhead_s;
+    /* Each pass (forward, data and weight gradients; a recomputed forward)
+     * multiplies the same three matrices in another order: the same FLOPs
+     * and bytes, so the same excess. */
+    double rate = r->peak_flops * share, hbm = c->gpu.hbm_bytes_per_s;
+    double dense_stage = S->Ls * (1 - moe_share), moe_stage = S->Ls * moe_share;
+    double excess = dense_stage * layer_gemm_excess_s(S, false, rate, hbm);
+    if (moe_stage > 0)
+        excess += moe_stage * layer_gemm_excess_s(S, true, rate, hbm);
+    excess *= S->full ? 4.0 : 3.0;
+    /* the logit GEMM [T x h] x [h x V/t] of the last stage, never recomputed */
+    excess += 3.0 * gemm_memory_excess_s(S->b * S->s_loc, S->V / S->t, S->h, S->act_b, rate, hbm);
+    S->t_mm = r->mb_flops / rate + excess + gemms * S->P.gemm_overhead_s;
     r->mb_hbm_bytes = S->P.nonmatmul_bytes_per_act *
                       (S->act_layer * S->Ls * (S->full ? 4.0 / 3 : 1) + S->logits);
     r->mb_compute_s = S->t_mm + r->mb_hbm_bytes / c->gpu.hbm_bytes_per_s;

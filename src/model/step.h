@@ -4,8 +4,9 @@
  *   t_step = compute + exposed TP + exposed PP sends + bubble + exposed DP
  *            + exposed EP + optimizer
  *
- * Compute: FLOPs at an achievable fraction of peak plus memory-bound
- * non-matmul work at HBM bandwidth. Bubble: (p-1)/(v*m) of the pipelined
+ * Compute: FLOPs at an achievable fraction of peak, each GEMM at least the
+ * HBM time of its operands (the roofline, at the per-GPU shapes), plus
+ * memory-bound non-matmul work at HBM bandwidth. Bubble: (p-1)/(v*m) of the pipelined
  * part (SC21 §2.2). TP: 4 all-reduces of b*s*h per layer per micro-batch,
  * on the critical path (SC21 §3.2). DP: one gradient reduction per step,
  * partly hidden behind backward. EP: 4 all-to-alls per MoE layer per

@@ -88,6 +88,32 @@ static void test_step_tiny_job_by_hand(void **state)
                            "scale-up links, not hidden by backward: 15% of the step"));
 }
 
+/* GEMMs with a thin side run at HBM speed (the roofline). The tiny job with
+ * 16-token sequences, TP 2: at 50 TFLOP/s and 1 TB/s the ridge is 50 FLOP
+ * per byte, and every GEMM is under it. Per layer, M = 16 tokens:
+ *   QKV [16 x 1024] x [1024 x 1536]: 2MNK = 50,331,648 FLOP = 1.00663296 us;
+ *     2 (MK + KN + MN) = 3,227,648 B = 3.227648 us: 2.22101504 us more
+ *   projection [16 x 512] x [512 x 1024]: 0.33554432 us against 1.097728 us
+ *   MLP in and out [16 x 1024] x [1024 x 2048] and [16 x 2048] x [2048 x
+ *     1024]: 1.34217728 us against 4.292608 us each
+ * = 8.88406016 us per layer, x 2 layers x 3 passes = 53.30436096 us; the
+ * logit GEMM [16 x 1024] x [1024 x 500]: 3 x (1.072768 - 0.32768) us =
+ * 2.235264 us. FLOPs 16 tokens x (3 x 2 x (24h^2 + 4 x 16 h) + 3 x 2hV) / 2
+ * = 1,260,257,280 = 25.2051456 us. Compute 80.74477056 us per micro-batch.
+ * With 1,024-token sequences every GEMM is over the ridge and nothing is
+ * added (test_step_tiny_job_by_hand). */
+static void test_step_thin_gemms_are_memory_bound(void **state)
+{
+    (void)state;
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
+    w.seq = 16;
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mb_flops, 1260257280.0, 1e-12);
+    NEAR(r.mb_compute_s, 80.74477056e-6, 1e-9);
+}
+
 static void test_step_memory_bound_term_and_overlap(void **state)
 {
     (void)state;
@@ -536,6 +562,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_tiny_job_by_hand),
         cmocka_unit_test(test_step_bottleneck_names_the_crossing),
+        cmocka_unit_test(test_step_thin_gemms_are_memory_bound),
         cmocka_unit_test(test_step_memory_bound_term_and_overlap),
         cmocka_unit_test(test_step_pipeline_bubble_and_sends),
         cmocka_unit_test(test_step_recompute_and_zero),
