@@ -33,14 +33,14 @@ static const char *file_kind(mode_t mode)
 static char *file_read_fd(int fd, size_t hint, size_t max_bytes, size_t *len, FileProblem *why)
 {
     size_t cap = (hint < max_bytes ? hint : max_bytes) + 1;
-    char *buf = xmalloc(cap + 1);
+    char *buf = xmem_alloc(cap + 1);
     size_t n = 0;
     for (;;) {
         if (n == cap) {
             if (cap > max_bytes)
                 break;
             cap = cap * 2 > max_bytes + 1 ? max_bytes + 1 : cap * 2;
-            buf = xrealloc(buf, cap + 1);
+            buf = xmem_realloc(buf, cap + 1);
         }
         ssize_t got = read(fd, buf + n, cap - n);
         if (got < 0 && errno == EINTR)
@@ -121,7 +121,7 @@ void file_problem_text(const FileProblem *why, size_t max_bytes, char *err, size
 /* Flushes the folder holding path, so a rename into it survives a crash. */
 static void file_sync_dir(const char *path)
 {
-    char *dir = xstrdup(path);
+    char *dir = xmem_strdup(path);
     char *slash = strrchr(dir, '/');
     const char *d = ".";
     if (slash) {
@@ -188,7 +188,7 @@ bool file_write(const char *path, unsigned flags, FileWriteFn fn, const void *ct
     const char *target = path;
     if (!(flags & FILE_NEW)) {
         size_t tlen = strlen(path) + 32;
-        tmp = xmalloc(tlen);
+        tmp = xmem_alloc(tlen);
         snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
         unlink(tmp); /* left by a crashed run that had our process id */
         target = tmp;

@@ -15,7 +15,7 @@ static void strbuf_reserve(StrBuf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + extra + 1)
         cap *= 2;
-    b->s = xrealloc(b->s, cap);
+    b->s = xmem_realloc(b->s, cap);
     b->cap = cap;
 }
 
@@ -54,7 +54,7 @@ void strbuf_addf(StrBuf *b, const char *fmt, ...)
 
 char *strbuf_take(StrBuf *b)
 {
-    char *s = b->s ? b->s : xstrdup("");
+    char *s = b->s ? b->s : xmem_strdup("");
     b->s = NULL;
     b->len = b->cap = 0;
     return s;

@@ -38,7 +38,7 @@ static bool xdg_is_dir(const char *path)
 
 bool xdg_mkdirs(const char *dir, char *err, size_t err_len)
 {
-    char *p = xstrdup(dir);
+    char *p = xmem_strdup(dir);
     bool ok = true;
     /* Each prefix ending at a '/' (not the root), then dir itself. */
     for (char *c = p + 1; ok; c++) {

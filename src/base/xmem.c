@@ -1,5 +1,5 @@
 /* xmem — allocation wrappers that abort on out-of-memory (see xmem.h). The
- * only place in model/ that writes to stderr. */
+ * one place in base/, model/ and draw/ that writes to stderr. */
 #include "base/xmem.h"
 
 #include <stdio.h>
@@ -15,23 +15,23 @@ static void *xmem_check(void *p, size_t size)
     return p;
 }
 
-void *xmalloc(size_t size)
+void *xmem_alloc(size_t size)
 {
     return xmem_check(malloc(size ? size : 1), size);
 }
 
-void *xcalloc(size_t count, size_t size)
+void *xmem_calloc(size_t count, size_t size)
 {
     return xmem_check(calloc(count ? count : 1, size ? size : 1), count * size);
 }
 
-void *xrealloc(void *ptr, size_t size)
+void *xmem_realloc(void *ptr, size_t size)
 {
     return xmem_check(realloc(ptr, size ? size : 1), size);
 }
 
-char *xstrdup(const char *s)
+char *xmem_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    return memcpy(xmalloc(n), s, n);
+    return memcpy(xmem_alloc(n), s, n);
 }

@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
-void *xmalloc(size_t size);
-void *xcalloc(size_t count, size_t size);
-void *xrealloc(void *ptr, size_t size);
-char *xstrdup(const char *s);
+void *xmem_alloc(size_t size);
+void *xmem_calloc(size_t count, size_t size);
+void *xmem_realloc(void *ptr, size_t size);
+char *xmem_strdup(const char *s);
 
 #endif

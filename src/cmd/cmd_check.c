@@ -55,7 +55,7 @@ int cmd_check(int argc, char **argv)
         return cli_usage_error("check: give one or more lesson files (scalelab check "
                                "lessons/*.lua)");
     int problems = 0;
-    char **ids = xcalloc((size_t)argc, sizeof *ids);
+    char **ids = xmem_calloc((size_t)argc, sizeof *ids);
     for (int i = 1; i < argc; i++) {
         char id[256];
         int n = lesson_check_file_id(argv[i], print_problem, NULL, id, sizeof id);
@@ -71,7 +71,7 @@ int cmd_check(int argc, char **argv)
                 fprintf(stderr, "%s\n", shown);
                 problems++;
             }
-        ids[i] = xstrdup(id);
+        ids[i] = xmem_strdup(id);
     }
     for (int i = 0; i < argc; i++)
         free(ids[i]);

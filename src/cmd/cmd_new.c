@@ -176,9 +176,9 @@ int cmd_new(int argc, char **argv)
         return cli_usage_error("new: '%s' makes no lesson id (use letters, digits and '-')", name);
     char *path;
     if (is_path) {
-        path = xstrdup(name);
+        path = xmem_strdup(name);
     } else {
-        path = xmalloc(strlen(id) + 5);
+        path = xmem_alloc(strlen(id) + 5);
         sprintf(path, "%s.lua", id);
     }
     char title[NEW_ID_MAX + 1];

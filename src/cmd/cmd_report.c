@@ -319,8 +319,8 @@ int cmd_report(int argc, char **argv)
     int n = a.n_operands;
     if (n < 1)
         return cli_usage_error("report: name the progress files (scalelab report FILE...)");
-    Report *r = xcalloc(1, sizeof *r);
-    r->rows = xcalloc((size_t)n, sizeof *r->rows);
+    Report *r = xmem_calloc(1, sizeof *r);
+    r->rows = xmem_calloc((size_t)n, sizeof *r->rows);
     for (int i = 0; i < n; i++)
         report_file(r, a.operand[i]);
     qsort(r->misses, (size_t)r->n_misses, sizeof r->misses[0], miss_cmp);

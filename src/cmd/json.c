@@ -246,9 +246,9 @@ static bool jr_push(JsonReader *r, JsonValue *v, int *cap)
         if (*cap >= 1 << 20)
             return jr_fail(r, "more than a million items in one array or object");
         *cap = *cap ? 2 * *cap : 8;
-        v->items = xrealloc(v->items, (size_t)*cap * sizeof *v->items);
+        v->items = xmem_realloc(v->items, (size_t)*cap * sizeof *v->items);
         if (v->type == JSON_OBJECT)
-            v->keys = xrealloc(v->keys, (size_t)*cap * sizeof *v->keys);
+            v->keys = xmem_realloc(v->keys, (size_t)*cap * sizeof *v->keys);
     }
     memset(&v->items[v->n], 0, sizeof v->items[v->n]);
     if (v->type == JSON_OBJECT)
@@ -361,7 +361,7 @@ JsonValue *json_parse(const char *text, size_t len, char *err, size_t err_len)
         msg_set(err, err_len, "line 1: a NUL byte: not a JSON text");
         return NULL;
     }
-    JsonValue *v = xcalloc(1, sizeof *v);
+    JsonValue *v = xmem_calloc(1, sizeof *v);
     if (jr_value(&r, v)) {
         jr_space(&r);
         if (r.s < r.end)

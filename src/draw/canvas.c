@@ -69,7 +69,7 @@ static void cell_blank(Cell *c)
 
 Canvas *canvas_new(int w, int h)
 {
-    Canvas *c = xcalloc(1, sizeof *c);
+    Canvas *c = xmem_calloc(1, sizeof *c);
     canvas_resize(c, w, h);
     return c;
 }
@@ -90,7 +90,7 @@ void canvas_resize(Canvas *c, int w, int h)
         w = 0;
     if (h < 0)
         h = 0;
-    Cell *cells = xmalloc(((size_t)w * (size_t)h + 1) * sizeof *cells);
+    Cell *cells = xmem_alloc(((size_t)w * (size_t)h + 1) * sizeof *cells);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             Cell *d = &cells[(size_t)y * (size_t)w + (size_t)x];

@@ -342,7 +342,7 @@ char *svg_from_canvas(const Canvas *c, int rows, const char *title)
         h = rows;
     StrBuf b = {0};
     svg_head(&b, 2 * SVG_MARGIN + w * SVG_CELL_W, 2 * SVG_MARGIN + h * SVG_CELL_H, title);
-    StrBuf(*paths)[3] = xcalloc(STYLE_COUNT, sizeof *paths);
+    StrBuf(*paths)[3] = xmem_calloc(STYLE_COUNT, sizeof *paths);
     for (int row = 0; row < h; row++)
         svg_row(&b, paths, c, row);
     static const char *const stroke[3] = {"stroke-width=\"1.4\"", "stroke-width=\"1.2\"",

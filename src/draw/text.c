@@ -140,7 +140,7 @@ static void layout_line(Layout *L, int indent, const char *s, size_t n, const un
 static unsigned char *flatten_inline(const char *src, size_t n, Style base, StrBuf *b)
 {
     size_t cap = n + 1;
-    unsigned char *st = xmalloc(cap);
+    unsigned char *st = xmem_alloc(cap);
     bool emph = false, code = false;
     for (size_t i = 0; i < n;) {
         char ch = src[i];

@@ -109,13 +109,13 @@ static char *cache_file_path(void)
 {
     char buf[4096];
     const char *p = xdg_path(XDG_CACHE, "catalog", buf, sizeof buf);
-    return p ? xstrdup(p) : NULL;
+    return p ? xmem_strdup(p) : NULL;
 }
 
 /* Unescapes s[0..n) into a new string; NULL on a bad escape. */
 static char *cache_unescape(const char *s, size_t n)
 {
-    char *out = xmalloc(n + 1);
+    char *out = xmem_alloc(n + 1);
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] != '\\') {
@@ -228,7 +228,7 @@ static void cache_read(Cache *c)
     for (size_t i = vlen + 1; i < len;) {
         char *nl = memchr(buf + i, '\n', len - i);
         size_t n = (size_t)(nl - (buf + i));
-        c->lines = xrealloc(c->lines, (size_t)(c->n + 1) * sizeof *c->lines);
+        c->lines = xmem_realloc(c->lines, (size_t)(c->n + 1) * sizeof *c->lines);
         if (!cache_parse_line(buf + i, n, &c->lines[c->n])) {
             cache_drop_lines(c);
             free(buf);
@@ -334,14 +334,14 @@ static void cache_free(Cache *c)
 
 static char *own(const char *s)
 {
-    return xstrdup(s ? s : "");
+    return xmem_strdup(s ? s : "");
 }
 
 static char *fmt_ll(long long v)
 {
     char b[24];
     snprintf(b, sizeof b, "%lld", v);
-    return xstrdup(b);
+    return xmem_strdup(b);
 }
 
 /* Fills it from the cache when its file matches a line (true). */
@@ -354,7 +354,7 @@ static bool fill_from_cache(Item *it, Cache *c, const char *key, const struct st
     l->used = true;
     c->any_ok = true;
     for (int k = 1; k <= 4; k++)
-        it->owned[k] = xstrdup(l->f[k + 2]);
+        it->owned[k] = xmem_strdup(l->f[k + 2]);
     it->e.order = atoi(l->f[7]);
     it->e.minutes = atoi(l->f[8]);
     it->e.pages = atoi(l->f[9]);
@@ -365,7 +365,7 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
 {
     memset(it, 0, sizeof *it);
     size_t len = strlen(dir) + strlen(name) + 2;
-    char *path = xmalloc(len);
+    char *path = xmem_alloc(len);
     snprintf(path, len, "%s/%s", dir, name);
     it->owned[0] = path;
     it->e.path = path;
@@ -375,7 +375,7 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
     long long mtime_ns = 0;
     if (c->dir_real && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
         size_t klen = c->dir_len + strlen(name) + 2;
-        key = xmalloc(klen);
+        key = xmem_alloc(klen);
         snprintf(key, klen, "%s/%s", c->dir_real, name);
         mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     }
@@ -395,7 +395,7 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
         lesson_free(l);
         c->any_ok = true;
         if (key && it->e.order >= 0 && it->e.minutes >= 0 && it->e.pages >= 0 && it->owned[1][0]) {
-            c->fresh = xrealloc(c->fresh, (size_t)(c->n_fresh + 1) * sizeof *c->fresh);
+            c->fresh = xmem_realloc(c->fresh, (size_t)(c->n_fresh + 1) * sizeof *c->fresh);
             CacheLine *cl = &c->fresh[c->n_fresh++];
             memset(cl, 0, sizeof *cl);
             cl->f[0] = key;
@@ -403,7 +403,7 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
             cl->f[1] = fmt_ll((long long)st.st_size);
             cl->f[2] = fmt_ll(mtime_ns);
             for (int k = 1; k <= 4; k++)
-                cl->f[k + 2] = xstrdup(it->owned[k]);
+                cl->f[k + 2] = xmem_strdup(it->owned[k]);
             cl->f[7] = fmt_ll(it->e.order);
             cl->f[8] = fmt_ll(it->e.minutes);
             cl->f[9] = fmt_ll(it->e.pages);
@@ -412,15 +412,15 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
     } else {
         char shown[256]; /* a file name may hold control characters */
         sandbox_escape(name, strlen(name), shown, sizeof shown);
-        char *id = xstrdup(shown);
+        char *id = xmem_strdup(shown);
         size_t n = strlen(id);
         if (n > 4 && strcmp(id + n - 4, ".lua") == 0)
             id[n - 4] = '\0';
         it->owned[1] = id;
-        it->owned[2] = xstrdup(shown);
-        it->owned[3] = xstrdup("");
-        it->owned[4] = xstrdup("");
-        it->owned[5] = xstrdup(err);
+        it->owned[2] = xmem_strdup(shown);
+        it->owned[3] = xmem_strdup("");
+        it->owned[4] = xmem_strdup("");
+        it->owned[5] = xmem_strdup(err);
         it->e.error = it->owned[5];
     }
     free(key);
@@ -463,7 +463,7 @@ static void refuse_duplicate_ids(Catalog *c)
             snprintf(msg, sizeof msg, "%s:%d: lesson id '%s' is already used by %s", it->e.path,
                      id_line(it->e.path, it->e.id), it->e.id, first->e.path);
             sandbox_escape(msg, strlen(msg), shown, sizeof shown);
-            it->owned[5] = xstrdup(shown);
+            it->owned[5] = xmem_strdup(shown);
             it->e.error = it->owned[5];
         }
     }
@@ -489,14 +489,14 @@ Catalog *catalog_load(const char *dir, char *err, size_t err_len)
     while ((de = readdir(d)) != NULL && n < CATALOG_MAX) {
         if (de->d_name[0] == '.' || !ends_with_lua(de->d_name))
             continue;
-        names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
-        names[n++] = xstrdup(de->d_name);
+        names = xmem_realloc(names, (size_t)(n + 1) * sizeof *names);
+        names[n++] = xmem_strdup(de->d_name);
     }
     closedir(d);
     if (n > 1)
         qsort(names, (size_t)n, sizeof *names, name_cmp);
-    Catalog *c = xcalloc(1, sizeof *c);
-    c->items = xcalloc((size_t)(n ? n : 1), sizeof *c->items);
+    Catalog *c = xmem_calloc(1, sizeof *c);
+    c->items = xmem_calloc((size_t)(n ? n : 1), sizeof *c->items);
     Cache cache;
     memset(&cache, 0, sizeof cache);
     if (n > 0 && (cache.dir_real = realpath(dir, NULL)) != NULL) {

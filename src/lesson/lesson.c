@@ -5,7 +5,7 @@
  *
  * Invariants: all Lua API sequences that can raise run inside
  * sandbox_protect/sandbox_call; strings copied out are owned by the Lesson
- * (xstrdup) and hung on it before any further Lua call, so an error never
+ * (xmem_strdup) and hung on it before any further Lua call, so an error never
  * leaks them; every entry point leaves the Lua stack as it found it.
  * Problems carry "file:line:"; for fields of a page the line is that of the
  * page's `kind =` in the source (Lua tables keep no lines), for goals the
@@ -116,8 +116,8 @@ static void problem_add(Problems *p, const char *fmt, ...)
     va_end(ap);
     char line[MSG_LEN];
     sandbox_escape(raw, strlen(raw), line, sizeof line);
-    p->lines = xrealloc(p->lines, (size_t)(p->n + 1) * sizeof *p->lines);
-    p->lines[p->n++] = xstrdup(line);
+    p->lines = xmem_realloc(p->lines, (size_t)(p->n + 1) * sizeof *p->lines);
+    p->lines[p->n++] = xmem_strdup(line);
 }
 
 static void problems_free(Problems *p)
@@ -213,7 +213,7 @@ static void scan_lines(Lesson *l)
                 j++;
             if (j < len && s[j] == '=' && (j + 1 >= len || s[j + 1] != '=')) {
                 l->kind_lines =
-                    xrealloc(l->kind_lines, (size_t)(l->n_kind_lines + 1) * sizeof(int));
+                    xmem_realloc(l->kind_lines, (size_t)(l->n_kind_lines + 1) * sizeof(int));
                 l->kind_lines[l->n_kind_lines++] = line;
             }
         }
@@ -332,7 +332,7 @@ static char *take_string(lua_State *L, const char *what, const char *k)
                    "%s: '%s': the lesson's texts pass %d MB in all, the most scalelab "
                    "reads from one lesson",
                    what, k, (int)(sandbox_limits_default().copy_bytes >> 20));
-    return xstrdup(s);
+    return xmem_strdup(s);
 }
 
 /* The length of the list at idx, refused outside 0..max: a __len
@@ -381,7 +381,7 @@ static void read_strings(lua_State *L, int idx, const char *k, const char *what,
     if (t != LUA_TTABLE)
         luaL_error(L, "%s: '%s' must be a list of strings", what, k);
     lua_Integer len = list_len(L, -1, what, k, MAX_ITEMS);
-    *out = xcalloc((size_t)len + 1, sizeof **out);
+    *out = xmem_calloc((size_t)len + 1, sizeof **out);
     for (lua_Integer i = 1; i <= len; i++) {
         if (lua_geti(L, -1, i) != LUA_TSTRING)
             luaL_error(L, "%s: %s[%I] must be a string", what, k, i);
@@ -599,7 +599,7 @@ static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
     lua_Integer len = list_len(L, -1, what, "choices", MAX_ITEMS);
     if (len < 2)
         luaL_error(L, "%s: a quiz needs 2 to %d choices (has %I)", what, MAX_ITEMS, len);
-    p->choices = xcalloc((size_t)len, sizeof *p->choices);
+    p->choices = xmem_calloc((size_t)len, sizeof *p->choices);
     int n_correct = 0;
     for (lua_Integer i = 1; i <= len; i++) {
         char cw[64];
@@ -637,7 +637,7 @@ static void read_terms(lua_State *L, int idx, const char *what, Page *p)
     lua_Integer len = luaL_len(L, -1);
     if (len > MAX_ITEMS)
         luaL_error(L, "%s: 'terms' has %I entries (at most %d)", what, len, MAX_ITEMS);
-    p->terms = xcalloc((size_t)len + 1, sizeof *p->terms);
+    p->terms = xmem_calloc((size_t)len + 1, sizeof *p->terms);
     for (lua_Integer i = 1; i <= len; i++) {
         char tw[64];
         snprintf(tw, sizeof tw, "%s: terms[%d]", what, (int)i);
@@ -738,7 +738,7 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
                    "on a scenario page)",
                    what);
     const char *s = p->text ? p->text : "";
-    p->steps = xcalloc(MAX_ITEMS + 1, sizeof *p->steps);
+    p->steps = xmem_calloc(MAX_ITEMS + 1, sizeof *p->steps);
     while (*s) {
         while (*s == '\n' || *s == ' ' || *s == '\t')
             s++;
@@ -764,7 +764,7 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
             len--;
         if (p->n_steps == MAX_ITEMS)
             luaL_error(L, "%s: 'steps' makes more than %d pieces", what, MAX_ITEMS);
-        char *piece = xcalloc(len + 1, 1);
+        char *piece = xmem_calloc(len + 1, 1);
         memcpy(piece, s, len);
         p->steps[p->n_steps++] = piece;
         s = e;
@@ -885,7 +885,7 @@ static int read_header(lua_State *L)
                     "\"two-ways-to-grow\")",
                     sandbox_name(l->sb), l->return_line);
         free(l->id);
-        l->id = xstrdup("");
+        l->id = xmem_strdup("");
     }
     for (const char *c = l->id; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
@@ -894,14 +894,14 @@ static int read_header(lua_State *L)
     if (!l->title) {
         problem_add(&l->problems, "%s:%d: lesson: 'title' is missing", sandbox_name(l->sb),
                     l->return_line);
-        l->title = xstrdup("");
+        l->title = xmem_strdup("");
     }
     l->summary = dup_field(L, idx, "summary", "lesson", false);
     l->track = dup_field(L, idx, "track", "lesson", false);
     if (!l->summary)
-        l->summary = xstrdup("");
+        l->summary = xmem_strdup("");
     if (!l->track)
-        l->track = xstrdup("");
+        l->track = xmem_strdup("");
     l->order = int_field(L, idx, "order");
     l->minutes = int_field(L, idx, "minutes");
     if (lua_getfield(L, idx, "pages") != LUA_TTABLE)
@@ -909,7 +909,7 @@ static int read_header(lua_State *L)
     lua_Integer n = list_len(L, -1, "lesson", "pages", MAX_PAGES);
     if (n < 1)
         return luaL_error(L, "lesson: needs 1 to %d pages (has %I)", MAX_PAGES, n);
-    l->pages = xcalloc((size_t)n, sizeof *l->pages);
+    l->pages = xmem_calloc((size_t)n, sizeof *l->pages);
     l->n_pages = (int)n;
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
@@ -943,8 +943,8 @@ static int keep_lesson(lua_State *L)
  * problems (l->problems.n > 0), NULL only without a sandbox. */
 static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
 {
-    Lesson *l = xcalloc(1, sizeof *l);
-    l->path = xstrdup(path ? path : "");
+    Lesson *l = xmem_calloc(1, sizeof *l);
+    l->path = xmem_strdup(path ? path : "");
     l->sb = sandbox_new(l->path, lim);
     if (!l->sb) {
         problem_add(&l->problems, "%s:1: cannot create a Lua state", l->path);

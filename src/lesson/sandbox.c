@@ -1576,14 +1576,14 @@ static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
 
 Sandbox *sandbox_new(const char *name, const SandboxLimits *limits)
 {
-    Sandbox *sb = xcalloc(1, sizeof *sb);
+    Sandbox *sb = xmem_calloc(1, sizeof *sb);
     sb->limits = limits ? *limits : sandbox_limits_default();
     char safe[256];
     sandbox_escape(name ? name : "lesson", strlen(name ? name : "lesson"), safe, sizeof safe);
-    sb->name = xstrdup(safe);
-    sb->chunkname = xmalloc(strlen(safe) + 2);
+    sb->name = xmem_strdup(safe);
+    sb->chunkname = xmem_alloc(strlen(safe) + 2);
     sprintf(sb->chunkname, "@%s", safe);
-    sb->load_chunkname = xmalloc(strlen(safe) + 10);
+    sb->load_chunkname = xmem_alloc(strlen(safe) + 10);
     sprintf(sb->load_chunkname, "=%s [load]", safe);
     if (strlen(sb->load_chunkname) >= LUA_IDSIZE)
         sprintf(sb->load_chunkname, "=[load]");
@@ -1705,7 +1705,7 @@ static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, 
                         sb->name, line);
     }
     free(sb->source);
-    sb->source = xmalloc(len + 1);
+    sb->source = xmem_alloc(len + 1);
     memcpy(sb->source, text, len);
     sb->source[len] = '\0';
     sb->source_len = len;

@@ -24,13 +24,13 @@ Placement *placement_new(int n_ranks)
 {
     if (n_ranks < 1 || n_ranks > CLUSTER_MAX_GPUS)
         return NULL;
-    Placement *p = xmalloc(sizeof *p);
+    Placement *p = xmem_alloc(sizeof *p);
     p->n = n_ranks;
     p->moved = 0;
-    p->gpu_of = xmalloc((size_t)n_ranks * sizeof *p->gpu_of);
-    p->rank_on = xmalloc((size_t)n_ranks * sizeof *p->rank_on);
-    p->moved_list = xmalloc((size_t)n_ranks * sizeof *p->moved_list);
-    p->moved_pos = xmalloc((size_t)n_ranks * sizeof *p->moved_pos);
+    p->gpu_of = xmem_alloc((size_t)n_ranks * sizeof *p->gpu_of);
+    p->rank_on = xmem_alloc((size_t)n_ranks * sizeof *p->rank_on);
+    p->moved_list = xmem_alloc((size_t)n_ranks * sizeof *p->moved_list);
+    p->moved_pos = xmem_alloc((size_t)n_ranks * sizeof *p->moved_pos);
     p->scratch = NULL;
     for (int i = 0; i < n_ranks; i++) {
         p->gpu_of[i] = p->rank_on[i] = i;
@@ -149,14 +149,14 @@ PlacementWork *placement_work(const Placement *p)
      * its one cache (see above). */
     Placement *q = (Placement *)p;
     if (!q->scratch) {
-        PlacementWork *sc = xcalloc(1, sizeof *sc);
+        PlacementWork *sc = xmem_calloc(1, sizeof *sc);
         size_t n = (size_t)p->n;
         sc->n = p->n;
-        sc->bstamp = xcalloc(n, sizeof *sc->bstamp);
-        sc->gstamp = xcalloc(n, sizeof *sc->gstamp);
-        sc->count = xmalloc(n * sizeof *sc->count);
-        sc->touched = xmalloc(n * sizeof *sc->touched);
-        sc->ids = xmalloc(2 * n * sizeof *sc->ids);
+        sc->bstamp = xmem_calloc(n, sizeof *sc->bstamp);
+        sc->gstamp = xmem_calloc(n, sizeof *sc->gstamp);
+        sc->count = xmem_alloc(n * sizeof *sc->count);
+        sc->touched = xmem_alloc(n * sizeof *sc->touched);
+        sc->ids = xmem_alloc(2 * n * sizeof *sc->ids);
         q->scratch = sc;
     }
     return q->scratch;
@@ -192,7 +192,7 @@ const int *placement_work_blocks(PlacementWork *sc, const Placement *p, int t, l
     if (sc->block_size[t] == S)
         return sc->block[t];
     if (!sc->block[t])
-        sc->block[t] = xmalloc((size_t)sc->n * sizeof *sc->block[t]);
+        sc->block[t] = xmem_alloc((size_t)sc->n * sizeof *sc->block[t]);
     int b = 0;
     long long left = S;
     for (int g = 0; g < sc->n; g++) {

@@ -97,7 +97,7 @@ Scenario *scenario_new(const Cluster *c, const Workload *w, const Mapping *m, co
         snap_free(&sn);
         return NULL;
     }
-    Scenario *s = xcalloc(1, sizeof *s);
+    Scenario *s = xmem_calloc(1, sizeof *s);
     s->cur = sn;
     s->start = snap_dup(&sn);
     s->reference = sn.r;
@@ -185,7 +185,7 @@ static bool commit(Scenario *s, Snapshot *next, char *err, size_t err_len)
     }
     if (s->n_undo == s->cap_undo) {
         s->cap_undo = s->cap_undo ? s->cap_undo * 2 : 16;
-        s->undo = xrealloc(s->undo, (size_t)s->cap_undo * sizeof s->undo[0]);
+        s->undo = xmem_realloc(s->undo, (size_t)s->cap_undo * sizeof s->undo[0]);
     }
     s->undo[s->n_undo++] = s->cur;
     s->cur = *next;
@@ -264,7 +264,7 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int domain, char *e
     int rank = placement_rank_on(s->cur.p, gpu);
     int group = mapping_group_of(m, rank, d);
     /* the group's ranks, ordered by their coordinate along d */
-    int *ranks = xmalloc((size_t)size * sizeof *ranks);
+    int *ranks = xmem_alloc((size_t)size * sizeof *ranks);
     int found = 0;
     for (int r = 0; r < c->n_gpus && found < size; r++) {
         if (mapping_group_of(m, r, d) == group) {

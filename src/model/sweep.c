@@ -111,7 +111,7 @@ static bool reserve(SweepResult *r)
     int cap = r->cap ? 2 * r->cap : 256;
     if (cap > SWEEP_MAX_ENTRIES)
         cap = SWEEP_MAX_ENTRIES;
-    r->entries = xrealloc(r->entries, (size_t)cap * sizeof *r->entries);
+    r->entries = xmem_realloc(r->entries, (size_t)cap * sizeof *r->entries);
     r->cap = cap;
     return true;
 }
@@ -581,7 +581,7 @@ static void merge_sorted_tail(SweepResult *r, int sorted)
     const int n_tail = r->n - sorted;
     if (n_tail <= 0)
         return;
-    SweepEntry *tail = xmalloc((size_t)n_tail * sizeof *tail);
+    SweepEntry *tail = xmem_alloc((size_t)n_tail * sizeof *tail);
     memcpy(tail, r->entries + sorted, (size_t)n_tail * sizeof *tail);
     qsort(tail, (size_t)n_tail, sizeof *tail, entry_cmp);
     int i = sorted - 1, j = n_tail - 1, k = r->n - 1;

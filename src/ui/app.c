@@ -102,7 +102,7 @@ static void app_fill_marks(App *a)
 static void app_build_menu(App *a, const char *dir)
 {
     a->n_items = catalog_count(a->cat);
-    a->items = xcalloc(a->n_items > 0 ? (size_t)a->n_items : 1, sizeof *a->items);
+    a->items = xmem_calloc(a->n_items > 0 ? (size_t)a->n_items : 1, sizeof *a->items);
     for (int i = 0; i < a->n_items; i++) {
         const CatalogEntry *e = catalog_entry(a->cat, i);
         a->items[i].id = e->id;
@@ -195,7 +195,7 @@ static void app_draw(App *a)
 static void app_open_practice(App *a, unsigned long long seed, bool seed_given, int kind,
                               int level, bool from_menu)
 {
-    a->practice = xcalloc(1, sizeof *a->practice);
+    a->practice = xmem_calloc(1, sizeof *a->practice);
     screen_practice_init(a->practice, a->progress, seed, seed_given, kind, level);
     a->practice->from_menu = from_menu;
 }
@@ -306,7 +306,7 @@ int app_run(const AppOptions *o)
     a.canvas = canvas_new(SCREEN_MIN_W, SCREEN_MIN_H);
     sandbox_set_poll(term_busy_poll, NULL); /* "running… Esc to stop" */
     if (o->play) {
-        a.play = xcalloc(1, sizeof *a.play);
+        a.play = xmem_calloc(1, sizeof *a.play);
         screen_play_init(a.play, o->play, o->play_from);
     } else if (o->practice) {
         app_open_practice(&a, o->practice_seed, o->practice_seed_given, o->practice_kind,

@@ -140,7 +140,7 @@ static void progress_reindex(Progress *p)
     while (cap < 2 * (p->n_lessons + 1))
         cap *= 2;
     free(p->index);
-    p->index = xcalloc((size_t)cap, sizeof *p->index);
+    p->index = xmem_calloc((size_t)cap, sizeof *p->index);
     p->index_cap = cap;
     for (int i = 0; i < p->n_lessons; i++)
         p->index[progress_slot(p, p->lessons[i].id)] = i + 1;
@@ -159,10 +159,10 @@ static LessonRec *progress_get(Progress *p, const char *id)
     LessonRec *l = progress_find(p, id);
     if (l)
         return l;
-    p->lessons = xrealloc(p->lessons, sizeof *p->lessons * (size_t)(p->n_lessons + 1));
+    p->lessons = xmem_realloc(p->lessons, sizeof *p->lessons * (size_t)(p->n_lessons + 1));
     l = &p->lessons[p->n_lessons++];
     memset(l, 0, sizeof *l);
-    l->id = xstrdup(id);
+    l->id = xmem_strdup(id);
     l->status = PROGRESS_NEW;
     if (2 * p->n_lessons >= p->index_cap)
         progress_reindex(p);
@@ -186,7 +186,7 @@ static PageRec *progress_page_get(LessonRec *l, int page)
     PageRec *r = progress_page_find(l, page);
     if (r)
         return r;
-    l->pages = xrealloc(l->pages, sizeof *l->pages * (size_t)(l->n_pages + 1));
+    l->pages = xmem_realloc(l->pages, sizeof *l->pages * (size_t)(l->n_pages + 1));
     r = &l->pages[l->n_pages++];
     r->page = page;
     r->hints = 0;
@@ -428,17 +428,17 @@ Progress *progress_open(const char *path, char *note, size_t note_len)
 
 static Progress *progress_open_file(const char *path, char *note, size_t note_len)
 {
-    Progress *p = xcalloc(1, sizeof *p);
+    Progress *p = xmem_calloc(1, sizeof *p);
     if (note && note_len)
         note[0] = '\0';
     if (!path)
         return p;
-    p->path = xstrdup(path);
+    p->path = xmem_strdup(path);
     char why[MSG_LEN] = "";
     if (progress_read(p, why, sizeof why) == 0) {
         /* Say now, not at the first save, when nothing can be kept. */
         char werr[MSG_LEN] = "";
-        char *dir = xstrdup(path);
+        char *dir = xmem_strdup(path);
         char *slash = strrchr(dir, '/');
         if (slash && slash != dir)
             *slash = '\0';
@@ -458,7 +458,7 @@ static Progress *progress_open_file(const char *path, char *note, size_t note_le
     }
     progress_clear(p);
     size_t alen = strlen(path) + sizeof ".corrupt";
-    char *aside = xmalloc(alen);
+    char *aside = xmem_alloc(alen);
     snprintf(aside, alen, "%s.corrupt", path);
     if (rename(path, aside) == 0) {
         if (note && note_len)
@@ -526,7 +526,7 @@ int progress_quiz_answer(const Progress *p, const char *lesson_id, int page, boo
 /* mkdir -p of the folder that holds path. */
 static bool progress_mkdirs(const char *path, char *err, size_t err_len)
 {
-    char *dir = xstrdup(path);
+    char *dir = xmem_strdup(path);
     char *slash = strrchr(dir, '/');
     bool ok = true;
     if (slash && slash != dir) {
@@ -655,7 +655,7 @@ static void progress_merge(Progress *p, const Progress *disk)
 static int progress_lock(const char *path)
 {
     size_t n = strlen(path) + sizeof ".lock";
-    char *lock = xmalloc(n);
+    char *lock = xmem_alloc(n);
     snprintf(lock, n, "%s.lock", path);
     int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
     free(lock);

@@ -222,7 +222,7 @@ void screen_cluster_draw(Canvas *c, int x, int y, int w, int h, const ClusterVie
     int first = want < 0 ? 0 : want > total - rows ? total - rows : want;
     if (!g.compact)
         first = 0; /* boxed layouts are only picked when they fit whole */
-    ClusterLetters l = {xcalloc((size_t)mapping_world(v->mapping) + 1, sizeof(int)), 0,
+    ClusterLetters l = {xmem_calloc((size_t)mapping_world(v->mapping) + 1, sizeof(int)), 0,
                         mapping_world(v->mapping)};
     /* A window of its own: a box's frame drawn half outside clips there. */
     Canvas *win = canvas_new(w, rows);
@@ -304,7 +304,7 @@ static void screen_cluster_cursor_text(const ClusterView *v, const ClusterShown 
     /* The lettered group and its GPUs. */
     const Mapping *m = v->mapping;
     int world = mapping_world(m), grp = mapping_group_of(m, rank, v->colour), k = 0;
-    int *gpus = xmalloc((size_t)world * sizeof *gpus);
+    int *gpus = xmem_alloc((size_t)world * sizeof *gpus);
     for (int r = 0; r < world; r++)
         if (mapping_group_of(m, r, v->colour) == grp)
             gpus[k++] = v->placement ? placement_gpu_of(v->placement, r) : r;

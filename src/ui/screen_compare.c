@@ -380,7 +380,7 @@ void screen_compare_draw(Canvas *c, int x, int y, int w, int h, const CompareSid
 static struct ScreenCompare *screen_compare_get(PageState *p)
 {
     if (!p->scn.compare)
-        p->scn.compare = xcalloc(1, sizeof *p->scn.compare);
+        p->scn.compare = xmem_calloc(1, sizeof *p->scn.compare);
     return p->scn.compare;
 }
 

@@ -368,7 +368,7 @@ static int screen_page_markup(Canvas *c, int x, int y, int w, int h, const char 
     size_t len = strlen(text);
     if (lay->shown >= len)
         return text_draw_markup(c, x, y, w, h, text, lay->scroll);
-    char *shown = xmalloc(lay->shown + 1);
+    char *shown = xmem_alloc(lay->shown + 1);
     memcpy(shown, text, lay->shown);
     shown[lay->shown] = '\0';
     int used = text_draw_markup(c, x, y, w, h, shown, lay->scroll);

@@ -140,8 +140,8 @@ static int screen_play_swaps(StrBuf *b, const Placement *pl, int n, int max)
 {
     if (!pl || placement_is_default(pl))
         return 0;
-    int *rank_on = xmalloc((size_t)n * sizeof *rank_on);
-    int *gpu_of = xmalloc((size_t)n * sizeof *gpu_of);
+    int *rank_on = xmem_alloc((size_t)n * sizeof *rank_on);
+    int *gpu_of = xmem_alloc((size_t)n * sizeof *gpu_of);
     for (int g = 0; g < n; g++)
         rank_on[g] = gpu_of[g] = g;
     int count = 0;

@@ -160,7 +160,7 @@ void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int p
 
 static void screen_kind_predict_open(PageState *p)
 {
-    p->predict = xcalloc(1, sizeof *p->predict);
+    p->predict = xmem_calloc(1, sizeof *p->predict);
     screen_predict_open(p->predict, p->lesson, p->page, p->progress, p->review);
 }
 

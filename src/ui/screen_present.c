@@ -282,8 +282,8 @@ bool screen_present_script(PresentState *ps, const char *text, char *err, size_t
             msg_set(err, err_len, "script:%d: the lesson has no scenario page to play on", lineno);
             return false;
         }
-        ps->script = xrealloc(ps->script, (size_t)(ps->n_script + 1) * sizeof *ps->script);
-        ps->script[ps->n_script++] = (PresentMove){xstrdup(a), target, lineno};
+        ps->script = xmem_realloc(ps->script, (size_t)(ps->n_script + 1) * sizeof *ps->script);
+        ps->script[ps->n_script++] = (PresentMove){xmem_strdup(a), target, lineno};
     }
     /* Play each page's moves from its start, so a typo shows before class. */
     for (int pg = 0; pg < lesson_page_count(ps->lesson); pg++) {

@@ -186,7 +186,7 @@ void screen_quiz_draw(Canvas *c, const QuizView *q, const Lesson *l, int page, i
 
 static void screen_kind_quiz_open(PageState *p)
 {
-    p->quiz = xcalloc(1, sizeof *p->quiz);
+    p->quiz = xmem_calloc(1, sizeof *p->quiz);
     screen_quiz_open(p->quiz, p->lesson, p->page, p->progress, p->review);
 }
 

@@ -472,7 +472,7 @@ static int screen_scenario_key_search(void *st, int key)
         return SCREEN_NONE;
     }
     if (!v->sweep)
-        v->sweep = xcalloc(1, sizeof *v->sweep);
+        v->sweep = xmem_calloc(1, sizeof *v->sweep);
     screen_sweep_run(v->sweep, v->s);
     return SCREEN_NONE;
 }
@@ -825,7 +825,7 @@ static int screen_scenario_draw_paras(Canvas *c, int w, const ScenarioPara *para
     int row = 0;
     for (int i = 0; i < n; i++) {
         size_t len = strlen(paras[i].lead) + strlen(paras[i].text) + 1;
-        char *buf = xmalloc(len);
+        char *buf = xmem_alloc(len);
         snprintf(buf, len, "%s%s", paras[i].lead, paras[i].text);
         int need = text_wrap_count(buf, w);
         if (c) {
