@@ -140,18 +140,34 @@ static bool screen_page_todo(const PageState *p, int i)
     }
 }
 
-/* Pages still to do before the lesson counts as done; writes them into buf. */
+/* Pages still to do before the lesson counts as done; writes them into buf
+ * grouped by kind, in the order the kinds first come, so that a status line
+ * of 80 columns holds a long list: "2 predict; 3, 5, 8 scenario; 9, 10 quiz". */
 static int screen_page_unfinished(const PageState *p, char *buf, size_t n)
 {
-    int left = 0;
+    int left = 0, pages = lesson_page_count(p->lesson);
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < lesson_page_count(p->lesson); i++) {
-        if (!screen_page_todo(p, i))
+    for (int first = 0; first < pages; first++) {
+        if (!screen_page_todo(p, first))
             continue;
-        left++;
-        int w = snprintf(buf + used, n - used, "%s%d (%s)", left > 1 ? ", " : "", i + 1,
-                         screen_page_kind(lesson_page_kind(p->lesson, i))->name);
+        PageKind kind = lesson_page_kind(p->lesson, first);
+        bool seen = false; /* this kind already listed with an earlier page */
+        for (int j = 0; j < first && !seen; j++)
+            seen = lesson_page_kind(p->lesson, j) == kind && screen_page_todo(p, j);
+        if (seen)
+            continue;
+        int written = 0;
+        for (int i = first; i < pages; i++) {
+            if (lesson_page_kind(p->lesson, i) != kind || !screen_page_todo(p, i))
+                continue;
+            left++;
+            const char *sep = written++ ? ", " : used ? "; " : "";
+            int w = snprintf(buf + used, n - used, "%s%d", sep, i + 1);
+            if (w > 0 && used + (size_t)w < n)
+                used += (size_t)w;
+        }
+        int w = snprintf(buf + used, n - used, " %s", screen_page_kind(kind)->name);
         if (w > 0 && used + (size_t)w < n)
             used += (size_t)w;
     }
@@ -222,7 +238,7 @@ static ScreenAction screen_page_next(PageState *p)
     }
     char left[200];
     if (screen_page_unfinished(p, left, sizeof left) > 0) {
-        snprintf(p->message, sizeof p->message, "Last page. To finish the lesson: page %s.", left);
+        snprintf(p->message, sizeof p->message, "Last page. Pages left: %s.", left);
         return SCREEN_NONE;
     }
     progress_set_done(p->progress, lesson_id(p->lesson), NULL, 0);
