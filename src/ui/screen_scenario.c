@@ -905,6 +905,10 @@ static int screen_scenario_result(Canvas *c, int x, int y, int w, PageState *p,
              screen_scenario_time(r->step_s, ascii, t), sep,
              units_format_si(r->tokens_per_s, tok, sizeof tok), sep, r->mfu * 100.0, sep, mp,
              scenario_workload(s)->micro_batch, sep, scenario_cluster(s)->name);
+    /* the cluster's name goes first when the line is too long: the view
+     * below names the cluster too, the figures are the point */
+    if (utf8_width(line) > w)
+        line[strlen(line) - strlen(scenario_cluster(s)->name) - strlen(sep)] = '\0';
     if (c)
         canvas_put_text_max(c, x, row, w, line, STYLE_BOLD);
     row++;
