@@ -236,6 +236,8 @@ long long cluster_rail_unit_gpus(const Cluster *c)
 {
     if (!c || !c->rail_optimized || c->domain_gpus < 1 || c->domain_gpus > c->gpus_per_leaf)
         return 0;
+    if (c->n_gpus <= c->domain_gpus) /* one server: nothing to cable rail by rail */
+        return 0;
     long long unit = (long long)c->domain_gpus * c->gpus_per_leaf;
     if (c->sites > 1) { /* a unit's leaves stand in one site */
         long long per_site = ((long long)cluster_domain_count(c) + c->sites - 1) / c->sites;

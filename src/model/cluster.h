@@ -78,7 +78,8 @@ int cluster_leaf_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
 int cluster_leaf_count(const Cluster *c);
 /* GPUs per rail-optimized scalable unit (domain_gpus x gpus_per_leaf, at most
  * one site's GPUs: a unit's leaves stand in one site), 0 when
- * the fabric is wired plain: the one test of "is this fabric on rails". */
+ * the fabric is wired plain or the cluster is one server: the one test of
+ * "is this fabric on rails". */
 long long cluster_rail_unit_gpus(const Cluster *c);
 /* Spine switches needed for the leaf count and oversubscription (Clos). */
 int cluster_spine_count(const Cluster *c);

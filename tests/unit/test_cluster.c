@@ -132,6 +132,12 @@ static void test_cluster_leaf_spine_counts(void **state)
     assert_int_equal(cluster_leaf_count(&c), 12);
     c.n_gpus = 16;
     assert_int_equal(cluster_leaf_count(&c), 8);
+    /* One server has no fabric to cable by rail: its 8 GPUs hang from one
+     * plain leaf, no spine. */
+    c.n_gpus = 8;
+    assert_int_equal(cluster_rail_unit_gpus(&c), 0);
+    assert_int_equal(cluster_leaf_count(&c), 1);
+    assert_int_equal(cluster_spine_count(&c), 0);
     /* A domain larger than a leaf's GPU ports cannot be cabled by rail: a
      * 72-GPU domain on 32-port leaves is wired plain. */
     c.domain_gpus = 72;
