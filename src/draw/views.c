@@ -1142,6 +1142,17 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
         size_t l = strlen(buf);
         snprintf(buf + l, sizeof buf - l, "%d sites", cl->sites);
     }
+    /* A narrow column (a compare page's side) drops, in turn, a 1:1 ratio
+     * (no oversubscription to speak of) and the system's name, before the
+     * counts are cut. */
+    if (utf8_width(buf) > w && cl->oversub <= 1) {
+        char *r = strstr(buf, " (1:1)");
+        if (r)
+            memmove(r, r + 6, strlen(r + 6) + 1);
+    }
+    size_t name_len = strlen(cl->name);
+    if (utf8_width(buf) > w && strncmp(buf, cl->name, name_len) == 0 && buf[name_len] == ':')
+        memmove(buf, buf + name_len + 2, strlen(buf + name_len + 2) + 1);
     view_text(cv, 0, 0, w, buf, STYLE_HEADING);
     int sites_drawn = cl->sites > 1 ? 2 : 1;
     int gap = 6;

@@ -202,6 +202,23 @@ static void test_views_torus_keeps_legend_when_short(void **state)
     free(t);
 }
 
+/* In a narrow column the fabric's title drops "(1:1)" and the system's name
+ * before it cuts a count: at 50 columns the whole count line fits. */
+static void test_views_fabric_title_fits_narrow(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-b200", 128);
+    ViewInput in = view_input_default(&c);
+    char *t = draw(VIEW_FABRIC, &in, 50, 30, false, NULL);
+    *strchr(t, '\n') = '\0';
+    assert_string_equal(t, "128 GPUs = 16 servers of 8, 8 leaves, 4 spines");
+    free(t);
+    t = draw(VIEW_FABRIC, &in, 80, 30, false, NULL);
+    *strchr(t, '\n') = '\0';
+    assert_string_equal(t, "DGX B200: 128 GPUs = 16 servers of 8, 8 leaves, 4 spines (1:1)");
+    free(t);
+}
+
 static void test_views_fabric_spill_is_named(void **state)
 {
     (void)state;
@@ -498,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_views_nvl72_rack_total),
         cmocka_unit_test(test_views_torus_slice),
         cmocka_unit_test(test_views_torus_2d),
+        cmocka_unit_test(test_views_fabric_title_fits_narrow),
         cmocka_unit_test(test_views_torus_keeps_legend_when_short),
         cmocka_unit_test(test_views_fabric_spill_is_named),
         cmocka_unit_test(test_views_fabric_aggregates_large_cluster),
