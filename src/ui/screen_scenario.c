@@ -909,9 +909,11 @@ static int screen_scenario_result(Canvas *c, int x, int y, int w, PageState *p,
      * below names the cluster too, the figures are the point */
     if (utf8_width(line) > w)
         line[strlen(line) - strlen(scenario_cluster(s)->name) - strlen(sep)] = '\0';
+    /* still too wide (a side column): two lines, never a cut figure */
+    int lines = text_wrap_count(line, w) > 1 ? 2 : 1;
     if (c)
-        canvas_put_text_max(c, x, row, w, line, STYLE_BOLD);
-    row++;
+        text_draw_wrapped(c, x, row, w, lines, line, STYLE_BOLD);
+    row += lines;
     if (bottleneck_rows > 0 && r->bottleneck[0]) {
         char b[400];
         snprintf(b, sizeof b, "Bottleneck: %s", r->bottleneck);

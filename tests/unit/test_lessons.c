@@ -294,7 +294,20 @@ static void walk_pages(Track *t, int w, int h, bool must_fit)
                             "%d number/unit breaks\n%s\n",
                             t->path[i], p + 1, w, h, error, filled, scrolls, breaks, text);
             free(text);
+            /* Nothing a learner needs is cut: the page, drawn in UTF-8, has
+             * no ellipsis of the kind the canvas puts on cut text. */
+            canvas_set_ascii(c, false);
+            screen_page_draw(c, &ps, &cur);
+            text = canvas_to_text(c);
+            canvas_set_ascii(c, true);
+            bool cut = false; /* "…║" is a domain's "more GPUs than drawn" mark */
+            for (const char *q = strstr(text, "…"); q && !cut; q = strstr(q + 1, "…"))
+                cut = strncmp(q + strlen("…"), "║", strlen("║")) != 0;
+            if (cut)
+                print_error("%s page %d at %dx%d: text cut\n%s\n", t->path[i], p + 1, w, h, text);
+            free(text);
             screen_page_fini(&ps);
+            assert_false(cut);
             assert_false(error);
             assert_true(filled >= 2);
             assert_int_equal(breaks, 0);
@@ -313,6 +326,11 @@ static void test_lessons_pages_draw_at_80x24(void **state)
 static void test_lessons_pages_draw_at_160x50(void **state)
 {
     walk_pages(*state, 160, 50, true);
+}
+
+static void test_lessons_pages_draw_at_120x40(void **state)
+{
+    walk_pages(*state, 120, 40, true);
 }
 
 /* ---- scenarios: the reference solution meets the goal, the start does not ---- */
@@ -476,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_lessons_shape),
         cmocka_unit_test(test_lessons_pages_draw_at_80x24),
         cmocka_unit_test(test_lessons_pages_draw_at_160x50),
+        cmocka_unit_test(test_lessons_pages_draw_at_120x40),
         cmocka_unit_test(test_lessons_solutions_meet_goals),
         cmocka_unit_test(test_lessons_solutions_through_the_screen),
         cmocka_unit_test(test_lessons_no_single_move_meets_goal),
