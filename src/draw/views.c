@@ -1067,14 +1067,15 @@ static int view_fabric_leaves(Canvas *cv, int x0, int y_leaf, int y_dom, const F
  * the bus (a Clos: every leaf links to every spine). Returns the centre of
  * the spine row. */
 static int view_fabric_spines(Canvas *cv, int x0, int y_spine, const FabricRow *row,
-                              const ViewInput *in, const int *leaf_mid, int n_leaf)
+                              const ViewInput *in, int site, const int *leaf_mid, int n_leaf)
 {
     const Cluster *c = in->cluster;
     Style out = view_link_style(in, TIER_OUT);
     int spines = cluster_spine_count(c) / (c->sites > 0 ? c->sites : 1);
     if (spines < 1)
         spines = 1;
-    int digits = spines >= 100 ? 3 : spines >= 10 ? 2 : 1;
+    int last = (site + 1) * spines; /* the widest number this site draws */
+    int digits = last >= 100 ? 3 : last >= 10 ? 2 : 1;
     int sp_w = 8 + digits, sp_pitch = sp_w + 2;
     int sp_fit = (row->total_w + 2) / sp_pitch;
     int sp_drawn = spines <= sp_fit ? spines : sp_fit < 1 ? 1 : sp_fit;
@@ -1089,7 +1090,8 @@ static int view_fabric_spines(Canvas *cv, int x0, int y_spine, const FabricRow *
             snprintf(buf, sizeof buf, "%s %d", canvas_is_ascii(cv) ? "x" : "×",
                      spines - sp_drawn + 1);
         else
-            snprintf(buf, sizeof buf, "spine %d", k + 1);
+            snprintf(buf, sizeof buf, "spine %d",
+                     site * spines + k + 1); /* numbered on across sites */
         canvas_put_text_max(cv, sx + 1, y_spine + 1, sp_w - 2, buf, STYLE_SWITCH);
         canvas_vline(cv, mx, y_spine + 2, 2, LINE_LIGHT, out);
         bus_l = mx < bus_l ? mx : bus_l;
@@ -1116,7 +1118,8 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     view_fabric_domains(cv, x0, y_dom, w, in, site, &row);
     int leaf_mid[FABRIC_MAX_LEAF_BOXES];
     int n_leaf = view_fabric_leaves(cv, x0, y_leaf, y_dom, &row, in, leaf_mid);
-    int mid = no_spine ? leaf_mid[0] : view_fabric_spines(cv, x0, y0, &row, in, leaf_mid, n_leaf);
+    int mid =
+        no_spine ? leaf_mid[0] : view_fabric_spines(cv, x0, y0, &row, in, site, leaf_mid, n_leaf);
     if (spine_mid_x)
         *spine_mid_x = mid;
     return y_dom + row.s.box_h;

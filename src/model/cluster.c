@@ -221,6 +221,14 @@ int cluster_domain_of(const Cluster *c, int gpu)
     return gpu / c->domain_gpus;
 }
 
+long long cluster_site_gpus(const Cluster *c)
+{
+    int sites = c->sites < 1 ? 1 : c->sites;
+    long long per_site = (cluster_domain_count(c) + sites - 1) / sites;
+    long long gpus = per_site * c->domain_gpus;
+    return gpus > 0 ? gpus : 1;
+}
+
 int cluster_site_of(const Cluster *c, int gpu)
 {
     int d = cluster_domain_of(c, gpu);
@@ -254,7 +262,11 @@ int cluster_leaf_of(const Cluster *c, int gpu)
     long long unit = cluster_rail_unit_gpus(c);
     if (unit > 0)
         return (int)(gpu / unit * c->domain_gpus + gpu % c->domain_gpus);
-    return gpu / c->gpus_per_leaf;
+    /* plain: leaves never span two sites; each site's numbering follows
+     * the full sites before it */
+    long long per_site = cluster_site_gpus(c), site = gpu / per_site;
+    long long per_site_leaves = (per_site + c->gpus_per_leaf - 1) / c->gpus_per_leaf;
+    return (int)(site * per_site_leaves + (gpu - site * per_site) / c->gpus_per_leaf);
 }
 
 int cluster_leaf_count(const Cluster *c)
@@ -267,18 +279,26 @@ int cluster_leaf_count(const Cluster *c)
         return (int)(c->n_gpus / unit * c->domain_gpus +
                      (rest < c->domain_gpus ? rest : c->domain_gpus));
     }
-    return (int)(((long long)c->n_gpus + c->gpus_per_leaf - 1) / c->gpus_per_leaf);
+    long long per_site = cluster_site_gpus(c), leaves = 0;
+    for (long long first = 0; first < c->n_gpus; first += per_site) {
+        long long in = c->n_gpus - first < per_site ? c->n_gpus - first : per_site;
+        leaves += (in + c->gpus_per_leaf - 1) / c->gpus_per_leaf;
+    }
+    return (int)leaves;
 }
 
 int cluster_spine_count(const Cluster *c)
 {
     int leaves = cluster_leaf_count(c);
-    if (leaves <= 1)
+    int sites = c && c->sites > 1 ? c->sites : 1;
+    if (leaves <= 1 && sites == 1)
         return 0;
     double oversub = c->oversub >= 1 ? c->oversub : 1;
     /* uplinks per leaf = ceil(down / oversub); spine radix = 2 x down */
     long long up = (long long)ceil(c->gpus_per_leaf / oversub - 1e-9);
     long long radix = 2LL * c->gpus_per_leaf;
     long long spines = ((long long)leaves * up + radix - 1) / radix;
-    return spines < 1 ? 1 : (int)spines;
+    /* each site has at least one spine of its own: where the link between
+     * sites lands */
+    return spines < sites ? sites : (int)spines;
 }

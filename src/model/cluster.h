@@ -72,7 +72,9 @@ bool cluster_check(const Cluster *c, char *err, size_t err_len);
 int cluster_domain_count(const Cluster *c);
 int cluster_domain_of(const Cluster *c, int gpu); /* -1 when gpu out of range */
 int cluster_site_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
-int cluster_leaf_of(const Cluster *c, int gpu);   /* -1 when gpu out of range */
+/* GPUs per site: whole domains, the last site may hold fewer. */
+long long cluster_site_gpus(const Cluster *c);
+int cluster_leaf_of(const Cluster *c, int gpu); /* -1 when gpu out of range */
 /* Leaves in use; in a rail-optimized fabric a partial last unit still has
  * one leaf per rail it holds. */
 int cluster_leaf_count(const Cluster *c);

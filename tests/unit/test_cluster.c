@@ -97,6 +97,20 @@ static void test_cluster_domain_leaf_site_of(void **state)
     assert_int_equal(cluster_site_of(&c, 31), 0);
     assert_int_equal(cluster_site_of(&c, 32), 1);
     assert_int_equal(cluster_site_of(&c, 99), -1);
+    /* a leaf stands in one site: 64 GPUs on 32-port leaves at 2 sites of 32 */
+    assert_int_equal(cluster_leaf_count(&c), 2);
+    assert_int_equal(cluster_leaf_of(&c, 32), 1);
+    /* two TPU v5p slices of 256, one per site: a leaf and a spine at each
+     * (the preset's leaf would take all 512 chips, across both buildings) */
+    assert_true(cluster_from_system(&c, "tpu-v5p", 512, NULL, 0));
+    c.domain_gpus = 256;
+    c.sites = 2;
+    c.across_bytes_per_s = 1e12;
+    assert_true(c.gpus_per_leaf >= 512);
+    assert_int_equal(cluster_leaf_count(&c), 2);
+    assert_int_equal(cluster_leaf_of(&c, 255), 0);
+    assert_int_equal(cluster_leaf_of(&c, 256), 1);
+    assert_int_equal(cluster_spine_count(&c), 2);
 
     /* partial last domain: 100 GPUs in domains of 72 -> 2 domains */
     assert_true(cluster_from_system(&c, "gb200-nvl72", 100, NULL, 0));

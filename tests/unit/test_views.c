@@ -219,6 +219,23 @@ static void test_views_fabric_title_fits_narrow(void **state)
     free(t);
 }
 
+/* Two sites: site 2's switches carry their own numbers (18 spines, 9 a
+ * site: site 2 starts at spine 10; 36 leaves, 18 a site), never site 1's. */
+static void test_views_fabric_sites_number_their_own_switches(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("gb200-nvl72", 1152);
+    c.sites = 2;
+    c.across_bytes_per_s = 1e13;
+    ViewInput in = view_input_default(&c);
+    char *t = draw(VIEW_FABRIC, &in, 120, 30, false, NULL);
+    assert_contains(t, "36 leaves, 18 spines");
+    assert_contains(t, "spine 10");
+    assert_contains(t, "leaves 19-36");
+    assert_contains(t, "leaves 1-18");
+    free(t);
+}
+
 static void test_views_fabric_spill_is_named(void **state)
 {
     (void)state;
@@ -516,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_views_torus_slice),
         cmocka_unit_test(test_views_torus_2d),
         cmocka_unit_test(test_views_fabric_title_fits_narrow),
+        cmocka_unit_test(test_views_fabric_sites_number_their_own_switches),
         cmocka_unit_test(test_views_torus_keeps_legend_when_short),
         cmocka_unit_test(test_views_fabric_spill_is_named),
         cmocka_unit_test(test_views_fabric_aggregates_large_cluster),
