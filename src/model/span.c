@@ -202,6 +202,16 @@ static GroupShape default_shape(const Mapping *m, int kind, long long *period,
 static void worst_blocks(const GroupShape *g, long long period, long long outer, long long S,
                          long long *count, long long *min_per)
 {
+    /* Runs of n1 consecutive ranks that start every period ranks, with
+     * period | S and n1 <= period: every start sits at a multiple of period
+     * inside its block, so no run crosses a block edge (TP, EP and ETP
+     * groups in domains their size divides); the walk below would find
+     * the same. */
+    if (g->s1 == 1 && g->n2 <= 1 && period > 0 && S % period == 0 && g->n1 <= period) {
+        *count = 1;
+        *min_per = g->n1;
+        return;
+    }
     long long step = mapping_gcd(period, S);
     long long classes = S / step;
     bool two_a = g->s1 > 1 && S % g->s1 != 0;
