@@ -398,7 +398,7 @@ static void test_views_fabric_draws_rails(void **state)
     int rows;
     char *t = draw(VIEW_FABRIC, &in, 80, 24, false, &rows);
     for (int r = 1; r <= 8; r++) {
-        char want[16];
+        char want[32];
         snprintf(want, sizeof want, "│rail %d │", r);
         const char *at = strstr(t, want);
         assert_non_null(at);
