@@ -212,6 +212,13 @@ static void worst_blocks(const GroupShape *g, long long period, long long outer,
         *min_per = g->n1;
         return;
     }
+    /* Members at least a block apart (PP stages, DP replicas over big
+     * blocks): one block each, wherever the group starts. */
+    if (g->s1 >= S && (g->n2 <= 1 || g->s2 >= S)) {
+        *count = g->n1 * (g->n2 > 1 ? g->n2 : 1);
+        *min_per = 1;
+        return;
+    }
     long long step = mapping_gcd(period, S);
     long long classes = S / step;
     bool two_a = g->s1 > 1 && S % g->s1 != 0;
