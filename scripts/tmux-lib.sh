@@ -24,9 +24,10 @@ trap 'exit 1' INT TERM
 
 # tmux ends its server when the last session closes, and a session started
 # while it shuts down fails with "server exited unexpectedly": a keeper
-# session holds the server up for as long as the suite lives (and no longer,
-# even if the suite is killed).
-T new-session -d -s keeper "while kill -0 $$ 2>/dev/null; do sleep 1; done" ||
+# session holds the server up for as long as the suite lives, and no longer:
+# if the suite is killed (no EXIT trap runs), the keeper kills the server
+# and every program still running in it.
+T new-session -d -s keeper "while kill -0 $$ 2>/dev/null; do sleep 1; done; tmux -L $sock kill-server" ||
   { echo "$suite: tmux cannot start"; exit 1; }
 
 utf8=C.UTF-8
