@@ -226,14 +226,15 @@ static bool view_group_sentence(const ViewInput *in, char *buf, size_t n)
     const char *them = hw_noun(&in->cluster->gpu, HW_NOUN_MANY | HW_NOUN_CAP);
     if (sp.domains > 1) {
         snprintf(buf, n,
-                 "%s are lettered by %s group (%d groups of %d%s). A %s group spans "
+                 "%s are lettered by %s group (%d group%s of %d%s). A %s group spans "
                  "%d %s: its traffic leaves %s.",
-                 them, dim, groups, size, rep, dim, sp.domains,
+                 them, dim, groups, groups == 1 ? "" : "s", size, rep, dim, sp.domains,
                  view_domain_noun(in->cluster, true), in->cluster->up_link);
         return true;
     }
-    snprintf(buf, n, "%s are lettered by %s group (%d groups of %d%s); each fits in one %s.", them,
-             dim, groups, size, rep, view_domain_noun(in->cluster, false));
+    snprintf(buf, n, "%s are lettered by %s group (%d group%s of %d%s); each fits in one %s.",
+             them, dim, groups, groups == 1 ? "" : "s", size, rep,
+             view_domain_noun(in->cluster, false));
     return false;
 }
 

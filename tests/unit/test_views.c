@@ -236,6 +236,19 @@ static void test_views_fabric_sites_number_their_own_switches(void **state)
     free(t);
 }
 
+/* One group is "1 group", not "1 groups". */
+static void test_views_one_group_is_singular(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 8);
+    Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 1, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(&c);
+    in.mapping = &m;
+    char *t = draw(VIEW_FABRIC, &in, 100, 30, false, NULL);
+    assert_contains(t, "lettered by TP group (1 group of 8)");
+    free(t);
+}
+
 static void test_views_fabric_spill_is_named(void **state)
 {
     (void)state;
@@ -533,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_views_torus_slice),
         cmocka_unit_test(test_views_torus_2d),
         cmocka_unit_test(test_views_fabric_title_fits_narrow),
+        cmocka_unit_test(test_views_one_group_is_singular),
         cmocka_unit_test(test_views_fabric_sites_number_their_own_switches),
         cmocka_unit_test(test_views_torus_keeps_legend_when_short),
         cmocka_unit_test(test_views_fabric_spill_is_named),
