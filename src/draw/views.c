@@ -1126,6 +1126,23 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     return y_dom + row.s.box_h;
 }
 
+/* "DGX H100: 256 GPUs = 32 servers of 8, 8 leaves, 4 spines (1:1), 2 sites",
+ * with or without the system's name and the oversubscription ratio. */
+static void view_fabric_title(const Cluster *cl, bool name, bool ratio, char *buf, size_t n)
+{
+    int domains = cluster_domain_count(cl);
+    int leaves = cluster_leaf_count(cl), spines = cluster_spine_count(cl);
+    char r[32] = "", sites[32] = "";
+    if (ratio)
+        snprintf(r, sizeof r, " (%g:1)", cl->oversub);
+    if (cl->sites > 1)
+        snprintf(sites, sizeof sites, ", %d sites", cl->sites);
+    snprintf(buf, n, "%s%s%d %s = %d %s of %d, %d lea%s, %d spine%s%s%s", name ? cl->name : "",
+             name ? ": " : "", cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), domains,
+             view_domain_noun(cl, domains != 1), cl->domain_gpus, leaves,
+             leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", r, sites);
+}
+
 int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
 {
     if (!c || !in || !view_cluster_ok(in->cluster) || w <= 0 || h <= 0)
@@ -1135,28 +1152,15 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
     Canvas *cv = canvas_new(w, h);
     canvas_set_ascii(cv, canvas_is_ascii(c));
     char buf[1024];
-    int domains = cluster_domain_count(cl);
-    int leaves = cluster_leaf_count(cl), spines = cluster_spine_count(cl);
-    snprintf(buf, sizeof buf, "%s: %d %s = %d %s of %d, %d lea%s, %d spine%s (%g:1)%s%s", cl->name,
-             cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), domains,
-             view_domain_noun(cl, domains != 1), cl->domain_gpus, leaves,
-             leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", cl->oversub,
-             cl->sites > 1 ? ", " : "", "");
-    if (cl->sites > 1) {
-        size_t l = strlen(buf);
-        snprintf(buf + l, sizeof buf - l, "%d sites", cl->sites);
-    }
     /* A narrow column (a compare page's side) drops, in turn, a 1:1 ratio
      * (no oversubscription to speak of) and the system's name, before the
      * counts are cut. */
-    if (utf8_width(buf) > w && cl->oversub <= 1) {
-        char *r = strstr(buf, " (1:1)");
-        if (r)
-            memmove(r, r + 6, strlen(r + 6) + 1);
-    }
-    size_t name_len = strlen(cl->name);
-    if (utf8_width(buf) > w && strncmp(buf, cl->name, name_len) == 0 && buf[name_len] == ':')
-        memmove(buf, buf + name_len + 2, strlen(buf + name_len + 2) + 1);
+    bool ratio = cl->oversub > 1;
+    view_fabric_title(cl, true, true, buf, sizeof buf);
+    if (utf8_width(buf) > w)
+        view_fabric_title(cl, true, ratio, buf, sizeof buf);
+    if (utf8_width(buf) > w)
+        view_fabric_title(cl, false, ratio, buf, sizeof buf);
     view_text(cv, 0, 0, w, buf, STYLE_HEADING);
     int sites_drawn = cl->sites > 1 ? 2 : 1;
     int gap = 6;
