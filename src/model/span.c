@@ -194,6 +194,24 @@ static GroupShape default_shape(const Mapping *m, int kind, long long *period,
 
 #define SPAN_MAX_STARTS 64
 
+/* The worst start, in closed form, of a progression whose stride s divides
+ * the block S (or of copies of it a block or more apart) when its starts
+ * step by its own extent (period = s*n) and reach every offset a multiple
+ * of step = gcd(period, S). Counted in strides, the group is a run of n
+ * consecutive units in blocks of B = S/s units, starting at a multiple of
+ * u = step/s, and u divides n (an offset below s moves no member across a
+ * block edge). The run touches the most blocks when it starts latest, at
+ * B - u, with u members in its first block; a start touching as many
+ * blocks leaves its first and last blocks a multiple of u each, so none
+ * holds fewer: that one start is the worst, exactly. */
+static void stride_run_worst(const GroupShape *g, long long step, long long S, long long *count,
+                             long long *min_per)
+{
+    prog_blocks(S - step, g->s1, g->n1, S, count, min_per);
+    if (g->n2 > 1)
+        *count *= g->n2;
+}
+
 /* Worst blocks of size S touched by a group over the group starts
  * a + b*period (a in {0, s1-1}, b < outer). When the starts hit every
  * residue class modulo S that a multiple of gcd(period, S) can (outer large),
@@ -221,6 +239,11 @@ static void worst_blocks(const GroupShape *g, long long period, long long outer,
     }
     long long step = mapping_gcd(period, S);
     long long classes = S / step;
+    if (S % g->s1 == 0 && period == g->s1 * g->n1 && (g->n2 <= 1 || g->s2 >= S) &&
+        outer >= classes) {
+        stride_run_worst(g, step, S, count, min_per);
+        return;
+    }
     bool two_a = g->s1 > 1 && S % g->s1 != 0;
     *count = 0;
     *min_per = LLONG_MAX;
