@@ -16,6 +16,7 @@
 #include "cmd/cli.h"
 #include "cmd/evalflags.h"
 #include "cmd/json.h"
+#include "model/balance.h"
 #include "model/cluster.h"
 #include "model/hw.h"
 #include "model/mapping.h"
@@ -61,13 +62,18 @@ static const char eval_help[] =
     "  --tp --pp --dp --ep --cp N   --interleave V   --zero 0|1|2|3 (default 1)\n"
     "  --etp N            expert tensor parallelism (default 1); experts fold over the\n"
     "                     TP x CP x DP ranks, so EP x ETP must divide TP x CP x DP\n"
+    "Placement: rank r on GPU r, except where TP does not divide the domain and\n"
+    "balancing helps: then each TP group stays whole or is split between two\n"
+    "neighbouring domains with as many GPUs on each side as can be (the table says so)\n"
     "Output:\n"
     "  --json, --format json|text   --list (presets with their figures)\n";
 
 /* --- output ---------------------------------------------------------------- */
 
+/* balanced: the fewest ranks a split TP group keeps in one domain with the
+ * balanced placement (balance.h), or 0 with the default placement. */
 static void print_json(FILE *out, const Cluster *c, const Workload *w, const Mapping *m,
-                       const StepResult *r)
+                       const StepResult *r, int balanced)
 {
     fputs("{\"system\":", out);
     json_string(out, c->system_id);
@@ -93,6 +99,7 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "mem_per_gpu_bytes", r->mem_per_gpu_bytes);
     json_next_number(out, "hbm_bytes", r->hbm_bytes);
     fprintf(out, ",\"micro_batches\":%d", r->micro_batches);
+    json_next_string(out, "placement", balanced ? "balanced" : "default");
     json_next_string(out, "bottleneck", r->bottleneck);
     fputs(",\"breakdown\":{\"compute_s\":", out);
     json_number(out, r->part_s[STEP_COMPUTE]);
@@ -123,7 +130,7 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
 }
 
 static void print_table(FILE *out, const Cluster *c, const Workload *w, const Mapping *m,
-                        const StepResult *r)
+                        const StepResult *r, int balanced)
 {
     char a[40], b[40], d[40];
     char map[64];
@@ -143,6 +150,12 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Ma
         units_format(UNITS_BANDWIDTH, c->across_bytes_per_s, true, a, sizeof a);
         fprintf(out, "  scale-across: %d sites joined by %s\n", c->sites, a);
     }
+    if (balanced)
+        fprintf(out,
+                "  placement: balanced, no TP group split with fewer than %d %s on a side\n"
+                "             (with ranks in order, a split group keeps as few as %d)\n",
+                balanced, hw_noun(&c->gpu, HW_NOUN_MANY),
+                balance_default_min_part(c->n_gpus, c->domain_gpus, m->tp));
     units_format(UNITS_TIME, r->step_s, true, a, sizeof a);
     fprintf(out, "\n  step time        %s\n", a);
     units_format_si(r->tokens_per_s, a, sizeof a);
@@ -247,11 +260,15 @@ int cmd_eval(int argc, char **argv)
         return CLI_USAGE;
     StepResult r;
     char err[300];
-    if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
+    int part = 0;
+    Placement *p = balance_job_placement(&c, &w, &m, NULL, &part);
+    StepStatus st = step_eval(&c, &w, &m, p, NULL, &r, err, sizeof err);
+    placement_free(p);
+    if (st != STEP_OK)
         return cli_usage_error("eval: %s", err);
     if (json)
-        print_json(stdout, &c, &w, &m, &r);
+        print_json(stdout, &c, &w, &m, &r, part);
     else
-        print_table(stdout, &c, &w, &m, &r);
+        print_table(stdout, &c, &w, &m, &r, part);
     return CLI_OK;
 }

@@ -229,6 +229,39 @@ static void test_eval_json_has_contract_keys(void **state)
     assert_string_equal(out_buf, first); /* --format json is --json */
 }
 
+/* TP 8 in domains of 9 (GPT-3, 96 A100s, PP 12): eval runs the balanced
+ * placement, says so in the table and in JSON, and is faster than ranks in
+ * order would be (test_balance works the parts by hand). Domains of 8 keep
+ * the default placement and print no placement line. */
+static void test_eval_balances_tp_groups_that_straddle(void **state)
+{
+    (void)state;
+    int rc = run_eval("--system", "dgx-a100", "--gpus", "96", "--model", "gpt3-175b", "--tp", "8",
+                      "--pp", "12", "--domain", "9", NULL);
+    assert_int_equal(rc, 0);
+    CONTAINS(out_buf, "placement: balanced, no TP group split with fewer than 2 GPUs on a side");
+    CONTAINS(out_buf, "a split group keeps as few as 1)");
+    rc = run_eval("--system", "dgx-a100", "--gpus", "96", "--model", "gpt3-175b", "--tp", "8",
+                  "--pp", "12", "--domain", "9", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_true(json_valid(out_buf));
+    CONTAINS(out_buf, "\"placement\":\"balanced\"");
+    double balanced = json_num(out_buf, "step_s");
+    Cluster c = tl_preset("dgx-a100", 96);
+    c.domain_gpus = 9;
+    Workload w = tl_model("gpt3-175b");
+    Mapping m = {.tp = 8, .cp = 1, .pp = 12, .dp = 1, .ep = 1, .interleave = 1, .zero = 1};
+    StepResult flat = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    assert_true(balanced < 0.85 * flat.step_s);
+    rc = run_eval("--system", "dgx-a100", "--gpus", "96", "--model", "gpt3-175b", "--tp", "8",
+                  "--pp", "12", "--domain", "8", NULL);
+    assert_int_equal(rc, 0);
+    assert_null(strstr(out_buf, "placement:"));
+    rc = run_eval("--system", "dgx-a100", "--gpus", "96", "--model", "gpt3-175b", "--tp", "8",
+                  "--pp", "12", "--domain", "8", "--json", NULL);
+    CONTAINS(out_buf, "\"placement\":\"default\"");
+}
+
 static void test_eval_json_checker_can_fail(void **state)
 {
     (void)state;
@@ -490,6 +523,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eval_json_has_contract_keys),
         cmocka_unit_test(test_eval_json_checker_can_fail),
+        cmocka_unit_test(test_eval_balances_tp_groups_that_straddle),
         cmocka_unit_test(test_eval_derives_dp_and_gpus),
         cmocka_unit_test(test_eval_flags_override_preset),
         cmocka_unit_test(test_eval_bad_flags_exit_2_with_one_line),
