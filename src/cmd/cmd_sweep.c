@@ -20,6 +20,7 @@
 #include "cmd/json.h"
 #include "draw/canvas.h"
 #include "draw/charts.h"
+#include "model/balance.h"
 #include "model/hw.h"
 #include "model/step.h"
 #include "model/sweep.h"
@@ -337,7 +338,16 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
         fputs("  placement: data-parallel ranks share a domain, pipeline stages outermost "
               "(TP, EP, DP, PP)\n",
               out);
-    else
+    else if (e->place == SWEEP_PLACE_BALANCED) {
+        int part = 0;
+        placement_free(balance_tp_placement(c->n_gpus, c->domain_gpus, e->m.tp, &part));
+        char why[160];
+        snprintf(why, sizeof why,
+                 "TP groups balanced over neighbouring domains, none split with fewer than %d "
+                 "on a side (with ranks in order, as few as %d)",
+                 part, balance_default_min_part(c->n_gpus, c->domain_gpus, e->m.tp));
+        print_wrapped(out, "  placement: ", why);
+    } else
         fputs("  placement: the default, TP innermost, then EP, PP, DP\n", out);
     print_wrapped(out, "  bottleneck: ", best->bottleneck);
     /* the runner-up with another TP degree, to show what the choice is worth */

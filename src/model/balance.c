@@ -22,7 +22,7 @@
 #include <string.h>
 
 #define BALANCE_MAX_TP    64        /* parts and states fit the packed moves below */
-#define BALANCE_MAX_CELLS (1 << 21) /* domains x states kept: 8 MB */
+#define BALANCE_MAX_CELLS (1 << 20) /* domains x states kept: 4 MB */
 
 /* How a state was reached: the state before (13 bits) and the first parts
  * a <= b of the groups split towards the next domain (0: none); -1: not. */
@@ -145,15 +145,23 @@ Placement *balance_tp_placement(int n, int d, int t, int *min_part)
     if (n < 1 || d < 1 || t < 2 || t >= d || d % t == 0 || n % t || t > BALANCE_MAX_TP || d >= n)
         return NULL;
     Balance b = {n, d, t, (n + d - 1) / d, (t + 1) * (t + 1), NULL};
-    if ((long long)b.domains * b.states > BALANCE_MAX_CELLS)
-        return NULL;
     int beat = balance_default_min_part(n, d, t);
+    if (beat >= t / 2 || (long long)b.domains * b.states > BALANCE_MAX_CELLS)
+        return NULL;
     b.move = xmem_alloc((size_t)b.domains * b.states * sizeof *b.move);
-    int p = t / 2;
-    while (p > beat && !reachable(&b, p))
-        p--;
+    /* the largest p that works, by halving: a layout whose parts are all at
+     * least p has them at least p - 1 too */
+    int lo = beat, hi = t / 2; /* lo fails (it is the order's), the answer is in (lo, hi] */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (reachable(&b, mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int p = lo;
     Placement *pl = NULL;
-    if (p > beat) {
+    if (p > beat && reachable(&b, p)) {
         int *gpu = xmem_alloc((size_t)n * sizeof *gpu);
         lay_out(&b, gpu);
         pl = placement_new(n);

@@ -28,7 +28,7 @@
  * default placement: t divides d (no group is split) or t >= d (a group
  * must cover several domains anyway), no split leaves fewer than the best
  * balance, or the search would be too large (n/d domains x (t+1)^2 states
- * over 2 M). Deterministic; a few milliseconds at the largest. */
+ * over 1 M). Deterministic; a few milliseconds at the largest. */
 Placement *balance_tp_placement(int n, int d, int t, int *min_part);
 
 /* The fewest ranks a split TP group keeps in one domain with the default

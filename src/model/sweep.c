@@ -19,6 +19,7 @@
 
 #include "base/msg.h"
 #include "base/xmem.h"
+#include "model/balance.h"
 #include "model/units.h"
 
 #include <math.h>
@@ -43,6 +44,8 @@ const char *sweep_place_name(SweepPlace p)
         return "TP, EP, PP, DP";
     case SWEEP_PLACE_DP_INNER:
         return "TP, EP, DP, PP";
+    case SWEEP_PLACE_BALANCED:
+        return "TP balanced";
     default:
         return "?";
     }
@@ -662,6 +665,55 @@ static void search_alternatives(Search *s)
     merge_sorted_tail(r, base_n);
 }
 
+/* The balanced placement of each TP degree, made once per search. */
+typedef struct {
+    int tp[SWEEP_BALANCE_TOP];
+    Placement *p[SWEEP_BALANCE_TOP];
+    int n;
+} BalanceCache;
+
+static const Placement *cached_balance(BalanceCache *bc, const Cluster *c, int tp)
+{
+    for (int i = 0; i < bc->n; i++)
+        if (bc->tp[i] == tp)
+            return bc->p[i];
+    if (bc->n == SWEEP_BALANCE_TOP)
+        return NULL;
+    bc->tp[bc->n] = tp;
+    bc->p[bc->n] = balance_tp_placement(c->n_gpus, c->domain_gpus, tp, NULL);
+    return bc->p[bc->n++];
+}
+
+/* The balanced placement on the best SWEEP_BALANCE_TOP default-placement
+ * entries that have one, kept (appended, then merged) where faster. */
+static void search_balanced(Search *s)
+{
+    SweepResult *r = s->r;
+    const int base_n = r->n;
+    int top =
+        s->o.alt_top < 0 || s->o.alt_top > SWEEP_BALANCE_TOP ? SWEEP_BALANCE_TOP : s->o.alt_top;
+    BalanceCache bc = {{0}, {NULL}, 0};
+    for (int i = 0, seen = 0; i < base_n && seen < top; i++) {
+        const SweepEntry e = r->entries[i];
+        if (e.place != SWEEP_PLACE_DEFAULT)
+            continue;
+        seen++;
+        const Placement *p = cached_balance(&bc, s->c, e.m.tp);
+        if (!p || !reserve(r))
+            continue;
+        Workload wl = sweep_entry_workload(s->w, &e);
+        StepResult res;
+        char why[MSG_LEN];
+        r->evaluated++;
+        if (step_eval(s->c, &wl, &e.m, p, s->o.params, &res, why, sizeof why) == STEP_OK &&
+            res.step_s < e.step_s)
+            entry_from(&r->entries[r->n++], &e.m, &wl, SWEEP_PLACE_BALANCED, &res);
+    }
+    for (int i = 0; i < bc.n; i++)
+        placement_free(bc.p[i]);
+    merge_sorted_tail(r, base_n);
+}
+
 /* TP overlap on and sequence parallelism off, where free, on the best
  * SWEEP_TUNE_TOP candidates with TP > 1: a variant replaces the entry when
  * it is faster and fits as well. */
@@ -724,6 +776,7 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
     qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
     search_tune(&s);
     search_alternatives(&s);
+    search_balanced(&s);
     while (r->n_fit < r->n && r->entries[r->n_fit].fits)
         r->n_fit++;
     return true;
@@ -790,6 +843,8 @@ Placement *sweep_entry_placement(const Cluster *c, const SweepEntry *e)
 {
     if (!c || !e || e->place == SWEEP_PLACE_DEFAULT)
         return NULL;
+    if (e->place == SWEEP_PLACE_BALANCED)
+        return balance_tp_placement(c->n_gpus, c->domain_gpus, e->m.tp, NULL);
     Placement *p = placement_new(c->n_gpus);
     if (p)
         fill_dp_inner(p, &e->m);
@@ -807,6 +862,12 @@ StepStatus sweep_entry_eval(const Cluster *c, const Workload *w, const SweepEntr
     Workload wl = sweep_entry_workload(w, e);
     if (e->place == SWEEP_PLACE_DEFAULT || !c)
         return step_eval(c, &wl, &e->m, NULL, params, out, err, err_len);
+    if (e->place == SWEEP_PLACE_BALANCED) {
+        Placement *p = sweep_entry_placement(c, e);
+        StepStatus st = step_eval(c, &wl, &e->m, p, params, out, err, err_len);
+        placement_free(p);
+        return st;
+    }
     GroupSpan span[DIM_COUNT], edp;
     dp_inner_spans(c, &e->m, span, &edp);
     return step_eval_spans(c, &wl, &e->m, span, edp, params, out, err, err_len);

@@ -38,7 +38,12 @@
  * in closed form (step_eval_spans), so it costs what a default evaluation
  * costs; skipped unevaluated when its spans are the default's, and kept only
  * when its step time differs. TP always stays innermost:
- * its all-reduces sit on the critical path of every layer.
+ * its all-reduces sit on the critical path of every layer. Where TP does
+ * not divide the domain, the balanced placement (balance.h: each TP group
+ * whole or split between two neighbouring domains, no part smaller than it
+ * must be) is evaluated on the best SWEEP_BALANCE_TOP default-placement
+ * candidates (fewer when alt_top says so), exactly (O(GPUs) each, hence the
+ * cap), and kept where faster.
  *
  * Ranking: mappings whose memory fits first, by step time; then those that
  * do not fit (flagged), by step time. Ties break on the smaller TP, PP, EP,
@@ -63,6 +68,7 @@
 typedef enum {
     SWEEP_PLACE_DEFAULT,  /* TP, CP, EP, PP, DP innermost to outermost (rank r on GPU r) */
     SWEEP_PLACE_DP_INNER, /* TP, CP, EP, DP, PP: DP ranks share a domain, PP spreads out */
+    SWEEP_PLACE_BALANCED, /* TP groups balanced over neighbouring domains (balance.h) */
     SWEEP_PLACE_COUNT
 } SweepPlace;
 
@@ -120,6 +126,7 @@ typedef struct {
 } SweepResult;
 
 #define SWEEP_TUNE_TOP    32     /* candidates whose overlap and SP are tried */
+#define SWEEP_BALANCE_TOP 32     /* candidates whose balanced placement is tried */
 #define SWEEP_MAX_ENTRIES 100000 /* 25 MB of entries; real jobs stay under 10,000 */
 
 /* Runs the search; r must be zeroed ({0}) or come from an earlier sweep_run,

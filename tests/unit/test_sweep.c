@@ -653,6 +653,54 @@ static void test_sweep_settings_search_ranked_and_exact(void **state)
  * domain series on 64 GPUs: with domains of 4, 8 and 16 nested in one
  * another no group spans more domains as the domain grows, so the best step
  * time never rises. */
+/* GPT-3 175B on 96 A100s in domains of 9 with TP 8 and PP 12 pinned: ranks
+ * in order split a TP group 1 + 7, the balanced placement no worse than
+ * 2 + 6 (test_balance works it by hand), so the balanced entries rank
+ * first; the entry re-evaluates to the same figures with its placement.
+ * With alt_top 0 (the search eval uses) and in domains of 8 (TP divides
+ * them) no entry is balanced. */
+static void test_sweep_balances_straddling_tp(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("dgx-a100", 96);
+    c.domain_gpus = 9;
+    Workload w = tl_model("gpt3-175b");
+    SweepOptions o = sweep_options_default();
+    o.tp = 8;
+    o.pp = 12;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, &o);
+    const SweepEntry *best = sweep_best(&r);
+    assert_int_equal(best->place, SWEEP_PLACE_BALANCED);
+    double best_default = 0;
+    int balanced = 0;
+    for (int i = 0; i < r.n; i++) {
+        balanced += r.entries[i].place == SWEEP_PLACE_BALANCED;
+        if (r.entries[i].place == SWEEP_PLACE_DEFAULT && r.entries[i].fits && best_default == 0)
+            best_default = r.entries[i].step_s;
+    }
+    assert_true(balanced > 0 && balanced <= SWEEP_BALANCE_TOP);
+    assert_true(best->step_s < best_default);
+    StepResult again;
+    char err[300] = "";
+    assert_int_equal(sweep_entry_eval(&c, &w, best, NULL, &again, err, sizeof err), STEP_OK);
+    assert_true(again.step_s == best->step_s);
+    assert_int_equal(again.span[DIM_TP].min_per_domain, 2);
+    Placement *p = sweep_entry_placement(&c, best);
+    assert_non_null(p);
+    placement_free(p);
+    o.alt_top = 0;
+    run_ok(&r, &c, &w, &o);
+    for (int i = 0; i < r.n; i++)
+        assert_int_not_equal(r.entries[i].place, SWEEP_PLACE_BALANCED);
+    o.alt_top = -1;
+    c.domain_gpus = 8;
+    run_ok(&r, &c, &w, &o);
+    for (int i = 0; i < r.n; i++)
+        assert_int_not_equal(r.entries[i].place, SWEEP_PLACE_BALANCED);
+    sweep_result_free(&r);
+}
+
 static void test_sweep_series(void **state)
 {
     (void)state;
@@ -702,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_sweep_winner_keeps_tp_inside),
         cmocka_unit_test(test_sweep_scale_across_keeps_dp_in_site),
         cmocka_unit_test(test_sweep_options_and_errors),
+        cmocka_unit_test(test_sweep_balances_straddling_tp),
         cmocka_unit_test(test_sweep_series),
         cmocka_unit_test(test_sweep_finds_dp1_for_batch_1),
         cmocka_unit_test(test_sweep_searches_framework_settings),
