@@ -591,7 +591,7 @@ static const KeyBinding screen_scenario_rows[] = {
     {{'g'}, "g", "pick its TP group; again: PP, DP, EP", "g group", 3, screen_scenario_key_group},
     {{UIK_ENTER},
      "Enter",
-     "drop: swap with the one under the cursor, or move the group here",
+     "drop: swap places, or move the picked group here",
      "Enter drop",
      2,
      screen_scenario_key_drop},

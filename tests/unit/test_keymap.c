@@ -9,7 +9,9 @@
 
 #include "testlib.h"
 
+#include "base/utf8.h"
 #include "ui/keymap.h"
+#include "ui/screens.h"
 
 #include <string.h>
 
@@ -86,11 +88,33 @@ static void test_keymap_footer_says_help_only_when_a_row_answers_it(void **state
     assert_string_equal(out[0], "q quit · ? more");
 }
 
+/* The lesson page's and the scenario's ? rows fit the overlay at 80x24:
+ * the box is 78 columns wide with 2 of padding on each side, so 74 are left
+ * for a row; a longer one is cut with an ellipsis. */
+static void test_keymap_help_rows_fit_80_columns(void **state)
+{
+    (void)state;
+    const KeyTable *sets[][2] = {{&screen_page_keys, NULL},
+                                 {&screen_scenario_keys, &screen_page_keys}};
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        const char *lines[80];
+        char buf[16384];
+        int n = keymap_help_lines(sets[k], sets[k][1] ? 2 : 1, lines, 80, buf, sizeof buf);
+        assert_true(n > 5);
+        for (int i = 0; i < n; i++)
+            if (utf8_width(lines[i]) > 74) {
+                print_error("%d columns: '%s'\n", utf8_width(lines[i]), lines[i]);
+                fail();
+            }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keymap_find_any_code_of_a_row),
         cmocka_unit_test(test_keymap_help_leaves_out_rows_an_earlier_table_answers),
+        cmocka_unit_test(test_keymap_help_rows_fit_80_columns),
         cmocka_unit_test(test_keymap_footer_says_help_only_when_a_row_answers_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
