@@ -210,16 +210,14 @@ typedef struct {
     const Workload *w;
     const Mapping *m;
     const Placement *p;
-    bool words; /* write the bottleneck in words (not for a search) */
-    StepParams P;
-    CollParams cpar;
+    const StepPrep *f; /* what the cluster and the workload's shape give */
+    bool words;        /* write the bottleneck in words (not for a search) */
+    StepParams P;      /* f's, with dp_overlap 0 when the workload turns it off */
     double t, pp, d, e, v, b, s, h, L, V, s_loc, mb;
     int Ls, Lc;
     double act_b;
     bool full, selective, moe, sp;
     double moe_layers;
-    double fwd_avg; /* forward FLOPs per token per layer (all layers' mean) */
-    double layer_params, expert_params, pscale;
     double act_layer;         /* bytes one layer produces per micro-batch (no recompute) */
     double act_stored;        /* bytes one layer keeps for backward under the recompute policy */
     double logits;            /* fp32 logits of the last stage, per micro-batch */
@@ -271,7 +269,7 @@ static double step_act_per_token(const Step *S)
 }
 
 /* Sizes, settings and parameter counts shared by the terms. */
-static void step_setup(Step *S, StepResult *r, const GroupSpan *spans)
+static void step_setup(Step *S, StepResult *r)
 {
     const Workload *w = S->w;
     const Mapping *m = S->m;
@@ -296,30 +294,12 @@ static void step_setup(Step *S, StepResult *r, const GroupSpan *spans)
     r->micro_batches = (int)S->mb;
     r->layers_per_stage = S->Ls;
     r->layers_per_chunk = S->Lc;
-    for (int dim = 0; dim < DIM_COUNT; dim++)
-        r->span[dim] = spans ? spans[dim] : span_worst(m, S->c, S->p, (MappingDim)dim);
-
-    /* All dense layers are alike and so are all MoE layers (dense first). */
-    double dense_layers = S->L - S->moe_layers, fwd_sum = 0;
-    S->layer_params = S->expert_params = 0;
-    if (dense_layers > 0) {
-        fwd_sum += dense_layers * workload_layer_fwd_flops_per_token(w, 0);
-        S->layer_params += dense_layers * workload_layer_params(w, 0);
-    }
-    if (S->moe_layers > 0) {
-        fwd_sum += S->moe_layers * workload_layer_fwd_flops_per_token(w, w->layers - 1);
-        S->layer_params += S->moe_layers * workload_layer_params(w, w->layers - 1);
-        S->expert_params += S->moe_layers * workload_layer_expert_params(w, w->layers - 1);
-    }
-    double derived = S->layer_params + workload_embedding_params(w);
-    S->pscale = w->params > 0 ? w->params / derived : 1.0;
-    S->fwd_avg = fwd_sum / S->L;
-
     /* Parameters held by one GPU of the last stage. */
-    double dense_layer = (S->layer_params - S->expert_params) / S->L * S->pscale;
-    double expert_layer = S->expert_params / S->L * S->pscale;
-    double emb = m->pp > 1 ? S->V * S->h : workload_embedding_params(w);
-    S->n_dense = (S->Ls * dense_layer + emb * S->pscale) / S->t;
+    const StepPrep *f = S->f;
+    double dense_layer = (f->layer_params - f->expert_params) / S->L * f->pscale;
+    double expert_layer = f->expert_params / S->L * f->pscale;
+    double emb = m->pp > 1 ? S->V * S->h : f->embedding_params;
+    S->n_dense = (S->Ls * dense_layer + emb * f->pscale) / S->t;
     /* Experts fold over the TP x CP x DP ranks as ETP x EP x EDP
      * (Megatron-Core parallel folding): each GPU holds 1/(ETP x EP). */
     S->n_expert = S->Ls * expert_layer / ((double)mapping_etp(m) * S->e);
@@ -398,18 +378,14 @@ static void step_compute(Step *S, StepResult *r)
 {
     const Workload *w = S->w;
     const Cluster *c = S->c;
-    double per_token = (S->full ? 4.0 : 3.0) * S->fwd_avg;
+    double per_token = (S->full ? 4.0 : 3.0) * S->f->fwd_avg;
     if (S->selective && !w->flash_attention)
         per_token += 4.0 * S->s * S->h;
     per_token *= S->Ls;
     per_token += 3.0 * workload_logit_fwd_flops_per_token(w);
     r->mb_flops = S->b * S->s_loc * per_token / S->t;
-    bool fp8 = w->precision == WL_FP8;
-    r->peak_flops = fp8 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
-    GemmCalibration cal = gemm_share(&c->gpu);
-    double share = S->P.compute_efficiency > 0 ? S->P.compute_efficiency
-                   : fp8 && cal.fp8_share > 0  ? cal.fp8_share
-                                               : cal.bf16_share;
+    r->peak_flops = w->precision == WL_FP8 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
+    double share = S->f->share;
     r->params.compute_efficiency = share;
     double local_experts = S->moe ? (double)w->experts / S->e : 0;
     double moe_share = S->moe_layers / S->L;
@@ -451,10 +427,10 @@ static void step_tp(Step *S, StepResult *r)
         double bytes = S->b * S->s_loc * S->h * S->act_b, n = (S->full ? 6.0 : 4.0) * S->Ls;
         CollCost one;
         if (S->sp) {
-            CollCost rs =
-                collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c, &S->cpar);
+            CollCost rs = collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c,
+                                               &S->f->cpar);
             CollCost ag =
-                collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_TP], S->c, &S->cpar);
+                collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_TP], S->c, &S->f->cpar);
             one = rs;
             one.time_s += ag.time_s;
             for (int k = 0; k < TIER_COUNT; k++) {
@@ -462,7 +438,7 @@ static void step_tp(Step *S, StepResult *r)
                 one.tier_bytes[k] += ag.tier_bytes[k];
             }
         } else {
-            one = collective_cost_with(COLL_ALL_REDUCE, bytes, r->span[DIM_TP], S->c, &S->cpar);
+            one = collective_cost_with(COLL_ALL_REDUCE, bytes, r->span[DIM_TP], S->c, &S->f->cpar);
         }
         t_tp = n * one.time_s;
         r->comm[STEP_TP] = make_comm(n * S->mb, bytes, &one, r->span[DIM_TP]);
@@ -474,7 +450,7 @@ static void step_tp(Step *S, StepResult *r)
             2.0 * S->b * S->s * S->h * ((double)w->kv_heads / w->heads) * S->act_b / S->t;
         double n = (S->full ? 3.0 : 2.0) * S->Ls;
         CollCost one =
-            collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_CP], S->c, &S->cpar);
+            collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_CP], S->c, &S->f->cpar);
         t_cp = n * one.time_s;
         add_traffic(r, &one, n * S->mb);
     }
@@ -497,7 +473,7 @@ static void step_pp(Step *S, StepResult *r)
     if (S->m->pp <= 1)
         return;
     double bytes = S->b * S->s_loc * S->h * S->act_b / S->t, n = 2.0 * S->v;
-    CollParams pq = S->cpar;
+    CollParams pq = S->f->cpar;
     pq.across_sharers = S->c->n_gpus / S->pp;
     GroupSpan pair = pair_span(r->span[DIM_PP]);
     CollCost one = collective_cost_with(COLL_SEND_RECV, bytes, pair, S->c, &pq);
@@ -524,7 +500,8 @@ static void step_ep(Step *S, StepResult *r)
     double moe_per_stage = S->Ls * S->moe_layers / S->L;
     double bytes = S->b * S->s_loc / S->t * w->topk * S->h * S->act_b;
     double n = (S->full ? 6.0 : 4.0) * moe_per_stage;
-    CollCost one = collective_cost_with(COLL_ALL_TO_ALL, bytes, r->span[DIM_EP], S->c, &S->cpar);
+    CollCost one =
+        collective_cost_with(COLL_ALL_TO_ALL, bytes, r->span[DIM_EP], S->c, &S->f->cpar);
     double permute = n * 2.0 * bytes / S->c->gpu.hbm_bytes_per_s;
     r->ep_permute_s = S->mb * permute;
     S->t_ep = n * one.time_s + permute;
@@ -579,7 +556,8 @@ static void step_dp(Step *S, StepResult *r, const GroupSpan *edp_given)
         if (n_par <= 0 || span.size <= 1)
             continue;
         if (m->zero == 0) {
-            CollCost a = collective_cost_with(COLL_ALL_REDUCE, 4.0 * n_par, span, S->c, &S->cpar);
+            CollCost a =
+                collective_cost_with(COLL_ALL_REDUCE, 4.0 * n_par, span, S->c, &S->f->cpar);
             t_dp += a.time_s;
             add_traffic(r, &a, 1);
             if (part == 0) {
@@ -592,10 +570,10 @@ static void step_dp(Step *S, StepResult *r, const GroupSpan *edp_given)
         double per_layer =
             S->P.zero3_per_tensor ? workload_layer_tensors(S->w, S->w->layers - 1) : 1;
         double pieces = m->zero == 3 ? S->Ls * per_layer : 1.0;
-        CollCost a =
-            collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, S->c, &S->cpar);
-        CollCost g =
-            collective_cost_with(COLL_ALL_GATHER, S->act_b * n_par / pieces, span, S->c, &S->cpar);
+        CollCost a = collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, S->c,
+                                          &S->f->cpar);
+        CollCost g = collective_cost_with(COLL_ALL_GATHER, S->act_b * n_par / pieces, span, S->c,
+                                          &S->f->cpar);
         double gathers = m->zero == 3 ? (S->full ? 3.0 : 2.0) : 1.0;
         double n_ops = (m->zero == 3 ? S->mb : 1.0) * pieces;
         t_dp += n_ops * (a.time_s + gathers * g.time_s);
@@ -682,11 +660,12 @@ static void step_rates(const Step *S, StepResult *r)
         r->step_s += r->part_s[i];
     double n_gpus = S->c->n_gpus;
     r->tokens_per_s = (double)w->global_batch * S->s / r->step_s;
-    r->tflops_per_gpu = workload_model_flops(w) / r->step_s / n_gpus / 1e12;
-    r->hw_tflops_per_gpu = workload_hw_flops(w) / r->step_s / n_gpus / 1e12;
+    const double model_flops = S->f->model_flops;
+    r->tflops_per_gpu = model_flops / r->step_s / n_gpus / 1e12;
+    r->hw_tflops_per_gpu = (model_flops + workload_recompute_flops(w)) / r->step_s / n_gpus / 1e12;
     /* Against the peak of the precision the matmuls run in, so MFU stays
      * below the matmul share (an FP8 run is not "140% MFU"). */
-    r->mfu = workload_model_flops(w) / (r->step_s * n_gpus * r->peak_flops);
+    r->mfu = model_flops / (r->step_s * n_gpus * r->peak_flops);
     bottleneck_words(r, S->m, S->words);
     if (!r->fits && S->words) {
         char need[32], more[32], have[32];
@@ -699,8 +678,8 @@ static void step_rates(const Step *S, StepResult *r)
     }
 }
 
-static StepStatus step_check_inputs(const Cluster *c, const Workload *w, const Mapping *m,
-                                    const Placement *p, char *err, size_t err_len)
+/* The cluster and the workload, as step_prepare and step_eval check them. */
+static StepStatus step_check_shape(const Cluster *c, const Workload *w, char *err, size_t err_len)
 {
     if (!c) {
         msg_set(err, err_len, "no cluster");
@@ -716,6 +695,13 @@ static StepStatus step_check_inputs(const Cluster *c, const Workload *w, const M
         return STEP_ERR_WORKLOAD;
     if (!step_check_precision(c, w, err, err_len))
         return STEP_ERR_WORKLOAD;
+    return STEP_OK;
+}
+
+/* The mapping (and placement, when given) of one evaluation. */
+static StepStatus step_check_mapping(const Cluster *c, const Workload *w, const Mapping *m,
+                                     const Placement *p, char *err, size_t err_len)
+{
     if (!m) {
         msg_set(err, err_len, "no mapping");
         return STEP_ERR_MAPPING;
@@ -730,30 +716,71 @@ static StepStatus step_check_inputs(const Cluster *c, const Workload *w, const M
     return STEP_OK;
 }
 
-/* step_eval and step_eval_spans: spans NULL computes them from the placement. */
-static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapping *m,
-                                 const Placement *p, const GroupSpan *spans, bool words,
-                                 const GroupSpan *edp_given, const StepParams *params,
-                                 StepResult *out, char *err, size_t err_len)
+/* The parts of step_prepare past its checks. All dense layers are alike
+ * and so are all MoE layers (dense first). */
+static void step_prep_fill(StepPrep *f, const Cluster *c, const Workload *w,
+                           const StepParams *params)
 {
-    if (!out) {
-        msg_set(err, err_len, "no result to fill");
-        return STEP_ERR_MAPPING;
+    f->c = c;
+    f->P = params ? *params : step_params_default();
+    CollParams cpar = {f->P.up_efficiency, f->P.out_efficiency, f->P.coll_fixed_s,
+                       f->P.coll_ramp_bytes, 0};
+    f->cpar = cpar;
+    GemmCalibration cal = gemm_share(&c->gpu);
+    bool fp8 = w->precision == WL_FP8;
+    f->share = f->P.compute_efficiency > 0 ? f->P.compute_efficiency
+               : fp8 && cal.fp8_share > 0  ? cal.fp8_share
+                                           : cal.bf16_share;
+    double L = w->layers, moe_layers = workload_moe_layer_count(w);
+    double dense_layers = L - moe_layers, fwd_sum = 0;
+    f->layer_params = f->expert_params = 0;
+    if (dense_layers > 0) {
+        fwd_sum += dense_layers * workload_layer_fwd_flops_per_token(w, 0);
+        f->layer_params += dense_layers * workload_layer_params(w, 0);
     }
-    StepStatus st = step_check_inputs(c, w, m, p, err, err_len);
-    if (st != STEP_OK)
-        return st;
-    Step S;
-    memset(&S, 0, sizeof S);
-    S.c = c, S.w = w, S.m = m, S.p = p, S.words = words;
-    S.P = params ? *params : step_params_default();
-    CollParams cpar = {S.P.up_efficiency, S.P.out_efficiency, S.P.coll_fixed_s,
-                       S.P.coll_ramp_bytes, 0};
-    S.cpar = cpar;
-    StepResult *r = out;
+    if (moe_layers > 0) {
+        fwd_sum += moe_layers * workload_layer_fwd_flops_per_token(w, w->layers - 1);
+        f->layer_params += moe_layers * workload_layer_params(w, w->layers - 1);
+        f->expert_params += moe_layers * workload_layer_expert_params(w, w->layers - 1);
+    }
+    f->embedding_params = workload_embedding_params(w);
+    double derived = f->layer_params + f->embedding_params;
+    f->pscale = w->params > 0 ? w->params / derived : 1.0;
+    f->fwd_avg = fwd_sum / L;
+    f->model_flops = workload_model_flops(w);
+}
+
+bool step_prepare(StepPrep *prep, const Cluster *c, const Workload *w, const StepParams *params,
+                  char *err, size_t err_len)
+{
+    if (step_check_shape(c, w, err, err_len) != STEP_OK)
+        return false;
+    step_prep_fill(prep, c, w, params);
+    return true;
+}
+
+/* The sizes every term shares, for a checked workload and mapping. */
+static void step_begin(Step *S, const StepPrep *f, const Workload *w, const Mapping *m,
+                       StepResult *r)
+{
+    memset(S, 0, sizeof *S);
+    S->c = f->c, S->w = w, S->m = m, S->f = f;
+    S->P = f->P;
     memset(r, 0, sizeof *r);
-    step_setup(&S, r, spans);
-    r->params = S.P;
+    step_setup(S, r);
+    r->params = S->P;
+}
+
+/* One evaluation of checked inputs: spans NULL computes them from the
+ * placement p (NULL: the default one). */
+static void step_run(const StepPrep *f, const Workload *w, const Mapping *m, const Placement *p,
+                     const GroupSpan *spans, bool words, const GroupSpan *edp_given, StepResult *r)
+{
+    Step S;
+    step_begin(&S, f, w, m, r);
+    S.p = p, S.words = words;
+    for (int dim = 0; dim < DIM_COUNT; dim++)
+        r->span[dim] = spans ? spans[dim] : span_worst(m, f->c, p, (MappingDim)dim);
     step_compute(&S, r);
     step_tp(&S, r);
     step_pp(&S, r);
@@ -763,6 +790,26 @@ static StepStatus step_eval_impl(const Cluster *c, const Workload *w, const Mapp
     step_optimizer(&S, r);
     step_memory(&S, r);
     step_rates(&S, r);
+}
+
+/* step_eval and step_eval_spans: every input checked, then one run. */
+static StepStatus step_eval_checked(const Cluster *c, const Workload *w, const Mapping *m,
+                                    const Placement *p, const GroupSpan *spans,
+                                    const GroupSpan *edp_given, const StepParams *params,
+                                    StepResult *out, char *err, size_t err_len)
+{
+    if (!out) {
+        msg_set(err, err_len, "no result to fill");
+        return STEP_ERR_MAPPING;
+    }
+    StepStatus st = step_check_shape(c, w, err, err_len);
+    if (st == STEP_OK)
+        st = step_check_mapping(c, w, m, p, err, err_len);
+    if (st != STEP_OK)
+        return st;
+    StepPrep f;
+    step_prep_fill(&f, c, w, params);
+    step_run(&f, w, m, p, spans, true, edp_given, out);
     return STEP_OK;
 }
 
@@ -781,24 +828,38 @@ static void flop_count_text(double flops, char *buf, size_t len)
 StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
                      const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
-    return step_eval_impl(c, w, m, p, NULL, true, NULL, params, out, err, err_len);
+    return step_eval_checked(c, w, m, p, NULL, NULL, params, out, err, err_len);
 }
 
 StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m,
                            const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
                            const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
-    if (!span)
-        return step_eval_impl(c, w, m, NULL, NULL, true, NULL, params, out, err, err_len);
-    return step_eval_impl(c, w, m, NULL, span, true, &edp_span, params, out, err, err_len);
+    return step_eval_checked(c, w, m, NULL, span, span ? &edp_span : NULL, params, out, err,
+                             err_len);
 }
 
-StepStatus step_eval_spans_quiet(const Cluster *c, const Workload *w, const Mapping *m,
-                                 const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
-                                 const StepParams *params, StepResult *out, char *err,
-                                 size_t err_len)
+StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
+                              const GroupSpan span[DIM_COUNT], GroupSpan edp_span, bool words,
+                              StepResult *out, char *err, size_t err_len)
 {
-    return step_eval_impl(c, w, m, NULL, span, false, &edp_span, params, out, err, err_len);
+    StepStatus st = step_check_mapping(prep->c, w, m, NULL, err, err_len);
+    if (st == STEP_OK)
+        step_run(prep, w, m, NULL, span, words, &edp_span, out);
+    return st;
+}
+
+StepStatus step_memory_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
+                                StepResult *out, char *err, size_t err_len)
+{
+    StepStatus st = step_check_mapping(prep->c, w, m, NULL, err, err_len);
+    if (st != STEP_OK)
+        return st;
+    Step S;
+    step_begin(&S, prep, w, m, out);
+    step_optimizer(&S, out);
+    step_memory(&S, out);
+    return STEP_OK;
 }
 
 char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const StepResult *r,

@@ -132,14 +132,41 @@ StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m
                            const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
                            const StepParams *params, StepResult *out, char *err, size_t err_len);
 
-/* As step_eval_spans (span not NULL), for a search that ranks candidates
- * and prints none: every figure the same, but bottleneck (the words) left
- * empty; bottleneck_part and bottleneck_tier are set. Formatting the words
- * ("does not fit: needs 96.1 GB ...") would be a third of a search's time. */
-StepStatus step_eval_spans_quiet(const Cluster *c, const Workload *w, const Mapping *m,
-                                 const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
-                                 const StepParams *params, StepResult *out, char *err,
-                                 size_t err_len);
+/* What an evaluation derives from the cluster, the workload's shape and the
+ * parameters alone, the same for every mapping, micro-batch and framework
+ * setting: a search fills it once (step_prepare) instead of once per
+ * candidate. The fields are step.c's; callers only hold it. c is borrowed. */
+typedef struct {
+    const Cluster *c;
+    StepParams P;    /* params, or the defaults */
+    CollParams cpar; /* P's collective knobs */
+    double share;    /* matmul share of peak (compute_efficiency resolved) */
+    double layer_params, expert_params, embedding_params, pscale;
+    double fwd_avg;     /* forward FLOPs per token per layer (all layers' mean) */
+    double model_flops; /* workload_model_flops */
+} StepPrep;
+
+/* Checks the cluster and the workload as step_eval does and fills *prep;
+ * false with the reason in err. */
+bool step_prepare(StepPrep *prep, const Cluster *c, const Workload *w, const StepParams *params,
+                  char *err, size_t err_len);
+
+/* As step_eval_spans (span given), from a prepared cluster and workload: w
+ * is the prepared workload with at most its micro-batch, recompute and
+ * framework switches changed, each in range (not checked again; the mapping
+ * is). words false leaves bottleneck (the words) empty, for a search that
+ * ranks candidates and prints none; bottleneck_part and bottleneck_tier are
+ * set either way. */
+StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
+                              const GroupSpan span[DIM_COUNT], GroupSpan edp_span, bool words,
+                              StepResult *out, char *err, size_t err_len);
+
+/* The memory figures alone, as step_eval_prepared computes them (mem_*,
+ * mem_per_gpu_bytes, hbm_bytes, fits, with the sizes and settings they rest
+ * on; every time, rate and span zero): for a search that asks whether a
+ * candidate fits before it pays for an evaluation. */
+StepStatus step_memory_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
+                                StepResult *out, char *err, size_t err_len);
 
 const char *step_part_name(StepPart part); /* "compute", "TP", "PP", "bubble", "DP", "EP" */
 

@@ -8,7 +8,8 @@
  *
  * Cost: a candidate's spans are computed once per (TP, PP, DP, EP), not per
  * micro-batch, interleave and setting; the search evaluates without the
- * bottleneck words (step_eval_spans_quiet); the alternatives are sorted
+ * bottleneck words, from what step_prepare derived once per search; the
+ * alternatives are sorted
  * among themselves and merged into the ranked list, not sorted with it.
  *
  * Pure: no I/O. Allocation: the entry array (grown by doubling) and, while
@@ -283,7 +284,8 @@ typedef struct {
     const Cluster *c;
     const Workload *w;
     SweepOptions o;
-    Workload wl; /* w with the candidate's micro-batch */
+    StepPrep prep; /* c and w as every evaluation of the search needs them */
+    Workload wl;   /* w with the candidate's micro-batch */
     int cp;
     long long below, above; /* explain_batch: nearest batches that work */
     int dps, one_dp;        /* explain_batch: DP degrees seen; the one, if one */
@@ -385,8 +387,8 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
             StepResult res;
             char why[MSG_LEN];
             s->r->evaluated++;
-            if (step_eval_spans_quiet(s->c, &s->wl, &mr, span, edp, s->o.params, &res, why,
-                                      sizeof why) != STEP_OK)
+            if (step_eval_prepared(&s->prep, &s->wl, &mr, span, edp, false, &res, why,
+                                   sizeof why) != STEP_OK)
                 continue;
             bool better = !have || (res.fits && (!e->fits || res.step_s < e->step_s)) ||
                           (!res.fits && !e->fits && res.mem_per_gpu_bytes < e->mem_per_gpu_bytes);
@@ -655,7 +657,7 @@ static void search_alternatives(Search *s)
         char why[MSG_LEN];
         Workload wl = sweep_entry_workload(s->w, &r->entries[i]);
         r->evaluated++;
-        if (step_eval_spans_quiet(s->c, &wl, &m, span, edp, s->o.params, &res, why, sizeof why) !=
+        if (step_eval_prepared(&s->prep, &wl, &m, span, edp, false, &res, why, sizeof why) !=
             STEP_OK)
             continue;
         if (fabs(res.step_s - base_s) <= 1e-12 * base_s)
@@ -762,9 +764,9 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
     }
     r->n = r->n_fit = r->evaluated = 0;
     r->truncated = false;
-    Search s = {r, c, w, o ? *o : sweep_options_default(), *w, 1, 0, 0, 0, 0, false};
-    if (!cluster_check(c, err, err_len) || !workload_check(w, err, err_len) ||
-        !step_check_precision(c, w, err, err_len) || !options_check(&s.o, c->n_gpus, err, err_len))
+    Search s = {r, c, w, o ? *o : sweep_options_default(), {0}, *w, 1, 0, 0, 0, 0, false};
+    if (!step_prepare(&s.prep, c, w, s.o.params, err, err_len) ||
+        !options_check(&s.o, c->n_gpus, err, err_len))
         return false;
     s.cp = s.o.cp ? s.o.cp : 1;
     search_each_degree(&s, search_if_batch_splits);

@@ -360,7 +360,7 @@ double workload_model_flops(const Workload *w)
     return 3.0 * fwd_flops_per_token(w) * tokens_per_step(w);
 }
 
-double workload_hw_flops(const Workload *w)
+double workload_recompute_flops(const Workload *w)
 {
     if (!w)
         return 0;
@@ -369,7 +369,14 @@ double workload_hw_flops(const Workload *w)
         extra = fwd_flops_per_token(w) - workload_logit_fwd_flops_per_token(w);
     else if (w->recompute == WL_RECOMPUTE_SELECTIVE)
         extra = w->layers * attn_score_fwd_flops_per_token(w); /* Korthikanti 2022 */
-    return workload_model_flops(w) + extra * tokens_per_step(w);
+    return extra * tokens_per_step(w);
+}
+
+double workload_hw_flops(const Workload *w)
+{
+    if (!w)
+        return 0;
+    return workload_model_flops(w) + workload_recompute_flops(w);
 }
 
 double workload_act_bytes(const Workload *w)

@@ -79,6 +79,9 @@ double workload_model_flops(const Workload *w);
 /* Hardware FLOPs: model FLOPs plus recomputed forward work (SC21 Eq. 3 when
  * recompute is full). */
 double workload_hw_flops(const Workload *w);
+/* The recomputed forward work alone: hardware minus model FLOPs (0 without
+ * recompute). */
+double workload_recompute_flops(const Workload *w);
 
 /* Forward FLOPs per token of one layer's matmuls (layer < layers; dense and
  * MoE layers differ), of the attention scores, and of the logit layer. */
