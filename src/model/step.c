@@ -759,26 +759,25 @@ bool step_prepare(StepPrep *prep, const Cluster *c, const Workload *w, const Ste
     return true;
 }
 
-/* The sizes every term shares, for a checked workload and mapping. */
-static void step_begin(Step *S, const StepPrep *f, const Workload *w, const Mapping *m,
-                       StepResult *r)
-{
-    memset(S, 0, sizeof *S);
-    S->c = f->c, S->w = w, S->m = m, S->f = f;
-    S->P = f->P;
-    memset(r, 0, sizeof *r);
-    step_setup(S, r);
-    r->params = S->P;
-}
-
 /* One evaluation of checked inputs: spans NULL computes them from the
- * placement p (NULL: the default one). */
+ * placement p (NULL: the default one). Memory comes first: no other term
+ * reads it, and STEP_DETAIL_FIT stops there when it does not fit. */
 static void step_run(const StepPrep *f, const Workload *w, const Mapping *m, const Placement *p,
-                     const GroupSpan *spans, bool words, const GroupSpan *edp_given, StepResult *r)
+                     const GroupSpan *spans, StepDetail detail, const GroupSpan *edp_given,
+                     StepResult *r)
 {
     Step S;
-    step_begin(&S, f, w, m, r);
-    S.p = p, S.words = words;
+    memset(&S, 0, sizeof S);
+    S.c = f->c, S.w = w, S.m = m, S.p = p, S.f = f;
+    S.words = detail == STEP_DETAIL_WORDS;
+    S.P = f->P;
+    memset(r, 0, sizeof *r);
+    step_setup(&S, r);
+    r->params = S.P;
+    step_optimizer(&S, r);
+    step_memory(&S, r);
+    if (detail == STEP_DETAIL_FIT && !r->fits)
+        return;
     for (int dim = 0; dim < DIM_COUNT; dim++)
         r->span[dim] = spans ? spans[dim] : span_worst(m, f->c, p, (MappingDim)dim);
     step_compute(&S, r);
@@ -787,8 +786,6 @@ static void step_run(const StepPrep *f, const Workload *w, const Mapping *m, con
     step_ep(&S, r);
     step_bubble(&S, r);
     step_dp(&S, r, edp_given);
-    step_optimizer(&S, r);
-    step_memory(&S, r);
     step_rates(&S, r);
 }
 
@@ -809,7 +806,7 @@ static StepStatus step_eval_checked(const Cluster *c, const Workload *w, const M
         return st;
     StepPrep f;
     step_prep_fill(&f, c, w, params);
-    step_run(&f, w, m, p, spans, true, edp_given, out);
+    step_run(&f, w, m, p, spans, STEP_DETAIL_WORDS, edp_given, out);
     return STEP_OK;
 }
 
@@ -840,26 +837,13 @@ StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m
 }
 
 StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
-                              const GroupSpan span[DIM_COUNT], GroupSpan edp_span, bool words,
-                              StepResult *out, char *err, size_t err_len)
+                              const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
+                              StepDetail detail, StepResult *out, char *err, size_t err_len)
 {
     StepStatus st = step_check_mapping(prep->c, w, m, NULL, err, err_len);
     if (st == STEP_OK)
-        step_run(prep, w, m, NULL, span, words, &edp_span, out);
+        step_run(prep, w, m, NULL, span, detail, &edp_span, out);
     return st;
-}
-
-StepStatus step_memory_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
-                                StepResult *out, char *err, size_t err_len)
-{
-    StepStatus st = step_check_mapping(prep->c, w, m, NULL, err, err_len);
-    if (st != STEP_OK)
-        return st;
-    Step S;
-    step_begin(&S, prep, w, m, out);
-    step_optimizer(&S, out);
-    step_memory(&S, out);
-    return STEP_OK;
 }
 
 char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const StepResult *r,

@@ -151,22 +151,25 @@ typedef struct {
 bool step_prepare(StepPrep *prep, const Cluster *c, const Workload *w, const StepParams *params,
                   char *err, size_t err_len);
 
+/* How much of a step step_eval_prepared works out. */
+typedef enum {
+    STEP_DETAIL_WORDS, /* everything, as step_eval */
+    STEP_DETAIL_QUIET, /* everything but bottleneck (the words), for a search that
+                        * ranks candidates and prints none; bottleneck_part and
+                        * bottleneck_tier are set */
+    STEP_DETAIL_FIT,   /* as QUIET when the memory fits; else the memory alone (mem_*,
+                        * mem_per_gpu_bytes, hbm_bytes, fits and the sizes and
+                        * settings they rest on; every time, rate and span zero):
+                        * for a search in which what does not fit rarely counts */
+} StepDetail;
+
 /* As step_eval_spans (span given), from a prepared cluster and workload: w
  * is the prepared workload with at most its micro-batch, recompute and
  * framework switches changed, each in range (not checked again; the mapping
- * is). words false leaves bottleneck (the words) empty, for a search that
- * ranks candidates and prints none; bottleneck_part and bottleneck_tier are
- * set either way. */
+ * is). */
 StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
-                              const GroupSpan span[DIM_COUNT], GroupSpan edp_span, bool words,
-                              StepResult *out, char *err, size_t err_len);
-
-/* The memory figures alone, as step_eval_prepared computes them (mem_*,
- * mem_per_gpu_bytes, hbm_bytes, fits, with the sizes and settings they rest
- * on; every time, rate and span zero): for a search that asks whether a
- * candidate fits before it pays for an evaluation. */
-StepStatus step_memory_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
-                                StepResult *out, char *err, size_t err_len);
+                              const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
+                              StepDetail detail, StepResult *out, char *err, size_t err_len);
 
 const char *step_part_name(StepPart part); /* "compute", "TP", "PP", "bubble", "DP", "EP" */
 

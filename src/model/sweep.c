@@ -352,9 +352,29 @@ static void candidate_workload(Search *s, int mb, WlRecompute rc)
                                                        : (WlSwitch)s->o.tp_overlap;
 }
 
+/* One rung of one candidate with the default placement, in full when its
+ * memory fits or `full`, else its memory alone (STEP_DETAIL_FIT); s->wl and
+ * *mr are left set up for it. False when the mapping is refused. */
+static bool rung_eval(Search *s, const Mapping *m, const GroupSpan span[DIM_COUNT], GroupSpan edp,
+                      int mb, Rung r, bool full, Mapping *mr, StepResult *res)
+{
+    *mr = *m;
+    mr->zero = r.zero;
+    candidate_workload(s, mb, r.recompute);
+    char why[MSG_LEN];
+    StepDetail detail = full ? STEP_DETAIL_QUIET : STEP_DETAIL_FIT;
+    if (step_eval_prepared(&s->prep, &s->wl, mr, span, edp, detail, res, why, sizeof why) !=
+        STEP_OK)
+        return false;
+    s->r->evaluated += full || res->fits;
+    return true;
+}
+
 /* Evaluates one candidate with the default placement, climbing the memory
- * ladder from level *level until a rung fits, and keeps it (the fitting
- * rung, else the one with the least memory) when step_eval accepts it.
+ * ladder from level *level until a rung fits, and keeps it (the fastest
+ * fitting rung, else the one with the least memory, the earliest on ties)
+ * when step_eval accepts it. A rung that does not fit costs only its memory;
+ * when none fits, the one kept is evaluated in full at the end.
  * *level becomes the level that fitted: memory grows with the micro-batch,
  * so the next larger micro-batch of the same degrees starts there (the
  * levels below cannot fit it either). False when the entry array is full. */
@@ -366,11 +386,14 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     SweepEntry *e = &s->r->entries[s->r->n];
     Rung tried[2 * LADDER_LEVELS];
     int n_tried = 0;
-    bool have = false;
-    StepResult base = {0}; /* the first rung evaluated: what later rungs can save */
-    Rung base_rung = {0, WL_RECOMPUTE_NONE};
+    bool have = false, fit = false; /* a rung was accepted; one fits (e holds the best) */
+    StepResult base = {0};          /* the first rung accepted: what later rungs can save */
+    Rung base_rung = {0, WL_RECOMPUTE_NONE}, least = base_rung;
+    double least_mem = 0; /* of least, the rung that does not fit with the least memory */
+    Mapping mr;
+    StepResult res;
     int lv = *level;
-    for (; lv < LADDER_LEVELS && !(have && e->fits); lv++)
+    for (; lv < LADDER_LEVELS && !fit; lv++)
         for (int k = 0; k < 2 && ladder[lv][k].zero >= 0; k++) {
             Rung r = pinned_rung(s, ladder[lv][k]);
             bool seen = false;
@@ -381,28 +404,25 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
             tried[n_tried++] = r;
             if (have && lv < LADDER_LEVELS - 1 && !rung_can_fit(&base, base_rung, r))
                 continue;
-            Mapping mr = *m;
-            mr.zero = r.zero;
-            candidate_workload(s, mb, r.recompute);
-            StepResult res;
-            char why[MSG_LEN];
-            s->r->evaluated++;
-            if (step_eval_prepared(&s->prep, &s->wl, &mr, span, edp, false, &res, why,
-                                   sizeof why) != STEP_OK)
+            if (!rung_eval(s, m, span, edp, mb, r, false, &mr, &res))
                 continue;
-            bool better = !have || (res.fits && (!e->fits || res.step_s < e->step_s)) ||
-                          (!res.fits && !e->fits && res.mem_per_gpu_bytes < e->mem_per_gpu_bytes);
-            if (better)
+            if (res.fits && (!fit || res.step_s < e->step_s))
                 entry_from(e, &mr, &s->wl, SWEEP_PLACE_DEFAULT, &res);
-            if (!have) {
-                base = res;
-                base_rung = r;
-            }
+            if (!res.fits && (!have || res.mem_per_gpu_bytes < least_mem))
+                least = r, least_mem = res.mem_per_gpu_bytes;
+            if (!have)
+                base = res, base_rung = r;
             have = true;
+            fit |= res.fits;
         }
+    if (have && !fit) {
+        have = rung_eval(s, m, span, edp, mb, least, true, &mr, &res);
+        if (have)
+            entry_from(e, &mr, &s->wl, SWEEP_PLACE_DEFAULT, &res);
+    }
     if (have)
         s->r->n++;
-    if (have && e->fits)
+    if (fit)
         *level = lv - 1;
     return true;
 }
@@ -657,8 +677,8 @@ static void search_alternatives(Search *s)
         char why[MSG_LEN];
         Workload wl = sweep_entry_workload(s->w, &r->entries[i]);
         r->evaluated++;
-        if (step_eval_prepared(&s->prep, &wl, &m, span, edp, false, &res, why, sizeof why) !=
-            STEP_OK)
+        if (step_eval_prepared(&s->prep, &wl, &m, span, edp, STEP_DETAIL_QUIET, &res, why,
+                               sizeof why) != STEP_OK)
             continue;
         if (fabs(res.step_s - base_s) <= 1e-12 * base_s)
             continue;
