@@ -619,10 +619,14 @@ static void merge_sorted_tail(SweepResult *r, int sorted)
     free(tail);
 }
 
-/* DP-inner spans of recent degrees: many candidates share their TP, PP, DP
- * and EP (they differ in micro-batch, interleave or settings), and the
- * spans depend on those only. Direct-mapped; a miss just recomputes. */
-#define SPAN_CACHE 64
+/* DP-inner spans of the degrees seen: many candidates share their TP, PP,
+ * DP and EP (they differ in micro-batch, interleave or settings), and the
+ * spans depend on those only. Open addressing over SPAN_PROBE slots from
+ * the key's own; past them the own slot is overwritten (a miss just
+ * recomputes). A search reaches a few hundred degrees: 64 direct-mapped
+ * slots missed a third of the time, each miss eight span computations. */
+#define SPAN_CACHE 1024
+#define SPAN_PROBE 8
 typedef struct {
     int tp, pp, dp, ep; /* tp 0: empty */
     GroupSpan span[DIM_COUNT], edp;
@@ -635,12 +639,19 @@ static bool span_equal(GroupSpan a, GroupSpan b)
            a.sites == b.sites && a.crosses_leaf == b.crosses_leaf;
 }
 
-static const SpanSlot *cached_dp_inner_spans(SpanSlot cache[SPAN_CACHE], const Cluster *c,
-                                             const Mapping *m)
+static const SpanSlot *cached_dp_inner_spans(SpanSlot *cache, const Cluster *c, const Mapping *m)
 {
     unsigned h = (unsigned)m->tp * 31u + (unsigned)m->pp * 131u + (unsigned)m->dp * 17u +
                  (unsigned)m->ep * 7u;
-    SpanSlot *slot = &cache[h % SPAN_CACHE];
+    SpanSlot *slot = NULL;
+    for (unsigned k = 0; k < SPAN_PROBE && !slot; k++) {
+        SpanSlot *at = &cache[(h + k) % SPAN_CACHE];
+        if (at->tp == 0 ||
+            (at->tp == m->tp && at->pp == m->pp && at->dp == m->dp && at->ep == m->ep))
+            slot = at;
+    }
+    if (!slot)
+        slot = &cache[h % SPAN_CACHE];
     if (slot->tp != m->tp || slot->pp != m->pp || slot->dp != m->dp || slot->ep != m->ep) {
         slot->tp = m->tp, slot->pp = m->pp, slot->dp = m->dp, slot->ep = m->ep;
         dp_inner_spans(c, m, slot->span, &slot->edp);
@@ -662,8 +673,7 @@ static void search_alternatives(Search *s)
     SweepResult *r = s->r;
     const int base_n = r->n;
     int k_alt = s->o.alt_top < 0 ? r->n : (s->o.alt_top < r->n ? s->o.alt_top : r->n);
-    SpanSlot cache[SPAN_CACHE];
-    memset(cache, 0, sizeof cache);
+    SpanSlot *cache = xmem_calloc(SPAN_CACHE, sizeof *cache);
     for (int i = 0; i < k_alt && i < base_n; i++) {
         const Mapping m = r->entries[i].m;
         const double base_s = r->entries[i].step_s;
@@ -684,6 +694,7 @@ static void search_alternatives(Search *s)
             continue;
         entry_from(&r->entries[r->n++], &m, &wl, SWEEP_PLACE_DP_INNER, &res);
     }
+    free(cache);
     merge_sorted_tail(r, base_n);
 }
 
