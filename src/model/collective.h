@@ -9,8 +9,9 @@
  * A group inside one scale-up domain runs at the scale-up bandwidth. A group
  * over m domains with k ranks in each runs hierarchically: reduce-scatter
  * inside the domain, all-reduce of S/k across domains on each GPU's NIC,
- * all-gather inside. All-to-all pays scale-out for the share (m-1)/m of its
- * data that leaves the domain. Oversubscription divides the scale-out rate
+ * all-gather inside (a reduce-scatter and an all-gather of the same buffer
+ * cost the same: one such phase). All-to-all pays scale-out for the share
+ * (m-1)/m of its data that leaves the domain. Oversubscription divides the scale-out rate
  * when a group's traffic climbs to the spine (span.h); a site crossing is bounded by the
  * scale-across link shared by the GPUs that cross it.
  *

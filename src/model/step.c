@@ -426,16 +426,14 @@ static void step_tp(Step *S, StepResult *r)
     if (m->tp > 1) {
         double bytes = S->b * S->s_loc * S->h * S->act_b, n = (S->full ? 6.0 : 4.0) * S->Ls;
         CollCost one;
-        if (S->sp) {
+        if (S->sp) { /* the all-gather costs what the reduce-scatter does (collective.h) */
             CollCost rs = collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c,
                                                &S->f->cpar);
-            CollCost ag =
-                collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_TP], S->c, &S->f->cpar);
             one = rs;
-            one.time_s += ag.time_s;
+            one.time_s += rs.time_s;
             for (int k = 0; k < TIER_COUNT; k++) {
-                one.tier_s[k] += ag.tier_s[k];
-                one.tier_bytes[k] += ag.tier_bytes[k];
+                one.tier_s[k] += rs.tier_s[k];
+                one.tier_bytes[k] += rs.tier_bytes[k];
             }
         } else {
             one = collective_cost_with(COLL_ALL_REDUCE, bytes, r->span[DIM_TP], S->c, &S->f->cpar);
