@@ -129,6 +129,33 @@ static GroupSpan pair_span(GroupSpan g)
     return s;
 }
 
+/* The bottleneck words, written piece by piece: snprintf cost an
+ * evaluation as much as all its collectives. Truncates as snprintf does. */
+typedef struct {
+    char *buf;
+    size_t len, used; /* len > 0 */
+} Words;
+
+static void words_put(Words *wd, const char *s)
+{
+    while (*s && wd->used + 1 < wd->len)
+        wd->buf[wd->used++] = *s++;
+    wd->buf[wd->used] = '\0';
+}
+
+static void words_int(Words *wd, long long v)
+{
+    char digits[24], *d = digits + sizeof digits - 1;
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+    *d = '\0';
+    do
+        *--d = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0)
+        *--d = '-';
+    words_put(wd, d);
+}
+
 /* The bottleneck part and tier; in words too unless !words. */
 static void bottleneck_words(StepResult *r, const Mapping *m, bool words)
 {
@@ -137,13 +164,20 @@ static void bottleneck_words(StepResult *r, const Mapping *m, bool words)
         if (best < 0 || r->part_s[i] > r->part_s[best])
             best = i;
     double share = r->step_s > 0 ? r->part_s[best] / r->step_s : 0;
+    Words wd = {r->bottleneck, sizeof r->bottleneck, 0};
     if (share < 0.15) {
         r->bottleneck_part = STEP_COMPUTE;
         r->bottleneck_tier = TIER_UP;
-        if (words)
+        double pct = 100.0 * r->part_s[STEP_COMPUTE] / r->step_s;
+        if (words && pct >= 0 && pct < 1e15) { /* rint: %.0f's rounding, ties to even */
+            words_put(&wd, "compute-bound: matmuls and memory-bound layers take ");
+            words_int(&wd, (long long)rint(pct));
+            words_put(&wd, "% of the step");
+        } else if (words) {
             snprintf(r->bottleneck, sizeof r->bottleneck,
                      "compute-bound: matmuls and memory-bound layers take %.0f%% of the step",
-                     100.0 * r->part_s[STEP_COMPUTE] / r->step_s);
+                     pct);
+        }
         return;
     }
     r->bottleneck_part = (StepPart)best;
@@ -158,39 +192,42 @@ static void bottleneck_words(StepResult *r, const Mapping *m, bool words)
         r->bottleneck_tier = TIER_UP;
     if (!words)
         return;
-    const char *where = tier == TIER_UP    ? "stay on the scale-up links"
-                        : tier == TIER_OUT ? "cross the scale-out network"
-                                           : "cross the scale-across link between sites";
-    const char *where1 = tier == TIER_UP    ? "stays on the scale-up links"
-                         : tier == TIER_OUT ? "crosses the scale-out network"
-                                            : "crosses the scale-across link between sites";
-    int pct = (int)lround(100.0 * share);
+    const char *where = tier == TIER_UP    ? " stay on the scale-up links"
+                        : tier == TIER_OUT ? " cross the scale-out network"
+                                           : " cross the scale-across link between sites";
+    const char *where1 = tier == TIER_UP    ? " stays on the scale-up links"
+                         : tier == TIER_OUT ? " crosses the scale-out network"
+                                            : " crosses the scale-across link between sites";
     switch ((StepPart)best) {
     case STEP_TP:
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "tensor-parallel all-reduces %s: %d%% of the step", where, pct);
+        words_put(&wd, "tensor-parallel all-reduces");
+        words_put(&wd, where);
         break;
     case STEP_PP:
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "pipeline sends between stages %s: %d%% of the step", where, pct);
+        words_put(&wd, "pipeline sends between stages");
+        words_put(&wd, where);
         break;
     case STEP_BUBBLE:
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "pipeline bubble, (p-1)/(v*m) = %d/%d: %d%% of the step", m->pp - 1,
-                 m->interleave * r->micro_batches, pct);
+        words_put(&wd, "pipeline bubble, (p-1)/(v*m) = ");
+        words_int(&wd, m->pp - 1);
+        words_put(&wd, "/");
+        words_int(&wd, m->interleave * r->micro_batches);
         break;
     case STEP_DP:
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "data-parallel gradient reduction %s, not hidden by backward: %d%% of the step",
-                 where1, pct);
+        words_put(&wd, "data-parallel gradient reduction");
+        words_put(&wd, where1);
+        words_put(&wd, ", not hidden by backward");
         break;
     case STEP_EP:
-        snprintf(r->bottleneck, sizeof r->bottleneck, "expert all-to-alls %s: %d%% of the step",
-                 where, pct);
+        words_put(&wd, "expert all-to-alls");
+        words_put(&wd, where);
         break;
     default:
-        break;
+        return;
     }
+    words_put(&wd, ": ");
+    words_int(&wd, lround(100.0 * share));
+    words_put(&wd, "% of the step");
 }
 
 bool step_check_precision(const Cluster *c, const Workload *w, char *err, size_t err_len)
