@@ -127,13 +127,15 @@ static Geometry geometry(GroupSpan span, const Cluster *c, const CollParams *p)
 {
     Geometry g;
     g.n = span.size > 0 ? span.size : 1;
-    g.m = span.domains > 0 ? span.domains : 1;
+    const int domains = span.domains > 0 ? span.domains : 1,
+              sites = span.sites > 1 ? span.sites : 1;
+    g.m = domains;
     g.k = span.min_per_domain > 0 ? span.min_per_domain : 1;
     g.k_in = g.n / g.m;
     if (g.k_in < 1)
         g.k_in = 1;
-    g.sigma = span.sites > 1 ? span.sites : 1;
-    g.m_s = ceil(g.m / g.sigma);
+    g.sigma = sites;
+    g.m_s = (domains + sites - 1) / sites; /* ceil(m / sigma) */
     g.up_bps = c->up_bytes_per_s * p->up_efficiency;
     g.out_bps = c->out_bytes_per_s * p->out_efficiency;
     if (span.crosses_leaf && c->oversub > 1)
@@ -186,8 +188,13 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
     CollCost cost = {0, {0, 0, 0}, {0, 0, 0}, TIER_UP};
     if (!c || !(bytes > 0) || span.size <= 1)
         return cost;
-    CollParams p = params ? *params : collective_params_default();
-    Geometry g = geometry(span, c, &p);
+    CollParams dflt;
+    const CollParams *p = params;
+    if (!p) {
+        dflt = collective_params_default();
+        p = &dflt;
+    }
+    Geometry g = geometry(span, c, p);
     double lat = 0;
     bool sequential = true; /* hierarchical phases follow one another */
     switch (kind) {
@@ -228,8 +235,8 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
     default:
         return cost;
     }
-    if (p.ramp_bytes > 0) { /* half rate for small buffers, full for large */
-        double slow = 1 + p.ramp_bytes / (bytes + p.ramp_bytes);
+    if (p->ramp_bytes > 0) { /* half rate for small buffers, full for large */
+        double slow = 1 + p->ramp_bytes / (bytes + p->ramp_bytes);
         for (int t = 0; t < TIER_COUNT; t++)
             cost.tier_s[t] *= slow;
     }
@@ -241,7 +248,7 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
             cost.slowest = (Tier)t;
         }
     }
-    cost.time_s = busy + lat + p.fixed_s;
+    cost.time_s = busy + lat + p->fixed_s;
     return cost;
 }
 

@@ -62,13 +62,20 @@ static const GemmCalibration gemm_calibration[] = {
     {"b300", 0.54, 0.53},  {"gb300", 0.54, 0.53},                         /* Blackwell Ultra */
 };
 
+static bool has_prefix(const char *s, const char *prefix)
+{
+    while (*prefix && *s == *prefix)
+        s++, prefix++;
+    return *prefix == '\0';
+}
+
 static GemmCalibration gemm_share(const GpuSpec *g)
 {
     const GemmCalibration *fallback = &gemm_calibration[1];
     if (!g->id)
         return *fallback;
     for (size_t i = 0; i < sizeof gemm_calibration / sizeof gemm_calibration[0]; i++)
-        if (strncmp(g->id, gemm_calibration[i].prefix, strlen(gemm_calibration[i].prefix)) == 0)
+        if (has_prefix(g->id, gemm_calibration[i].prefix))
             return gemm_calibration[i];
     return *fallback;
 }
