@@ -145,8 +145,10 @@ typedef struct {
 
 static void words_put(Words *wd, const char *s)
 {
-    while (*s && wd->used + 1 < wd->len)
-        wd->buf[wd->used++] = *s++;
+    size_t n = strlen(s), room = wd->len - 1 - wd->used;
+    n = n < room ? n : room;
+    memcpy(wd->buf + wd->used, s, n);
+    wd->used += n;
     wd->buf[wd->used] = '\0';
 }
 
