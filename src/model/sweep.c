@@ -13,8 +13,8 @@
  * among themselves and merged into the ranked list, not sorted with it.
  *
  * Pure: no I/O. Allocation: the entry array (grown by doubling) and, while
- * the alternatives are merged in, a copy of them; sweep_entry_placement
- * allocates the placement it returns.
+ * the alternatives are evaluated and merged in, their span cache and a copy
+ * of them; sweep_entry_placement allocates the placement it returns.
  */
 #include "model/sweep.h"
 

@@ -23,7 +23,9 @@
  * rung that fits (else the last, the least memory): ZeRO 1 without
  * recompute; ZeRO 2 (same traffic, gradients sharded); selective recompute;
  * ZeRO 3 or full recompute (both tried, the faster kept); ZeRO 3 with full
- * recompute. Then on the best SWEEP_TUNE_TOP candidates with TP > 1, TP
+ * recompute. A rung that does not fit costs only its memory
+ * (STEP_DETAIL_FIT); when none fits, the one kept is evaluated in full.
+ * Then on the best SWEEP_TUNE_TOP candidates with TP > 1, TP
  * communication overlap on and sequence parallelism off are tried and kept
  * where faster (and still fitting). So a search costs at most a few times
  * the evaluations of one with the settings pinned. Degrees given must divide the GPUs on their
@@ -121,7 +123,8 @@ typedef struct {
     int n;
     int cap;        /* allocated entries (reused by the next sweep_run) */
     int n_fit;      /* entries[0..n_fit) fit in memory */
-    int evaluated;  /* step_eval calls made */
+    int evaluated;  /* full evaluations made (a ladder rung whose memory does
+                     * not fit is not one, nor counted) */
     bool truncated; /* stopped at SWEEP_MAX_ENTRIES candidates */
 } SweepResult;
 
