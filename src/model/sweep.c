@@ -353,21 +353,19 @@ static void candidate_workload(Search *s, int mb, WlRecompute rc)
 }
 
 /* One rung of one candidate with the default placement, in full when its
- * memory fits or `full`, else its memory alone (STEP_DETAIL_FIT); s->wl and
- * *mr are left set up for it. False when the mapping is refused. */
+ * memory fits or `full`, else its memory alone (STEP_DETAIL_FIT), which is
+ * not counted as an evaluation; s->wl and *mr are left set up for it. False
+ * when the mapping is refused (why is not asked for: nobody reads it). */
 static bool rung_eval(Search *s, const Mapping *m, const GroupSpan span[DIM_COUNT], GroupSpan edp,
                       int mb, Rung r, bool full, Mapping *mr, StepResult *res)
 {
     *mr = *m;
     mr->zero = r.zero;
     candidate_workload(s, mb, r.recompute);
-    char why[MSG_LEN];
     StepDetail detail = full ? STEP_DETAIL_QUIET : STEP_DETAIL_FIT;
-    if (step_eval_prepared(&s->prep, &s->wl, mr, span, edp, detail, res, why, sizeof why) !=
-        STEP_OK)
-        return false;
-    s->r->evaluated += full || res->fits;
-    return true;
+    StepStatus st = step_eval_prepared(&s->prep, &s->wl, mr, span, edp, detail, res, NULL, 0);
+    s->r->evaluated += full || st != STEP_OK || res->fits;
+    return st == STEP_OK;
 }
 
 /* Evaluates one candidate with the default placement, climbing the memory
@@ -684,11 +682,10 @@ static void search_alternatives(Search *s)
             continue;
         const GroupSpan *span = sp->span, edp = sp->edp;
         StepResult res;
-        char why[MSG_LEN];
         Workload wl = sweep_entry_workload(s->w, &r->entries[i]);
         r->evaluated++;
-        if (step_eval_prepared(&s->prep, &wl, &m, span, edp, STEP_DETAIL_QUIET, &res, why,
-                               sizeof why) != STEP_OK)
+        if (step_eval_prepared(&s->prep, &wl, &m, span, edp, STEP_DETAIL_QUIET, &res, NULL, 0) !=
+            STEP_OK)
             continue;
         if (fabs(res.step_s - base_s) <= 1e-12 * base_s)
             continue;

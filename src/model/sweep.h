@@ -123,8 +123,9 @@ typedef struct {
     int n;
     int cap;        /* allocated entries (reused by the next sweep_run) */
     int n_fit;      /* entries[0..n_fit) fit in memory */
-    int evaluated;  /* full evaluations made (a ladder rung whose memory does
-                     * not fit is not one, nor counted) */
+    int evaluated;  /* evaluations asked for, refused mappings included; a
+                     * ladder rung that stopped at its memory (it does not
+                     * fit) is not counted */
     bool truncated; /* stopped at SWEEP_MAX_ENTRIES candidates */
 } SweepResult;
 
