@@ -714,8 +714,8 @@ static const Placement *cached_balance(BalanceCache *bc, const Cluster *c, int t
     return bc->p[bc->n++];
 }
 
-/* The balanced placement on the best SWEEP_BALANCE_TOP default-placement
- * entries that have one, kept (appended, then merged) where faster. */
+/* The balanced placement, where TP has one, on the best SWEEP_BALANCE_TOP
+ * default-placement entries, kept (appended, then merged) where faster. */
 static void search_balanced(Search *s)
 {
     SweepResult *r = s->r;
