@@ -261,11 +261,10 @@ int cmd_eval(int argc, char **argv)
     StepResult r;
     char err[300];
     int part = 0;
-    Placement *p = balance_job_placement(&c, &w, &m, NULL, &part);
-    StepStatus st = step_eval(&c, &w, &m, p, NULL, &r, err, sizeof err);
-    placement_free(p);
-    if (st != STEP_OK)
+    Placement *p = balance_job_placement(&c, &w, &m, NULL, &part, &r);
+    if (!p && step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
         return cli_usage_error("eval: %s", err);
+    placement_free(p);
     if (json)
         print_json(stdout, &c, &w, &m, &r, part);
     else

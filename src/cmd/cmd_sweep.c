@@ -339,8 +339,8 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
               "(TP, EP, DP, PP)\n",
               out);
     else if (e->place == SWEEP_PLACE_BALANCED) {
-        int part = 0;
-        placement_free(balance_tp_placement(c->n_gpus, c->domain_gpus, e->m.tp, &part));
+        /* the worst TP group of the evaluated winner: its smallest part */
+        int part = best->span[DIM_TP].min_per_domain;
         char why[160];
         snprintf(why, sizeof why,
                  "TP groups balanced over neighbouring domains, none split with fewer than %d "

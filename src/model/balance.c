@@ -176,7 +176,7 @@ Placement *balance_tp_placement(int n, int d, int t, int *min_part)
 }
 
 Placement *balance_job_placement(const Cluster *c, const Workload *w, const Mapping *m,
-                                 const StepParams *params, int *min_part)
+                                 const StepParams *params, int *min_part, StepResult *out)
 {
     if (!c || !w || !m || mapping_world(m) != c->n_gpus)
         return NULL;
@@ -192,5 +192,7 @@ Placement *balance_job_placement(const Cluster *c, const Workload *w, const Mapp
     }
     if (min_part)
         *min_part = part;
+    if (out)
+        *out = even;
     return p;
 }

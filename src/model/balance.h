@@ -38,8 +38,9 @@ int balance_default_min_part(int n, int d, int t);
 /* The placement a job runs with when none is given, as `eval` and `sweep`
  * take it: NULL (the default placement) unless the balanced placement of
  * its TP groups gives a shorter step, and then that one (the caller frees
- * it; *min_part as balance_tp_placement's when not NULL). */
+ * it; *min_part as balance_tp_placement's, and *out its step, when not
+ * NULL; both are left alone when NULL is returned). */
 Placement *balance_job_placement(const Cluster *c, const Workload *w, const Mapping *m,
-                                 const StepParams *params, int *min_part);
+                                 const StepParams *params, int *min_part, StepResult *out);
 
 #endif

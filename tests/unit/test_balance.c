@@ -163,7 +163,7 @@ static void test_balance_job_placement_is_faster(void **state)
     Mapping m = {.tp = 8, .cp = 1, .pp = 12, .dp = 1, .ep = 1, .interleave = 1, .zero = 1};
     c.domain_gpus = 9;
     int part = 0;
-    Placement *p = balance_job_placement(&c, &w, &m, NULL, &part);
+    Placement *p = balance_job_placement(&c, &w, &m, NULL, &part, NULL);
     assert_non_null(p);
     assert_int_equal(part, 2);
     StepResult flat = tl_eval_ok(&c, &w, &m, NULL, NULL), even;
@@ -173,9 +173,9 @@ static void test_balance_job_placement_is_faster(void **state)
     assert_true(ratio > 0.45 && ratio < 0.55);
     placement_free(p);
     c.domain_gpus = 8;
-    assert_null(balance_job_placement(&c, &w, &m, NULL, &part));
+    assert_null(balance_job_placement(&c, &w, &m, NULL, &part, NULL));
     c.domain_gpus = 12;
-    assert_null(balance_job_placement(&c, &w, &m, NULL, &part));
+    assert_null(balance_job_placement(&c, &w, &m, NULL, &part, NULL));
 }
 
 int main(void)
