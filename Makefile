@@ -75,7 +75,7 @@ CMOCKA_LIBS   = $(call pkg,--libs,cmocka)
 # /usr/include, and lua5.4/lua.h is reachable from there too, so every other
 # object also gets scripts/layer-guard/: headers of those names that stop
 # the compile with #error. scripts/check-layers checks the same by grep, and
-# the layers' order (base < model < draw < lesson < ui < cmd).
+# the folders each layer may include (docs/DESIGN.md, "Layers").
 GUARD = scripts/layer-guard
 $(BUILD)/src/%.o:        LAYER_CPPFLAGS = -I$(GUARD)/no-curses -I$(GUARD)/no-lua
 $(BUILD)/src/ui/%.o:     LAYER_CPPFLAGS = -I$(GUARD)/no-lua $(CURSES_CFLAGS)

@@ -2,8 +2,7 @@
  * command by name, nothing of what they do. */
 #include "cmd/cli.h"
 
-#include "lesson/sandbox.h"
-
+#include "base/escape.h"
 #include "ui/app.h"
 
 #include <errno.h>
@@ -91,7 +90,7 @@ static int cli_verror(int status, const char *fmt, va_list ap)
     /* The message may quote the command line, a file or a lesson: shown
      * through the one escaping function, never raw. */
     char shown[1024];
-    sandbox_escape(text, strlen(text), shown, sizeof shown);
+    escape_text(text, strlen(text), shown, sizeof shown);
     fprintf(stderr, "scalelab%s%s: %s\n", name ? " " : "", name ? name : "", shown);
     return status;
 }

@@ -8,9 +8,9 @@
  */
 #include "cmd/cli.h"
 
+#include "base/escape.h"
 #include "base/xmem.h"
 #include "lesson/lesson.h"
-#include "lesson/sandbox.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -67,7 +67,7 @@ int cmd_check(int argc, char **argv)
                 char line[MSG_LEN * 2], shown[MSG_LEN];
                 snprintf(line, sizeof line, "%s:1: lesson id '%s' is already used by %s", argv[i],
                          id, argv[j]);
-                sandbox_escape(line, strlen(line), shown, sizeof shown);
+                escape_text(line, strlen(line), shown, sizeof shown);
                 fprintf(stderr, "%s\n", shown);
                 problems++;
             }

@@ -6,10 +6,10 @@
 #include "cmd/cli.h"
 #include "cmd/flags.h"
 
+#include "base/escape.h"
 #include "base/msg.h"
 #include "lesson/catalog.h"
-#include "lesson/sandbox.h"
-#include "ui/progress.h"
+#include "store/progress.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +27,7 @@ static const char list_help[] =
  * control bytes and escape sequences escaped by the one escaping function. */
 static const char *cmd_list_shown(const char *s, char *buf, size_t n)
 {
-    sandbox_escape(s, strlen(s), buf, n);
+    escape_text(s, strlen(s), buf, n);
     return buf;
 }
 

@@ -9,7 +9,7 @@
 #include "base/msg.h"
 #include "cmd/cli.h"
 #include "cmd/evalflags.h"
-#include "model/scenario.h"
+#include "learn/scenario.h"
 #include "ui/app.h"
 #include "ui/screen_play.h"
 

@@ -1,5 +1,5 @@
 /* cmd_practice — `scalelab practice`: endless exercises made by the model
- * (model/practice.h). Without --print it opens them in the UI; with --print
+ * (learn/practice.h). Without --print it opens them in the UI; with --print
  * it writes exercises and their worked answers as text (a worksheet) or as
  * JSON, the same for the same seed on any machine.
  */
@@ -7,7 +7,7 @@
 #include "cmd/flags.h"
 #include "cmd/json.h"
 #include "draw/text.h"
-#include "model/practice.h"
+#include "learn/practice.h"
 #include "ui/app.h"
 
 #include <errno.h>

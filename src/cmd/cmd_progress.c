@@ -1,5 +1,5 @@
 /* cmd_progress — `scalelab progress [--json]`: the learner's own record
- * (ui/progress.h) over the lessons of the lessons folder: each lesson's
+ * (store/progress.h) over the lessons of the lessons folder: each lesson's
  * state and last page, quiz and predict results on the first try, hints,
  * scenarios solved, and practice results. --json writes the file a student
  * hands in for `scalelab report` (its form: cmd/progress_json.h).
@@ -7,15 +7,15 @@
  * Lesson files are loaded in the sandbox to name their pages; one that does
  * not load is still listed, from its progress record alone.
  */
+#include "base/escape.h"
 #include "cmd/cli.h"
 #include "cmd/flags.h"
 #include "cmd/json.h"
 #include "cmd/progress_json.h"
+#include "learn/practice.h"
 #include "lesson/catalog.h"
 #include "lesson/lesson.h"
-#include "lesson/sandbox.h"
-#include "model/practice.h"
-#include "ui/progress.h"
+#include "store/progress.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -126,7 +126,7 @@ static void text_lesson(FILE *out, const Progress *p, const CatalogEntry *e, con
 {
     ProgressStatus st = progress_status(p, e->id);
     char title[160];
-    sandbox_escape(e->title, strlen(e->title), title, sizeof title);
+    escape_text(e->title, strlen(e->title), title, sizeof title);
     const char *mark = st == PROGRESS_DONE ? "[x]" : st == PROGRESS_STARTED ? "[>]" : "[ ]";
     if (st == PROGRESS_NEW) {
         fprintf(out, "  %s %s\n", mark, title);
@@ -207,8 +207,8 @@ int cmd_progress(int argc, char **argv)
         fputs(",\"lessons\":[", stdout);
     } else {
         char safe[300];
-        sandbox_escape(path ? path : "(not kept)", strlen(path ? path : "(not kept)"), safe,
-                       sizeof safe);
+        escape_text(path ? path : "(not kept)", strlen(path ? path : "(not kept)"), safe,
+                    sizeof safe);
         fprintf(stdout, "Progress kept in %s\nLessons: %d of %d done, %d started\n", safe, done,
                 catalog_count(cat), started);
     }

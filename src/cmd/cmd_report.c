@@ -8,6 +8,7 @@
  * printed through the one escaping function, a bad file reported with its
  * name and line and skipped (exit 1 when any was skipped, after the report).
  */
+#include "base/escape.h"
 #include "base/file.h"
 #include "base/msg.h"
 #include "base/xmem.h"
@@ -15,7 +16,6 @@
 #include "cmd/flags.h"
 #include "cmd/json.h"
 #include "cmd/progress_json.h"
-#include "lesson/sandbox.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -181,7 +181,7 @@ static int miss_cmp(const void *pa, const void *pb)
 static void put_safe(FILE *out, const char *s, int width)
 {
     char buf[256];
-    sandbox_escape(s, strlen(s), buf, sizeof buf);
+    escape_text(s, strlen(s), buf, sizeof buf);
     fprintf(out, "%-*s", width, buf);
 }
 
@@ -292,9 +292,9 @@ static bool report_file(Report *r, const char *path)
     JsonValue *v = text ? json_parse(text, len, err, sizeof err) : NULL;
     bool ok = v && report_add(r, path, v, err, sizeof err);
     if (!ok) {
-        sandbox_escape(path, strlen(path), safe, sizeof safe);
+        escape_text(path, strlen(path), safe, sizeof safe);
         char why[300];
-        sandbox_escape(err, strlen(err), why, sizeof why);
+        escape_text(err, strlen(err), why, sizeof why);
         fprintf(stderr, "scalelab report: %s: %s\n", safe, why);
         r->bad_files++;
     }

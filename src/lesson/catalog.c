@@ -10,6 +10,7 @@
  */
 #include "lesson/catalog.h"
 
+#include "base/escape.h"
 #include "base/file.h"
 #include "base/msg.h"
 #include "base/xdg.h"
@@ -411,7 +412,7 @@ static void fill_item(Item *it, const char *dir, const char *name, Cache *c)
         }
     } else {
         char shown[256]; /* a file name may hold control characters */
-        sandbox_escape(name, strlen(name), shown, sizeof shown);
+        escape_text(name, strlen(name), shown, sizeof shown);
         char *id = xmem_strdup(shown);
         size_t n = strlen(id);
         if (n > 4 && strcmp(id + n - 4, ".lua") == 0)
@@ -462,7 +463,7 @@ static void refuse_duplicate_ids(Catalog *c)
             char msg[MSG_LEN], shown[MSG_LEN];
             snprintf(msg, sizeof msg, "%s:%d: lesson id '%s' is already used by %s", it->e.path,
                      id_line(it->e.path, it->e.id), it->e.id, first->e.path);
-            sandbox_escape(msg, strlen(msg), shown, sizeof shown);
+            escape_text(msg, strlen(msg), shown, sizeof shown);
             it->owned[5] = xmem_strdup(shown);
             it->e.error = it->owned[5];
         }

@@ -13,12 +13,12 @@
  */
 #include "lesson/lesson.h"
 
+#include "base/escape.h"
 #include "base/msg.h"
 #include "base/xmem.h"
-#include "draw/charts.h"
+#include "learn/quiz.h"
 #include "lesson/lesson_api.h"
 #include "lesson/sandbox.h"
-#include "model/quiz.h"
 #include "model/units.h"
 
 #include <lauxlib.h>
@@ -45,7 +45,7 @@ typedef struct {
     char *title;
     char *text;
     /* diagram, scenario, compare */
-    ViewKind view;
+    PageView view;
     bool has_cluster;
     Cluster cluster[2];
     Workload workload;
@@ -53,7 +53,7 @@ typedef struct {
     char label[2][64];
     char chart_x[16];
     int chart_n;
-    double chart_values[CHART_MAX_POINTS];
+    double chart_values[LESSON_CHART_MAX_POINTS];
     /* scenario */
     unsigned allow;
     char **start;
@@ -115,7 +115,7 @@ static void problem_add(Problems *p, const char *fmt, ...)
     msg_vset(raw, sizeof raw, fmt, ap);
     va_end(ap);
     char line[MSG_LEN];
-    sandbox_escape(raw, strlen(raw), line, sizeof line);
+    escape_text(raw, strlen(raw), line, sizeof line);
     p->lines = xmem_realloc(p->lines, (size_t)(p->n + 1) * sizeof *p->lines);
     p->lines[p->n++] = xmem_strdup(line);
 }
@@ -430,13 +430,13 @@ static void read_view(lua_State *L, int idx, const char *what, Page *p)
     }
     lua_pop(L, 1);
     if (strcmp(buf, "rack") == 0)
-        p->view = VIEW_RACK;
+        p->view = PAGE_VIEW_RACK;
     else if (strcmp(buf, "fabric") == 0)
-        p->view = VIEW_FABRIC;
+        p->view = PAGE_VIEW_FABRIC;
     else if (strcmp(buf, "bar") == 0)
-        p->view = VIEW_BAR;
+        p->view = PAGE_VIEW_BAR;
     else if (strcmp(buf, "chart") == 0)
-        p->view = VIEW_CHART;
+        p->view = PAGE_VIEW_CHART;
     else
         luaL_error(L, "%s: unknown view '%s' (rack, fabric, bar or chart)", what, buf);
 }
@@ -695,9 +695,9 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
                    p->chart_x);
     if (lua_getfield(L, c, "values") != LUA_TTABLE)
         luaL_error(L, "%s: chart.values must be a list of numbers", what);
-    lua_Integer len = list_len(L, -1, what, "chart.values", CHART_MAX_POINTS);
+    lua_Integer len = list_len(L, -1, what, "chart.values", LESSON_CHART_MAX_POINTS);
     if (len < 1)
-        luaL_error(L, "%s: chart.values needs 1 to %d numbers", what, CHART_MAX_POINTS);
+        luaL_error(L, "%s: chart.values needs 1 to %d numbers", what, LESSON_CHART_MAX_POINTS);
     for (lua_Integer i = 1; i <= len; i++) {
         int isnum;
         lua_geti(L, -1, i);
@@ -816,8 +816,9 @@ static int read_page(lua_State *L)
         break;
     case PAGE_DIAGRAM:
         read_view(L, idx, what, p);
-        read_setup(L, idx, idx, what, p, 0, p->view == VIEW_BAR || p->view == VIEW_CHART);
-        if (p->view == VIEW_CHART)
+        read_setup(L, idx, idx, what, p, 0,
+                   p->view == PAGE_VIEW_BAR || p->view == PAGE_VIEW_CHART);
+        if (p->view == PAGE_VIEW_CHART)
             read_chart(L, idx, what, p);
         break;
     case PAGE_SCENARIO:
@@ -830,7 +831,7 @@ static int read_page(lua_State *L)
         read_predict(L, idx, what, p);
         break;
     case PAGE_COMPARE: {
-        p->view = VIEW_BAR;
+        p->view = PAGE_VIEW_BAR;
         const char *sides[2] = {"left", "right"};
         for (int s = 0; s < 2; s++) {
             char sw[48];
@@ -1262,7 +1263,7 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
     if (!met && why && why_len && lua_type(L, -1) == LUA_TSTRING) {
         size_t len;
         const char *r = lua_tolstring(L, -1, &len);
-        sandbox_escape(r, len, why, why_len);
+        escape_text(r, len, why, why_len);
     }
     lua_settop(L, top);
     return met;
@@ -1556,7 +1557,7 @@ static void check_diagram(Lesson *l, int page)
     Page *p = &l->pages[page];
     int sides = p->kind == PAGE_COMPARE ? 2 : 1;
     for (int s = 0; s < sides && p->has_cluster; s++) {
-        if (p->view != VIEW_BAR && p->view != VIEW_CHART && p->kind != PAGE_COMPARE)
+        if (p->view != PAGE_VIEW_BAR && p->view != PAGE_VIEW_CHART && p->kind != PAGE_COMPARE)
             continue;
         StepResult r;
         char why[MSG_LEN];

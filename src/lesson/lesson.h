@@ -17,9 +17,8 @@
 #define SCALELAB_LESSON_LESSON_H
 
 #include "base/msg.h"
-#include "draw/views.h"
-#include "model/predict.h"
-#include "model/scenario.h"
+#include "learn/predict.h"
+#include "learn/scenario.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,11 +72,17 @@ const char *lesson_page_text(const Lesson *l, int page);
 int lesson_page_step_count(const Lesson *l, int page);
 const char *lesson_page_step(const Lesson *l, int page, int i); /* "" out of range */
 
+/* The picture a diagram page asks for (`view =`). ui/ and cmd/ turn it into
+ * a draw/ view; lesson/ does not see draw/. */
+typedef enum { PAGE_VIEW_RACK, PAGE_VIEW_FABRIC, PAGE_VIEW_BAR, PAGE_VIEW_CHART } PageView;
+/* The most numbers a chart page's `values` may hold. */
+#define LESSON_CHART_MAX_POINTS 64
+
 /* Diagram and compare pages: what to draw. For compare pages, side 0 and 1;
  * for diagrams, side 0 only. Returns false with err when the page's cluster
  * cannot be built. The caller frees *placement (may be NULL = default). */
 typedef struct {
-    ViewKind view;
+    PageView view;
     Cluster cluster;
     Workload workload;
     Mapping mapping;

@@ -10,9 +10,9 @@
 #ifndef SCALELAB_LESSON_LESSON_API_H
 #define SCALELAB_LESSON_LESSON_API_H
 
+#include "learn/scenario.h"
 #include "model/cluster.h"
 #include "model/mapping.h"
-#include "model/scenario.h"
 #include "model/step.h"
 #include "model/workload.h"
 

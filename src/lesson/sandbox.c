@@ -16,6 +16,7 @@
 #include "lesson/sandbox.h"
 
 #include "base/clock.h"
+#include "base/escape.h"
 #include "base/file.h"
 #include "base/msg.h"
 #include "base/xmem.h"
@@ -1444,66 +1445,6 @@ static int sb_msgh(lua_State *L)
     return 1;
 }
 
-void sandbox_escape(const char *msg, size_t msg_len, char *out, size_t out_len)
-{
-    if (!out || out_len == 0)
-        return;
-    size_t o = 0;
-    const unsigned char *s = (const unsigned char *)(msg ? msg : "");
-    bool cut = false;
-    for (size_t i = 0; i < msg_len; i++) {
-        char piece[8];
-        size_t plen = 0;
-        unsigned char c = s[i];
-        size_t seq = 0;
-        if (c >= 0xc2 && c <= 0xdf)
-            seq = 2;
-        else if (c >= 0xe0 && c <= 0xef)
-            seq = 3;
-        else if (c >= 0xf0 && c <= 0xf4)
-            seq = 4;
-        bool valid = seq > 0 && i + seq <= msg_len;
-        for (size_t k = 1; valid && k < seq; k++)
-            if ((s[i + k] & 0xc0) != 0x80)
-                valid = false;
-        if (valid && seq == 2 && c == 0xc2 && s[i + 1] < 0xa0)
-            valid = false; /* C1 control characters */
-        if (valid && seq == 3 && c == 0xe0 && s[i + 1] < 0xa0)
-            valid = false; /* overlong */
-        if (valid && seq == 4 && c == 0xf0 && s[i + 1] < 0x90)
-            valid = false;
-        if (valid) {
-            memcpy(piece, s + i, seq);
-            plen = seq;
-            i += seq - 1;
-        } else if (c == '\n') {
-            memcpy(piece, "\\n", plen = 2);
-        } else if (c == '\t') {
-            memcpy(piece, "\\t", plen = 2);
-        } else if (c == '\r') {
-            memcpy(piece, "\\r", plen = 2);
-        } else if (c < 0x20 || c >= 0x7f) {
-            plen = (size_t)snprintf(piece, sizeof piece, "\\x%02x", c);
-        } else {
-            piece[0] = (char)c;
-            plen = 1;
-        }
-        if (o + plen + 4 > out_len) {
-            cut = true;
-            break;
-        }
-        memcpy(out + o, piece, plen);
-        o += plen;
-    }
-    if (cut && out_len >= 4) {
-        while (o + 4 > out_len)
-            o--;
-        memcpy(out + o, "...", 3);
-        o += 3;
-    }
-    out[o < out_len ? o : out_len - 1] = '\0';
-}
-
 /* Does msg start with "PREFIX:<digits>:"? */
 static bool has_position(const char *msg, size_t len, const char *prefix)
 {
@@ -1558,7 +1499,7 @@ static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
         len = strlen(text);
     }
     char escaped[MSG_LEN];
-    sandbox_escape(msg, len, escaped, sizeof escaped);
+    escape_text(msg, len, escaped, sizeof escaped);
     char load_src[LUA_IDSIZE + 8];
     snprintf(load_src, sizeof load_src, "%s", sb->load_chunkname + 1);
     if (has_position(escaped, strlen(escaped), sb->short_src) ||
@@ -1579,7 +1520,7 @@ Sandbox *sandbox_new(const char *name, const SandboxLimits *limits)
     Sandbox *sb = xmem_calloc(1, sizeof *sb);
     sb->limits = limits ? *limits : sandbox_limits_default();
     char safe[256];
-    sandbox_escape(name ? name : "lesson", strlen(name ? name : "lesson"), safe, sizeof safe);
+    escape_text(name ? name : "lesson", strlen(name ? name : "lesson"), safe, sizeof safe);
     sb->name = xmem_strdup(safe);
     sb->chunkname = xmem_alloc(strlen(safe) + 2);
     sprintf(sb->chunkname, "@%s", safe);

@@ -97,11 +97,6 @@ double sandbox_seconds_left(const Sandbox *sb);
  * per-file total (limits.copy_bytes); false once the total would pass it. */
 bool sandbox_copy_charge(Sandbox *sb, size_t n);
 
-/* Copies msg into out (out_len bytes), escaping control characters, DEL,
- * invalid UTF-8 and C1 controls as \n, \t, \xNN and cutting it at out_len
- * with "...". Never fails. Exposed for tests and for lesson messages. */
-void sandbox_escape(const char *msg, size_t msg_len, char *out, size_t out_len);
-
 /* Stopping a long script from outside (the UI's "running… Esc to stop"):
  * sandbox_cancel sets one volatile flag (async-signal-safe) that the count
  * hook checks; the script then stops with "file:line: stopped by the learner (Esc)..." like

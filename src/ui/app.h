@@ -27,7 +27,7 @@ typedef struct {
     struct Scenario *play;        /* non-NULL: free play on it (app_run takes ownership) */
     const char *play_from;        /* the file free play was loaded from, or NULL */
     struct PresentState *present; /* non-NULL: presenter mode on it (borrowed) */
-    bool practice;                /* practice exercises (model/practice.h) instead of lessons */
+    bool practice;                /* practice exercises (learn/practice.h) instead of lessons */
     unsigned long long practice_seed; /* the run's seed when practice_seed_given */
     bool practice_seed_given;
     int practice_kind;  /* < 0: kinds take turns */

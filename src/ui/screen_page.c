@@ -400,6 +400,23 @@ int screen_page_body_text(Canvas *c, const Lesson *l, int page, int top, int bot
     return screen_page_markup(c, x, top, w, bottom - top, lesson_page_text(l, page), lay);
 }
 
+ViewKind screen_page_view(PageView v)
+{
+    _Static_assert(LESSON_CHART_MAX_POINTS <= CHART_MAX_POINTS,
+                   "a lesson chart must fit the chart view");
+    switch (v) {
+    case PAGE_VIEW_FABRIC:
+        return VIEW_FABRIC;
+    case PAGE_VIEW_BAR:
+        return VIEW_BAR;
+    case PAGE_VIEW_CHART:
+        return VIEW_CHART;
+    case PAGE_VIEW_RACK:
+        break;
+    }
+    return VIEW_RACK;
+}
+
 int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int bottom,
                              const PageLayout *lay)
 {
@@ -417,13 +434,13 @@ int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int 
     }
     int dh = bottom - top - cap_h - (cap_h ? 1 : 0);
     char cx[16] = "";
-    double values[CHART_MAX_POINTS];
-    Diagram dg = diagram_of(d.view, &d.cluster);
+    double values[LESSON_CHART_MAX_POINTS];
+    Diagram dg = diagram_of(screen_page_view(d.view), &d.cluster);
     dg.workload = &d.workload;
     dg.mapping = &d.mapping;
     dg.placement = d.placement;
-    if (d.view == VIEW_CHART) {
-        dg.chart_n = lesson_page_chart(l, page, cx, sizeof cx, values, CHART_MAX_POINTS);
+    if (d.view == PAGE_VIEW_CHART) {
+        dg.chart_n = lesson_page_chart(l, page, cx, sizeof cx, values, LESSON_CHART_MAX_POINTS);
         dg.chart_x = cx;
         dg.chart_values = values;
     }

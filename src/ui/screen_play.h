@@ -15,7 +15,7 @@
 #define SCALELAB_UI_SCREEN_PLAY_H
 
 #include "draw/canvas.h"
-#include "model/scenario.h"
+#include "learn/scenario.h"
 #include "ui/screens.h"
 #include <stdbool.h>
 #include <stddef.h>

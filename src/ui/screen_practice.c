@@ -12,7 +12,7 @@
 #include "base/msg.h"
 #include "base/utf8.h"
 #include "draw/text.h"
-#include "model/scenario.h"
+#include "learn/scenario.h"
 #include "ui/keymap.h"
 #include "ui/keys.h"
 #include "ui/lineedit.h"

@@ -1,5 +1,5 @@
 /* screen_practice — `scalelab practice` in the UI: one exercise at a time
- * from a PracticeRun (model/practice.h), graded as the learner answers.
+ * from a PracticeRun (learn/practice.h), graded as the learner answers.
  *
  * Kinds on screen:
  *   - mapping: the scenario part of a page (screen_scenario.c) on the
@@ -21,8 +21,8 @@
 #define SCALELAB_UI_SCREEN_PRACTICE_H
 
 #include "draw/canvas.h"
-#include "model/practice.h"
-#include "ui/progress.h"
+#include "learn/practice.h"
+#include "store/progress.h"
 #include "ui/screens.h"
 #include <stdbool.h>
 #include <stdint.h>

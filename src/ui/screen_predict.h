@@ -10,7 +10,7 @@
 #ifndef SCALELAB_UI_SCREEN_PREDICT_H
 #define SCALELAB_UI_SCREEN_PREDICT_H
 
-#include "model/predict.h"
+#include "learn/predict.h"
 #include "ui/screens.h"
 
 typedef struct PredictView {

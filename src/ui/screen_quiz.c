@@ -12,8 +12,8 @@
 #include "base/utf8.h"
 #include "base/xmem.h"
 #include "draw/text.h"
+#include "learn/quiz.h"
 #include "lesson/lesson.h"
-#include "model/quiz.h"
 #include "ui/keymap.h"
 #include "ui/keys.h"
 

@@ -13,7 +13,7 @@
 #define SCALELAB_UI_SCREEN_SWEEP_H
 
 #include "draw/canvas.h"
-#include "model/scenario.h"
+#include "learn/scenario.h"
 #include "model/sweep.h"
 #include "ui/screens.h"
 #include <stdbool.h>

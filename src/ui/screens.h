@@ -16,9 +16,10 @@
 #define SCALELAB_UI_SCREENS_H
 
 #include "draw/canvas.h"
+#include "draw/views.h"
+#include "learn/scenario.h"
 #include "lesson/lesson.h"
-#include "model/scenario.h"
-#include "ui/progress.h"
+#include "store/progress.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -193,6 +194,8 @@ typedef struct {
  * cannot build draws its error. */
 int screen_page_body_text(Canvas *c, const Lesson *l, int page, int top, int bottom,
                           const PageLayout *lay);
+/* The draw/ view of a diagram page's view. */
+ViewKind screen_page_view(PageView v);
 int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int bottom,
                              const PageLayout *lay);
 int screen_page_body_compare(Canvas *c, const Lesson *l, int page, int top, int bottom,

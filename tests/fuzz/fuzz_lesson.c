@@ -16,10 +16,10 @@
  * entry point. SCALELAB_ASSETS defaults to ./assets (run from the repo root).
  * Built only by `make fuzz`; includes lua.h only to check the stack.
  */
+#include "learn/scenario.h"
 #include "lesson/lesson.h"
 #include "lesson/sandbox.h"
 #include "model/mapping.h"
-#include "model/scenario.h"
 
 #include <lua.h>
 #include <stdint.h>

@@ -9,9 +9,9 @@
  * the saved file reopens with no note, with the change kept (a round trip
  * through the writer and the parser). Input bytes 0-1 choose the lesson id
  * queried and the page changed; the rest is the file.
- * Built only by `make fuzz`; depends on ui/progress.h (no curses).
+ * Built only by `make fuzz`; depends on store/progress.h (no curses).
  */
-#include "ui/progress.h"
+#include "store/progress.h"
 
 #include <stdint.h>
 #include <stdio.h>

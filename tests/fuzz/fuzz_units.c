@@ -11,7 +11,7 @@
  *     double, NaN and infinities included) fits in 32 bytes and is one line.
  * Built only by `make fuzz` (clang -fsanitize=fuzzer); depends on units.h.
  */
-#include "model/predict.h"
+#include "learn/predict.h"
 #include "model/units.h"
 
 #include <math.h>

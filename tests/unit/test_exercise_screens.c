@@ -3,10 +3,10 @@
  * (page 1: a quiz whose right choice is written first; page 2: a predict
  * page, 1 GB over NVLink 4 at 450 GB/s plus 2 us = 2.224 ms). No terminal.
  */
+#include "learn/quiz.h"
 #include "lesson/lesson.h"
-#include "model/quiz.h"
+#include "store/progress.h"
 #include "ui/keys.h"
-#include "ui/progress.h"
 #include "ui/screen_predict.h"
 #include "ui/screen_quiz.h"
 

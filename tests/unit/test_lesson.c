@@ -7,8 +7,8 @@
  */
 #include "base/clock.h"
 #include "cmd/cli.h"
+#include "learn/quiz.h"
 #include "lesson/lesson.h"
-#include "model/quiz.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -93,7 +93,7 @@ static void test_lesson_diagram_page(void **state)
     assert_non_null(l);
     LessonDiagram d;
     assert_true(lesson_page_diagram(l, 1, 0, &d, err, sizeof err));
-    assert_int_equal(d.view, VIEW_FABRIC);
+    assert_int_equal(d.view, PAGE_VIEW_FABRIC);
     assert_int_equal(d.cluster.n_gpus, 16);
     assert_int_equal(d.cluster.domain_gpus, 8); /* DGX H100: 8 GPUs per server */
     assert_null(d.placement);

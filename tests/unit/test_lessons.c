@@ -23,10 +23,10 @@
 // clang-format on
 
 #include "draw/canvas.h"
+#include "learn/scenario.h"
 #include "lesson/catalog.h"
 #include "lesson/lesson.h"
 #include "model/hw.h"
-#include "model/scenario.h"
 #include "ui/screens.h"
 
 #include <dirent.h>

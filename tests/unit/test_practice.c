@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "learn/practice.h"
 #include "model/hw.h"
-#include "model/practice.h"
 #include "model/step.h"
 
 #define SEEDS 40

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/predict.h"
-#include "model/quiz.h"
+#include "learn/predict.h"
+#include "learn/quiz.h"
 
 static void check_grade(const PredictSpec *p, const char *typed, PredictVerdict want,
                         const char *must_contain, const char *file, int line)

@@ -1,7 +1,7 @@
 /* test_progress — the learner's record: default path, round trip through the
  * file, atomic save, and a corrupt file reported once and moved aside. Each
  * test works in its own temporary folder. */
-#include "ui/progress.h"
+#include "store/progress.h"
 
 /* cmocka.h needs these four first. */
 // clang-format off

@@ -18,9 +18,9 @@
 #include "base/clock.h"
 #include "draw/canvas.h"
 #include "draw/text.h"
+#include "learn/scenario.h"
 #include "lesson/lesson.h"
 #include "lesson/sandbox.h"
-#include "model/scenario.h"
 #include "model/units.h"
 
 #include <stdio.h>

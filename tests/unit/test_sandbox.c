@@ -7,6 +7,7 @@
  * lessons run with, so the times measured here are the real ones.
  */
 #include "base/clock.h"
+#include "base/escape.h"
 #include "lesson/sandbox.h"
 
 #include <setjmp.h>
@@ -299,12 +300,12 @@ static void test_sandbox_escape_sequences_shown_escaped(void **state)
                    "\\x1b[2J\\x1b]0;pwned\\x07 and \\r\\n");
     char out[64];
     const char *mixed = "caf\xc3\xa9 \xc2\x9b[31m \xff";
-    sandbox_escape(mixed, strlen(mixed), out, sizeof out);
+    escape_text(mixed, strlen(mixed), out, sizeof out);
     assert_string_equal(out, "caf\xc3\xa9 \\xc2\\x9b[31m \\xff");
     /* Long messages are cut with "...". */
     char big[2000];
     memset(big, 'a', sizeof big);
-    sandbox_escape(big, sizeof big, out, sizeof out);
+    escape_text(big, sizeof big, out, sizeof out);
     assert_int_equal(strlen(out), 63);
     assert_string_equal(out + 60, "...");
 }

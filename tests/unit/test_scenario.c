@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/scenario.h"
+#include "learn/scenario.h"
 
 typedef struct {
     Scenario *s;

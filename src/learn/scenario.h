@@ -11,8 +11,8 @@
  * Pure: no I/O. The Scenario owns its placement and undo history;
  * scenario_free accepts NULL.
  */
-#ifndef SCALELAB_MODEL_SCENARIO_H
-#define SCALELAB_MODEL_SCENARIO_H
+#ifndef SCALELAB_LEARN_SCENARIO_H
+#define SCALELAB_LEARN_SCENARIO_H
 
 #include "model/cluster.h"
 #include "model/mapping.h"

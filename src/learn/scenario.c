@@ -15,7 +15,7 @@
  *
  * Pure: no I/O. Owns its placements (via xmem); scenario_free accepts NULL.
  */
-#include "model/scenario.h"
+#include "learn/scenario.h"
 #include "base/msg.h"
 
 #include "base/xmem.h"

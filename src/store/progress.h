@@ -12,8 +12,8 @@
  * or control characters are refused (never written). The caller owns what
  * progress_open returns; progress_free accepts NULL.
  */
-#ifndef SCALELAB_UI_PROGRESS_H
-#define SCALELAB_UI_PROGRESS_H
+#ifndef SCALELAB_STORE_PROGRESS_H
+#define SCALELAB_STORE_PROGRESS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -97,7 +97,7 @@ bool progress_needs_review(const Progress *p, const char *lesson_id, int page);
  * may be NULL); returns how many there are (may exceed max). */
 int progress_review_pages(const Progress *p, const char *lesson_id, int *pages, int max);
 
-/* Practice (model/practice.h): per exercise kind ("mapping", "predict",
+/* Practice (learn/practice.h): per exercise kind ("mapping", "predict",
  * "bottleneck"), exercises tried, passed on the first try, and the current
  * streak of first-try passes; and the level the learner reached. */
 typedef struct {

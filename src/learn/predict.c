@@ -8,7 +8,7 @@
  *
  * Pure: no I/O, no allocation.
  */
-#include "model/predict.h"
+#include "learn/predict.h"
 
 #include "base/msg.h"
 

@@ -15,8 +15,8 @@
  * Pure: no I/O, no allocation; used by the lesson screens, `render`, tests
  * and any other exercise that grades a typed number.
  */
-#ifndef SCALELAB_MODEL_PREDICT_H
-#define SCALELAB_MODEL_PREDICT_H
+#ifndef SCALELAB_LEARN_PREDICT_H
+#define SCALELAB_LEARN_PREDICT_H
 
 #include "model/units.h"
 

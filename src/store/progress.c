@@ -29,7 +29,7 @@
  * stays met, an answer stays given) and then writes atomically, so neither
  * window loses the other's progress.
  */
-#include "ui/progress.h"
+#include "store/progress.h"
 
 #include "base/file.h"
 #include "base/msg.h"

@@ -7,7 +7,7 @@
  * presets are compiled in, and the model is pure, so one seed gives one
  * exercise everywhere. Pure: no I/O.
  */
-#include "model/practice.h"
+#include "learn/practice.h"
 
 #include "base/msg.h"
 #include "model/collective.h"

@@ -7,7 +7,7 @@
  *
  * Pure: no I/O, no allocation.
  */
-#include "model/quiz.h"
+#include "learn/quiz.h"
 
 #include <stddef.h>
 

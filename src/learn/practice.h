@@ -22,12 +22,12 @@
  *
  * Pure: no I/O. Randomness is a splitmix64 stream of the seed only.
  */
-#ifndef SCALELAB_MODEL_PRACTICE_H
-#define SCALELAB_MODEL_PRACTICE_H
+#ifndef SCALELAB_LEARN_PRACTICE_H
+#define SCALELAB_LEARN_PRACTICE_H
 
+#include "learn/predict.h"
 #include "model/cluster.h"
 #include "model/mapping.h"
-#include "model/predict.h"
 #include "model/step.h"
 #include "model/units.h"
 #include "model/workload.h"

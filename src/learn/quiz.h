@@ -9,8 +9,8 @@
  *
  * Pure: no I/O, no allocation, no global state.
  */
-#ifndef SCALELAB_MODEL_QUIZ_H
-#define SCALELAB_MODEL_QUIZ_H
+#ifndef SCALELAB_LEARN_QUIZ_H
+#define SCALELAB_LEARN_QUIZ_H
 
 #include <stdint.h>
 
