@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # scalelab — one Makefile, no recursion, no configure step.
 # Every .c under src/ except src/main.c goes into build/libscalelab.a, which
 # the program and every test link, so tests exercise the objects users run.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- presets.lua: the hardware and workload presets of scalelab, as data.
 --
 -- Lessons read this file (through the lesson engine); the C core has the same

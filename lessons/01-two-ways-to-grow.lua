@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 1: Two ways to grow.
 -- Sources: GPU and system figures come from the presets (assets/, each with its
 -- source there). Llama 3 405B has 405 billion parameters as published (Llama 3

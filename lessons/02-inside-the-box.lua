@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 2: Inside the box.
 -- Sources: NVLink generations, links per GPU and NVSwitch counts come from the
 -- presets (assets/; jax-ml/scaling-book gpus.md NVLink table, NVIDIA DGX

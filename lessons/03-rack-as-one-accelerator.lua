@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 3: The rack as one accelerator.
 -- Sources: GB200/GB300 NVL72 figures (72 GPUs, NVLink 5 at 1.8 TB/s per GPU
 -- both directions, 18 NVSwitch chips, rack power, liquid cooling) come from the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 4: The scale-out fabric.
 -- Sources: NIC per GPU (ConnectX-7 400 Gb/s on DGX H100 / GB200 NVL72,
 -- ConnectX-8 800 Gb/s on GB300 NVL72) comes from the presets (assets/; NVIDIA

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 5: The bandwidth cliff.
 -- Sources: NVLink 5 at 1.8 TB/s per GPU (both directions added, 900 GB/s each
 -- way) and ConnectX-8 at 800 Gb/s per GPU (one direction) come from the

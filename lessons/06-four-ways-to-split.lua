@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 6: Four ways to split the work.
 -- Sources: traffic of each parallelism, from MODEL-FACTS.md §6:
 -- TP: 2 all-reduces forward + 2 backward per layer of b*s*h elements

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 7: Map parallelism to tiers.
 -- Sources: "use TP up to the GPUs of one server, then PP across servers":
 -- Narayanan et al., SC21, §3.2 takeaway #1. Placement order [TP, CP, PP, DP]

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 8: 3D parallelism on an NVL72 cluster.
 -- Sources: Llama 3 405B shape (126 layers, 16,384 hidden, 8 KV heads) from the
 -- workload preset (Llama 3 Herd paper, Table 3). Static memory of about

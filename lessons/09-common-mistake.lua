@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 9: The common mistake.
 -- Sources: DGX B200 (8 B200 GPUs, NVLink 5, 8 x ConnectX-7 400 Gb/s) and
 -- GB200 NVL72 (72 GPUs on NVLink 5, one 400 Gb/s ConnectX-7 per GPU) from the

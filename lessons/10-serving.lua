@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 10: Serving, latency against throughput.
 -- Sources: GPU memory and HBM bandwidth, link latencies and rack sizes come from
 -- the presets (assets/; NVIDIA DGX B200 and GB200 NVL72 documents, NCCL tuning

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 11: Beyond the rack.
 -- Sources: TPU v5p (Google Cloud TPU v5p documentation, system architecture):
 -- a pod has 8,960 chips; a slice of up to 6,144 chips (96 cubes of 4x4x4) is

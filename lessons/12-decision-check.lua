@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Lesson 12: Decision check (capstone).
 -- Sources: system and workload figures come from the presets (assets/, each
 -- with its source there); every step time on screen is computed by the model

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for the tmux-driven suites (scripts/e2e-tmux and
 # tests/suites/{faults,present,play}.sh). Source it after setting `suite` to
 # the suite's name. It gives: $tmp (a scratch folder, removed on exit), a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main — the scalelab program: everything else is in libscalelab.a. */
 #include "cmd/cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock — the monotonic clock; see clock.h. */
 #include "base/clock.h"
 

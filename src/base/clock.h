@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock — the one monotonic clock of scalelab: seconds since an arbitrary
  * fixed point, never going back when the wall clock is set. Used for
  * timeouts, sandbox deadlines and elapsed-time figures; never for dates.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* escape — printable copies of untrusted text (escape.h). */
 #include "base/escape.h"
 

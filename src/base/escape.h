@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* escape — what scalelab prints of text it did not write (lesson titles and
  * messages, file names, progress fields) reaches a terminal as plain,
  * printable text: control characters, DEL, invalid UTF-8 and C1 controls are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* file — whole-file read and atomic write; see file.h. */
 #include "base/file.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* file — the one way scalelab reads a whole file and writes one.
  *
  * file_read takes a whole regular file into memory, refusing what is not a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* msg — one-line reasons into a caller's buffer (see msg.h). */
 #include "base/msg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* msg — the one way library code reports a reason: a printf-style one-line
  * message into a caller's buffer. Functions return a status and fill `err`;
  * they never print. Part of src/base, the bottom layer: pure C, no other

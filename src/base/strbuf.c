@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strbuf — growable string; see strbuf.h. */
 #include "base/strbuf.h"
 

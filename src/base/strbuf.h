@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strbuf — a growable NUL-terminated string (canvas dumps, descriptions,
  * JSON, files built before one atomic write). Part of src/base, the bottom
  * layer: depends only on xmem.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utf8 — UTF-8 decoding and display width; see utf8.h.
  *
  * Widths come from the range tables below (Unicode East Asian Width W/F and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utf8 — decoding UTF-8 and measuring it in terminal columns.
  *
  * Widths follow Unicode East Asian Width without setlocale or wcwidth: our

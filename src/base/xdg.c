@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xdg — the XDG base directories (xdg.h). */
 #include "base/xdg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xdg — where scalelab keeps its files, by the XDG Base Directory
  * specification: progress and saved work under the state home, the lesson
  * header cache under the cache home, each in a "scalelab" folder.

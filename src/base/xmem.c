@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xmem — allocation wrappers that abort on out-of-memory (see xmem.h). The
  * one place in base/, model/ and draw/ that writes to stderr. */
 #include "base/xmem.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xmem — the one out-of-memory policy of scalelab: allocation failure of
  * scalelab's own (small, bounded) structures is not recoverable, so these
  * wrappers print one line and abort. Lua's allocator is separate: there a

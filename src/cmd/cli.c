@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli — dispatch from argv to a command through one table. Knows every
  * command by name, nothing of what they do. */
 #include "cmd/cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli — the command line of scalelab: one table of commands, global options,
  * usage and version. main() calls cli_run, then cli_finish.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_check — `scalelab check FILE...`: validates lessons the way CI does.
  *
  * Every problem of every file is printed on stderr, one per line as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_eval — `scalelab eval`: one cluster, workload and mapping from flags or
  * presets, evaluated by the bandwidth model, printed as a small table or as
  * one JSON object.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_list — `scalelab --list [--lessons DIR]`: the lessons of a folder in
  * menu order (track, then order), one line each with the learner's
  * progress mark, id, length and title; lessons that do not load are listed

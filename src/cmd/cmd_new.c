@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_new — `scalelab new NAME`: writes a lesson skeleton that passes
  * `scalelab check` as written, for an author to change page by page.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_play — `scalelab play [--system ID] [--gpus N] [--model ID] [FILE.lua]`:
  * free play in the terminal UI. The cluster, workload and starting mapping
  * come from the job flags of the one flag table (flags.h; play takes

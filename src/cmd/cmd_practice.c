@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_practice — `scalelab practice`: endless exercises made by the model
  * (learn/practice.h). Without --print it opens them in the UI; with --print
  * it writes exercises and their worked answers as text (a worksheet) or as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_present — `scalelab present LESSON [--script FILE]`: the lesson (a
  * file, or a lesson's id or file name in the lessons folder) in presenter mode
  * (src/ui/screen_present.c) in the terminal (app_run's presenter mode: the one

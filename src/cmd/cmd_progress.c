@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_progress — `scalelab progress [--json]`: the learner's own record
  * (store/progress.h) over the lessons of the lessons folder: each lesson's
  * state and last page, quiz and predict results on the first try, hints,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_render — `scalelab render VIEW [FLAGS]`: one view (rack, fabric, bar
  * or chart) of a cluster, workload and mapping, printed to stdout as UTF-8,
  * ASCII or ANSI-coloured text, as a plain description (--describe), as a

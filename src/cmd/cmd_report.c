@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_report — `scalelab report FILE...`: a class summary from the files
  * students hand in (each made by `scalelab progress --json`): one row per
  * file with lessons done, first-try results, hints and practice, a grid of

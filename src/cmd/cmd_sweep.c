@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_sweep — `scalelab sweep [FLAGS]`: the best-mapping search
  * (model/sweep.h) for one cluster and workload, printed as a ranked table
  * with units and an explanation of the winner, or as one JSON object.

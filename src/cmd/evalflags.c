@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* evalflags — the cluster, workload and mapping that the job flags of the
  * flag table (flags.h) describe, for eval, sweep, render and play alike:
  * presets first, explicit flags over them, the degrees given as pins of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* evalflags — the cluster, workload and mapping that the job flags of the
  * one flag table (flags.h) describe, shared so that eval, sweep, render and
  * play accept exactly the same flags, defaults and messages.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flags — the one flag table and its parser; see flags.h. */
 #include "cmd/flags.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flags — the one flag table of the commands that take --name VALUE flags
  * (eval, sweep, render, play, practice, progress, report, present, list), after tmux's
  * cmd_entry.args: every flag is written once here with how its value is read, and each command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json — JSON strings and numbers for the headless commands (see json.h). */
 #include "cmd/json.h"
 

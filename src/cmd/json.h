@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json — the one JSON writer of the headless commands (eval, sweep, render):
  * strings escaped so any bytes give valid JSON (quotes, backslashes and
  * control characters, DEL included), numbers with ten significant digits and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress_json — the form of `scalelab progress --json`, the file a student
  * hands in and `scalelab report` reads. One object:
  *

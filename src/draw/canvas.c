@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* canvas — the cell grid every diagram, chart and page is drawn onto; see
  * canvas.h for the contract. Line joins: each cell keeps, in Cell.lines, two
  * bits per direction (up, down, left, right) holding the LineKind that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* canvas — a grid of cells that diagrams, charts and text are drawn onto.
  *
  * A cell holds one glyph (UTF-8 bytes, NUL-terminated), its display width

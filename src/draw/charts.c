@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* charts — the stacked step-time bar and the line chart of a sweep; see
  * charts.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* charts — the stacked step-time bar and line charts of a swept parameter.
  *
  * chart_step_bar: one horizontal bar split into compute, TP, PP, bubble, DP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diagram — a ViewKind drawn into a box (see diagram.h). Pure. */
 #include "draw/diagram.h"
 

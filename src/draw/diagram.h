@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diagram — one diagram of a cluster, chosen by its ViewKind, drawn into a
  * box: the rack view, the fabric view, the stacked step-time bar, or a line
  * chart of the step time against a swept parameter. The one place where a

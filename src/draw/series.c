@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* series — step time against a swept parameter; see series.h. Each point is a
  * full step_eval of a copy of the base with one field changed. */
 #include "draw/series.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* series — step time against one swept parameter, as a ChartSeries for
  * chart_line: the data behind `render chart` and lesson chart pages.
  *

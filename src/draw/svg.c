@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* svg — a canvas as SVG; see svg.h for the layout. The one style → colour
  * table of the SVG export lives here and mirrors the SGR table of canvas.c:
  * same hue for the same meaning, on a dark terminal-like background.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* svg — a canvas as a standalone SVG 1.1 document, with the same layout and
  * colours as on screen: for `scalelab render --svg` and the UI's export key.
  *

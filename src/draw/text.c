@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text — UTF-8 measurement, word wrapping and light markup; see text.h.
  *
  * Widths come from base/utf8, so results never depend on the locale. Markup

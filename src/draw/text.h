@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text — measuring, wrapping and drawing text for terminals.
  *
  * Widths are those of base/utf8.h (locale-independent; invalid UTF-8 counts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* views — the rack and fabric views of a cluster and their descriptions; see
  * views.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* views — the rack view and the fabric view of a cluster, and their plain
  * text descriptions.
  *

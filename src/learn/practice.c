@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* practice — exercises made from a seed and graded by the model (see
  * practice.h). Everything an exercise shows comes from the presets and the
  * model: the search (sweep.h) for the best mapping, step_eval for the parts

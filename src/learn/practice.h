@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* practice — endless graded exercises drawn from the model, for `scalelab
  * practice`: every exercise is made from one 64-bit seed and a difficulty
  * level, so the same seed gives the same exercise (and the same worked

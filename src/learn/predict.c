@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* predict — grading a typed quantity against an answer (see predict.h).
  *
  * Order of the checks: the text must read as a quantity of the page's kind

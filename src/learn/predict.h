@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* predict — grading a number a learner types against the model's answer.
  *
  * A predict page asks for one quantity (a time, a size, a bandwidth, ...).

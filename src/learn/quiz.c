@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quiz — a per-learner, per-question permutation of a quiz's choices.
  *
  * The lesson id is hashed with 64-bit FNV-1a, mixed with the seed and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quiz — the order in which one learner sees a quiz's choices.
  *
  * The order is a permutation of 0..n-1 drawn from the learner's seed (kept

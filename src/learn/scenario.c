@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scenario — the editable state of a scenario: cluster, workload, mapping,
  * placement, the learner's moves on them, undo and reference results.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scenario — the editable state of an interactive scenario or of free play:
  * a cluster, a workload, a mapping and a placement, the moves a learner can
  * make on them, undo, and a reference point for deltas.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* catalog — the lessons of a folder as a sorted list (see catalog.h).
  *
  * Each *.lua file whose size and mtime match its line in the header cache

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* catalog — the list of lessons in a folder, for the lesson menu and
  * `scalelab --list`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson — loads a lesson file in its own sandbox, validates it, and copies
  * every page into C structs the UI reads without touching Lua again; goal
  * functions stay in the state (registry table of goals) and run in the

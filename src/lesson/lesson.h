@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson — loading a lesson file in a Lua sandbox and reading its pages.
  *
  * A lesson is a Lua file that returns { id, title, summary, track, order,

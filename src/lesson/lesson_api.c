@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_api — the `scalelab` table lessons call: presets as plain tables,
  * scalelab.cluster objects (userdata: a built cluster stays consistent, its
  * fields are read-only), scalelab.step returning a plain result table, units,

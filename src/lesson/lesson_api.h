@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lesson_api — the `scalelab` library lessons call (documented for authors in
  * lessons/AUTHORING.md), and the readers that turn a lesson's cluster,
  * workload and mapping tables into model structs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sandbox — the limited Lua state every lesson runs in (see sandbox.h).
  *
  * Invariants: every piece of Lua that runs goes through sandbox_call or

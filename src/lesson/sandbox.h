@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sandbox — one fresh, limited Lua 5.4 state for one untrusted lesson file.
  *
  * The environment is built from an allow-list (never stripped from the full

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* balance — a placement that splits tensor-parallel groups evenly between
  * scale-up domains (see balance.h for why).
  *

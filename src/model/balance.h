@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* balance — a placement for tensor-parallel groups that do not fit the
  * scale-up domain evenly.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cluster — build a cluster from a preset, check it, and answer where a GPU
  * sits: its scale-up domain, its leaf switch, its site.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cluster — the machine a job runs on: GPUs grouped into scale-up domains,
  * domains under a leaf-spine scale-out fabric, optionally spread over sites
  * joined by a scale-across link.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* collective — alpha-beta cost of a collective over the tiers its group spans.
  *
  * Terms (NVIDIA/nccl-tests doc/PERFORMANCE.md): S = the buffer in bytes, n

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* collective — alpha-beta cost of NCCL-style collectives over the tiers a
  * group actually spans.
  *

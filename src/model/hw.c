@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hw — the compiled-in hardware presets: accelerators and whole systems.
  *
  * Every bandwidth is per GPU and per direction in bytes/s (hw.h). Vendor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hw — hardware presets: accelerators and whole systems, with public figures.
  *
  * Direction convention (the one place it is stated): every bandwidth field

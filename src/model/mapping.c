@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mapping — legality of a TP x CP x PP x DP split with experts folded as
  * ETP x EP x EDP, rebalancing after one degree changes, and rank coordinates.
  *

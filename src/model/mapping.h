@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mapping — how a job is split over GPUs (TP x CP x PP x DP; experts folded
  * over the same ranks as ETP x EP x EDP): the degrees, their legality, and
  * the rank layout.

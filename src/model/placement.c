@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* placement — which GPU runs which rank: the identity (rank r on GPU r) until
  * GPUs are swapped, kept as two inverse permutations plus the list of moved
  * ranks, so "is it the default?" and "which ranks moved?" cost nothing.

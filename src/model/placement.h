@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* placement — which GPU runs which rank. The default placement runs rank r
  * on GPU r (mapping.h gives the rank layout); an explicit placement is a
  * permutation rank -> GPU that a scenario or learner edits by swapping GPUs.

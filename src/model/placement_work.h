@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* placement_work — the inside of a Placement, for the one module that walks
  * it (span.c: exact spans of an explicit placement). Not for other callers:
  * they use placement.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* span — how the groups of one parallel dimension spread over the tiers
  * (scale-up domains, leaf switches, sites), for the default placement in
  * closed form and for an explicit placement exactly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* span — how the groups of one parallel dimension spread over the tiers of a
  * cluster (scale-up domains, leaf switches, sites) under a placement: what
  * every collective's cost depends on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* step — one training step of a workload on a cluster under a mapping.
  *
  * Per GPU of the slowest (last) pipeline stage, for one micro-batch of b

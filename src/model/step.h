@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* step — the training step time of a workload on a cluster under a mapping,
  * broken down so a learner can see where the time goes.
  *

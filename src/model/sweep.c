@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep — the best-mapping search; see sweep.h for what is enumerated, how
  * it is pruned and how it is ranked.
  *

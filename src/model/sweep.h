@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep — the one mapping search: for one cluster and workload, every legal
  * (TP, PP, DP, EP, micro-batch, interleave) with CP fixed (1 unless given),
  * each evaluated by step_eval, ranked, and the winner explained tier by

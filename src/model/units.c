@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* units — parse and print bandwidths, sizes, times, FLOP/s and counts.
  *
  * A quantity is a plain decimal number (digits, one optional point, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* units — parse and print the quantities scalelab teaches, the way engineers
  * write them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workload — transformer presets with their published shapes, and the FLOP
  * and parameter counts the step model is built on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workload — what is being trained: a dense or mixture-of-experts
  * transformer, its batch, precision and recomputation policy, and its
  * FLOP and parameter counts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress — the learner's record, kept as text lines and rewritten
  * atomically after every change.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress — what a learner has done: lessons started and finished, the page
  * they were on, scenarios solved (with the hints they used) and quiz answers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* app — the event loop: draw the current screen onto a canvas (at most
  * 250x70, or the "too small" line below 80x24), copy it to the terminal,
  * wait for one key (blocking: no CPU while idle), hand it to the screen's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* app — the interactive program: the lesson menu and lesson pages in a
  * terminal, one event loop, progress kept as the learner goes.
  *

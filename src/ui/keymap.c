@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* keymap — key tables driving dispatch, footer and help (see keymap.h).
  * Pure: no curses.
  */

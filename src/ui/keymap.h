@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* keymap — key bindings as tables, one per screen (or per page kind), that
  * drive both the dispatch of a key and what the screen says about its keys:
  * the footer lines and the `?` overlay are made from the same rows, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* keys — the key codes the screens understand, independent of curses.
  *
  * A key is an int: a printable character is its Unicode code point; the

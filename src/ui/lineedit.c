@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lineedit — a one-line entry (see lineedit.h). Pure: no curses. */
 #include "ui/lineedit.h"
 

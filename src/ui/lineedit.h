@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lineedit — the one-line entry a learner types into (a predict answer, the
  * menu filter): keys.h codes into a NUL-terminated UTF-8 buffer the caller
  * owns, never written past its size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_cluster — the scenario screen's cluster view (see screen_cluster.h).
  * The view is a column of virtual rows (bands of domains side by side, each
  * band box_h rows); a window of h rows around the cursor's row is drawn.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_cluster — the scenario screen's cluster view: every scale-up
  * domain framed and labelled, each GPU drawn as the letter of its group,
  * the picked GPU or group as '*', the cursor in reverse, and one line that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_compare — two setups of one workload side by side: the sentence
  * that says what differs, both step-time bars on one time scale with a
  * shared legend, and each side's fabric view. Used by compare pages and by

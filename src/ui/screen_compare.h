@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_compare — two clusters or two mappings of one workload side by
  * side: each side's diagram (fabric view), then both step-time bars on one
  * time scale (a second takes as many columns on either bar, so lengths

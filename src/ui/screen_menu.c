@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_menu — the lesson menu: lessons grouped by track in the order
  * given, each with a progress mark, title, length and summary; j/k or
  * arrows move, Enter opens, `/` filters by words, `?` help, `q` quits.

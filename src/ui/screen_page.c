@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_page — one page of a lesson: the frame (header "Title — page 3/9",
  * the footer made from the key tables, one status line), the keys every
  * page shares, and the dispatch to the page kind's own part (the table of

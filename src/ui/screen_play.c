@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_play — free play: the scenario part of a page (screen_scenario.c)
  * with no lesson behind it, its own frame and keys (w write, q quit with a
  * question when unwritten moves would be lost), the Lua writer that turns

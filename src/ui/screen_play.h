@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_play — free play (`scalelab play`): the scenario screen on any
  * system preset and workload, every change allowed, no goal. `w` writes the
  * state as a small Lua lesson with one scenario page (cluster, workload,

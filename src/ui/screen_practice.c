@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_practice — practice exercises on screen (see screen_practice.h).
  *
  * One key table per kind plus the shared one drive dispatch, the footer and

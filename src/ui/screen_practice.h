@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_practice — `scalelab practice` in the UI: one exercise at a time
  * from a PracticeRun (learn/practice.h), graded as the learner answers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_predict — the predict page (see screen_predict.h).
  *
  * The verdict line is predict_grade's message as it is (it never gives the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_predict — a predict page: the situation, the question, a line the
  * learner types a number with its unit into, the verdict of predict_grade
  * after each Enter, the answer after PREDICT_TRIES tries, then the formula.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_present — presenter mode (see screen_present.h): block-letter
  * titles, whole-screen diagrams, reveals one key at a time, a scenario's
  * moves played from the lesson's steps or a script, a discreet footer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_present — presenter mode: a lesson for a teacher at a projector.
  * Each page fills the screen: the title in block letters from a small
  * built-in font when the width allows, diagrams given the whole body, the

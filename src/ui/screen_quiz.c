@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_quiz — the quiz page (see screen_quiz.h).
  *
  * What the learner sees never gives the answer away before it is earned:

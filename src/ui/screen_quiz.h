@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_quiz — a quiz page that tests: choices in the learner's own order
  * (quiz_order on the progress seed), a wrong answer shows only its own
  * explanation, the learner tries again, after QUIZ_WRONG_TRIES wrong tries

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_scenario — the interactive scenario page: the cluster as boxes of
  * scale-up domains with each GPU drawn as the letter of its parallel group
  * (colour repeats the letter, never replaces it), a cursor, picking a GPU or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_sweep — the search view of a scenario: sweep_run over what the
  * scenario allows, the ranked top rows, where the selected mapping's
  * dimensions land (sweep_explain) and the best step time against TP degree

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screen_sweep — the best-mapping search inside a scenario or free play
  * (`s`): runs sweep_run on the scenario's cluster and workload, searching
  * only what the scenario lets the learner change (degrees, micro-batch,

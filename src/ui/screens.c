@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screens — the pieces every screen shares: the size check, the "terminal
  * too small" line, the frame (title, rule, footer of keys) and the help
  * overlay. Pure canvas drawing, no curses.

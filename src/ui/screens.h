@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* screens — every screen of the terminal UI as plain C: a state struct, a
  * draw function onto a Canvas and a key function (state + key -> new state
  * and an action). No curses here: term.c copies the canvas to the terminal,

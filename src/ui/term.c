@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* term — curses set-up and restore, signals, the style table, the canvas
  * blit and key translation. The only file of scalelab that includes curses.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* term — the terminal: the only module that includes curses.
  *
  * It checks that there is a usable terminal, installs scalelab's own signal

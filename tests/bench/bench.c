@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench — the figures of README.md's Performance section, one line each,
  * medians of repeated runs, each compared with its target (PASS / MISS). Run by `make bench`
  * (scripts/run-bench), which names the binary in SCALELAB_BIN.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_evalflags — libFuzzer harness for the flags of `scalelab eval`: the
  * one flag table, value parsing (units of every kind), defaults, mapping
  * legality and, when the flags hold, one model evaluation and its printing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_lesson — libFuzzer harness for loading an untrusted lesson file.
  *
  * The bytes are written to a temporary file and go through, in turn:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_markup — libFuzzer harness for text_draw_markup onto a canvas of a
  * random size (and the text measuring and wrapping it relies on).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_progress — libFuzzer harness for the progress file: whatever bytes
  * lie at $XDG_STATE_HOME/scalelab/progress (a crash, a disk error, another
  * version, a hand edit) must never crash scalelab or leak into the terminal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_units — libFuzzer harness for units_parse (every kind) and
  * units_format.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # badinput — what scalelab does with bad input: every case asserts the exit
 # status, a clear message (one line for usage errors, "file:line: message"
 # lines for `check`), nothing on stdout when it fails, no control character

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check — `scalelab check` over the shipped lessons and the authoring example
 # (all must pass), and over broken lessons (every problem named file:line on
 # stderr, exit 1), plus usage (exit 2).

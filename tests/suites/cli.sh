@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The command-line contract: exit codes of the built binary, and the man page
 # in step with --help (every command in the table has a section in the man
 # page, and the man page names no command the binary does not know).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # scripts/install-deps on machines it cannot see here: stubs of dpkg-query,
 # apt-get, apt-cache, id and sudo on PATH play a package database in every
 # dpkg state, root and non-root, and a held dpkg lock.

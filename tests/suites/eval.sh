@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # eval — the built binary's `scalelab eval`: exit statuses, one-line errors
 # on stderr with nothing on stdout, the JSON contract on one line, --list.
 # Usage: sh tests/suites/eval.sh BINARY   (cwd = repository root)

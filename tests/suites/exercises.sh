@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # exercises — the pages that make a learner think, driven in tmux at 80x24
 # on tests/lessons/exercises.lua (in a lessons folder of its own, with HOME
 # and XDG_STATE_HOME in a temporary folder):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # faults — the interactive program under faults, driven in tmux: a quit
 # signal (TERM, INT, HUP) on each screen (menu, text page, scenario, quiz),
 # and a crash signal (SEGV, ABRT) on the scenario screen, must leave the

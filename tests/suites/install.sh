@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make install` and `make uninstall` honour PREFIX and DESTDIR: every file
 # lands under DESTDIR/PREFIX, and uninstall leaves nothing of ours behind.
 bin=${1:?usage: install.sh BINARY}

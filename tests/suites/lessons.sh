@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # lessons — the shipped lesson track through `scalelab check`, the way CI
 # validates it: all twelve lessons pass, and a lesson whose reference
 # solution stops short of its goal is refused (exit 1, file:line), so the

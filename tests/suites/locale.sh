@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Numbers do not depend on the locale: with a comma-decimal locale
 # (de_DE.UTF-8, built here with localedef when the machine has none) the
 # scenario screen, the lesson file `w` writes, the SVG `S` writes and the

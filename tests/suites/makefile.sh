@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The Makefile as a packager and a newcomer use it, on a copy of the tree:
 # - the user's CFLAGS/CPPFLAGS/LDFLAGS add to scalelab's own flags: `make
 #   CFLAGS=-O0` keeps -std=c11, the warnings and -MMD; dpkg-buildflags'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # new — `scalelab new NAME` writes a lesson skeleton that passes `scalelab
 # check` as written (by a plain name into the current folder, and by a path),
 # never overwrites a file, and refuses bad names with one line and exit 2.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Free play, the search key, the SVG key and live reload, driven in a detached
 # tmux session on a private socket (HOME and XDG_STATE_HOME in a temporary
 # folder, cwd there too so written files land in it):

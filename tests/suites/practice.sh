@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # practice, progress and report as a teacher and a student use them:
 # worksheets are the same for the same seed and differ between seeds; the
 # JSON has kind, question and answer; a progress file written by hand comes

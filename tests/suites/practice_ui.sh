@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Practice on screen at 80x24, wrong first, the way a learner meets it: the
 # answers typed come from `practice --print --json` for the same seed (the UI's
 # first exercise of `--seed N --kind K` is the worksheet's exercise N), a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Presenter mode and the compare view in a real terminal: a private tmux
 # socket, HOME and XDG_STATE_HOME in a temporary folder, waits that poll for
 # text (no fixed sleeps). Walks tests/present/demo.lua: paragraphs revealed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every scenario page of every shipped lesson, in the real program in tmux
 # at 80x24: h makes a hint appear, the first move of the page's reference
 # solution makes its message appear, and playing the whole solution with

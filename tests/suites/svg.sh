@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # svg — `scalelab render VIEW --svg FILE` writes valid SVG for every view
 # (parsed by xmllint; converted to PNG by rsvg-convert when installed) and
 # says where; --svg - writes to stdout; an unwritable file is one line and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every tool a test runs is installed by scripts/install-deps, so a fresh
 # machine that ran it passes `make test`, and no test quietly skips a check
 # because its tool is missing. When a test starts using another tool, add

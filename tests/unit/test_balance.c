@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_balance — the balanced placement of TP groups in domains that TP
  * does not divide. Expected part sizes are worked by hand in the comments;
  * every placement returned is checked against the rules it promises (a

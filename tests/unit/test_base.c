@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_base — the bottom layer's file and clock modules: file_read refuses
  * what is not a regular file (without blocking on a FIFO) and what is over
  * the limit; file_write replaces atomically (a failed write keeps the old

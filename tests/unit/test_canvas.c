@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_canvas — the cell grid: clipping, wide glyphs, line joins, text and
  * ANSI dumps. Expected dumps are written out by hand below. */
 // clang-format off

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_catalog — listing a lessons folder: sort order (track, order, id),
  * failed files kept as entries with their error, files that are skipped,
  * a folder of hostile files listed in bounded time, the default folder

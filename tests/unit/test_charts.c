@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_charts — the stacked step bar (segment lengths, legend, delta) and the
  * line chart (axes, ticks, invalid and current points). Segment lengths are
  * worked by hand from the cumulative-rounding rule in charts.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cli — the command line shell: dispatch, usage errors and exit codes.
  * Runs cli_run in-process with stdout and stderr captured to temp files. */
 // clang-format off

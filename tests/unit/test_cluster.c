@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cluster — building clusters from presets, where a GPU sits, the
  * leaf-spine counts, and the checks with their messages. Expected numbers are
  * worked by hand in the comments. */

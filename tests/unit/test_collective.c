@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_collective — alpha-beta costs worked by hand on a hand-made cluster:
  * 300 GB/s scale-up at 80% efficiency = 240 GB/s, 25 GB/s NICs at 100%,
  * 2 us per scale-up ring step, 5 us per network step, no fixed cost unless a

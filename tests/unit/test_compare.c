@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_compare — the compare view without a terminal: the sentence worked
  * by hand from results built by hand, the bars on one time scale, and `c`
  * on a scenario page (the start against now) of the e2e test lesson. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_eval — `scalelab eval` called in-process: the JSON contract (keys,
  * valid JSON, finite numbers), flag handling (derived DP and GPU count,
  * overrides of a preset), one-line errors with exit 2 for bad flags and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_exercise_screens — the quiz and predict pages as a learner meets
  * them, driven through their key functions on tests/lessons/exercises.lua
  * (page 1: a quiz whose right choice is written first; page 2: a predict

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_fidelity — the bandwidth model against published measurements.
  *
  * Two sets of published runs (the case table below, each with its source):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_flags — the one flag table: each command takes its subset, in every
  * form (--flag VALUE, --flag=VALUE, -h, `--` before operands), and its
  * errors are named by the command that failed, also for the job flags that

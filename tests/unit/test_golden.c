@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_golden — `scalelab render` output compared byte for byte with the
  * reviewed files in tests/golden/ (cases in tests/golden/cases.txt, made by
  * `make golden`). Runs the real command in-process with stdout captured; on

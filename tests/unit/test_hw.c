@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_hw — the hardware presets: the published figures (MODEL-FACTS.md), the
  * per-direction conversions, and agreement, field by field, between the
  * compiled-in tables and assets/presets.lua (which lessons read). The Lua

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_json — the reader of handed-in JSON files: values and escapes as RFC
  * 8259 defines them (worked by hand), errors with their line, and the limits
  * that keep any bytes from crashing or exhausting it.

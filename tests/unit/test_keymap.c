@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* keymap: one table drives dispatch, the footer words and the ? overlay. */
 /* clang-format off */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lesson — loading lessons, reading pages, goals, `check` problems, and
  * the hostile lesson files of tests/lessons/hostile/ (each refused with
  * file:line, in bounded time, Lua stack balanced). The example lesson is

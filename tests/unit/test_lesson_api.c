@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lesson_api — the `scalelab` library as lessons see it, run in the
  * sandbox: presets, step results, units, cluster objects (read-only, locked
  * metatable, wrong self), readers' messages. Expected figures are the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lessons — the shipped lesson track (lessons/NN-slug.lua) as a learner
  * meets it: every lesson loads in the sandbox, has the shape a lesson needs
  * (5-12 pages, a diagram, a summary, a closing quiz; an interactive page,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lineedit: the one-line entry of predict answers, practice and the menu
  * filter. Expected bytes are the UTF-8 encodings worked by hand: µ U+00B5 is
  * C2 B5, μ U+03BC is CE BC (110 01110, 10 111100). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_mapping — legality messages, rank coordinates, placements and group
  * spans. Clusters are filled by hand so every tier boundary is known; the
  * closed-form spans of the default placement are checked against hand-worked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_play — free play, the search view and the SVG key without a terminal:
  * the lesson text free play writes passes `check` and loads back to the same
  * state (placement included), the search view searches only what a scenario

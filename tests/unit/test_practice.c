@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_practice — exercises made from seeds: the same seed gives the same
  * exercise, other seeds other ones; every kind at every level can be made
  * over many seeds and is solvable (the grader passes the search's best and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_predict — grading typed answers on predict pages, and the order of
  * quiz choices. Every expected verdict is worked by hand in the comment
  * beside it: ratio = typed / answer, right within the tolerance, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_present — presenter mode without a terminal: the block-letter font,
  * the steps of a page (paragraphs of text, a quiz's answer, a scenario's
  * moves), the keys that walk them, --script parsing and checking, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_progress — the learner's record: default path, round trip through the
  * file, atomic save, and a corrupt file reported once and moved aside. Each
  * test works in its own temporary folder. */

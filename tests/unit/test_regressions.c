@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_regressions — every finding of the fuzzers (tests/fuzz/) and of the
  * bad-input and fault suites, pinned as a plain test so it runs in every
  * `make test`, under the sanitizers and under valgrind, without clang.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sandbox — hostile scripts against the lesson sandbox.
  *
  * Each case runs a script in a fresh Sandbox and checks: it is refused or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_scenario — moves, their validation and messages, undo, reset, the
  * reference and previous results, and the text form of moves.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_screens — the screens without a terminal: keys in, state and canvas
  * text out. Menu tests use hand-made items; page tests load the small test
  * lessons of tests/e2e/lessons (the same ones the tmux suite drives). */

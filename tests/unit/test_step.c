@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_step — the step model on a tiny hand-made job whose every term is
  * worked by hand below.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_svg — a canvas as SVG: size from the grid, one x per character (wide
  * glyphs two cells apart), escaping, lines as strokes, bars as rectangles,
  * the colour table. Expected coordinates are worked by hand from svg.h:

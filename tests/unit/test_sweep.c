@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sweep — the best-mapping search: candidates counted by hand, a ranking
  * worked by hand on a tiny job, the ranking against a brute force that
  * enumerates every (TP, PP, EP, micro-batch, interleave) up to the GPU count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_text — UTF-8 widths without a locale, word wrapping and markup. */
 // clang-format off
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_units — parsing and printing of the quantities scalelab teaches.
  * Every expected value is worked by hand in the comment beside it: bits are
  * divided by 8, prefixes are decimal unless written with an "i". */

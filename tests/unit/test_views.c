@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_views — rack and fabric views drawn from real presets: group letters,
  * figures in labels, aggregation of large clusters, the cursor, fitting in
  * the box, and drawing time for 16,384 GPUs. Expected figures are worked by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_workload — presets, FLOP and parameter counts against SC21's Eq. 2-3,
  * the published model sizes, and the checks on a hand-made workload.
  * Every expected number is worked by hand in the comment beside it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xdg — the XDG base directories: which variable counts (absolute
  * paths only, as the specification says), the HOME fallbacks, and mkdir -p
  * with mode 0700. */

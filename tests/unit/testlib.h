@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testlib — the plumbing the cmocka unit programs share, so that each test
  * file holds only what it tests. Include it after <cmocka.h> (which needs
  * <setjmp.h>, <stdarg.h>, <stddef.h> and <stdint.h> before it).
