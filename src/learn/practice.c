@@ -382,7 +382,13 @@ bool practice_grade_part(const Practice *p, StepPart part, char *msg, size_t msg
 
 void practice_predict_spec(const Practice *p, PredictSpec *spec)
 {
-    *spec = (PredictSpec){p->unit, p->value, p->tolerance, p->terms, p->n_terms};
+    *spec = (PredictSpec){.unit = p->unit,
+                          .answer = p->value,
+                          .tolerance = p->tolerance,
+                          .terms = p->terms,
+                          .n_terms = p->n_terms,
+                          .slips = p->slips,
+                          .n_slips = p->n_slips};
 }
 
 static GroupSpan span_of(int domains, int per_domain)

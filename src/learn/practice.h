@@ -65,7 +65,9 @@ typedef struct {
     const char *unit;     /* a predict unit: "s", "B", ... */
     double value;         /* the model's answer, in the unit's base (s, B, ...) */
     double tolerance;     /* relative */
-    PredictTerm terms[2]; /* the parts of the answer, for "which term dominates" */
+    PredictTerm terms[3]; /* the parts of the answer, for "which term dominates" */
+    PredictSlip slips[2]; /* the slips the question involves (predict_grade names them) */
+    int n_slips;
     int n_terms;
 
     /* bottleneck */

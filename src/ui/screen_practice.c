@@ -189,8 +189,10 @@ static void practice_grade_predict(PracticeScreen *ps)
     practice_predict_spec(&ps->ex, &spec);
     PredictVerdict v = predict_grade(&spec, ps->input, true, &g);
     snprintf(ps->feedback, sizeof ps->feedback, "%s", g.msg);
-    if (!predict_counts_as_try(v))
+    if (!predict_counts_as_try(v)) {
+        ps->input[0] = '\0'; /* the feedback names what was typed */
         return;
+    }
     ps->tries++;
     if (v == PREDICT_RIGHT)
         practice_record(ps, true, ps->tries == 1);

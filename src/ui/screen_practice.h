@@ -41,7 +41,7 @@ typedef struct {
 
     int tries; /* counted tries on this exercise */
     bool done, passed, first_try, gave_up;
-    char feedback[400];
+    char feedback[600];
     char input[64]; /* predict: what is typed */
     int sel;        /* bottleneck: the highlighted choice */
     bool wrong[STEP_PART_COUNT];

@@ -181,8 +181,8 @@ static void test_practice_predict_physics(void **state)
             practice_predict_spec(&p, &spec);
             assert_true(predict_spec_check(&spec, err, sizeof err));
             /* The model's own answer, printed as people write it, passes; three
-             * times it fails as too high, an eighth as a bits-for-bytes slip
-             * on a size. */
+             * times it fails as too high; an eighth on a memory question, which
+             * has no bits in it, is too low, never "bits for bytes". */
             char typed[32];
             PredictGrade g;
             predict_format(&spec, p.value, true, typed, sizeof typed);
@@ -193,7 +193,8 @@ static void test_practice_predict_physics(void **state)
             assert_int_equal(predict_grade(&spec, typed, true, &g), PREDICT_TOO_LOW);
             if (strcmp(p.unit, "B") == 0) {
                 predict_format(&spec, p.value / 8, true, typed, sizeof typed);
-                assert_int_equal(predict_grade(&spec, typed, true, &g), PREDICT_BITS_BYTES);
+                assert_int_equal(predict_grade(&spec, typed, true, &g), PREDICT_TOO_LOW);
+                assert_null(strstr(g.msg, "bits"));
             }
             if (strstr(p.title, "all-reduce")) {
                 kinds[0]++; /* bounds: test_practice_allreduce_near_line_rate */
