@@ -48,8 +48,9 @@ static const struct {
                                  "a figure that adds both directions is twice what each "
                                  "direction carries",
                                  "both ways is twice one way"},
-    [PREDICT_SLIP_FP32] = {"fp32", 2, "FP32 for BF16 bytes", "BF16 for FP32 bytes",
-                           "a BF16 value takes 2 bytes, an FP32 value 4", "FP32 is 4 bytes, BF16 2"},
+    [PREDICT_SLIP_FP32] = {"fp32", 2, "FP32 for BF16 bytes", "too few bytes per value",
+                           "a BF16 value takes 2 bytes, an FP32 value 4 (FP8 takes 1)",
+                           "FP32 is 4 bytes, BF16 2, FP8 1"},
     [PREDICT_SLIP_SERVER] = {"per_server", 0, "per server for per GPU", "per GPU for per server",
                              NULL, NULL},
     [PREDICT_SLIP_RACK] = {"per_rack", 0, "per rack for per GPU", "per GPU for per rack", NULL,
