@@ -174,6 +174,9 @@ int predict_dominant_term(const PredictSpec *p)
     for (int i = 1; i < p->n_terms; i++)
         if (p->terms[i].value > p->terms[best].value)
             best = i;
+    for (int i = 0; i < p->n_terms; i++) /* equal halves: no term to name */
+        if (i != best && p->terms[i].value * PREDICT_DOMINANT > p->terms[best].value)
+            return -1;
     return best;
 }
 

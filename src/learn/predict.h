@@ -109,7 +109,10 @@ PredictVerdict predict_grade(const PredictSpec *p, const char *typed, bool ascii
                              PredictGrade *out);
 /* Whether a verdict uses up one of the tries (an unreadable entry does not). */
 bool predict_counts_as_try(PredictVerdict v);
-/* Index of the largest term, -1 with fewer than two terms. */
+/* Index of the largest term, -1 with fewer than two terms or when none is
+ * clearly largest (PREDICT_DOMINANT times every other: equal halves name
+ * nothing). */
+#define PREDICT_DOMINANT 1.25
 int predict_dominant_term(const PredictSpec *p);
 /* value (base units) in the page's unit as people write it: "0.30 ms",
  * "800 Gb/s" for a "b/s" page. Returns buf; 32 bytes are enough. */

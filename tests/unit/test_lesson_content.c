@@ -17,8 +17,8 @@
  *   - a miss on every predict page names something: a slip its feedback
  *     recognises (declared, or bits on a bandwidth page) or the largest of
  *     its terms; a page whose text gives a rate in bits (Gb/s) names the
- *     bits slip; a time, size, power or work answer is split into two or
- *     more terms that add up to it.
+ *     bits slip; a time, size or work answer is split into two or more
+ *     terms that add up to it.
  *
  * Runs from the repository root and reads lessons/ and assets/ there.
  */
@@ -456,7 +456,7 @@ static void check_predict(Report *r, Lesson *l, const char *path, int p)
 {
     PredictSpec sp;
     assert_true(lesson_predict_spec(l, p, &sp));
-    bool any = sp.n_terms >= 2;
+    bool any = predict_dominant_term(&sp) >= 0;
     for (int k = 0; k < PREDICT_SLIP_KIND_COUNT; k++)
         any = any || predict_slip_in_play(&sp, (PredictSlipKind)k);
     if (!any)
@@ -466,7 +466,7 @@ static void check_predict(Report *r, Lesson *l, const char *path, int p)
         !predict_slip_in_play(&sp, PREDICT_SLIP_BITS))
         problem(r, path, p, "the page gives a rate in bits but does not name the bits slip");
     bool summed = strcmp(sp.unit, "s") == 0 || strcmp(sp.unit, "B") == 0 ||
-                  strcmp(sp.unit, "FLOP") == 0 || strcmp(sp.unit, "W") == 0;
+                  strcmp(sp.unit, "FLOP") == 0;
     if (summed) {
         double sum = 0;
         for (int i = 0; i < sp.n_terms; i++)

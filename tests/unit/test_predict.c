@@ -139,7 +139,7 @@ static void test_predict_ratio_slips(void **state)
     PredictSpec r = {.unit = "", .answer = 9, .tolerance = 0.1, .slips = sl, .n_slips = 2};
     GRADE(&r, "9x", PREDICT_RIGHT, NULL);
     GRADE(&r, "18", PREDICT_SLIP, "2x too high: both directions for one?");
-    GRADE(&r, "4.5x", PREDICT_SLIP, "2x too low: both directions for one?");
+    GRADE(&r, "4.5x", PREDICT_SLIP, "2x too low: one direction for both?");
     GRADE(&r, "1.125", PREDICT_SLIP, "8x too low: bits for bytes?");
     GRADE(&r, "72 times", PREDICT_SLIP, "8x too high: bits for bytes?");
     GRADE(&r, "2.25", PREDICT_SLIP, "bits for bytes, and both directions for one?");
@@ -243,6 +243,14 @@ static void test_predict_names_dominant_term_never_answer(void **state)
     assert_null(strstr(g.msg, "2.20")); /* the answer is not given away */
     PredictSpec one = {.unit = "s", .answer = 1, .terms = terms, .n_terms = 1};
     assert_int_equal(predict_dominant_term(&one), -1);
+    /* Two equal halves (forward and backward): no term is named. */
+    PredictTerm halves[] = {{"forward", 1}, {"backward", 1.2}};
+    PredictSpec h = {.unit = "s", .answer = 2.2, .terms = halves, .n_terms = 2};
+    assert_int_equal(predict_dominant_term(&h), -1); /* 1.2 < 1.25 x 1 */
+    predict_grade(&h, "1 ms", true, &g);
+    assert_null(strstr(g.msg, "largest"));
+    halves[1].value = 1.3;
+    assert_int_equal(predict_dominant_term(&h), 1); /* 1.3 >= 1.25 x 1 */
 }
 
 static void test_predict_spec_check(void **state)
