@@ -55,6 +55,11 @@ static const struct {
                              NULL, NULL},
     [PREDICT_SLIP_RACK] = {"per_rack", 0, "per rack for per GPU", "per GPU for per rack", NULL,
                            NULL},
+    [PREDICT_SLIP_COMPLEMENT] = {"complement", 0, "the other part of the whole",
+                                 "the other part of the whole",
+                                 "the two parts add up to the whole, and the question asks "
+                                 "for the other one",
+                                 NULL},
 };
 
 const char *predict_slip_name(PredictSlipKind k)
@@ -139,6 +144,11 @@ bool predict_spec_check(const PredictSpec *p, char *err, size_t err_len)
                 msg_set(err, err_len, "slip '%s' is named twice", predict_slip_name(sl->kind));
                 return false;
             }
+        if (sl->kind == PREDICT_SLIP_COMPLEMENT &&
+            !(p->unit && !p->unit[0] && p->answer < 1)) {
+            msg_set(err, err_len, "slip 'complement' needs a share: a count answer below 1");
+            return false;
+        }
         if (predict_slip_takes_count(sl->kind) &&
             !(isfinite(sl->factor) && sl->factor >= 2 && sl->factor <= 1e6)) {
             msg_set(err, err_len, "slip '%s' needs the GPUs of one (2 or more, got %g)",
@@ -303,7 +313,15 @@ static bool predict_match_slips(const PredictSpec *p, const UnitsQuantity *q, do
     int n = predict_slips_in_play(p, q->bits, in);
     double value = q->value;
     for (int i = 0; i < n; i++)
-        for (int sgn = 1; sgn >= -1; sgn -= 2)
+        if (in[i].kind == PREDICT_SLIP_COMPLEMENT && fabs(1 - 2 * p->answer) > tol * p->answer &&
+            within(value, 1 - p->answer, tol)) {
+            g->slip[0] = in[i].kind;
+            g->slip_dir[0] = value > p->answer ? 1 : -1;
+            g->n_slip = 1;
+            return true;
+        }
+    for (int i = 0; i < n; i++)
+        for (int sgn = 1; in[i].kind != PREDICT_SLIP_COMPLEMENT && sgn >= -1; sgn -= 2)
             if (within(value, p->answer * pow(in[i].factor, sgn), tol)) {
                 g->slip[0] = in[i].kind;
                 g->slip_dir[0] = sgn;
@@ -311,8 +329,8 @@ static bool predict_match_slips(const PredictSpec *p, const UnitsQuantity *q, do
                 return true;
             }
     for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            for (int a = 1; a >= -1; a -= 2)
+        for (int j = i + 1; j < n && in[i].kind != PREDICT_SLIP_COMPLEMENT; j++)
+            for (int a = 1; in[j].kind != PREDICT_SLIP_COMPLEMENT && a >= -1; a -= 2)
                 for (int b = 1; b >= -1; b -= 2) {
                     double f = pow(in[i].factor, a) * pow(in[j].factor, b);
                     if (fabs(f - 1) > tol && within(value, p->answer * f, tol)) {
@@ -350,6 +368,13 @@ static void predict_slip_msg(const PredictSpec *p, const UnitsQuantity *q, const
     int n = predict_slips_in_play(p, q->bits, in);
     char f[24], y0[160], y1[160];
     const PlaySlip *s0 = predict_find_play(in, n, g->slip[0]);
+    if (g->n_slip == 1 && s0->kind == PREDICT_SLIP_COMPLEMENT) {
+        predict_slip_why(s0, high, false, y0, sizeof y0);
+        snprintf(g->msg, sizeof g->msg, "Too %s: %s? %c%s.", high ? "high" : "low",
+                 predict_slip_words(s0, high),
+                 y0[0] >= 'a' && y0[0] <= 'z' ? y0[0] - 'a' + 'A' : y0[0], y0 + 1);
+        return;
+    }
     if (g->n_slip == 1) {
         /* The nominal factor, not the typed ratio: "8x", never "7.6x". */
         predict_factor_words(s0->factor, f, sizeof f);

@@ -42,13 +42,15 @@ typedef struct {
 } PredictTerm;
 
 /* The slips a page can name. Each multiplies or divides the answer by its
- * factor: 8 (bits), 2 (directions, FP32), the GPUs of a server or rack. */
+ * factor: 8 (bits), 2 (directions, FP32), the GPUs of a server or rack;
+ * the complement, on a share (a count below 1), is 1 - x for x. */
 typedef enum {
     PREDICT_SLIP_BITS,       /* bits for bytes: a Gb/s figure not divided by 8 */
     PREDICT_SLIP_DIRECTIONS, /* both directions added where one is meant */
     PREDICT_SLIP_FP32,       /* 4 bytes per value (FP32) where BF16 holds 2 */
     PREDICT_SLIP_SERVER,     /* per GPU and per server mixed up */
     PREDICT_SLIP_RACK,       /* per GPU and per rack mixed up */
+    PREDICT_SLIP_COMPLEMENT, /* a share: the other part (1 - x) for x */
     PREDICT_SLIP_KIND_COUNT
 } PredictSlipKind;
 
@@ -89,7 +91,7 @@ typedef struct {
 } PredictGrade;
 
 /* The name a lesson writes for a slip ("bits", "directions", "fp32",
- * "per_server", "per_rack"), and back (-1 when unknown). */
+ * "per_server", "per_rack", "complement"), and back (-1 when unknown). */
 const char *predict_slip_name(PredictSlipKind k);
 int predict_slip_find(const char *name);
 /* Whether a slip kind takes a count (per_server = 8, per_rack = 72). */
@@ -101,7 +103,8 @@ bool predict_slip_in_play(const PredictSpec *p, PredictSlipKind k);
 bool predict_unit_known(const char *unit, UnitsKind *kind);
 /* Checks a page's fields (unit known, answer finite and > 0, tolerance in
  * (0, 1], terms named with finite values >= 0, slips known, each once, a
- * server or rack of 2 GPUs or more). False with a reason. */
+ * server or rack of 2 GPUs or more, the complement only on a share).
+ * False with a reason. */
 bool predict_spec_check(const PredictSpec *p, char *err, size_t err_len);
 /* Grades typed against p (p must pass predict_spec_check). Returns the
  * verdict, also stored in out with a message. */

@@ -662,8 +662,8 @@ static void read_terms(lua_State *L, int idx, const char *what, Page *p)
  * (per_rack = 72). Key at -2, value at -1. */
 static void read_slip(lua_State *L, const char *what, Page *p)
 {
-    static const char known[] = "\"bits\", \"directions\", \"fp32\", per_server = N, "
-                                "per_rack = N";
+    static const char known[] = "\"bits\", \"directions\", \"fp32\", \"complement\", "
+                                "per_server = N, per_rack = N";
     bool keyed = lua_type(L, -2) == LUA_TSTRING;
     if (!keyed && lua_type(L, -1) != LUA_TSTRING)
         luaL_error(L, "%s: 'slips' holds names and counts: { %s }", what, known);

@@ -193,6 +193,13 @@ static void test_predict_percent_for_shares(void **state)
     GRADE(&sh, "87.5", PREDICT_UNREADABLE, "87.5%");
     GRADE(&sh, "50%", PREDICT_TOO_LOW, "by about 43%"); /* 0.5 / 0.875 = 0.571 */
     GRADE(&sh, "%", PREDICT_UNREADABLE, NULL);
+    /* The other part of the split: 25% for 75% outside. */
+    PredictSlip comp[] = {{PREDICT_SLIP_COMPLEMENT, 0}};
+    PredictSpec out = {.unit = "", .answer = 0.75, .tolerance = 0.1, .slips = comp, .n_slips = 1};
+    GRADE(&out, "25%", PREDICT_SLIP, "Too low: the other part of the whole?");
+    GRADE(&out, "0.26", PREDICT_SLIP, "add up to the whole");
+    GRADE(&out, "75%", PREDICT_RIGHT, NULL);
+    GRADE(&out, "40%", PREDICT_TOO_LOW, NULL); /* neither 75% nor 25% */
     /* A ratio above 1 typed as a percentage is still that ratio. */
     PredictSpec r = {.unit = "", .answer = 9};
     GRADE(&r, "900%", PREDICT_RIGHT, NULL);
@@ -262,6 +269,7 @@ static void test_predict_spec_check(void **state)
     PredictSlip twice[] = {{PREDICT_SLIP_BITS, 0}, {PREDICT_SLIP_BITS, 0}};
     PredictSlip small[] = {{PREDICT_SLIP_RACK, 1}};
     PredictSlip unknown[] = {{PREDICT_SLIP_KIND_COUNT, 0}};
+    PredictSlip comp[] = {{PREDICT_SLIP_COMPLEMENT, 0}};
     PredictSpec ok = {.unit = "B/s", .answer = 1};
     assert_true(predict_spec_check(&ok, err, sizeof err));
     PredictSpec cases[] = {
@@ -278,6 +286,8 @@ static void test_predict_spec_check(void **state)
         {.unit = "s", .answer = 1, .slips = small, .n_slips = 1},
         {.unit = "s", .answer = 1, .slips = unknown, .n_slips = 1},
         {.unit = "s", .answer = 1, .slips = NULL, .n_slips = 1},
+        {.unit = "s", .answer = 0.5, .slips = comp, .n_slips = 1}, /* complement: a share only */
+        {.unit = "", .answer = 2, .slips = comp, .n_slips = 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         err[0] = '\0';
