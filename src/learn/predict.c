@@ -144,8 +144,7 @@ bool predict_spec_check(const PredictSpec *p, char *err, size_t err_len)
                 msg_set(err, err_len, "slip '%s' is named twice", predict_slip_name(sl->kind));
                 return false;
             }
-        if (sl->kind == PREDICT_SLIP_COMPLEMENT &&
-            !(p->unit && !p->unit[0] && p->answer < 1)) {
+        if (sl->kind == PREDICT_SLIP_COMPLEMENT && !(p->unit && !p->unit[0] && p->answer < 1)) {
             msg_set(err, err_len, "slip 'complement' needs a share: a count answer below 1");
             return false;
         }
@@ -464,9 +463,8 @@ static bool predict_drop_percent(const char *shown, char *buf, size_t n)
 
 /* A share (answer below 1) typed as a percentage without its sign: "87.5"
  * for 0.875 reads as 87.5 times the whole. Sent back, costing no try. */
-static bool predict_share_without_sign(const PredictSpec *p, const UnitsQuantity *q,
-                                       bool percent, double tol, const char *shown,
-                                       PredictGrade *g)
+static bool predict_share_without_sign(const PredictSpec *p, const UnitsQuantity *q, bool percent,
+                                       double tol, const char *shown, PredictGrade *g)
 {
     if (percent || p->answer >= 1 || !within(q->value / 100, p->answer, tol))
         return false;

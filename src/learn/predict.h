@@ -82,8 +82,8 @@ typedef enum {
 
 typedef struct {
     PredictVerdict verdict;
-    double value;           /* what was typed, in base units (0 when unreadable) */
-    double ratio;           /* value / answer (0 when unreadable) */
+    double value;            /* what was typed, in base units (0 when unreadable) */
+    double ratio;            /* value / answer (0 when unreadable) */
     PredictSlipKind slip[2]; /* PREDICT_SLIP: the slips named, n_slip of them */
     int slip_dir[2];         /* +1: that slip made the figure higher, -1 lower */
     int n_slip;

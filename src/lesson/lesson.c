@@ -673,8 +673,9 @@ static void read_slip(lua_State *L, const char *what, Page *p)
         luaL_error(L, "%s: unknown slip '%s' (slips = { %s })", what, name, known);
     bool count = predict_slip_takes_count((PredictSlipKind)k);
     if (count != keyed)
-        luaL_error(L, count ? "%s: slip '%s' takes the GPUs of one: %s = 8"
-                            : "%s: slip '%s' goes in the list: slips = { \"%s\" }",
+        luaL_error(L,
+                   count ? "%s: slip '%s' takes the GPUs of one: %s = 8"
+                         : "%s: slip '%s' goes in the list: slips = { \"%s\" }",
                    what, name, name);
     double factor = 0;
     if (count && (!lua_isinteger(L, -1) || (factor = (double)lua_tointeger(L, -1)) < 2))

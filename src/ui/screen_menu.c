@@ -241,8 +241,7 @@ static const KeyBinding screen_menu_rows[] = {
      screen_menu_key_action},
     {{0}, "Marks", "[ ] new  [>] in progress  [x] done  [*] mastered", NULL, 0, NULL},
     {{0}, "Done", "every page seen and every question answered", NULL, 0, NULL},
-    {{0}, "Mastered", "done, each question right the first time or in review R", NULL, 0,
-     NULL},
+    {{0}, "Mastered", "done, each question right the first time or in review R", NULL, 0, NULL},
     {{0}, "In a lesson", "n/Space/Right next page, p/Left back, Esc menu", NULL, 0, NULL},
 };
 static const KeyTable screen_menu_keys = KEYMAP_TABLE("Lesson menu keys", screen_menu_rows);

@@ -111,8 +111,8 @@ static void screen_predict_answer_line(const Lesson *l, int page, bool ascii, ch
             snprintf(term, sizeof term, "; the largest term is %.60s, %.0f%% of it",
                      spec.terms[d].name, 100 * spec.terms[d].value / spec.answer);
     }
-    snprintf(buf, n, "The model's answer: %s (right within %s%.0f%%)%s.", ans,
-             ascii ? "+/-" : "±", tol * 100, term);
+    snprintf(buf, n, "The model's answer: %s (right within %s%.0f%%)%s.", ans, ascii ? "+/-" : "±",
+             tol * 100, term);
 }
 
 void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int page, int x,

@@ -127,11 +127,10 @@ typedef struct {
 
 /* Longest first, so "GB/s" is taken before "GB". "x" and "%" follow the
  * number directly ("9x", "44%"); the others after a space or not. */
-static const char *const fig_units[] = {"PFLOP/s", "TFLOP/s", "PFLOP", "TB/s", "GB/s", "MB/s",
-                                        "Tb/s",    "Gb/s",    "Mb/s",  "GiB",  "TiB",  "PB",
-                                        "TB",      "GB",      "MB",    "kB",   "ms",   "us",
-                                        "µs",      "ns",      "MW",    "kW",   "W",    "s",
-                                        "%",       "x",       NULL};
+static const char *const fig_units[] = {
+    "PFLOP/s", "TFLOP/s", "PFLOP", "TB/s", "GB/s", "MB/s", "Tb/s", "Gb/s", "Mb/s",
+    "GiB",     "TiB",     "PB",    "TB",   "GB",   "MB",   "kB",   "ms",   "us",
+    "µs",      "ns",      "MW",    "kW",   "W",    "s",    "%",    "x",    NULL};
 
 static bool num_char(char c)
 {
@@ -162,7 +161,8 @@ static int figures_in(const char *text, Figure *out, int max)
 {
     int n = 0;
     for (const char *p = text; *p && n < max; p++) {
-        if (!isdigit((unsigned char)*p) || (p > text && (num_char(p[-1]) || isalpha((unsigned char)p[-1]))))
+        if (!isdigit((unsigned char)*p) ||
+            (p > text && (num_char(p[-1]) || isalpha((unsigned char)p[-1]))))
             continue;
         const char *e = p;
         while (isdigit((unsigned char)*e) ||
@@ -191,7 +191,8 @@ static bool text_has(const char *text, const char *num, const char *unit)
         if (p > text && (num_char(p[-1]) || isalpha((unsigned char)p[-1])))
             continue;
         const char *e = p + nl;
-        if (isdigit((unsigned char)*e) || ((*e == '.' || *e == ',') && isdigit((unsigned char)e[1])))
+        if (isdigit((unsigned char)*e) ||
+            ((*e == '.' || *e == ',') && isdigit((unsigned char)e[1])))
             continue;
         bool spaced = *e == ' ';
         const char *u = unit_at(spaced ? e + 1 : e, spaced);
@@ -345,8 +346,8 @@ static int answer_figures(const PredictSpec *sp, Figure *out, int max)
     n = add_formatted(predict_format(sp, sp->answer, false, buf, sizeof buf), out, n, max);
     if (strcmp(sp->unit, "B/s") == 0 || strcmp(sp->unit, "b/s") == 0) {
         n = add_formatted(units_format_bits(sp->answer, buf, sizeof buf), out, n, max);
-        n = add_formatted(units_format(UNITS_BANDWIDTH, sp->answer, true, buf, sizeof buf), out,
-                          n, max);
+        n = add_formatted(units_format(UNITS_BANDWIDTH, sp->answer, true, buf, sizeof buf), out, n,
+                          max);
     }
     if (strcmp(sp->unit, "") == 0) {
         static const char *const fmts[] = {"%.3gx", "%.2gx", "%.1fx", "%.0fx"};
@@ -408,7 +409,8 @@ static void check_no_earlier_figure(Report *r, Lesson *l, const char *path, int 
     for (int i = 0; i < n; i++) {
         char where[64];
         if (figure_stated(seen.s, &figs[i], where, sizeof where)) {
-            problem(r, path, p, "asks for %s, stated earlier in the lesson or the question", where);
+            problem(r, path, p, "asks for %s, stated earlier in the lesson or the question",
+                    where);
             break;
         }
     }
@@ -465,8 +467,8 @@ static void check_predict(Report *r, Lesson *l, const char *path, int p)
          text_has_bit_rate(lesson_predict_question(l, p))) &&
         !predict_slip_in_play(&sp, PREDICT_SLIP_BITS))
         problem(r, path, p, "the page gives a rate in bits but does not name the bits slip");
-    bool summed = strcmp(sp.unit, "s") == 0 || strcmp(sp.unit, "B") == 0 ||
-                  strcmp(sp.unit, "FLOP") == 0;
+    bool summed =
+        strcmp(sp.unit, "s") == 0 || strcmp(sp.unit, "B") == 0 || strcmp(sp.unit, "FLOP") == 0;
     if (summed) {
         double sum = 0;
         for (int i = 0; i < sp.n_terms; i++)

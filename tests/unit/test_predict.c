@@ -78,16 +78,16 @@ static void test_predict_bits_for_bytes(void **state)
     PredictSpec p = {.unit = "B/s", .answer = 450e9};
     GRADE(&p, "450 GB/s", PREDICT_RIGHT, NULL);
     GRADE(&p, "3.6 Tb/s", PREDICT_RIGHT, NULL);                         /* 3.6e12 / 8 = 450e9 */
-    GRADE(&p, "3600 GB/s", PREDICT_SLIP, "8x too high");          /* x8 */
-    GRADE(&p, "450 Gb/s", PREDICT_SLIP, "in bits");               /* 56.25 GB/s: 1/8 */
-    GRADE(&p, "56 GB/s", PREDICT_SLIP, "8x too low");             /* 450/8 = 56.25 */
+    GRADE(&p, "3600 GB/s", PREDICT_SLIP, "8x too high");                /* x8 */
+    GRADE(&p, "450 Gb/s", PREDICT_SLIP, "in bits");                     /* 56.25 GB/s: 1/8 */
+    GRADE(&p, "56 GB/s", PREDICT_SLIP, "8x too low");                   /* 450/8 = 56.25 */
     GRADE(&p, "200 GB/s", PREDICT_TOO_LOW, "by a factor of about 2.2"); /* 450/200 */
     GRADE(&p, "71 GB", PREDICT_UNREADABLE, "a size");
     /* 800 Gb/s asked in bits: the answer is still bytes/s (100e9). */
     PredictSpec b = {.unit = "b/s", .answer = 100e9};
     GRADE(&b, "800 Gb/s", PREDICT_RIGHT, "800 Gb/s");
     GRADE(&b, "100 GB/s", PREDICT_RIGHT, NULL);                /* the same, written in bytes */
-    GRADE(&b, "800 GB/s", PREDICT_SLIP, "in bytes");     /* 800e9 B/s = x8 */
+    GRADE(&b, "800 GB/s", PREDICT_SLIP, "in bytes");           /* 800e9 B/s = x8 */
     GRADE(&b, "400G", PREDICT_TOO_LOW, "factor of about 2.0"); /* 50e9 B/s: 1/2 */
     GRADE(&b, "600 Gb/s", PREDICT_TOO_LOW, "by about 25%");    /* 75e9 / 100e9 */
     char buf[32];
@@ -96,7 +96,7 @@ static void test_predict_bits_for_bytes(void **state)
     PredictSpec s = {.unit = "B", .answer = 71e9};
     GRADE(&s, "71 GB", PREDICT_RIGHT, NULL);
     GRADE(&s, "66 GiB", PREDICT_RIGHT, NULL);
-    GRADE(&s, "568 Gb", PREDICT_RIGHT, NULL);          /* 568 / 8 = 71 GB, converted right */
+    GRADE(&s, "568 Gb", PREDICT_RIGHT, NULL);    /* 568 / 8 = 71 GB, converted right */
     GRADE(&s, "71 Gb", PREDICT_SLIP, "in bits"); /* 8.875 GB: 1/8, and written in bits */
 }
 
@@ -126,7 +126,7 @@ static void test_predict_bits_on_a_time_page(void **state)
     GRADE(&t, "62.5 us", PREDICT_SLIP, "8x too low: bits for bytes?"); /* 0.5 ms / 8 */
     GRADE(&t, "4.2 ms", PREDICT_SLIP, "8x too high: bits for bytes?"); /* 8.4x: 5% off 8 */
     GRADE(&t, "0.5 ms", PREDICT_RIGHT, NULL);
-    GRADE(&t, "2 ms", PREDICT_TOO_HIGH, "factor of about 4.0");        /* no slip of 4 */
+    GRADE(&t, "2 ms", PREDICT_TOO_HIGH, "factor of about 4.0"); /* no slip of 4 */
 }
 
 /* Ratios: a GB300's 900 GB/s NVLink against its 100 GB/s NIC is 9x; the
