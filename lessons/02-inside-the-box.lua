@@ -216,6 +216,7 @@ A ring all-reduce takes 2 x (n - 1) steps of at least one hop each
 ]], V),
       question = "How long does one all-reduce take?",
       unit = "s", answer = ar_s, tolerance = 0.2,
+      slips = { "bits", "directions" },   -- 450 GB/s read as gigabits; 900, both ways
       terms = { { name = "the bandwidth term", value = ar_bw_s },
                 { name = "the hop latencies", value = ar_lat_s } },
       formula = V.ar_steps .. " x " .. V.ar_hop .. " + 2 x " .. (ar_n - 1) .. "/" .. ar_n ..

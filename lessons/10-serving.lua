@@ -137,6 +137,7 @@ hop ({up_lat}) each.
 ]], V),
       question = "How long does one token take, at the least?",
       unit = "s", answer = pred_read + pred_hops, tolerance = 0.15,
+      slips = { "bits" },   -- 8 TB/s of HBM read as terabits
       terms = { { name = "reading the weights", value = pred_read },
                 { name = "the all-reduce hops", value = pred_hops } },
       formula = V.weights .. " / (" .. PRED_TP .. " x " .. V.rbw .. ") + " .. V.n_ar .. " x " ..

@@ -30,7 +30,7 @@ static const char practice_help[] =
     "  --seed N        the run's seed (default: a new one each time in the UI, 1 with\n"
     "                  --print); the same seed gives the same exercises everywhere\n"
     "  --kind KIND     only mapping, predict, bottleneck, tier or placement exercises\n"
-    "  --level L       difficulty from 1 (one server) to 5 (tens of thousands of GPUs)\n"
+    "  --level L       difficulty from 1 (a few servers) to 5 (tens of thousands of GPUs)\n"
     "  --print         write the exercises and worked answers instead of opening the UI\n"
     "  --count N       exercises to print (default 1, at most 1000)\n"
     "  --json          with --print: one JSON object per line (kind, question, answer)\n";

@@ -40,8 +40,8 @@ static const struct {
     const char *why, *brief;
 } predict_slips[PREDICT_SLIP_KIND_COUNT] = {
     [PREDICT_SLIP_BITS] = {"bits", 8, "bits for bytes", "bits for bytes",
-                           "network rates are quoted in bits per second (Gb/s), and a byte is "
-                           "8 bits",
+                           "a rate in bits (Gb/s) is 8 times the same rate in bytes (GB/s): "
+                           "network cards are sold in bits",
                            "a byte is 8 bits"},
     [PREDICT_SLIP_DIRECTIONS] = {"directions", 2, "both directions for one",
                                  "one direction for both",
