@@ -524,13 +524,13 @@ static bool make_predict_collective(Rng *rng, const Deal *d, Practice *p)
  * `first` when first > 0) that `want` accepts (NULL: any), evaluated in full
  * into *s; the exercise takes its mapping and micro-batch. */
 static bool draw_entry(Rng *rng, const Deal *d, Practice *p, int first,
-                       bool (*want)(const SweepEntry *), StepResult *s)
+                       bool (*want)(const SweepEntry *, const Workload *), StepResult *s)
 {
     SweepResult r = {0};
     bool ok = draw_job(rng, p->level, d, p, &r);
     int cand[256], n = 0;
     for (int i = 0; ok && i < r.n_fit && n < 256 && (first <= 0 || i < first); i++)
-        if (!want || want(&r.entries[i]))
+        if (!want || want(&r.entries[i], &p->workload))
             cand[n++] = i;
     const SweepEntry *e = n ? &r.entries[cand[rng_below(rng, n)]] : NULL;
     char err[200];
@@ -543,8 +543,9 @@ static bool draw_entry(Rng *rng, const Deal *d, Practice *p, int first,
     return ok;
 }
 
-static bool is_pipelined(const SweepEntry *e)
+static bool is_pipelined(const SweepEntry *e, const Workload *w)
 {
+    (void)w;
     return e->m.pp > 1;
 }
 
@@ -594,16 +595,30 @@ static bool make_predict_bubble(Rng *rng, const Deal *d, Practice *p)
     p->unit = "s";
     p->value = s.part_s[STEP_BUBBLE];
     p->tolerance = 0.2;
+    /* The idle stage times split as the stage time does: its compute, and
+     * its TP, PP and EP traffic. */
+    double compute = s.mb_stage_s > 0 ? p->value * s.mb_compute_s / s.mb_stage_s : 0;
+    p->terms[0] = (PredictTerm){"the stages' compute", compute};
+    p->terms[1] = (PredictTerm){"their TP, PP and EP traffic", p->value - compute};
+    p->n_terms = 2;
+    const WorkloadPreset *wp = workload_preset_find(p->workload.id);
     char st[32], bub[32], line[600];
     fmt_u(UNITS_TIME, s.mb_stage_s, st, sizeof st);
     fmt_u(UNITS_TIME, p->value, bub, sizeof bub);
-    snprintf(p->title, sizeof p->title, "Predict: a pipeline bubble");
+    snprintf(p->title, sizeof p->title, "Predict: a pipeline bubble on %.60s", p->cluster.name);
+    int L = p->workload.layers, pp = p->start.pp;
+    char even[96];
+    if (L % pp == 0)
+        snprintf(even, sizeof even, "every stage holding %d layers", L / pp);
+    else
+        snprintf(even, sizeof even, "the stages holding %d or %d layers", L / pp, L / pp + 1);
     snprintf(p->question, sizeof p->question,
-             "A pipeline of %d stages (interleave %d) runs %d micro-batches per step. One "
-             "micro-batch takes %s on a stage (compute and its TP, PP and EP traffic), and "
-             "every stage holds the same number of layers. How long is the pipeline idle "
-             "per step, filling and draining?",
-             p->start.pp, p->start.interleave, s.micro_batches, st);
+             "%s's %d layers run as a pipeline of %d stages (interleave %d), %s, %d "
+             "micro-batches per step. One micro-batch takes %s on %s stage (compute and "
+             "its TP, PP and EP traffic). How long is the pipeline idle per step, filling and "
+             "draining?",
+             wp ? wp->name : p->workload.id, L, pp, p->start.interleave, even, s.micro_batches, st,
+             L % pp == 0 ? "each" : "the slowest");
     snprintf(p->answer, sizeof p->answer, "%s (within %.0f%%)", bub, 100 * p->tolerance);
     step_explain(&p->cluster, &p->workload, &p->start, &s, STEP_BUBBLE, line, sizeof line);
     snprintf(p->worked, sizeof p->worked,
