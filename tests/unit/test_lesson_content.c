@@ -31,6 +31,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include "testlib.h"
+
 #include "base/utf8.h"
 #include "draw/canvas.h"
 #include "learn/predict.h"
@@ -39,7 +41,6 @@
 #include "ui/screens.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -56,28 +57,14 @@ typedef struct {
     Lesson *lesson[MAX_LESSONS];
 } Track;
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
 static int track_setup(void **state)
 {
     setenv("SCALELAB_ASSETS", "assets", 1);
     Track *t = calloc(1, sizeof *t);
-    DIR *d = t ? opendir(LESSONS_DIR) : NULL;
-    if (!d) {
+    if (!t || (t->n = tl_lesson_files(LESSONS_DIR, t->path, MAX_LESSONS)) < 0) {
         free(t);
         return -1;
     }
-    struct dirent *e;
-    while ((e = readdir(d)) && t->n < MAX_LESSONS) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".lua") == 0)
-            snprintf(t->path[t->n++], sizeof t->path[0], "%s/%s", LESSONS_DIR, e->d_name);
-    }
-    closedir(d);
-    qsort(t->path, (size_t)t->n, sizeof t->path[0], cmp_str);
     for (int i = 0; i < t->n; i++) {
         char err[MSG_LEN] = "";
         t->lesson[i] = lesson_load(t->path[i], err, sizeof err);
