@@ -55,7 +55,7 @@ local V = {
   a1_bits = U.bits(a1.out_bytes_per_s), a1_up = U.format("bandwidth", a1.up_bytes_per_s),
   a1_out = U.format("bandwidth", a1.out_bytes_per_s),
   a1_ratio = ratio_text(a1.up_bytes_per_s / a1.out_bytes_per_s),
-  h8_name = h8.name, h8_both = U.format("bandwidth", 2 * h8.up_bytes_per_s),
+  h8_name = "H800", h8_both = U.format("bandwidth", 2 * h8.up_bytes_per_s),
   h8_bits = U.bits(h8.out_bytes_per_s),
   h8_up = U.format("bandwidth", h8.up_bytes_per_s), h8_out = U.format("bandwidth", h8.out_bytes_per_s),
   h8_fair = ratio_text(h8_fair),
@@ -194,7 +194,7 @@ the pipeline stages hold the memory the smaller TP gave up.
       solution = { "tp 8", "pp 2" }, par = 2 },
 
     { kind = "quiz", title = "Reading a vendor sheet", calc = true, text = fill([[
-A slide on the {h8_name}: "NVLink {h8_both} per GPU vs {h8_bits}
+A slide on {h8_name} servers: "NVLink {h8_both} per GPU vs {h8_bits}
 InfiniBand: inside and outside the server are the same speed."
 Per direction, in bytes, how much faster is NVLink really?
 ]], V),
