@@ -195,8 +195,10 @@ char *predict_format(const PredictSpec *p, double value, bool ascii, char *buf, 
     predict_unit_known(p->unit, &kind);
     if (p->unit && strcmp(p->unit, "b/s") == 0)
         return units_format_bits(value, buf, buf_len);
-    if (kind == UNITS_COUNT) {
-        if (buf && buf_len)
+    if (kind == UNITS_COUNT) { /* a share also as a percentage: "0.75 (75%)" */
+        if (buf && buf_len && value > 0 && value < 1)
+            snprintf(buf, buf_len, "%.3g (%.3g%%)", value, 100 * value);
+        else if (buf && buf_len)
             snprintf(buf, buf_len, "%.3g", value);
         return buf;
     }

@@ -118,7 +118,8 @@ bool predict_counts_as_try(PredictVerdict v);
 #define PREDICT_DOMINANT 1.25
 int predict_dominant_term(const PredictSpec *p);
 /* value (base units) in the page's unit as people write it: "0.30 ms",
- * "800 Gb/s" for a "b/s" page. Returns buf; 32 bytes are enough. */
+ * "800 Gb/s" for a "b/s" page, "0.75 (75%)" for a share. Returns buf; 32
+ * bytes are enough. */
 char *predict_format(const PredictSpec *p, double value, bool ascii, char *buf, size_t buf_len);
 
 #endif

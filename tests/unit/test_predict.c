@@ -193,6 +193,9 @@ static void test_predict_percent_for_shares(void **state)
     GRADE(&sh, "87.5", PREDICT_UNREADABLE, "87.5%");
     GRADE(&sh, "50%", PREDICT_TOO_LOW, "by about 43%"); /* 0.5 / 0.875 = 0.571 */
     GRADE(&sh, "%", PREDICT_UNREADABLE, NULL);
+    GRADE(&sh, "0.9", PREDICT_RIGHT, "0.9 (90%)");
+    char buf[32];
+    assert_string_equal(predict_format(&sh, 0.875, true, buf, sizeof buf), "0.875 (87.5%)");
     /* The other part of the split: 25% for 75% outside. */
     PredictSlip comp[] = {{PREDICT_SLIP_COMPLEMENT, 0}};
     PredictSpec out = {.unit = "", .answer = 0.75, .tolerance = 0.1, .slips = comp, .n_slips = 1};
