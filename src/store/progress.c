@@ -878,6 +878,12 @@ int progress_review_pages(const Progress *p, const char *lesson_id, int *pages, 
     return n;
 }
 
+bool progress_mastered(const Progress *p, const char *lesson_id)
+{
+    return progress_status(p, lesson_id) == PROGRESS_DONE &&
+           progress_review_pages(p, lesson_id, NULL, 0) == 0;
+}
+
 bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err_len)
 {
     LessonRec *l = progress_touch(p, lesson_id, err, err_len);

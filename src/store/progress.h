@@ -94,6 +94,16 @@ bool progress_set_moves(Progress *p, const char *lesson_id, int page, int moves,
 int progress_first_tries(const Progress *p, const char *lesson_id, int *right);
 /* Missed at the first try and not yet right at once in a review. */
 bool progress_needs_review(const Progress *p, const char *lesson_id, int page);
+/* Done and mastered, the two marks a finished lesson can have:
+ *   done      every page seen and every check answered (a quiz answered
+ *             right, in the end; a predict page right or out of tries; a
+ *             scenario's goal met), set by progress_set_done when the
+ *             learner leaves the last page with nothing left to do;
+ *   mastered  done, and every check right at the first try, or right at
+ *             once when it came up again in a review (R): no page of the
+ *             lesson needs a review.
+ * A done lesson with checks still to review is done, not mastered. */
+bool progress_mastered(const Progress *p, const char *lesson_id);
 /* The pages that need a review, in page order, into pages[0..max) (pages
  * may be NULL); returns how many there are (may exceed max). */
 int progress_review_pages(const Progress *p, const char *lesson_id, int *pages, int max);

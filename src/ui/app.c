@@ -97,6 +97,7 @@ static void app_fill_marks(App *a)
         it->mark = progress_status(a->progress, it->id);
         it->first_tried = progress_first_tries(a->progress, it->id, &it->first_right);
         it->to_review = progress_review_pages(a->progress, it->id, NULL, 0);
+        it->mastered = progress_mastered(a->progress, it->id);
     }
 }
 

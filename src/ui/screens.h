@@ -72,6 +72,7 @@ typedef struct {
     int first_tried; /* quiz and predict pages tried ("4/5 first try") */
     int first_right; /* ... right at the first try */
     int to_review;   /* pages missed at the first try, not yet reviewed right */
+    bool mastered;   /* progress_mastered: done, and nothing left to review */
 } MenuItem;
 
 typedef struct {

@@ -19,7 +19,7 @@ trap 'rm -rf "$T"' EXIT INT TERM
 cmp -s "$T/a" "$T/b" || no "the same seed printed two different worksheets"
 "$bin" practice --print --seed 8 --count 6 >"$T/c"
 cmp -s "$T/a" "$T/c" && no "seeds 7 and 8 printed the same worksheet"
-for k in mapping predict bottleneck; do
+for k in mapping predict bottleneck tier placement; do
   grep -q "($k, level 1, seed" "$T/a" || no "a worksheet of 6 has no $k exercise"
 done
 # Exercise 2 of the sheet from seed 7 is exercise 1 from seed 8.
@@ -39,7 +39,11 @@ for line in open(sys.argv[1]):
         assert o["value"] > 0 and 0 < o["tolerance"] <= 0.25
     if o["kind"] == "mapping":
         assert o["par"] >= 2 and o["best_step_s"] > 0
-assert kinds == {"mapping", "predict", "bottleneck"}, kinds
+    if o["kind"] == "placement":
+        assert o["par"] >= 1 and o["answer"].startswith("swap "), o
+    if o["kind"] == "tier":
+        assert o["tier"] in ("scale-up domain", "leaf switches", "spine", "site link"), o
+assert kinds == {"mapping", "predict", "bottleneck", "tier", "placement"}, kinds
 PY
 "$bin" practice --print --kind nope >/dev/null 2>"$T/err"; [ $? = 2 ] || no "--kind nope is not a usage error"
 grep -q '^scalelab practice: ' "$T/err" || no "practice error not prefixed: $(cat "$T/err")"

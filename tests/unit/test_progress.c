@@ -387,6 +387,32 @@ static void test_progress_review_pages_in_page_order(void **state)
     progress_free(p);
 }
 
+/* Done needs every check answered; mastered also needs each right at the
+ * first try or at once in a review. */
+static void test_progress_done_and_mastered(void **state)
+{
+    (void)state;
+    Progress *p = progress_open(NULL, NULL, 0);
+    assert_true(progress_record_try(p, "l", 2, 0, true, NULL, 0));
+    assert_true(progress_record_try(p, "l", 4, -1, false, NULL, 0)); /* a predict missed */
+    assert_true(progress_record_try(p, "l", 4, -1, true, NULL, 0));
+    assert_false(progress_mastered(p, "l")); /* started, not done */
+    assert_true(progress_set_done(p, "l", NULL, 0));
+    assert_int_equal(progress_status(p, "l"), PROGRESS_DONE);
+    assert_false(progress_mastered(p, "l")); /* done, page 4 still to review */
+    assert_true(progress_record_review(p, "l", 4, false, NULL, 0));
+    assert_false(progress_mastered(p, "l"));
+    assert_true(progress_record_review(p, "l", 4, true, NULL, 0));
+    assert_true(progress_mastered(p, "l"));
+    /* All right at the first try: mastered as soon as it is done. */
+    assert_true(progress_record_try(p, "k", 1, 0, true, NULL, 0));
+    assert_false(progress_mastered(p, "k"));
+    assert_true(progress_set_done(p, "k", NULL, 0));
+    assert_true(progress_mastered(p, "k"));
+    assert_false(progress_mastered(p, "never"));
+    progress_free(p);
+}
+
 static void test_progress_seeds_differ(void **state)
 {
     (void)state;
@@ -529,6 +555,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_progress_reads_version_1, setup, teardown),
         cmocka_unit_test(test_progress_seeds_differ),
         cmocka_unit_test(test_progress_review_pages_in_page_order),
+        cmocka_unit_test(test_progress_done_and_mastered),
         cmocka_unit_test_setup_teardown(test_progress_save_leaves_no_temp_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_two_windows_keep_both, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_planted_symlinks_not_followed, setup,

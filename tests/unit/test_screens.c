@@ -25,11 +25,11 @@
 
 static const MenuItem items[] = {
     {"alpha", "Two ways to grow", "Scale up or scale out.", "Foundations", NULL, 8, PROGRESS_DONE,
-     5, 4, 1},
+     5, 4, 1, false},
     {"beta", "Inside the box", "NVLink and NVSwitch.", "Foundations", NULL, 10, PROGRESS_STARTED,
-     0, 0, 0},
+     0, 0, 0, false},
     {"gamma", "Beyond the rack", "Scale across sites.", "Advanced", NULL, 12, PROGRESS_NEW, 0, 0,
-     0},
+     0, false},
 };
 #define N_ITEMS 3
 
@@ -149,6 +149,40 @@ static void test_screens_menu_draws_tracks_marks_and_cursor(void **state)
     free(text);
 }
 
+/* Done and mastered read apart without colour, in ASCII, at 80x24: the
+ * mark and the words beside the title. */
+static void test_screens_menu_tells_done_from_mastered(void **state)
+{
+    (void)state;
+    const MenuItem four[] = {
+        {"m", "Mastered lesson", "s", "T", NULL, 8, PROGRESS_DONE, 3, 2, 0, true},
+        {"d", "Done lesson", "s", "T", NULL, 8, PROGRESS_DONE, 3, 0, 3, false},
+        {"p", "Started lesson", "s", "T", NULL, 8, PROGRESS_STARTED, 2, 1, 1, false},
+        {"n", "New lesson", "s", "T", NULL, 8, PROGRESS_NEW, 0, 0, 0, false},
+    };
+    MenuState m;
+    screen_menu_init(&m, four, 4);
+    screen_menu_key(&m, 'j'); /* on the done lesson */
+    ScreenCursor cur;
+    char *text = draw_menu(&m, 80, 24, &cur, true);
+    char row[256];
+    const char *r = line_of(text, 4, row, sizeof row);
+    assert_non_null(strstr(r, "[*] Mastered lesson"));
+    assert_non_null(strstr(r, "mastered"));
+    assert_null(strstr(r, "first try"));
+    r = line_of(text, 5, row, sizeof row);
+    assert_non_null(strstr(r, "[x] Done lesson"));
+    assert_non_null(strstr(r, "0/3 first try, 3 to review"));
+    r = line_of(text, 6, row, sizeof row);
+    assert_non_null(strstr(r, "[>] Started lesson"));
+    assert_non_null(strstr(r, "1/2 first try, 1 to review"));
+    assert_non_null(strstr(line_of(text, 7, row, sizeof row), "[ ] New lesson"));
+    assert_non_null(strstr(text, "Done, not mastered: R reviews the 3 questions"));
+    assert_non_null(strstr(text, "[x] done  [*] mastered"));
+    assert_null(strstr(text, "\xe2")); /* ASCII only */
+    free(text);
+}
+
 static void test_screens_menu_help_opens_and_any_key_closes(void **state)
 {
     (void)state;
@@ -172,7 +206,7 @@ static void test_screens_menu_scrolls_to_keep_selection_visible(void **state)
     char titles[N][24];
     for (int i = 0; i < N; i++) {
         snprintf(titles[i], sizeof titles[i], "Lesson %02d", i);
-        many[i] = (MenuItem){"x", titles[i], "s", "T", NULL, 1, PROGRESS_NEW, 0, 0, 0};
+        many[i] = (MenuItem){"x", titles[i], "s", "T", NULL, 1, PROGRESS_NEW, 0, 0, 0, false};
     }
     MenuState m;
     screen_menu_init(&m, many, N);
@@ -509,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_screens_menu_moves_and_stops_at_ends),
         cmocka_unit_test(test_screens_menu_filter_by_words),
         cmocka_unit_test(test_screens_menu_draws_tracks_marks_and_cursor),
+        cmocka_unit_test(test_screens_menu_tells_done_from_mastered),
         cmocka_unit_test(test_screens_menu_help_opens_and_any_key_closes),
         cmocka_unit_test(test_screens_menu_scrolls_to_keep_selection_visible),
         cmocka_unit_test(test_screens_too_small_is_one_line),
