@@ -417,6 +417,49 @@ ViewKind screen_page_view(PageView v)
     return VIEW_RACK;
 }
 
+/* The rows a view gets to lay itself out in, as `render` gives it. */
+#define SCREEN_DIAGRAM_ROWS 60
+
+/* Draws dg whole off screen, then the dh rows of it from lay->scroll on at
+ * (2, top); when it needs more rows than that, the last row says which
+ * rows show and that Up and Down scroll (so a fabric's legend is never
+ * lost at 80x24). Returns the scroll positions there are (1: none). */
+static int screen_page_diagram_window(Canvas *c, int top, int dh, const Diagram *dg,
+                                      const PageLayout *lay)
+{
+    int scroll = lay->scroll;
+    int w = canvas_width(c) - 4;
+    char err[MSG_LEN] = "";
+    bool ascii = canvas_is_ascii(c);
+    Canvas *full = canvas_new(w, SCREEN_DIAGRAM_ROWS);
+    canvas_set_ascii(full, ascii);
+    int used = diagram_draw(full, 0, 0, w, SCREEN_DIAGRAM_ROWS, dg, err, sizeof err);
+    if (used <= 0 && err[0]) {
+        screen_page_draw_error(c, 2, top, w, dh, err);
+        canvas_free(full);
+        return 1;
+    }
+    int rows = used <= dh ? dh : dh - 1, last = used - rows;
+    if (scroll > last)
+        scroll = last;
+    if (scroll < 0 || used <= dh)
+        scroll = 0;
+    Canvas *win = canvas_new(w, rows);
+    canvas_set_ascii(win, ascii);
+    canvas_blit(win, 0, -scroll, full);
+    canvas_blit(c, 2, top, win);
+    canvas_free(win);
+    canvas_free(full);
+    if (used <= dh)
+        return 1;
+    char more[96];
+    snprintf(more, sizeof more, "%s rows %d-%d of %d: %s",
+             scroll < last ? (ascii ? "v" : "▼") : (ascii ? "^" : "▲"), scroll + 1, scroll + rows,
+             used, lay->fixed ? "a taller window shows them all" : "Up/Down scroll");
+    canvas_put_text_max(c, 2, top + rows, w, more, STYLE_DIM);
+    return last + 1;
+}
+
 int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int bottom,
                              const PageLayout *lay)
 {
@@ -444,10 +487,13 @@ int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int 
         dg.chart_x = cx;
         dg.chart_values = values;
     }
-    if (!diagram_draw(c, 2, top, w - 4, dh, &dg, err, sizeof err))
-        screen_page_draw_error(c, 2, top, w - 4, dh, err);
+    int lines = screen_page_diagram_window(c, top, dh, &dg, lay);
     placement_free(d.placement);
-    return cap_h ? screen_page_markup(c, x, bottom - cap_h, tw, cap_h, caption, lay) : 0;
+    PageLayout cap = *lay;
+    cap.scroll = 0; /* Up and Down scroll the diagram */
+    if (cap_h)
+        screen_page_markup(c, x, bottom - cap_h, tw, cap_h, caption, &cap);
+    return lines;
 }
 
 int screen_page_body_compare(Canvas *c, const Lesson *l, int page, int top, int bottom,
@@ -483,7 +529,7 @@ int screen_page_body_compare(Canvas *c, const Lesson *l, int page, int top, int 
 
 static PageLayout screen_page_layout(const PageState *p)
 {
-    PageLayout lay = {2, SCREEN_MEASURE, (size_t)-1, p->scroll};
+    PageLayout lay = {2, SCREEN_MEASURE, (size_t)-1, p->scroll, false};
     return lay;
 }
 

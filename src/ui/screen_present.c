@@ -495,7 +495,7 @@ static size_t screen_present_text_len(const PresentState *ps, const char *text)
 /* Presenting: wider margins, the readable measure, the revealed text. */
 static PageLayout screen_present_layout(const PresentState *ps)
 {
-    PageLayout lay = {4, SCREEN_MEASURE, (size_t)-1, 0};
+    PageLayout lay = {4, SCREEN_MEASURE, (size_t)-1, 0, true};
     lay.shown = screen_present_text_len(ps, lesson_page_text(ps->lesson, ps->page));
     return lay;
 }

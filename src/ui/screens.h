@@ -205,7 +205,8 @@ typedef struct {
     int margin;   /* blank columns each side (2 on a lesson page, 4 presenting) */
     int measure;  /* text columns at most, centred (0: margin to margin) */
     size_t shown; /* bytes of the page text shown (presenter reveals); (size_t)-1 all */
-    int scroll;   /* text lines skipped */
+    int scroll;   /* text lines skipped (on a diagram page: diagram rows) */
+    bool fixed;   /* no keys scroll (presenting): a cut diagram says how to see it all */
 } PageLayout;
 
 /* Each draws page `page` of l between rows top and bottom and returns the
