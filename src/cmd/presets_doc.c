@@ -49,6 +49,20 @@ static SystemText presets_doc_system(const SystemSpec *s)
     return t;
 }
 
+/* One GPU's figures: "990 TFLOP/s", "85.9 GB", "3.35 TB/s". */
+typedef struct {
+    char flops[40], hbm[40], hbm_bw[40];
+} GpuText;
+
+static GpuText presets_doc_gpu(const GpuSpec *g)
+{
+    GpuText t;
+    units_format(UNITS_FLOPS, g->bf16_flops, true, t.flops, sizeof t.flops);
+    units_format(UNITS_BYTES, g->hbm_bytes, true, t.hbm, sizeof t.hbm);
+    units_format(UNITS_BANDWIDTH, g->hbm_bytes_per_s, true, t.hbm_bw, sizeof t.hbm_bw);
+    return t;
+}
+
 /* "96 layers, hidden 12288, 96 heads, seq 2048, batch 1536[, 256 experts top-8]" */
 static void presets_doc_shape(const Workload *w, char *buf, size_t n)
 {
@@ -74,11 +88,8 @@ static void presets_doc_markdown(FILE *out)
           out);
     for (int i = 0; i < hw_gpu_count(); i++) {
         const GpuSpec *g = hw_gpu_at(i);
-        char f[40], m[40], bw[40];
-        units_format(UNITS_FLOPS, g->bf16_flops, true, f, sizeof f);
-        units_format(UNITS_BYTES, g->hbm_bytes, true, m, sizeof m);
-        units_format(UNITS_BANDWIDTH, g->hbm_bytes_per_s, true, bw, sizeof bw);
-        fprintf(out, "| `%s` | %s | %s | %s | %s |\n", g->id, g->name, f, m, bw);
+        GpuText t = presets_doc_gpu(g);
+        fprintf(out, "| `%s` | %s | %s | %s | %s |\n", g->id, g->name, t.flops, t.hbm, t.hbm_bw);
     }
     fputs("\nWorkloads:\n\n| model | name | parameters | shape |\n| --- | --- | --- | --- |\n",
           out);
@@ -115,11 +126,9 @@ static void presets_doc_man(FILE *out)
     fputs(".SS GPUs\n", out);
     for (int i = 0; i < hw_gpu_count(); i++) {
         const GpuSpec *g = hw_gpu_at(i);
-        char f[40], m[40], bw[40];
-        units_format(UNITS_FLOPS, g->bf16_flops, true, f, sizeof f);
-        units_format(UNITS_BYTES, g->hbm_bytes, true, m, sizeof m);
-        units_format(UNITS_BANDWIDTH, g->hbm_bytes_per_s, true, bw, sizeof bw);
-        snprintf(line, sizeof line, "%s: %s dense BF16, %s of HBM at %s.", g->name, f, m, bw);
+        GpuText t = presets_doc_gpu(g);
+        snprintf(line, sizeof line, "%s: %s dense BF16, %s of HBM at %s.", g->name, t.flops, t.hbm,
+                 t.hbm_bw);
         presets_doc_man_entry(out, g->id, line);
     }
     fputs(".SS Models\n", out);
