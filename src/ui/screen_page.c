@@ -421,11 +421,12 @@ ViewKind screen_page_view(PageView v)
 #define SCREEN_DIAGRAM_ROWS 60
 
 /* Draws dg whole off screen, then the dh rows of it from lay->scroll on at
- * (2, top); when it needs more rows than that, the last row says which
- * rows show and that Up and Down scroll (so a fabric's legend is never
- * lost at 80x24). Returns the scroll positions there are (1: none). */
-static int screen_page_diagram_window(Canvas *c, int top, int dh, const Diagram *dg,
-                                      const PageLayout *lay)
+ * (2, top); when it needs more rows than that, the row under them (the
+ * spare row above a caption, else the last of the dh) says which rows show
+ * and that Up and Down scroll (so a fabric's legend is never lost at
+ * 80x24). Returns the scroll positions there are (1: none). */
+static int screen_page_diagram_window(Canvas *c, int top, int dh, bool spare_row,
+                                      const Diagram *dg, const PageLayout *lay)
 {
     int scroll = lay->scroll;
     int w = canvas_width(c) - 4;
@@ -439,7 +440,7 @@ static int screen_page_diagram_window(Canvas *c, int top, int dh, const Diagram 
         canvas_free(full);
         return 1;
     }
-    int rows = used <= dh ? dh : dh - 1, last = used - rows;
+    int rows = used <= dh || spare_row ? dh : dh - 1, last = used - rows;
     if (scroll > last)
         scroll = last;
     if (scroll < 0 || used <= dh)
@@ -487,7 +488,7 @@ int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int 
         dg.chart_x = cx;
         dg.chart_values = values;
     }
-    int lines = screen_page_diagram_window(c, top, dh, &dg, lay);
+    int lines = screen_page_diagram_window(c, top, dh, cap_h > 0, &dg, lay);
     placement_free(d.placement);
     PageLayout cap = *lay;
     cap.scroll = 0; /* Up and Down scroll the diagram */
