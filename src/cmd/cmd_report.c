@@ -127,6 +127,7 @@ typedef struct {
     Student *st;
     int n_st;
     int files, bad_files, dup_files;
+    bool cols_full; /* a lesson past REPORT_MAX_LESSONS was left out */
     Miss misses[REPORT_MAX_MISSES];
     int n_misses;
     const char *lessons_dir; /* --lessons, NULL: the default */
@@ -141,8 +142,10 @@ static int report_column(Report *r, const char *id, const char *title, int pages
     for (int i = 0; i < r->n_cols; i++)
         if (strcmp(r->cols[i].id, id) == 0)
             return i;
-    if (r->n_cols >= REPORT_MAX_LESSONS)
+    if (r->n_cols >= REPORT_MAX_LESSONS) {
+        r->cols_full = true;
         return -1;
+    }
     Column *c = &r->cols[r->n_cols];
     memset(c, 0, sizeof *c);
     snprintf(c->id, sizeof c->id, "%s", id);
@@ -624,6 +627,9 @@ static void report_text_head(FILE *out, const Report *r)
     if (r->bad_files)
         fprintf(out, "%d file%s skipped: see the errors above\n", r->bad_files,
                 r->bad_files == 1 ? "" : "s");
+    if (r->cols_full)
+        fprintf(out, "The files name more than %d lessons: the first %d are shown\n",
+                REPORT_MAX_LESSONS, REPORT_MAX_LESSONS);
     for (int i = 0; i < r->n_st; i++) {
         if (!r->st[i].dups[0])
             continue;
@@ -862,6 +868,8 @@ static void report_csv_row(FILE *out, const Report *r, const Student *st)
     StrBuf stuck = {0}, todo = {0};
     for (int k = 0; k < st->n_places; k++) {
         const Place *pl = &st->places[k];
+        if (pl->col < 0) /* past REPORT_MAX_LESSONS lessons */
+            continue;
         if (pl->stuck)
             strbuf_addf(&stuck, "%s%s page %d: %s", stuck.len ? "; " : "", r->cols[pl->col].id,
                         pl->page + 1, pl->stuck_on);
