@@ -94,8 +94,10 @@ typedef struct {
     char page_title[80], page_kind[12];
     long long active_s;
     int hints, questions, first_try;
-    bool stuck;         /* stopped on an exercise not passed yet */
-    char stuck_on[200]; /* what that exercise is and how far the student got */
+    bool stuck;          /* stopped on an exercise not passed yet */
+    char stuck_on[200];  /* what that exercise is and how far the student got */
+    char stuck_what[96]; /* the exercise alone: quiz "Which tier" */
+    char stuck_note[32]; /* how far, in short: "2 tries", "1 hint", "" */
     Todo *todo;
     int n_todo;
 } Place;
@@ -199,6 +201,23 @@ static void report_todo(Place *pl, int page, const char *kind, const char *title
     t->hints = hints;
 }
 
+/* The student stopped on this exercise and has not passed it: what it is,
+ * how far they got in short (note) and at length (how, a format that may
+ * hold one %s for the note). */
+static void report_stuck(Place *pl, const char *kind, const char *title, const char *note,
+                         const char *how)
+{
+    char detail[80];
+    pl->stuck = true;
+    msg_set(pl->stuck_what, sizeof pl->stuck_what, "%s \"%s\"", kind, title);
+    msg_set(pl->stuck_note, sizeof pl->stuck_note, "%s", note);
+    if (strstr(how, "%s"))
+        snprintf(detail, sizeof detail, how, note);
+    else
+        snprintf(detail, sizeof detail, "%s", how);
+    msg_set(pl->stuck_on, sizeof pl->stuck_on, "%s: %s", pl->stuck_what, detail);
+}
+
 /* The questions of one lesson: first-try counts, the class's misses, and
  * those not answered right. */
 static void report_questions(Report *r, Student *st, Place *pl, const char *lesson,
@@ -227,16 +246,13 @@ static void report_questions(Report *r, Student *st, Place *pl, const char *less
             report_todo(pl, page, kind, title, false, tried, tries, 0);
         bool out_of_tries = strcmp(kind, "predict") == 0 && tries >= PREDICT_TRIES;
         if (page == pl->page && pl->status == 's' && !out_of_tries) {
-            pl->stuck = true;
+            char note[32] = "";
             if (tried && tries > 0)
-                msg_set(pl->stuck_on, sizeof pl->stuck_on, "%s \"%s\": not right yet (%d tr%s)",
-                        kind, title, tries, tries == 1 ? "y" : "ies");
-            else if (tried)
-                msg_set(pl->stuck_on, sizeof pl->stuck_on, "%s \"%s\": not right yet", kind,
-                        title);
-            else
-                msg_set(pl->stuck_on, sizeof pl->stuck_on, "%s \"%s\": not answered yet", kind,
-                        title);
+                snprintf(note, sizeof note, "%d tr%s", tries, tries == 1 ? "y" : "ies");
+            report_stuck(pl, kind, title, note,
+                         !tried  ? "not answered yet"
+                         : *note ? "not right yet (%s)"
+                                 : "not right yet");
         }
     }
     st->questions += pl->questions;
@@ -254,9 +270,11 @@ static void report_scenarios(Place *pl, const JsonValue *ss)
         if (page <= pl->page || hints > 0 || pl->status == 'D')
             report_todo(pl, page, "scenario", title, true, false, 0, hints);
         if (page == pl->page && pl->status == 's') {
-            pl->stuck = true;
-            msg_set(pl->stuck_on, sizeof pl->stuck_on, "scenario \"%s\": goal not met, %d hint%s",
-                    title, hints, hints == 1 ? "" : "s");
+            char note[32];
+            snprintf(note, sizeof note, "%d hint%s", hints, hints == 1 ? "" : "s");
+            report_stuck(pl, "scenario", title, note, "goal not met, %s");
+            if (hints == 0)
+                pl->stuck_note[0] = '\0';
         }
     }
 }
@@ -305,8 +323,9 @@ static void report_place(Report *r, Student *st, const JsonValue *l, const char 
     if (pl->active_s > st->active_s)
         st->active_s = pl->active_s;
     if (pl->col >= 0) {
-        r->cols[pl->col].opened++;
-        r->cols[pl->col].done += pl->status == 'D';
+        Column *c = &r->cols[pl->col];
+        c->opened++;
+        c->done += pl->status == 'D';
     }
 }
 
@@ -641,31 +660,99 @@ static void report_text_head(FILE *out, const Report *r)
     }
 }
 
+/* Writes items (each "name" or "name (note)") comma-separated, wrapped at
+ * REPORT_WIDTH between items, each line indented by indent. */
+static void put_list(FILE *out, const StrBuf *items, int n, int indent)
+{
+    int col = indent;
+    fprintf(out, "%*s", indent, "");
+    for (int i = 0; i < n; i++) {
+        char buf[160];
+        escape_text(items[i].s, items[i].len, buf, sizeof buf);
+        int w = utf8_width(buf) + (i + 1 < n ? 1 : 0);
+        if (col > indent && col + 1 + w > REPORT_WIDTH) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%s%s", buf, i + 1 < n ? "," : "");
+        col += w;
+    }
+    fputc('\n', out);
+}
+
+/* A student stopped on a page not passed yet, for grouping by page. */
+typedef struct {
+    const Place *pl;
+    const Student *st;
+} Stuck;
+
+static int stuck_cmp(const void *pa, const void *pb)
+{
+    const Stuck *a = pa, *b = pb;
+    if (a->pl->col != b->pl->col)
+        return a->pl->col - b->pl->col;
+    if (a->pl->page != b->pl->page)
+        return a->pl->page - b->pl->page;
+    return strcmp(a->st->name, b->st->name);
+}
+
+/* One page's group: the page, the exercise, how many, then who (and how
+ * far each got). */
+static void report_stuck_page(FILE *out, const Report *r, const Stuck *g, int n)
+{
+    const Place *pl = g[0].pl;
+    StrBuf b = {0};
+    strbuf_addf(&b, "L%d %s, page %d", pl->col + 1, r->cols[pl->col].title, pl->page + 1);
+    if (pl->pages)
+        strbuf_addf(&b, " of %d", pl->pages);
+    strbuf_addf(&b, ": %s, %d student%s", pl->stuck_what, n, n == 1 ? "" : "s");
+    fputs("  ", out);
+    put_wrapped(out, b.s, 2, 6);
+    strbuf_free(&b);
+    StrBuf *items = xmem_calloc((size_t)n, sizeof *items);
+    for (int i = 0; i < n; i++) {
+        strbuf_add(&items[i], g[i].st->name);
+        if (g[i].pl->stuck_note[0])
+            strbuf_addf(&items[i], " (%s)", g[i].pl->stuck_note);
+    }
+    put_list(out, items, n, 6);
+    for (int i = 0; i < n; i++)
+        strbuf_free(&items[i]);
+    free(items);
+}
+
+/* Who is stuck where, by page: each page some students stopped on without
+ * passing it, in lesson and page order. */
 static void report_text_stuck(FILE *out, const Report *r)
 {
-    fputs("\nStuck now (stopped on an exercise not passed yet):\n", out);
-    int shown = 0;
-    for (int i = 0; i < r->n_st; i++) {
-        const Student *st = &r->st[i];
-        for (int k = 0; k < st->n_places; k++) {
-            const Place *pl = &st->places[k];
+    fputs("\nStuck now, by page (stopped on an exercise not passed yet):\n", out);
+    int n = 0, cap = 0;
+    Stuck *all = NULL;
+    for (int i = 0; i < r->n_st; i++)
+        for (int k = 0; k < r->st[i].n_places; k++) {
+            const Place *pl = &r->st[i].places[k];
             if (!pl->stuck || pl->col < 0)
                 continue;
-            StrBuf b = {0};
-            strbuf_addf(&b, "L%d %s, page %d", pl->col + 1, r->cols[pl->col].title, pl->page + 1);
-            if (pl->pages)
-                strbuf_addf(&b, " of %d", pl->pages);
-            strbuf_addf(&b, ": %s", pl->stuck_on);
-            fputs("  ", out);
-            put_cell(out, st->name, REPORT_NAME_W);
-            fputc(' ', out);
-            put_wrapped(out, b.s, 3 + REPORT_NAME_W, 3 + REPORT_NAME_W);
-            strbuf_free(&b);
-            shown++;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 64;
+                all = xmem_realloc(all, sizeof *all * (size_t)cap);
+            }
+            all[n++] = (Stuck){pl, &r->st[i]};
         }
+    qsort(all, (size_t)n, sizeof *all, stuck_cmp);
+    for (int from = 0, to; from < n; from = to) {
+        for (to = from + 1; to < n && all[to].pl->col == all[from].pl->col &&
+                            all[to].pl->page == all[from].pl->page;
+             to++)
+            ;
+        report_stuck_page(out, r, all + from, to - from);
     }
-    if (!shown)
+    if (!n)
         fputs("  nobody\n", out);
+    free(all);
 }
 
 /* The lessons opened, REPORT_CELL_W columns each, in blocks that fit. */
