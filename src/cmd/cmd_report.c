@@ -816,8 +816,6 @@ static void report_text_todo(FILE *out, const Report *r)
             strbuf_add(&b, "no lesson opened");
         else if (!b.len)
             strbuf_add(&b, "nothing");
-        if (st->hints)
-            strbuf_addf(&b, "; %d hint%s used", st->hints, st->hints == 1 ? "" : "s");
         fputs("  ", out);
         put_cell(out, st->name, REPORT_NAME_W);
         fputc(' ', out);
