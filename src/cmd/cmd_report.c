@@ -742,7 +742,8 @@ static void report_text_stuck(FILE *out, const Report *r)
             }
             all[n++] = (Stuck){pl, &r->st[i]};
         }
-    qsort(all, (size_t)n, sizeof *all, stuck_cmp);
+    if (n > 1)
+        qsort(all, (size_t)n, sizeof *all, stuck_cmp);
     for (int from = 0, to; from < n; from = to) {
         for (to = from + 1; to < n && all[to].pl->col == all[from].pl->col &&
                             all[to].pl->page == all[from].pl->page;
