@@ -129,7 +129,7 @@ grep -q 'mapping .* 4 tried, 3 right on the first try, streak 2' "$T/text" ||
 
 "$bin" report "$T/s1.json" "$T/s2.json" "$T/s3.json" >"$T/report" 2>"$T/err" ||
   no "report failed: $(cat "$T/err")"
-grep -q '^Class report: 3 student files' "$T/report" || no "report header: $(head -1 "$T/report")"
+grep -q '^Class report: 3 students (3 files)' "$T/report" || no "report header: $(head -1 "$T/report")"
 grep -Eq '^s1 +1 +1 +1/2 \(50%\) +3 +3/6$' "$T/report" || no "report row of s1: $(grep '^s1' "$T/report")"
 grep -Eq '^s3 +0 +0 +- +0 +5/5$' "$T/report" || no "report row of s3: $(grep '^s3' "$T/report")"
 # Page 1 of mini was missed by s1 and s2: first in the list, "2 of 2", shown
@@ -155,7 +155,7 @@ printf '{"format":"x\033]52;c;Zm9v\007"}' >"$T/bad$(printf '\033')[2J.json"
 [ $rc = 1 ] || no "report with a bad file exits $rc, want 1"
 grep -q 'bad\\x1b\[2J.json: ' "$T/err" || no "bad file not named, escaped: $(cat "$T/err")"
 LC_ALL=C grep -q "$(printf '\033')" "$T/err" "$T/out" && no "raw escape bytes reached the output"
-grep -q '^Class report: 1 student file' "$T/out" || no "the good file was not reported"
+grep -q '^Class report: 1 student (2 files)' "$T/out" || no "the good file was not reported"
 
 [ $fail = 0 ] && echo "practice: ok"
 exit $fail

@@ -464,26 +464,46 @@ static void test_screens_quiz_answers_and_lesson_done(void **state)
     assert_null(strstr(text, "NVLink is about 9x the NIC."));
     assert_null(strstr(text, "right"));
     free(text);
-    /* Last page, quiz not answered right: not done */
+    /* Past the last page, quiz not answered right: the end of the lesson
+     * says what is left, grouped by kind, each kind's pages in order, and
+     * the lesson is not done; p comes back to the page. */
     assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
-    /* grouped by kind, each kind's pages in order */
-    assert_string_equal(p->message, "Last page. Pages left: 2 scenario; 3 quiz.");
+    assert_true(p->finished);
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Not finished yet: 2 pages left"));
+    assert_non_null(strstr(text, "Pages left: 2 scenario; 3 quiz"));
+    free(text);
+    assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_STARTED);
+    assert_int_equal(screen_page_key(p, 'p'), SCREEN_NONE);
+    assert_false(p->finished);
+    assert_int_equal(p->page, 2);
     screen_page_key(p, quiz_key_of(p, 0));
     assert_int_equal(progress_quiz_answer(f->progress, "e2e-basics", 2, &correct), 0);
     assert_true(correct);
     text = draw_page(p, 80, 24, &cur);
     assert_non_null(strstr(text, "NVLink is about 9x the NIC."));
     free(text);
-    /* Last page, scenario not solved: not done, and the screen says why. */
+    /* Scenario not solved: not done; Enter goes to it, the first page left. */
     assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
-    assert_non_null(strstr(p->message, "2 scenario"));
-    assert_null(strstr(p->message, "quiz"));
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Pages left: 2 scenario"));
+    assert_null(strstr(text, "quiz"));
+    assert_non_null(strstr(text, "Enter goes to page 2, the first page left."));
+    free(text);
     assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_STARTED);
-    screen_page_goto(p, 1);
+    assert_int_equal(screen_page_key(p, UIK_ENTER), SCREEN_NONE);
+    assert_false(p->finished);
+    assert_int_equal(p->page, 1);
     assert_true(screen_scenario_apply(p, "swap 3 11"));
     screen_page_goto(p, 2);
-    assert_int_equal(screen_page_key(p, 'n'), SCREEN_BACK);
+    assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
     assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_DONE);
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Lesson complete"));
+    assert_non_null(strstr(text, "Pages left: none"));
+    free(text);
+    /* No next lesson (a file opened alone): Enter and Esc go back. */
+    assert_int_equal(screen_page_key(p, UIK_ENTER), SCREEN_BACK);
 }
 
 static void test_screens_review_replays_missed(void **state)
