@@ -188,19 +188,24 @@ static int from_sheet_items(const PracticeOpts *o, Lesson **ls, int *items)
         ls[i] = rc == CLI_OK ? lesson_load(paths[i], err, sizeof err) : NULL;
         if (rc == CLI_OK && !ls[i])
             rc = cli_error(CLI_FAIL, "%s", err);
-        int n = 0;
         for (int pg = 0; ls[i] && pg < lesson_page_count(ls[i]); pg++)
-            n += sheet_takes_page(ls[i], pg);
-        if (ls[i] && n == 0)
-            fprintf(stderr, "scalelab practice: %s has no quiz or predict page; left out\n",
-                    lesson_id(ls[i]));
-        *items += n;
+            *items += sheet_takes_page(ls[i], pg);
     }
     for (int i = 0; i < o->n_lessons; i++)
         free(paths[i]);
     free(paths);
     if (rc == CLI_OK && *items == 0)
-        rc = cli_error(CLI_FAIL, "no quiz or predict page in the lessons given");
+        return cli_error(CLI_FAIL, "no quiz or predict page in the lesson%s given",
+                         o->n_lessons == 1 ? "" : "s");
+    for (int i = 0; rc == CLI_OK && i < o->n_lessons; i++) {
+        int n = 0;
+        for (int pg = 0; pg < lesson_page_count(ls[i]); pg++)
+            n += sheet_takes_page(ls[i], pg);
+        char id[200];
+        escape_text(lesson_id(ls[i]), strlen(lesson_id(ls[i])), id, sizeof id);
+        if (n == 0)
+            fprintf(stderr, "scalelab practice: %s has no quiz or predict page; left out\n", id);
+    }
     return rc;
 }
 

@@ -208,6 +208,23 @@ LUA
   no "--from a plain lesson and a lesson with questions failed: $(cat "$T/err")"
 grep -q 'plain has no quiz or predict page' "$T/err" || no "no note on the plain lesson: $(cat "$T/err")"
 grep -q '^scalelab practice: 3 questions from 2 lessons' "$T/out" || no "plain + lesson 1: $(head -1 "$T/out")"
+# A lesson's text reaches paper escaped: no control byte of its titles,
+# choices, explanations or formula is printed as it is.
+cat >"$T/evil.lua" <<'LUA'
+local E = string.char(27) .. "]52;c;Zm9v" .. string.char(7)
+return { id = "evil", title = "Evil", summary = "s", track = "T", order = 1,
+  pages = {
+    { kind = "quiz", title = "Quiz" .. E, text = "Text " .. E,
+      choices = { { text = "right" .. E, correct = true, explain = "because" .. E },
+                  { text = "wrong", correct = false, explain = "no" .. E } } },
+    { kind = "predict", title = "P", text = "T", question = "Q" .. E, unit = "s",
+      answer = 2e-3, formula = "f" .. E } } }
+LUA
+for m in --print --answers; do
+  "$bin" practice --from "$T/evil.lua" $m >"$T/out" 2>&1 || no "--from evil.lua $m failed: $(cat "$T/out")"
+  LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/out" && no "--from evil.lua $m printed control bytes"
+done
+grep -q 'Answer: [AB]\. right?\]52;c;Zm9v?' "$T/out" || no "the evil key: $(grep Answer "$T/out")"
 
 # Two lessons of our own: "mini" (0 text, 1 quiz "Where TP lives", 2 quiz
 # "The drop") and "other" (one text page).
