@@ -114,6 +114,8 @@ wait_for "Predict one copy"
 keys n
 wait_for "Fix the split"
 keys n
+wait_for "Lesson mastered"
+keys Escape
 wait_for "scalelab - lessons"
 wait_for "[*] Exercises"
 screen | grep -F "[*] Exercises" | grep -qF "mastered" ||
