@@ -9,6 +9,10 @@
 # written here, by hand).
 bin=${1:?usage: practice.sh BINARY}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+# Lesson ids are looked up in the source tree's lessons (the binary may be
+# build/scalelab, with no lessons folder beside it).
+SCALELAB_LESSONS=${SCALELAB_LESSONS:-$PWD/lessons}
+export SCALELAB_LESSONS
 fail=0
 no() { echo "practice.sh: $*"; fail=1; }
 T=$(mktemp -d) || exit 1
