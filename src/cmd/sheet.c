@@ -394,6 +394,8 @@ static void item_of_quiz(const Lesson *l, int page, uint64_t seed, SheetItem *it
         it->right[k] = lesson_quiz_is_correct(l, page, order[k]);
     }
     choice_answer(it);
+    if (lesson_quiz_is_calc(l, page)) /* a calculation: room to work it out */
+        it->work_lines = SHEET_WORK_LINES;
 }
 
 static void item_of_predict(const Lesson *l, int page, SheetItem *it)
