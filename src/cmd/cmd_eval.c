@@ -71,6 +71,15 @@ static const char eval_help[] =
 
 /* --- output ---------------------------------------------------------------- */
 
+/* "tp":{"hidden_s":..,"exposed_s":..} (first: no comma before it). */
+static void print_overlap(FILE *out, const char *name, double hidden, double exposed, bool first)
+{
+    fprintf(out, "%s\"%s\":{\"hidden_s\":", first ? "" : ",", name);
+    json_number(out, hidden);
+    json_next_number(out, "exposed_s", exposed);
+    fputc('}', out);
+}
+
 /* balanced: the fewest ranks a split TP group keeps in one domain with the
  * balanced placement (balance.h), or 0 with the default placement. */
 static void print_json(FILE *out, const Cluster *c, const Workload *w, const Mapping *m,
@@ -122,11 +131,33 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "tp_hidden_s", r->tp_hidden_s);
     json_next_number(out, "pp_hidden_s", r->pp_hidden_s);
     json_next_number(out, "dp_hidden_s", r->dp_hidden_s);
+    fprintf(out, ",\"ep_overlap\":%s", r->ep_overlap ? "true" : "false");
     fputs("},\"memory\":{\"weights\":", out);
     json_number(out, r->mem_weights);
     json_next_number(out, "grads", r->mem_grads);
     json_next_number(out, "optimizer", r->mem_optimizer);
     json_next_number(out, "activations", r->mem_activations);
+    json_next_number(out, "logits", r->mem_logits);
+    json_next_number(out, "fp8_copies", r->mem_fp8_copies);
+    json_next_number(out, "buffers", r->mem_buffers);
+    json_next_number(out, "allocator_reserve", r->mem_reserve);
+    json_next_number(out, "offloaded_to_host", r->mem_host_bytes);
+    fputs("},\"kernels\":{\"micro_batch_s\":", out);
+    json_number(out, r->mb_compute_s);
+    json_next_number(out, "gemm_s", r->mb_gemm_s);
+    json_next_number(out, "attention_s", r->mb_attn_s);
+    json_next_number(out, "elementwise_s", r->mb_stream_s);
+    json_next_number(out, "recompute_s", r->mb_recompute_s);
+    json_next_number(out, "flops", r->mb_flops);
+    json_next_number(out, "clock", r->clock);
+    fputs("},\"overlap\":{", out);
+    print_overlap(out, "tp", r->tp_hidden_s, r->tp_exposed_s, true);
+    print_overlap(out, "cp", 0, r->cp_exposed_s, false);
+    print_overlap(out, "pp", r->pp_hidden_s, r->pp_exposed_s, false);
+    print_overlap(out, "dp", r->dp_hidden_s, r->dp_exposed_s, false);
+    print_overlap(out, "ep", r->ep_hidden_s, r->ep_exposed_s, false);
+    json_next_number(out, "compute_lost_to_comm_s", r->comm_slowdown_s);
+    json_next_number(out, "offload_exposed_s", r->offload_s);
     fputs("}}\n", out);
 }
 

@@ -51,6 +51,20 @@ typedef enum {
     FLAG_TP_OVERLAP,
     FLAG_PP_OVERLAP,
     FLAG_DP_OVERLAP,
+    FLAG_EP_OVERLAP,
+    FLAG_HEAD_DIM,
+    FLAG_V_HEAD_DIM,
+    FLAG_Q_LORA,
+    FLAG_KV_LORA,
+    FLAG_SHARED_EXPERTS,
+    FLAG_MOE_LAYERS,
+    FLAG_DENSE_FFN,
+    FLAG_CAPACITY,
+    FLAG_RECOMPUTE_LAYERS,
+    FLAG_OFFLOAD,
+    /* hardware the run used */
+    FLAG_HBM,
+    FLAG_POWER,
     /* mapping */
     FLAG_TP,
     FLAG_PP,
@@ -60,6 +74,7 @@ typedef enum {
     FLAG_INTERLEAVE,
     FLAG_ZERO,
     FLAG_ETP,
+    FLAG_SHARD,
     /* output */
     FLAG_JSON,
     FLAG_FORMAT,

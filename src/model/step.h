@@ -20,6 +20,7 @@
 
 #include "model/cluster.h"
 #include "model/collective.h"
+#include "model/kernel.h"
 #include "model/mapping.h"
 #include "model/span.h"
 #include "model/workload.h"
@@ -37,10 +38,12 @@ typedef enum {
 } StepPart;
 
 typedef struct {
-    double compute_efficiency;      /* matmul share of peak; 0 = the GPU generation's
-                                     * calibration (step.c) */
+    double compute_efficiency;      /* > 0: an idealised GPU whose every GEMM and attention
+                                     * FLOP runs at this share of peak (no tiles, waves or
+                                     * attention kernel: the teaching model); 0 = the
+                                     * kernel model (kernel.h) */
     double nonmatmul_bytes_per_act; /* HBM traffic of elementwise ops per activation byte */
-    double gemm_overhead_s;         /* fixed time of each GEMM (launch, tail wave) */
+    double gemm_overhead_s;         /* fixed time of each GEMM in the idealised model */
     double up_efficiency;           /* achievable busbw / line rate, scale-up */
     double out_efficiency;          /* achievable busbw / line rate, scale-out */
     double dp_overlap;              /* fraction of backward that can hide DP reduction */
@@ -63,6 +66,19 @@ typedef struct {
 
 /* The calibrated defaults (see step.c for how they were chosen). */
 StepParams step_params_default(void);
+
+/* The static training state per parameter, the one rule every count of it
+ * uses (step.c, practice, the lesson API): Megatron-LM's mixed precision
+ * keeps BF16 weights (2 bytes), FP32 gradients (4) and the FP32 master
+ * copy with Adam's two moments (12): 18 bytes (MODEL-FACTS §8). */
+typedef struct {
+    double weights, grads, optimizer;
+} StepStateBytes;
+StepStateBytes step_state_bytes_per_param(void);
+/* That state for `params` parameters held by one GPU under ZeRO stage
+ * `zero` sharded over `shard` ranks (ZeRO 1: optimizer, 2: + gradients,
+ * 3: + weights). */
+StepStateBytes step_state_bytes(double params, int zero, double shard);
 
 typedef struct {
     double step_s;
@@ -101,7 +117,26 @@ typedef struct {
     bool seq_parallel, tp_overlap, pp_overlap, dp_overlap;
     double tp_hidden_s;  /* TP time hidden behind GEMMs (tp_overlap) */
     double pp_hidden_s;  /* PP send time hidden behind compute (pp_overlap) */
-    double ep_permute_s; /* MoE token permutation (inside part EP) */
+    double ep_permute_s; /* MoE token permutation (inside part compute since the kernel model) */
+
+    /* --- the kernel model, overlaps, memory as allocated, offload ---
+     * (added with the kernel model; one micro-batch is the last stage's) */
+    double mb_gemm_s, mb_attn_s, mb_stream_s; /* kernel time by kind, one micro-batch */
+    double mb_recompute_s;                    /* forward work done again, one micro-batch */
+    double clock;                             /* sustained clock / nominal (power cap) */
+    double tp_exposed_s, cp_exposed_s;        /* part TP split: TP collectives, CP exchange */
+    double pp_exposed_s, dp_exposed_s, ep_exposed_s; /* = part_s of PP, DP, EP */
+    double ep_hidden_s;                              /* EP all-to-all hidden (ep_overlap) */
+    double comm_slowdown_s; /* compute lost to the SMs overlapped communication takes */
+    double fsdp_gather_s;   /* ZeRO-3 all-gathers + reduce-scatters per step, before overlap */
+    bool ep_overlap;        /* resolved */
+    /* memory beyond the four static parts, bytes per GPU */
+    double mem_fp8_copies; /* FP8 weight copies (Transformer Engine) */
+    double mem_buffers;    /* communication buffers and workspaces */
+    double mem_reserve;    /* the caching allocator's reserve and fragmentation */
+    double mem_logits;     /* the last stage's logits (inside mem_activations) */
+    double mem_host_bytes; /* offloaded to host memory */
+    double offload_s;      /* host-link time per step not hidden behind compute */
 } StepResult;
 
 typedef enum {
@@ -145,6 +180,7 @@ typedef struct {
     double layer_params, expert_params, embedding_params, pscale;
     double fwd_avg;     /* forward FLOPs per token per layer (all layers' mean) */
     double model_flops; /* workload_model_flops */
+    KernelCtx kern;     /* the chip's kernel figures (kernel.h) */
 } StepPrep;
 
 /* Checks the cluster and the workload as step_eval does and fills *prep;

@@ -35,7 +35,7 @@
 
 SweepOptions sweep_options_default(void)
 {
-    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP};
+    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP, 0};
     return o;
 }
 
@@ -172,10 +172,10 @@ static void dp_inner_spans(const Cluster *c, const Mapping *m, GroupSpan span[DI
 {
     for (int d = 0; d < DIM_COUNT; d++)
         span[d] = span_worst(m, c, NULL, (MappingDim)d);
-    Mapping x = {m->tp, m->cp, m->dp, m->pp, 1, 1, m->zero, 1};
+    Mapping x = {m->tp, m->cp, m->dp, m->pp, 1, 1, m->zero, 1, 0};
     span[DIM_DP] = span_worst(&x, c, NULL, DIM_PP);
     span[DIM_PP] = span_worst(&x, c, NULL, DIM_DP);
-    Mapping x2 = {m->ep * mapping_etp(m), 1, mapping_edp(m), m->pp, 1, 1, m->zero, 1};
+    Mapping x2 = {m->ep * mapping_etp(m), 1, mapping_edp(m), m->pp, 1, 1, m->zero, 1, 0};
     *edp = span_worst(&x2, c, NULL, DIM_PP);
 }
 
@@ -262,7 +262,8 @@ static void explain_none(const Cluster *c, const Workload *w, const SweepOptions
                  o->ep ? o->ep : 1,
                  o->interleave ? o->interleave : 1,
                  o->zero == SWEEP_FREE ? 1 : o->zero,
-                 o->etp};
+                 o->etp,
+                 o->shard};
     long long model = (long long)m.tp * m.cp * m.pp;
     m.dp = o->dp ? o->dp : (n % model == 0 ? (int)(n / model) : 1);
     Workload wl = *w;
@@ -469,7 +470,7 @@ static void search_inner(Search *s, int tp, int pp, int dp)
     for (int a = 0; a < n_ep; a++) {
         /* The default placement's spans depend on the degrees only, not on
          * the micro-batch, interleave or settings: once per (TP, PP, DP, EP). */
-        Mapping degrees = {tp, s->cp, pp, dp, div_ep[a], 1, 1, s->o.etp};
+        Mapping degrees = {tp, s->cp, pp, dp, div_ep[a], 1, 1, s->o.etp, s->o.shard};
         GroupSpan span[DIM_COUNT], edp = {0, 0, 0, 0, false};
         for (int d = 0; d < DIM_COUNT; d++)
             span[d] = span_worst(&degrees, s->c, NULL, (MappingDim)d);
@@ -488,7 +489,7 @@ static void search_inner(Search *s, int tp, int pp, int dp)
                     continue;
                 if (done[k])
                     continue;
-                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, 1, s->o.etp};
+                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, 1, s->o.etp, s->o.shard};
                 int before = s->r->n;
                 if (!search_try(s, &m, span, edp, mb, &level[k]))
                     return;

@@ -89,6 +89,7 @@ typedef struct {
      * with the workload's own, SWEEP_FREE searches them, any other value
      * (a WlRecompute, a WlSwitch) pins it. */
     int recompute, seq_parallel, tp_overlap;
+    int shard; /* ZeRO sharding group of every candidate (hybrid sharding); 0 = all DP x CP */
 } SweepOptions;
 
 #define SWEEP_FREE (-1) /* searched */

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel — GEMM, attention and streaming-kernel time per architecture; the
+ * formulas are in kernel.h.
+ *
+ * The table below has one row per architecture. Tiles: the output tile of
+ * the library kernel that large BF16 GEMMs run (cuBLAS/CUTLASS: 256 x 128
+ * on Ampere, 128 x 256 warp-specialized on Hopper, a 256 x 256 pair of SMs,
+ * i.e. 128 x 256 per SM, on Blackwell; CUTLASS 3.x profiler defaults, the
+ * NVIDIA GEMM guide's ch. 3 examples) [R]. k0: a tile's prologue and
+ * epilogue (loading the pipeline, writing the output tile) take about the
+ * time of 128-256 K elements of its main loop; Calculon's A100 efficiency
+ * table (0.6 of peak near 1 GFLOP, 0.9 above 16 GFLOP, MODEL-FACTS §4.4)
+ * is matched by k0 = 128 on Ampere [D]; Hopper's and Blackwell's main loops
+ * are 3.2x and 7x as fast per SM for similar epilogues, so k0 = 256 [U].
+ * launch: 2 us per kernel (Calculon's table again [D]). hbm_share: STREAM-
+ * like kernels reach ~90% of the HBM peak (NVIDIA's nvbandwidth and
+ * BabelStream figures quoted in MODEL-FACTS §1.1 terms) [S].
+ *
+ * Shares, the one calibration per architecture, each on the named tuning
+ * runs only (tests/fidelity/cases.tsv marks them TUNED; nothing else chose
+ * a number):
+ *   ampere      Megatron SC21 Table 1 (10 runs of 1.7B-1T GPT on DGX A100)
+ *   hopper      Llama 3 405B on 8,192 H100 (Llama 3 paper Table 4) and the
+ *               llm-foundry MPT-7B/70B rows on 8-64 H100 (BF16); FP8: NeMo
+ *               24.07 GPT-3 175B on 512 H100
+ *   blackwell   Megatron-Bridge 25.11 Llama 3 8B FP8 on 8 GB200 and
+ *               DeepSeek-V3 BF16 on 256 GB200
+ *   blackwell-ultra  the same two rows on GB300
+ * Attention shares are the papers' and not tuned: FlashAttention-2 reaches
+ * 50-73% of the A100 peak forward (Dao 2023, abstract), its backward about
+ * 0.85 of that; FlashAttention-3 / cuDNN reach ~66% forward on H100 at head
+ * width 128 (Shah et al. 2024 §4: 640-660 TFLOP/s of 989), backward ~0.8 of
+ * it. Blackwell's kernels (cuDNN 9, FlashAttention-4) are taken at the
+ * Hopper share [U]; Blackwell Ultra doubles the exponent units of the
+ * softmax (NVIDIA Blackwell Ultra blog) [S]. AMD, TPU and Trainium have no
+ * tuning run: their shares are stated guesses [U] checked against the
+ * held-out runs, never tuned on them.
+ */
+#include "model/kernel.h"
+
+#include <math.h>
+#include <string.h>
+
+static const KernelArch archs[] = {
+    {"ampere", "cuBLAS 256x128 tiles", 256, 128, 128, 0.84, 0, 0.70, 0.85, 2e-6, 0.90,
+     "SC21 Table 1"},
+    {"hopper", "cuBLAS 128x256 tiles", 128, 256, 256, 0.74, 0.62, 0.64, 0.80, 2e-6, 0.90,
+     "Llama 3 405B, llm-foundry MPT, NeMo GPT-3 FP8"},
+    {"blackwell", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.66, 0.60, 0.64, 0.80, 2e-6,
+     0.90, "Megatron-Bridge 25.11 on GB200"},
+    {"blackwell-ultra", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.70, 0.64, 0.72, 0.80,
+     2e-6, 0.90, "Megatron-Bridge 25.11 on GB300"},
+    {"rubin", "as Blackwell Ultra", 128, 256, 256, 0.70, 0.64, 0.72, 0.80, 2e-6, 0.90,
+     "Blackwell Ultra's [U]"},
+    {"cdna3", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.60, 0.55, 0.45, 0.80, 3e-6, 0.85,
+     "not tuned [U]"},
+    {"cdna4", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 3e-6, 0.85,
+     "not tuned [U]"},
+    {"cdna5", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 3e-6, 0.85,
+     "not tuned [U]"},
+    {"tpu-v5p", "XLA on 128x128 MXUs", 128, 128, 128, 0.80, 0.80, 0.55, 0.80, 1e-6, 0.90,
+     "not tuned [U]"},
+    {"tpu-v6e", "XLA on 256x256 MXUs", 256, 256, 256, 0.78, 0.78, 0.55, 0.80, 1e-6, 0.90,
+     "not tuned [U]"},
+    {"tpu7x", "XLA on 256x256 MXUs", 256, 256, 256, 0.74, 0.70, 0.55, 0.80, 1e-6, 0.90,
+     "not tuned [U]"},
+    {"trainium2", "NKI on 128x128 tensor engines", 128, 128, 128, 0.60, 0.55, 0.45, 0.80, 2e-6,
+     0.85, "not tuned [U]"},
+};
+
+#define N_ARCHS ((int)(sizeof archs / sizeof archs[0]))
+
+static const KernelArch *find_arch(const GpuSpec *g)
+{
+    if (g && g->arch)
+        for (int i = 0; i < N_ARCHS; i++)
+            if (strcmp(archs[i].arch, g->arch) == 0)
+                return &archs[i];
+    return NULL;
+}
+
+const KernelArch *kernel_arch(const GpuSpec *g)
+{
+    const KernelArch *a = find_arch(g);
+    return a ? a : &archs[1];
+}
+
+bool kernel_arch_known(const GpuSpec *g)
+{
+    return find_arch(g) != NULL;
+}
+
+/* The static share of board power: leakage and the memory system draw
+ * about a quarter of a GPU's power at full load [U]. */
+#define STATIC_POWER_SHARE 0.25
+
+double kernel_clock_at_power(const GpuSpec *g, double cap_w)
+{
+    if (!g || !(g->tdp_w > 0) || !(cap_w > 0) || cap_w >= g->tdp_w)
+        return 1.0;
+    double p0 = STATIC_POWER_SHARE * g->tdp_w;
+    double dyn = (cap_w - p0) / (g->tdp_w - p0);
+    return dyn > 0.05 ? cbrt(dyn) : cbrt(0.05);
+}
+
+void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w)
+{
+    const KernelArch *a = kernel_arch(g);
+    k->a = *a;
+    k->sms = g->sms > 0 ? g->sms : 100;
+    k->clock = kernel_clock_at_power(g, power_cap_w);
+    k->peak[KERNEL_BF16] = g->bf16_flops * k->clock;
+    k->peak[KERNEL_FP8] = (g->fp8_flops > 0 ? g->fp8_flops : g->bf16_flops) * k->clock;
+    double share8 = a->share_fp8 > 0 ? a->share_fp8 : a->share_bf16;
+    double per_tile = 2.0 * a->tile_m * a->tile_n;
+    k->tile_s[KERNEL_BF16] = per_tile * k->sms / (k->peak[KERNEL_BF16] * a->share_bf16);
+    k->tile_s[KERNEL_FP8] = per_tile * k->sms / (k->peak[KERNEL_FP8] * share8);
+    k->attn_flops = k->peak[KERNEL_BF16] * a->attn_share;
+    k->hbm_bps = g->hbm_bytes_per_s * a->hbm_share;
+    k->flat = false;
+}
+
+void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch_s,
+                     double power_cap_w)
+{
+    KernelArch flat = {"ideal", "every FLOP at one share", 1, 1, 0, share, share, share, 1.0,
+                       launch_s, 1.0, "StepParams.compute_efficiency"};
+    k->a = flat;
+    k->sms = 1;
+    k->clock = kernel_clock_at_power(g, power_cap_w);
+    k->peak[KERNEL_BF16] = g->bf16_flops * k->clock;
+    k->peak[KERNEL_FP8] = (g->fp8_flops > 0 ? g->fp8_flops : g->bf16_flops) * k->clock;
+    k->tile_s[KERNEL_BF16] = 2.0 / (k->peak[KERNEL_BF16] * share);
+    k->tile_s[KERNEL_FP8] = 2.0 / (k->peak[KERNEL_FP8] * share);
+    k->attn_flops = k->peak[KERNEL_BF16] * share;
+    k->hbm_bps = g->hbm_bytes_per_s;
+    k->flat = true;
+}
+
+double kernel_gemm_s(const KernelCtx *k, double M, double N, double K, int groups, KernelPrec p,
+                     double in_bytes, double out_bytes)
+{
+    if (!(M > 0) || !(N > 0) || !(K > 0) || groups < 1)
+        return 0;
+    const KernelArch *a = &k->a;
+    double tiles = ceil(M / a->tile_m) * ceil(N / a->tile_n) * groups;
+    /* split-K: a GEMM of fewer tiles than SMs and a long K spreads K over
+     * the idle SMs (cuBLAS heuristics), in chunks of at least 1,024 */
+    double split = 1;
+    if (tiles < k->sms) {
+        split = floor(k->sms / tiles);
+        double most = floor(K / 1024);
+        split = split < most ? split : most;
+        if (split < 1)
+            split = 1;
+    }
+    double waves = ceil(tiles * split / k->sms);
+    double compute = waves * (K / split + a->tile_k0) * k->tile_s[p];
+    double bytes = groups * (in_bytes * (M * K + K * N) + out_bytes * M * N);
+    if (split > 1) /* fp32 partial sums written and read back */
+        bytes += groups * 8.0 * M * N * split;
+    double memory = bytes / k->hbm_bps;
+    return (compute > memory ? compute : memory) + a->launch_s;
+}
+
+double kernel_attention_s(const KernelCtx *k, double bh, double s_q, double s_kv, double d_qk,
+                          double d_v, bool causal, bool backward, double *flops)
+{
+    if (flops)
+        *flops = 0;
+    if (!(bh > 0) || !(s_q > 0) || !(s_kv > 0))
+        return 0;
+    const KernelArch *a = &k->a;
+    double f = 2.0 * bh * s_q * s_kv * (d_qk + d_v) * (causal ? 0.5 : 1.0);
+    if (backward)
+        f *= 2.5;
+    if (flops)
+        *flops = f;
+    /* key blocks of 128 per query block: n / (n + 3) of the long-sequence share */
+    double n = s_kv / 128 * (causal ? 0.5 : 1.0);
+    double ramp = n / (n + 3);
+    double d = 0.5 * (d_qk + d_v);
+    double width = (d / (d + 48)) / (128.0 / (128 + 48));
+    /* wave quantization over the query blocks of every (batch, head) */
+    double ctas = bh * ceil(s_q / 128);
+    double waves = ceil(ctas / k->sms);
+    double fill = ctas / (waves * k->sms);
+    double share = ramp * width * fill * (backward ? a->attn_bwd : 1.0);
+    return f / (k->attn_flops * share) + a->launch_s;
+}
+
+double kernel_stream_s(const KernelCtx *k, double bytes)
+{
+    return bytes > 0 ? bytes / k->hbm_bps : 0;
+}
