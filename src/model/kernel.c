@@ -42,7 +42,7 @@
 #include <string.h>
 
 static const KernelArch archs[] = {
-    {"ampere", "cuBLAS 256x128 tiles", 256, 128, 128, 0.84, 0, 0.70, 0.85, 2e-6, 0.90,
+    {"ampere", "cuBLAS 256x128 tiles", 256, 128, 128, 0.76, 0, 0.70, 0.85, 2e-6, 0.90,
      "SC21 Table 1"},
     {"hopper", "cuBLAS 128x256 tiles", 128, 256, 256, 0.74, 0.62, 0.64, 0.80, 2e-6, 0.90,
      "Llama 3 405B, llm-foundry MPT, NeMo GPT-3 FP8"},
@@ -123,8 +123,9 @@ void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w)
 void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch_s,
                      double power_cap_w)
 {
-    KernelArch flat = {"ideal", "every FLOP at one share", 1, 1, 0, share, share, share, 1.0,
-                       launch_s, 1.0, "StepParams.compute_efficiency"};
+    KernelArch flat = {
+        "ideal", "every FLOP at one share",      1, 1, 0, share, share, share, 1.0, launch_s,
+        1.0,     "StepParams.compute_efficiency"};
     k->a = flat;
     k->sms = 1;
     k->clock = kernel_clock_at_power(g, power_cap_w);

@@ -55,8 +55,10 @@ typedef struct {
 static void gemm3(Gemms *g, double M, double N, double K, int groups, double *f, double *b)
 {
     *f = kernel_gemm_s(g->k, M, N, K, groups, g->lin, g->in_b, 2.0);
+    /* the weight gradient accumulates into FP32 main_grad (Megatron's
+     * gradient-accumulation fusion); the idealised chip counts BF16 */
     *b = kernel_gemm_s(g->k, M, K, N, groups, g->lin, g->in_b, 2.0) +
-         kernel_gemm_s(g->k, K, N, M, groups, g->lin, g->in_b, 4.0);
+         kernel_gemm_s(g->k, K, N, M, groups, g->lin, g->in_b, g->k->flat ? 2.0 : 4.0);
     g->flops += 6.0 * M * N * K * groups;
     if (g->fp8)
         g->cast_bytes += 5.0 * groups * (M * K + M * N);
@@ -67,7 +69,7 @@ static void gemm3_bf16(Gemms *g, double M, double N, double K, double *f, double
 {
     *f = kernel_gemm_s(g->k, M, N, K, 1, KERNEL_BF16, 2.0, 2.0);
     *b = kernel_gemm_s(g->k, M, K, N, 1, KERNEL_BF16, 2.0, 2.0) +
-         kernel_gemm_s(g->k, K, N, M, 1, KERNEL_BF16, 2.0, 4.0);
+         kernel_gemm_s(g->k, K, N, M, 1, KERNEL_BF16, 2.0, g->k->flat ? 2.0 : 4.0);
     g->flops += 6.0 * M * N * K;
 }
 
@@ -112,12 +114,12 @@ static void attn_core(const Step *S, const Gemms *g, LayerCost *lc, double *bwd)
     double bh = S->b * w->heads / S->t, fl = 0;
     if (w->flash_attention && !g->k->flat) {
         /* context parallelism runs CP ring steps of s/CP keys each */
-        double f = kernel_attention_s(g->k, bh * cp, S->s_loc, S->s / cp, dqk, dv, true, false,
-                                      &fl) +
-                   (cp - 1) * g->k->a.launch_s;
-        double b = kernel_attention_s(g->k, bh * cp, S->s_loc, S->s / cp, dqk, dv, true, true,
-                                      NULL) +
-                   (cp - 1) * g->k->a.launch_s;
+        double f =
+            kernel_attention_s(g->k, bh * cp, S->s_loc, S->s / cp, dqk, dv, true, false, &fl) +
+            (cp - 1) * g->k->a.launch_s;
+        double b =
+            kernel_attention_s(g->k, bh * cp, S->s_loc, S->s / cp, dqk, dv, true, true, NULL) +
+            (cp - 1) * g->k->a.launch_s;
         lc->part_fwd_s[LP_CORE] = f;
         lc->attn_s = f + b;
         lc->flops += 3.5 * fl;
@@ -241,8 +243,8 @@ static void layer_cost(const Step *S, const KernelCtx *k, bool moe, LayerCost *l
     lc->tp_gemm_s[0][1] = f, lc->tp_gemm_s[1][1] = b;
     bwd += b;
     mlp(S, &g, moe, lc, &bwd);
-    lc->gemm_s = lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_OPROJ] + lc->part_fwd_s[LP_MLP] +
-                 bwd - (lc->attn_s - lc->part_fwd_s[LP_CORE]);
+    lc->gemm_s = lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_OPROJ] + lc->part_fwd_s[LP_MLP] + bwd -
+                 (lc->attn_s - lc->part_fwd_s[LP_CORE]);
     lc->flops += g.flops;
     /* element-wise: a third forward, two thirds backward; the activation's
      * share and the rest (norms, residuals) apart for recompute */
@@ -307,20 +309,21 @@ void layer_compute(Step *S, StepResult *r)
         layer_cost(S, k, false, &S->dense);
     if (S->moe_in_stage > 0)
         layer_cost(S, k, true, &S->moe_cost);
-    /* the output layer (BF16, TE keeps it out of FP8) and its loss: fp32
-     * logits written, read for the softmax and written as gradients */
+    /* the output layer (BF16, TE keeps it out of FP8) and its loss: the fp32
+     * logits go through HBM as every other activation (MODEL-FACTS §9) */
     double T = S->b * S->s_loc, f, b;
     Gemms g = {k, KERNEL_BF16, 2.0, false, 0, 0};
     gemm3_bf16(&g, T, S->V / S->t, S->h, &f, &b);
-    S->logits_s = f + b + kernel_stream_s(k, 3.0 * S->logits);
+    S->logits_s = f + b + kernel_stream_s(k, S->P.nonmatmul_bytes_per_act * S->logits);
     double frac = S->rc_layers / S->Ls; /* layers that recompute */
     double per_dense = S->dense.fwd_s + S->dense.bwd_s + frac * S->dense.recompute_s;
     double per_moe = S->moe_cost.fwd_s + S->moe_cost.bwd_s + frac * S->moe_cost.recompute_s;
     r->mb_compute_s = S->dense_in_stage * per_dense + S->moe_in_stage * per_moe + S->logits_s;
-    r->mb_flops = S->dense_in_stage * S->dense.flops + S->moe_in_stage * S->moe_cost.flops +
-                  g.flops;
-    r->mb_hbm_bytes = (S->dense_in_stage * S->dense.stream_s + S->moe_in_stage * S->moe_cost.stream_s) *
-                      k->hbm_bps;
+    r->mb_flops =
+        S->dense_in_stage * S->dense.flops + S->moe_in_stage * S->moe_cost.flops + g.flops;
+    r->mb_hbm_bytes =
+        (S->dense_in_stage * S->dense.stream_s + S->moe_in_stage * S->moe_cost.stream_s) *
+        k->hbm_bps;
     r->peak_flops = S->fp8 && S->c->gpu.fp8_flops > 0 ? S->c->gpu.fp8_flops : S->c->gpu.bf16_flops;
     (void)w;
 }

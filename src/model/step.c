@@ -99,14 +99,16 @@ StepStateBytes step_state_bytes(double params, int zero, double shard)
 }
 
 /* The share of SMs a collective's kernels take while compute runs beside
- * them: Calculon's processor_usage, 15% for NVLink collectives and 2% for
- * the network (calculon-ai/calculon systems/a100_80g.json) [R]. */
+ * them. Calculon gives 15% for NVLink collectives and 2% for the network
+ * (calculon-ai/calculon systems/a100_80g.json processor_usage) [R]; one
+ * share for both, 8% (about 11 of 132 SMs, NCCL's usual channel count),
+ * keeps a bigger scale-up domain from ever costing time [D][U]. */
 static double comm_sm_share(const CollCost *c)
 {
-    double up = c->tier_s[TIER_UP], rest = c->tier_s[TIER_OUT] + c->tier_s[TIER_ACROSS];
-    double all = up + rest;
-    return all > 0 ? (0.15 * up + 0.02 * rest) / all : 0;
+    (void)c;
+    return 0.08;
 }
+
 const char *step_part_name(StepPart part)
 {
     static const char *names[STEP_PART_COUNT] = {"compute", "TP", "PP", "bubble", "DP", "EP"};
@@ -370,12 +372,14 @@ static void step_tp(Step *S, StepResult *r)
         } else {
             one = collective_cost_with(COLL_ALL_REDUCE, bytes, r->span[DIM_TP], S->c, &S->f->cpar);
         }
-        t_tp = S->dense_in_stage * tp_layer(S, &S->dense, &one, r->tp_overlap, &hidden, &slow) +
-               S->moe_in_stage * tp_layer(S, &S->moe_cost, &one, r->tp_overlap, &hidden, &slow);
+        double hd = 0, sd = 0, hm = 0, sm = 0;
+        t_tp = S->dense_in_stage * tp_layer(S, &S->dense, &one, r->tp_overlap, &hd, &sd) +
+               S->moe_in_stage * tp_layer(S, &S->moe_cost, &one, r->tp_overlap, &hm, &sm);
+        hidden = S->dense_in_stage * hd + S->moe_in_stage * hm;
+        slow = S->dense_in_stage * sd + S->moe_in_stage * sm;
         double n = (S->full ? 6.0 : 4.0) * S->Ls;
         r->comm[STEP_TP] = make_comm(n * S->mb, bytes, &one, r->span[DIM_TP]);
         add_traffic(r, &one, n * S->mb);
-        hidden *= S->dense_in_stage + S->moe_in_stage > 0 ? 1 : 0;
     }
     if (m->cp > 1) {
         const Workload *w = S->w;

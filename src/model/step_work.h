@@ -15,8 +15,8 @@ typedef enum {
     LP_QKV,  /* the query/key/value projections (MLA: its five GEMMs but O) */
     LP_CORE, /* attention itself (FlashAttention, or scores and softmax) */
     LP_OPROJ,
-    LP_ACT,  /* the MLP activation (element-wise) */
-    LP_MLP,  /* the MLP's GEMMs; MoE: router, permutation, experts, shared experts */
+    LP_ACT, /* the MLP activation (element-wise) */
+    LP_MLP, /* the MLP's GEMMs; MoE: router, permutation, experts, shared experts */
     LP_COUNT
 } LayerPart;
 
