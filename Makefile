@@ -213,8 +213,11 @@ bench: all $(BENCH_BIN)
 
 # The model against published runs: every case of tests/fidelity/cases.tsv
 # (tuned and held-out tables, by group) with its error, and the means.
+# FIDELITY=2: also the residuals by source, generation x size and feature,
+# and where each case's time goes.
+FIDELITY ?= 1
 fidelity: $(BUILD)/tests/test_fidelity
-	@SCALELAB_FIDELITY=1 $(BUILD)/tests/test_fidelity
+	@SCALELAB_FIDELITY=$(FIDELITY) $(BUILD)/tests/test_fidelity
 
 format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')
@@ -224,7 +227,8 @@ help:
 	@echo "make run      build and open the lesson menu (ARGS=... passes arguments)"
 	@echo "make test     build and run every test (installs missing Debian packages)"
 	@echo "make bench    speed and memory figures"
-	@echo "make fidelity the model against published runs (tuned and held-out tables)"
+	@echo "make fidelity the model against published runs (tuned and held-out tables;"
+	@echo "              FIDELITY=2 adds residuals by source, generation, size and feature)"
 	@echo "make fuzz     each libFuzzer harness for FUZZ_SECONDS (default 60)"
 	@echo "make memcheck the unit programs under valgrind"
 	@echo "make golden   regenerate tests/golden/ (review the diff by eye)"

@@ -41,10 +41,17 @@
 #include "model/step.h"
 #include "model/sweep.h"
 
-static bool verbose(void)
+/* SCALELAB_FIDELITY=1 prints every case, 2 also where each one's time
+ * goes and the residuals by source, generation, size and feature. */
+static int verbosity(void)
 {
     const char *v = getenv("SCALELAB_FIDELITY");
-    return v && *v == '1';
+    return v ? atoi(v) : 0;
+}
+
+static bool verbose(void)
+{
+    return verbosity() >= 1;
 }
 
 /* SC21's GPT as Megatron ran it in 2021: full recompute, BF16, no
@@ -192,29 +199,71 @@ static double case_error(const Case *k, double got)
     return strcmp(k->metric, "SEC") == 0 ? k->published / got - 1 : got / k->published - 1;
 }
 
+/* Every case evaluated once (the tables below read these). */
+typedef struct {
+    bool ok;
+    double got, err;
+    StepResult r;
+    Cluster c;
+    Workload w;
+    Mapping m;
+} Outcome;
+
+static Outcome outcomes[MAX_CASES];
+static bool evaluated;
+
+static void evaluate_all(void)
+{
+    load_cases();
+    if (evaluated)
+        return;
+    for (int i = 0; i < n_cases; i++) {
+        Outcome *o = &outcomes[i];
+        o->ok = case_eval(&cases[i], &o->r, &o->c, &o->w, &o->m);
+        if (o->ok) {
+            o->got = case_figure(&cases[i], &o->r, o->c.n_gpus);
+            o->err = case_error(&cases[i], o->got);
+        }
+    }
+    evaluated = true;
+}
+
+/* Where one micro-batch's and one step's time goes (SCALELAB_FIDELITY=2). */
+static void print_breakdown(const Outcome *o)
+{
+    const StepResult *r = &o->r;
+    char map[64];
+    mapping_format(&o->m, map, sizeof map);
+    printf("      %s z%d mb%d m%d | mb: gemm %.3g attn %.3g elem %.3g rc %.3g s | step %.3g: "
+           "comp %.3g tp %.3g pp %.3g bub %.3g dp %.3g ep %.3g opt %.3g off %.3g | mem %.1f GiB "
+           "(act %.1f)\n",
+           map, o->m.zero, o->w.micro_batch, r->micro_batches, r->mb_gemm_s, r->mb_attn_s,
+           r->mb_stream_s, r->mb_recompute_s, r->step_s, r->part_s[STEP_COMPUTE],
+           r->part_s[STEP_TP], r->part_s[STEP_PP], r->part_s[STEP_BUBBLE], r->part_s[STEP_DP],
+           r->part_s[STEP_EP], r->optimizer_s, r->offload_s, r->mem_per_gpu_bytes / 1073741824.0,
+           r->mem_activations / 1073741824.0);
+}
+
 /* The cases of one set (TUNED or HELD), group ('a', 'b', 'c'; 0 = all)
  * and source (NULL = all). */
 static Score score(const char *set, char group, const char *source)
 {
-    load_cases();
+    evaluate_all();
     Score sc = {0, 0, 0, 0, 0, 0};
     for (int i = 0; i < n_cases; i++) {
         const Case *k = &cases[i];
         if (strcmp(k->set, set) != 0 || (group && k->group != group) ||
             (source && strcmp(k->source, source) != 0))
             continue;
-        StepResult r;
-        Cluster c;
-        Workload w;
-        Mapping m;
-        if (!case_eval(k, &r, &c, &w, &m)) {
+        const Outcome *o = &outcomes[i];
+        if (!o->ok) {
             sc.failed++;
             continue;
         }
-        double got = case_figure(k, &r, c.n_gpus), err = case_error(k, got);
+        double got = o->got, err = o->err;
         sc.n++;
         sc.within += fabs(err) <= 0.15;
-        sc.unfit += !r.fits;
+        sc.unfit += !o->r.fits;
         sc.sum_abs += fabs(err);
         sc.worst = fmax(sc.worst, fabs(err));
         if (verbose()) {
@@ -222,8 +271,10 @@ static Score score(const char *set, char group, const char *source)
                    k->group, k->id, k->source, k->model, k->metric, k->published, got, 100 * err);
             if (k->mem_gib > 0)
                 printf("  memory %.1f GiB, model %.1f", k->mem_gib,
-                       r.mem_per_gpu_bytes / 1073741824.0);
-            printf("%s\n", r.fits ? "" : "  DOES NOT FIT");
+                       o->r.mem_per_gpu_bytes / 1073741824.0);
+            printf("%s\n", o->r.fits ? "" : "  DOES NOT FIT");
+            if (verbosity() >= 2)
+                print_breakdown(o);
         }
     }
     if (verbose() && sc.n)
@@ -235,10 +286,99 @@ static Score score(const char *set, char group, const char *source)
     return sc;
 }
 
+/* --- residuals by kind (SCALELAB_FIDELITY=2) ----------------------------
+ * Mean signed error per source, per GPU generation x model size, and per
+ * feature of the run as evaluated: where the model is systematically fast
+ * (> 0) or slow (< 0). */
+typedef struct {
+    char key[48];
+    int n, within;
+    double sum, sum_abs;
+} Bucket;
+
+#define MAX_BUCKETS 160
+
+static void bucket_add(Bucket *b, int *nb, const char *key, double err)
+{
+    int i = 0;
+    while (i < *nb && strcmp(b[i].key, key) != 0)
+        i++;
+    if (i == *nb) {
+        if (*nb == MAX_BUCKETS)
+            return;
+        memset(&b[i], 0, sizeof b[i]);
+        snprintf(b[i].key, sizeof b[i].key, "%s", key);
+        (*nb)++;
+    }
+    b[i].n++;
+    b[i].within += fabs(err) <= 0.15;
+    b[i].sum += err;
+    b[i].sum_abs += fabs(err);
+}
+
+static void buckets_print(const char *title, const Bucket *b, int nb)
+{
+    printf("%s\n", title);
+    for (int i = 0; i < nb; i++)
+        printf("  %-34s %4d runs  signed %+6.1f%%  mean |err| %5.1f%%  within 15%% %3.0f%%\n",
+               b[i].key, b[i].n, 100 * b[i].sum / b[i].n, 100 * b[i].sum_abs / b[i].n,
+               100.0 * b[i].within / b[i].n);
+    printf("\n");
+}
+
+static const char *size_bucket(double params)
+{
+    return params < 3e9 ? "<3B" : params < 15e9 ? "3-15B" : params < 100e9 ? "15-100B" : ">100B";
+}
+
+static void print_residuals(void)
+{
+    evaluate_all();
+    static Bucket src[MAX_BUCKETS], gen[MAX_BUCKETS], feat[MAX_BUCKETS];
+    int ns = 0, ng = 0, nf = 0;
+    for (int i = 0; i < n_cases; i++) {
+        const Case *k = &cases[i];
+        const Outcome *o = &outcomes[i];
+        if (!o->ok)
+            continue;
+        char key[48];
+        snprintf(key, sizeof key, "%s %c %s", k->set, k->group, k->source);
+        bucket_add(src, &ns, key, o->err);
+        if (strcmp(k->set, "HELD") != 0)
+            continue;
+        const char *arch = o->c.gpu.arch ? o->c.gpu.arch : "?";
+        snprintf(key, sizeof key, "%s %s", arch, size_bucket(workload_params(&o->w)));
+        bucket_add(gen, &ng, key, o->err);
+        const Mapping *m = &o->m;
+        const struct {
+            bool on;
+            const char *name;
+        } f[] = {
+            {m->zero >= 3, "FSDP/ZeRO-3"},
+            {m->tp > 1, "TP>1"},
+            {m->pp > 1, "PP>1"},
+            {m->cp > 1, "CP>1"},
+            {workload_is_moe(&o->w), "MoE"},
+            {o->w.precision == WL_FP8, "FP8"},
+            {o->w.recompute != WL_RECOMPUTE_NONE, "recompute"},
+            {o->w.seq >= 16384, "seq>=16K"},
+            {o->c.n_gpus > o->c.domain_gpus, "beyond one domain"},
+        };
+        for (size_t j = 0; j < sizeof f / sizeof f[0]; j++)
+            if (f[j].on)
+                bucket_add(feat, &nf, f[j].name, o->err);
+    }
+    buckets_print("residuals by source (set, group, source):", src, ns);
+    buckets_print("held-out residuals by architecture and model size:", gen, ng);
+    buckets_print("held-out residuals by feature (a run counts under each it has):", feat, nf);
+}
+
 /* The tuned set is what the constants were chosen on. */
 static void test_fidelity_tuned_set(void **state)
 {
     (void)state;
+    if (verbosity() >= 2)
+        print_residuals();
     Score sc = score("TUNED", 0, NULL);
     assert_true(sc.n >= 16);
     if (sc.sum_abs / sc.n > 0.12) {
