@@ -330,11 +330,12 @@ static bool parse_recompute(const char *cmd, const char *text, Workload *w)
             w->recompute_mods = 0;
             return true;
         }
-    static const char *const parts[] = {"core_attn", "norm", "act", "mlp", "attn"};
-    static const int bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM, WL_RC_MLP_ACT, WL_RC_MLP, WL_RC_ATTN};
+    static const char *const parts[] = {"core_attn", "norm", "act", "mlp", "attn", "op"};
+    static const int bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM, WL_RC_MLP_ACT,
+                               WL_RC_MLP,       WL_RC_ATTN, WL_RC_OP};
     int mask;
-    if (!parse_words(cmd, "recompute", text, parts, bits, 5,
-                     "none, selective, full or parts from core_attn,norm,act,mlp,attn", &mask))
+    if (!parse_words(cmd, "recompute", text, parts, bits, 6,
+                     "none, selective, full or parts from core_attn,norm,act,mlp,attn,op", &mask))
         return false;
     w->recompute = WL_RECOMPUTE_SELECTIVE;
     w->recompute_mods = mask;
@@ -384,8 +385,24 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
     }
     if (a->set[FLAG_SWIGLU] && !on_off(cmd, a, FLAG_SWIGLU, &w->swiglu))
         return false;
-    if (a->set[FLAG_FLASH] && !on_off(cmd, a, FLAG_FLASH, &w->flash_attention))
+    if (a->set[FLAG_FRAMEWORK] &&
+        !workload_framework_parse(a->str[FLAG_FRAMEWORK], &w->framework)) {
+        cli_usage_error("%s: --framework must be auto, megatron, pytorch, pytorch-compile, jax or "
+                        "deepspeed (got '%s')",
+                        cmd, a->str[FLAG_FRAMEWORK]);
         return false;
+    }
+    if (a->set[FLAG_FLASH]) { /* on, off, or the version: 1, 2, 3 */
+        const char *v = a->str[FLAG_FLASH];
+        if (v[0] >= '1' && v[0] <= '3' && v[1] == '\0') {
+            w->flash_attention = true;
+            w->flash_version = v[0] - '0';
+        } else if (!on_off(cmd, a, FLAG_FLASH, &w->flash_attention)) {
+            return false;
+        } else {
+            w->flash_version = 0;
+        }
+    }
     /* the framework switches: on, off, or auto (the default stated in step.c) */
     static const char *const sw_words[] = {"auto", "on", "off"};
     static const WlSwitch sw_values[] = {WL_AUTO, WL_ON, WL_OFF};

@@ -52,6 +52,7 @@ typedef enum {
     FLAG_PP_OVERLAP,
     FLAG_DP_OVERLAP,
     FLAG_EP_OVERLAP,
+    FLAG_FRAMEWORK,
     FLAG_HEAD_DIM,
     FLAG_V_HEAD_DIM,
     FLAG_Q_LORA,

@@ -41,31 +41,34 @@
 #include <math.h>
 #include <string.h>
 
+/* Columns: arch, library, tile m x n, k0, BF16 and FP8 GEMM shares, the
+ * fused stack's attention (forward share, backward / forward), FlashAttention-2
+ * and -1 (the same), launch, HBM share, compiled only, what the shares rest on. */
 static const KernelArch archs[] = {
-    {"ampere", "cuBLAS 256x128 tiles", 256, 128, 128, 0.76, 0, 0.70, 0.85, 2e-6, 0.90,
-     "SC21 Table 1"},
-    {"hopper", "cuBLAS 128x256 tiles", 128, 256, 256, 0.74, 0.62, 0.64, 0.80, 2e-6, 0.90,
-     "Llama 3 405B, llm-foundry MPT, NeMo GPT-3 FP8"},
-    {"blackwell", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.66, 0.60, 0.64, 0.80, 2e-6,
-     0.90, "Megatron-Bridge 25.11 on GB200"},
+    {"ampere", "cuBLAS 256x128 tiles", 256, 128, 128, 0.76, 0, 0.70, 0.85, 0.70, 0.85, 0.37, 0.68,
+     2e-6, 0.90, false, "SC21 Table 1"},
+    {"hopper", "cuBLAS 128x256 tiles", 128, 256, 256, 0.74, 0.62, 0.64, 0.80, 0.355, 0.97, 0.20,
+     0.68, 2e-6, 0.90, false, "Llama 3 405B, NeMo GPT-3 FP8"},
+    {"blackwell", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.66, 0.60, 0.64, 0.80, 0.175,
+     0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB200"},
     {"blackwell-ultra", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.70, 0.64, 0.72, 0.80,
-     2e-6, 0.90, "Megatron-Bridge 25.11 on GB300"},
-    {"rubin", "as Blackwell Ultra", 128, 256, 256, 0.70, 0.64, 0.72, 0.80, 2e-6, 0.90,
-     "Blackwell Ultra's [U]"},
-    {"cdna3", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.60, 0.55, 0.45, 0.80, 3e-6, 0.85,
-     "not tuned [U]"},
-    {"cdna4", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 3e-6, 0.85,
-     "not tuned [U]"},
-    {"cdna5", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 3e-6, 0.85,
-     "not tuned [U]"},
-    {"tpu-v5p", "XLA on 128x128 MXUs", 128, 128, 128, 0.80, 0.80, 0.55, 0.80, 1e-6, 0.90,
-     "not tuned [U]"},
-    {"tpu-v6e", "XLA on 256x256 MXUs", 256, 256, 256, 0.78, 0.78, 0.55, 0.80, 1e-6, 0.90,
-     "not tuned [U]"},
-    {"tpu7x", "XLA on 256x256 MXUs", 256, 256, 256, 0.74, 0.70, 0.55, 0.80, 1e-6, 0.90,
-     "not tuned [U]"},
-    {"trainium2", "NKI on 128x128 tensor engines", 128, 128, 128, 0.60, 0.55, 0.45, 0.80, 2e-6,
-     0.85, "not tuned [U]"},
+     0.175, 0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB300"},
+    {"rubin", "as Blackwell Ultra", 128, 256, 256, 0.70, 0.64, 0.72, 0.80, 0.175, 0.97, 0.098,
+     0.68, 2e-6, 0.90, false, "Blackwell Ultra's [U]"},
+    {"cdna3", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.60, 0.55, 0.45, 0.80, 0.45, 0.80, 0.30,
+     0.68, 3e-6, 0.85, false, "not tuned [U]"},
+    {"cdna4", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 0.50, 0.80, 0.30,
+     0.68, 3e-6, 0.85, false, "not tuned [U]"},
+    {"cdna5", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 0.50, 0.80, 0.30,
+     0.68, 3e-6, 0.85, false, "not tuned [U]"},
+    {"tpu-v5p", "XLA on 128x128 MXUs", 128, 128, 128, 0.80, 0.80, 0.55, 0.80, 0.55, 0.80, 0.55,
+     0.80, 1e-6, 0.90, true, "not tuned [U]"},
+    {"tpu-v6e", "XLA on 256x256 MXUs", 256, 256, 256, 0.78, 0.78, 0.55, 0.80, 0.55, 0.80, 0.55,
+     0.80, 1e-6, 0.90, true, "not tuned [U]"},
+    {"tpu7x", "XLA on 256x256 MXUs", 256, 256, 256, 0.74, 0.70, 0.55, 0.80, 0.55, 0.80, 0.55, 0.80,
+     1e-6, 0.90, true, "not tuned [U]"},
+    {"trainium2", "NKI on 128x128 tensor engines", 128, 128, 128, 0.60, 0.55, 0.45, 0.80, 0.45,
+     0.80, 0.45, 0.80, 2e-6, 0.85, true, "not tuned [U]"},
 };
 
 #define N_ARCHS ((int)(sizeof archs / sizeof archs[0]))
@@ -103,7 +106,14 @@ double kernel_clock_at_power(const GpuSpec *g, double cap_w)
     return dyn > 0.05 ? cbrt(dyn) : cbrt(0.05);
 }
 
-void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w)
+const char *kernel_stack_name(KernelStack s)
+{
+    static const char *const names[] = {"fused", "eager", "compiled", "xla"};
+    return s >= KERNEL_FUSED && s <= KERNEL_XLA ? names[s] : "?";
+}
+
+void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w, KernelStack stack,
+                     int flash_version)
 {
     const KernelArch *a = kernel_arch(g);
     k->a = *a;
@@ -115,17 +125,40 @@ void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w)
     double per_tile = 2.0 * a->tile_m * a->tile_n;
     k->tile_s[KERNEL_BF16] = per_tile * k->sms / (k->peak[KERNEL_BF16] * a->share_bf16);
     k->tile_s[KERNEL_FP8] = per_tile * k->sms / (k->peak[KERNEL_FP8] * share8);
-    k->attn_flops = k->peak[KERNEL_BF16] * a->attn_share;
+    /* PyTorch's SDPA runs FlashAttention-2 (eager and compiled alike); the
+     * fused stack and XLA the chip's best */
+    int v = flash_version;
+    if (v < 1 || v > 3)
+        v = stack == KERNEL_EAGER || stack == KERNEL_COMPILED ? 2 : 3;
+    const double fwd[4] = {0, a->fa1_share, a->fa2_share, a->attn_share};
+    const double bwd[4] = {0, a->fa1_bwd, a->fa2_bwd, a->attn_bwd};
+    k->attn_flops = k->peak[KERNEL_BF16] * fwd[v];
+    k->attn_bwd = bwd[v];
     k->hbm_bps = g->hbm_bytes_per_s * a->hbm_share;
+    k->stack = stack;
     k->flat = false;
 }
 
 void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch_s,
                      double power_cap_w)
 {
-    KernelArch flat = {
-        "ideal", "every FLOP at one share",      1, 1, 0, share, share, share, 1.0, launch_s,
-        1.0,     "StepParams.compute_efficiency"};
+    KernelArch flat = {"ideal",
+                       "every FLOP at one share",
+                       1,
+                       1,
+                       0,
+                       share,
+                       share,
+                       share,
+                       1.0,
+                       share,
+                       1.0,
+                       share,
+                       1.0,
+                       launch_s,
+                       1.0,
+                       false,
+                       "StepParams.compute_efficiency"};
     k->a = flat;
     k->sms = 1;
     k->clock = kernel_clock_at_power(g, power_cap_w);
@@ -134,7 +167,9 @@ void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch
     k->tile_s[KERNEL_BF16] = 2.0 / (k->peak[KERNEL_BF16] * share);
     k->tile_s[KERNEL_FP8] = 2.0 / (k->peak[KERNEL_FP8] * share);
     k->attn_flops = k->peak[KERNEL_BF16] * share;
+    k->attn_bwd = 1.0;
     k->hbm_bps = g->hbm_bytes_per_s;
+    k->stack = KERNEL_FUSED;
     k->flat = true;
 }
 
@@ -186,7 +221,7 @@ double kernel_attention_s(const KernelCtx *k, double bh, double s_q, double s_kv
     double ctas = bh * ceil(s_q / 128);
     double waves = ceil(ctas / k->sms);
     double fill = ctas / (waves * k->sms);
-    double share = ramp * width * fill * (backward ? a->attn_bwd : 1.0);
+    double share = ramp * width * fill * (backward ? k->attn_bwd : 1.0);
     return f / (k->attn_flops * share) + a->launch_s;
 }
 

@@ -42,17 +42,37 @@ typedef struct {
     double tile_k0;       /* fixed work of one tile, in elements of K */
     double share_bf16;    /* a full-wave long-K BF16 GEMM's share of the BF16 peak */
     double share_fp8;     /* the same for FP8 GEMMs, of the FP8 peak (0: no FP8) */
-    double attn_share;    /* attention forward's share of the BF16 peak, d = 128, long s */
+    double attn_share;    /* attention forward's share of the BF16 peak, d = 128, long s:
+                           * the best kernel the fused stack calls (cuDNN, FlashAttention-3) */
     double attn_bwd;      /* backward's share / forward's */
-    double launch_s;      /* fixed time of one kernel (launch, ramp) */
-    double hbm_share;     /* achievable share of the HBM bandwidth (streaming kernels) */
-    const char *source;   /* where the shares come from, in words */
+    double fa2_share;     /* the same for FlashAttention-2 (what PyTorch's SDPA runs) */
+    double fa2_bwd;
+    double fa1_share; /* the same for FlashAttention-1 and the Triton kernels of 2022-23 */
+    double fa1_bwd;
+    double launch_s;    /* fixed time of one kernel (launch, ramp) */
+    double hbm_share;   /* achievable share of the HBM bandwidth (streaming kernels) */
+    bool compiled_only; /* programmed through a compiler only (XLA: TPU, Trainium) */
+    const char *source; /* where the shares come from, in words */
 } KernelArch;
+
+/* How a framework runs its kernels (step.c maps each WlFramework to one):
+ *   FUSED     Megatron-Core with Transformer Engine: norms fused into the
+ *             GEMMs beside them, fused rotary, SwiGLU and cross-entropy,
+ *             attention by cuDNN or FlashAttention-3 where the chip has them
+ *   EAGER     PyTorch eager: every element-wise op its own kernel (RMSNorm
+ *             and rotary embeddings written as a chain of fp32 ops),
+ *             attention by FlashAttention-2 through SDPA
+ *   COMPILED  torch.compile: eager's attention, element-wise chains fused
+ *   XLA       JAX/XLA: fused by the compiler, attention by cuDNN on GPUs
+ *             and the chip's own kernel (splash attention) on TPUs */
+typedef enum { KERNEL_FUSED, KERNEL_EAGER, KERNEL_COMPILED, KERNEL_XLA } KernelStack;
 
 /* The architecture's entry (an unknown one takes Hopper's, said so). */
 const KernelArch *kernel_arch(const GpuSpec *g);
 /* True when g's architecture has an entry of its own. */
 bool kernel_arch_known(const GpuSpec *g);
+/* "fused", "eager", "compiled", "xla". */
+const char *kernel_stack_name(KernelStack s);
 
 typedef enum { KERNEL_BF16, KERNEL_FP8 } KernelPrec;
 
@@ -64,7 +84,9 @@ typedef struct {
     double peak[2];    /* peak FLOP/s at the sustained clock, BF16 / FP8 */
     double attn_flops; /* attention forward FLOP/s at d = 128, long sequences */
     double hbm_bps;    /* achievable HBM bytes/s */
+    double attn_bwd;   /* attention backward's share / forward's, for that kernel */
     double clock;      /* sustained clock / the clock the peak is quoted at (power cap) */
+    KernelStack stack; /* the framework's kernels */
     bool flat;         /* the idealised chip (kernel_ctx_flat) */
 } KernelCtx;
 
@@ -73,7 +95,10 @@ typedef struct {
  * p0 of the board power, f = ((cap - p0 tdp) / (tdp - p0 tdp))^(1/3) [D, U]. */
 double kernel_clock_at_power(const GpuSpec *g, double cap_w);
 
-void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w);
+/* flash_version: the attention kernel (Workload.flash_version: 0 = the
+ * stack's own, 1-3 = FlashAttention-1, -2, -3/cuDNN). */
+void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w, KernelStack stack,
+                     int flash_version);
 
 /* The idealised chip the teaching model and hand-checked tests use: every
  * GEMM FLOP at `share` of the peak with no tile or wave quantization (a

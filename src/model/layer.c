@@ -202,12 +202,47 @@ static ActBytes layer_act(const Step *S, bool moe)
     return a;
 }
 
+/* What eager PyTorch moves through HBM beyond the fused kernels, per token
+ * of one layer's forward (backward twice that), by part [D from the ops
+ * torchtitan's Llama runs; the fused kernel reads and writes each tensor
+ * once]: RMSNorm as x.float(), pow, mean, x * rsqrt, type_as, * weight: 36
+ * bytes per element against 4 (x 2 norms); rotary embedding as float,
+ * complex multiply, type_as: 20 against 4 (queries and keys); SwiGLU as
+ * silu then mul: 10 against 6 per FFN element; the attention output made
+ * contiguous again after SDPA: 4. GPT-style layers (LayerNorm, GeLU, learned
+ * positions: one aten kernel each) add only that copy. Gated models are
+ * taken to be Llama-style. */
+typedef struct {
+    double norm, act; /* bytes per token: norms, rotary and copies; the MLP activation */
+} EagerBytes;
+
+static EagerBytes eager_bytes(const Step *S, bool moe)
+{
+    EagerBytes x = {0, 0};
+    if (S->f->kern.stack != KERNEL_EAGER)
+        return x;
+    const Workload *w = S->w;
+    double t = S->t, rep = S->sp ? t : 1, q = workload_q_dim(w), v = workload_v_dim(w);
+    double kvh = w->kv_heads / t > 1 ? w->kv_heads / t : 1;
+    x.norm = 4.0 * v / t;
+    if (w->swiglu) {
+        double F = moe ? (double)w->ffn * (w->topk + w->shared_experts) : w->ffn;
+        if (!moe && w->dense_ffn > 0 && workload_is_moe(w))
+            F = w->dense_ffn;
+        x.norm += 2.0 * 32.0 * S->h / rep + 16.0 * (q / t + kvh * q / w->heads);
+        x.act = 4.0 * F / t;
+    }
+    return x;
+}
+
 /* What the recompute mask keeps of a. */
 static double kept_bytes(const ActBytes *a, int mask, bool full)
 {
     if (full)
         return a->input;
     bool attn = mask & WL_RC_ATTN, mlpw = mask & WL_RC_MLP;
+    if ((mask & WL_RC_OP) && !attn && !mlpw) /* the input, attention, every other matmul */
+        return a->input + a->core + 0.5 * (a->qkv + a->fc1 + a->resid);
     double k = a->input + a->resid + a->drop;
     if (!(mask & WL_RC_NORM) && !attn)
         k += 0.5 * a->norm;
@@ -250,8 +285,9 @@ static void layer_cost(const Step *S, const KernelCtx *k, bool moe, LayerCost *l
      * share and the rest (norms, residuals) apart for recompute */
     ActBytes a = layer_act(S, moe);
     double per_act = S->P.nonmatmul_bytes_per_act * T / 3.0;
-    double e_act = kernel_stream_s(k, per_act * (a.fc1 + a.act));
-    double e_all = kernel_stream_s(k, per_act * act_total(&a));
+    EagerBytes x = eager_bytes(S, moe);
+    double e_act = kernel_stream_s(k, per_act * (a.fc1 + a.act) + T * x.act);
+    double e_all = kernel_stream_s(k, per_act * act_total(&a) + T * (x.norm + x.act));
     double permute = 0;
     if (moe) /* permute and un-permute: the routed copies read and written, each way */
         permute = kernel_stream_s(k, 4.0 * T * w->topk * S->h * S->act_b / (S->sp ? S->t : 1));
@@ -279,6 +315,10 @@ static void layer_cost(const Step *S, const KernelCtx *k, bool moe, LayerCost *l
             rc += lc->part_fwd_s[LP_ACT];
         if (m & WL_RC_NORM)
             rc += lc->part_fwd_s[LP_NORM];
+        if ((m & WL_RC_OP) && !(m & (WL_RC_ATTN | WL_RC_MLP))) /* see kept_bytes */
+            rc =
+                lc->part_fwd_s[LP_NORM] + lc->part_fwd_s[LP_ACT] +
+                0.5 * (lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_OPROJ] + lc->part_fwd_s[LP_MLP]);
     }
     lc->recompute_s = rc;
 }

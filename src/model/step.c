@@ -251,6 +251,27 @@ bool step_check_precision(const Cluster *c, const Workload *w, char *err, size_t
     return true;
 }
 
+WlFramework step_framework(const Cluster *c, const Workload *w)
+{
+    if (w && w->framework != WL_FW_AUTO)
+        return w->framework;
+    return c && kernel_arch(&c->gpu)->compiled_only ? WL_FW_JAX : WL_FW_MEGATRON;
+}
+
+KernelStack step_kernel_stack(WlFramework f)
+{
+    switch (f) {
+    case WL_FW_PYTORCH:
+        return KERNEL_EAGER;
+    case WL_FW_COMPILE:
+        return KERNEL_COMPILED;
+    case WL_FW_JAX:
+        return KERNEL_XLA;
+    default:
+        return KERNEL_FUSED;
+    }
+}
+
 static bool on_or(WlSwitch sw, bool dflt)
 {
     return sw == WL_AUTO ? dflt : sw == WL_ON;
@@ -861,11 +882,13 @@ static void step_prep_fill(StepPrep *f, const Cluster *c, const Workload *w,
     CollParams cpar = {f->P.up_efficiency, f->P.out_efficiency, f->P.coll_fixed_s,
                        f->P.coll_ramp_bytes, 0};
     f->cpar = cpar;
+    f->framework = step_framework(c, w);
     if (f->P.compute_efficiency > 0)
         kernel_ctx_flat(&f->kern, &c->gpu, f->P.compute_efficiency, f->P.gemm_overhead_s,
                         c->power_cap_w);
     else
-        kernel_ctx_init(&f->kern, &c->gpu, c->power_cap_w);
+        kernel_ctx_init(&f->kern, &c->gpu, c->power_cap_w, step_kernel_stack(f->framework),
+                        w->flash_version);
     f->share = w->precision == WL_FP8 ? f->kern.a.share_fp8 : f->kern.a.share_bf16;
     double L = w->layers, moe_layers = workload_moe_layer_count(w);
     double dense_layers = L - moe_layers, fwd_sum = 0;
@@ -910,6 +933,7 @@ static void step_run(const StepPrep *f, const Workload *w, const Mapping *m, con
     memset(r, 0, sizeof *r);
     step_setup(&S, r);
     r->params = S.P;
+    r->framework = f->framework;
     layer_memory(&S);
     step_optimizer(&S, r);
     step_memory(&S, r);

@@ -137,6 +137,7 @@ typedef struct {
     double mem_logits;     /* the last stage's logits (inside mem_activations) */
     double mem_host_bytes; /* offloaded to host memory */
     double offload_s;      /* host-link time per step not hidden behind compute */
+    WlFramework framework; /* resolved */
 } StepResult;
 
 typedef enum {
@@ -178,9 +179,10 @@ typedef struct {
     CollParams cpar; /* P's collective knobs */
     double share;    /* matmul share of peak (compute_efficiency resolved) */
     double layer_params, expert_params, embedding_params, pscale;
-    double fwd_avg;     /* forward FLOPs per token per layer (all layers' mean) */
-    double model_flops; /* workload_model_flops */
-    KernelCtx kern;     /* the chip's kernel figures (kernel.h) */
+    double fwd_avg;        /* forward FLOPs per token per layer (all layers' mean) */
+    double model_flops;    /* workload_model_flops */
+    WlFramework framework; /* resolved (step_framework) */
+    KernelCtx kern;        /* the chip's kernel figures for the framework's stack (kernel.h) */
 } StepPrep;
 
 /* Checks the cluster and the workload as step_eval does and fills *prep;
@@ -209,6 +211,13 @@ StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Map
                               StepDetail detail, StepResult *out, char *err, size_t err_len);
 
 const char *step_part_name(StepPart part); /* "compute", "TP", "PP", "bubble", "DP", "EP" */
+
+/* The framework a workload runs under on a cluster: its own, or for
+ * WL_FW_AUTO JAX on chips programmed through XLA only (TPU, Trainium) and
+ * Megatron elsewhere. */
+WlFramework step_framework(const Cluster *c, const Workload *w);
+/* The kernels a framework launches (kernel.h). */
+KernelStack step_kernel_stack(WlFramework f);
 
 /* One line that explains how a part's time was computed, with the current
  * values substituted ("TP: 4 x 96 layers x 8 micro-batches x all-reduce of

@@ -418,6 +418,8 @@ static double layer_recompute_fwd(const Workload *w, int layer, bool unused)
         f += score;
     if (mask & WL_RC_MLP)
         f += workload_layer_fwd_flops_per_token(w, layer) - 2.0 * attn_proj_params(w) - score;
+    else if (mask & WL_RC_OP) /* every other matmul */
+        f += 0.5 * (workload_layer_fwd_flops_per_token(w, layer) - score);
     return f;
 }
 
@@ -450,6 +452,24 @@ double workload_act_bytes(const Workload *w)
 {
     (void)w;
     return 2.0; /* BF16 activations; FP8 recipes keep most of them in BF16 too */
+}
+
+static const char *const framework_names[WL_FW_COUNT] = {
+    "auto", "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed"};
+
+const char *workload_framework_name(WlFramework f)
+{
+    return f >= 0 && f < WL_FW_COUNT ? framework_names[f] : "?";
+}
+
+bool workload_framework_parse(const char *name, WlFramework *out)
+{
+    for (int i = 0; name && i < WL_FW_COUNT; i++)
+        if (strcmp(name, framework_names[i]) == 0) {
+            *out = (WlFramework)i;
+            return true;
+        }
+    return false;
 }
 
 bool workload_check(const Workload *w, char *err, size_t err_len)
@@ -513,7 +533,7 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
     }
     if (w->recompute < WL_RECOMPUTE_NONE || w->recompute > WL_RECOMPUTE_FULL)
         return msg_fail(err, err_len, "unknown recompute policy");
-    if (w->recompute_mods < 0 || w->recompute_mods > 31)
+    if (w->recompute_mods < 0 || w->recompute_mods > 63)
         return msg_fail(err, err_len, "unknown recompute parts");
     if (w->recompute_layers < 0 || w->recompute_layers > w->layers)
         return msg_fail(err, err_len, "recomputed layers must be between 0 and the %d layers",
@@ -531,5 +551,9 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
     for (int i = 0; i < 5; i++)
         if (sw[i] < WL_AUTO || sw[i] > WL_OFF)
             return msg_fail(err, err_len, "unknown on/off setting");
+    if (w->flash_version < 0 || w->flash_version > 3)
+        return msg_fail(err, err_len, "FlashAttention version must be 1, 2 or 3 (0: default)");
+    if (w->framework < WL_FW_AUTO || w->framework >= WL_FW_COUNT)
+        return msg_fail(err, err_len, "unknown framework");
     return true;
 }

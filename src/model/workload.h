@@ -26,6 +26,9 @@ enum {
     WL_RC_MLP_ACT = 1 << 2,   /* the MLP activation (GeLU / SwiGLU output) */
     WL_RC_MLP = 1 << 3,       /* the whole MLP: only its input is kept */
     WL_RC_ATTN = 1 << 4,      /* the whole attention block: only its input is kept */
+    WL_RC_OP = 1 << 5,        /* PyTorch's per-op selective checkpointing (torchtitan's
+                               * "op" policy): every element-wise op and every other
+                               * matmul redone, attention and the other matmuls kept */
 };
 /* What lives in host memory instead of HBM (offload over the host link),
  * combined with |. */
@@ -37,6 +40,21 @@ enum {
 /* A framework setting: WL_AUTO (0, what a zeroed Workload holds) takes the
  * framework's default, stated where each setting is resolved (step.c). */
 typedef enum { WL_AUTO, WL_ON, WL_OFF } WlSwitch;
+/* The software that runs the step, for the kernels it launches (kernel.h's
+ * stacks) and how it shards: WL_FW_AUTO (0) is Megatron on GPUs and JAX on
+ * TPUs and Trainium (step.c). */
+typedef enum {
+    WL_FW_AUTO,
+    WL_FW_MEGATRON,  /* Megatron-LM/Core, NeMo, Megatron-Bridge with Transformer Engine (also
+                      * Megatron-DeepSpeed, MegaScale): fused kernels */
+    WL_FW_PYTORCH,   /* eager PyTorch (torchtitan, FSDP/FSDP2, Composer, nanotron): one kernel
+                      * per element-wise op, FlashAttention-2 through SDPA */
+    WL_FW_COMPILE,   /* PyTorch under torch.compile: element-wise work fused by the compiler */
+    WL_FW_JAX,       /* JAX/XLA (MaxText, Paxml): fused by the compiler, no eager dispatch */
+    WL_FW_DEEPSPEED, /* DeepSpeed ZeRO-3 as of 2021: each weight tensor gathered on its own,
+                      * waited for; Megatron's kernels */
+    WL_FW_COUNT
+} WlFramework;
 
 typedef struct {
     char id[32]; /* preset id or "custom" */
@@ -67,6 +85,9 @@ typedef struct {
     bool flash_attention;   /* attention scores never stored in HBM (FlashAttention);
                              * false for 2021-era Megatron, whose softmax and dropout
                              * read and write the b*a*s*s score matrix */
+    int flash_version;      /* with flash_attention: 0 = the framework's kernel (kernel.h),
+                             * 1, 2, 3 = FlashAttention-1 (and the Triton kernels of its
+                             * time), -2, or -3 (FA3 / cuDNN: the chip's best) */
     WlRecompute recompute;
     int recompute_mods;   /* WL_RC_* parts recomputed; 0 = what recompute says */
     int recompute_layers; /* with full recompute: layers per stage recomputed (the rest
@@ -88,6 +109,7 @@ typedef struct {
      * compute (DeepSeek-V3's DualPipe; Megatron-Core
      * --overlap-moe-expert-parallel-comm); WL_AUTO = off. */
     WlSwitch ep_overlap;
+    WlFramework framework;
 } Workload;
 
 typedef struct {
@@ -144,6 +166,11 @@ double workload_v_dim(const Workload *w);
 /* The WL_RC_* parts the policy recomputes (recompute_mods, else SELECTIVE
  * = core attention, FULL = every part). */
 int workload_recompute_mask(const Workload *w);
+
+/* "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed" ("auto" for
+ * WL_FW_AUTO); workload_framework_parse is the inverse (false when unknown). */
+const char *workload_framework_name(WlFramework f);
+bool workload_framework_parse(const char *name, WlFramework *out);
 
 /* Bytes per element of activations and weights in compute (2 for BF16;
  * FP8 training keeps master weights and most activations in BF16, so 2). */
