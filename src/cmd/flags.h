@@ -53,6 +53,7 @@ typedef enum {
     FLAG_DP_OVERLAP,
     FLAG_EP_OVERLAP,
     FLAG_FRAMEWORK,
+    FLAG_FUSED_LOSS,
     FLAG_HEAD_DIM,
     FLAG_V_HEAD_DIM,
     FLAG_Q_LORA,

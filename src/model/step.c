@@ -82,15 +82,27 @@ StepParams step_params_default(void)
     return p;
 }
 
+StepStateBytes step_state_bytes_per_param_of(WlFramework f)
+{
+    StepStateBytes meg = {2.0, 4.0, 12.0}; /* BF16 weights, FP32 gradients, FP32 master + Adam */
+    StepStateBytes fp32 = {4.0, 4.0, 8.0}; /* FP32 weights (the master), gradients, moments */
+    StepStateBytes ds = {2.0, 2.0, 12.0};  /* FP16 weights and gradients, FP32 master + Adam */
+    return f == WL_FW_DEEPSPEED ? ds : f == WL_FW_MEGATRON || f == WL_FW_AUTO ? meg : fp32;
+}
+
 StepStateBytes step_state_bytes_per_param(void)
 {
-    StepStateBytes b = {2.0, 4.0, 12.0}; /* BF16 weights, FP32 gradients, FP32 master + Adam */
-    return b;
+    return step_state_bytes_per_param_of(WL_FW_MEGATRON);
 }
 
 StepStateBytes step_state_bytes(double params, int zero, double shard)
 {
-    StepStateBytes b = step_state_bytes_per_param();
+    return step_state_bytes_of(WL_FW_MEGATRON, params, zero, shard);
+}
+
+StepStateBytes step_state_bytes_of(WlFramework f, double params, int zero, double shard)
+{
+    StepStateBytes b = step_state_bytes_per_param_of(f);
     double n = shard >= 1 ? shard : 1;
     b.weights *= params / (zero >= 3 ? n : 1);
     b.grads *= params / (zero >= 2 ? n : 1);
@@ -321,8 +333,16 @@ static void step_setup(Step *S, StepResult *r)
     /* Experts fold over the TP x CP x DP ranks as ETP x EP x EDP
      * (Megatron-Core parallel folding): each GPU holds 1/(ETP x EP). */
     S->n_expert = S->Ls * expert_layer / ((double)mapping_etp(m) * S->e);
-    /* fp32 logits of the last stage (Megatron's vocab-parallel cross entropy) */
-    S->logits = S->b * S->s_loc * S->V / S->t * 4.0;
+    /* the last stage's logits: 4 bytes each with a fused loss (Megatron's
+     * vocab-parallel cross entropy in FP32, flash-attn's in-place Triton
+     * loss, XLA's); PyTorch's own cross entropy (autocast runs it in FP32)
+     * holds the BF16 logits, their FP32 copy and its log-softmax at its peak
+     * (2 + 4 + 4), torch.compile the BF16 logits and an FP32 log-softmax
+     * (2 + 4) [D from the ops, U] */
+    KernelStack ks = S->f->kern.stack;
+    bool fused_loss = on_or(w->fused_loss, ks == KERNEL_FUSED || ks == KERNEL_XLA);
+    double logit_b = fused_loss ? 4.0 : ks == KERNEL_COMPILED ? 6.0 : 10.0;
+    S->logits = S->b * S->s_loc * S->V / S->t * logit_b;
 }
 
 /* compute = the stage's layers (layer.c) + the output layer and loss, one
@@ -569,6 +589,16 @@ typedef struct {
 
 #define DDP_BUCKET_PARAMS 40e6 /* Megatron-Core DDP bucket_size (40M parameters) [R] */
 
+/* ZeRO-3 under a pipeline: PyTorch's pipelining gathers a stage's
+ * parameters once per step and keeps them for every micro-batch
+ * (reshard_after_forward off), accumulates unsharded gradients and
+ * reduce-scatters them after the last micro-batch (torchtitan's FSDP + PP),
+ * so its collectives are the once-per-step ones of ZeRO 1 and 2. */
+static bool fsdp_keeps_stage(const Step *S)
+{
+    return S->m->zero >= 3 && S->m->pp > 1;
+}
+
 /* One parameter set (dense, or the experts over their EDP group) of n
  * parameters on this GPU, sharded (ZeRO >= 1) over `shard` of the span g. */
 static void dp_add(const Step *S, StepResult *r, double n, GroupSpan g, int shard, DpCost *dc)
@@ -601,7 +631,7 @@ static void dp_add(const Step *S, StepResult *r, double n, GroupSpan g, int shar
         dc->grad_s += x.time_s;
         add_traffic(r, &x, 1);
     }
-    if (m->zero < 3) {
+    if (m->zero < 3 || fsdp_keeps_stage(S)) {
         dc->grad_s += a.time_s;
         dc->param_s += ag.time_s;
         dc->bucket_s += b.time_s;
@@ -660,7 +690,7 @@ static void step_dp(Step *S, StepResult *r, const GroupSpan *edp_given)
     dp_add(S, r, S->n_expert, eg, m->shard > 0 && m->shard < edp ? m->shard : edp, &ec);
     double hidden = 0, slow = 0, exposed = 0, total = 0;
     double mbc = r->mb_compute_s, bwd_frac = S->full ? 3.0 / 4 : 2.0 / 3;
-    if (m->zero == 3) {
+    if (m->zero == 3 && !fsdp_keeps_stage(S)) {
         DpCost both = dc;
         both.per_layer_ag_s += ec.per_layer_ag_s;
         both.per_layer_rs_s += ec.per_layer_rs_s;
@@ -705,9 +735,11 @@ static void step_dp(Step *S, StepResult *r, const GroupSpan *edp_given)
 static void step_optimizer(const Step *S, StepResult *r)
 {
     int shard = mapping_shard(S->m), edp = mapping_edp(S->m);
-    StepStateBytes d = step_state_bytes(S->n_dense, S->m->zero, shard);
-    StepStateBytes e = step_state_bytes(S->n_expert, S->m->zero, edp);
-    double opt = (d.optimizer + e.optimizer) / 12.0; /* parameters this GPU updates */
+    WlFramework fw = S->f->framework;
+    StepStateBytes d = step_state_bytes_of(fw, S->n_dense, S->m->zero, shard);
+    StepStateBytes e = step_state_bytes_of(fw, S->n_expert, S->m->zero, edp);
+    /* parameters this GPU updates */
+    double opt = (d.optimizer + e.optimizer) / step_state_bytes_per_param_of(fw).optimizer;
     r->mem_weights = d.weights + e.weights;
     r->mem_grads = d.grads + e.grads;
     r->mem_optimizer = d.optimizer + e.optimizer;
@@ -757,8 +789,12 @@ static void step_offload(const Step *S, StepResult *r, double act_bytes)
  * each weight and its transpose (2 bytes per local parameter, TE docs
  * "FP8 weight caching"), ZeRO-3's two gathered layers in flight, the TP
  * overlap's userbuffers (3 activation buffers), ~1.5 GiB of CUDA context,
- * NCCL buffers and cuBLAS workspaces, and the caching allocator's
- * fragmentation, 5% of the tensors. */
+ * NCCL buffers and cuBLAS workspaces (0.5 GiB of runtime on TPUs), and
+ * the PyTorch caching allocator's fragmentation: 5% of the tensors under
+ * Megatron (its buffers are allocated once: gradient buckets, userbuffers),
+ * 10% under PyTorch's FSDP, whose per-layer gathers allocate and free as
+ * they go (torchtitan's published peaks are its allocator's reserved
+ * bytes), none under XLA, which plans its buffers [U]. */
 static void step_memory(const Step *S, StepResult *r)
 {
     const Mapping *m = S->m;
@@ -793,12 +829,21 @@ static void step_memory(const Step *S, StepResult *r)
         r->mem_grads *= keep;
     }
     r->mem_fp8_copies = S->fp8 && m->zero < 3 ? 2.0 * S->n_dense + 2.0 * S->n_expert : 0;
-    double gathered = m->zero >= 3 ? 2.0 * 2.0 * S->act_b * n_local / S->Ls : 0;
+    /* ZeRO-3: two layers gathered (the running one and the prefetched one),
+     * parameters and their gradients; under a pipeline the whole stage's
+     * parameters and FP32 gradients, unsharded (fsdp_keeps_stage) */
+    double gathered = fsdp_keeps_stage(S) ? (S->act_b + 4.0) * n_local
+                      : m->zero >= 3      ? 2.0 * 2.0 * S->act_b * n_local / S->Ls
+                                          : 0;
     double ub = r->tp_overlap ? 3.0 * S->b * S->s_loc * S->h * S->act_b : 0;
-    r->mem_buffers = 1.5 * 1073741824.0 + gathered + ub;
+    /* XLA chips (TPU, Trainium) keep no CUDA context and plan every buffer
+     * ahead of the step: a small runtime reserve and no fragmentation [U] */
+    bool xla_chip = kernel_arch(&S->c->gpu)->compiled_only;
+    r->mem_buffers = (xla_chip ? 0.5 : 1.5) * 1073741824.0 + gathered + ub;
     double tensors =
         r->mem_weights + r->mem_grads + r->mem_optimizer + r->mem_activations + r->mem_fp8_copies;
-    r->mem_reserve = 0.05 * tensors;
+    KernelStack ks = S->f->kern.stack;
+    r->mem_reserve = ks == KERNEL_XLA ? 0 : (ks == KERNEL_FUSED ? 0.05 : 0.10) * tensors;
     r->mem_per_gpu_bytes = tensors + r->mem_buffers + r->mem_reserve;
     r->hbm_bytes = S->c->gpu.hbm_bytes;
     r->fits = r->mem_per_gpu_bytes <= r->hbm_bytes;

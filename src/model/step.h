@@ -70,15 +70,22 @@ StepParams step_params_default(void);
 /* The static training state per parameter, the one rule every count of it
  * uses (step.c, practice, the lesson API): Megatron-LM's mixed precision
  * keeps BF16 weights (2 bytes), FP32 gradients (4) and the FP32 master
- * copy with Adam's two moments (12): 18 bytes (MODEL-FACTS §8). */
+ * copy with Adam's two moments (12): 18 bytes (MODEL-FACTS §8). The other
+ * frameworks keep 16: PyTorch FSDP/AMP and JAX (MaxText) hold FP32
+ * parameters (the master copy is the weight: 4), FP32 gradients (4) and
+ * the moments (8), their BF16 copies made per layer as they run (FSDP's
+ * gathered units, step.c's buffers); DeepSpeed's ZeRO of 2021 FP16
+ * weights and gradients (2 + 2) beside the FP32 master and moments (12). */
 typedef struct {
     double weights, grads, optimizer;
 } StepStateBytes;
-StepStateBytes step_state_bytes_per_param(void);
+StepStateBytes step_state_bytes_per_param(void); /* Megatron's */
+StepStateBytes step_state_bytes_per_param_of(WlFramework f);
 /* That state for `params` parameters held by one GPU under ZeRO stage
  * `zero` sharded over `shard` ranks (ZeRO 1: optimizer, 2: + gradients,
- * 3: + weights). */
+ * 3: + weights), Megatron's rule; _of: the framework's. */
 StepStateBytes step_state_bytes(double params, int zero, double shard);
+StepStateBytes step_state_bytes_of(WlFramework f, double params, int zero, double shard);
 
 typedef struct {
     double step_s;

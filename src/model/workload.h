@@ -109,6 +109,11 @@ typedef struct {
      * compute (DeepSeek-V3's DualPipe; Megatron-Core
      * --overlap-moe-expert-parallel-comm); WL_AUTO = off. */
     WlSwitch ep_overlap;
+    /* The loss computed in place over the logits (Megatron's
+     * --cross-entropy-loss-fusion, flash-attn's CrossEntropyLoss that MPT
+     * uses); WL_AUTO = the framework's (fused in Megatron and XLA, PyTorch's
+     * own cross entropy otherwise). */
+    WlSwitch fused_loss;
     WlFramework framework;
 } Workload;
 
