@@ -39,7 +39,10 @@
  * Framework settings (Workload, WL_AUTO = the default stated here):
  *   sequence parallelism  on when TP > 1, as Megatron-Core recipes run it
  *                         (Korthikanti et al. 2022); off for 2021-era runs
- *   TP comm overlap       off (Megatron-Core --tp-comm-overlap is opt-in)
+ *   TP comm overlap       on under Megatron with sequence parallelism, as
+ *                         NVIDIA's performance recipes run it (Megatron-LM's
+ *                         --tp-comm-overlap itself is opt-in: 2021-era runs
+ *                         say off); off in the other frameworks
  *   PP send overlap       on with the interleaved schedule, off for plain
  *                         1F1B (Megatron-LM overlap_p2p_comm applies to the
  *                         interleaved schedule)
@@ -315,7 +318,10 @@ static void step_setup(Step *S, StepResult *r)
     S->dense_in_stage = S->Ls - S->moe_in_stage;
     S->sp = m->tp > 1 && on_or(w->seq_parallel, true);
     r->seq_parallel = S->sp;
-    r->tp_overlap = m->tp > 1 && S->sp && on_or(w->tp_overlap, false);
+    /* Megatron-Core's performance recipes (NeMo, Megatron-Bridge, NVIDIA's
+     * DGX Cloud benchmarks) turn userbuffer TP overlap on whenever TP > 1
+     * (their configs: tp_comm_overlap / ub_tp_comm_overlap true) [R] */
+    r->tp_overlap = m->tp > 1 && S->sp && on_or(w->tp_overlap, S->f->framework == WL_FW_MEGATRON);
     r->pp_overlap = m->pp > 1 && on_or(w->pp_overlap, m->interleave > 1);
     r->dp_overlap = on_or(w->dp_overlap, true);
     r->ep_overlap = S->moe && m->ep > 1 && on_or(w->ep_overlap, false);

@@ -316,8 +316,13 @@ static void test_eval_derives_dp_and_gpus(void **state)
     check_usage_error(run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp", "2",
                                "--dp", "32", "--etp", "2", NULL),
                       "EP 64 x ETP 2 = 128 does not divide TP 2 x CP 1 x DP 32 = 64");
-    /* the framework switches are flags; SP is on with TP > 1 unless turned off */
+    /* the framework switches are flags; SP is on with TP > 1 unless turned
+     * off, and Megatron overlaps TP with it as NVIDIA's recipes do; eager
+     * PyTorch does not */
     rc = run_eval("--tp", "8", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "\"seq_parallel\":true,\"tp_overlap\":true"));
+    rc = run_eval("--tp", "8", "--framework", "pytorch", "--json", NULL);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out_buf, "\"seq_parallel\":true,\"tp_overlap\":false"));
     rc = run_eval("--tp", "8", "--seq-parallel", "on", "--tp-overlap=on", "--recompute", "full",
