@@ -852,7 +852,8 @@ static void step_memory(const Step *S, StepResult *r)
     r->mem_reserve = ks == KERNEL_XLA ? 0 : (ks == KERNEL_FUSED ? 0.05 : 0.10) * tensors;
     r->mem_per_gpu_bytes = tensors + r->mem_buffers + r->mem_reserve;
     r->hbm_bytes = S->c->gpu.hbm_bytes;
-    r->fits = r->mem_per_gpu_bytes <= r->hbm_bytes;
+    r->fits = r->mem_per_gpu_bytes <= r->hbm_bytes &&
+              !(S->c->host_mem_bytes > 0 && r->mem_host_bytes > S->c->host_mem_bytes);
 }
 
 /* Throughput, FLOP rates and MFU; the bottleneck in words. */

@@ -35,7 +35,8 @@
 
 SweepOptions sweep_options_default(void)
 {
-    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP, 0};
+    SweepOptions o = {0,    0, 0, 0,          0,          0,          1, -1,
+                      NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP, 0, SWEEP_KEEP};
     return o;
 }
 
@@ -86,6 +87,7 @@ static void entry_from(SweepEntry *e, const Mapping *m, const Workload *wl, Swee
     e->m = *m;
     e->micro_batch = wl->micro_batch;
     e->recompute = wl->recompute;
+    e->offload = wl->offload;
     e->seq_parallel = wl->seq_parallel;
     e->tp_overlap = wl->tp_overlap;
     e->sp_on = s->seq_parallel;
@@ -294,22 +296,37 @@ typedef struct {
     bool any_fit;           /* some candidate fits */
 } Search;
 
-/* One rung of the memory ladder: a ZeRO stage and a recompute. */
+/* One rung of the memory ladder: a ZeRO stage, a recompute and whether
+ * the activations live in host memory. */
 typedef struct {
     int zero;
     WlRecompute recompute;
+    int offload; /* WL_OFFLOAD_* */
 } Rung;
 
 /* The ladder, one level per row, cheapest in time first (see sweep.h); a
- * level's rungs are tried together and the faster that fits is kept. */
+ * level's rungs are tried together and the faster that fits is kept. The
+ * offloading rungs are tried only when offload is free. */
 #define LADDER_LEVELS 5
-static const Rung ladder[LADDER_LEVELS][2] = {
-    {{1, WL_RECOMPUTE_NONE}, {-1, WL_RECOMPUTE_NONE}},
-    {{2, WL_RECOMPUTE_NONE}, {-1, WL_RECOMPUTE_NONE}},
-    {{2, WL_RECOMPUTE_SELECTIVE}, {-1, WL_RECOMPUTE_NONE}},
-    {{3, WL_RECOMPUTE_SELECTIVE}, {2, WL_RECOMPUTE_FULL}},
-    {{3, WL_RECOMPUTE_FULL}, {-1, WL_RECOMPUTE_NONE}},
+#define LADDER_WIDTH  3
+#define ACT           WL_OFFLOAD_ACTIVATIONS
+static const Rung ladder[LADDER_LEVELS][LADDER_WIDTH] = {
+    {{1, WL_RECOMPUTE_NONE, 0}, {-1, WL_RECOMPUTE_NONE, 0}, {-1, WL_RECOMPUTE_NONE, 0}},
+    {{2, WL_RECOMPUTE_NONE, 0}, {1, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
+    {{2, WL_RECOMPUTE_SELECTIVE, 0}, {2, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
+    {{3, WL_RECOMPUTE_SELECTIVE, 0}, {2, WL_RECOMPUTE_FULL, 0}, {2, WL_RECOMPUTE_SELECTIVE, ACT}},
+    {{3, WL_RECOMPUTE_FULL, 0}, {3, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
 };
+
+/* Whether the ladder may offload activations: when the search frees it and
+ * the framework can (Megatron-Core's --cpu-offloading, MaxText's offloading
+ * remat policies; PyTorch's FSDP stacks and DeepSpeed's ZeRO-3 of 2021 do
+ * not offload activations). */
+static bool offload_free(const Search *s)
+{
+    WlFramework f = s->prep.framework;
+    return s->o.offload == SWEEP_FREE && (f == WL_FW_MEGATRON || f == WL_FW_JAX);
+}
 
 /* The rung with the search's pins applied. */
 static Rung pinned_rung(const Search *s, Rung r)
@@ -320,6 +337,11 @@ static Rung pinned_rung(const Search *s, Rung r)
         r.recompute = s->w->recompute;
     else if (s->o.recompute != SWEEP_FREE)
         r.recompute = (WlRecompute)s->o.recompute;
+    int other = s->w->offload & ~WL_OFFLOAD_ACTIVATIONS;
+    if (s->o.offload == SWEEP_FREE)
+        r.offload = other | r.offload;
+    else
+        r.offload = s->w->offload;
     return r;
 }
 
@@ -334,7 +356,7 @@ static bool rung_can_fit(const StepResult *base, Rung base_rung, Rung r)
         save += base->mem_grads;
     if (r.zero >= 3 && base_rung.zero < 3)
         save += base->mem_weights;
-    if (r.recompute > base_rung.recompute)
+    if (r.recompute > base_rung.recompute || (r.offload & ~base_rung.offload & ACT))
         save += base->mem_activations;
     return base->mem_per_gpu_bytes - save <= base->hbm_bytes;
 }
@@ -342,10 +364,11 @@ static bool rung_can_fit(const StepResult *base, Rung base_rung, Rung r)
 /* s->wl set up for one candidate: micro-batch, recompute, and the switches
  * the search starts from (pinned, the workload's, or Megatron-Core's
  * defaults when free). */
-static void candidate_workload(Search *s, int mb, WlRecompute rc)
+static void candidate_workload(Search *s, int mb, WlRecompute rc, int offload)
 {
     s->wl.micro_batch = mb;
     s->wl.recompute = rc;
+    s->wl.offload = offload;
     s->wl.seq_parallel = s->o.seq_parallel == SWEEP_KEEP   ? s->w->seq_parallel
                          : s->o.seq_parallel == SWEEP_FREE ? WL_AUTO
                                                            : (WlSwitch)s->o.seq_parallel;
@@ -363,7 +386,7 @@ static bool rung_eval(Search *s, const Mapping *m, const GroupSpan span[DIM_COUN
 {
     *mr = *m;
     mr->zero = r.zero;
-    candidate_workload(s, mb, r.recompute);
+    candidate_workload(s, mb, r.recompute, r.offload);
     StepDetail detail = full ? STEP_DETAIL_QUIET : STEP_DETAIL_FIT;
     StepStatus st = step_eval_prepared(&s->prep, &s->wl, mr, span, edp, detail, res, NULL, 0);
     s->r->evaluated += full || st != STEP_OK || res->fits;
@@ -384,21 +407,24 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     if (!reserve(s->r))
         return false;
     SweepEntry *e = &s->r->entries[s->r->n];
-    Rung tried[2 * LADDER_LEVELS];
+    Rung tried[LADDER_WIDTH * LADDER_LEVELS];
     int n_tried = 0;
     bool have = false, fit = false; /* a rung was accepted; one fits (e holds the best) */
     StepResult base = {0};          /* the first rung accepted: what later rungs can save */
-    Rung base_rung = {0, WL_RECOMPUTE_NONE}, least = base_rung;
+    Rung base_rung = {0, WL_RECOMPUTE_NONE, 0}, least = base_rung;
     double least_mem = 0; /* of least, the rung that does not fit with the least memory */
     Mapping mr;
     StepResult res;
     int lv = *level;
     for (; lv < LADDER_LEVELS && !fit; lv++)
-        for (int k = 0; k < 2 && ladder[lv][k].zero >= 0; k++) {
+        for (int k = 0; k < LADDER_WIDTH && ladder[lv][k].zero >= 0; k++) {
+            if (ladder[lv][k].offload && !offload_free(s))
+                continue;
             Rung r = pinned_rung(s, ladder[lv][k]);
             bool seen = false;
             for (int t = 0; t < n_tried; t++)
-                seen |= tried[t].zero == r.zero && tried[t].recompute == r.recompute;
+                seen |= tried[t].zero == r.zero && tried[t].recompute == r.recompute &&
+                        tried[t].offload == r.offload;
             if (seen)
                 continue;
             tried[n_tried++] = r;
@@ -865,6 +891,7 @@ Workload sweep_entry_workload(const Workload *w, const SweepEntry *e)
     if (e) {
         wl.micro_batch = e->micro_batch;
         wl.recompute = e->recompute;
+        wl.offload = e->offload;
         wl.seq_parallel = e->seq_parallel;
         wl.tp_overlap = e->tp_overlap;
     }

@@ -160,6 +160,8 @@ static bool case_eval(const Case *k, StepResult *r, Cluster *c, Workload *w, Map
     evalflags_pin_as_eval(w, &o);
     if (!a.set[FLAG_RECOMPUTE])
         o.recompute = SWEEP_FREE;
+    if (!a.set[FLAG_OFFLOAD])
+        o.offload = SWEEP_FREE;
     o.alt_top = 0;
     char err[300];
     SweepResult sr = {0};
