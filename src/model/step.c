@@ -113,15 +113,21 @@ StepStateBytes step_state_bytes_of(WlFramework f, double params, int zero, doubl
     return b;
 }
 
-/* The share of SMs a collective's kernels take while compute runs beside
- * them. Calculon gives 15% for NVLink collectives and 2% for the network
- * (calculon-ai/calculon systems/a100_80g.json processor_usage) [R]; one
- * share for both, 8% (about 11 of 132 SMs, NCCL's usual channel count),
- * keeps a bigger scale-up domain from ever costing time [D][U]. */
+/* The share of compute a collective's kernels take while compute runs
+ * beside them. Calculon gives 15% for NVLink collectives and 2% for the
+ * network (calculon-ai/calculon systems/a100_80g.json processor_usage) [R].
+ * Inside one domain 8% (about 11 of 132 SMs, NCCL's usual NVLink channel
+ * count), so a bigger scale-up domain never costs time [D][U]. A ring that
+ * crosses the network runs two channels per NIC (NCCL's default
+ * NCCL_NCHANNELS_PER_NET_PEER), 16 CTAs on an 8-NIC server (12% of an
+ * H100's SMs), and its copies through HBM at NIC and NVLink rates slow the
+ * kernels beside them too: 20% [D][U]. This is what makes FSDP's per-GPU
+ * throughput fall as its rings span more nodes (3-7% from 1 to 16 nodes in
+ * llm-foundry's and torchtitan's tables): the rings' time, latency
+ * included, grows with the nodes and so does the compute they slow. */
 static double comm_sm_share(const CollCost *c)
 {
-    (void)c;
-    return 0.08;
+    return c->tier_bytes[TIER_OUT] > 0 || c->tier_bytes[TIER_ACROSS] > 0 ? 0.20 : 0.08;
 }
 
 const char *step_part_name(StepPart part)
@@ -449,14 +455,19 @@ static void step_tp(Step *S, StepResult *r)
 }
 
 /* PP = 2*v sends of b*s_loc*h*2/t bytes per micro-batch (forward
- * activations, backward gradients; SC21 §4.1 scatter/gather, and the
+ * activations, backward gradients; SC21 §4.1 scatter/gather, b*s_loc*h*2
+ * under DeepSpeed's pipeline engine, and the
  * interleaved schedule sends v times as often, §2.2.2). With overlap they run
  * under the next chunk's compute; what exceeds it shows. */
 static void step_pp(Step *S, StepResult *r)
 {
     if (S->m->pp <= 1)
         return;
-    double bytes = S->b * S->s_loc * S->h * S->act_b / S->t, n = 2.0 * S->v;
+    /* DeepSpeed's pipeline engine (Megatron-DeepSpeed: BLOOM, MT-NLG) sends
+     * each TP rank's whole activation; Megatron splits it over the TP ranks
+     * (scatter/gather, SC21 §4.1; with SP it is split already) */
+    bool whole = S->f->framework == WL_FW_DEEPSPEED && !S->sp;
+    double bytes = S->b * S->s_loc * S->h * S->act_b / (whole ? 1.0 : S->t), n = 2.0 * S->v;
     CollParams pq = S->f->cpar;
     pq.across_sharers = S->c->n_gpus / S->pp;
     GroupSpan pair = pair_span(r->span[DIM_PP]);
@@ -605,6 +616,14 @@ static bool fsdp_keeps_stage(const Step *S)
     return S->m->zero >= 3 && S->m->pp > 1;
 }
 
+/* DeepSpeed's ZeRO-3 of 2021 gathers each weight tensor on its own and
+ * waits for it before the module runs (SC21 Table 2's ZeRO-3 rows); the
+ * StepParams switch asks for the same under any framework. */
+static bool zero3_per_tensor(const Step *S)
+{
+    return S->P.zero3_per_tensor || S->f->framework == WL_FW_DEEPSPEED;
+}
+
 /* One parameter set (dense, or the experts over their EDP group) of n
  * parameters on this GPU, sharded (ZeRO >= 1) over `shard` of the span g. */
 static void dp_add(const Step *S, StepResult *r, double n, GroupSpan g, int shard, DpCost *dc)
@@ -649,7 +668,7 @@ static void dp_add(const Step *S, StepResult *r, double n, GroupSpan g, int shar
     /* ZeRO-3: per layer, per micro-batch (one flat parameter per layer, or
      * one collective per weight tensor: DeepSpeed's ZeRO-3 of 2021) */
     double pieces =
-        S->Ls * (S->P.zero3_per_tensor ? workload_layer_tensors(S->w, S->w->layers - 1) : 1);
+        S->Ls * (zero3_per_tensor(S) ? workload_layer_tensors(S->w, S->w->layers - 1) : 1);
     CollCost la = collective_cost_with(COLL_ALL_GATHER, S->act_b * n / pieces, sh, S->c, cp);
     CollCost lr = collective_cost_with(COLL_REDUCE_SCATTER, grad / pieces, sh, S->c, cp);
     double per_layer = pieces / S->Ls, gathers = S->full ? 3.0 : 2.0;
@@ -669,7 +688,7 @@ static double zero3_exposed(const Step *S, const DpCost *dc, double *hidden, dou
 {
     double ag = dc->per_layer_ag_s, rs = dc->per_layer_rs_s, Ls = S->Ls;
     double comm = (S->full ? 3.0 : 2.0) * Ls * ag + Ls * rs;
-    if (!(S->P.dp_overlap > 0))
+    if (!(S->P.dp_overlap > 0) || S->f->framework == WL_FW_DEEPSPEED)
         return comm;
     double nd = S->dense_in_stage, nm = S->moe_in_stage, frac = S->rc_layers / S->Ls;
     double fwd = (nd * S->dense.fwd_s + nm * S->moe_cost.fwd_s) / Ls * S->P.dp_overlap;

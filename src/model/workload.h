@@ -51,8 +51,9 @@ typedef enum {
                       * per element-wise op, FlashAttention-2 through SDPA */
     WL_FW_COMPILE,   /* PyTorch under torch.compile: element-wise work fused by the compiler */
     WL_FW_JAX,       /* JAX/XLA (MaxText, Paxml): fused by the compiler, no eager dispatch */
-    WL_FW_DEEPSPEED, /* DeepSpeed ZeRO-3 as of 2021: each weight tensor gathered on its own,
-                      * waited for; Megatron's kernels */
+    WL_FW_DEEPSPEED, /* DeepSpeed with Megatron's kernels (Megatron-DeepSpeed: BLOOM, MT-NLG;
+                      * SC21's ZeRO-3): its pipeline engine sends whole activations, its
+                      * ZeRO-3 gathers each weight tensor on its own and waits for it */
     WL_FW_COUNT
 } WlFramework;
 

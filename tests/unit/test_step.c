@@ -552,6 +552,7 @@ static void test_step_gpt3_domain_sizes(void **state)
     (void)state;
     Cluster c = tl_preset("dgx-a100", 96);
     Workload w = tl_model("gpt3-175b");
+    w.tp_overlap = WL_OFF; /* the TP collectives themselves, on the critical path */
     Mapping m = {8, 1, 12, 1, 1, 1, 1, 0, 0};
     StepResult r8, r, r9, r12, r1;
     assert_true(step_with_domain(c, 8, &w, &m, &r8));
@@ -575,8 +576,9 @@ static void test_step_gpt3_domain_sizes(void **state)
     assert_true(r8.step_s < r12.step_s);
     assert_true(r12.step_s < r9.step_s);
     /* 8 + 1 | 7 moves the bytes of eight one-GPU domains over the NICs (the
-     * flat ring) with fewer network latency steps: 1% less at most */
-    NEAR(r9.part_s[STEP_TP], r1.part_s[STEP_TP], 1e-2);
+     * flat ring) with fewer network latency steps (at NCCL's Simple-protocol
+     * latency for these large buffers): 5% less at most */
+    NEAR(r9.part_s[STEP_TP], r1.part_s[STEP_TP], 5e-2);
     assert_true(r9.part_s[STEP_TP] <= r1.part_s[STEP_TP]);
     assert_true(r9.step_s <= r1.step_s);
 }
