@@ -9,6 +9,7 @@
 
 #include "cmd/cli.h"
 #include "model/hw.h"
+#include "model/kernel.h"
 #include "model/units.h"
 
 #include <math.h>
@@ -520,11 +521,29 @@ void evalflags_pin_as_eval(const Workload *w, SweepOptions *o)
     o->recompute = o->seq_parallel = o->tp_overlap = SWEEP_KEEP; /* eval runs what it is told */
 }
 
+/* --framework not given: the software the run's own settings point to.
+ * Sharding gradients or weights over the whole data-parallel group (--zero
+ * 2 or 3, FSDP's way) without a pipeline is PyTorch's FSDP on GPUs:
+ * Megatron runs shard the optimizer (its distributed optimizer) and
+ * pipeline their big models; chips programmed through XLA only run JAX
+ * whatever is given (step_framework). */
+static void infer_framework(const FlagArgs *a, const Cluster *c, Workload *w)
+{
+    if (a->set[FLAG_FRAMEWORK] || !a->set[FLAG_ZERO] || a->num[FLAG_ZERO] < 2 ||
+        (a->set[FLAG_PP] && a->num[FLAG_PP] > 1))
+        return;
+    if (!kernel_arch(&c->gpu)->compiled_only)
+        w->framework = WL_FW_PYTORCH;
+}
+
 bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,
                      SweepOptions *given)
 {
-    return build_cluster(cmd, a, c) && build_workload(cmd, a, w) &&
-           build_request(cmd, a, c, given);
+    if (!(build_cluster(cmd, a, c) && build_workload(cmd, a, w) &&
+          build_request(cmd, a, c, given)))
+        return false;
+    infer_framework(a, c, w);
+    return true;
 }
 
 bool evalflags_mapping(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w, Mapping *m)

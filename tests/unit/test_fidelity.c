@@ -149,8 +149,21 @@ static bool case_eval(const Case *k, StepResult *r, Cluster *c, Workload *w, Map
     char *argv[MAX_ARGS];
     int argc = 0;
     argv[argc++] = "eval";
-    for (char *t = strtok(buf, " "); t && argc < MAX_ARGS - 1; t = strtok(NULL, " "))
+    /* SCALELAB_FIDELITY_AUTO=1: every case as a tester who never names the
+     * framework would write it (--framework dropped, the default decides) */
+    const char *strip = getenv("SCALELAB_FIDELITY_AUTO");
+    bool drop_fw = strip && *strip == '1', skip = false;
+    for (char *t = strtok(buf, " "); t && argc < MAX_ARGS - 1; t = strtok(NULL, " ")) {
+        if (skip) {
+            skip = false;
+            continue;
+        }
+        if (drop_fw && strcmp(t, "--framework") == 0) {
+            skip = true;
+            continue;
+        }
         argv[argc++] = t;
+    }
     argv[argc] = NULL;
     FlagArgs a;
     SweepOptions o;
@@ -158,6 +171,8 @@ static bool case_eval(const Case *k, StepResult *r, Cluster *c, Workload *w, Map
         !evalflags_build("fidelity", &a, c, w, &o))
         return false;
     evalflags_pin_as_eval(w, &o);
+    if (!a.set[FLAG_INTERLEAVE])
+        o.interleave = 0;
     if (!a.set[FLAG_RECOMPUTE])
         o.recompute = SWEEP_FREE;
     if (!a.set[FLAG_OFFLOAD])
