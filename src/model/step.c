@@ -784,9 +784,10 @@ static void step_optimizer(const Step *S, StepResult *r)
 
 /* Offload of weights and activations to host memory over the host link,
  * per micro-batch, under that micro-batch's compute (Megatron-Core
- * --cpu-offloading, ZeRO-Infinity's parameter offload): activations go down
- * in forward and come back in backward; offloaded weights come up for
- * forward and again for backward and their gradients (FP32) go down. */
+ * --cpu-offloading, ZeRO-Infinity's parameter offload): the activations one
+ * micro-batch leaves in the stage go down in forward and come back in
+ * backward; offloaded weights come up for forward and again for backward
+ * and their gradients (FP32) go down. */
 static void step_offload(const Step *S, StepResult *r, double act_bytes)
 {
     int off = S->w->offload;
@@ -814,9 +815,9 @@ static void step_offload(const Step *S, StepResult *r, double act_bytes)
  * holds floor(L/p), the last too when at least two stages are short. Full
  * recompute also holds one layer's whole working set while it recomputes;
  * the last stage adds its fp32 logits. Then what frameworks allocate beside
- * the tensors [U, each a stated estimate]: Transformer Engine's FP8 copy of
- * each weight and its transpose (2 bytes per local parameter, TE docs
- * "FP8 weight caching"), ZeRO-3's two gathered layers in flight, the TP
+ * the tensors [U, each a stated estimate]: Transformer Engine's FP8 weights
+ * and their transposes in place of the BF16 weights (2 bytes per local
+ * parameter), ZeRO-3's two gathered layers in flight, the TP
  * overlap's userbuffers (3 activation buffers), ~1.5 GiB of CUDA context,
  * NCCL buffers and cuBLAS workspaces (0.5 GiB of runtime on TPUs), and
  * the PyTorch caching allocator's fragmentation: 5% of the tensors under
@@ -840,6 +841,7 @@ static void step_memory(const Step *S, StepResult *r)
     double keep_d = rc * S->stored_dense + (1 - rc) * S->full_dense;
     double keep_m = rc * S->stored_moe + (1 - rc) * S->full_moe;
     double per_layer = (1 - moe_share) * keep_d + moe_share * keep_m;
+    r->mem_act_mb = per_layer * S->Ls; /* one micro-batch through the stage */
     double working = S->full ? fmax(S->full_dense, S->full_moe) : 0;
     double first = per_layer * L_first * in_flight * interleave + working;
     double last = per_layer * L_last + S->logits + working;
@@ -857,7 +859,16 @@ static void step_memory(const Step *S, StepResult *r)
         r->mem_weights *= keep;
         r->mem_grads *= keep;
     }
-    r->mem_fp8_copies = S->fp8 && m->zero < 3 ? 2.0 * S->n_dense + 2.0 * S->n_expert : 0;
+    /* FP8 under Transformer Engine: NVIDIA's recipes keep the weights
+     * themselves in FP8 (NeMo's fp8_params, Megatron's --fp8-param-gather,
+     * dgxc-benchmarking configure.sh) [R]: a byte per weight and a byte for
+     * its transpose instead of the BF16 weight, so 2 bytes replace the 2 of
+     * mem_weights; elsewhere (torchao) an FP8 copy is cast per GEMM and freed */
+    r->mem_fp8_copies = 0;
+    if (S->fp8 && S->f->kern.stack == KERNEL_FUSED && m->zero < 3) {
+        r->mem_fp8_copies = 2.0 * (S->n_dense + S->n_expert);
+        r->mem_weights = 0;
+    }
     /* ZeRO-3: two layers gathered (the running one and the prefetched one),
      * parameters and their gradients; under a pipeline the whole stage's
      * parameters and FP32 gradients, unsharded (fsdp_keeps_stage) */
@@ -1023,7 +1034,7 @@ static void step_run(const StepPrep *f, const Workload *w, const Mapping *m, con
     r->comm_slowdown_s = S.mb * S.comm_slow_s;
     step_bubble(&S, r);
     step_dp(&S, r, edp_given);
-    step_offload(&S, r, r->mem_activations);
+    step_offload(&S, r, r->mem_act_mb);
     step_rates(&S, r);
 }
 

@@ -143,6 +143,7 @@ typedef struct {
     double mem_reserve;    /* the caching allocator's reserve and fragmentation */
     double mem_logits;     /* the last stage's logits (inside mem_activations) */
     double mem_host_bytes; /* offloaded to host memory */
+    double mem_act_mb;     /* activations one micro-batch keeps in the stage */
     double offload_s;      /* host-link time per step not hidden behind compute */
     WlFramework framework; /* resolved */
 } StepResult;

@@ -319,13 +319,16 @@ static const Rung ladder[LADDER_LEVELS][LADDER_WIDTH] = {
 };
 
 /* Whether the ladder may offload activations: when the search frees it and
- * the framework can (Megatron-Core's --cpu-offloading, MaxText's offloading
- * remat policies; PyTorch's FSDP stacks and DeepSpeed's ZeRO-3 of 2021 do
- * not offload activations). */
+ * the framework does (MaxText's offloading remat policies on TPU hosts;
+ * Megatron-Core's --cpu-offloading, which NVIDIA's recipes use over the
+ * NVLink-C2C of Grace systems, 100 GB/s and more per GPU, not over PCIe;
+ * PyTorch's FSDP stacks and DeepSpeed's ZeRO-3 of 2021 do not offload
+ * activations). */
 static bool offload_free(const Search *s)
 {
     WlFramework f = s->prep.framework;
-    return s->o.offload == SWEEP_FREE && (f == WL_FW_MEGATRON || f == WL_FW_JAX);
+    return s->o.offload == SWEEP_FREE &&
+           (f == WL_FW_JAX || (f == WL_FW_MEGATRON && s->c->host_bytes_per_s >= 100e9));
 }
 
 /* The rung with the search's pins applied. */
@@ -415,8 +418,12 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     double least_mem = 0; /* of least, the rung that does not fit with the least memory */
     Mapping mr;
     StepResult res;
-    int lv = *level;
-    for (; lv < LADDER_LEVELS && !fit; lv++)
+    int lv = *level, first_fit = -1;
+    /* settled: a rung fits that costs no host-link time; an offloading rung
+     * whose transfers show does not stop the climb (a recompute above it
+     * may be faster), it is only kept if nothing faster fits */
+    bool settled = false;
+    for (; lv < LADDER_LEVELS && !settled; lv++)
         for (int k = 0; k < LADDER_WIDTH && ladder[lv][k].zero >= 0; k++) {
             if (ladder[lv][k].offload && !offload_free(s))
                 continue;
@@ -439,7 +446,10 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
             if (!have)
                 base = res, base_rung = r;
             have = true;
+            if (res.fits && first_fit < 0)
+                first_fit = lv;
             fit |= res.fits;
+            settled |= res.fits && !(res.offload_s > 0);
         }
     if (have && !fit) {
         have = rung_eval(s, m, span, edp, mb, least, true, &mr, &res);
@@ -449,7 +459,7 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     if (have)
         s->r->n++;
     if (fit)
-        *level = lv - 1;
+        *level = first_fit;
     return true;
 }
 
