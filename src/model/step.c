@@ -862,13 +862,9 @@ static void step_memory(const Step *S, StepResult *r)
     /* FP8 under Transformer Engine: NVIDIA's recipes keep the weights
      * themselves in FP8 (NeMo's fp8_params, Megatron's --fp8-param-gather,
      * dgxc-benchmarking configure.sh) [R]: a byte per weight and a byte for
-     * its transpose instead of the BF16 weight, so 2 bytes replace the 2 of
-     * mem_weights; elsewhere (torchao) an FP8 copy is cast per GEMM and freed */
+     * its transpose take the 2 bytes mem_weights counts, no copy beside
+     * them; torchao casts an FP8 copy per GEMM and frees it */
     r->mem_fp8_copies = 0;
-    if (S->fp8 && S->f->kern.stack == KERNEL_FUSED && m->zero < 3) {
-        r->mem_fp8_copies = 2.0 * (S->n_dense + S->n_expert);
-        r->mem_weights = 0;
-    }
     /* ZeRO-3: two layers gathered (the running one and the prefetched one),
      * parameters and their gradients; under a pipeline the whole stage's
      * parameters and FP32 gradients, unsharded (fsdp_keeps_stage) */
