@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* test_fidelity — the bandwidth model against published measurements.
  *
- * Two sets of published runs (the case table below, each with its source):
- * the TUNED set chose the calibration constants of step.c and collective.c
- * (SC21 Table 1 for A100; one Llama 3 405B run for Hopper BF16; one NeMo
- * GPT-3 run for Hopper FP8; two Megatron-Bridge GB200 runs for Blackwell;
- * two nccl-tests figures for collectives), the HELD-OUT set never chose
- * anything and is only checked: at least 75% of it within 15% and a mean
- * error of at most 12%, and every run of either set fits in memory, since
- * it trained. SCALELAB_FIDELITY=1 prints every case, its error and where
- * its time goes.
+ * Two sets of published runs (tests/fidelity/cases.tsv, each with its
+ * source): the TUNED set chose the calibration constants of kernel.c,
+ * step.c and collective.c (SC21 Table 1 for A100; one Llama 3 405B run for
+ * Hopper BF16; one NeMo GPT-3 run for Hopper FP8; four Megatron-Bridge
+ * GB200/GB300 runs for Blackwell; the torchtitan family for the TP
+ * overlap's exposed share; two nccl-tests figures for collectives), the
+ * HELD-OUT groups never chose anything and are only checked against guards
+ * (test_fidelity_held_out_sets). SCALELAB_FIDELITY=1 prints every case and
+ * its error, 2 also where its time goes and the residuals by source,
+ * generation x size and feature; SCALELAB_FIDELITY_AUTO=1 drops every
+ * case's --framework (what a tester who never names it gets).
  *
  * The behaviour tests after the table check published orderings rather
- * than figures:
+ * than figures: H100 over A100 by model size, FSDP per-GPU throughput
+ * against its nodes, the FP8 and async-TP gains (pairs of cases of one
+ * source), and
  *   SC21 §5.4.1 Fig. 13 (GPT 162B on 64 A100: TP 8 best, TP 16 and 32
  *   worse), §5.4.3 Fig. 15 (GPT 5.9B on 64 A100: TP 16 across two nodes
  *   roughly halves TP 8's throughput), the bubble law (SC21 §2.2), NCCL's
@@ -405,17 +409,20 @@ static void test_fidelity_tuned_set(void **state)
 }
 
 /* Each held-out group as it stands (README "Fidelity" gives the figures):
- * the bars are guards against regressions, above the project's targets
- * (80% within 15%, mean at most 10%), which the model does not meet yet. */
+ * the bars are guards against regressions, short of the project's targets
+ * (80% within 15%, mean at most 10%), which the model does not meet yet in
+ * every group. Every published configuration that is expressible must fit
+ * but for the few README names. */
 static void test_fidelity_held_out_sets(void **state)
 {
     (void)state;
     const char groups[3] = {'a', 'b', 'c'};
-    const double bar[3] = {0.25, 0.45, 0.45};
+    const double bar[3] = {0.14, 0.16, 0.25}, share[3] = {0.72, 0.73, 0.47};
+    const int unfit[3] = {1, 1, 21};
     for (int g = 0; g < 3; g++) {
         Score sc = score("HELD", groups[g], NULL);
         assert_true(sc.n >= 30);
-        if (sc.sum_abs / sc.n > bar[g]) {
+        if (sc.sum_abs / sc.n > bar[g] || sc.within < share[g] * sc.n || sc.unfit > unfit[g]) {
             print_error("held out (%c): %d of %d within 15%%, mean error %.1f%%\n", groups[g],
                         sc.within, sc.n, 100 * sc.sum_abs / sc.n);
             fail();
@@ -432,7 +439,108 @@ static void test_fidelity_sp22_calculon_set(void **state)
     if (verbose())
         printf("SP22 (Calculon's set): mean error %.1f%% (Calculon's own: 3.7%%)\n\n",
                100 * sc.sum_abs / sc.n);
-    assert_true(sc.sum_abs / sc.n <= 0.08);
+    assert_true(sc.sum_abs / sc.n <= 0.04);
+}
+
+/* --- published orderings between cases of the table ---------------------
+ * Each compares two runs of one source that differ in one thing, so the
+ * source's own counting cancels: the model must order them as the source
+ * does, by about as much. */
+
+/* The case with this id, evaluated (fails the test when absent or not
+ * expressible). */
+static const Outcome *outcome_of(const char *id, const Case **k)
+{
+    evaluate_all();
+    for (int i = 0; i < n_cases; i++)
+        if (strcmp(cases[i].id, id) == 0) {
+            if (!outcomes[i].ok) {
+                print_error("case %s does not evaluate\n", id);
+                fail();
+            }
+            if (k)
+                *k = &cases[i];
+            return &outcomes[i];
+        }
+    print_error("no case %s in %s\n", id, CASES_TSV);
+    fail();
+    return NULL;
+}
+
+/* Model and published ratio of case a's throughput over case b's (a step
+ * time metric inverts). */
+static void ratio_of(const char *a, const char *b, double *model, double *published)
+{
+    const Case *ka, *kb;
+    const Outcome *oa = outcome_of(a, &ka), *ob = outcome_of(b, &kb);
+    bool sec = strcmp(ka->metric, "SEC") == 0;
+    *model = sec ? ob->got / oa->got : oa->got / ob->got;
+    *published = sec ? kb->published / ka->published : ka->published / kb->published;
+    if (verbose())
+        printf("%s / %s: model %.3f, published %.3f\n", a, b, *model, *published);
+}
+
+/* H100 over A100, same framework and configuration (llm-foundry's MPT at
+ * 2K context on 8 and 64 GPUs): well below the 3.17x of the dense BF16
+ * peaks, and lower for a small model (its GEMMs are thinner, its
+ * element-wise and attention work weigh more) than for a large one
+ * (published 2.29x for 7B, 2.53x for 70B). */
+static void test_fidelity_h100_over_a100_by_size(void **state)
+{
+    (void)state;
+    double m7, p7, m70, p70;
+    ratio_of("R228", "R250", &m7, &p7);
+    ratio_of("R230", "R255", &m70, &p70);
+    assert_true(fabs(m7 / p7 - 1) <= 0.15);
+    assert_true(fabs(m70 / p70 - 1) <= 0.15);
+    assert_true(m7 < 0.97 * m70);
+    assert_true(m70 < 989.0 / 312.0);
+}
+
+/* Per-GPU throughput falls as FSDP spans more nodes: torchtitan's Llama 3
+ * 8B from 1 to 16 nodes (published -2.7%), llm-foundry's MPT-7B from 16 to
+ * 64 nodes (-7.7%); the model's rings grow with the nodes and so does the
+ * compute they slow (step.c comm_sm_share). */
+static void test_fidelity_fsdp_per_gpu_falls_with_nodes(void **state)
+{
+    (void)state;
+    double m, p;
+    ratio_of("R279", "R276", &m, &p); /* 128 GPUs over 8 */
+    assert_true(p < 1 && m < 0.99 && m > 0.90);
+    ratio_of("R216", "R214", &m, &p); /* 512 GPUs over 128 */
+    assert_true(p < 1 && m < 0.985 && m > 0.85);
+}
+
+/* FP8 against BF16, same configuration: NVIDIA's NeMo recipes on H100
+ * (Llama 3 8B 1.33x, 70B 1.34x, GPT-3 175B 1.51x end to end) and
+ * torchtitan's torchao float8 (1.28x): 1.2-1.5x, not the 2x of the peaks,
+ * since attention and element-wise work stay in BF16. */
+static void test_fidelity_fp8_gain(void **state)
+{
+    (void)state;
+    static const char *pairs[][2] = {
+        {"R154", "R151"}, {"R160", "R157"}, {"R172", "R169"}, {"R278", "R277"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        double m, p;
+        ratio_of(pairs[i][0], pairs[i][1], &m, &p);
+        assert_true(fabs(m / p - 1) <= 0.10);
+        assert_true(m > 1.15 && m < 1.6);
+    }
+}
+
+/* Async TP against vanilla TP 8 in torchtitan on H100 (BF16): +9.2% for
+ * Llama 3 70B, +9.9% for 8B end to end; the overlap hides part of the TP
+ * time, not all of it. */
+static void test_fidelity_async_tp_gain(void **state)
+{
+    (void)state;
+    static const char *pairs[][2] = {{"R295", "R294"}, {"R301", "R300"}};
+    for (size_t i = 0; i < 2; i++) {
+        double m, p;
+        ratio_of(pairs[i][0], pairs[i][1], &m, &p);
+        assert_true(m > 1.04 && m < 1.15);
+        assert_true(fabs((m - 1) / (p - 1) - 1) <= 0.5);
+    }
 }
 
 /* SC21 Table 2, ZeRO-3 without model parallelism: GPT-3 175B, batch 1536
@@ -680,6 +788,10 @@ int main(void)
         cmocka_unit_test(test_fidelity_seeds_tp_across_domains),
         cmocka_unit_test(test_fidelity_seeds_moe_in_racks),
         cmocka_unit_test(test_fidelity_moe_orderings),
+        cmocka_unit_test(test_fidelity_h100_over_a100_by_size),
+        cmocka_unit_test(test_fidelity_fsdp_per_gpu_falls_with_nodes),
+        cmocka_unit_test(test_fidelity_fp8_gain),
+        cmocka_unit_test(test_fidelity_async_tp_gain),
     };
     return cmocka_run_group_tests_name("fidelity", tests, NULL, NULL);
 }
