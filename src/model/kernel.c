@@ -106,6 +106,15 @@ double kernel_clock_at_power(const GpuSpec *g, double cap_w)
     return dyn > 0.05 ? cbrt(dyn) : cbrt(0.05);
 }
 
+/* The reciprocals kernel_gemm_s multiplies by. */
+static void kernel_ctx_reciprocals(KernelCtx *k)
+{
+    k->inv_tile_m = 1.0 / k->a.tile_m;
+    k->inv_tile_n = 1.0 / k->a.tile_n;
+    k->inv_sms = 1.0 / k->sms;
+    k->inv_hbm_bps = k->hbm_bps > 0 ? 1.0 / k->hbm_bps : 0;
+}
+
 const char *kernel_stack_name(KernelStack s)
 {
     static const char *const names[] = {"fused", "eager", "compiled", "xla"};
@@ -137,6 +146,7 @@ void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w, KernelS
     k->hbm_bps = g->hbm_bytes_per_s * a->hbm_share;
     k->stack = stack;
     k->flat = false;
+    kernel_ctx_reciprocals(k);
 }
 
 void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch_s,
@@ -171,6 +181,20 @@ void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch
     k->hbm_bps = g->hbm_bytes_per_s;
     k->stack = KERNEL_FUSED;
     k->flat = true;
+    kernel_ctx_reciprocals(k);
+}
+
+/* ceil and floor of a positive double below 2^53 without libm (these run
+ * in every GEMM of every evaluation: make bench's < 2 us per step) */
+static double up(double x)
+{
+    double f = (double)(long long)x;
+    return f < x ? f + 1 : f;
+}
+
+static double down(double x)
+{
+    return (double)(long long)x;
 }
 
 double kernel_gemm_s(const KernelCtx *k, double M, double N, double K, int groups, KernelPrec p,
@@ -179,23 +203,23 @@ double kernel_gemm_s(const KernelCtx *k, double M, double N, double K, int group
     if (!(M > 0) || !(N > 0) || !(K > 0) || groups < 1)
         return 0;
     const KernelArch *a = &k->a;
-    double tiles = ceil(M / a->tile_m) * ceil(N / a->tile_n) * groups;
+    double tiles = up(M * k->inv_tile_m) * up(N * k->inv_tile_n) * groups;
     /* split-K: a GEMM of fewer tiles than SMs and a long K spreads K over
      * the idle SMs (cuBLAS heuristics), in chunks of at least 1,024 */
     double split = 1;
     if (tiles < k->sms) {
-        split = floor(k->sms / tiles);
-        double most = floor(K / 1024);
+        split = down(k->sms / tiles);
+        double most = down(K * (1.0 / 1024));
         split = split < most ? split : most;
         if (split < 1)
             split = 1;
     }
-    double waves = ceil(tiles * split / k->sms);
-    double compute = waves * (K / split + a->tile_k0) * k->tile_s[p];
+    double waves = up(tiles * split * k->inv_sms);
+    double compute = waves * ((split > 1 ? K / split : K) + a->tile_k0) * k->tile_s[p];
     double bytes = groups * (in_bytes * (M * K + K * N) + out_bytes * M * N);
     if (split > 1) /* fp32 partial sums written and read back */
         bytes += groups * 8.0 * M * N * split;
-    double memory = bytes / k->hbm_bps;
+    double memory = bytes * k->inv_hbm_bps;
     return (compute > memory ? compute : memory) + a->launch_s;
 }
 

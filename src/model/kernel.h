@@ -88,6 +88,7 @@ typedef struct {
     double clock;      /* sustained clock / the clock the peak is quoted at (power cap) */
     KernelStack stack; /* the framework's kernels */
     bool flat;         /* the idealised chip (kernel_ctx_flat) */
+    double inv_tile_m, inv_tile_n, inv_sms, inv_hbm_bps; /* for kernel_gemm_s */
 } KernelCtx;
 
 /* The sustained clock under a board-power cap (0 or >= tdp: no cap):
