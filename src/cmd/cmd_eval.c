@@ -52,12 +52,24 @@ static const char eval_help[] =
     "  --batch N          global batch, sequences      --mb N   micro-batch\n"
     "  --experts N --topk K                            mixture of experts\n"
     "  --recompute none|selective|full                 --precision bf16|fp8\n"
+    "  --framework NAME   what runs it: megatron (Megatron-Core/NeMo with Transformer\n"
+    "                     Engine: fused kernels), pytorch (eager: torchtitan, FSDP,\n"
+    "                     Composer, nanotron), pytorch-compile, jax (MaxText, Paxml),\n"
+    "                     deepspeed (Megatron-DeepSpeed, its ZeRO-3 of 2021). Default:\n"
+    "                     jax on TPUs; pytorch when --zero 2|3 is given without a\n"
+    "                     pipeline (FSDP's sharding); megatron otherwise\n"
     "  --seq-parallel, --tp-overlap, --pp-overlap, --dp-overlap on|off|auto\n"
-    "                     sequence parallelism and the overlaps (auto: Megatron-Core's\n"
-    "                     defaults: SP on with TP > 1, TP overlap off, PP overlap with\n"
-    "                     interleave, DP overlap on)\n"
-    "  --swiglu on|off --flash-attention on|off   --ep-overlap on|off (DualPipe)\n"
-    "  --recompute PARTS  core_attn,norm,act,mlp,attn   --recompute-layers N\n"
+    "                     sequence parallelism and the overlaps (auto: the framework's\n"
+    "                     defaults: SP on with TP > 1, TP overlap on under Megatron as\n"
+    "                     NVIDIA's recipes run it, PP overlap with interleave, DP on)\n"
+    "  --swiglu on|off    --ep-overlap on|off (DualPipe)\n"
+    "  --flash-attention on|off|1|2|3   the attention kernel: on = the framework's\n"
+    "                     (cuDNN/FlashAttention-3 class under Megatron and JAX,\n"
+    "                     FlashAttention-2 under PyTorch); 1, 2, 3 name the version\n"
+    "  --fused-loss on|off|auto   cross entropy in place over the logits (auto: the\n"
+    "                     framework's: fused under Megatron and JAX)\n"
+    "  --recompute PARTS  core_attn,norm,act,mlp,attn, or op (PyTorch's per-op\n"
+    "                     selective checkpointing)   --recompute-layers N\n"
     "  --head-dim --v-head-dim --q-lora --kv-lora     attention widths, latent attention\n"
     "  --shared-experts --moe-layers --dense-ffn --capacity-factor   MoE shape, imbalance\n"
     "  --offload optimizer,weights,activations        to host memory over the host link\n"
@@ -137,7 +149,9 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "tp_hidden_s", r->tp_hidden_s);
     json_next_number(out, "pp_hidden_s", r->pp_hidden_s);
     json_next_number(out, "dp_hidden_s", r->dp_hidden_s);
-    fprintf(out, ",\"ep_overlap\":%s", r->ep_overlap ? "true" : "false");
+    fprintf(out, ",\"ep_overlap\":%s,\"framework\":\"%s\",\"kernels\":\"%s\"",
+            r->ep_overlap ? "true" : "false", workload_framework_name(r->framework),
+            kernel_stack_name(step_kernel_stack(r->framework)));
     fputs("},\"memory\":{\"weights\":", out);
     json_number(out, r->mem_weights);
     json_next_number(out, "grads", r->mem_grads);
