@@ -134,6 +134,7 @@ void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w, KernelS
     double per_tile = 2.0 * a->tile_m * a->tile_n;
     k->tile_s[KERNEL_BF16] = per_tile * k->sms / (k->peak[KERNEL_BF16] * a->share_bf16);
     k->tile_s[KERNEL_FP8] = per_tile * k->sms / (k->peak[KERNEL_FP8] * share8);
+    k->tile_fixed_s = a->tile_k0 * k->tile_s[KERNEL_BF16];
     /* PyTorch's SDPA runs FlashAttention-2 (eager and compiled alike); the
      * fused stack and XLA the chip's best */
     int v = flash_version;
@@ -176,6 +177,7 @@ void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch
     k->peak[KERNEL_FP8] = (g->fp8_flops > 0 ? g->fp8_flops : g->bf16_flops) * k->clock;
     k->tile_s[KERNEL_BF16] = 2.0 / (k->peak[KERNEL_BF16] * share);
     k->tile_s[KERNEL_FP8] = 2.0 / (k->peak[KERNEL_FP8] * share);
+    k->tile_fixed_s = 0;
     k->attn_flops = k->peak[KERNEL_BF16] * share;
     k->attn_bwd = 1.0;
     k->hbm_bps = g->hbm_bytes_per_s;
@@ -215,7 +217,7 @@ double kernel_gemm_s(const KernelCtx *k, double M, double N, double K, int group
             split = 1;
     }
     double waves = up(tiles * split * k->inv_sms);
-    double compute = waves * ((split > 1 ? K / split : K) + a->tile_k0) * k->tile_s[p];
+    double compute = waves * ((split > 1 ? K / split : K) * k->tile_s[p] + k->tile_fixed_s);
     double bytes = groups * (in_bytes * (M * K + K * N) + out_bytes * M * N);
     if (split > 1) /* fp32 partial sums written and read back */
         bytes += groups * 8.0 * M * N * split;

@@ -8,13 +8,16 @@
  * tiles of the library's large-GEMM kernel (tm x tn); tiles run in waves of
  * one per SM, so
  *   waves = ceil(ceil(M/tm) x ceil(N/tn) x split / SMs)
- *   t     = max(waves x 2 tm tn (K/split + k0) / (peak/SMs x share),
+ *   t     = max(waves x 2 tm tn (K/split / (peak/SMs x share)
+ *                                + k0 / (peak_bf16/SMs x share_bf16)),
  *               bytes / HBM rate) + launch
  * Tile quantization (edge tiles past M or N) and wave quantization (a last
  * wave that fills few SMs costs a whole one) come from the ceilings; k0 is
- * each tile's fixed work (prologue, epilogue) in units of K, so a short K
- * loses more; the roofline's memory side reads both inputs and writes the
- * output; split-K (split > 1) spreads a GEMM of few tiles and a long K over
+ * each tile's fixed work (prologue, epilogue) in units of K at the BF16
+ * rate: filling the pipeline and writing the BF16 output tile take the same
+ * time whatever the inputs' precision, so an FP8 main loop, twice as fast,
+ * loses twice the share of it, and a short K loses more; the roofline's memory side reads both
+ * inputs and writes the output; split-K (split > 1) spreads a GEMM of few tiles and a long K over
  * idle SMs. One share per architecture and precision is the calibration
  * (kernel.c says on what); everything else is the shape and the chip.
  *
@@ -80,14 +83,15 @@ typedef enum { KERNEL_BF16, KERNEL_FP8 } KernelPrec;
 typedef struct {
     KernelArch a; /* the architecture's figures (a copy: the context may be copied) */
     double sms;
-    double tile_s[2];  /* time of one tile's unit of work (2 tm tn FLOPs per K element) */
-    double peak[2];    /* peak FLOP/s at the sustained clock, BF16 / FP8 */
-    double attn_flops; /* attention forward FLOP/s at d = 128, long sequences */
-    double hbm_bps;    /* achievable HBM bytes/s */
-    double attn_bwd;   /* attention backward's share / forward's, for that kernel */
-    double clock;      /* sustained clock / the clock the peak is quoted at (power cap) */
-    KernelStack stack; /* the framework's kernels */
-    bool flat;         /* the idealised chip (kernel_ctx_flat) */
+    double tile_s[2];    /* time of one tile's unit of work (2 tm tn FLOPs per K element) */
+    double tile_fixed_s; /* a tile's prologue and epilogue: k0 at the BF16 rate, any precision */
+    double peak[2];      /* peak FLOP/s at the sustained clock, BF16 / FP8 */
+    double attn_flops;   /* attention forward FLOP/s at d = 128, long sequences */
+    double hbm_bps;      /* achievable HBM bytes/s */
+    double attn_bwd;     /* attention backward's share / forward's, for that kernel */
+    double clock;        /* sustained clock / the clock the peak is quoted at (power cap) */
+    KernelStack stack;   /* the framework's kernels */
+    bool flat;           /* the idealised chip (kernel_ctx_flat) */
     double inv_tile_m, inv_tile_n, inv_sms, inv_hbm_bps; /* for kernel_gemm_s */
 } KernelCtx;
 

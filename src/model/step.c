@@ -27,7 +27,8 @@
  *        micro-batch's backward (Megatron-Core DDP bucket_size) [R]: the
  *        last bucket always shows; the parameter all-gather under the
  *        first micro-batch's forward (--overlap-param-gather) [R]
- *   ZeRO-3 / FSDP  per layer: all-gather before its forward and again
+ *   ZeRO-3 / FSDP  per layer: all-gather (FP8 weights in FP8 runs, but for
+ *        DeepSpeed and XLA) before its forward and again
  *        before its backward, reduce-scatter of its gradients after,
  *        prefetched one layer ahead (PyTorch FSDP, Zhao et al. VLDB 2023
  *        §3-4) [P]: per layer what the compute cannot cover shows, and the
@@ -312,6 +313,12 @@ static void step_setup(Step *S, StepResult *r)
     S->full = w->recompute == WL_RECOMPUTE_FULL;
     S->selective = w->recompute == WL_RECOMPUTE_SELECTIVE;
     S->fp8 = w->precision == WL_FP8;
+    /* FP8 runs gather the weights in FP8: Transformer Engine's FP8
+     * parameters (NeMo fp8_params, Megatron --fp8-param-gather) and torchao's
+     * float8 FSDP all-gather (torchtitan's enable_fsdp_float8_all_gather, on
+     * in its Llama 3.1 405B preset); DeepSpeed and XLA gather BF16 */
+    WlFramework fw = S->f->framework;
+    S->gather_b = S->fp8 && fw != WL_FW_DEEPSPEED && fw != WL_FW_JAX ? 1.0 : S->act_b;
     S->rc_mask = workload_recompute_mask(w);
     S->rc_layers = S->rc_mask == 0                                          ? 0
                    : w->recompute_layers > 0 && w->recompute_layers < S->Ls ? w->recompute_layers
@@ -651,7 +658,7 @@ static void dp_add(const Step *S, StepResult *r, double n, GroupSpan g, int shar
         return;
     }
     a = collective_cost_with(COLL_REDUCE_SCATTER, grad, sh, S->c, cp);
-    ag = collective_cost_with(COLL_ALL_GATHER, S->act_b * n, sh, S->c, cp);
+    ag = collective_cost_with(COLL_ALL_GATHER, S->gather_b * n, sh, S->c, cp);
     b = collective_cost_with(COLL_REDUCE_SCATTER, bucket, sh, S->c, cp);
     dc->share = comm_sm_share(&a);
     dc->group = sh.size;
@@ -673,7 +680,7 @@ static void dp_add(const Step *S, StepResult *r, double n, GroupSpan g, int shar
      * one collective per weight tensor: DeepSpeed's ZeRO-3 of 2021) */
     double pieces =
         S->Ls * (zero3_per_tensor(S) ? workload_layer_tensors(S->w, S->w->layers - 1) : 1);
-    CollCost la = collective_cost_with(COLL_ALL_GATHER, S->act_b * n / pieces, sh, S->c, cp);
+    CollCost la = collective_cost_with(COLL_ALL_GATHER, S->gather_b * n / pieces, sh, S->c, cp);
     CollCost lr = collective_cost_with(COLL_REDUCE_SCATTER, grad / pieces, sh, S->c, cp);
     double per_layer = pieces / S->Ls, gathers = S->full ? 3.0 : 2.0;
     dc->per_layer_ag_s += per_layer * la.time_s;

@@ -43,6 +43,7 @@ typedef struct {
     double t, pp, d, e, v, b, s, h, L, V, s_loc, mb;
     int Ls, Lc;
     double act_b;
+    double gather_b; /* bytes per parameter the ZeRO/FSDP weight all-gather moves */
     bool full, selective, moe, sp, fp8;
     int rc_mask;           /* WL_RC_* recomputed */
     double rc_layers;      /* layers of the stage that recompute (the rest keep all) */
