@@ -12,6 +12,8 @@
  * table (0.6 of peak near 1 GFLOP, 0.9 above 16 GFLOP, MODEL-FACTS §4.4)
  * is matched by k0 = 128 on Ampere [D]; Hopper's and Blackwell's main loops
  * are 3.2x and 7x as fast per SM for similar epilogues, so k0 = 256 [U].
+ * k0 is work at the BF16 rate in every precision (the pipeline's fill and
+ * the BF16 output tile's write do not speed up with FP8 inputs).
  * launch: 2 us per kernel (Calculon's table again [D]). hbm_share: STREAM-
  * like kernels reach ~90% of the HBM peak (NVIDIA's nvbandwidth and
  * BabelStream figures quoted in MODEL-FACTS §1.1 terms) [S].
@@ -20,9 +22,10 @@
  * runs only (tests/fidelity/cases.tsv marks them TUNED; nothing else chose
  * a number):
  *   ampere      Megatron SC21 Table 1 (10 runs of 1.7B-1T GPT on DGX A100)
- *   hopper      Llama 3 405B on 8,192 H100 (Llama 3 paper Table 4) and the
- *               llm-foundry MPT-7B/70B rows on 8-64 H100 (BF16); FP8: NeMo
- *               24.07 GPT-3 175B on 512 H100
+ *   hopper      Llama 3 405B on 8,192 H100 (Llama 3 paper Table 4, BF16);
+ *               FP8: NeMo 24.07 GPT-3 175B on 512 H100 (the torchtitan rows,
+ *               also TUNED, chose no share: they fit the eager stack's
+ *               element-wise passes and the TP overlap, layer.c and step.c)
  *   blackwell   Megatron-Bridge 25.11 Llama 3 8B FP8 on 8 GB200 and
  *               DeepSeek-V3 BF16 on 256 GB200
  *   blackwell-ultra  the same two rows on GB300
@@ -30,11 +33,12 @@
  * 50-73% of the A100 peak forward (Dao 2023, abstract), its backward about
  * 0.85 of that; FlashAttention-3 / cuDNN reach ~66% forward on H100 at head
  * width 128 (Shah et al. 2024 §4: 640-660 TFLOP/s of 989), backward ~0.8 of
- * it. Blackwell's kernels (cuDNN 9, FlashAttention-4) are taken at the
- * Hopper share [U]; Blackwell Ultra doubles the exponent units of the
- * softmax (NVIDIA Blackwell Ultra blog) [S]. AMD, TPU and Trainium have no
- * tuning run: their shares are stated guesses [U] checked against the
- * held-out runs, never tuned on them.
+ * it; FlashAttention-2 on H100 ~35% forward and about the same backward
+ * (the same paper's FlashAttention-2 bars, 330-350 TFLOP/s), FlashAttention-1
+ * ~20% (its A100 share over the 3.2x peak). Blackwell's kernels (cuDNN 9, FlashAttention-4) are
+ * taken at the Hopper share [U]; Blackwell Ultra doubles the exponent units of the softmax (NVIDIA
+ * Blackwell Ultra blog) [S]. AMD, TPU and Trainium have no tuning run: their shares are stated
+ * guesses [U] checked against the held-out runs, never tuned on them.
  */
 #include "model/kernel.h"
 

@@ -121,10 +121,12 @@ StepStateBytes step_state_bytes_of(WlFramework f, double params, int zero, doubl
  * crosses the network runs two channels per NIC (NCCL's default
  * NCCL_NCHANNELS_PER_NET_PEER), 16 CTAs on an 8-NIC server (12% of an
  * H100's SMs), and its copies through HBM at NIC and NVLink rates slow the
- * kernels beside them too: 20% [D][U]. This is what makes FSDP's per-GPU
- * throughput fall as its rings span more nodes (3-7% from 1 to 16 nodes in
- * llm-foundry's and torchtitan's tables): the rings' time, latency
- * included, grows with the nodes and so does the compute they slow. */
+ * kernels beside them too: 20% [D][U; chosen with torchtitan's 8- and
+ * 128-GPU FSDP rows in view, which are TUNED]. This is what makes FSDP's
+ * per-GPU throughput fall as its rings span more nodes (torchtitan 1 to 16
+ * nodes -2.7%; llm-foundry's 16 to 64 nodes -7.7%, never tuned on, is the
+ * check): the rings' time, latency included, grows with the nodes and so
+ * does the compute they slow. */
 static double comm_sm_share(const CollCost *c)
 {
     return c->tier_bytes[TIER_OUT] > 0 || c->tier_bytes[TIER_ACROSS] > 0 ? 0.20 : 0.08;
