@@ -24,9 +24,6 @@ static const Style part_style[STEP_PART_COUNT] = {
 };
 static const char *const part_utf8[STEP_PART_COUNT] = {"█", "▓", "▒", "░", "▄", "▀"};
 static const char *const part_ascii[STEP_PART_COUNT] = {"#", "T", "P", ".", "D", "E"};
-/* The same words as step_part_name, kept here so charts need no step code. */
-static const char *const part_name[STEP_PART_COUNT] = {"compute", "TP", "PP",
-                                                       "bubble",  "DP", "EP"};
 
 Style chart_part_style(StepPart part)
 {
@@ -128,8 +125,8 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
         if (p != STEP_COMPUTE && !(r->part_s[p] > 0) && !(ref && ref->part_s[p] > 0))
             continue;
         char t[32], item[96];
-        snprintf(item, sizeof item, "%s %s %s", chart_part_glyph((StepPart)p, ascii), part_name[p],
-                 chart_time(r->part_s[p], ascii, t, sizeof t));
+        snprintf(item, sizeof item, "%s %s %s", chart_part_glyph((StepPart)p, ascii),
+                 step_part_name((StepPart)p), chart_time(r->part_s[p], ascii, t, sizeof t));
         int iw = utf8_width(item);
         if (col > 0 && col + iw > w) {
             col = 0;
@@ -295,7 +292,7 @@ char *chart_step_bar_describe(const StepResult *r, const StepResult *ref, bool a
     strbuf_add(&b, "\n");
     double total = chart_parts_total(r);
     for (int p = 0; p < STEP_PART_COUNT; p++) {
-        strbuf_addf(&b, "%-10s %-11s %4.0f%%", part_name[p],
+        strbuf_addf(&b, "%-10s %-11s %4.0f%%", step_part_name((StepPart)p),
                     chart_time(r->part_s[p], ascii, t, sizeof t),
                     total > 0 ? 100 * r->part_s[p] / total : 0);
         if (ref)

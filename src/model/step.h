@@ -102,6 +102,14 @@ typedef struct {
     double tp_hidden_s;  /* TP time hidden behind GEMMs (tp_overlap) */
     double pp_hidden_s;  /* PP send time hidden behind compute (pp_overlap) */
     double ep_permute_s; /* MoE token permutation (inside part EP) */
+    /* ---- facts the screens show beside the numbers (step_eval only) ----
+     * Per dimension, the id (mapping_group_of) of the first group that spans
+     * more than one scale-up domain, -1 when none does (or, on a very large
+     * cluster, none is found among the first groups: span_first_straddler).
+     * step_eval_spans and step_eval_prepared, which know no placement, leave
+     * every entry -1. The memory verdict's figures are mem_per_gpu_bytes
+     * (need) and hbm_bytes (have). */
+    int straddle_group[DIM_COUNT];
 } StepResult;
 
 typedef enum {
@@ -172,7 +180,11 @@ StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Map
                               const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
                               StepDetail detail, StepResult *out, char *err, size_t err_len);
 
-const char *step_part_name(StepPart part); /* "compute", "TP", "PP", "bubble", "DP", "EP" */
+/* The one table of the parts' names: short ("compute", "TP", "PP",
+ * "bubble", "DP", "EP") for bars and keys, and in words ("TP all-reduce",
+ * "pipeline bubble", ...) for sentences. */
+const char *step_part_name(StepPart part);
+const char *step_part_words(StepPart part);
 
 /* One line that explains how a part's time was computed, with the current
  * values substituted ("TP: 4 x 96 layers x 8 micro-batches x all-reduce of

@@ -335,7 +335,7 @@ static void screen_present_effect(PresentState *ps, const char *move, bool ascii
         return;
     }
     snprintf(ps->effect, sizeof ps->effect, "%s: %s %s %s %s, step %+.0f%%", move,
-             screen_compare_part_words(part),
+             step_part_words(part),
              units_format(UNITS_TIME, a->part_s[part], ascii, t0, sizeof t0), ascii ? "->" : "→",
              units_format(UNITS_TIME, b->part_s[part], ascii, t1, sizeof t1), pct);
 }

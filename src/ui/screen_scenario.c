@@ -167,8 +167,7 @@ static void screen_scenario_effect(ScenarioView *v, bool ascii)
                  screen_scenario_time(b->step_s, ascii, t1));
         return;
     }
-    snprintf(v->last, sizeof v->last, "%s %s %s %s, step %+.0f%%",
-             screen_compare_part_words((StepPart)best),
+    snprintf(v->last, sizeof v->last, "%s %s %s %s, step %+.0f%%", step_part_words((StepPart)best),
              screen_scenario_time(a->part_s[best], ascii, t0), ascii ? "->" : "→",
              screen_scenario_time(b->part_s[best], ascii, t1), pct);
 }

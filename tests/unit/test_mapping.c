@@ -461,7 +461,10 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
         int gpu = placement_gpu_of(p, q);
         s.size++;
         dom_count[gpu / c->domain_gpus]++;
-        leaf_count[gpu / block]++;
+        /* a leaf (or rail unit) stands in one site: blocks restart at each */
+        int site = gpu / c->domain_gpus / dom_per_site, site_gpus = dom_per_site * c->domain_gpus;
+        int per_site = (site_gpus + block - 1) / block;
+        leaf_count[site * per_site + (gpu - site * site_gpus) / block]++;
         at[gpu / c->domain_gpus][gpu % c->domain_gpus] = true;
         pos_used[gpu % c->domain_gpus] = true;
         site_count[gpu / c->domain_gpus / dom_per_site]++;
