@@ -486,9 +486,17 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
     static const struct {
         const char *name;
         unsigned bit;
-    } names[] = {{"move", SCN_ALLOW_MOVE},     {"degrees", SCN_ALLOW_DEGREES},
-                 {"micro", SCN_ALLOW_MICRO},   {"domain", SCN_ALLOW_DOMAIN},
-                 {"system", SCN_ALLOW_SYSTEM}, {"search", SCN_ALLOW_SEARCH}};
+    } names[] = {{"move", SCN_ALLOW_MOVE},
+                 {"degrees", SCN_ALLOW_DEGREES},
+                 {"micro", SCN_ALLOW_MICRO},
+                 {"domain", SCN_ALLOW_DOMAIN},
+                 {"system", SCN_ALLOW_SYSTEM},
+                 {"search", SCN_ALLOW_SEARCH},
+                 {"groups", SCN_ALLOW_GROUPS},
+                 {"tp groups", SCN_ALLOW_GROUPS | SCN_ALLOW_GROUP_DIM(DIM_TP)},
+                 {"pp groups", SCN_ALLOW_GROUPS | SCN_ALLOW_GROUP_DIM(DIM_PP)},
+                 {"dp groups", SCN_ALLOW_GROUPS | SCN_ALLOW_GROUP_DIM(DIM_DP)},
+                 {"ep groups", SCN_ALLOW_GROUPS | SCN_ALLOW_GROUP_DIM(DIM_EP)}};
     unsigned allow = 0;
     lua_Integer len = list_len(L, -1, what, "allow", MAX_ITEMS);
     for (lua_Integer i = 1; i <= len; i++) {
@@ -499,8 +507,8 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
                 bit = names[k].bit;
         if (!bit)
             luaL_error(L,
-                       "%s: allow[%I] = '%s' is not one of move, degrees, micro, domain, "
-                       "system, search",
+                       "%s: allow[%I] = '%s' is not one of move, groups, tp groups, pp "
+                       "groups, dp groups, ep groups, degrees, micro, domain, system, search",
                        what, i, s);
         allow |= bit;
         lua_pop(L, 1);
@@ -1313,18 +1321,20 @@ static int run_debrief(lua_State *L)
     return 1;
 }
 
-/* "You took 5 moves (par 3); you used search." */
+/* "12 key presses, par 8: over par by 4." (moves counts key presses). */
 static void debrief_play_line(const Page *p, const LessonPlay *play, char *buf, size_t n)
 {
-    int len;
-    if (p->par > 0)
-        len = snprintf(buf, n, "You took %d move%s, par %d%s", play->moves,
-                       play->moves == 1 ? "" : "s", p->par,
-                       play->moves < p->par    ? ": under par!"
-                       : play->moves == p->par ? ": on par."
-                                               : ".");
+    int len, k = play->moves;
+    const char *presses = k == 1 ? "key press" : "key presses";
+    if (p->par > 0 && k == p->par)
+        len = snprintf(buf, n, "%d %s: on par.", k, presses);
+    else if (p->par > 0 && k > p->par)
+        len = snprintf(buf, n, "%d %s, par %d: over par by %d.", k, presses, p->par, k - p->par);
+    else if (p->par > 0)
+        len = snprintf(buf, n, "%d %s, par %d: you beat par by %d!", k, presses, p->par,
+                       p->par - k);
     else
-        len = snprintf(buf, n, "You took %d move%s.", play->moves, play->moves == 1 ? "" : "s");
+        len = snprintf(buf, n, "%d %s.", k, presses);
     if (play->used_search && len > 0 && (size_t)len < n)
         snprintf(buf + len, n - (size_t)len, " You used search to find it.");
 }
@@ -1474,9 +1484,9 @@ static void check_steps(Lesson *l, int page)
     scenario_free(s);
 }
 
-/* par, when given, is the reference solution's length, and a scenario
- * worth a par needs at least two moves. */
-static void check_par(Lesson *l, int page)
+/* par, when given, is the key presses of the reference solution as the
+ * keys type it, and a scenario worth a par needs at least two. */
+static void check_par(Lesson *l, int page, int presses)
 {
     Page *p = &l->pages[page];
     if (p->par == 0)
@@ -1486,11 +1496,12 @@ static void check_par(Lesson *l, int page)
         line = p->line;
     if (p->par < 2)
         problem_add(&l->problems,
-                    "%s:%d: par = %d: a scenario needs at least two moves that interact", l->path,
-                    line, p->par);
-    else if (p->par != p->n_solution)
-        problem_add(&l->problems, "%s:%d: par = %d but the reference solution has %d move%s",
-                    l->path, line, p->par, p->n_solution, p->n_solution == 1 ? "" : "s");
+                    "%s:%d: par = %d: a scenario needs at least two key presses that interact",
+                    l->path, line, p->par);
+    else if (p->par != presses)
+        problem_add(&l->problems,
+                    "%s:%d: par = %d but the reference solution takes %d key press%s to type",
+                    l->path, line, p->par, presses, presses == 1 ? "" : "es");
 }
 
 /* A debrief function must run on the solved state and return text. */
@@ -1500,14 +1511,13 @@ static void check_debrief(Lesson *l, int page, const Scenario *s)
     if (!p->debrief_fn)
         return;
     char out[MSG_LEN * 2], err[MSG_LEN] = "";
-    LessonPlay play = {.moves = p->n_solution};
+    LessonPlay play = {.moves = p->par};
     if (!lesson_scenario_debrief_for(l, page, s, &play, out, sizeof out, err, sizeof err))
         problem_add(&l->problems, "%s", err);
 }
 
 static void check_scenario(Lesson *l, int page)
 {
-    check_par(l, page);
     Page *p = &l->pages[page];
     char err[MSG_LEN], why[MSG_LEN];
     Scenario *s = lesson_scenario_start(l, page, err, sizeof err);
@@ -1534,14 +1544,18 @@ static void check_scenario(Lesson *l, int page)
         scenario_free(s);
         return;
     }
+    int presses = 0;
     for (int i = 0; i < p->n_solution; i++) {
-        if (!scenario_apply_text(s, p->solution[i], why, sizeof why)) {
+        int typed;
+        if (!scenario_type_text(s, p->solution[i], &typed, why, sizeof why)) {
             problem_add(&l->problems, "%s:%d: solution move %d '%s': %s", l->path, p->line, i + 1,
                         p->solution[i], why);
             scenario_free(s);
             return;
         }
+        presses += typed;
     }
+    check_par(l, page, presses);
     met = lesson_scenario_goal_met(l, page, s, why, sizeof why, err, sizeof err);
     if (met < 0)
         problem_add(&l->problems, "%s", err);

@@ -100,7 +100,8 @@ int lesson_scenario_hint_count(const Lesson *l, int page);
 const char *lesson_scenario_hint(const Lesson *l, int page, int i);
 /* The debrief as written when it is a string ("" when it is a function). */
 const char *lesson_scenario_debrief(const Lesson *l, int page);
-/* par: moves of the reference solution (0 when the page declares none). */
+/* par: key presses of the reference solution as the keys type it (0 when
+ * the page declares none). */
 int lesson_scenario_par(const Lesson *l, int page);
 /* The goal as numbers to draw (goal.target = { step_s =, ... }, or those
  * keys in the goal table itself); a field is 0 when not given. */
@@ -113,7 +114,7 @@ typedef struct {
 bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out);
 /* What the learner did, for the debrief and the goal's r table. */
 typedef struct {
-    int moves;        /* moves from the start to the final state */
+    int moves;        /* key presses from the start to the final state (scenario_presses) */
     int hints;        /* hints revealed */
     bool used_search; /* a search result was applied */
 } LessonPlay;

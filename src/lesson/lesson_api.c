@@ -19,6 +19,7 @@
 
 #include <lauxlib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -297,6 +298,109 @@ static int api_models(lua_State *L)
 
 /* ---- readers ------------------------------------------------------------ */
 
+/* One entry of failed = { 8, 9, "12-15" }: a GPU id or a range "A-B". */
+static void read_down_entry(lua_State *L, const char *what, const char *k, lua_Integer i,
+                            int *first, int *last)
+{
+    int isnum;
+    lua_Integer v = lua_tointegerx(L, -1, &isnum);
+    if (isnum && lua_type(L, -1) == LUA_TNUMBER) {
+        *first = *last = (int)(v < 0 ? -1 : v > CLUSTER_MAX_GPUS ? CLUSTER_MAX_GPUS : v);
+        return;
+    }
+    const char *t = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    char *end;
+    long a = t ? strtol(t, &end, 10) : -1, b = a;
+    if (t && *end == '-')
+        b = strtol(end + 1, &end, 10);
+    if (!t || *end || a < 0 || b < a || b > CLUSTER_MAX_GPUS)
+        luaL_error(L, "%s.%s[%I] must be a GPU id or a range like \"8-11\"", what, k, i);
+    *first = (int)a;
+    *last = (int)b;
+}
+
+/* failed = {...} or busy = {...}: GPUs that run no rank of the job. */
+static void read_down(lua_State *L, int idx, const char *what, const char *k,
+                      ClusterGpuState state, Cluster *c)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        luaL_error(L, "%s.%s must be a list of GPU ids or ranges, like { 8, 9, \"12-15\" }", what,
+                   k);
+    lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= len; i++) {
+        int first, last;
+        lua_rawgeti(L, -1, i);
+        read_down_entry(L, what, k, i, &first, &last);
+        lua_pop(L, 1);
+        char err[MSG_LEN];
+        /* consecutive ids join the range before them */
+        ClusterDown *prev = c->n_down > 0 ? &c->down[c->n_down - 1] : NULL;
+        if (prev && prev->state == state && prev->first + prev->count == first)
+            prev->count += last - first + 1;
+        else if (!cluster_add_down(c, first, last - first + 1, state, err, sizeof err))
+            luaL_error(L, "%s.%s[%I]: %s", what, k, i, err);
+    }
+    lua_pop(L, 1);
+}
+
+/* The machine around the job: machine_gpus, failed, busy and domains (a
+ * list of domain sizes in GPU order, for a mixed machine). */
+static void read_machine(lua_State *L, int idx, const char *what, Cluster *c)
+{
+    if (lua_getfield(L, idx, "domains") == LUA_TTABLE) {
+        lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
+        long long total = 0;
+        int widest = 0;
+        for (lua_Integer i = 1; i <= len; i++) {
+            int isnum;
+            lua_rawgeti(L, -1, i);
+            lua_Integer v = lua_tointegerx(L, -1, &isnum);
+            lua_pop(L, 1);
+            if (!isnum || v < 1 || v > CLUSTER_MAX_GPUS)
+                luaL_error(L, "%s.domains[%I] must be a number of GPUs", what, i);
+            ClusterRun *last = c->n_runs ? &c->runs[c->n_runs - 1] : NULL;
+            if (last && last->gpus == v)
+                last->domains++;
+            else if (c->n_runs == CLUSTER_RUNS_MAX)
+                luaL_error(L, "%s.domains: at most %d runs of equal domains", what,
+                           CLUSTER_RUNS_MAX);
+            else
+                c->runs[c->n_runs++] = (ClusterRun){1, (int)v};
+            total += v;
+            widest = v > widest ? (int)v : widest;
+        }
+        if (total > CLUSTER_MAX_GPUS)
+            luaL_error(L, "%s.domains hold too many GPUs", what);
+        c->domain_gpus = widest;
+        c->machine_gpus = (int)total;
+    } else if (!lua_isnil(L, -1)) {
+        luaL_error(L, "%s.domains must be a list of domain sizes, like { 72, 8, 8 }", what);
+    }
+    lua_pop(L, 1);
+    int machine = opt_int_field(L, idx, what, "machine_gpus", 0, 1, CLUSTER_MAX_GPUS);
+    if (machine)
+        c->machine_gpus = machine;
+    /* without machine_gpus, the down GPUs come on top of the job's */
+    bool sized = c->machine_gpus > 0;
+    if (!sized)
+        c->machine_gpus = CLUSTER_MAX_GPUS; /* room while the lists are read */
+    read_down(L, idx, what, "failed", CLUSTER_GPU_FAILED, c);
+    read_down(L, idx, what, "busy", CLUSTER_GPU_BUSY, c);
+    if (!sized) {
+        int down = 0;
+        for (int i = 0; i < c->n_down; i++)
+            down += c->down[i].count;
+        c->machine_gpus = c->n_gpus + down;
+    }
+    if (c->machine_gpus == c->n_gpus && c->n_down == 0 && c->n_runs == 0)
+        c->machine_gpus = 0;
+}
+
 void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
 {
     idx = lua_absindex(L, idx);
@@ -307,9 +411,10 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     }
     if (lua_type(L, idx) != LUA_TTABLE)
         luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
-    static const char *const known[] = {"system",        "gpus",    "domain", "up",
-                                        "out",           "oversub", "sites",  "across",
-                                        "gpus_per_leaf", "rails",   NULL};
+    static const char *const known[] = {
+        "system", "gpus",   "domain",        "up",    "out",          "oversub", "sites",
+        "across", "gpus_per_leaf", "rails", "machine_gpus", "failed",  "busy",   "domains",
+        NULL};
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
@@ -344,6 +449,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     if (c.sites > 1 && !(c.across_bytes_per_s > 0))
         luaL_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)", what,
                    c.sites);
+    read_machine(L, idx, what, &c);
     if (!cluster_check(&c, err, sizeof err))
         luaL_error(L, "%s: %s", what, err);
     *out = c;

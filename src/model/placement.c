@@ -84,6 +84,30 @@ static void placement_track(Placement *p, int r)
     }
 }
 
+Placement *placement_from(int n_ranks, int n_gpus, const int *gpu_of)
+{
+    Placement *p = placement_alloc(n_ranks, n_gpus);
+    if (!p || !gpu_of)
+        return p;
+    for (int g = 0; g < n_gpus; g++)
+        p->rank_on[g] = -1;
+    for (int r = 0; r < n_ranks; r++) {
+        int g = gpu_of[r];
+        if (g < 0 || g >= n_gpus || p->rank_on[g] >= 0) {
+            placement_free(p);
+            return NULL;
+        }
+        p->gpu_of[r] = g;
+        p->rank_on[g] = r;
+    }
+    p->moved = 0;
+    for (int r = 0; r < n_ranks; r++) {
+        p->moved_pos[r] = -1;
+        placement_track(p, r);
+    }
+    return p;
+}
+
 Placement *placement_dup(const Placement *p)
 {
     if (!p)

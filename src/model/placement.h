@@ -24,6 +24,9 @@ Placement *placement_new(int n_ranks); /* default: rank r on GPU r */
  * the same as placement_new(n_gpus) on a regular cluster. NULL when the
  * machine has too few usable GPUs. */
 Placement *placement_for_machine(const Cluster *c);
+/* n_ranks ranks on n_gpus GPUs, rank r on gpu_of[r]; NULL when an id is out
+ * of range or two ranks share a GPU. */
+Placement *placement_from(int n_ranks, int n_gpus, const int *gpu_of);
 Placement *placement_dup(const Placement *p);
 void placement_free(Placement *p);
 int placement_size(const Placement *p);             /* ranks */
