@@ -81,8 +81,7 @@ static bool snap_eval(Snapshot *sn, char *err, size_t err_len)
         for (int g = sn->c.down[i].first; g < sn->c.down[i].first + sn->c.down[i].count; g++)
             if (placement_rank_on(sn->p, g) >= 0) {
                 msg_set(err, err_len, "%s %d is %s: it runs no rank", hw_noun(&sn->c.gpu, 0), g,
-                        sn->c.down[i].state == CLUSTER_GPU_BUSY ? "held by another job"
-                                                                 : "down");
+                        sn->c.down[i].state == CLUSTER_GPU_BUSY ? "held by another job" : "down");
                 return false;
             }
     memset(&sn->r, 0, sizeof sn->r); /* the same state gives the same bytes (solve.c) */
@@ -524,8 +523,9 @@ bool scenario_set_domain(Scenario *s, int domain_gpus, char *err, size_t err_len
     int n = cluster_machine_gpus(&s->cur.c);
     const char *one = hw_noun(&s->cur.c.gpu, 0), *many = hw_noun(&s->cur.c.gpu, HW_NOUN_MANY);
     if (s->cur.c.n_runs > 0) {
-        msg_set(err, err_len, "this machine's domains are built in: a rack and servers do not "
-                              "change size");
+        msg_set(err, err_len,
+                "this machine's domains are built in: a rack and servers do not "
+                "change size");
         return false;
     }
     if (domain_gpus < 1) {
@@ -551,8 +551,9 @@ bool scenario_set_system(Scenario *s, const char *system_id, char *err, size_t e
     if (!allowed(s, SCN_ALLOW_SYSTEM, "switch to another system", err, err_len))
         return false;
     if (s->cur.c.n_runs > 0 || cluster_machine_gpus(&s->cur.c) != s->cur.c.n_gpus) {
-        msg_set(err, err_len, "the job runs on this machine as it is: another system would be "
-                              "another machine");
+        msg_set(err, err_len,
+                "the job runs on this machine as it is: another system would be "
+                "another machine");
         return false;
     }
     Cluster c;
@@ -601,8 +602,7 @@ unsigned scenario_key_allow(ScenarioKey k)
  * real NVLink domains and partitions (36 and 72 GPUs of NVL36/NVL72 racks
  * in trays of 4, 144, 288 and 576 of the NVLink 5 switch spec: NVIDIA GB200
  * NVL72 and Base Command Manager documentation). */
-static const int domain_steps[] = {1,  2,  4,   8,   16,  32,  36,  64,
-                                   72, 128, 144, 256, 288, 512, 576};
+static const int domain_steps[] = {1, 2, 4, 8, 16, 32, 36, 64, 72, 128, 144, 256, 288, 512, 576};
 
 static bool press_domain(Scenario *s, int dir, char *err, size_t err_len)
 {
@@ -868,8 +868,8 @@ static int key_value(const Scenario *s, ScenarioKey key)
 /* Presses key until its setting reaches want (one press per step), at
  * most limit presses; false (and the presses taken back) when a press is
  * refused or the setting steps past want. */
-static bool press_until(Scenario *s, ScenarioKey key, int want, int limit, int *presses,
-                        char *err, size_t err_len)
+static bool press_until(Scenario *s, ScenarioKey key, int want, int limit, int *presses, char *err,
+                        size_t err_len)
 {
     int n = 0, dir = key_table[key].dir;
     while (key_value(s, key) != want) {
@@ -940,8 +940,8 @@ bool scenario_type_text(Scenario *s, const char *move, int *presses, char *err, 
         static const ScenarioKey up[DIM_COUNT] = {SCN_KEY_TP_UP, SCN_KEY_TP_UP, SCN_KEY_EP_UP,
                                                   SCN_KEY_PP_UP, SCN_KEY_DP_UP};
         int cur = mapping_dim_size(&s->cur.m, d);
-        ok = v != cur && press_until(s, (ScenarioKey)(up[d] + (v < cur)), v, 64, &got, err,
-                                     err_len);
+        ok = v != cur &&
+             press_until(s, (ScenarioKey)(up[d] + (v < cur)), v, 64, &got, err, err_len);
         if (v == cur)
             msg_set(err, err_len, "%s is already %d", mapping_dim_name(d), v);
     } else if ((strcmp(verb, "mb") == 0 || strcmp(verb, "domain") == 0) && num) {

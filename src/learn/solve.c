@@ -35,17 +35,17 @@
 #define SOLVE_MAX_GPUS     65535 /* ids kept in 16 bits */
 
 typedef struct {
-    int parent;     /* node index, -1 for the root */
-    int cost;       /* presses from the root */
-    int cl;         /* interned cluster */
-    int mb;         /* micro-batch */
-    Mapping m;      /* mapping */
-    long pool;      /* first GPU id in the pool, -1: no ranks kept */
-    bool start_p;   /* no ranks kept: the start's placement (else the default) */
-    bool met;       /* the goal is met here */
-    uint64_t raw;   /* state key before nonzero(): a move's delta XORs into it */
-    char move[48];  /* the move from the parent, as text */
-    char keys[24];  /* and as keys */
+    int parent;    /* node index, -1 for the root */
+    int cost;      /* presses from the root */
+    int cl;        /* interned cluster */
+    int mb;        /* micro-batch */
+    Mapping m;     /* mapping */
+    long pool;     /* first GPU id in the pool, -1: no ranks kept */
+    bool start_p;  /* no ranks kept: the start's placement (else the default) */
+    bool met;      /* the goal is met here */
+    uint64_t raw;  /* state key before nonzero(): a move's delta XORs into it */
+    char move[48]; /* the move from the parent, as text */
+    char keys[24]; /* and as keys */
 } Node;
 
 typedef struct {
@@ -256,8 +256,8 @@ static bool same_state(const Search *S, const Node *a, int cl, int mb, const Map
 }
 
 /* The node of the state with raw key raw, -1 when it is new. */
-static long find_node(Search *S, uint64_t raw, int cl, int mb, const Mapping *m,
-                      const int *gpu_of, bool start_p)
+static long find_node(Search *S, uint64_t raw, int cl, int mb, const Mapping *m, const int *gpu_of,
+                      bool start_p)
 {
     uint64_t k = nonzero(raw);
     for (long j = table_slot(&S->states, k); S->states.keys[j]; j = (j + 1) & (S->states.cap - 1))
@@ -742,8 +742,8 @@ char *solve_format(const SolveResult *r, char *buf, size_t n)
     buf[0] = '\0';
     size_t used = 0;
     for (int i = 0; r && i < r->n_moves && used < n; i++) {
-        int w = snprintf(buf + used, n - used, "%s%s (%s)", i ? ", " : "", r->moves[i],
-                         r->keys[i]);
+        int w =
+            snprintf(buf + used, n - used, "%s%s (%s)", i ? ", " : "", r->moves[i], r->keys[i]);
         used += w > 0 ? (size_t)w : 0;
     }
     if (r && r->n_moves == 0 && n > 0)

@@ -55,14 +55,14 @@ typedef int (*SolveGoal)(void *ctx, const Scenario *s, char *err, size_t err_len
 
 typedef struct {
     SolveStatus status;
-    int presses;                          /* of the solution found */
-    int n_moves;                          /* its moves */
-    char moves[SOLVE_MAX_MOVES][48];      /* each as text (scenario_type_text reads it) */
-    char keys[SOLVE_MAX_MOVES][24];       /* and as the keys typed: "t", "g g Enter" */
-    int proved;                           /* every sequence of at most this many presses tried */
-    long states;                          /* distinct states kept */
-    long goal_calls;                      /* goal functions run (one per distinct result) */
-    char err[MSG_LEN];                    /* SOLVE_ERROR, SOLVE_BOUND: why */
+    int presses;                     /* of the solution found */
+    int n_moves;                     /* its moves */
+    char moves[SOLVE_MAX_MOVES][48]; /* each as text (scenario_type_text reads it) */
+    char keys[SOLVE_MAX_MOVES][24];  /* and as the keys typed: "t", "g g Enter" */
+    int proved;                      /* every sequence of at most this many presses tried */
+    long states;                     /* distinct states kept */
+    long goal_calls;                 /* goal functions run (one per distinct result) */
+    char err[MSG_LEN];               /* SOLVE_ERROR, SOLVE_BOUND: why */
 } SolveResult;
 
 /* Searches from s's current state (s itself is not changed). */

@@ -1331,8 +1331,8 @@ static void debrief_play_line(const Page *p, const LessonPlay *play, char *buf, 
     else if (p->par > 0 && k > p->par)
         len = snprintf(buf, n, "%d %s, par %d: over par by %d.", k, presses, p->par, k - p->par);
     else if (p->par > 0)
-        len = snprintf(buf, n, "%d %s, par %d: you beat par by %d!", k, presses, p->par,
-                       p->par - k);
+        len =
+            snprintf(buf, n, "%d %s, par %d: you beat par by %d!", k, presses, p->par, p->par - k);
     else
         len = snprintf(buf, n, "%d %s.", k, presses);
     if (play->used_search && len > 0 && (size_t)len < n)

@@ -19,8 +19,8 @@
 
 #include <lauxlib.h>
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CLUSTER_MT "scalelab.cluster"
@@ -412,9 +412,8 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     if (lua_type(L, idx) != LUA_TTABLE)
         luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
     static const char *const known[] = {
-        "system", "gpus",   "domain",        "up",    "out",          "oversub", "sites",
-        "across", "gpus_per_leaf", "rails", "machine_gpus", "failed",  "busy",   "domains",
-        NULL};
+        "system",        "gpus",  "domain",       "up",     "out",  "oversub", "sites", "across",
+        "gpus_per_leaf", "rails", "machine_gpus", "failed", "busy", "domains", NULL};
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
