@@ -60,6 +60,8 @@ typedef enum {
     FLAG_INTERLEAVE,
     FLAG_ZERO,
     FLAG_ETP,
+    FLAG_SERVE,   /* eval: a decode step of serving instead of a training step */
+    FLAG_CONTEXT, /* eval --serve: tokens of KV cache per sequence */
     /* output */
     FLAG_JSON,
     FLAG_FORMAT,

@@ -43,11 +43,13 @@ static double params_read(const Workload *w, int batch)
     return total - experts + touched;
 }
 
-/* The span of a group that never leaves one domain, for the in-domain cost
- * of the same collective. */
+/* The part of a group inside one domain: the ranks it has there (all of a
+ * group that does not cross), the phase of its collective that runs on the
+ * scale-up links. */
 static GroupSpan inside(GroupSpan s)
 {
-    GroupSpan in = {s.size, 1, s.size, 1, false};
+    int k = s.domains > 1 ? s.min_per_domain : s.size;
+    GroupSpan in = {k, 1, k, 1, false};
     return in;
 }
 
@@ -108,6 +110,7 @@ static void serve_comm(const Cluster *c, const Workload *w, const Mapping *m, co
     r->tp_domains = tp.domains;
     if (m->tp > 1) {
         double n = 2.0 * w->layers; /* after attention and after the MLP */
+        /* crossing: the in-domain phase, and what the network adds to it */
         double here = collective_cost(COLL_ALL_REDUCE, act, inside(tp), c).time_s;
         double there = collective_cost(COLL_ALL_REDUCE, act, tp, c).time_s;
         r->part_s[SERVE_TP] = n * here;

@@ -27,9 +27,10 @@
  * TP all-reduces: Megatron's 2 per layer (after attention and after the
  * MLP) of batch x hidden x 2 bytes, each costed by collective.c on the TP
  * group's span: at this size mostly their latency, which is why TP that
- * stays on NVLink is fast and TP over a NIC is not. The same all-reduce
- * inside one domain is the "TP all-reduce" part; what crossing the domain
- * adds is the "network" part, with the sends between pipeline stages
+ * stays on NVLink is fast and TP over a NIC is not. The phase inside a
+ * domain (the group's ranks there) is the "TP all-reduce" part; what
+ * crossing the domain adds is the "network" part, with the sends between
+ * pipeline stages
  * (batch x hidden x 2 bytes per stage boundary, collective.c send-recv on
  * the PP group's span).
  *
