@@ -269,8 +269,8 @@ static void print_serve_json(FILE *out, const Cluster *c, const Workload *w, con
     json_string(out, c->system_id);
     fprintf(out, ",\"gpus\":%d,\"domain_gpus\":%d", c->n_gpus, c->domain_gpus);
     json_next_string(out, "model", w->id);
-    fprintf(out, ",\"mapping\":{\"tp\":%d,\"pp\":%d,\"dp\":%d},\"batch\":%d,\"context\":%d",
-            m->tp, m->pp, m->dp, load.batch, load.context);
+    fprintf(out, ",\"mapping\":{\"tp\":%d,\"pp\":%d,\"dp\":%d},\"batch\":%d,\"context\":%d", m->tp,
+            m->pp, m->dp, load.batch, load.context);
     json_next_number(out, "token_s", r->token_s);
     json_next_number(out, "tokens_per_s", r->tokens_per_s);
     json_next_number(out, "user_tokens_per_s", r->user_tokens_per_s);

@@ -35,7 +35,8 @@ typedef struct {
     Mapping m;
     Placement *p; /* owned */
     StepResult r;
-    int presses; /* key presses of the moves from the start to here */
+    ServeResult sr; /* serving scenarios: the decode step (serve.h) */
+    int presses;    /* key presses of the moves from the start to here */
 } Snapshot;
 
 struct Scenario {
@@ -46,6 +47,8 @@ struct Scenario {
     int n_undo;
     int cap_undo;
     unsigned allow;
+    bool serving;   /* judged by the decode step (scenario_set_serving) */
+    ServeLoad load; /* its batch and context */
 };
 
 static void snap_free(Snapshot *sn)
@@ -61,8 +64,9 @@ static Snapshot snap_dup(const Snapshot *sn)
     return out;
 }
 
-/* Checks a candidate state and computes its result into sn->r. */
-static bool snap_eval(Snapshot *sn, char *err, size_t err_len)
+/* Checks a candidate state and computes its result into sn->r (and, when
+ * load is given, its decode step into sn->sr). */
+static bool snap_eval_load(Snapshot *sn, const ServeLoad *load, char *err, size_t err_len)
 {
     if (!cluster_check(&sn->c, err, err_len))
         return false;
@@ -85,7 +89,22 @@ static bool snap_eval(Snapshot *sn, char *err, size_t err_len)
                 return false;
             }
     memset(&sn->r, 0, sizeof sn->r); /* the same state gives the same bytes (solve.c) */
-    return step_eval(&sn->c, &sn->w, &sn->m, sn->p, NULL, &sn->r, err, err_len) == STEP_OK;
+    memset(&sn->sr, 0, sizeof sn->sr);
+    if (step_eval(&sn->c, &sn->w, &sn->m, sn->p, NULL, &sn->r, err, err_len) != STEP_OK)
+        return false;
+    return !load || serve_eval(&sn->c, &sn->w, &sn->m, sn->p, *load, &sn->sr, err, err_len);
+}
+
+static bool snap_eval(Snapshot *sn, char *err, size_t err_len)
+{
+    return snap_eval_load(sn, NULL, err, err_len);
+}
+
+/* A state of s, evaluated as s judges it (with its decode step when s
+ * serves). */
+static bool snap_eval_in(const Scenario *s, Snapshot *sn, char *err, size_t err_len)
+{
+    return snap_eval_load(sn, s->serving ? &s->load : NULL, err, err_len);
 }
 
 Scenario *scenario_new(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
@@ -192,7 +211,7 @@ void scenario_set_reference(Scenario *s)
 static bool commit_pressed(Scenario *s, Snapshot *next, int presses, char *err, size_t err_len)
 {
     next->presses = s->cur.presses + presses;
-    if (!snap_eval(next, err, err_len)) {
+    if (!snap_eval_in(s, next, err, err_len)) {
         snap_free(next);
         return false;
     }
@@ -1004,6 +1023,8 @@ Scenario *scenario_clone(const Scenario *s)
     c->start = snap_dup(&s->start);
     c->reference = s->reference;
     c->allow = s->allow;
+    c->serving = s->serving;
+    c->load = s->load;
     return c;
 }
 
@@ -1017,7 +1038,7 @@ bool scenario_jump(Scenario *s, const Cluster *c, int micro_batch, const Mapping
     placement_free(next.p);
     next.p = p ? placement_dup(p) : placement_for_machine(c);
     next.presses = presses;
-    if (!next.p || !snap_eval(&next, err, err_len)) {
+    if (!next.p || !snap_eval_in(s, &next, err, err_len)) {
         snap_free(&next);
         return false;
     }
@@ -1026,5 +1047,56 @@ bool scenario_jump(Scenario *s, const Cluster *c, int micro_batch, const Mapping
     s->n_undo = 0;
     snap_free(&s->cur);
     s->cur = next;
+    return true;
+}
+
+/* --- serving ------------------------------------------------------------- */
+
+bool scenario_set_serving(Scenario *s, ServeLoad load, char *err, size_t err_len)
+{
+    if (!s)
+        return msg_fail(err, err_len, "no scenario");
+    Snapshot cur = snap_dup(&s->cur), start = snap_dup(&s->start);
+    if (!snap_eval_load(&cur, &load, err, err_len) ||
+        !snap_eval_load(&start, &load, err, err_len)) {
+        snap_free(&cur);
+        snap_free(&start);
+        return false;
+    }
+    snap_free(&s->cur);
+    snap_free(&s->start);
+    s->cur = cur;
+    s->start = start;
+    for (int i = 0; i < s->n_undo; i++)
+        snap_free(&s->undo[i]);
+    s->n_undo = 0;
+    s->serving = true;
+    s->load = load;
+    return true;
+}
+
+const ServeResult *scenario_serve(const Scenario *s)
+{
+    return s && s->serving ? &s->cur.sr : NULL;
+}
+
+const ServeResult *scenario_serve_start(const Scenario *s)
+{
+    return s && s->serving ? &s->start.sr : NULL;
+}
+
+const ServeResult *scenario_serve_previous(const Scenario *s)
+{
+    if (!s || !s->serving)
+        return NULL;
+    return s->n_undo > 0 ? &s->undo[s->n_undo - 1].sr : &s->cur.sr;
+}
+
+bool scenario_serving_load(const Scenario *s, ServeLoad *load)
+{
+    if (!s || !s->serving)
+        return false;
+    if (load)
+        *load = s->load;
     return true;
 }

@@ -22,6 +22,7 @@
 
 #include "model/cluster.h"
 #include "model/mapping.h"
+#include "model/serve.h"
 #include "model/step.h"
 #include "model/workload.h"
 #include <stdbool.h>
@@ -100,6 +101,17 @@ void scenario_set_reference(Scenario *s);
  * swap Space + Enter two, a group move its pick presses + Enter). Undo
  * takes a move's presses back; reset makes it 0. */
 int scenario_presses(const Scenario *s);
+
+/* Serving scenarios: from now on every state is also judged as one decode
+ * step (serve.h) with this load, the start and the current state included
+ * (the undo history is dropped). False, with nothing changed, when the
+ * decode step cannot be evaluated. The results are NULL for a scenario
+ * that does not serve. */
+bool scenario_set_serving(Scenario *s, ServeLoad load, char *err, size_t err_len);
+const ServeResult *scenario_serve(const Scenario *s);
+const ServeResult *scenario_serve_start(const Scenario *s);
+const ServeResult *scenario_serve_previous(const Scenario *s); /* before the last move */
+bool scenario_serving_load(const Scenario *s, ServeLoad *load);
 
 /* Moves. Each returns false and leaves the state as it was on error. */
 /* One key press (see ScenarioKey). */

@@ -316,7 +316,9 @@ static int goal_of(Search *S, int cl)
 {
     const Scenario *ws = S->ws;
     uint64_t h = base_key(cl, scenario_workload(ws)->micro_batch, scenario_mapping(ws));
-    h = nonzero(fnv(h, scenario_result(ws), sizeof(StepResult)));
+    h = fnv(h, scenario_result(ws), sizeof(StepResult));
+    const ServeResult *sr = scenario_serve(ws);
+    h = nonzero(sr ? fnv(h, sr, sizeof *sr) : h);
     long j = table_slot(&S->memo, h);
     if (S->memo.keys[j] == h)
         return S->memo.vals[j];

@@ -71,6 +71,10 @@ typedef struct {
     int n_solution;
     int par;
     LessonTarget target;
+    bool has_guess; /* predict = { at =, ask = }: a prediction before a move */
+    GuessSpec guess;
+    bool serving; /* serve = { batch =, context = }: judged as serving */
+    ServeLoad load;
     /* presenter steps: moves (scenario) or pieces of text (other pages) */
     char **steps;
     int n_steps;
@@ -555,6 +559,64 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     lua_pop(L, 1);
 }
 
+/* predict = { at = "group", ask = "change" }: the learner predicts what the
+ * first move of that kind will do before the screen shows it. */
+static void read_guess(lua_State *L, int idx, const char *what, Page *p)
+{
+    int t = lua_getfield(L, idx, "predict");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        luaL_error(L, "%s: 'predict' must be a table { at = \"group\", ask = \"change\" }", what);
+    int g = lua_gettop(L);
+    char *at = dup_field(L, g, "at", "predict", false);
+    char *ask = dup_field(L, g, "ask", "predict", false);
+    GuessSpec spec = {GUESS_AT_ANY, GUESS_CHANGE};
+    bool ok_at = !at || guess_at_parse(at, &spec.at),
+         ok_ask = !ask || guess_ask_parse(ask, &spec.ask);
+    free(at);
+    free(ask);
+    if (!ok_at)
+        luaL_error(L,
+                   "%s: predict.at must be one of any, group, swap, degree, micro, domain, "
+                   "system",
+                   what);
+    if (!ok_ask)
+        luaL_error(L,
+                   "%s: predict.ask must be \"change\" (faster or slower, by how much) or "
+                   "\"part\" (which part of the bar changes most)",
+                   what);
+    lua_pop(L, 1);
+    p->has_guess = true;
+    p->guess = spec;
+}
+
+/* serve = { batch = 8, context = 4096 }: the scenario is judged as serving
+ * (serve.h) with that many sequences per replica and tokens of context. */
+static void read_serve(lua_State *L, int idx, const char *what, Page *p)
+{
+    int t = lua_getfield(L, idx, "serve");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        luaL_error(L, "%s: 'serve' must be a table { batch = 8, context = 4096 }", what);
+    int g = lua_gettop(L);
+    double batch = 1, context = p->workload.seq;
+    num_field(L, g, "batch", "serve", &batch);
+    num_field(L, g, "context", "serve", &context);
+    if (batch != floor(batch) || batch < 1 || batch > 1e6 || context != floor(context) ||
+        context < 1 || context > 1e8)
+        luaL_error(L, "%s: serve.batch and serve.context must be whole numbers of at least 1",
+                   what);
+    lua_pop(L, 1);
+    p->serving = true;
+    p->load = (ServeLoad){(int)batch, (int)context};
+}
+
 static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, int page)
 {
     Page *p = &l->pages[page];
@@ -574,6 +636,8 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
     if (num_field(L, idx, "par", what, &par) && (par != floor(par) || par < 1 || par > MAX_ITEMS))
         luaL_error(L, "%s: 'par' must be a whole number of moves (1 to %d)", what, MAX_ITEMS);
     p->par = (int)par;
+    read_guess(L, idx, what, p);
+    read_serve(L, idx, what, p);
     read_debrief(L, idx, what, p, page);
     if (lua_getfield(L, idx, "goal") != LUA_TTABLE)
         luaL_error(L,
@@ -1167,6 +1231,10 @@ Scenario *lesson_scenario_start(const Lesson *l, int page, char *err, size_t err
     Scenario *fresh = scenario_new(scenario_cluster(s), scenario_workload(s), scenario_mapping(s),
                                    scenario_placement(s), p->allow, why, sizeof why);
     scenario_free(s);
+    if (fresh && p->serving && !scenario_set_serving(fresh, p->load, why, sizeof why)) {
+        scenario_free(fresh);
+        fresh = NULL;
+    }
     if (!fresh && err && err_len)
         msg_set(err, err_len, "%s:%d: the starting scenario is not legal: %s", lesson_path(l),
                 p->line, why);
@@ -1276,6 +1344,26 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
     }
     lua_settop(L, top);
     return met;
+}
+
+bool lesson_scenario_guess(const Lesson *l, int page, GuessSpec *out)
+{
+    const Page *p = scenario_page(l, page);
+    if (!p || !p->has_guess)
+        return false;
+    if (out)
+        *out = p->guess;
+    return true;
+}
+
+bool lesson_scenario_serve(const Lesson *l, int page, ServeLoad *out)
+{
+    const Page *p = scenario_page(l, page);
+    if (!p || !p->serving)
+        return false;
+    if (out)
+        *out = p->load;
+    return true;
 }
 
 int lesson_scenario_par(const Lesson *l, int page)
@@ -1504,6 +1592,23 @@ static void check_par(Lesson *l, int page, int presses)
                     l->path, line, p->par, presses, presses == 1 ? "" : "es");
 }
 
+GuessAt lesson_move_kind(const char *move)
+{
+    static const struct {
+        const char *verb;
+        GuessAt at;
+    } kinds[] = {{"group", GUESS_AT_GROUP},  {"swap", GUESS_AT_SWAP}, {"tp", GUESS_AT_DEGREE},
+                 {"pp", GUESS_AT_DEGREE},    {"dp", GUESS_AT_DEGREE}, {"ep", GUESS_AT_DEGREE},
+                 {"cp", GUESS_AT_DEGREE},    {"mb", GUESS_AT_MICRO},  {"domain", GUESS_AT_DOMAIN},
+                 {"system", GUESS_AT_SYSTEM}};
+    char verb[16] = "";
+    sscanf(move ? move : "", "%15s", verb);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(verb, kinds[i].verb) == 0)
+            return kinds[i].at;
+    return GUESS_AT_ANY;
+}
+
 /* A debrief function must run on the solved state and return text. */
 static void check_debrief(Lesson *l, int page, const Scenario *s)
 {
@@ -1545,8 +1650,10 @@ static void check_scenario(Lesson *l, int page)
         return;
     }
     int presses = 0;
+    bool guessed = !p->has_guess;
     for (int i = 0; i < p->n_solution; i++) {
         int typed;
+        guessed = guessed || guess_at_matches(p->guess.at, lesson_move_kind(p->solution[i]));
         if (!scenario_type_text(s, p->solution[i], &typed, why, sizeof why)) {
             problem_add(&l->problems, "%s:%d: solution move %d '%s': %s", l->path, p->line, i + 1,
                         p->solution[i], why);
@@ -1556,6 +1663,11 @@ static void check_scenario(Lesson *l, int page)
         presses += typed;
     }
     check_par(l, page, presses);
+    if (!guessed)
+        problem_add(&l->problems,
+                    "%s:%d: predict.at = \"%s\" but the reference solution makes no such move: "
+                    "the learner who follows it is never asked",
+                    l->path, p->line, guess_at_name(p->guess.at));
     met = lesson_scenario_goal_met(l, page, s, why, sizeof why, err, sizeof err);
     if (met < 0)
         problem_add(&l->problems, "%s", err);

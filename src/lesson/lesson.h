@@ -18,6 +18,7 @@
 #define SCALELAB_LESSON_LESSON_H
 
 #include "base/msg.h"
+#include "learn/guess.h"
 #include "learn/predict.h"
 #include "learn/scenario.h"
 #include <stdbool.h>
@@ -100,6 +101,15 @@ int lesson_scenario_hint_count(const Lesson *l, int page);
 const char *lesson_scenario_hint(const Lesson *l, int page, int i);
 /* The debrief as written when it is a string ("" when it is a function). */
 const char *lesson_scenario_debrief(const Lesson *l, int page);
+/* A prediction before a move (`predict = { at =, ask = }`): the kind of
+ * move it waits for and the question; false when the page has none. */
+bool lesson_scenario_guess(const Lesson *l, int page, GuessSpec *out);
+/* A serving scenario (`serve = { batch =, context = }`): its load; false
+ * when the page is judged as training. */
+bool lesson_scenario_serve(const Lesson *l, int page, ServeLoad *out);
+/* The kind of a move in scenario_apply_text form ("group tp 3 to 8": a
+ * group move), GUESS_AT_ANY when it is none of them. */
+GuessAt lesson_move_kind(const char *move);
 /* par: key presses of the reference solution as the keys type it (0 when
  * the page declares none). */
 int lesson_scenario_par(const Lesson *l, int page);

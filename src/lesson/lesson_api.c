@@ -15,6 +15,7 @@
 
 #include "base/msg.h"
 #include "model/hw.h"
+#include "model/serve.h"
 #include "model/units.h"
 
 #include <lauxlib.h>
@@ -663,6 +664,36 @@ void lesson_api_push_scenario_result(lua_State *L, const Scenario *s)
 {
     lesson_api_push_result(L, scenario_result(s), scenario_cluster(s), scenario_mapping(s),
                            scenario_workload(s)->micro_batch, scenario_start_result(s));
+    if (scenario_serve(s)) {
+        lesson_api_push_serve(L, scenario_serve(s));
+        lua_setfield(L, -2, "serve");
+        lua_getfield(L, -1, "start");
+        lesson_api_push_serve(L, scenario_serve_start(s));
+        lua_setfield(L, -2, "serve");
+        lua_pop(L, 1);
+    }
+}
+
+void lesson_api_push_serve(lua_State *L, const ServeResult *r)
+{
+    lua_createtable(L, 0, 12);
+    set_num(L, "token_s", r->token_s);
+    set_num(L, "tokens_per_s", r->tokens_per_s);
+    set_num(L, "user_tokens_per_s", r->user_tokens_per_s);
+    set_int(L, "replicas", r->replicas);
+    set_bool(L, "fits", r->fits);
+    set_num(L, "mem_per_gpu_bytes", r->mem_per_gpu_bytes);
+    set_num(L, "weight_bytes", r->weight_bytes);
+    set_num(L, "kv_bytes", r->kv_bytes);
+    set_num(L, "hbm_bytes", r->hbm_bytes);
+    set_int(L, "tp_domains", r->tp_domains);
+    set_str(L, "bottleneck_part", serve_part_name(r->bottleneck));
+    static const char *const keys[SERVE_PART_COUNT] = {"weights_s", "kv_s", "compute_s", "tp_s",
+                                                       "network_s"};
+    lua_createtable(L, 0, SERVE_PART_COUNT);
+    for (int i = 0; i < SERVE_PART_COUNT; i++)
+        set_num(L, keys[i], r->part_s[i]);
+    lua_setfield(L, -2, "parts");
 }
 
 /* scalelab.step{cluster=, workload=, mapping=} */
@@ -688,6 +719,41 @@ static int api_step(lua_State *L)
     if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
         return luaL_error(L, "scalelab.step: %s", err);
     lesson_api_push_result(L, &r, &c, &m, w.micro_batch, NULL);
+    return 1;
+}
+
+/* scalelab.serve{cluster=, workload=, mapping=, batch=, context=}: one
+ * decode step (serve.h), as the table r.serve of a serving scenario. */
+static int api_serve(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"cluster", "workload", "mapping",
+                                        "batch",   "context",  NULL};
+    check_known(L, 1, "scalelab.serve", known);
+    Cluster c;
+    Workload w;
+    Mapping m;
+    lua_getfield(L, 1, "cluster");
+    if (lua_isnil(L, -1))
+        luaL_error(L, "scalelab.serve: cluster is missing");
+    lesson_api_cluster(L, -1, "cluster", &c);
+    lua_getfield(L, 1, "workload");
+    lesson_api_workload(L, -1, "workload", &w);
+    lua_pop(L, 2);
+    ServeLoad load = {opt_int_field(L, 1, "scalelab.serve", "batch", 1, 1, 1000000),
+                      opt_int_field(L, 1, "scalelab.serve", "context", w.seq, 1, 100000000)};
+    /* the training rules on the global batch do not apply to serving */
+    Workload one = w;
+    lua_getfield(L, 1, "mapping");
+    one.global_batch = c.n_gpus;
+    one.micro_batch = 1;
+    lesson_api_mapping(L, -1, "mapping", &c, &one, &m);
+    lua_pop(L, 1);
+    ServeResult r;
+    char err[MSG_LEN];
+    if (!serve_eval(&c, &w, &m, NULL, load, &r, err, sizeof err))
+        return luaL_error(L, "scalelab.serve: %s", err);
+    lesson_api_push_serve(L, &r);
     return 1;
 }
 
@@ -1164,6 +1230,7 @@ void lesson_api_open(lua_State *L)
         {"models", api_models},
         {"cluster", api_cluster},
         {"step", api_step},
+        {"serve", api_serve},
         {"diagram", api_diagram},
         {"text_page", api_text_page},
         {"quiz", api_quiz_page},

@@ -59,8 +59,9 @@ static bool serve_check(const Cluster *c, const Workload *w, const Mapping *m, S
     if (!c || !w || !m)
         return msg_fail(err, err_len, "serving needs a cluster, a workload and a mapping");
     if (load.batch < 1 || load.context < 1)
-        return msg_fail(err, err_len, "serving needs a batch and a context of at least 1 (got %d "
-                                      "and %d)",
+        return msg_fail(err, err_len,
+                        "serving needs a batch and a context of at least 1 (got %d "
+                        "and %d)",
                         load.batch, load.context);
     if (m->ep > 1 || m->cp > 1)
         return msg_fail(err, err_len, "serving with EP or CP is not modelled: set them to 1");
@@ -90,8 +91,8 @@ static void serve_memory(const Cluster *c, const Workload *w, const Mapping *m, 
     /* the stages run one after another for one token */
     r->part_s[SERVE_WEIGHTS] = pp * read / hbm;
     r->part_s[SERVE_KV] = pp * r->kv_bytes / hbm;
-    double peak = w->precision == WL_FP8 && c->gpu.fp8_flops > 0 ? c->gpu.fp8_flops
-                                                                 : c->gpu.bf16_flops;
+    double peak =
+        w->precision == WL_FP8 && c->gpu.fp8_flops > 0 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
     r->flops = 2.0 * workload_active_params(w) * load.batch / (tp * pp);
     double compute = pp * r->flops / peak;
     r->part_s[SERVE_COMPUTE] =
@@ -196,10 +197,9 @@ char *serve_explain(const Cluster *c, const Workload *w, const Mapping *m, Serve
                  x, w->layers, a, m->tp, hw_noun(&c->gpu, HW_NOUN_MANY), t);
         break;
     default:
-        snprintf(buf, n,
-                 "network: TP groups over %d domain%s and %d pipeline hop%s add %s per token",
-                 r->tp_domains, r->tp_domains == 1 ? "" : "s", m->pp - 1, m->pp == 2 ? "" : "s",
-                 t);
+        snprintf(
+            buf, n, "network: TP groups over %d domain%s and %d pipeline hop%s add %s per token",
+            r->tp_domains, r->tp_domains == 1 ? "" : "s", m->pp - 1, m->pp == 2 ? "" : "s", t);
         break;
     }
     return buf;

@@ -80,9 +80,9 @@ typedef struct {
     double mem_per_gpu_bytes;        /* weights + KV */
     double hbm_bytes;
     bool fits;
-    double read_bytes;   /* weights and KV read per GPU per step */
-    double flops;        /* matmul FLOPs per GPU per step */
-    int tp_domains;      /* domains the worst TP group spans */
+    double read_bytes;    /* weights and KV read per GPU per step */
+    double flops;         /* matmul FLOPs per GPU per step */
+    int tp_domains;       /* domains the worst TP group spans */
     ServePart bottleneck; /* the largest part */
 } ServeResult;
 
