@@ -155,8 +155,8 @@ char *guess_outcome(GuessAsk ask, bool serving, const GuessMove *m, bool ascii, 
     }
     int k = largest_part(m);
     units_format(UNITS_TIME, fabs(m->delta_s[k]), ascii, a, sizeof a);
-    snprintf(buf, n, "%s changed most: %s%s", serving ? serve_part_name((ServePart)k)
-                                                      : step_part_words((StepPart)k),
+    snprintf(buf, n, "%s changed most: %s%s",
+             serving ? serve_part_name((ServePart)k) : step_part_words((StepPart)k),
              m->delta_s[k] < 0 ? "-" : "+", a);
     return buf;
 }

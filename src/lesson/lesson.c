@@ -539,7 +539,8 @@ static void read_debrief(lua_State *L, int idx, const char *what, Page *p, int p
     p->debrief_fn = true;
 }
 
-/* goal.target = { step_s =, tokens_per_s =, power_w =, mem_per_gpu_bytes = },
+/* goal.target = { step_s =, tokens_per_s =, power_w =, mem_per_gpu_bytes =,
+ * token_s = },
  * or the same keys in the goal table g itself. */
 static void read_target(lua_State *L, int g, const char *what, Page *p)
 {
@@ -554,7 +555,9 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     num_field(L, t, "tokens_per_s", tw, &x->tokens_per_s);
     num_field(L, t, "power_w", tw, &x->power_w);
     num_field(L, t, "mem_per_gpu_bytes", tw, &x->mem_per_gpu_bytes);
-    if (x->step_s < 0 || x->tokens_per_s < 0 || x->power_w < 0 || x->mem_per_gpu_bytes < 0)
+    num_field(L, t, "token_s", tw, &x->token_s);
+    if (x->step_s < 0 || x->tokens_per_s < 0 || x->power_w < 0 || x->mem_per_gpu_bytes < 0 ||
+        x->token_s < 0)
         luaL_error(L, "%s: target values must be above 0", tw);
     lua_pop(L, 1);
 }
@@ -1378,7 +1381,7 @@ bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out)
     if (out)
         *out = p ? p->target : (LessonTarget){0};
     return p && (p->target.step_s > 0 || p->target.tokens_per_s > 0 || p->target.power_w > 0 ||
-                 p->target.mem_per_gpu_bytes > 0);
+                 p->target.mem_per_gpu_bytes > 0 || p->target.token_s > 0);
 }
 
 typedef struct {

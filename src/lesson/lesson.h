@@ -120,6 +120,7 @@ typedef struct {
     double tokens_per_s;      /* at least */
     double power_w;           /* at most */
     double mem_per_gpu_bytes; /* at most */
+    double token_s;           /* at most: a serving scenario's time per token */
 } LessonTarget;
 bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out);
 /* What the learner did, for the debrief and the goal's r table. */

@@ -802,6 +802,20 @@ bool progress_record_try(Progress *p, const char *lesson_id, int page, int answe
     return progress_save(p, err, err_len);
 }
 
+bool progress_record_prediction(Progress *p, const char *lesson_id, int page, bool right,
+                                char *err, size_t err_len)
+{
+    LessonRec *l = progress_touch(p, lesson_id, err, err_len);
+    if (!l)
+        return false;
+    PageRec *r = progress_page_get(l, page);
+    if (r->first < 0)
+        r->first = right ? 1 : 0;
+    if (r->tries < 1000000)
+        r->tries++;
+    return progress_save(p, err, err_len);
+}
+
 bool progress_record_review(Progress *p, const char *lesson_id, int page, bool right_at_once,
                             char *err, size_t err_len)
 {

@@ -111,6 +111,10 @@ typedef struct {
     struct SweepView *sweep;       /* owned: the search view (s), NULL until first used */
     int moves;                     /* moves made since the page opened (undo is not one) */
     bool confirm_quit;             /* q asked "leave unsaved?"; q again leaves */
+    /* a prediction before a marked move (lesson_scenario_guess) */
+    bool guessing;     /* the move is made, its result hidden until 1..n answers */
+    bool guessed;      /* answered on this visit: not asked again */
+    char verdict[300]; /* the graded answer */
 } ScenarioView;
 
 /* ---- a lesson page (screen_page.c) ---- */
