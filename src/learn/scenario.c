@@ -360,8 +360,11 @@ static int free_gpus_of(const Scenario *s, int dom, int want, int *out)
     return k;
 }
 
-/* Where the members of the group go: the GPUs of the group at `at`, or the
- * free GPUs of at's domain. False with a reason. */
+/* Where the members of the group go (ranks[], by coordinate along d): when
+ * `at` runs a rank of another group of d, that group's GPUs (the two trade
+ * places, member k for member k); otherwise (a free GPU, or one of the
+ * group's own) into at's domain: members already there stay, the others go
+ * onto its first free GPUs, which must be enough. False with a reason. */
 static bool group_targets(const Scenario *s, const int *ranks, MappingDim d, int size, int at,
                           int *dest, char *err, size_t err_len)
 {
@@ -369,12 +372,7 @@ static bool group_targets(const Scenario *s, const int *ranks, MappingDim d, int
     const Mapping *m = &s->cur.m;
     const char *dim = mapping_dim_name(d), *one = hw_noun(&c->gpu, 0);
     int there = placement_rank_on(s->cur.p, at);
-    if (there >= 0) {
-        if (mapping_group_of(m, there, d) == mapping_group_of(m, ranks[0], d)) {
-            msg_set(err, err_len, "%s %d is in the same %s group: drop it on another group", one,
-                    at, dim);
-            return false;
-        }
+    if (there >= 0 && mapping_group_of(m, there, d) != mapping_group_of(m, ranks[0], d)) {
         int *other = xmem_alloc((size_t)size * sizeof *other);
         bool ok = group_ranks(m, there, d, other, size);
         for (int k = 0; ok && k < size; k++)
@@ -384,13 +382,30 @@ static bool group_targets(const Scenario *s, const int *ranks, MappingDim d, int
             msg_set(err, err_len, "the %s group of %s %d could not be found", dim, one, at);
         return ok;
     }
-    int dom = cluster_domain_of(c, at);
-    int have = free_gpus_of(s, dom, size, dest);
-    if (have < size) {
-        msg_set(err, err_len, "the %s group has %d %s but domain %d has only %d free", dim, size,
-                hw_noun(&c->gpu, HW_NOUN_MANY), dom, have);
+    int dom = cluster_domain_of(c, at), outside = 0;
+    for (int k = 0; k < size; k++) {
+        dest[k] = placement_gpu_of(s->cur.p, ranks[k]);
+        outside += cluster_domain_of(c, dest[k]) != dom;
+    }
+    if (outside == 0) {
+        msg_set(err, err_len, "the %s group is all in domain %d already: drop it on another group "
+                              "to trade places, or in another domain",
+                dim, dom);
         return false;
     }
+    int *free_gpu = xmem_alloc((size_t)outside * sizeof *free_gpu);
+    int have = free_gpus_of(s, dom, outside, free_gpu);
+    if (have < outside) {
+        free(free_gpu);
+        msg_set(err, err_len, "%d of the %s group's %s are outside domain %d, which has only %d "
+                              "free",
+                outside, dim, hw_noun(&c->gpu, HW_NOUN_MANY), dom, have);
+        return false;
+    }
+    for (int k = 0, j = 0; k < size; k++)
+        if (cluster_domain_of(c, dest[k]) != dom)
+            dest[k] = free_gpu[j++];
+    free(free_gpu);
     return true;
 }
 
@@ -443,9 +458,9 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int at, char *err, 
         free(from);
         return false;
     }
-    /* Member k goes from from[k] to to[k], trading with what runs there. The
-     * targets are distinct and none holds a member (the group is refused on
-     * itself), so no swap undoes an earlier one. */
+    /* Member k goes from from[k] to to[k], trading with what runs there (a
+     * member that stays has to[k] == from[k]). The targets are distinct and
+     * none holds another member, so no swap undoes an earlier one. */
     Snapshot next = snap_dup(&s->cur);
     for (int k = 0; k < n; k++)
         placement_swap_gpus(next.p, from[k], to[k]);

@@ -120,10 +120,11 @@ bool scenario_press(Scenario *s, ScenarioKey k, char *err, size_t err_len);
  * moves there). A down GPU takes no rank. Two presses. */
 bool scenario_swap_gpus(Scenario *s, int gpu_a, int gpu_b, char *err, size_t err_len);
 /* Moves the whole group of dimension d that contains gpu to where the GPU
- * `at` is: when `at` runs a rank, the group trades places with the group
- * of the same kind there (member k with member k, by coordinate along d);
- * when `at` is free, onto the first free GPUs of at's domain, which must
- * have room. Presses: scenario_pick_presses + 1 (Enter). */
+ * `at` is: when `at` runs a rank of another group of that kind, the two
+ * groups trade places (member k with member k, by coordinate along d);
+ * when `at` is free, or one of the group's own, the group gathers in at's
+ * domain: its members there stay, the others go onto the domain's first
+ * free GPUs, which must be enough. Presses: scenario_pick_presses + 1. */
 bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int at, char *err, size_t err_len);
 /* What scenario_move_group would do, without doing it: the size of the
  * group, with member k moving from GPU from[k] to GPU to[k] (each array

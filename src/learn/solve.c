@@ -487,7 +487,7 @@ static void group_children(Search *S, long node)
     int nd = scenario_pick_cycle(ws, dims, 4), domains = cluster_domain_count(c);
     for (int i = 0; i < nd && !S->stop; i++) {
         MappingDim d = dims[i];
-        int size = mapping_dim_size(m, d), nh = 0;
+        int nh = 0;
         for (int r = 0; r < S->world; r++) /* one head rank per group */
             if (mapping_coord(m, r, d) == 0)
                 S->heads[nh++] = r;
@@ -496,16 +496,15 @@ static void group_children(Search *S, long node)
             /* trades with every later group (a trade is symmetric) */
             for (int q = h + 1; q < nh && !S->stop; q++)
                 group_child(S, node, d, gx, S->gpu_of[S->heads[q]], i + 1);
-            /* onto the free GPUs of each domain with room */
+            /* gathered into each domain with a free GPU (scenario.c
+             * refuses it when there are too few) */
             for (int dom = 0; dom < domains && !S->stop; dom++) {
                 int first = cluster_domain_first(c, dom), n = cluster_domain_size(c, dom);
-                int free_n = 0, at = -1;
-                for (int g = first; g < first + n; g++)
-                    if (S->rank_on[g] < 0 && cluster_gpu_state(c, g) == CLUSTER_GPU_UP) {
-                        at = at < 0 ? g : at;
-                        free_n++;
-                    }
-                if (free_n >= size)
+                int at = -1;
+                for (int g = first; g < first + n && at < 0; g++)
+                    if (S->rank_on[g] < 0 && cluster_gpu_state(c, g) == CLUSTER_GPU_UP)
+                        at = g;
+                if (at >= 0)
                     group_child(S, node, d, gx, at, i + 1);
             }
         }

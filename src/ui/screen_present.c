@@ -193,7 +193,7 @@ static void screen_present_check(PresentState *ps)
         msg_set(ps->why, sizeof ps->why, "%s", err);
     if (ps->goal != 1)
         return;
-    LessonPlay play = {ps->step, 0, false};
+    LessonPlay play = {scenario_presses(ps->s), 0, false};
     lesson_scenario_debrief_for(ps->lesson, ps->page, ps->s, &play, ps->debrief,
                                 sizeof ps->debrief, err, sizeof err);
 }

@@ -489,7 +489,7 @@ static const KeyBinding screen_scenario_rows[] = {
     {{'g'}, "g", "pick its group; again: the next kind", "g group", 2, screen_scenario_key_group},
     {{UIK_ENTER},
      "Enter",
-     "drop: swap places, or the picked group goes where the cursor is",
+     "drop: swap places, or the picked group goes here",
      "Enter drop",
      2,
      screen_scenario_key_drop},
