@@ -414,7 +414,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
     static const char *const known[] = {
         "system",        "gpus",  "domain",       "up",     "out",  "oversub", "sites", "across",
-        "gpus_per_leaf", "rails", "machine_gpus", "failed", "busy", "domains", NULL};
+        "gpus_per_leaf", "rails", "machine_gpus", "failed", "busy", "domains", "across_lat", NULL};
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
@@ -441,6 +441,8 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         c.out_bytes_per_s = v;
     if (opt_quantity_field(L, idx, what, "across", UNITS_BANDWIDTH, &v))
         c.across_bytes_per_s = v;
+    if (opt_quantity_field(L, idx, what, "across_lat", UNITS_TIME, &v))
+        c.across_lat_s = v;
     if (opt_quantity_field(L, idx, what, "oversub", UNITS_COUNT, &v)) {
         if (v < 1)
             luaL_error(L, "%s.oversub must be at least 1", what);
@@ -697,10 +699,39 @@ void lesson_api_push_serve(lua_State *L, const ServeResult *r)
 }
 
 /* scalelab.step{cluster=, workload=, mapping=} */
+#define STEP_MOVES_MAX 64
+
+/* moves = { "group tp 68 to 132", ... } of scalelab.step, copied out before
+ * any C heap is held (a bad entry raises here). Returns the count. */
+static int step_moves(lua_State *L, char moves[][64])
+{
+    int t = lua_getfield(L, 1, "moves");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (t != LUA_TTABLE)
+        luaL_error(L, "scalelab.step: moves must be a list of moves like { \"swap 3 12\" }");
+    lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
+    if (len > STEP_MOVES_MAX)
+        luaL_error(L, "scalelab.step: at most %d moves", STEP_MOVES_MAX);
+    for (lua_Integer i = 1; i <= len; i++) {
+        if (lua_rawgeti(L, -1, i) != LUA_TSTRING || lua_rawlen(L, -1) >= 64)
+            luaL_error(L, "scalelab.step: moves[%I] must be a move like \"swap 3 12\"", i);
+        snprintf(moves[i - 1], 64, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return (int)len;
+}
+
+/* scalelab.step{cluster=, workload=, mapping=, moves=}: moves, when given,
+ * are made on the scenario these start, as a learner would make them (the
+ * way to compute a target that needs GPUs moved). */
 static int api_step(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    static const char *const known[] = {"cluster", "workload", "mapping", NULL};
+    static const char *const known[] = {"cluster", "workload", "mapping", "moves", NULL};
     check_known(L, 1, "scalelab.step", known);
     Cluster c;
     Workload w;
@@ -714,11 +745,33 @@ static int api_step(lua_State *L)
     lua_getfield(L, 1, "mapping");
     lesson_api_mapping(L, -1, "mapping", &c, &w, &m);
     lua_pop(L, 3);
-    StepResult r;
-    char err[MSG_LEN];
-    if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
+    char moves[STEP_MOVES_MAX][64];
+    int n_moves = step_moves(L, moves);
+    char err[MSG_LEN] = "";
+    if (n_moves == 0) { /* no placement to hold: the model's closed forms */
+        StepResult r;
+        if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
+            return luaL_error(L, "scalelab.step: %s", err);
+        lesson_api_push_result(L, &r, &c, &m, w.micro_batch, NULL);
+        return 1;
+    }
+    Scenario *s = scenario_new(&c, &w, &m, NULL, SCN_ALLOW_ALL, err, sizeof err);
+    for (int i = 0; s && i < n_moves; i++) {
+        char why[MSG_LEN];
+        if (!scenario_apply_text(s, moves[i], why, sizeof why)) {
+            msg_set(err, sizeof err, "move %d '%s': %s", i + 1, moves[i], why);
+            scenario_free(s);
+            s = NULL;
+        }
+    }
+    if (!s)
         return luaL_error(L, "scalelab.step: %s", err);
-    lesson_api_push_result(L, &r, &c, &m, w.micro_batch, NULL);
+    StepResult r = *scenario_result(s);
+    Cluster sc = *scenario_cluster(s);
+    Mapping sm = *scenario_mapping(s);
+    int mb = scenario_workload(s)->micro_batch;
+    scenario_free(s);
+    lesson_api_push_result(L, &r, &sc, &sm, mb, NULL);
     return 1;
 }
 

@@ -43,6 +43,27 @@ static double params_read(const Workload *w, int batch)
     return total - experts + touched;
 }
 
+/* One small all-reduce of S bytes over k ranks inside one switched domain,
+ * as serving engines run it: TensorRT-LLM's MultiShot splits it into a
+ * reduce-scatter and an all-gather over NVSwitch multicast, "two
+ * synchronization steps regardless of the number of GPUs" where a ring
+ * takes 2N - 2 (NVIDIA developer blog, "3x Faster AllReduce with NVSwitch
+ * and TensorRT-LLM MultiShot", 2024). So: the launch cost and two link
+ * latencies of collective.c's figures, and the ring's bytes at its
+ * achievable rate. A torus (TPU ICI) has no switch to multicast: there the
+ * training collective's cost stands. */
+static double allreduce_inside(const Cluster *c, int k, double S)
+{
+    GroupSpan in = {k, 1, k, 1, false};
+    if (k <= 1)
+        return 0;
+    if (c->up_kind != HW_UP_SWITCHED)
+        return collective_cost(COLL_ALL_REDUCE, S, in, c).time_s;
+    CollParams p = collective_params_default();
+    return p.fixed_s + 2 * c->up_lat_s +
+           2.0 * (k - 1) / k * S / (c->up_bytes_per_s * p.up_efficiency);
+}
+
 /* The part of a group inside one domain: the ranks it has there (all of a
  * group that does not cross), the phase of its collective that runs on the
  * scale-up links. */
@@ -111,11 +132,16 @@ static void serve_comm(const Cluster *c, const Workload *w, const Mapping *m, co
     r->tp_domains = tp.domains;
     if (m->tp > 1) {
         double n = 2.0 * w->layers; /* after attention and after the MLP */
-        /* crossing: the in-domain phase, and what the network adds to it */
-        double here = collective_cost(COLL_ALL_REDUCE, act, inside(tp), c).time_s;
-        double there = collective_cost(COLL_ALL_REDUCE, act, tp, c).time_s;
-        r->part_s[SERVE_TP] = n * here;
-        r->part_s[SERVE_NETWORK] = n * (there > here ? there - here : 0);
+        /* inside: the engine's in-domain all-reduce over the ranks a domain
+         * holds; crossing adds what collective.c charges the hierarchical
+         * all-reduce beyond its in-domain phase */
+        GroupSpan in = inside(tp);
+        r->part_s[SERVE_TP] = n * allreduce_inside(c, in.size, act);
+        if (tp.domains > 1) {
+            double here = collective_cost(COLL_ALL_REDUCE, act, in, c).time_s;
+            double there = collective_cost(COLL_ALL_REDUCE, act, tp, c).time_s;
+            r->part_s[SERVE_NETWORK] = n * (there > here ? there - here : 0);
+        }
     }
     if (m->pp > 1) {
         GroupSpan pp = span_worst(m, c, p, DIM_PP);

@@ -25,12 +25,12 @@
  * the difference (the scaling book's max(compute, weights read) for the
  * MLP).
  * TP all-reduces: Megatron's 2 per layer (after attention and after the
- * MLP) of batch x hidden x 2 bytes, each costed by collective.c on the TP
- * group's span: at this size mostly their latency, which is why TP that
- * stays on NVLink is fast and TP over a NIC is not. The phase inside a
- * domain (the group's ranks there) is the "TP all-reduce" part; what
- * crossing the domain adds is the "network" part, with the sends between
- * pipeline stages
+ * MLP) of batch x hidden x 2 bytes: at this size mostly their latency.
+ * Inside an NVSwitch domain serving engines take two steps whatever the
+ * GPU count (TensorRT-LLM MultiShot, see serve.c), so wide TP stays cheap
+ * there; that is the "TP all-reduce" part. What crossing a domain adds,
+ * as collective.c costs the hierarchical all-reduce on the TP group's
+ * span, is the "network" part, with the sends between pipeline stages
  * (batch x hidden x 2 bytes per stage boundary, collective.c send-recv on
  * the PP group's span).
  *
