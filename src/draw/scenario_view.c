@@ -520,8 +520,14 @@ static void view_legend(Canvas *c, int x, int y, int w, const ScenarioScreen *v,
     units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
     const char *dim = mapping_dim_name(scenario_view_colour(v->s, v->pick_dim));
     const char *rep = shown->letters_repeat ? ", letters repeat" : "";
+    bool failed = false, busy = false;
+    for (int i = 0; i < cl->n_down; i++) {
+        failed |= cl->down[i].state == CLUSTER_GPU_FAILED;
+        busy |= cl->down[i].state == CLUSTER_GPU_BUSY;
+    }
     if (cluster_machine_gpus(cl) > cl->n_gpus)
-        snprintf(down, sizeof down, "%s. free", cl->n_down ? "; x failed, # busy, " : "; ");
+        snprintf(down, sizeof down, "; %s%s. free", failed ? "x failed, " : "",
+                 busy ? "# busy, " : "");
     if (shown->rows < shown->total_rows)
         snprintf(rows, sizeof rows, "rows %d-%d of %d%s", shown->first_row + 1,
                  shown->first_row + shown->rows, shown->total_rows, ascii ? " | " : " · ");

@@ -154,6 +154,10 @@ char *guess_outcome(GuessAsk ask, bool serving, const GuessMove *m, bool ascii, 
         return buf;
     }
     int k = largest_part(m);
+    if (m->delta_s[k] == 0) {
+        snprintf(buf, n, "no part changed");
+        return buf;
+    }
     units_format(UNITS_TIME, fabs(m->delta_s[k]), ascii, a, sizeof a);
     snprintf(buf, n, "%s changed most: %s%s",
              serving ? serve_part_name((ServePart)k) : step_part_words((StepPart)k),

@@ -143,9 +143,11 @@ static void serve_comm(const Cluster *c, const Workload *w, const Mapping *m, co
             r->part_s[SERVE_NETWORK] = n * (there > here ? there - here : 0);
         }
     }
-    if (m->pp > 1) {
-        GroupSpan pp = span_worst(m, c, p, DIM_PP);
-        GroupSpan hop = {2, pp.domains > 1 ? 2 : 1, 1, pp.sites > 1 ? 2 : 1, pp.crosses_leaf};
+    /* The sends between pipeline stages that cross a domain; inside one a
+     * send of a few hundred kB takes microseconds and is not counted. */
+    GroupSpan pp = span_worst(m, c, p, DIM_PP);
+    if (m->pp > 1 && pp.domains > 1) {
+        GroupSpan hop = {2, 2, 1, pp.sites > 1 ? 2 : 1, pp.crosses_leaf};
         r->part_s[SERVE_NETWORK] +=
             (m->pp - 1) * collective_cost(COLL_SEND_RECV, act, hop, c).time_s;
     }
