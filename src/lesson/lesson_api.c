@@ -701,6 +701,21 @@ void lesson_api_push_serve(lua_State *L, const ServeResult *r)
 /* scalelab.step{cluster=, workload=, mapping=} */
 #define STEP_MOVES_MAX 64
 
+/* The cluster, workload and mapping of the table at 1 (fn names the caller
+ * in errors). */
+static void read_job(lua_State *L, const char *fn, Cluster *c, Workload *w, Mapping *m)
+{
+    lua_getfield(L, 1, "cluster");
+    if (lua_isnil(L, -1))
+        luaL_error(L, "%s: cluster is missing", fn);
+    lesson_api_cluster(L, -1, "cluster", c);
+    lua_getfield(L, 1, "workload");
+    lesson_api_workload(L, -1, "workload", w);
+    lua_getfield(L, 1, "mapping");
+    lesson_api_mapping(L, -1, "mapping", c, w, m);
+    lua_pop(L, 3);
+}
+
 /* moves = { "group tp 68 to 132", ... } of scalelab.step, copied out before
  * any C heap is held (a bad entry raises here). Returns the count. */
 static int step_moves(lua_State *L, char moves[][64])
@@ -736,15 +751,7 @@ static int api_step(lua_State *L)
     Cluster c;
     Workload w;
     Mapping m;
-    lua_getfield(L, 1, "cluster");
-    if (lua_isnil(L, -1))
-        luaL_error(L, "scalelab.step: cluster is missing");
-    lesson_api_cluster(L, -1, "cluster", &c);
-    lua_getfield(L, 1, "workload");
-    lesson_api_workload(L, -1, "workload", &w);
-    lua_getfield(L, 1, "mapping");
-    lesson_api_mapping(L, -1, "mapping", &c, &w, &m);
-    lua_pop(L, 3);
+    read_job(L, "scalelab.step", &c, &w, &m);
     char moves[STEP_MOVES_MAX][64];
     int n_moves = step_moves(L, moves);
     char err[MSG_LEN] = "";
@@ -772,6 +779,39 @@ static int api_step(lua_State *L)
     int mb = scenario_workload(s)->micro_batch;
     scenario_free(s);
     lesson_api_push_result(L, &r, &sc, &sm, mb, NULL);
+    return 1;
+}
+
+/* scalelab.presses{cluster=, workload=, mapping=, moves=}: the key presses
+ * that type the moves from that start, as a scenario counts them (for a
+ * par computed from moves a lesson works out itself). */
+static int api_presses(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"cluster", "workload", "mapping", "moves", NULL};
+    check_known(L, 1, "scalelab.presses", known);
+    Cluster c;
+    Workload w;
+    Mapping m;
+    read_job(L, "scalelab.presses", &c, &w, &m);
+    char moves[STEP_MOVES_MAX][64];
+    int n_moves = step_moves(L, moves), total = 0;
+    char err[MSG_LEN] = "";
+    Scenario *s = scenario_new(&c, &w, &m, NULL, SCN_ALLOW_ALL, err, sizeof err);
+    for (int i = 0; s && i < n_moves; i++) {
+        char why[MSG_LEN];
+        int typed;
+        if (!scenario_type_text(s, moves[i], &typed, why, sizeof why)) {
+            msg_set(err, sizeof err, "move %d '%s': %s", i + 1, moves[i], why);
+            scenario_free(s);
+            s = NULL;
+        }
+        total += typed;
+    }
+    if (!s)
+        return luaL_error(L, "scalelab.presses: %s", err);
+    scenario_free(s);
+    lua_pushinteger(L, total);
     return 1;
 }
 
@@ -908,9 +948,47 @@ static int api_moves(lua_State *L)
     return 1;
 }
 
-/* cost(a, b) for the function at index 2 and the values at indexes a, b. */
+/* The step time of the set-up setup(a, b) returns (the function at index
+ * 8), math.huge when it cannot be built, does not fit in memory or
+ * accept(r) (index 9, may be nil) says no: what lessons used to write by
+ * hand around pcall(scalelab.step, ...). */
+static double pair_setup_cost(lua_State *L, int a, int b)
+{
+    lua_pushcfunction(L, api_step);
+    lua_pushvalue(L, 8);
+    lua_pushvalue(L, a);
+    lua_pushvalue(L, b);
+    lua_call(L, 2, 1); /* the set-up table: an error in setup is the author's */
+    if (lua_type(L, -1) != LUA_TTABLE)
+        luaL_error(L, "scalelab.pair_target: setup must return a table { cluster =, workload =, "
+                      "mapping = }, not %s",
+                   luaL_typename(L, -1));
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) { /* an illegal set-up: no candidate */
+        lua_pop(L, 1);
+        return HUGE_VAL;
+    }
+    lua_getfield(L, -1, "fits");
+    bool fits = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (fits && !lua_isnil(L, 9)) {
+        lua_pushvalue(L, 9);
+        lua_pushvalue(L, -2);
+        lua_call(L, 1, 1);
+        fits = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_getfield(L, -1, "step_s");
+    double t = fits ? lua_tonumber(L, -1) : HUGE_VAL;
+    lua_pop(L, 2);
+    return t;
+}
+
+/* cost(a, b) for the function at index 2 (or setup at 8) and the values at
+ * indexes a, b. */
 static double pair_cost(lua_State *L, int a, int b)
 {
+    if (lua_isnil(L, 2))
+        return pair_setup_cost(L, a, b);
     lua_pushvalue(L, 2);
     lua_pushvalue(L, a);
     lua_pushvalue(L, b);
@@ -934,7 +1012,7 @@ static double pair_cost(lua_State *L, int a, int b)
  * on ties, a outer), and a target between them, their geometric mean. */
 static int api_pair_target(lua_State *L)
 {
-    static const char *const known[] = {"cost", "a", "b", "start", NULL};
+    static const char *const known[] = {"cost", "setup", "accept", "a", "b", "start", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     check_known(L, 1, "scalelab.pair_target", known);
     lua_settop(L, 1);
@@ -942,12 +1020,17 @@ static int api_pair_target(lua_State *L)
     lua_getfield(L, 1, "a");     /* 3 */
     lua_getfield(L, 1, "b");     /* 4 */
     lua_getfield(L, 1, "start"); /* 5 */
-    if (lua_type(L, 2) != LUA_TFUNCTION || lua_type(L, 3) != LUA_TTABLE ||
-        lua_type(L, 4) != LUA_TTABLE || lua_type(L, 5) != LUA_TTABLE)
-        return luaL_error(L, "scalelab.pair_target: needs cost (a function), a and b (lists) "
-                             "and start ({a, b})");
-    lua_rawgeti(L, 5, 1); /* 6: a0 */
-    lua_rawgeti(L, 5, 2); /* 7: b0 */
+    lua_rawgeti(L, 5, 1);        /* 6: a0 */
+    lua_rawgeti(L, 5, 2);        /* 7: b0 */
+    lua_getfield(L, 1, "setup"); /* 8 */
+    lua_getfield(L, 1, "accept"); /* 9 */
+    bool one_way = lua_type(L, 2) == LUA_TFUNCTION ? lua_isnil(L, 8)
+                                                    : lua_isnil(L, 2) &&
+                                                          lua_type(L, 8) == LUA_TFUNCTION;
+    if (!one_way || lua_type(L, 3) != LUA_TTABLE || lua_type(L, 4) != LUA_TTABLE ||
+        lua_type(L, 5) != LUA_TTABLE || (!lua_isnil(L, 9) && lua_type(L, 9) != LUA_TFUNCTION))
+        return luaL_error(L, "scalelab.pair_target: needs cost or setup (one function), a and b "
+                             "(lists), start ({a, b}), and optionally accept (a function)");
     if (lua_isnil(L, 6) || lua_isnil(L, 7))
         return luaL_error(L, "scalelab.pair_target: start must be {a, b}");
     lua_Integer na = (lua_Integer)lua_rawlen(L, 3), nb = (lua_Integer)lua_rawlen(L, 4);
@@ -1284,6 +1367,7 @@ void lesson_api_open(lua_State *L)
         {"cluster", api_cluster},
         {"step", api_step},
         {"serve", api_serve},
+        {"presses", api_presses},
         {"diagram", api_diagram},
         {"text_page", api_text_page},
         {"quiz", api_quiz_page},
