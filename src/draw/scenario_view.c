@@ -102,7 +102,10 @@ static int crossing_names(const Scenario *s, MappingDim d, SpanCross what, char 
     add(buf, n, &used, "%s group%s ", dim, k == 1 ? "" : "s");
     int shown = k <= 4 ? k : 3;
     for (int i = 0; i < shown; i++)
-        add(buf, n, &used, "%s%c", i == 0 ? "" : i == k - 1 ? " and " : ", ",
+        add(buf, n, &used, "%s%c",
+            i == 0       ? ""
+            : i == k - 1 ? " and "
+                         : ", ",
             cluster_grid_letter(&cv, ids[i]));
     if (k > shown)
         add(buf, n, &used, " and %d more", k - shown);
@@ -141,19 +144,26 @@ void scenario_view_why(const Scenario *s, const char *reason, bool ascii, char *
         MappingDim d;
         const char *coll;
     } talky[] = {{DIM_TP, "all-reduces"}, {DIM_EP, "all-to-alls"}};
-    for (size_t i = 0; i < sizeof talky / sizeof talky[0]; i++)
-        if (crossing_names(s, talky[i].d, SPAN_CROSS_DOMAIN, names, sizeof names))
-            add(buf, n, &used, "%s%s cross %s: their %s run at %s instead of %s",
-                used ? "; " : "", names, cluster_grid_domain_noun(c, -1, true), talky[i].coll, out,
-                up);
+    for (size_t i = 0; i < sizeof talky / sizeof talky[0]; i++) {
+        int k = crossing_names(s, talky[i].d, SPAN_CROSS_DOMAIN, names, sizeof names);
+        if (k)
+            add(buf, n, &used, "%s%s cross%s %s: %s %s run at %s instead of %s", used ? "; " : "",
+                names, k == 1 ? "es" : "", cluster_grid_domain_noun(c, -1, true),
+                k == 1 ? "its" : "their", talky[i].coll, out, up);
+    }
     static const MappingDim outer[] = {DIM_TP, DIM_EP, DIM_CP, DIM_PP, DIM_DP};
-    for (size_t i = 0; c->sites > 1 && i < sizeof outer / sizeof outer[0]; i++)
-        if (crossing_names(s, outer[i], SPAN_CROSS_SITE, names, sizeof names))
-            add(buf, n, &used, "%s%s cross the site link", used ? "; " : "", names);
-    for (size_t i = 3; c->oversub > 1 && i < sizeof outer / sizeof outer[0]; i++)
-        if (crossing_names(s, outer[i], SPAN_CROSS_SPINE, names, sizeof names))
-            add(buf, n, &used, "%s%s climb to the %.0f:1 spine", used ? "; " : "", names,
-                c->oversub);
+    for (size_t i = 0; c->sites > 1 && i < sizeof outer / sizeof outer[0]; i++) {
+        int k = crossing_names(s, outer[i], SPAN_CROSS_SITE, names, sizeof names);
+        if (k)
+            add(buf, n, &used, "%s%s cross%s the site link", used ? "; " : "", names,
+                k == 1 ? "es" : "");
+    }
+    for (size_t i = 3; c->oversub > 1 && i < sizeof outer / sizeof outer[0]; i++) {
+        int k = crossing_names(s, outer[i], SPAN_CROSS_SPINE, names, sizeof names);
+        if (k)
+            add(buf, n, &used, "%s%s climb%s to the %.0f:1 spine", used ? "; " : "", names,
+                k == 1 ? "s" : "", c->oversub);
+    }
     if (!used)
         add(buf, n, &used, "%s", scenario_serve(s) ? "" : scenario_result(s)->bottleneck);
 }
@@ -163,8 +173,8 @@ void scenario_view_why(const Scenario *s, const char *reason, bool ascii, char *
 void scenario_view_effect(const Scenario *s, bool ascii, char *buf, size_t n)
 {
     const ServeResult *sa = scenario_serve_previous(s), *sb = scenario_serve(s);
-    GuessMove m = sb ? guess_move_serve(sa, sb)
-                     : guess_move_step(scenario_previous(s), scenario_result(s));
+    GuessMove m =
+        sb ? guess_move_serve(sa, sb) : guess_move_step(scenario_previous(s), scenario_result(s));
     int best = -1;
     double best_d = 1e-12;
     for (int i = 0; i < m.n_parts; i++)
@@ -417,8 +427,8 @@ static int view_bar(Canvas *c, int x, int y, int w, const ScenarioScreen *v)
     bool start_fits = sr ? scenario_serve_start(s)->fits : scenario_reference(s)->fits;
     bool judge = v->goal != 1 && start_fits;
     ChartParts now = sr ? chart_parts_serve(sr) : chart_parts_step(scenario_result(s));
-    ChartParts ref = sr ? chart_parts_serve(scenario_serve_start(s))
-                        : chart_parts_step(scenario_reference(s));
+    ChartParts ref =
+        sr ? chart_parts_serve(scenario_serve_start(s)) : chart_parts_step(scenario_reference(s));
     return chart_parts_bar(c, x, y, w, &now, &ref, v->target_s, judge);
 }
 
@@ -644,8 +654,7 @@ void scenario_view_draw(Canvas *c, const ScenarioScreen *v, int top, int bottom,
         return;
     }
     int room = bottom - y - res_h;
-    int grid_h =
-        view_grid_rows(v, tw, room - fb_h > grid_min ? room - fb_h : grid_min, ascii);
+    int grid_h = view_grid_rows(v, tw, room - fb_h > grid_min ? room - fb_h : grid_min, ascii);
     view_grid(c, 2, y, tw, grid_h, v, &out->cursor);
     y += grid_h;
     y += view_result(c, 2, y, tw, v, bneck, ascii);

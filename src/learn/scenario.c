@@ -297,7 +297,7 @@ bool scenario_swap_gpus(Scenario *s, int gpu_a, int gpu_b, char *err, size_t err
     }
     Snapshot next = snap_dup(&s->cur);
     placement_swap_gpus(next.p, gpu_a, gpu_b);
-    return commit_pressed(s, &next, 2, err, err_len);
+    return commit_pressed(s, &next, SCN_SWAP_PRESSES, err, err_len);
 }
 
 /* The g cycle: these kinds, in this order, where they have more than one
@@ -329,6 +329,12 @@ int scenario_pick_presses(const Scenario *s, MappingDim d)
         if (dims[i] == d)
             return i + 1;
     return 0;
+}
+
+int scenario_group_presses(const Scenario *s, MappingDim d)
+{
+    int picks = scenario_pick_presses(s, d);
+    return picks > 0 ? picks + 1 : 0;
 }
 
 /* The ranks of the group of d that holds rank, by their coordinate along d
@@ -388,8 +394,9 @@ static bool group_targets(const Scenario *s, const int *ranks, MappingDim d, int
         outside += cluster_domain_of(c, dest[k]) != dom;
     }
     if (outside == 0) {
-        msg_set(err, err_len, "the %s group is all in domain %d already: drop it on another group "
-                              "to trade places, or in another domain",
+        msg_set(err, err_len,
+                "the %s group is all in domain %d already: drop it on another group "
+                "to trade places, or in another domain",
                 dim, dom);
         return false;
     }
@@ -397,8 +404,9 @@ static bool group_targets(const Scenario *s, const int *ranks, MappingDim d, int
     int have = free_gpus_of(s, dom, outside, free_gpu);
     if (have < outside) {
         free(free_gpu);
-        msg_set(err, err_len, "%d of the %s group's %s are outside domain %d, which has only %d "
-                              "free",
+        msg_set(err, err_len,
+                "%d of the %s group's %s are outside domain %d, which has only %d "
+                "free",
                 outside, dim, hw_noun(&c->gpu, HW_NOUN_MANY), dom, have);
         return false;
     }
@@ -465,7 +473,7 @@ bool scenario_move_group(Scenario *s, int gpu, MappingDim d, int at, char *err, 
     for (int k = 0; k < n; k++)
         placement_swap_gpus(next.p, from[k], to[k]);
     free(from);
-    return commit_pressed(s, &next, scenario_pick_presses(s, d) + 1, err, err_len);
+    return commit_pressed(s, &next, scenario_group_presses(s, d), err, err_len);
 }
 
 bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t err_len)

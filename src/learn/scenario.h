@@ -137,6 +137,10 @@ int scenario_pick_cycle(const Scenario *s, MappingDim *dims, int max);
 /* Presses of g that pick a group of kind d (1 for the first kind of the
  * cycle), 0 when d cannot be picked. */
 int scenario_pick_presses(const Scenario *s, MappingDim d);
+/* What a move costs in presses, the one rule par and the search count by:
+ * a swap is Space + Enter, a group move its picks + Enter. */
+#define SCN_SWAP_PRESSES 2
+int scenario_group_presses(const Scenario *s, MappingDim d);
 bool scenario_set_degree(Scenario *s, MappingDim d, int value, char *err, size_t err_len);
 bool scenario_set_micro_batch(Scenario *s, int mb, char *err, size_t err_len);
 bool scenario_set_domain(Scenario *s, int domain_gpus, char *err, size_t err_len);

@@ -339,13 +339,14 @@ static void note_met(Search *S, long i)
 
 /* ---- children ------------------------------------------------------------- */
 
-/* The working scenario's state as the child of node `parent` by a move of
- * `cost` presses: a new node (with its goal run) unless the state is known
- * at no more presses; known at more, it is moved to its cheaper place. */
-static void child(Search *S, long parent, int cost, const char *move, const char *keys)
+/* The working scenario's state as the child of node `parent` by the move
+ * just made (its presses are the scenario's own count: scenario_presses): a
+ * new node (with its goal run) unless the state is known at no more
+ * presses; known at more, it is moved to its cheaper place. */
+static void child(Search *S, long parent, const char *move, const char *keys)
 {
     const Scenario *ws = S->ws;
-    int c = S->nodes[parent].cost + cost;
+    int c = scenario_presses(ws);
     if (c > S->lim->max_presses)
         return;
     int cl = intern(S, scenario_cluster(ws));
@@ -414,7 +415,7 @@ static void key_children(Search *S, long node)
         if (!scenario_press(S->ws, (ScenarioKey)k, err, sizeof err))
             continue;
         scenario_key_move_text(S->ws, (ScenarioKey)k, move, sizeof move);
-        child(S, node, 1, move, keys);
+        child(S, node, move, keys);
         scenario_undo(S->ws);
     }
 }
@@ -451,8 +452,9 @@ static bool known_after(Search *S, long node, uint64_t delta, int cost)
 }
 
 /* One group move: group of gpu (kind d) to `at`, if it makes a new state. */
-static void group_child(Search *S, long node, MappingDim d, int gpu, int at, int presses)
+static void group_child(Search *S, long node, MappingDim d, int gpu, int at)
 {
+    int presses = scenario_group_presses(S->ws, d);
     char err[MSG_LEN];
     int n = scenario_group_plan(S->ws, gpu, d, at, S->from, S->to, err, sizeof err);
     if (n < 0)
@@ -461,7 +463,7 @@ static void group_child(Search *S, long node, MappingDim d, int gpu, int at, int
     uint64_t delta = 0;
     for (int k = 0; k < n; k++)
         delta ^= scratch_swap(S, cls, S->from[k], S->to[k]);
-    bool known = known_after(S, node, delta, presses + 1);
+    bool known = known_after(S, node, delta, presses);
     for (int k = n - 1; k >= 0; k--) /* back as it was */
         scratch_swap(S, cls, S->from[k], S->to[k]);
     if (known || !scenario_move_group(S->ws, gpu, d, at, err, sizeof err))
@@ -471,10 +473,10 @@ static void group_child(Search *S, long node, MappingDim d, int gpu, int at, int
     for (char *c = dim; *c; c++)
         *c = (char)(*c - 'A' + 'a');
     snprintf(move, sizeof move, "group %s %d to %d", dim, gpu, at);
-    for (int k = 0; k < presses; k++)
+    for (int k = 1; k < presses; k++)
         strcat(keys, "g ");
     strcat(keys, "Enter");
-    child(S, node, presses + 1, move, keys);
+    child(S, node, move, keys);
     scenario_undo(S->ws);
 }
 
@@ -495,7 +497,7 @@ static void group_children(Search *S, long node)
             int gx = S->gpu_of[S->heads[h]];
             /* trades with every later group (a trade is symmetric) */
             for (int q = h + 1; q < nh && !S->stop; q++)
-                group_child(S, node, d, gx, S->gpu_of[S->heads[q]], i + 1);
+                group_child(S, node, d, gx, S->gpu_of[S->heads[q]]);
             /* gathered into each domain with a free GPU (scenario.c
              * refuses it when there are too few) */
             for (int dom = 0; dom < domains && !S->stop; dom++) {
@@ -505,7 +507,7 @@ static void group_children(Search *S, long node)
                     if (S->rank_on[g] < 0 && cluster_gpu_state(c, g) == CLUSTER_GPU_UP)
                         at = g;
                 if (at >= 0)
-                    group_child(S, node, d, gx, at, i + 1);
+                    group_child(S, node, d, gx, at);
             }
         }
     }
@@ -533,14 +535,14 @@ static void swap_children(Search *S, long node)
             if ((!other_rank && !free_rep) || cls[a] == cls[b])
                 continue;
             uint64_t delta = scratch_swap(S, cls, a, b);
-            bool known = known_after(S, node, delta, 2);
+            bool known = known_after(S, node, delta, SCN_SWAP_PRESSES);
             scratch_swap(S, cls, a, b);
             char err[MSG_LEN];
             if (known || !scenario_swap_gpus(S->ws, a, b, err, sizeof err))
                 continue;
             char move[48];
             snprintf(move, sizeof move, "swap %d %d", a, b);
-            child(S, node, 2, move, "Space Enter");
+            child(S, node, move, "Space Enter");
             scenario_undo(S->ws);
         }
     }

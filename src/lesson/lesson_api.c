@@ -412,9 +412,10 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     }
     if (lua_type(L, idx) != LUA_TTABLE)
         luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
-    static const char *const known[] = {
-        "system",        "gpus",  "domain",       "up",     "out",  "oversub", "sites", "across",
-        "gpus_per_leaf", "rails", "machine_gpus", "failed", "busy", "domains", "across_lat", NULL};
+    static const char *const known[] = {"system",        "gpus",    "domain",       "up",
+                                        "out",           "oversub", "sites",        "across",
+                                        "gpus_per_leaf", "rails",   "machine_gpus", "failed",
+                                        "busy",          "domains", "across_lat",   NULL};
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
@@ -960,8 +961,9 @@ static double pair_setup_cost(lua_State *L, int a, int b)
     lua_pushvalue(L, b);
     lua_call(L, 2, 1); /* the set-up table: an error in setup is the author's */
     if (lua_type(L, -1) != LUA_TTABLE)
-        luaL_error(L, "scalelab.pair_target: setup must return a table { cluster =, workload =, "
-                      "mapping = }, not %s",
+        luaL_error(L,
+                   "scalelab.pair_target: setup must return a table { cluster =, workload =, "
+                   "mapping = }, not %s",
                    luaL_typename(L, -1));
     if (lua_pcall(L, 1, 1, 0) != LUA_OK) { /* an illegal set-up: no candidate */
         lua_pop(L, 1);
@@ -1016,17 +1018,17 @@ static int api_pair_target(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     check_known(L, 1, "scalelab.pair_target", known);
     lua_settop(L, 1);
-    lua_getfield(L, 1, "cost");  /* 2 */
-    lua_getfield(L, 1, "a");     /* 3 */
-    lua_getfield(L, 1, "b");     /* 4 */
-    lua_getfield(L, 1, "start"); /* 5 */
-    lua_rawgeti(L, 5, 1);        /* 6: a0 */
-    lua_rawgeti(L, 5, 2);        /* 7: b0 */
-    lua_getfield(L, 1, "setup"); /* 8 */
+    lua_getfield(L, 1, "cost");   /* 2 */
+    lua_getfield(L, 1, "a");      /* 3 */
+    lua_getfield(L, 1, "b");      /* 4 */
+    lua_getfield(L, 1, "start");  /* 5 */
+    lua_rawgeti(L, 5, 1);         /* 6: a0 */
+    lua_rawgeti(L, 5, 2);         /* 7: b0 */
+    lua_getfield(L, 1, "setup");  /* 8 */
     lua_getfield(L, 1, "accept"); /* 9 */
-    bool one_way = lua_type(L, 2) == LUA_TFUNCTION ? lua_isnil(L, 8)
-                                                    : lua_isnil(L, 2) &&
-                                                          lua_type(L, 8) == LUA_TFUNCTION;
+    bool one_way = lua_type(L, 2) == LUA_TFUNCTION
+                       ? lua_isnil(L, 8)
+                       : lua_isnil(L, 2) && lua_type(L, 8) == LUA_TFUNCTION;
     if (!one_way || lua_type(L, 3) != LUA_TTABLE || lua_type(L, 4) != LUA_TTABLE ||
         lua_type(L, 5) != LUA_TTABLE || (!lua_isnil(L, 9) && lua_type(L, 9) != LUA_TFUNCTION))
         return luaL_error(L, "scalelab.pair_target: needs cost or setup (one function), a and b "

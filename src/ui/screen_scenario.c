@@ -519,7 +519,7 @@ static const KeyBinding screen_scenario_rows[] = {
      screen_scenario_key_hint},
     {{'u', '0', 'b'},
      "u / 0 / b",
-     "undo, reset to the start (0 key presses), mark as the reference",
+     "undo, reset to the start (0 presses), mark the reference",
      "u undo",
      4,
      screen_scenario_key_history},

@@ -459,7 +459,8 @@ static void test_lesson_check_par_and_predict(void **state)
     snprintf(src, sizeof src, "%s  par = 3,\n  solution = { 'tp 8', 'pp 2' } } } }", head);
     assert_int_equal(check_source(src, first, sizeof first), 1);
     /* tp 16 -> 8 is one press of T, pp 1 -> 2 one of y */
-    assert_string_equal(first, "7: par = 3 but the reference solution takes 2 key presses to type");
+    assert_string_equal(first,
+                        "7: par = 3 but the reference solution takes 2 key presses to type");
     snprintf(src, sizeof src, "%s  par = 1,\n  solution = { 'tp 8' } } } }", head);
     assert_int_equal(check_source(src, first, sizeof first), 1);
     assert_non_null(strstr(first, "7: par = 1: a scenario needs at least two key presses"));

@@ -237,7 +237,8 @@ static void test_scenario_machine_fill_and_free_gpus(void **state)
     double start = scenario_result(s)->step_s;
     /* into server 2 (16-19 run ranks 12-15, 20-23 are free): all 8 of
      * group 0 would move there, and there are 4 free */
-    refuse(s, "group tp 0 to 20", "8 of the TP group's GPUs are outside domain 2, which has only 4 free");
+    refuse(s, "group tp 0 to 20",
+           "8 of the TP group's GPUs are outside domain 2, which has only 4 free");
     /* gathering moves only the members outside: group 1 (ranks 8-15 on GPUs
      * 12-19) into server 2 takes ranks 8-11 to GPUs 20-23, which frees
      * 12-15 for group 0 (4 of its ranks are on GPUs 0-3) in server 1 */
