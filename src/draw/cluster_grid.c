@@ -9,6 +9,7 @@
 
 #include "base/utf8.h"
 #include "base/xmem.h"
+#include "model/hw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +331,11 @@ const char *cluster_grid_domain_noun(const Cluster *c, int dom, bool plural)
     int size = dom >= 0 ? cluster_domain_size(c, dom) : c->domain_gpus;
     if (c->up_kind == HW_UP_TORUS)
         return plural ? "slices" : "slice"; /* a TPU slice is one ICI domain */
+    /* the preset's own unit (a server's 8 GPUs, a rack's 72) by its name; a
+     * domain re-partitioned to another size is just a domain */
+    const SystemSpec *sys = hw_system_find(c->system_id);
+    if ((!sys || size != sys->domain_gpus) && c->n_runs == 0)
+        return plural ? "domains" : "domain";
     if (size > 16)
         return plural ? "racks" : "rack";
     return plural ? "servers" : "server";
@@ -368,8 +374,9 @@ static int grid_cmp(const void *a, const void *b)
 
 /* Where the cursor's GPU sits: "GPU 7 · rack 0 (72 GPUs) · site 1 · leaf 3 ·
  * rail 7", and what it is when it runs nothing. Returns the length. */
-static int grid_cursor_place(const ClusterView *v, bool ascii, bool size, char *buf, size_t n)
+static int grid_cursor_place(const ClusterView *v, bool ascii, int detail, char *buf, size_t n)
 {
+    bool size = detail >= 2, fabric = detail >= 1;
     const char *sep = ascii ? " | " : " · ";
     const Cluster *c = v->cluster;
     int gpu = v->cursor, dom = cluster_domain_of(c, gpu);
@@ -380,10 +387,10 @@ static int grid_cursor_place(const ClusterView *v, bool ascii, bool size, char *
         len += snprintf(buf + len, n - (size_t)len, " (%d %s)", cluster_domain_size(c, dom), many);
     if (c->sites > 1 && len > 0 && (size_t)len < n)
         len += snprintf(buf + len, n - (size_t)len, "%ssite %d", sep, cluster_site_of(c, gpu));
-    bool leaves = cluster_leaf_count(c) > 1;
+    bool leaves = fabric && cluster_leaf_count(c) > 1;
     if (leaves && len > 0 && (size_t)len < n)
         len += snprintf(buf + len, n - (size_t)len, "%sleaf %d", sep, cluster_leaf_of(c, gpu));
-    if (cluster_rail_of(c, gpu) >= 0 && len > 0 && (size_t)len < n)
+    if (fabric && cluster_rail_of(c, gpu) >= 0 && len > 0 && (size_t)len < n)
         len += snprintf(buf + len, n - (size_t)len, "%srail %d", sep, cluster_rail_of(c, gpu));
     ClusterGpuState st = cluster_gpu_state(c, gpu);
     if (grid_rank(v, gpu) < 0 && len >= 0 && (size_t)len < n)
@@ -395,10 +402,10 @@ static int grid_cursor_place(const ClusterView *v, bool ascii, bool size, char *
 }
 
 static void grid_cursor_text(const ClusterView *v, const ClusterShown *shown, bool ascii,
-                             bool size, char *buf, size_t n)
+                             int detail, char *buf, size_t n)
 {
     const char *sep = ascii ? " | " : " · ";
-    int len = grid_cursor_place(v, ascii, size, buf, n);
+    int len = grid_cursor_place(v, ascii, detail, buf, n);
     int rank = grid_rank(v, v->cursor);
     if (rank < 0 || len < 0 || (size_t)len >= n)
         return;
@@ -440,8 +447,11 @@ static void grid_cursor_text(const ClusterView *v, const ClusterShown *shown, bo
 void cluster_grid_cursor_line(const ClusterView *v, const ClusterShown *shown, bool ascii,
                               int width, char *buf, size_t n)
 {
-    /* the domain's size when the line still fits on one row */
-    grid_cursor_text(v, shown, ascii, true, buf, n);
-    if (utf8_width(buf) > width)
-        grid_cursor_text(v, shown, ascii, false, buf, n);
+    /* all there is when it fits one row: the domain's size goes first, then
+     * the leaf and rail; the site always stays */
+    for (int detail = 2; detail >= 0; detail--) {
+        grid_cursor_text(v, shown, ascii, detail, buf, n);
+        if (utf8_width(buf) <= width)
+            return;
+    }
 }

@@ -396,8 +396,7 @@ static void test_lesson_debrief_from_final_state(void **state)
     Scenario *s = lesson_scenario_start(l, 2, err, sizeof err);
     assert_non_null(s);
     char why[200];
-    assert_true(scenario_apply_text(s, "tp 8", why, sizeof why));
-    assert_true(scenario_apply_text(s, "pp 2", why, sizeof why));
+    assert_true(scenario_apply_text(s, "swap 0 8", why, sizeof why));
     LessonPlay play = {.moves = 5, .hints = 1, .used_search = true};
     assert_true(lesson_scenario_debrief_for(l, 2, s, &play, out, sizeof out, err, sizeof err));
     /* the lesson's words from the final state, then the engine's line */

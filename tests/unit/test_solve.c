@@ -231,14 +231,14 @@ static void test_solve_every_shipped_par(void **state)
             SolveResult r;
             solve_scenario(s, &lim, page_goal, &g, &r);
             if (r.status != SOLVE_FOUND || r.presses != par)
-                fail_msg("%s page %d: par %d, search: status %d, %d presses, proved %d (%s)",
-                         path, p + 1, par, r.status, r.presses, r.proved, r.err);
+                fail_msg("%s page %d: par %d, search: status %d, %d presses, proved %d (%s)", path,
+                         p + 1, par, r.status, r.presses, r.proved, r.err);
             unsigned allow = scenario_allowed(s);
             if (allow & (SCN_ALLOW_MOVE | SCN_ALLOW_GROUPS)) {
                 placement++;
                 SolveLimits lazy = solve_limits_default(s);
-                lazy.allow &= SCN_ALLOW_DEGREES | SCN_ALLOW_MICRO | SCN_ALLOW_DOMAIN |
-                              SCN_ALLOW_SYSTEM;
+                lazy.allow &=
+                    SCN_ALLOW_DEGREES | SCN_ALLOW_MICRO | SCN_ALLOW_DOMAIN | SCN_ALLOW_SYSTEM;
                 lazy_keys += lazy.allow != 0;
                 solve_scenario(s, &lazy, page_goal, &g, &r);
                 if (r.status != SOLVE_NONE)
