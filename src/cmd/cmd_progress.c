@@ -87,11 +87,18 @@ static void json_lesson(FILE *out, const Progress *p, const CatalogEntry *e, con
     for (int i = 0; l && i < lesson_page_count(l); i++) {
         PageKind k = lesson_page_kind(l, i);
         hints += progress_hints(p, e->id, i);
-        if (k != PAGE_QUIZ && k != PAGE_PREDICT)
+        /* a scenario's prediction before a move is a question too */
+        bool guess = k == PAGE_SCENARIO && lesson_scenario_guess(l, i, NULL);
+        if (k != PAGE_QUIZ && k != PAGE_PREDICT && !guess)
             continue;
         QuestionRec q = question_rec(p, e->id, i);
+        if (guess) { /* its record's "solved" is the goal's: right is the first try */
+            q.tried = q.tries > 0;
+            q.right = q.first_try;
+        }
         fputs(nq++ ? ",{\"page\":" : "{\"page\":", out);
-        fprintf(out, "%d,\"kind\":\"%s\",\"title\":", i, k == PAGE_QUIZ ? "quiz" : "predict");
+        fprintf(out, "%d,\"kind\":\"%s\",\"title\":", i,
+                guess ? "prediction" : k == PAGE_QUIZ ? "quiz" : "predict");
         json_string(out, lesson_page_title(l, i));
         fprintf(out, ",\"tried\":%s,\"right\":%s,\"first_try\":%s,\"tries\":%d}",
                 q.tried ? "true" : "false", q.right ? "true" : "false",
@@ -142,9 +149,14 @@ static void text_lesson(FILE *out, const Progress *p, const CatalogEntry *e, con
             scn++;
             met += progress_scenario_met(p, e->id, i);
         }
-        if (k != PAGE_QUIZ && k != PAGE_PREDICT)
+        bool guess = k == PAGE_SCENARIO && lesson_scenario_guess(l, i, NULL);
+        if (k != PAGE_QUIZ && k != PAGE_PREDICT && !guess)
             continue;
         QuestionRec r = question_rec(p, e->id, i);
+        if (guess) {
+            r.tried = r.tries > 0;
+            r.right = r.first_try || r.tries > 0; /* answered: nothing left to do */
+        }
         q++;
         tried += r.tried;
         right += r.right;

@@ -48,6 +48,7 @@ typedef struct {
     char name[64];
     int done, started, lessons;
     int first_try, questions;
+    int predictions, predictions_first; /* of them, predictions before a scenario's move */
     int hints;
     int practice_tried, practice_first;
     char state[REPORT_MAX_LESSONS]; /* 'D' done, 's' started, '.' new, per column */
@@ -103,6 +104,10 @@ static void report_questions(Report *r, Row *row, const char *lesson, const Json
         bool first = ft && ft->type == JSON_BOOL && ft->b;
         row->questions++;
         row->first_try += first;
+        if (strcmp(json_get_string(q, "kind", ""), "prediction") == 0) {
+            row->predictions++;
+            row->predictions_first += first;
+        }
         Miss *m = report_miss(r, lesson, (int)json_get_number(q, "page", -1),
                               json_get_string(q, "title", "?"), json_get_string(q, "kind", "?"));
         if (m) {
@@ -227,6 +232,18 @@ static void report_text(FILE *out, const Report *r)
             fprintf(out, "  %c", r->rows[i].state[c]);
         fputc('\n', out);
     }
+    bool guessed = false;
+    for (int i = 0; i < r->n_rows; i++)
+        guessed |= r->rows[i].predictions > 0;
+    if (guessed) { /* a scenario's prediction before a move: in the first tries above */
+        fputs("\nPredictions before a move, right at the first try:", out);
+        for (int i = 0; i < r->n_rows; i++) {
+            fputs(i ? ", " : " ", out);
+            put_safe(out, r->rows[i].name, 0);
+            fprintf(out, " %d/%d", r->rows[i].predictions_first, r->rows[i].predictions);
+        }
+        fputc('\n', out);
+    }
     fputs("\nMissed on the first try, most often first:\n", out);
     int shown = 0;
     for (int i = 0; i < r->n_misses && shown < 15; i++) {
@@ -253,9 +270,10 @@ static void report_json(FILE *out, const Report *r)
         json_string(out, w->name);
         fprintf(out,
                 ",\"done\":%d,\"started\":%d,\"questions\":%d,\"first_try\":%d,\"hints\":%d,"
-                "\"practice_tried\":%d,\"practice_first_try\":%d,\"lessons\":{",
+                "\"practice_tried\":%d,\"practice_first_try\":%d,\"predictions\":%d,"
+                "\"predictions_first_try\":%d,\"lessons\":{",
                 w->done, w->started, w->questions, w->first_try, w->hints, w->practice_tried,
-                w->practice_first);
+                w->practice_first, w->predictions, w->predictions_first);
         for (int c = 0; c < r->n_ids; c++) {
             fputs(c ? "," : "", out);
             json_string(out, r->ids[c]);
