@@ -98,7 +98,9 @@ static void json_lesson(FILE *out, const Progress *p, const CatalogEntry *e, con
         }
         fputs(nq++ ? ",{\"page\":" : "{\"page\":", out);
         fprintf(out, "%d,\"kind\":\"%s\",\"title\":", i,
-                guess ? "prediction" : k == PAGE_QUIZ ? "quiz" : "predict");
+                guess            ? "prediction"
+                : k == PAGE_QUIZ ? "quiz"
+                                 : "predict");
         json_string(out, lesson_page_title(l, i));
         fprintf(out, ",\"tried\":%s,\"right\":%s,\"first_try\":%s,\"tries\":%d}",
                 q.tried ? "true" : "false", q.right ? "true" : "false",
