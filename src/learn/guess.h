@@ -44,7 +44,9 @@ typedef struct {
     GuessAsk ask;
 } GuessSpec;
 
-#define GUESS_MAX_CHOICES 6
+/* Enough for the five change buckets and every part of either bar. */
+#define GUESS_MAX_OF(a, b) ((int)(a) > (int)(b) ? (int)(a) : (int)(b))
+enum { GUESS_MAX_CHOICES = GUESS_MAX_OF(5, GUESS_MAX_OF(STEP_PART_COUNT, SERVE_PART_COUNT)) };
 
 /* The names lessons write for `at` ("any", "group", "swap", "degree",
  * "micro", "domain", "system") and `ask` ("change", "part"); false when

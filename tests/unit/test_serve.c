@@ -116,8 +116,8 @@ static void test_serve_kv_heads_replicate_past_tp8(void **state)
 }
 
 /* A TP group inside one NVLink domain pays no network; TP 16 over two
- * 8-GPU servers does, on every one of its 160 all-reduces per token. The same TP 16 inside an NVL72
- * rack pays none. */
+ * 8-GPU servers does, on every one of its 160 all-reduces per token. The same TP 16 inside an
+ * NVL72 rack pays none. */
 static void test_serve_crossing_a_domain_costs_the_network(void **state)
 {
     (void)state;
