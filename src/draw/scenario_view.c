@@ -281,6 +281,10 @@ typedef struct {
 } ViewPara;
 
 #define VIEW_PARAS 10
+/* Rows a narrow screen keeps for the feedback below the result when there
+ * is a goal (it scrolls when it needs more); free play keeps what its
+ * feedback needs. */
+#define SCENARIO_FEEDBACK_ROWS 8
 
 /* The paragraphs in the order a learner reads them: the answer to the last
  * key, the prediction, the hint, the formula explained, the goal and why it
@@ -471,9 +475,14 @@ static int view_result(Canvas *c, int x, int y, int w, const ScenarioScreen *v,
         canvas_set_ascii(scratch, ascii);
     int row = y;
     if (v->guessing) {
+        /* the question takes the result's rows, no fewer: the cluster view
+         * above keeps its layout while the learner answers */
         row += view_question(to, x, row, w, v);
         canvas_free(scratch);
-        return row - y;
+        ScenarioScreen shown = *v;
+        shown.guessing = false;
+        int result = view_result(NULL, x, y, w, &shown, bottleneck_rows, ascii);
+        return row - y > result ? row - y : result;
     }
     row += view_bar(to, x, row, w, v);
     canvas_free(scratch);
@@ -625,36 +634,39 @@ void scenario_view_draw(Canvas *c, const ScenarioScreen *v, int top, int bottom,
     const char *brief = v->brief ? v->brief : "";
     int y = top - 1, avail = bottom - y;
     int tw = w - 4;
-    /* What each part needs, then shrink the cluster view (and the brief
-     * and bottleneck lines) before the feedback gives up any row. */
-    int brief_h = *brief ? text_wrap_count(brief, tw) : 0;
+    /* What each part needs. The brief stays whole (up to its cap; a
+     * longer one ends in an ellipsis), the cluster view keeps at least its
+     * compact form (up to 4 rows of GPUs, scrolled past that), the
+     * bottleneck sentence goes when rows are short, and the feedback
+     * scrolls with j/k before anything else is cut. */
+    int brief_need = *brief ? text_wrap_count(brief, tw) : 0;
     int brief_cap = h >= 40 ? 6 : 2;
-    brief_h = brief_h < brief_cap ? brief_h : brief_cap;
+    int brief_h = brief_need < brief_cap ? brief_need : brief_cap;
     bool wide = w >= 120;
     int res_h = wide ? 0 : view_result(NULL, 2, 0, tw, v, 2, ascii);
-    int fb_h = wide ? 0 : view_feedback_rows(v, tw, ascii);
-    int grid_min = 3;
+    int grid_min = view_grid_rows(v, tw, 4 + 1 + view_cursor_rows(v, tw, ascii), ascii);
+    /* The rows kept for the feedback do not follow what it says now, so
+     * the cluster view keeps its layout from one key to the next. */
+    int fb_keep = v->goal_text && v->goal_text[0] ? SCENARIO_FEEDBACK_ROWS
+                  : wide                          ? 0
+                                                  : view_feedback_rows(v, tw, ascii);
     int bneck = 2;
-    for (int tries = 0; !wide && tries < 3; tries++) {
-        int grid_room = avail - brief_h - res_h - fb_h;
-        if (grid_room >= view_grid_rows(v, tw, avail, ascii) || grid_room >= grid_min + 2)
-            break;
-        if (bneck > 0) { /* the bottleneck sentence first, then the brief */
-            res_h -= v->guessing ? 0 : bneck;
-            bneck = 0;
-        } else if (brief_h > 1) {
-            brief_h = 1;
-        }
+    if (!wide && avail - brief_h - res_h - grid_min < fb_keep) {
+        res_h = view_result(NULL, 2, 0, tw, v, 0, ascii);
+        bneck = 0;
     }
     if (brief_h)
         text_draw_markup(c, 2, y, tw, brief_h, brief, 0);
+    if (brief_need > brief_h)
+        canvas_put_text(c, 2 + tw - 1, y + brief_h - 1, ascii ? "~" : "…", STYLE_DIM);
     y += brief_h + (brief_h && h >= 30 ? 1 : 0);
     if (wide) {
         view_wide(c, v, y, bottom, out);
         return;
     }
     int room = bottom - y - res_h;
-    int grid_h = view_grid_rows(v, tw, room - fb_h > grid_min ? room - fb_h : grid_min, ascii);
+    int grid_h =
+        view_grid_rows(v, tw, room - fb_keep > grid_min ? room - fb_keep : grid_min, ascii);
     view_grid(c, 2, y, tw, grid_h, v, &out->cursor);
     y += grid_h;
     y += view_result(c, 2, y, tw, v, bneck, ascii);

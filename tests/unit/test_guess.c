@@ -32,7 +32,7 @@ static void test_guess_change_buckets(void **state)
     assert_true(guess_is_right(GUESS_CHANGE, &m, 4));
     assert_false(guess_is_right(GUESS_CHANGE, &m, 3));
     assert_false(guess_is_right(GUESS_CHANGE, &m, 1)); /* the wrong way */
-    m = move(10, 13, STEP_TP, 3); /* 1.3x slower */
+    m = move(10, 13, STEP_TP, 3);                      /* 1.3x slower */
     assert_int_equal(guess_answer(GUESS_CHANGE, &m), 1);
     assert_false(guess_is_right(GUESS_CHANGE, &m, 3));
     m = move(10, 10.2, STEP_TP, 0.2); /* 2% slower: the same */
