@@ -132,36 +132,55 @@ const char *chart_target_glyph(bool ascii)
 /* Legend: glyph, name, time; parts that take no time are left out (the
  * first is always listed), then the goal's mark. Wraps onto more rows.
  * Returns the rows used. */
-static int chart_legend(Canvas *c, int x, int y, int w, const ChartParts *r, const ChartParts *ref,
-                        double target_s, bool target, bool ascii)
+/* The legend's items (the parts shown, then the goal's mark) into items;
+ * returns how many. */
+static int chart_legend_items(const ChartParts *r, const ChartParts *ref, double target_s,
+                              bool target, bool ascii, char items[][96], int *part)
 {
-    int col = 0, lrow = 0;
+    int n = 0;
+    char t[32];
     for (int p = 0; p < r->n; p++) {
         if (p != 0 && !(r->part_s[p] > 0) && !(ref && ref->part_s[p] > 0))
             continue;
-        char t[32], item[96];
-        snprintf(item, sizeof item, "%s %s %s", r->glyph[p][ascii], r->name[p],
+        snprintf(items[n], 96, "%s %s %s", r->glyph[p][ascii], r->name[p],
                  chart_time(r->part_s[p], ascii, t, sizeof t));
-        int iw = utf8_width(item);
-        if (col > 0 && col + iw > w) {
-            col = 0;
-            lrow++;
-        }
-        canvas_put_glyph(c, x + col, y + lrow, r->glyph[p][ascii], r->style[p]);
-        canvas_put_text_max(c, x + col + 1, y + lrow, w - col - 1,
-                            item + strlen(r->glyph[p][ascii]), STYLE_LABEL);
-        col += iw + 2;
+        part[n++] = p;
     }
     if (target) {
-        char t[32], item[96];
-        snprintf(item, sizeof item, "%s goal %s", chart_target_glyph(ascii),
+        snprintf(items[n], 96, "%s goal %s", chart_target_glyph(ascii),
                  chart_time(target_s, ascii, t, sizeof t));
-        int iw = utf8_width(item);
+        part[n++] = -1;
+    }
+    return n;
+}
+
+/* Items two spaces apart, one when that keeps them on one row; wraps. */
+static int chart_legend(Canvas *c, int x, int y, int w, const ChartParts *r, const ChartParts *ref,
+                        double target_s, bool target, bool ascii)
+{
+    char items[CHART_PARTS_MAX + 1][96];
+    int part[CHART_PARTS_MAX + 1];
+    int n = chart_legend_items(r, ref, target_s, target, ascii, items, part);
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += utf8_width(items[i]) + (i ? 2 : 0);
+    int gap = total > w && total - (n - 1) <= w ? 1 : 2;
+    int col = 0, lrow = 0;
+    for (int i = 0; i < n; i++) {
+        int iw = utf8_width(items[i]);
         if (col > 0 && col + iw > w) {
             col = 0;
             lrow++;
         }
-        canvas_put_text_max(c, x + col, y + lrow, w - col, item, STYLE_WARNING);
+        if (part[i] < 0) {
+            canvas_put_text_max(c, x + col, y + lrow, w - col, items[i], STYLE_WARNING);
+            break;
+        }
+        int p = part[i];
+        canvas_put_glyph(c, x + col, y + lrow, r->glyph[p][ascii], r->style[p]);
+        canvas_put_text_max(c, x + col + 1, y + lrow, w - col - 1,
+                            items[i] + strlen(r->glyph[p][ascii]), STYLE_LABEL);
+        col += iw + gap;
     }
     return lrow + 1;
 }
@@ -191,7 +210,7 @@ static void chart_change(Canvas *c, int x, int y, int w, const ChartParts *r,
 }
 
 int chart_parts_bar(Canvas *c, int x, int y, int w, const ChartParts *r, const ChartParts *ref,
-                    double target_s, bool judge)
+                    double target_s, int flags)
 {
     if (!c || !r || w <= 0)
         return 0;
@@ -213,8 +232,8 @@ int chart_parts_bar(Canvas *c, int x, int y, int w, const ChartParts *r, const C
     if (target && scale > 0)
         chart_target_mark(c, x + label_w, y, row, bar_w, target_s, scale, ascii);
     row += chart_legend(c, x, y + row, w, r, ref, target_s, target, ascii);
-    if (ref && ref->total_s > 0)
-        chart_change(c, x, y + row++, w, r, ref, judge, ascii);
+    if (ref && ref->total_s > 0 && !(flags & CHART_NO_CHANGE))
+        chart_change(c, x, y + row++, w, r, ref, flags & CHART_JUDGE, ascii);
     return row;
 }
 
@@ -226,7 +245,7 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
     ChartParts now = chart_parts_step(r), start;
     if (ref)
         start = chart_parts_step(ref);
-    return chart_parts_bar(c, x, y, w, &now, ref ? &start : NULL, target_s, true);
+    return chart_parts_bar(c, x, y, w, &now, ref ? &start : NULL, target_s, CHART_JUDGE);
 }
 
 int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const StepResult *ref)

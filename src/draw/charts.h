@@ -40,11 +40,13 @@ typedef struct {
 } ChartParts;
 ChartParts chart_parts_step(const StepResult *r);
 ChartParts chart_parts_serve(const ServeResult *r);
-/* The bar of any parts (as chart_step_bar_target); judge false tells the
- * change against the start without "faster" or "slower" (a goal that is met
- * is never called slower). */
+/* The bar of any parts (as chart_step_bar_target). Flags: CHART_JUDGE tells
+ * the change against the start as "faster" or "slower" (without it, no
+ * verdict: a goal that is met is never called slower); CHART_NO_CHANGE
+ * leaves the change line out (the two bars carry their times). */
+enum { CHART_JUDGE = 1, CHART_NO_CHANGE = 2 };
 int chart_parts_bar(Canvas *c, int x, int y, int w, const ChartParts *r, const ChartParts *ref,
-                    double target_s, bool judge);
+                    double target_s, int flags);
 
 /* Draws the bar at (x, y), w columns wide. Returns the rows used (the bar,
  * its legend and the delta line; 3 to 5 rows depending on w). r NULL: draws

@@ -376,7 +376,7 @@ static int grid_cmp(const void *a, const void *b)
  * rail 7", and what it is when it runs nothing. Returns the length. */
 static int grid_cursor_place(const ClusterView *v, bool ascii, int detail, char *buf, size_t n)
 {
-    bool size = detail >= 2, fabric = detail >= 1;
+    bool size = detail >= 3, fabric = detail >= 1;
     const char *sep = ascii ? " | " : " · ";
     const Cluster *c = v->cluster;
     int gpu = v->cursor, dom = cluster_domain_of(c, gpu);
@@ -421,9 +421,11 @@ static void grid_cursor_text(const ClusterView *v, const ClusterShown *shown, bo
     char ranges[160];
     grid_ranges(gpus, k, many, ascii, ranges, sizeof ranges);
     free(gpus);
-    len += snprintf(buf + len, n - (size_t)len, "%s%s group %c (%s %s)", sep,
-                    mapping_dim_name(v->colour), shown->cursor_letter,
-                    hw_noun(&v->cluster->gpu, k > 1 ? HW_NOUN_MANY : 0), ranges);
+    len += snprintf(buf + len, n - (size_t)len, "%s%s group %c", sep, mapping_dim_name(v->colour),
+                    shown->cursor_letter);
+    if (detail >= 2 && len > 0 && (size_t)len < n)
+        len += snprintf(buf + len, n - (size_t)len, " (%s %s)",
+                        hw_noun(&v->cluster->gpu, k > 1 ? HW_NOUN_MANY : 0), ranges);
     /* Where it sits along the other dimensions. */
     static const struct {
         MappingDim d;
@@ -447,9 +449,10 @@ static void grid_cursor_text(const ClusterView *v, const ClusterShown *shown, bo
 void cluster_grid_cursor_line(const ClusterView *v, const ClusterShown *shown, bool ascii,
                               int width, char *buf, size_t n)
 {
-    /* all there is when it fits one row: the domain's size goes first, then
-     * the leaf and rail; the site always stays */
-    for (int detail = 2; detail >= 0; detail--) {
+    /* all there is when it fits one row: the domain's size goes first,
+     * then the group's GPU ids (the letters show them), then the leaf and
+     * rail; the site always stays */
+    for (int detail = 3; detail >= 0; detail--) {
         grid_cursor_text(v, shown, ascii, detail, buf, n);
         if (utf8_width(buf) <= width)
             return;

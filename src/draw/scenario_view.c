@@ -287,8 +287,9 @@ typedef struct {
 #define SCENARIO_FEEDBACK_ROWS 8
 
 /* The paragraphs in the order a learner reads them: the answer to the last
- * key, the prediction, the hint, the formula explained, the goal and why it
- * is not met, the effect of the last move, and once met the debrief. */
+ * key (its message, the graded prediction), once met the debrief, a hint or
+ * an explanation just asked for, the effect of the last move, the goal and
+ * why it is not met; then a hint or an explanation asked for earlier. */
 static int view_paras(const ScenarioScreen *v, bool ascii, ViewPara *out, char *bufs,
                       size_t buf_len)
 {
@@ -298,14 +299,27 @@ static int view_paras(const ScenarioScreen *v, bool ascii, ViewPara *out, char *
         out[n++] = (ViewPara){"", v->msg, STYLE_WARNING};
     if (v->guess_verdict && v->guess_verdict[0])
         out[n++] = (ViewPara){"Your prediction: ", v->guess_verdict, STYLE_EMPH};
+    ViewPara hint = {NULL, NULL, STYLE_NORMAL}, explain = hint;
     if (v->hint && v->hint_count > 0 && v->goal != 1) {
         snprintf(bufs, 32, "Hint %d/%d: ", v->hint_no, v->hint_count);
-        out[n++] = (ViewPara){bufs, v->hint, STYLE_NORMAL};
+        hint = (ViewPara){bufs, v->hint, STYLE_NORMAL};
     }
     if (v->explain >= 0 && !v->guessing) {
         scenario_view_explain(v->s, v->explain, ascii, bufs + part, part);
-        out[n++] = (ViewPara){"Explain (e next, E close): ", bufs + part, STYLE_LABEL};
+        explain = (ViewPara){"Explain (e next, E close): ", bufs + part, STYLE_LABEL};
     }
+    bool hint_first = v->fresh == SCENARIO_FRESH_HINT,
+         explain_first = v->fresh == SCENARIO_FRESH_EXPLAIN;
+    /* once met, the debrief is what the screen is for: it comes next */
+    bool debrief = v->met && v->goal == 1 && !v->guessing && v->debrief && v->debrief[0];
+    if (debrief)
+        out[n++] = (ViewPara){"Debrief: ", v->debrief, STYLE_GOOD};
+    if (hint.text && hint_first)
+        out[n++] = hint;
+    if (explain.text && explain_first)
+        out[n++] = explain;
+    if (v->last && v->last[0] && !v->guessing)
+        out[n++] = (ViewPara){"Last move: ", v->last, STYLE_NORMAL};
     if (v->goal_text && v->goal_text[0]) {
         const char *state = v->guessing    ? "[?]"
                             : v->goal == 1 ? (ascii ? "[met]" : "[met ✓]")
@@ -321,10 +335,10 @@ static int view_paras(const ScenarioScreen *v, bool ascii, ViewPara *out, char *
         if (v->goal != 1 && !v->guessing && v->why && v->why[0])
             out[n++] = (ViewPara){"Why not: ", v->why, v->goal < 0 ? STYLE_BAD : STYLE_WARNING};
     }
-    if (v->last && v->last[0] && !v->guessing)
-        out[n++] = (ViewPara){"Last move: ", v->last, STYLE_NORMAL};
-    if (v->met && v->goal == 1 && !v->guessing && v->debrief && v->debrief[0])
-        out[n++] = (ViewPara){"Debrief: ", v->debrief, STYLE_GOOD};
+    if (hint.text && !hint_first)
+        out[n++] = hint;
+    if (explain.text && !explain_first)
+        out[n++] = explain;
     return n;
 }
 
@@ -396,6 +410,16 @@ static void view_feedback(Canvas *c, int x, int y, int w, int h, const ScenarioS
 
 /* ---- the result: the bar, the figures, the bottleneck -------------------- */
 
+/* What a short screen leaves out, in this order: the bottleneck sentence,
+ * the change against the start (the two bars carry their times), the
+ * cluster view's legend line. */
+typedef struct {
+    int bneck;   /* rows of the bottleneck sentence, at most */
+    bool change; /* the change line under the bars */
+    bool legend; /* the legend under the cluster view */
+} ViewLean;
+static const ViewLean VIEW_ALL = {2, true, true};
+
 /* The prediction's question and choices, in place of the result. */
 static int view_question(Canvas *c, int x, int y, int w, const ScenarioScreen *v)
 {
@@ -422,7 +446,7 @@ static int view_question(Canvas *c, int x, int y, int w, const ScenarioScreen *v
 }
 
 /* The bar of the state: the step's parts or a served token's. */
-static int view_bar(Canvas *c, int x, int y, int w, const ScenarioScreen *v)
+static int view_bar(Canvas *c, int x, int y, int w, const ScenarioScreen *v, ViewLean lean)
 {
     const Scenario *s = v->s;
     const ServeResult *sr = scenario_serve(s);
@@ -433,7 +457,8 @@ static int view_bar(Canvas *c, int x, int y, int w, const ScenarioScreen *v)
     ChartParts now = sr ? chart_parts_serve(sr) : chart_parts_step(scenario_result(s));
     ChartParts ref =
         sr ? chart_parts_serve(scenario_serve_start(s)) : chart_parts_step(scenario_reference(s));
-    return chart_parts_bar(c, x, y, w, &now, &ref, v->target_s, judge);
+    return chart_parts_bar(c, x, y, w, &now, &ref, v->target_s,
+                           (judge ? CHART_JUDGE : 0) | (lean.change ? 0 : CHART_NO_CHANGE));
 }
 
 /* "step 1.24 s · 3.39 M tokens/s · MFU 39% · TP8 PP1 DP64 mb1 · DGX H100",
@@ -464,10 +489,10 @@ static void view_figures(const ScenarioScreen *v, int w, bool ascii, char *line,
 }
 
 /* Draws the bar and the figures line at (x, y); c NULL: only counts.
- * bottleneck_rows: at most that many rows of the bottleneck sentence.
+ * lean: what is left out.
  * Returns the rows used. */
-static int view_result(Canvas *c, int x, int y, int w, const ScenarioScreen *v,
-                       int bottleneck_rows, bool ascii)
+static int view_result(Canvas *c, int x, int y, int w, const ScenarioScreen *v, ViewLean lean,
+                       bool ascii)
 {
     Canvas *scratch = c ? NULL : canvas_new(w, 8);
     Canvas *to = c ? c : scratch;
@@ -481,10 +506,10 @@ static int view_result(Canvas *c, int x, int y, int w, const ScenarioScreen *v,
         canvas_free(scratch);
         ScenarioScreen shown = *v;
         shown.guessing = false;
-        int result = view_result(NULL, x, y, w, &shown, bottleneck_rows, ascii);
+        int result = view_result(NULL, x, y, w, &shown, lean, ascii);
         return row - y > result ? row - y : result;
     }
-    row += view_bar(to, x, row, w, v);
+    row += view_bar(to, x, row, w, v, lean);
     canvas_free(scratch);
     char line[400];
     view_figures(v, w, ascii, line, sizeof line);
@@ -500,9 +525,9 @@ static int view_result(Canvas *c, int x, int y, int w, const ScenarioScreen *v,
         snprintf(b, sizeof b, "Bottleneck: %s", serve_bottleneck(sr, why, sizeof why));
     else
         snprintf(b, sizeof b, "Bottleneck: %s", r->bottleneck);
-    if (bottleneck_rows > 0 && (sr || r->bottleneck[0])) {
+    if (lean.bneck > 0 && (sr || r->bottleneck[0])) {
         int need = text_wrap_count(b, w);
-        need = need < bottleneck_rows ? need : bottleneck_rows;
+        need = need < lean.bneck ? need : lean.bneck;
         bool fits = sr ? sr->fits : r->fits;
         if (c) {
             text_draw_wrapped(c, x, row, w, need, b, fits ? STYLE_NORMAL : STYLE_BAD);
@@ -574,26 +599,27 @@ static int view_cursor_rows(const ScenarioScreen *v, int w, bool ascii)
     return text_wrap_count(line, w) > 1 ? 2 : 1;
 }
 
-/* The cluster view, its cursor line and its legend in h rows (>= 3). */
+/* The cluster view, its cursor line and (lean.legend) its legend in h rows. */
 static void view_grid(Canvas *c, int x, int y, int w, int h, const ScenarioScreen *v,
-                      CanvasPoint *cur)
+                      ViewLean lean, CanvasPoint *cur)
 {
     bool ascii = canvas_is_ascii(c);
     ClusterView cv = view_cluster(v);
     ClusterShown shown;
     int cr = view_cursor_rows(v, w, ascii);
-    cluster_grid_draw(c, x, y, w, h - 1 - cr, &cv, cur, &shown);
+    cluster_grid_draw(c, x, y, w, h - lean.legend - cr, &cv, cur, &shown);
     char line[400];
     cluster_grid_cursor_line(&cv, &shown, ascii, w, line, sizeof line);
     text_draw_wrapped(c, x, y + shown.rows, w, cr, line, STYLE_BOLD);
-    view_legend(c, x, y + shown.rows + cr, w, v, &shown);
+    if (lean.legend)
+        view_legend(c, x, y + shown.rows + cr, w, v, &shown);
 }
 
-/* Rows the cluster view takes (with its two lines) given at most max_h. */
-static int view_grid_rows(const ScenarioScreen *v, int w, int max_h, bool ascii)
+/* Rows the cluster view takes (with its lines) given at most max_h. */
+static int view_grid_rows(const ScenarioScreen *v, int w, int max_h, ViewLean lean, bool ascii)
 {
     ClusterView cv = view_cluster(v);
-    int lines = 1 + view_cursor_rows(v, w, ascii);
+    int lines = lean.legend + view_cursor_rows(v, w, ascii);
     return cluster_grid_rows(&cv, w, max_h - lines) + lines;
 }
 
@@ -605,8 +631,8 @@ static void view_wide(Canvas *c, const ScenarioScreen *v, int y, int bottom, Sce
 {
     int w = canvas_width(c);
     int gw = w / 2 - 3, rx = w / 2 + 1, rw = w - rx - 2;
-    int gh = view_grid_rows(v, gw, bottom - y, canvas_is_ascii(c));
-    view_grid(c, 2, y, gw, gh, v, &out->cursor);
+    int gh = view_grid_rows(v, gw, bottom - y, VIEW_ALL, canvas_is_ascii(c));
+    view_grid(c, 2, y, gw, gh, v, VIEW_ALL, &out->cursor);
     int ly = y + gh;
     const Cluster *cl = scenario_cluster(v->s);
     if (bottom - ly - 1 >= 12 && cluster_is_regular(cl)) {
@@ -618,7 +644,7 @@ static void view_wide(Canvas *c, const ScenarioScreen *v, int y, int bottom, Sce
         d.colour_by = scenario_view_colour(v->s, v->pick_dim);
         diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, &d, err, sizeof err);
     }
-    int ry = y + view_result(c, rx, y, rw, v, 2, canvas_is_ascii(c));
+    int ry = y + view_result(c, rx, y, rw, v, VIEW_ALL, canvas_is_ascii(c));
     view_feedback(c, rx, ry, rw, bottom - ry, v, out);
 }
 
@@ -636,24 +662,32 @@ void scenario_view_draw(Canvas *c, const ScenarioScreen *v, int top, int bottom,
     int tw = w - 4;
     /* What each part needs. The brief stays whole (up to its cap; a
      * longer one ends in an ellipsis), the cluster view keeps at least its
-     * compact form (up to 4 rows of GPUs, scrolled past that), the
-     * bottleneck sentence goes when rows are short, and the feedback
-     * scrolls with j/k before anything else is cut. */
+     * compact form (up to 4 rows of GPUs, scrolled past that), what
+     * ViewLean lists goes when rows are short, and the feedback scrolls
+     * with j/k before anything else is cut. */
     int brief_need = *brief ? text_wrap_count(brief, tw) : 0;
     int brief_cap = h >= 40 ? 6 : 2;
     int brief_h = brief_need < brief_cap ? brief_need : brief_cap;
     bool wide = w >= 120;
-    int res_h = wide ? 0 : view_result(NULL, 2, 0, tw, v, 2, ascii);
-    int grid_min = view_grid_rows(v, tw, 4 + 1 + view_cursor_rows(v, tw, ascii), ascii);
     /* The rows kept for the feedback do not follow what it says now, so
      * the cluster view keeps its layout from one key to the next. */
     int fb_keep = v->goal_text && v->goal_text[0] ? SCENARIO_FEEDBACK_ROWS
                   : wide                          ? 0
                                                   : view_feedback_rows(v, tw, ascii);
-    int bneck = 2;
-    if (!wide && avail - brief_h - res_h - grid_min < fb_keep) {
-        res_h = view_result(NULL, 2, 0, tw, v, 0, ascii);
-        bneck = 0;
+    ViewLean lean = VIEW_ALL;
+    int res_h = 0, grid_min = 0;
+    for (int step = 0; !wide; step++) {
+        res_h = view_result(NULL, 2, 0, tw, v, lean, ascii);
+        int most = 4 + lean.legend + view_cursor_rows(v, tw, ascii);
+        grid_min = view_grid_rows(v, tw, most, lean, ascii);
+        if (avail - brief_h - res_h - grid_min >= fb_keep || step == 3)
+            break;
+        if (step == 0)
+            lean.bneck = 0;
+        else if (step == 1)
+            lean.change = false;
+        else
+            lean.legend = false;
     }
     if (brief_h)
         text_draw_markup(c, 2, y, tw, brief_h, brief, 0);
@@ -666,9 +700,9 @@ void scenario_view_draw(Canvas *c, const ScenarioScreen *v, int top, int bottom,
     }
     int room = bottom - y - res_h;
     int grid_h =
-        view_grid_rows(v, tw, room - fb_keep > grid_min ? room - fb_keep : grid_min, ascii);
-    view_grid(c, 2, y, tw, grid_h, v, &out->cursor);
+        view_grid_rows(v, tw, room - fb_keep > grid_min ? room - fb_keep : grid_min, lean, ascii);
+    view_grid(c, 2, y, tw, grid_h, v, lean, &out->cursor);
     y += grid_h;
-    y += view_result(c, 2, y, tw, v, bneck, ascii);
+    y += view_result(c, 2, y, tw, v, lean, ascii);
     view_feedback(c, 2, y, tw, bottom - y, v, out);
 }

@@ -51,7 +51,13 @@ typedef struct {
     GuessAsk ask;
     const char *guess_verdict; /* the graded answer, NULL none */
     int scroll;                /* feedback lines skipped */
+    int fresh;                 /* what answers the last key, shown first: SCENARIO_FRESH_* */
 } ScenarioScreen;
+
+/* The hint or the explanation answers the last key (h, e): it goes first
+ * in the feedback, before the goal; otherwise it follows the goal, the
+ * last move and the debrief. */
+enum { SCENARIO_FRESH_NONE, SCENARIO_FRESH_HINT, SCENARIO_FRESH_EXPLAIN };
 
 typedef struct {
     CanvasPoint cursor; /* the cursor's cell, -1 none */

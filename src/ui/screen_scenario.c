@@ -123,6 +123,7 @@ static void screen_scenario_after(PageState *p, bool ok, const char *err, GuessA
         return;
     }
     v->msg[0] = '\0';
+    v->verdict[0] = '\0'; /* it answered the move before */
     v->moves++;
     scenario_view_effect(v->s, p->ascii, v->last, sizeof v->last);
     if (screen_scenario_asks(p, made)) {
@@ -227,6 +228,13 @@ static int screen_scenario_key_pick(void *st, int key)
     const Cluster *c = scenario_cluster(v->s);
     if (v->picked == v->cursor && v->pick_dim < 0) {
         v->picked = -1;
+        return SCREEN_NONE;
+    }
+    if (!(scenario_allowed(v->s) & SCN_ALLOW_MOVE)) {
+        bool groups = scenario_allowed(v->s) & SCN_ALLOW_GROUPS;
+        snprintf(v->msg, sizeof v->msg, "This scenario moves %s: %s.",
+                 groups ? "whole groups, not single GPUs" : "no GPUs",
+                 groups ? "g picks the group under the cursor" : "its keys change the settings");
         return SCREEN_NONE;
     }
     if (cluster_gpu_state(c, v->cursor) != CLUSTER_GPU_UP) {
@@ -341,8 +349,13 @@ static int screen_scenario_key_setting(void *st, int key)
                    : what == SCN_ALLOW_DOMAIN ? GUESS_AT_DOMAIN
                                               : GUESS_AT_SYSTEM;
     screen_scenario_after(p, ok, err, made);
-    if (ok && what == SCN_ALLOW_SYSTEM && !v->guessing)
-        snprintf(v->msg, sizeof v->msg, "System: %s.", scenario_cluster(v->s)->name);
+    /* what the move was (not what it did: that may wait for a prediction) */
+    const Cluster *c = scenario_cluster(v->s);
+    if (ok && what == SCN_ALLOW_SYSTEM)
+        snprintf(v->msg, sizeof v->msg, "System: %s.", c->name);
+    else if (ok && what == SCN_ALLOW_DOMAIN)
+        snprintf(v->msg, sizeof v->msg, "Scale-up domains of %d %s now: %d of them.",
+                 c->domain_gpus, hw_noun(&c->gpu, HW_NOUN_MANY), cluster_domain_count(c));
     return SCREEN_NONE;
 }
 
@@ -608,8 +621,12 @@ ScreenAction screen_scenario_key(PageState *p, int key)
     const KeyBinding *b = keymap_find(&screen_scenario_keys, key);
     if (key != 'q')
         v->confirm_quit = false;
-    if (b && b->fn != screen_scenario_key_scroll)
+    if (b && b->fn != screen_scenario_key_scroll) {
         p->scroll = 0; /* what the key says shows from the top */
+        v->fresh = b->fn == screen_scenario_key_hint      ? SCENARIO_FRESH_HINT
+                   : b->fn == screen_scenario_key_explain ? SCENARIO_FRESH_EXPLAIN
+                                                          : SCENARIO_FRESH_NONE;
+    }
     return b ? (ScreenAction)b->fn(p, key) : SCREEN_PASS;
 }
 
@@ -659,6 +676,7 @@ void screen_scenario_draw(Canvas *c, PageState *p, int top, int bottom, ScreenCu
     sv.ask = g.ask;
     sv.guess_verdict = v->verdict;
     sv.scroll = p->scroll;
+    sv.fresh = v->fresh;
     ScenarioDrawn out;
     scenario_view_draw(c, &sv, top, bottom, &out);
     p->lines = out.lines;

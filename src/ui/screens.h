@@ -104,6 +104,7 @@ typedef struct {
     char last[200];                /* the effect of the last move */
     int hints;                     /* hints revealed */
     int explain;                   /* StepPart being explained, -1 none */
+    int fresh;                     /* the last key's answer: SCENARIO_FRESH_* */
     bool met;                      /* the goal was met at least once (debrief shown) */
     char debrief[2048];            /* the debrief for the state that met the goal */
     bool used_search;              /* a search result was applied */
