@@ -285,6 +285,16 @@ static int count_unit_breaks(const char *text)
     return n;
 }
 
+/* Text cut by the canvas ends in an ellipsis; "…║" is a domain's "more
+ * GPUs than drawn" mark, not a cut. */
+static bool text_is_cut(const char *text)
+{
+    for (const char *q = strstr(text, "…"); q; q = strstr(q + 1, "…"))
+        if (strncmp(q + strlen("…"), "║", strlen("║")) != 0)
+            return true;
+    return false;
+}
+
 static void walk_pages(Track *t, int w, int h, bool must_fit)
 {
     Canvas *c = canvas_new(w, h);
@@ -319,9 +329,7 @@ static void walk_pages(Track *t, int w, int h, bool must_fit)
             screen_page_draw(c, &ps, &cur);
             text = canvas_to_text(c);
             canvas_set_ascii(c, true);
-            bool cut = false; /* "…║" is a domain's "more GPUs than drawn" mark */
-            for (const char *q = strstr(text, "…"); q && !cut; q = strstr(q + 1, "…"))
-                cut = strncmp(q + strlen("…"), "║", strlen("║")) != 0;
+            bool cut = text_is_cut(text);
             if (cut)
                 print_error("%s page %d at %dx%d: text cut\n%s\n", t->path[i], p + 1, w, h, text);
             free(text);
@@ -401,38 +409,69 @@ static void test_lessons_solutions_meet_goals(void **state)
     assert_true(scenarios >= 6);
 }
 
+/* A scenario page's screen at the three sizes: nothing cut; returns
+ * whether `want` shows at every size (NULL: no check). */
+static bool scenario_shows(PageState *ps, const char *where, const char *want)
+{
+    static const int sizes[][2] = {{80, 24}, {120, 40}, {160, 50}};
+    bool all = true;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        Canvas *c = canvas_new(sizes[k][0], sizes[k][1]);
+        ScreenCursor cur;
+        screen_page_draw(c, ps, &cur);
+        char *text = canvas_to_text(c);
+        if (text_is_cut(text))
+            fail_msg("%s at %dx%d: text cut\n%s", where, sizes[k][0], sizes[k][1], text);
+        if (want && !strstr(text, want)) {
+            print_error("%s at %dx%d: no \"%s\"\n%s\n", where, sizes[k][0], sizes[k][1], want,
+                        text);
+            all = false;
+        }
+        free(text);
+        canvas_free(c);
+    }
+    return all;
+}
+
 /* The same replay through the scenario screen, as keys would do it: the
- * page's own goal state flips to met and the debrief is shown. */
+ * page's own goal state flips to met and the debrief is shown. Every state
+ * on the way (the start, a hint, the prediction's question, each move, the
+ * debrief) draws at 80x24, 120x40 and 160x50 with nothing cut, and the
+ * question and the debrief show without scrolling. */
 static void test_lessons_solutions_through_the_screen(void **state)
 {
     Track *t = *state;
-    Canvas *c = canvas_new(80, 24);
-    assert_non_null(c);
     for (int i = 0; i < t->n; i++) {
         Lesson *l = track_lesson(t, i);
         for (int p = 0; p < lesson_page_count(l); p++) {
             if (lesson_page_kind(l, p) != PAGE_SCENARIO)
                 continue;
             PageState ps;
-            ScreenCursor cur;
+            char where[300];
+            snprintf(where, sizeof where, "%s page %d", t->path[i], p + 1);
             screen_page_init(&ps, l, t->path[i], NULL, NULL, p);
             assert_non_null(ps.scn.s);
             assert_int_equal(ps.scn.goal, 0);
+            assert_true(scenario_shows(&ps, where, "Goal: "));
+            screen_page_key(&ps, 'h');
+            assert_true(scenario_shows(&ps, where, "Hint 1/"));
             for (int m = 0; m < lesson_scenario_solution_count(l, p); m++) {
                 assert_true(screen_scenario_apply(&ps, lesson_scenario_solution_move(l, p, m)));
-                if (ps.scn.guessing) /* a prediction first: any answer shows the result */
+                if (ps.scn.guessing) { /* a prediction first: any answer shows the result */
+                    assert_true(scenario_shows(&ps, where, "Before you see it:"));
                     screen_page_key(&ps, '1');
+                    assert_true(scenario_shows(&ps, where, "Your prediction: "));
+                }
                 assert_false(ps.scn.guessing);
+                scenario_shows(&ps, where, NULL);
             }
             if (ps.scn.goal != 1)
-                print_error("%s page %d: screen goal %d: %s\n", t->path[i], p + 1, ps.scn.goal,
-                            ps.scn.why);
+                print_error("%s: screen goal %d: %s\n", where, ps.scn.goal, ps.scn.why);
             assert_int_equal(ps.scn.goal, 1);
-            screen_page_draw(c, &ps, &cur);
+            assert_true(scenario_shows(&ps, where, "Debrief: "));
             screen_page_fini(&ps);
         }
     }
-    canvas_free(c);
 }
 
 int main(void)
