@@ -559,7 +559,7 @@ static void view_legend(Canvas *c, int x, int y, int w, const ScenarioScreen *v,
 {
     bool ascii = canvas_is_ascii(c);
     const Cluster *cl = scenario_cluster(v->s);
-    char up[32], out[32], rows[48] = "", lines[4][300], down[48] = "";
+    char up[32], out[32], rows[48] = "", lines[5][300], down[48] = "";
     units_format(UNITS_BANDWIDTH, cl->up_bytes_per_s, ascii, up, sizeof up);
     units_format(UNITS_BANDWIDTH, cl->out_bytes_per_s, ascii, out, sizeof out);
     const char *dim = mapping_dim_name(scenario_view_colour(v->s, v->pick_dim));
@@ -582,9 +582,11 @@ static void view_legend(Canvas *c, int x, int y, int w, const ScenarioScreen *v,
              rows, dim, rep, down, up, out);
     snprintf(lines[2], sizeof lines[2], "%sletters: %s groups%s%s; in %s, out %s", rows, dim, rep,
              down, up, out);
-    snprintf(lines[3], sizeof lines[3], "%s%s groups%s; in %s, out %s", rows, dim, rep, up, out);
+    snprintf(lines[3], sizeof lines[3], "%s%s groups%s%s; in %s, out %s", rows, dim, rep, down, up,
+             out);
+    snprintf(lines[4], sizeof lines[4], "%s%s groups%s%s", rows, dim, rep, down);
     int pick = 0;
-    while (pick < 3 && utf8_width(lines[pick]) > w)
+    while (pick < 4 && utf8_width(lines[pick]) > w)
         pick++;
     canvas_put_text_max(c, x, y, w, lines[pick], STYLE_DIM);
 }
@@ -635,7 +637,7 @@ static void view_wide(Canvas *c, const ScenarioScreen *v, int y, int bottom, Sce
     view_grid(c, 2, y, gw, gh, v, VIEW_ALL, &out->cursor);
     int ly = y + gh;
     const Cluster *cl = scenario_cluster(v->s);
-    if (bottom - ly - 1 >= 12 && cluster_is_regular(cl)) {
+    if (bottom - ly - 1 >= 12 && cl->n_runs == 0) {
         char err[256];
         Diagram d = diagram_of(VIEW_FABRIC, cl);
         d.workload = scenario_workload(v->s);

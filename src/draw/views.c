@@ -1139,6 +1139,7 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
 }
 
 /* "DGX H100: 256 GPUs = 32 servers of 8, 8 leaves, 4 spines (1:1), 2 sites",
+ * "GB200 NVL72: 128 of 216 GPUs in 3 racks of 72, ..." for a job on part of a machine,
  * with or without the system's name and the oversubscription ratio. */
 static void view_fabric_title(const Cluster *cl, bool name, bool ratio, char *buf, size_t n)
 {
@@ -1149,10 +1150,17 @@ static void view_fabric_title(const Cluster *cl, bool name, bool ratio, char *bu
         snprintf(r, sizeof r, " (%g:1)", cl->oversub);
     if (cl->sites > 1)
         snprintf(sites, sizeof sites, ", %d sites", cl->sites);
-    snprintf(buf, n, "%s%s%d %s = %d %s of %d, %d lea%s, %d spine%s%s%s", name ? cl->name : "",
-             name ? ": " : "", cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), domains,
-             view_domain_noun(cl, domains != 1), cl->domain_gpus, leaves,
-             leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", r, sites);
+    /* a job on part of a machine: "128 of 216 GPUs in 3 racks of 72" */
+    char count[64];
+    int machine = cluster_machine_gpus(cl);
+    if (machine > cl->n_gpus)
+        snprintf(count, sizeof count, "%d of %d %s in", cl->n_gpus, machine,
+                 hw_noun(&cl->gpu, HW_NOUN_MANY));
+    else
+        snprintf(count, sizeof count, "%d %s =", cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY));
+    snprintf(buf, n, "%s%s%s %d %s of %d, %d lea%s, %d spine%s%s%s", name ? cl->name : "",
+             name ? ": " : "", count, domains, view_domain_noun(cl, domains != 1), cl->domain_gpus,
+             leaves, leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", r, sites);
 }
 
 int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)

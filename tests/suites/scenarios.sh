@@ -42,7 +42,8 @@ cursor_to() {
 play() {
   set -- "$1" "$2" "$3" $4
   f=$1 pg=$2 k=$3; shift 3
-  dom=$(shot "$f" "$pg" "$k" | sed -n 's/.* GPUs = [0-9]* [a-z]* of \([0-9]*\),.*/\1/p' | head -n 1)
+  # "128 GPUs = 16 servers of 8," or, on part of a machine, "128 of 144 GPUs in 2 racks of 72,"
+  dom=$(shot "$f" "$pg" "$k" | sed -nE 's/.* GPUs (=|in) [0-9]+ [a-z]+ of ([0-9]+),.*/\2/p' | head -n 1)
   case $1 in
     tp|pp|dp|ep)
       cur=$(stat_of "$(echo "$1" | tr a-z A-Z)"); keys "$(degree_key "$1" "$2" "${cur:-1}")" ;;
@@ -54,7 +55,7 @@ play() {
         keys "$key"; i=$((i + 1)); poll 2 screen_changed
       done ;;
     system)
-      want=$(shot "$f" "$pg" $((k + 1)) | sed -n 's/^  \(.*\): [0-9]* GPUs = .*/\1/p' | head -n 1)
+      want=$(shot "$f" "$pg" $((k + 1)) | sed -nE 's/^  (.*): [0-9]+ (of [0-9]+ )?GPUs (=|in) .*/\1/p' | head -n 1)
       i=0
       while [ $i -lt 40 ]; do
         keys ]; i=$((i + 1))

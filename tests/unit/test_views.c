@@ -541,6 +541,7 @@ static void test_views_machine_draws_down_gpus(void **state)
     assert_int_equal(view_gpu_letter(&in, 20), 'B');
     assert_int_equal(view_gpu_letter(&in, 18), 'x');
     char *t = draw(VIEW_FABRIC, &in, 100, 30, true, NULL);
+    assert_contains(t, "GB300 NVL72: 128 of 144 GPUs in 2 racks of 72");
     assert_contains(t, "AAAAAAAAAAAAAAAAxx");
     assert_contains(t, "xxBBBBBBBBBBBBBBBB");
     assert_contains(t, "........####");
