@@ -280,7 +280,25 @@ typedef struct {
     Style st;
 } ViewPara;
 
-#define VIEW_PARAS 10
+#define VIEW_PARAS 11
+
+/* The bottleneck in words, false when there is none to tell. */
+static bool view_bottleneck(const ScenarioScreen *v, char *buf, size_t n)
+{
+    const ServeResult *sr = scenario_serve(v->s);
+    if (sr) {
+        serve_bottleneck(sr, buf, n);
+        return true;
+    }
+    snprintf(buf, n, "%s", scenario_result(v->s)->bottleneck);
+    return buf[0] != '\0';
+}
+
+static bool view_fits(const ScenarioScreen *v)
+{
+    const ServeResult *sr = scenario_serve(v->s);
+    return sr ? sr->fits : scenario_result(v->s)->fits;
+}
 /* Rows a narrow screen keeps for the feedback below the result when there
  * is a goal (it scrolls when it needs more); free play keeps what its
  * feedback needs. */
@@ -290,11 +308,11 @@ typedef struct {
  * key (its message, the graded prediction), once met the debrief, a hint or
  * an explanation just asked for, the effect of the last move, the goal and
  * why it is not met; then a hint or an explanation asked for earlier. */
-static int view_paras(const ScenarioScreen *v, bool ascii, ViewPara *out, char *bufs,
+static int view_paras(const ScenarioScreen *v, bool ascii, bool bneck, ViewPara *out, char *bufs,
                       size_t buf_len)
 {
     int n = 0;
-    size_t part = buf_len / 3;
+    size_t part = buf_len / 4;
     if (v->msg && v->msg[0])
         out[n++] = (ViewPara){"", v->msg, STYLE_WARNING};
     if (v->guess_verdict && v->guess_verdict[0])
@@ -335,6 +353,11 @@ static int view_paras(const ScenarioScreen *v, bool ascii, ViewPara *out, char *
         if (v->goal != 1 && !v->guessing && v->why && v->why[0])
             out[n++] = (ViewPara){"Why not: ", v->why, v->goal < 0 ? STYLE_BAD : STYLE_WARNING};
     }
+    /* on a narrow screen the bottleneck is a paragraph here, not a line of
+     * the result: it never pushes the cluster view around */
+    if (bneck && !v->guessing && view_bottleneck(v, bufs + 3 * part, part))
+        out[n++] =
+            (ViewPara){"Bottleneck: ", bufs + 3 * part, view_fits(v) ? STYLE_NORMAL : STYLE_BAD};
     if (hint.text && !hint_first)
         out[n++] = hint;
     if (explain.text && !explain_first)
@@ -363,23 +386,23 @@ static int view_draw_paras(Canvas *c, int w, const ViewPara *paras, int n)
     return row;
 }
 
-static int view_feedback_rows(const ScenarioScreen *v, int w, bool ascii)
+static int view_feedback_rows(const ScenarioScreen *v, int w, bool ascii, bool bneck)
 {
     ViewPara paras[VIEW_PARAS];
-    char bufs[1800];
-    int n = view_paras(v, ascii, paras, bufs, sizeof bufs);
+    char bufs[2400];
+    int n = view_paras(v, ascii, bneck, paras, bufs, sizeof bufs);
     return view_draw_paras(NULL, w, paras, n);
 }
 
 /* The feedback in the w x h box at (x, y): scrolled by v->scroll when it
  * needs more rows, with a marker line saying so. */
 static void view_feedback(Canvas *c, int x, int y, int w, int h, const ScenarioScreen *v,
-                          ScenarioDrawn *out)
+                          bool bneck, ScenarioDrawn *out)
 {
     bool ascii = canvas_is_ascii(c);
     ViewPara paras[VIEW_PARAS];
-    char bufs[1800];
-    int n = view_paras(v, ascii, paras, bufs, sizeof bufs);
+    char bufs[2400];
+    int n = view_paras(v, ascii, bneck, paras, bufs, sizeof bufs);
     int need = view_draw_paras(NULL, w, paras, n);
     out->lines = need;
     out->scroll = 0;
@@ -518,19 +541,14 @@ static int view_result(Canvas *c, int x, int y, int w, const ScenarioScreen *v, 
     if (c)
         text_draw_wrapped(c, x, row, w, lines, line, STYLE_BOLD);
     row += lines;
-    const StepResult *r = scenario_result(v->s);
-    const ServeResult *sr = scenario_serve(v->s);
-    char b[400], why[200];
-    if (sr)
-        snprintf(b, sizeof b, "Bottleneck: %s", serve_bottleneck(sr, why, sizeof why));
-    else
-        snprintf(b, sizeof b, "Bottleneck: %s", r->bottleneck);
-    if (lean.bneck > 0 && (sr || r->bottleneck[0])) {
-        int need = text_wrap_count(b, w);
+    char b[400];
+    if (lean.bneck > 0 && view_bottleneck(v, b, sizeof b)) {
+        char said[420];
+        snprintf(said, sizeof said, "Bottleneck: %s", b);
+        int need = text_wrap_count(said, w);
         need = need < lean.bneck ? need : lean.bneck;
-        bool fits = sr ? sr->fits : r->fits;
         if (c) {
-            text_draw_wrapped(c, x, row, w, need, b, fits ? STYLE_NORMAL : STYLE_BAD);
+            text_draw_wrapped(c, x, row, w, need, said, view_fits(v) ? STYLE_NORMAL : STYLE_BAD);
             canvas_set_style(c, x, row, 11, 1, STYLE_BOLD);
         }
         row += need;
@@ -647,7 +665,7 @@ static void view_wide(Canvas *c, const ScenarioScreen *v, int y, int bottom, Sce
         diagram_draw(c, 2, ly + 1, gw, bottom - ly - 1, &d, err, sizeof err);
     }
     int ry = y + view_result(c, rx, y, rw, v, VIEW_ALL, canvas_is_ascii(c));
-    view_feedback(c, rx, ry, rw, bottom - ry, v, out);
+    view_feedback(c, rx, ry, rw, bottom - ry, v, false, out);
 }
 
 void scenario_view_draw(Canvas *c, const ScenarioScreen *v, int top, int bottom,
@@ -675,18 +693,17 @@ void scenario_view_draw(Canvas *c, const ScenarioScreen *v, int top, int bottom,
      * the cluster view keeps its layout from one key to the next. */
     int fb_keep = v->goal_text && v->goal_text[0] ? SCENARIO_FEEDBACK_ROWS
                   : wide                          ? 0
-                                                  : view_feedback_rows(v, tw, ascii);
+                                                  : view_feedback_rows(v, tw, ascii, true);
     ViewLean lean = VIEW_ALL;
+    lean.bneck = 0; /* a paragraph of the feedback instead */
     int res_h = 0, grid_min = 0;
-    for (int step = 0; !wide; step++) {
+    for (int step = 1; !wide; step++) {
         res_h = view_result(NULL, 2, 0, tw, v, lean, ascii);
         int most = 4 + lean.legend + view_cursor_rows(v, tw, ascii);
         grid_min = view_grid_rows(v, tw, most, lean, ascii);
         if (avail - brief_h - res_h - grid_min >= fb_keep || step == 3)
             break;
-        if (step == 0)
-            lean.bneck = 0;
-        else if (step == 1)
+        if (step == 1)
             lean.change = false;
         else
             lean.legend = false;
@@ -706,5 +723,5 @@ void scenario_view_draw(Canvas *c, const ScenarioScreen *v, int top, int bottom,
     view_grid(c, 2, y, tw, grid_h, v, lean, &out->cursor);
     y += grid_h;
     y += view_result(c, 2, y, tw, v, lean, ascii);
-    view_feedback(c, 2, y, tw, bottom - y, v, out);
+    view_feedback(c, 2, y, tw, bottom - y, v, true, out);
 }
