@@ -74,6 +74,9 @@ static void check_problem(const char *fmt, ...)
     fprintf(stderr, "%s\n", shown);
 }
 
+#define CHECK_MASH_WALKS   100
+#define CHECK_MASH_PRESSES 10
+
 /* What the keys that change settings alone reach (a lazy learner's t/T
  * y/Y d/D x/X m/M + - ] [): a line for --solve. */
 static void check_lazy(const char *title, Scenario *s, CheckGoal *g, int par)
@@ -90,6 +93,14 @@ static void check_lazy(const char *title, Scenario *s, CheckGoal *g, int par)
     else
         printf("    setting keys alone: %s within %d presses (%ld states)\n",
                r.status == SOLVE_NONE ? "never met" : "not met", r.proved, r.states);
+    /* and the learner who mashes them: random walks, a fixed seed */
+    SolveMash m;
+    solve_mash(s, CHECK_MASH_WALKS, CHECK_MASH_PRESSES, 1, check_goal, g, &m);
+    if (m.status == SOLVE_ERROR)
+        printf("    mashing them: the goal raised an error: %s\n", m.err);
+    else
+        printf("    mashing them: %d of %d random walks of %d presses meet it\n", m.met, m.walks,
+               m.presses);
     (void)title;
 }
 

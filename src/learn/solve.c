@@ -753,3 +753,60 @@ char *solve_format(const SolveResult *r, char *buf, size_t n)
         snprintf(buf, n, "nothing: the goal is met at the start");
     return buf;
 }
+
+/* xorshift32: a small, portable, seeded sequence (not for secrets). */
+static unsigned mash_next(unsigned *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+/* One walk from s: true when the goal is met on the way; -1 on error. */
+static int mash_walk(const Scenario *s, const ScenarioKey *keys, int n_keys, int presses,
+                     unsigned *rng, SolveGoal goal, void *ctx, SolveMash *out)
+{
+    Scenario *w = scenario_clone(s);
+    int met = 0;
+    for (int p = 0; p < presses && met == 0; p++) {
+        /* a random key until one is taken (each key the state takes as
+         * likely), then, not to give up by chance, every key in turn */
+        bool pressed = false;
+        char err[MSG_LEN];
+        for (int i = 0; i < 8 * n_keys && !pressed; i++)
+            pressed = scenario_press(w, keys[mash_next(rng) % (unsigned)n_keys], err, sizeof err);
+        for (int i = 0; i < n_keys && !pressed; i++)
+            pressed = scenario_press(w, keys[i], err, sizeof err);
+        if (!pressed)
+            break; /* nothing this state allows */
+        out->goal_calls++;
+        met = goal(ctx, w, out->err, sizeof out->err);
+    }
+    scenario_free(w);
+    return met;
+}
+
+void solve_mash(const Scenario *s, int walks, int presses, unsigned seed, SolveGoal goal,
+                void *ctx, SolveMash *out)
+{
+    memset(out, 0, sizeof *out);
+    out->walks = walks;
+    out->presses = presses;
+    out->status = SOLVE_FOUND;
+    ScenarioKey keys[SCN_KEY_COUNT];
+    int n_keys = 0;
+    unsigned lazy = SCN_ALLOW_DEGREES | SCN_ALLOW_MICRO | SCN_ALLOW_DOMAIN | SCN_ALLOW_SYSTEM;
+    for (int k = 0; s && k < SCN_KEY_COUNT; k++)
+        if (scenario_key_allow((ScenarioKey)k) & scenario_allowed(s) & lazy)
+            keys[n_keys++] = (ScenarioKey)k;
+    unsigned rng = seed ? seed : 1;
+    for (int i = 0; n_keys > 0 && i < walks; i++) {
+        int met = mash_walk(s, keys, n_keys, presses, &rng, goal, ctx, out);
+        if (met < 0) {
+            out->status = SOLVE_ERROR;
+            return;
+        }
+        out->met += met;
+    }
+}

@@ -69,6 +69,22 @@ typedef struct {
 void solve_scenario(const Scenario *s, const SolveLimits *lim, SolveGoal goal, void *ctx,
                     SolveResult *out);
 
+/* A lazy learner: `walks` walks of `presses` presses of the setting keys
+ * the scenario allows (t/T y/Y d/D x/X m/M + - ] [), from s's state:
+ * each press a random key among those the state takes (a refused press is
+ * not counted).
+ * met counts the walks that meet the goal on the way. The same seed gives
+ * the same walks. What the par search proves is "no shorter sequence"; this
+ * says how often mashing the keys that need no thought gets there. */
+typedef struct {
+    SolveStatus status; /* SOLVE_FOUND when the walks ran, SOLVE_ERROR (err) */
+    int walks, presses, met;
+    long goal_calls;
+    char err[MSG_LEN];
+} SolveMash;
+void solve_mash(const Scenario *s, int walks, int presses, unsigned seed, SolveGoal goal,
+                void *ctx, SolveMash *out);
+
 /* The moves of a result as one line: "group tp 64 to 72 (g Enter), tp 4 (T)". */
 char *solve_format(const SolveResult *r, char *buf, size_t n);
 

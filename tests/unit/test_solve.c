@@ -178,6 +178,37 @@ static void test_solve_bound_and_errors(void **state)
     scenario_free(s);
 }
 
+/* The mashing walks: deterministic for a seed, and they count what they
+ * reach. A goal met by any TP change is met by nearly every walk; a goal
+ * no setting reaches, by none. */
+static int goal_tp_not_8(void *ctx, const Scenario *s, char *err, size_t n)
+{
+    (void)ctx, (void)err, (void)n;
+    return scenario_mapping(s)->tp != 8;
+}
+
+static void test_solve_mash_walks(void **state)
+{
+    (void)state;
+    Scenario *s = make(SCN_ALLOW_DEGREES, NULL);
+    SolveMash a, b;
+    solve_mash(s, 50, 10, 7, goal_tp_not_8, NULL, &a);
+    solve_mash(s, 50, 10, 7, goal_tp_not_8, NULL, &b);
+    assert_int_equal(a.status, SOLVE_FOUND);
+    assert_int_equal(a.met, b.met);
+    assert_true(a.met >= 45);
+    GoalCtx g = {0, 0};
+    solve_mash(s, 50, 10, 7, goal_never, &g, &a);
+    assert_int_equal(a.met, 0);
+    assert_int_equal(a.goal_calls, 500);
+    assert_int_equal(g.calls, 500);
+    solve_mash(s, 5, 10, 7, goal_fails, NULL, &a);
+    assert_int_equal(a.status, SOLVE_ERROR);
+    assert_string_equal(a.err, "goal raised");
+    assert_int_equal(scenario_presses(s), 0); /* s itself never moves */
+    scenario_free(s);
+}
+
 /* ---- the shipped lessons ---- */
 
 typedef struct {
@@ -201,7 +232,8 @@ static bool is_lesson(const char *name)
 /* Every scenario of every shipped lesson: the search finds par as the
  * fewest presses, having tried every shorter sequence; for the placement
  * scenarios (they let groups or GPUs move), the setting keys alone never
- * meet the goal. */
+ * meet the goal, and random mashing of them never does; elsewhere at most
+ * 1 walk in 5 gets there. */
 static void test_solve_every_shipped_par(void **state)
 {
     (void)state;
@@ -234,6 +266,9 @@ static void test_solve_every_shipped_par(void **state)
                 fail_msg("%s page %d: par %d, search: status %d, %d presses, proved %d (%s)", path,
                          p + 1, par, r.status, r.presses, r.proved, r.err);
             unsigned allow = scenario_allowed(s);
+            /* s then Enter would apply the search's best: no page allows it */
+            if (allow & SCN_ALLOW_SEARCH)
+                fail_msg("%s page %d allows the search", path, p + 1);
             if (allow & (SCN_ALLOW_MOVE | SCN_ALLOW_GROUPS)) {
                 placement++;
                 SolveLimits lazy = solve_limits_default(s);
@@ -245,6 +280,17 @@ static void test_solve_every_shipped_par(void **state)
                     fail_msg("%s page %d: the setting keys alone: status %d in %d presses", path,
                              p + 1, r.status, r.presses);
             }
+            /* A learner who mashes the setting keys (100 random walks of 10
+             * presses): never there where the tiers decide; rarely where
+             * the settings do (two decisions pull against each other). */
+            SolveMash mash;
+            solve_mash(s, 100, 10, 1, page_goal, &g, &mash);
+            assert_int_equal(mash.status, SOLVE_FOUND);
+            int most = allow & (SCN_ALLOW_MOVE | SCN_ALLOW_GROUPS) ? 0 : 20;
+            if (mash.met > most)
+                fail_msg("%s page %d: %d of 100 random walks of the setting keys meet the goal "
+                         "(at most %d)",
+                         path, p + 1, mash.met, most);
             scenario_free(s);
         }
         lesson_free(l);
@@ -264,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_solve_counts_key_presses),
         cmocka_unit_test(test_solve_group_moves_cost_their_picks),
         cmocka_unit_test(test_solve_bound_and_errors),
+        cmocka_unit_test(test_solve_mash_walks),
         cmocka_unit_test(test_solve_every_shipped_par),
     };
     return cmocka_run_group_tests_name("solve", tests, NULL, NULL);
