@@ -101,5 +101,10 @@ for lesson in doc["lessons"]:
 sys.exit(1)
 PY
 
+# the class report counts it among the first tries, and says so
+"$bin" report "$tmp/p.json" >"$tmp/report" 2>"$tmp/err" || no "report failed: $(cat "$tmp/err")"
+grep -q 'predictions before a move, right at the first try: .* 1/1' "$tmp/report" ||
+  no "report does not count the prediction: $(grep -i predict "$tmp/report")"
+
 [ $fail = 0 ] && echo "$suite: ok (setting keys leave it unmet, Space refused, g/Enter/u, the debrief on par, the prediction kept)"
 exit $fail
