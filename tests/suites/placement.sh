@@ -87,7 +87,7 @@ keys q
 seen "EXITED-0" 10 || keys q
 wait_for "EXITED-0"
 
-HOME=$tmp/home XDG_STATE_HOME=$tmp/state "$bin" progress --json >"$tmp/p.json" ||
+HOME=$tmp/home XDG_STATE_HOME=$tmp/state "$bin" progress --json --lessons "$(pwd)/lessons" >"$tmp/p.json" ||
   no "progress --json failed"
 python3 - "$tmp/p.json" "$page" <<'PY' || no "progress does not hold the prediction: $(cat "$tmp/p.json")"
 import json, sys
