@@ -283,11 +283,9 @@ static void print_serve_json(FILE *out, const Cluster *c, const Workload *w, con
     json_next_number(out, "hbm_bytes", r->hbm_bytes);
     fprintf(out, ",\"tp_domains\":%d", r->tp_domains);
     json_next_string(out, "bottleneck", serve_part_name(r->bottleneck));
-    static const char *const keys[SERVE_PART_COUNT] = {"weights_s", "kv_s", "compute_s", "tp_s",
-                                                       "network_s"};
     fputs(",\"parts\":{", out);
     for (int i = 0; i < SERVE_PART_COUNT; i++) {
-        fprintf(out, "%s\"%s\":", i ? "," : "", keys[i]);
+        fprintf(out, "%s\"%s\":", i ? "," : "", serve_part_key((ServePart)i));
         json_number(out, r->part_s[i]);
     }
     fputs("}}\n", out);

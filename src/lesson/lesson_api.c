@@ -691,11 +691,9 @@ void lesson_api_push_serve(lua_State *L, const ServeResult *r)
     set_num(L, "hbm_bytes", r->hbm_bytes);
     set_int(L, "tp_domains", r->tp_domains);
     set_str(L, "bottleneck_part", serve_part_name(r->bottleneck));
-    static const char *const keys[SERVE_PART_COUNT] = {"weights_s", "kv_s", "compute_s", "tp_s",
-                                                       "network_s"};
     lua_createtable(L, 0, SERVE_PART_COUNT);
     for (int i = 0; i < SERVE_PART_COUNT; i++)
-        set_num(L, keys[i], r->part_s[i]);
+        set_num(L, serve_part_key((ServePart)i), r->part_s[i]);
     lua_setfield(L, -2, "parts");
 }
 
@@ -741,20 +739,55 @@ static int step_moves(lua_State *L, char moves[][64])
     return (int)len;
 }
 
+/* The job and the moves of {cluster=, workload=, mapping=, moves=} at 1;
+ * returns how many moves. */
+static int api_job_moves(lua_State *L, const char *name, Cluster *c, Workload *w, Mapping *m,
+                         char (*moves)[64])
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"cluster", "workload", "mapping", "moves", NULL};
+    check_known(L, 1, name, known);
+    read_job(L, name, c, w, m);
+    return step_moves(L, moves);
+}
+
+/* The scenario the job starts after its moves, made as typed keys (their
+ * presses added to *presses) or as moves; a bad job or move raises name's
+ * error (nothing is left allocated). */
+static Scenario *api_run_moves(lua_State *L, const char *name, const Cluster *c, const Workload *w,
+                               const Mapping *m, char (*moves)[64], int n, bool typed,
+                               int *presses)
+{
+    char err[MSG_LEN] = "";
+    Scenario *s = scenario_new(c, w, m, NULL, SCN_ALLOW_ALL, err, sizeof err);
+    for (int i = 0; s && i < n; i++) {
+        char why[MSG_LEN];
+        int k = 0;
+        bool ok = typed ? scenario_type_text(s, moves[i], &k, why, sizeof why)
+                        : scenario_apply_text(s, moves[i], why, sizeof why);
+        if (!ok) {
+            msg_set(err, sizeof err, "move %d '%s': %s", i + 1, moves[i], why);
+            scenario_free(s);
+            s = NULL;
+        } else if (presses) {
+            *presses += k;
+        }
+    }
+    if (!s)
+        luaL_error(L, "%s: %s", name, err);
+    return s;
+}
+
 /* scalelab.step{cluster=, workload=, mapping=, moves=}: moves, when given,
  * are made on the scenario these start, as a learner would make them (the
  * way to compute a target that needs GPUs moved). */
 static int api_step(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    static const char *const known[] = {"cluster", "workload", "mapping", "moves", NULL};
-    check_known(L, 1, "scalelab.step", known);
     Cluster c;
     Workload w;
     Mapping m;
-    read_job(L, "scalelab.step", &c, &w, &m);
     char moves[STEP_MOVES_MAX][64];
-    int n_moves = step_moves(L, moves);
+    int n_moves = api_job_moves(L, "scalelab.step", &c, &w, &m, moves);
     char err[MSG_LEN] = "";
     if (n_moves == 0) { /* no placement to hold: the model's closed forms */
         StepResult r;
@@ -763,17 +796,7 @@ static int api_step(lua_State *L)
         lesson_api_push_result(L, &r, &c, &m, w.micro_batch, NULL);
         return 1;
     }
-    Scenario *s = scenario_new(&c, &w, &m, NULL, SCN_ALLOW_ALL, err, sizeof err);
-    for (int i = 0; s && i < n_moves; i++) {
-        char why[MSG_LEN];
-        if (!scenario_apply_text(s, moves[i], why, sizeof why)) {
-            msg_set(err, sizeof err, "move %d '%s': %s", i + 1, moves[i], why);
-            scenario_free(s);
-            s = NULL;
-        }
-    }
-    if (!s)
-        return luaL_error(L, "scalelab.step: %s", err);
+    Scenario *s = api_run_moves(L, "scalelab.step", &c, &w, &m, moves, n_moves, false, NULL);
     StepResult r = *scenario_result(s);
     Cluster sc = *scenario_cluster(s);
     Mapping sm = *scenario_mapping(s);
@@ -788,29 +811,12 @@ static int api_step(lua_State *L)
  * par computed from moves a lesson works out itself). */
 static int api_presses(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    static const char *const known[] = {"cluster", "workload", "mapping", "moves", NULL};
-    check_known(L, 1, "scalelab.presses", known);
     Cluster c;
     Workload w;
     Mapping m;
-    read_job(L, "scalelab.presses", &c, &w, &m);
     char moves[STEP_MOVES_MAX][64];
-    int n_moves = step_moves(L, moves), total = 0;
-    char err[MSG_LEN] = "";
-    Scenario *s = scenario_new(&c, &w, &m, NULL, SCN_ALLOW_ALL, err, sizeof err);
-    for (int i = 0; s && i < n_moves; i++) {
-        char why[MSG_LEN];
-        int typed;
-        if (!scenario_type_text(s, moves[i], &typed, why, sizeof why)) {
-            msg_set(err, sizeof err, "move %d '%s': %s", i + 1, moves[i], why);
-            scenario_free(s);
-            s = NULL;
-        }
-        total += typed;
-    }
-    if (!s)
-        return luaL_error(L, "scalelab.presses: %s", err);
+    int n_moves = api_job_moves(L, "scalelab.presses", &c, &w, &m, moves), total = 0;
+    Scenario *s = api_run_moves(L, "scalelab.presses", &c, &w, &m, moves, n_moves, true, &total);
     scenario_free(s);
     lua_pushinteger(L, total);
     return 1;

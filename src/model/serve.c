@@ -183,6 +183,13 @@ const char *serve_part_name(ServePart part)
     return part >= 0 && part < SERVE_PART_COUNT ? names[part] : "?";
 }
 
+const char *serve_part_key(ServePart part)
+{
+    static const char *const keys[SERVE_PART_COUNT] = {"weights_s", "kv_s", "compute_s", "tp_s",
+                                                       "network_s"};
+    return part >= 0 && part < SERVE_PART_COUNT ? keys[part] : "?";
+}
+
 char *serve_bottleneck(const ServeResult *r, char *buf, size_t n)
 {
     static const char *const words[SERVE_PART_COUNT] = {

@@ -95,6 +95,9 @@ bool serve_eval(const Cluster *c, const Workload *w, const Mapping *m, const Pla
 
 /* "weights", "KV cache", "compute", "TP all-reduce", "network". */
 const char *serve_part_name(ServePart part);
+/* The part's key in JSON and Lua tables: "weights_s", "kv_s", "compute_s",
+ * "tp_s", "network_s". */
+const char *serve_part_key(ServePart part);
 /* One line that explains a part with its figures substituted. */
 char *serve_explain(const Cluster *c, const Workload *w, const Mapping *m, ServeLoad load,
                     const ServeResult *r, ServePart part, bool ascii, char *buf, size_t n);

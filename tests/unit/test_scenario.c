@@ -23,19 +23,26 @@ typedef struct {
     Scenario *s;
 } Fixture;
 
-static Scenario *make(unsigned allow)
+/* Llama 3 8B as TP 8 x DP 2 on the cluster c. */
+static Scenario *make_on(const Cluster *c, unsigned allow)
 {
-    Cluster c;
     char err[300] = "";
-    assert_true(cluster_from_system(&c, "dgx-h100", 16, err, sizeof err));
     Workload w = workload_preset_find("llama3-8b")->w;
     Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 2, .ep = 1, .interleave = 1, .zero = 1};
-    Scenario *s = scenario_new(&c, &w, &m, NULL, allow, err, sizeof err);
+    Scenario *s = scenario_new(c, &w, &m, NULL, allow, err, sizeof err);
     if (!s) {
         print_error("scenario_new: %s\n", err);
         fail();
     }
     return s;
+}
+
+static Scenario *make(unsigned allow)
+{
+    Cluster c;
+    char err[300] = "";
+    assert_true(cluster_from_system(&c, "dgx-h100", 16, err, sizeof err));
+    return make_on(&c, allow);
 }
 
 static int setup(void **state)
@@ -210,14 +217,7 @@ static Scenario *make_machine(unsigned allow)
     assert_true(cluster_from_system(&c, "dgx-h100", 16, err, sizeof err));
     c.machine_gpus = 24;
     assert_true(cluster_add_down(&c, 4, 4, CLUSTER_GPU_FAILED, err, sizeof err));
-    Workload w = workload_preset_find("llama3-8b")->w;
-    Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 2, .ep = 1, .interleave = 1, .zero = 1};
-    Scenario *s = scenario_new(&c, &w, &m, NULL, allow, err, sizeof err);
-    if (!s) {
-        print_error("scenario_new: %s\n", err);
-        fail();
-    }
-    return s;
+    return make_on(&c, allow);
 }
 
 static void test_scenario_machine_fill_and_free_gpus(void **state)
