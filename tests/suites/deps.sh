@@ -65,10 +65,14 @@ grep -q 'sudo apt-get install -y tmux' "$T/err" || no "non-root: no command to r
 
 # A held lock (dpkg takes fcntl locks): waited for, said so, then installed.
 : >"$T/lock"
+# The holder says when it has the lock (python3 can take over a second to
+# start on a loaded machine), then keeps it for 2 s.
 python3 -c 'import fcntl, sys, time
-f = open(sys.argv[1], "w"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(3)' "$T/lock" &
+f = open(sys.argv[1], "w"); fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close(); time.sleep(2)' "$T/lock" "$T/locked" &
 lockpid=$!
-sleep 1
+i=0; while [ ! -e "$T/locked" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+[ -e "$T/locked" ] || no "held lock: the lock holder did not start in 30 s"
 touch "$T/lists/x_Packages"
 deps; rc=$?
 [ $rc = 0 ] || no "held lock: exit $rc: $(cat "$T/err")"
