@@ -4,11 +4,13 @@
 #include "cmd/cli.h"
 
 #include "base/escape.h"
+#include "base/xmem.h"
 #include "ui/app.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The one table. Order is the order of --help. */
@@ -73,8 +75,13 @@ const char *cli_current_command(void)
 
 static int cli_verror(int status, const char *fmt, va_list ap)
 {
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_list measure;
+    va_copy(measure, ap);
+    int n = vsnprintf(NULL, 0, fmt, measure);
+    va_end(measure);
+    size_t len = n > 0 ? (size_t)n : 0;
+    char *msg = xmem_alloc(len + 1);
+    vsnprintf(msg, len + 1, fmt, ap);
     const char *name = cli_current, *text = msg;
     /* "eval: ..." from code shared between commands: the prefix is ours. */
     const char *colon = strstr(msg, ": ");
@@ -89,10 +96,14 @@ static int cli_verror(int status, const char *fmt, va_list ap)
             }
     }
     /* The message may quote the command line, a file or a lesson: shown
-     * through the one escaping function, never raw. */
-    char shown[1024];
-    escape_text(text, strlen(text), shown, sizeof shown);
+     * through the one escaping function, never raw, and whole (an escape
+     * is at most 4 bytes per byte). */
+    size_t text_len = strlen(text), shown_len = 4 * text_len + 1;
+    char *shown = xmem_alloc(shown_len);
+    escape_text(text, text_len, shown, shown_len);
     fprintf(stderr, "scalelab%s%s: %s\n", name ? " " : "", name ? name : "", shown);
+    free(shown);
+    free(msg);
     return status;
 }
 

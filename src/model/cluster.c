@@ -16,12 +16,14 @@
  */
 #include "model/cluster.h"
 #include "base/msg.h"
+#include "base/strbuf.h"
 
 #include "model/units.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void copy_str(char *dst, size_t len, const char *src)
@@ -49,14 +51,10 @@ bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *er
     }
     const SystemSpec *s = hw_system_find(system_id);
     if (!s) {
-        char names[512] = "";
-        for (int i = 0; i < hw_system_count(); i++) {
-            size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                     hw_system_at(i)->id);
-        }
+        char *names = strbuf_join(hw_system_count(), hw_system_id_at, NULL);
         msg_set(err, err_len, "unknown system '%s' (known: %s)", system_id ? system_id : "",
                 names);
+        free(names);
         return false;
     }
     const GpuSpec *g = hw_gpu_find(s->gpu_id);
