@@ -4,7 +4,9 @@
 #include "cmd/cli.h"
 
 #include "base/escape.h"
+#include "base/strbuf.h"
 #include "base/xmem.h"
+#include "draw/text.h"
 #include "ui/app.h"
 
 #include <errno.h>
@@ -125,12 +127,23 @@ int cli_usage_error(const char *fmt, ...)
     return rc;
 }
 
-bool cli_wants_help(int argc, char **argv)
+/* True when one of argv[1..] before "--" is a or b. */
+static bool cli_has_option(int argc, char **argv, const char *a, const char *b)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        if (strcmp(argv[i], a) == 0 || strcmp(argv[i], b) == 0)
             return true;
     return false;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+    return cli_has_option(argc, argv, "--help", "-h");
+}
+
+bool cli_wants_version(int argc, char **argv)
+{
+    return cli_has_option(argc, argv, "--version", "-V");
 }
 
 int cli_finish(int status)
@@ -143,6 +156,14 @@ int cli_finish(int status)
         return CLI_FAIL;
     cli_error(CLI_FAIL, "write error: %s", err ? strerror(err) : "standard output failed");
     return CLI_FAIL;
+}
+
+void cli_print_wrapped(FILE *out, const char *s, int width, const char *lead, int indent)
+{
+    StrBuf b = {0};
+    text_wrap_append(&b, s, width, lead, indent);
+    fputs(b.s ? b.s : "", out);
+    strbuf_free(&b);
 }
 
 void cli_usage(FILE *out)
@@ -254,5 +275,7 @@ int cli_run(int argc, char **argv)
         }
     if (dashdash == argc - 1)
         argc--;
+    if (cli_wants_version(argc - 1, argv + 1))
+        return cmd_version(1, argv + 1);
     return cmd->run(argc - 1, argv + 1);
 }

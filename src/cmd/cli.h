@@ -15,6 +15,7 @@
 #ifndef SCALELAB_CMD_CLI_H
 #define SCALELAB_CMD_CLI_H
 
+#include "base/attr.h"
 #include "ui/app.h"
 
 #include <stdbool.h>
@@ -48,16 +49,24 @@ const char *cli_current_command(void);
  * with a command's name and ": " ("eval: --gpus ...") has that name taken
  * as the command when none is running and dropped otherwise, so an error
  * raised by shared code is named by the command the user typed. */
-int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_error(int status, const char *fmt, ...) ATTR_PRINTF(2, 3);
 /* cli_error(CLI_USAGE, ...): bad usage. */
-int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_usage_error(const char *fmt, ...) ATTR_PRINTF(1, 2);
 /* True when argv[i] is "--help" or "-h" among the options (before "--"). */
 bool cli_wants_help(int argc, char **argv);
+/* The same for "--version" or "-V": every command answers it with the top
+ * level's version line (cli_run does, before the command runs). */
+bool cli_wants_version(int argc, char **argv);
 /* Ends the program's output: flushes stdout and returns status, or 1 after
  * one line "scalelab COMMAND: write error: REASON" when standard output
  * could not be written (a full disk, /dev/full). A reader that went away
  * (EPIPE, `| head -1`) ends the program quietly with status 1. */
 int cli_finish(int status);
+
+/* Prints s wrapped to width columns (draw/text.h, text_wrap_append: the
+ * first line after lead, the others after indent spaces, "- " bullets
+ * hanging): the one way a command prints prose. */
+void cli_print_wrapped(FILE *out, const char *s, int width, const char *lead, int indent);
 
 /* Commands (src/cmd/cmd_*.c). */
 int cmd_help(int argc, char **argv);

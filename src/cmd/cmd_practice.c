@@ -7,7 +7,6 @@
 #include "cmd/cli.h"
 #include "cmd/flags.h"
 #include "cmd/json.h"
-#include "draw/text.h"
 #include "learn/practice.h"
 #include "ui/app.h"
 
@@ -16,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --print lines: two spaces of margin, text to column 78. */
+#define PRACTICE_PRINT_W 78
 
 static const char practice_help[] =
     "Usage: scalelab practice [--seed N] [--kind KIND] [--level L] [--print [--count N] "
@@ -77,34 +79,12 @@ static int parse_opts(int argc, char **argv, PracticeOpts *o)
     return CLI_OK;
 }
 
-/* Lines of s wrapped at 76 columns, indented by two spaces; a "- " bullet
- * hangs its continuation lines under its text. */
-static void print_wrapped(FILE *out, const char *s)
-{
-    while (*s) {
-        const char *nl = strchr(s, '\n');
-        size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        char line[2048];
-        snprintf(line, sizeof line, "%.*s", (int)len, s);
-        bool bullet = strncmp(line, "- ", 2) == 0;
-        size_t at = 0, n_line = strlen(line);
-        if (n_line == 0)
-            fputc('\n', out);
-        for (bool first = true; at < n_line; first = false) {
-            size_t next, n = text_wrap_line(line + at, bullet && !first ? 74 : 76, &next);
-            fprintf(out, "%s%.*s\n", bullet && !first ? "    " : "  ", (int)n, line + at);
-            at += next ? next : n_line;
-        }
-        s += len + (nl ? 1 : 0);
-    }
-}
-
 static void print_text(FILE *out, const Practice *p, int index)
 {
     fprintf(out, "Exercise %d. %s\n", index, p->title);
     fprintf(out, "  (%s, level %d, seed %llu)\n\n", practice_kind_name(p->kind), p->level,
             (unsigned long long)p->seed);
-    print_wrapped(out, p->question);
+    cli_print_wrapped(out, p->question, PRACTICE_PRINT_W, "  ", 2);
     if (p->kind == PRACTICE_BOTTLENECK) {
         StepPart parts[STEP_PART_COUNT];
         int n = practice_part_choices(p, parts);
@@ -116,7 +96,7 @@ static void print_text(FILE *out, const Practice *p, int index)
     fputs("\n  Answer: ", out);
     fputs(p->answer, out);
     fputs("\n\n", out);
-    print_wrapped(out, p->worked);
+    cli_print_wrapped(out, p->worked, PRACTICE_PRINT_W, "  ", 2);
     fputs("\n", out);
 }
 
