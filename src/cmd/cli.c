@@ -7,6 +7,7 @@
 #include "base/strbuf.h"
 #include "base/xmem.h"
 #include "draw/text.h"
+#include "lesson/catalog.h"
 #include "ui/app.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The one table. Order is the order of --help. */
 static const CliCommand commands[] = {
@@ -156,6 +158,27 @@ int cli_finish(int status)
         return CLI_FAIL;
     cli_error(CLI_FAIL, "write error: %s", err ? strerror(err) : "standard output failed");
     return CLI_FAIL;
+}
+
+const char *cli_guide_path(const char *name, char *buf, size_t n)
+{
+    char assets[4096], path[4200];
+    const char *in_tree = strcmp(name, "AUTHORING.md") == 0 ? "../lessons/" : "../";
+    if (catalog_assets_dir(assets, sizeof assets)) {
+        const char *where[] = {in_tree, "../../doc/scalelab/"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s%s", assets, where[i], name);
+            char *real = access(path, R_OK) == 0 ? realpath(path, NULL) : NULL;
+            bool fits = real && strlen(real) < n;
+            if (fits)
+                memcpy(buf, real, strlen(real) + 1);
+            free(real);
+            if (fits)
+                return buf;
+        }
+    }
+    snprintf(buf, n, "%s/%s", SCALELAB_DOCDIR, name);
+    return buf;
 }
 
 void cli_print_wrapped(FILE *out, const char *s, int width, const char *lead, int indent)

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define SCALELAB_VERSION "0.1.0"
+#define SCALELAB_VERSION "3.0"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_NO_TERMINAL = APP_NO_TERMINAL };
 
@@ -62,6 +62,14 @@ bool cli_wants_version(int argc, char **argv);
  * could not be written (a full disk, /dev/full). A reader that went away
  * (EPIPE, `| head -1`) ends the program quietly with status 1. */
 int cli_finish(int status);
+
+/* Where the guide NAME (README.md, AUTHORING.md, SECURITY.md, NEWS.md) is
+ * for this program: in the tree it was built in (beside the assets it
+ * reads, lessons/AUTHORING.md for the authoring guide), else in the
+ * installed doc folder beside its share folder (PREFIX/share/doc/scalelab),
+ * else in the doc folder it was built for (SCALELAB_DOCDIR). The one place
+ * that knows; returns buf (a path that may not exist in the last case). */
+const char *cli_guide_path(const char *name, char *buf, size_t n);
 
 /* Prints s wrapped to width columns (draw/text.h, text_wrap_append: the
  * first line after lead, the others after indent spaces, "- " bullets

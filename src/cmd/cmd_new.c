@@ -9,7 +9,9 @@
  * with file_write's FILE_NEW, O_EXCL, so a race cannot overwrite either). Bad names and files
  * that cannot be written: one line on stderr, exit 2.
  *
- * The skeleton, assets/new-lesson.lua, has every page kind a first lesson
+ * The skeleton, assets/new-lesson.lua, names the authoring guide where this
+ * program finds it (cli_guide_path: the tree's lessons/AUTHORING.md, or the
+ * installed share/doc/scalelab/AUTHORING.md), and has every page kind a first lesson
  * needs: text, diagram, scenario (goal with a target, hints, a debrief from
  * the final state, a reference solution that meets the goal, par), quiz,
  * predict and a closing summary text page, each commented with what to
@@ -41,8 +43,8 @@ static const char new_help[] =
     "  --                 the argument after it is the name, even if it starts with -\n";
 
 /* The skeleton is assets/new-lesson.lua (found like the presets: beside
- * the program, in the install's share folder, or SCALELAB_ASSETS). @ID@
- * and @TITLE@ are replaced; everything else is written as is. It is also
+ * the program, in the install's share folder, or SCALELAB_ASSETS). @ID@,
+ * @TITLE@ and @GUIDE@ are replaced; everything else is written as is. It is also
  * the complete example of lessons/AUTHORING.md, which the lesson tests load
  * as this command writes it: its scenario is TP 16 over two 8-GPU servers,
  * solved by TP 8 x PP 2. */
@@ -108,33 +110,34 @@ static bool new_ends_with(const char *s, const char *end)
     return n >= m && strcmp(s + n - m, end) == 0;
 }
 
-/* Writes the skeleton with @ID@ and @TITLE@ replaced. False on a write
- * error. */
-static bool new_write(FILE *f, const char *skeleton, const char *id, const char *title)
+typedef struct {
+    const char *skeleton, *id, *title, *guide;
+} NewText;
+
+/* Writes the skeleton with @ID@, @TITLE@ and @GUIDE@ (the authoring guide's
+ * path, its control bytes left out: it sits in a Lua comment) replaced.
+ * False on a write error. */
+static bool new_put(FILE *f, const void *ctx)
 {
-    const char *p = skeleton;
+    const NewText *t = ctx;
+    const char *p = t->skeleton;
     while (*p) {
         if (strncmp(p, "@ID@", 4) == 0) {
-            fputs(id, f);
+            fputs(t->id, f);
             p += 4;
         } else if (strncmp(p, "@TITLE@", 7) == 0) {
-            fputs(title, f);
+            fputs(t->title, f);
+            p += 7;
+        } else if (strncmp(p, "@GUIDE@", 7) == 0) {
+            for (const char *g = t->guide; *g; g++)
+                if ((unsigned char)*g >= 0x20 && *g != 0x7f)
+                    fputc(*g, f);
             p += 7;
         } else {
             fputc(*p++, f);
         }
     }
     return !ferror(f);
-}
-
-typedef struct {
-    const char *skeleton, *id, *title;
-} NewText;
-
-static bool new_put(FILE *f, const void *ctx)
-{
-    const NewText *t = ctx;
-    return new_write(f, t->skeleton, t->id, t->title);
 }
 
 int cmd_new(int argc, char **argv)
@@ -191,7 +194,8 @@ int cmd_new(int argc, char **argv)
         free(path);
         return cli_usage_error("new: %s", why);
     }
-    NewText text = {skeleton, id, title};
+    char guide[4096];
+    NewText text = {skeleton, id, title, cli_guide_path("AUTHORING.md", guide, sizeof guide)};
     bool written = file_write(path, FILE_NEW, new_put, &text, NULL, 0);
     free(skeleton);
     if (!written) {

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # new — `scalelab new NAME` writes a lesson skeleton that passes `scalelab
 # check` as written (by a plain name into the current folder, and by a path),
-# never overwrites a file, and refuses bad names with one line and exit 2.
+# never overwrites a file, names the authoring guide where it is, and refuses
+# bad names with one line and exit 2. (tests/suites/install.sh checks the
+# guide it names once installed.)
 # Usage: sh tests/suites/new.sh BINARY   (cwd = repository root)
 set -u
 bin=${1:?usage: new.sh BINARY}
@@ -35,8 +37,11 @@ for want in 'kind = "text"' 'kind = "diagram"' 'kind = "scenario"' 'kind = "quiz
             'debrief = function(r)' 'solution = {' 'par = 2' 'terms = {' 'formula ='; do
   grep -qF "$want" "$T/my-first-lesson.lua" || bad "skeleton lacks $want"
 done
-sed 's/@ID@/my-first-lesson/g; s/@TITLE@/My first lesson/g' assets/new-lesson.lua |
-  cmp -s - "$T/my-first-lesson.lua" || bad "new did not write assets/new-lesson.lua as it is"
+# The guide it names is this tree's (the binary reads this tree's assets).
+guide=$(cd lessons && pwd -P)/AUTHORING.md
+sed "s/@ID@/my-first-lesson/g; s/@TITLE@/My first lesson/g; s|@GUIDE@|$guide|g" \
+  assets/new-lesson.lua | cmp -s - "$T/my-first-lesson.lua" ||
+  bad "new did not write assets/new-lesson.lua as it is (with the guide at $guide)"
 grep -q '@' "$T/my-first-lesson.lua" && bad "a placeholder is left in the skeleton"
 # Without the asset: one line naming it, exit 2, nothing written.
 (cd "$T" && SCALELAB_ASSETS="$T/none" "$bin" new nowhere) >"$T/out" 2>"$T/err"
