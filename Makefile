@@ -252,15 +252,15 @@ analyze:
 		CFLAGS='-O0 -g -fanalyzer' $(ANALYZE_DIR)/libscalelab.a $(ANALYZE_DIR)/src/main.o \
 		$(TEST_BIN:$(BUILD)/%=$(ANALYZE_DIR)/%) $(BENCH_BIN:$(BUILD)/%=$(ANALYZE_DIR)/%) \
 		>$(ANALYZE_DIR).log 2>&1 || { cat $(ANALYZE_DIR).log; exit 1; }
-	@scripts/analyze-report gcc $(ANALYZE_DIR)
-	@if command -v scan-build >/dev/null 2>&1; then \
-		rm -rf build/scan build/scan-report && \
+	@st=0; scripts/analyze-report gcc $(ANALYZE_DIR) || st=1; \
+	if command -v scan-build >/dev/null 2>&1; then \
+		rm -rf build/scan build/scan-report; \
 		MAKEFLAGS= scan-build -o build/scan-report --status-bugs \
 		$(MAKE) -j$(shell nproc 2>/dev/null || echo 1) --no-print-directory BUILD=build/scan \
 		CFLAGS='-O0 -g' build/scan/libscalelab.a build/scan/src/main.o >build/scan.log 2>&1; \
-		st=$$?; scripts/analyze-report scan-build build/scan.log $$st; \
+		scripts/analyze-report scan-build build/scan.log $$? || st=1; \
 	else echo "analyze: scan-build skipped: it is not installed (Debian package clang-tools;" \
-		"make deps DEPS=analyze)"; fi
+		"make deps DEPS=analyze)"; fi; exit $$st
 
 format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')

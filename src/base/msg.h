@@ -21,14 +21,11 @@
  * longer than err_len is cut at a character boundary and ends in "...", so
  * a cut never passes for the whole. err may be NULL or err_len 0: then
  * nothing is written. */
-void msg_set(char *err, size_t err_len, const char *fmt, ...)
-    ATTR_PRINTF(3, 4);
+void msg_set(char *err, size_t err_len, const char *fmt, ...) ATTR_PRINTF(3, 4);
 /* msg_set, then false: `return msg_fail(err, err_len, ...)` for a check
  * that refuses. */
-bool msg_fail(char *err, size_t err_len, const char *fmt, ...)
-    ATTR_PRINTF(3, 4);
+bool msg_fail(char *err, size_t err_len, const char *fmt, ...) ATTR_PRINTF(3, 4);
 /* msg_set for a caller that has its own variable arguments. */
-void msg_vset(char *err, size_t err_len, const char *fmt, va_list ap)
-    ATTR_PRINTF(3, 0);
+void msg_vset(char *err, size_t err_len, const char *fmt, va_list ap) ATTR_PRINTF(3, 0);
 
 #endif

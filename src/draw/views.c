@@ -1083,7 +1083,9 @@ static int view_fabric_spines(Canvas *cv, int x0, int y_spine, const FabricRow *
     int sp_drawn = spines <= sp_fit ? spines : sp_fit < 1 ? 1 : sp_fit;
     int sp_total = sp_drawn * sp_pitch - 2;
     int sx0 = x0 + (row->total_w - sp_total) / 2 > x0 ? x0 + (row->total_w - sp_total) / 2 : x0;
-    int bus_l = leaf_mid[0], bus_r = leaf_mid[n_leaf - 1], y_bus = y_spine + 3;
+    /* a row without leaves (a site past the last domain) has no bus to span */
+    int bus_l = n_leaf > 0 ? leaf_mid[0] : sx0 + sp_w / 2;
+    int bus_r = n_leaf > 0 ? leaf_mid[n_leaf - 1] : bus_l, y_bus = y_spine + 3;
     char buf[32];
     for (int k = 0; k < sp_drawn; k++) {
         int sx = sx0 + k * sp_pitch, mx = sx + sp_w / 2;
@@ -1120,8 +1122,9 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     view_fabric_domains(cv, x0, y_dom, w, in, site, &row);
     int leaf_mid[FABRIC_MAX_LEAF_BOXES];
     int n_leaf = view_fabric_leaves(cv, x0, y_leaf, y_dom, &row, in, leaf_mid);
-    int mid =
-        no_spine ? leaf_mid[0] : view_fabric_spines(cv, x0, y0, &row, in, site, leaf_mid, n_leaf);
+    int mid = !no_spine    ? view_fabric_spines(cv, x0, y0, &row, in, site, leaf_mid, n_leaf)
+              : n_leaf > 0 ? leaf_mid[0]
+                           : x0 + w / 2;
     if (spine_mid_x)
         *spine_mid_x = mid;
     return y_dom + row.s.box_h;

@@ -235,8 +235,8 @@ int cluster_site_of(const Cluster *c, int gpu)
         return -1;
     int sites = c->sites < 1 ? 1 : c->sites;
     int domains = cluster_domain_count(c);
-    int per_site = (domains + sites - 1) / sites;
-    return d / per_site;
+    int per_site = (domains + sites - 1) / sites; /* >= 1: gpu is in a domain */
+    return per_site > 0 ? d / per_site : -1;
 }
 
 long long cluster_rail_unit_gpus(const Cluster *c)
@@ -288,8 +288,10 @@ int cluster_leaf_count(const Cluster *c)
 
 int cluster_spine_count(const Cluster *c)
 {
+    if (!c)
+        return 0;
     int leaves = cluster_leaf_count(c);
-    int sites = c && c->sites > 1 ? c->sites : 1;
+    int sites = c->sites > 1 ? c->sites : 1;
     if (leaves <= 1 && sites == 1)
         return 0;
     double oversub = c->oversub >= 1 ? c->oversub : 1;

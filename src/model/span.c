@@ -726,7 +726,7 @@ GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, 
         return none;
     DimWalk w = dim_walk(m, d);
     long long base = walk_base(&w, rank);
-    if (placement_is_default(p))
+    if (!p || placement_is_default(p))
         return span_default_exact(c, &w, base);
     return span_by_division(placement_work(p), p, c, &w, base);
 }

@@ -897,12 +897,11 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
     if (!buf || buf_len == 0)
         return buf;
     buf[0] = '\0';
-    if (!c || !w || !m || !r)
+    if (!c || !w || !m || !r || part < 0 || part >= STEP_PART_COUNT)
         return buf;
     char a[32], b2[32], c3[32], d4[32];
-    const StepComm *sc = (part >= 0 && part < STEP_PART_COUNT) ? &r->comm[part] : NULL;
-    units_format(UNITS_TIME, r->part_s[part >= 0 && part < STEP_PART_COUNT ? part : 0], true, d4,
-                 sizeof d4);
+    const StepComm *sc = &r->comm[part];
+    units_format(UNITS_TIME, r->part_s[part], true, d4, sizeof d4);
     switch (part) {
     case STEP_COMPUTE:
         units_format(UNITS_FLOPS, r->peak_flops * r->params.compute_efficiency, true, a, sizeof a);

@@ -144,6 +144,8 @@ static int screen_play_swaps(StrBuf *b, const Placement *pl, int n, int max)
     if (!pl || placement_is_default(pl))
         return 0;
     Placement *q = placement_new(n);
+    if (!q)
+        return 0;
     StrBuf moves = {0};
     int count = 0;
     for (int g = 0; g < n; g++) {

@@ -110,10 +110,11 @@ static void test_cli_print_wrapped(void **state)
     (void)state;
     FILE *f = tmpfile();
     assert_non_null(f);
-    cli_print_wrapped(f,
-                      "\u00b5\u00b5\u00b5\u00b5 \u00b5\u00b5\u00b5\u00b5 \u00b5 1234567890 400 Gb/s\n"
-                      "- a bullet that wraps here\n\nlast",
-                      20, "  lead: ", 4);
+    cli_print_wrapped(
+        f,
+        "\u00b5\u00b5\u00b5\u00b5 \u00b5\u00b5\u00b5\u00b5 \u00b5 1234567890 400 Gb/s\n"
+        "- a bullet that wraps here\n\nlast",
+        20, "  lead: ", 4);
     char got[512] = "";
     rewind(f);
     size_t n = fread(got, 1, sizeof got - 1, f);
