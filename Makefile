@@ -197,7 +197,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 # scalelab's own checks build with -Werror (for everything they build).
 test unit-tests memcheck fuzz-build: WERROR = -Werror
 
-run: all
+run: all | deps-build
 	./$(BIN) $(ARGS)
 
 # `make test`: everything is built first (the program and every unit
@@ -205,7 +205,7 @@ run: all
 # layering rule, the format, the licence lines, the files cited), the unit
 # programs, and the suites against that build (run-suites fails if one of
 # them rebuilds it). Each step stops the run on its first failure.
-test: all $(TEST_BIN)
+test: all $(TEST_BIN) | deps
 	@scripts/check-layers
 	@scripts/check-format
 	@scripts/check-spdx

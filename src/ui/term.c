@@ -77,7 +77,7 @@ static void term_restore_now(void)
 }
 
 /* Dies of sig (its default action) from a signal handler. */
-static void term_die_now(int sig)
+ATTR_NORETURN static void term_die_now(int sig)
 {
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
