@@ -79,7 +79,9 @@ static void test_json_string_invalid_utf8(void **state)
     (void)state;
     assert_string_equal(written("\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80"),
                         "\"\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80\"");
-    assert_string_equal(written("a\x80" "b"), "\"a\\ufffdb\"");
+    assert_string_equal(written("a\x80"
+                                "b"),
+                        "\"a\\ufffdb\"");
     assert_string_equal(written("\xff"), "\"\\ufffd\"");
     assert_string_equal(written("\xc0\xaf"), "\"\\ufffd\\ufffd\"");
     assert_string_equal(written("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
