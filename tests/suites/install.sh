@@ -59,6 +59,8 @@ env -u SCALELAB_ASSETS "$root/bin/scalelab" check "$work/fresh.lua" >/dev/null 2
 # The man page names the installed folders.
 grep -q "$prefix/share/scalelab" "$root/share/man/man1/scalelab.1" ||
   no "the man page does not name the data folder"
+grep -q "$prefix/share/doc/scalelab" "$root/share/man/man1/scalelab.1" ||
+  no "the man page does not name the doc folder"
 # Nothing may be written outside DESTDIR/PREFIX.
 top=${prefix#/}; top=${top%%/*}
 [ -z "$(find "$dest" -mindepth 1 -maxdepth 1 ! -name "$top")" ] || no "files outside PREFIX"
