@@ -267,7 +267,7 @@ format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')
 
 help:
-	@echo "make          build scalelab"
+	@echo "make          build scalelab (installs nothing; names a missing package)"
 	@echo "make run      install what is missing, build, open the lesson menu (ARGS=...)"
 	@echo "make test     build and run every test (installs missing Debian packages)"
 	@echo "make deps     install the missing Debian packages (DEPS=\"test fuzz analyze\")"
