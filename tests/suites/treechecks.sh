@@ -14,6 +14,9 @@ no() { echo "treechecks.sh: $*"; fail=1; }
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$T"
+# A built tree that is not a git checkout (a release tarball, the minimal
+# root of check-minroot): the program is there and is no source.
+[ -n "${1:-}" ] && [ -f "$1" ] && cp "$1" "$T/scalelab"
 # run CHECK: the checker on the copy, its output in $T.out.
 run() { "scripts/$1" "$T" >"$T.out" 2>&1; }
 for c in check-layers check-spdx check-cites; do
