@@ -2,17 +2,19 @@
 /* cmd_new — `scalelab new NAME`: writes a lesson skeleton that passes
  * `scalelab check` as written, for an author to change page by page.
  *
- * NAME is a lesson name ("my-lesson", written to ./my-lesson.lua) or a path
- * ending in .lua ("lessons/my-lesson.lua"); the lesson id is the name (or
- * the file name without .lua) made into a slug: lower case a-z, 0-9 and
- * single '-'. An existing file is never overwritten (the file is created
+ * NAME is a lesson name ("my-lesson", written to ./my-lesson.lua), a path
+ * ending in .lua ("lessons/my-lesson.lua", written as given) or a path
+ * without it ("lessons/my-lesson", written to lessons/my-lesson.lua); the
+ * lesson id is the name (or the file name without .lua) made into a slug:
+ * lower case a-z, 0-9 and single '-', which also names the file when .lua
+ * was not given. An existing file is never overwritten (the file is created
  * with file_write's FILE_NEW, O_EXCL, so a race cannot overwrite either). Bad names and files
  * that cannot be written: one line on stderr, exit 2.
  *
  * The skeleton, assets/new-lesson.lua, names the authoring guide where this
  * program finds it (cli_guide_path: the tree's lessons/AUTHORING.md, or the
- * installed share/doc/scalelab/AUTHORING.md), and has every page kind a first lesson
- * needs: text, diagram, scenario (goal with a target, hints, a debrief from
+ * installed share/doc/scalelab/AUTHORING.md), and has every page kind a
+ * first lesson needs: text, diagram, scenario (goal with a target, hints, a debrief from
  * the final state, a reference solution that meets the goal, par), quiz,
  * predict and a closing summary text page, each commented with what to
  * change. tests/suites/new.sh checks that what it writes is the asset with
@@ -26,6 +28,7 @@
 #include "lesson/catalog.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,29 +39,38 @@
 
 static const char new_help[] =
     "Usage: scalelab new [--] NAME\n"
-    "Writes a lesson skeleton that passes 'scalelab check': NAME.lua in this folder,\n"
-    "or the path given when NAME ends in .lua (lessons/my-lesson.lua). The lesson id\n"
-    "is NAME in lower case with a-z, 0-9 and '-'. Never overwrites a file.\n"
+    "Writes a lesson skeleton that passes 'scalelab check': NAME.lua in this folder\n"
+    "(scalelab new my-lesson), in another folder (lessons/my-lesson), or the path\n"
+    "given when NAME ends in .lua. The lesson id is NAME in lower case with a-z, 0-9\n"
+    "and '-'. Never overwrites a file. The skeleton names the authoring guide.\n"
     "  --help             this text\n"
     "  --                 the argument after it is the name, even if it starts with -\n";
 
 /* The skeleton is assets/new-lesson.lua (found like the presets: beside
  * the program, in the install's share folder, or SCALELAB_ASSETS). @ID@,
- * @TITLE@ and @GUIDE@ are replaced; everything else is written as is. It is also
+ * @TITLE@ and @GUIDE@ (the authoring guide, cli_guide_path) are replaced;
+ * everything else is written as is. It is also
  * the complete example of lessons/AUTHORING.md, which the lesson tests load
  * as this command writes it: its scenario is TP 16 over two 8-GPU servers,
  * solved by TP 8 x PP 2. */
 #define NEW_SKELETON     "new-lesson.lua"
 #define NEW_SKELETON_MAX (256u << 10)
 
-/* Reads the skeleton; NULL with a one-line reason. */
-static char *new_skeleton_read(char *err, size_t err_len)
+/* Reads the skeleton and names the guide; NULL with a one-line reason. */
+static char *new_skeleton_read(char *guide, size_t guide_len, char *err, size_t err_len)
 {
     char dir[4096], path[4200];
     if (!catalog_assets_dir(dir, sizeof dir)) {
         msg_set(err, err_len, "cannot find the assets folder (set SCALELAB_ASSETS)");
         return NULL;
     }
+    /* where this program's guide is (cli.h, the one place that knows); it
+     * goes into a Lua comment, so a control byte in a folder's name must
+     * not end the comment */
+    cli_guide_path("AUTHORING.md", guide, guide_len);
+    for (char *g = guide; *g; g++)
+        if ((unsigned char)*g < 0x20 || *g == 0x7f)
+            *g = '?';
     snprintf(path, sizeof path, "%s/%s", dir, NEW_SKELETON);
     size_t len;
     FileProblem why;
@@ -114,25 +126,21 @@ typedef struct {
     const char *skeleton, *id, *title, *guide;
 } NewText;
 
-/* Writes the skeleton with @ID@, @TITLE@ and @GUIDE@ (the authoring guide's
- * path, its control bytes left out: it sits in a Lua comment) replaced.
- * False on a write error. */
+/* Writes the skeleton with @ID@, @TITLE@ and @GUIDE@ replaced. False on a
+ * write error. */
 static bool new_put(FILE *f, const void *ctx)
 {
     const NewText *t = ctx;
-    const char *p = t->skeleton;
-    while (*p) {
-        if (strncmp(p, "@ID@", 4) == 0) {
-            fputs(t->id, f);
-            p += 4;
-        } else if (strncmp(p, "@TITLE@", 7) == 0) {
-            fputs(t->title, f);
-            p += 7;
-        } else if (strncmp(p, "@GUIDE@", 7) == 0) {
-            for (const char *g = t->guide; *g; g++)
-                if ((unsigned char)*g >= 0x20 && *g != 0x7f)
-                    fputc(*g, f);
-            p += 7;
+    const struct {
+        const char *mark, *text;
+    } fill[] = {{"@ID@", t->id}, {"@TITLE@", t->title}, {"@GUIDE@", t->guide}};
+    for (const char *p = t->skeleton; *p;) {
+        size_t i = 0;
+        while (i < 3 && strncmp(p, fill[i].mark, strlen(fill[i].mark)) != 0)
+            i++;
+        if (i < 3) {
+            fputs(fill[i].text, f);
+            p += strlen(fill[i].mark);
         } else {
             fputc(*p++, f);
         }
@@ -163,12 +171,9 @@ int cmd_new(int argc, char **argv)
         return cli_usage_error("new: the name is too long (%zu bytes, at most %d)", len,
                                NEW_NAME_MAX);
     bool is_path = new_ends_with(name, ".lua");
-    if (!is_path && strchr(name, '/'))
-        return cli_usage_error("new: '%s' has a '/': give a plain name, or a path ending "
-                               "in .lua",
-                               name);
     /* the id part: the name, or the file name without .lua */
-    const char *base = is_path && strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    const char *slash = strrchr(name, '/');
+    const char *base = slash ? slash + 1 : name;
     size_t base_len = strlen(base) - (is_path ? 4 : 0);
     if (base_len > NEW_ID_MAX)
         return cli_usage_error("new: the lesson name '%.*s' is too long (at most %d "
@@ -178,24 +183,23 @@ int cmd_new(int argc, char **argv)
     new_slug(base, base_len, id, sizeof id);
     if (!id[0])
         return cli_usage_error("new: '%s' makes no lesson id (use letters, digits and '-')", name);
-    char *path;
-    if (is_path) {
-        path = xmem_strdup(name);
-    } else {
-        path = xmem_alloc(strlen(id) + 5);
-        sprintf(path, "%s.lua", id);
-    }
+    /* without .lua: the folder given (if any) and the id as the file name */
+    size_t dir_len = is_path || !slash ? 0 : (size_t)(slash - name) + 1;
+    char *path = xmem_alloc(len + strlen(id) + 6);
+    if (is_path)
+        snprintf(path, len + 1, "%s", name);
+    else
+        sprintf(path, "%.*s%s.lua", (int)dir_len, name, id);
     char title[NEW_ID_MAX + 1];
     new_title(id, title, sizeof title);
 
-    char why[MSG_LEN];
-    char *skeleton = new_skeleton_read(why, sizeof why);
+    char why[MSG_LEN], guide[PATH_MAX + 32];
+    char *skeleton = new_skeleton_read(guide, sizeof guide, why, sizeof why);
     if (!skeleton) {
         free(path);
         return cli_usage_error("new: %s", why);
     }
-    char guide[4096];
-    NewText text = {skeleton, id, title, cli_guide_path("AUTHORING.md", guide, sizeof guide)};
+    NewText text = {skeleton, id, title, guide};
     bool written = file_write(path, FILE_NEW, new_put, &text, NULL, 0);
     free(skeleton);
     if (!written) {

@@ -95,8 +95,8 @@ finish() { T kill-session -t s 2>/dev/null; }
 progress_ok() {
   f=$1
   [ -f "$f" ] || { echo "no progress file at $f"; return 1; }
-  [ "$(head -n 1 "$f")" = "scalelab-progress 2" ] || { echo "bad header: $(head -n 1 "$f")"; return 1; }
-  badline=$(tail -n +2 "$f" | grep -Ev '^(seed [0-9a-f]+|lesson [^ ]+ (new|started|done) -?[0-9]+|page [^ ]+ [0-9]+ [0-9]+ [01] -?[0-9]+ [01]( -?[01] [0-9]+ [01] [0-9]+ [01] [0-9]+)?)$' | head -n 1)
+  [ "$(head -n 1 "$f")" = "scalelab-progress 3" ] || { echo "bad header: $(head -n 1 "$f")"; return 1; }
+  badline=$(tail -n +2 "$f" | grep -Ev '^(seed [0-9a-f]+|lesson [^ ]+ (new|started|done) -?[0-9]+ [0-9]+|page [^ ]+ [0-9]+ [0-9]+ [01] -?[0-9]+ [01]( -?[01] [0-9]+ [01] [0-9]+ [01] [0-9]+)?)$' | head -n 1)
   [ -z "$badline" ] || { echo "unknown record: $badline"; return 1; }
   # After SIGKILL ($2 = kill) a half-written temporary file may stay; the
   # progress file itself must still be whole.

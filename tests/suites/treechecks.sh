@@ -7,7 +7,7 @@
 # - check-cites: a path outside the tree (a sibling folder through "..", a
 #   machine's working folder), a design file that does not resolve, a source
 #   path that does not exist; another project's file named after its
-#   repository is not flagged.
+#   repository, or a path as it was at a commit, is not flagged.
 # The copy as it is passes all three.
 fail=0
 no() { echo "treechecks.sh: $*"; fail=1; }
@@ -63,6 +63,9 @@ expect check-cites README.md "cites src/ui/lo""op.c, which is not in the tree"
 unplant README.md
 plant README.md 'NCCL picks it in NVIDIA/nccl src/graph/tuning.cc; see NVIDIA/nccl-tests (`doc/PERFORMANCE.md`).'
 run check-cites || no "check-cites flags another project's files: $(head -n 2 "$T.out")"
+unplant README.md
+plant README.md 'The store was `src/ui/store.c` at 0123abc.'
+run check-cites || no "check-cites flags a path as it was at a commit: $(head -n 2 "$T.out")"
 unplant README.md
 
 [ $fail = 0 ] && echo "treechecks: ok"
