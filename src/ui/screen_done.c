@@ -171,7 +171,12 @@ static void screen_done_body(Canvas *c, const PageState *p, int top, int bottom)
     char left[200], line[400];
     int n_left = screen_page_left(p, left, sizeof left);
     int y = top;
-    if (n_left == 0)
+    if (n_left == 0 && progress_mastered(p->progress, lesson_id(p->lesson)))
+        snprintf(line, sizeof line, "Lesson mastered%s", ascii ? "." : " ✓");
+    else if (n_left == 0 && d.n_missed)
+        snprintf(line, sizeof line, "Lesson done%s Not mastered yet: %d to review",
+                 ascii ? "." : " ✓", d.n_missed);
+    else if (n_left == 0)
         snprintf(line, sizeof line, "Lesson complete%s", ascii ? "." : " ✓");
     else
         snprintf(line, sizeof line, "Not finished yet: %d page%s left", n_left,

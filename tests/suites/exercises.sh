@@ -114,9 +114,8 @@ wait_for "Predict one copy"
 keys n
 wait_for "Fix the split"
 keys n
-# past the last page of a lesson read to its end: the end-of-lesson screen
-# (a review's last page goes straight back to the menu), then Esc
-wait_for "Lesson complete" && keys Escape
+wait_for "Lesson mastered"
+keys Escape
 wait_for "scalelab - lessons"
 wait_for "[*] Exercises"
 screen | grep -F "[*] Exercises" | grep -qF "mastered" ||

@@ -56,7 +56,7 @@ wait_for "Right at the first try."
 keys n
 wait_for "page 5/5"
 keys n
-wait_for "Lesson complete"
+wait_for "Lesson mastered"
 wait_for "Next lesson: Class next. Enter opens it."
 wait_for "First try: 2 of 2 questions right (100%)"
 keys Enter

@@ -75,7 +75,7 @@ static void test_page_end_score_left_and_next(void **state)
     assert_int_equal(screen_page_key(&p, 'n'), SCREEN_NONE);
     assert_int_equal(progress_status(pr, "class-basics"), PROGRESS_DONE);
     t = draw(&p, 80, 24);
-    CONTAINS(t, "Lesson complete ✓");
+    CONTAINS(t, "Lesson done ✓ Not mastered yet: 1 to review");
     CONTAINS(t, "Pages left: none");
     CONTAINS(t, "Next lesson: Class next. Enter opens it.");
     free(t);
@@ -114,7 +114,7 @@ static void test_page_end_names_questions_never_right(void **state)
     screen_page_init(&p, l, CLASS, NULL, pr, 4);
     screen_page_key(&p, 'n');
     char *t = draw(&p, 80, 24);
-    CONTAINS(t, "Lesson complete");
+    CONTAINS(t, "Lesson done ✓ Not mastered yet: 1 to review");
     CONTAINS(t, "Never answered right: 4 predict \"One copy\"");
     free(t);
     screen_page_fini(&p);
