@@ -114,8 +114,8 @@ FUZZ_SECONDS ?= 60
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test unit-tests golden clean install uninstall format help bench memcheck \
-	fuzz fuzz-build deps deps-build analyze
+.PHONY: all run test unit-tests golden clean install uninstall format help bench fidelity \
+	memcheck fuzz fuzz-build deps deps-build analyze
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -263,6 +263,14 @@ analyze:
 	else echo "analyze: scan-build skipped: it is not installed (Debian package clang-tools;" \
 		"make deps DEPS=analyze)"; fi; exit $$st
 
+# The model against published runs: every case of tests/fidelity/cases.tsv
+# (tuned and held-out tables, by group) with its error, and the means.
+# FIDELITY=2: also the residuals by source, generation x size and feature,
+# and where each case's time goes.
+FIDELITY ?= 1
+fidelity: $(BUILD)/tests/test_fidelity
+	@SCALELAB_FIDELITY=$(FIDELITY) $(BUILD)/tests/test_fidelity
+
 format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')
 
@@ -273,6 +281,8 @@ help:
 	@echo "make deps     install the missing Debian packages (DEPS=\"test fuzz analyze\")"
 	@echo "make analyze  gcc -fanalyzer and clang scan-build, zero findings wanted"
 	@echo "make bench    speed and memory figures"
+	@echo "make fidelity the model against published runs (tuned and held-out tables;"
+	@echo "              FIDELITY=2 adds residuals by source, generation, size and feature)"
 	@echo "make fuzz     each libFuzzer harness for FUZZ_SECONDS (default 60)"
 	@echo "make memcheck the unit programs under valgrind"
 	@echo "make golden   regenerate tests/golden/ (review the diff by eye)"

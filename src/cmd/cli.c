@@ -5,6 +5,7 @@
 
 #include "base/escape.h"
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "base/xmem.h"
 #include "draw/text.h"
 #include "lesson/catalog.h"
@@ -31,8 +32,8 @@ static const CliCommand commands[] = {
     {"render", cmd_render, "VIEW [FLAGS]", "draw a rack, fabric, bar or chart view (--describe)"},
     {"present", cmd_present, "LESSON [--script FILE]",
      "show a lesson at a projector, one reveal per key"},
-    {"practice", cmd_practice, "[--seed N] [--kind K] [--print [--json]]",
-     "endless exercises made and graded by the model"},
+    {"practice", cmd_practice, "[--print|--answers|--from]",
+     "exercises made and graded by the model; worksheets and keys"},
     {"progress", cmd_progress, "[--json]", "your own record: lessons, first tries, practice"},
     {"report", cmd_report, "[--json] FILE...",
      "a class summary from students' 'progress --json' files"},
@@ -184,7 +185,8 @@ const char *cli_guide_path(const char *name, char *buf, size_t n)
 void cli_print_wrapped(FILE *out, const char *s, int width, const char *lead, int indent)
 {
     StrBuf b = {0};
-    text_wrap_append(&b, s, width, lead, indent);
+    text_wrap_append(&b, s, width, utf8_width(lead), indent);
+    fputs(lead, out);
     fputs(b.s ? b.s : "", out);
     strbuf_free(&b);
 }

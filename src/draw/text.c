@@ -88,9 +88,8 @@ int text_wrap_count(const char *s, int width)
     return n;
 }
 
-void text_wrap_append(StrBuf *b, const char *s, int width, const char *lead, int indent)
+void text_wrap_append(StrBuf *b, const char *s, int width, int first_w, int indent)
 {
-    const int lead_w = utf8_width(lead);
     bool first = true;
     const char *p = s;
     do {
@@ -100,11 +99,9 @@ void text_wrap_append(StrBuf *b, const char *s, int width, const char *lead, int
         if (len == 0 && !first)
             strbuf_addc(b, '\n');
         for (size_t at = 0; at < len || (first && len == 0); first = false) {
-            int pre = first ? lead_w : indent + (at ? hang : 0);
+            int pre = first ? first_w : indent + (at ? hang : 0);
             size_t next, n = text_wrap_line(p + at, width - pre > 1 ? width - pre : 1, &next);
-            if (first)
-                strbuf_add(b, lead);
-            else
+            if (!first)
                 strbuf_addf(b, "%*s", n ? pre : 0, "");
             strbuf_add_n(b, p + at, n);
             strbuf_addc(b, '\n');

@@ -31,11 +31,12 @@ int text_wrap_count(const char *s, int width);
 
 /* Text to print rather than draw (a command's output, --describe): s
  * appended to b in lines of at most width columns, each ending in '\n'.
- * Each line of s is wrapped by text_wrap_line. The first line printed
- * starts with lead, every other one with indent spaces, and a line of s
- * that starts with "- " hangs its continuation lines two columns further,
- * under its text. An empty line of s stays empty; a last '\n' adds none. */
-void text_wrap_append(StrBuf *b, const char *s, int width, const char *lead, int indent);
+ * Each line of s is wrapped by text_wrap_line. The first line continues
+ * one that already holds `first` columns (a lead the caller printed);
+ * every other line starts with indent spaces, and a line of s that starts
+ * with "- " hangs its continuation lines two columns further, under its
+ * text. An empty line of s stays empty; a last '\n' adds none. */
+void text_wrap_append(StrBuf *b, const char *s, int width, int first, int indent);
 
 /* Draws plain text wrapped into the w x h box at (x, y). Returns the number
  * of lines the whole text needs (drawn or not). */

@@ -1231,7 +1231,7 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
                  cluster_leaf_count(c), cluster_spine_count(c), c->oversub,
                  c->sites > 1 ? ", spread over several sites" : "");
     }
-    text_wrap_append(&b, s, width, "", 0);
+    text_wrap_append(&b, s, width, 0, 0);
     view_up_figure(c, a, fig, sizeof fig);
     units_format_bits_bytes(c->out_bytes_per_s, v, sizeof v);
     view_ratio(view_drop(c), r, sizeof r);
@@ -1240,26 +1240,26 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
              "%s less.",
              view_domain_noun(c, false), hw_noun(&c->gpu, HW_NOUN_MANY), fig, hw_noun(&c->gpu, 0),
              v, c->out_link, r);
-    text_wrap_append(&b, s, width, "", 0);
+    text_wrap_append(&b, s, width, 0, 0);
     if (c->sites > 1) {
         snprintf(s, sizeof s, "The %d sites are joined by a scale-across link of %s each way.",
                  c->sites, view_bw(c->across_bytes_per_s, a, t1, sizeof t1));
-        text_wrap_append(&b, s, width, "", 0);
+        text_wrap_append(&b, s, width, 0, 0);
     }
     if (in->mapping) {
         view_group_sentence(in, s, sizeof s);
-        text_wrap_append(&b, s, width, "", 0);
+        text_wrap_append(&b, s, width, 0, 0);
     }
     if (in->result) {
         view_load_sentence(in, s, sizeof s);
         strcat(s, ".");
-        text_wrap_append(&b, s, width, "", 0);
+        text_wrap_append(&b, s, width, 0, 0);
     }
     if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
         snprintf(s, sizeof s, "The cursor is on %s %d in %s %d, under leaf %d.",
                  hw_noun(&c->gpu, 0), in->cursor_gpu, view_domain_noun(c, false),
                  cluster_domain_of(c, in->cursor_gpu) + 1, cluster_leaf_of(c, in->cursor_gpu) + 1);
-        text_wrap_append(&b, s, width, "", 0);
+        text_wrap_append(&b, s, width, 0, 0);
     }
     snprintf(v, sizeof v, "Per %s, each way", hw_noun(&c->gpu, 0));
     strbuf_addf(&b, "\nTier          %-20sReach\n", v);
