@@ -30,6 +30,7 @@
 #include "cmd/flags.h"
 #include "cmd/json.h"
 #include "cmd/progress_json.h"
+#include "draw/text.h"
 #include "learn/predict.h"
 #include "lesson/catalog.h"
 #include "store/progress.h"
