@@ -194,8 +194,8 @@ flexible way to grow.
 ]] },
 
     { kind = "scenario", title = "Fast and plenty", text = fill([[
-The 1T model on 64 GPUs, TP 8 x PP 2, 16 users a replica: {part}-GPU NVLink
-partitions D0 and D1, 48 GPUs of a whole rack, D3. Now {start_token} a token.]], V),
+The 1T model on 64 GPUs, TP 8 x PP 2, 16 users a replica: two {part}-GPU NVLink
+partitions, then 48 GPUs of a whole rack (the last). Now {start_token} a token.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
       serve = LOAD,
       allow = { "degrees", "tp groups" },
@@ -223,7 +223,8 @@ partitions D0 and D1, 48 GPUs of a whole rack, D3. Now {start_token} a token.]],
         fill("PP does not speed up a token (its stages run one after another) and halves the "
           .. "replicas: {staged_rate} tokens/s at TP 16 x PP 2. TP 16 makes a token in "
           .. "{fit_token} inside one NVLink domain, {split_token} across two partitions.", V),
-        "PP 1 and TP 16; then g on the TP group in D0 and D1, and Enter on a free GPU of D3.",
+        "PP 1 and TP 16; then g on the TP group in the two small partitions, and Enter on a "
+          .. "free GPU of the whole rack.",
       },
       debrief = function(r)
         local s = r.serve
