@@ -65,6 +65,8 @@ static const struct {
     [FLAG_CAPACITY] = {"capacity-factor", NULL, FLAG_RATIO, JOB},
     [FLAG_RECOMPUTE_LAYERS] = {"recompute-layers", NULL, FLAG_INT, JOB},
     [FLAG_OFFLOAD] = {"offload", NULL, FLAG_STRING, JOB},
+    [FLAG_OPT_STATE] = {"optimizer-state", NULL, FLAG_STRING, JOB},
+    [FLAG_LOSS_CHUNKS] = {"loss-chunks", NULL, FLAG_INT, JOB},
     [FLAG_HBM] = {"hbm", NULL, FLAG_STRING, JOB},
     [FLAG_POWER] = {"power", NULL, FLAG_STRING, JOB},
     [FLAG_TP] = {"tp", NULL, FLAG_INT, JOB},
