@@ -66,6 +66,7 @@ typedef enum {
     FLAG_OFFLOAD,
     FLAG_OPT_STATE,
     FLAG_LOSS_CHUNKS,
+    FLAG_DROPOUT,
     /* hardware the run used */
     FLAG_HBM,
     FLAG_POWER,

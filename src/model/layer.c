@@ -179,8 +179,8 @@ static void mlp(const Step *S, Gemms *g, bool moe, LayerCost *lc, double *bwd)
     *bwd += b;
 }
 
-/* Activation bytes per token by part (see the header). XLA's stacks run
- * without dropout (MaxText's and Paxml's dropout_rate 0): no masks. */
+/* Activation bytes per token by part (see the header); the dropout masks
+ * only with dropout (Workload.dropout). */
 static ActBytes layer_act(const Step *S, bool moe)
 {
     const Workload *w = S->w;
@@ -192,7 +192,7 @@ static ActBytes layer_act(const Step *S, bool moe)
     a.input = 2.0 * h / rep;
     a.norm = 2.0 * (2.0 * h * in) / rep;
     a.resid = 2.0 * h / rep;
-    a.drop = w->swiglu || S->xla ? 0 : 2.0 * h / rep;
+    a.drop = S->dropout ? 2.0 * h / rep : 0;
     a.q = 2.0 * q / t;
     a.kv = 2.0 * kvh * (dqk + dv);
     if (w->kv_lora > 0) { /* the latents, inputs of the up GEMMs */

@@ -358,6 +358,7 @@ static void step_setup(Step *S, StepResult *r)
     S->rc_mask = workload_recompute_mask(w);
     S->xla = S->f->framework == WL_FW_JAX;
     S->rerun = !S->xla;
+    S->dropout = on_or(w->dropout, !w->swiglu && !S->xla);
     S->rc_layers = S->rc_mask == 0                                          ? 0
                    : w->recompute_layers > 0 && w->recompute_layers < S->Ls ? w->recompute_layers
                                                                             : S->Ls;
@@ -943,10 +944,13 @@ static void step_memory(Step *S, StepResult *r)
      * (fsdp_keeps_stage). XLA gathers each weight and reduce-scatters each
      * gradient on its own, its scheduler one weight ahead: one layer's
      * weights and its largest matrix again [D from XLA's latency-hiding
-     * scheduler, U] */
+     * scheduler, U]. DeepSpeed's ZeRO-3 of 2021 fetches one tensor at a
+     * time and waits for it: the largest tensor and its gradient. */
     double layer = n_local / S->Ls, gathered = 0;
     if (fsdp_keeps_stage(S))
         gathered = (S->act_b + 4.0) * n_local;
+    else if (m->zero >= 3 && zero3_per_tensor(S))
+        gathered = 2.0 * S->act_b * fmin(layer, largest_matrix(S));
     else if (m->zero >= 3 && S->xla)
         gathered = S->act_b * (layer + fmin(layer, largest_matrix(S)));
     else if (m->zero >= 3)

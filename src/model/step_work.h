@@ -58,7 +58,8 @@ typedef struct {
      * are offloaded) and with none (full), dense and MoE */
     double stored_dense, full_dense, stored_moe, full_moe, host_dense, host_moe;
     double host_act_mb; /* of one micro-batch's activations in the stage, the offloaded ones */
-    bool xla;           /* JAX/XLA runs it (its buffers, pruned recompute, no dropout) */
+    bool xla;           /* JAX/XLA runs it (its buffers, pruned recompute) */
+    bool dropout;       /* resolved (Workload.dropout) */
     bool rerun;         /* recompute reruns whole modules (PyTorch's checkpoint, Megatron's),
                          * not only what backward needs (XLA prunes the rest) */
     double logits_s;    /* the output layer and loss, fwd + bwd */

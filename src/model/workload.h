@@ -143,6 +143,10 @@ typedef struct {
      * uses); WL_AUTO = the framework's (fused in Megatron and XLA, PyTorch's
      * own cross entropy otherwise). */
     WlSwitch fused_loss;
+    /* Dropout after attention and the MLP (its masks kept for backward);
+     * WL_AUTO = on for GPT-style layers (Megatron's hidden-dropout 0.1),
+     * off for gated ones and under JAX (MaxText's dropout_rate 0). */
+    WlSwitch dropout;
     /* The output layer and loss run over this many chunks of the tokens, so
      * one chunk's logits are ever held (MaxText num_vocab_tiling, chunked
      * cross-entropy kernels); 0 or 1 = all at once. */
