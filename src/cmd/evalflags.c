@@ -542,6 +542,13 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
     }
     if (a->set[FLAG_SWIGLU] && !on_off(cmd, a, FLAG_SWIGLU, &w->swiglu))
         return false;
+    if (a->set[FLAG_PP_SPLIT]) {
+        static const char *const words[] = {"even", "cost"};
+        int k = pick_word(cmd, a, FLAG_PP_SPLIT, words, 2, "even or cost");
+        if (k < 0)
+            return false;
+        w->pp_by_cost = k == 1 ? WL_ON : WL_OFF;
+    }
     if (a->set[FLAG_FRAMEWORK] &&
         !workload_framework_parse(a->str[FLAG_FRAMEWORK], &w->framework)) {
         cli_usage_error("%s: --framework must be auto, megatron, pytorch, pytorch-compile, jax or "

@@ -68,6 +68,7 @@ static const struct {
     [FLAG_OPT_STATE] = {"optimizer-state", NULL, FLAG_STRING, JOB},
     [FLAG_LOSS_CHUNKS] = {"loss-chunks", NULL, FLAG_INT, JOB},
     [FLAG_DROPOUT] = {"dropout", NULL, FLAG_STRING, JOB},
+    [FLAG_PP_SPLIT] = {"pp-split", NULL, FLAG_STRING, JOB},
     [FLAG_HBM] = {"hbm", NULL, FLAG_STRING, JOB},
     [FLAG_POWER] = {"power", NULL, FLAG_STRING, JOB},
     [FLAG_TP] = {"tp", NULL, FLAG_INT, JOB},

@@ -67,6 +67,7 @@ typedef enum {
     FLAG_OPT_STATE,
     FLAG_LOSS_CHUNKS,
     FLAG_DROPOUT,
+    FLAG_PP_SPLIT,
     /* hardware the run used */
     FLAG_HBM,
     FLAG_POWER,

@@ -334,6 +334,28 @@ static bool on_or(WlSwitch sw, bool dflt)
     return sw == WL_AUTO ? dflt : sw == WL_ON;
 }
 
+/* nanotron's cut by cost (models/base.py): blocks in order, each with its
+ * cost (a layer 4 a d h + 3 F h, the output layer V h, the rest 0), go to
+ * the current stage, which closes once the running sum passes (r+1)/p of
+ * the total. The last stage then holds the layers past (p-1)/p of it; the
+ * others share the rest. */
+static void stages_by_cost(Step *S)
+{
+    const Workload *w = S->w;
+    double d = workload_q_dim(w) / w->heads, F = w->dense_ffn > 0 ? w->dense_ffn : w->ffn;
+    double layer = 4.0 * w->heads * d * w->hidden + (w->swiglu ? 3.0 : 2.0) * F * w->hidden;
+    double out = (double)w->vocab * w->hidden, total = w->layers * layer + out;
+    double cut = total * (S->pp - 1) / S->pp; /* the last threshold before the last stage */
+    int last = w->layers - (int)floor(cut / layer);
+    if (last < 1)
+        last = 1;
+    if (last > w->layers - (S->pp - 1))
+        last = w->layers - (int)(S->pp - 1);
+    S->Ls = last;
+    S->L_other = (w->layers - last + (int)S->pp - 2) / ((int)S->pp - 1);
+    S->Lc = S->Ls;
+}
+
 /* Sizes, settings and parameter counts shared by the terms. */
 static void step_setup(Step *S, StepResult *r)
 {
@@ -345,6 +367,8 @@ static void step_setup(Step *S, StepResult *r)
     S->mb = (double)w->global_batch / (S->d * S->b);
     S->Ls = (w->layers + m->pp - 1) / m->pp;
     S->Lc = (w->layers + m->pp * m->interleave - 1) / (m->pp * m->interleave);
+    if (m->pp > 1 && m->interleave == 1 && w->pp_by_cost == WL_ON)
+        stages_by_cost(S);
     S->act_b = workload_act_bytes(w);
     S->full = w->recompute == WL_RECOMPUTE_FULL;
     S->selective = w->recompute == WL_RECOMPUTE_SELECTIVE;
@@ -416,6 +440,11 @@ static void step_compute(Step *S, StepResult *r)
     r->mb_stream_s = nd * S->dense.stream_s + nm * S->moe_cost.stream_s;
     r->mb_recompute_s = frac * (nd * S->dense.recompute_s + nm * S->moe_cost.recompute_s);
     r->mb_gemm_s += S->logits_s;
+    /* cut by cost, a stage without the output layer may pace the pipeline */
+    if (S->L_other > 0) {
+        double other = S->L_other * (r->mb_compute_s - S->logits_s) / S->Ls;
+        r->mb_compute_s = fmax(r->mb_compute_s, other);
+    }
     r->clock = S->f->kern.clock;
     r->params.compute_efficiency = S->f->P.compute_efficiency;
 }
@@ -899,8 +928,9 @@ static void step_memory(Step *S, StepResult *r)
     const Mapping *m = S->m;
     const Workload *w = S->w;
     const int rem = w->layers % m->pp;
-    const double L_first = w->layers / m->pp;
-    const double L_last = (rem == 0 || m->pp - rem >= 2) ? w->layers / m->pp : S->Ls;
+    const double L_first = S->L_other > 0 ? S->L_other : w->layers / m->pp;
+    const double L_last =
+        S->L_other > 0 || !(rem == 0 || m->pp - rem >= 2) ? S->Ls : w->layers / m->pp;
     double in_flight = fmin(S->mb, S->pp);
     double interleave = m->interleave > 1 ? 1 + (S->pp - 1) / (S->pp * S->v) : 1;
     /* per layer of the stage: recomputing layers keep what their policy

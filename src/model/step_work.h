@@ -44,6 +44,7 @@ typedef struct {
     StepParams P;      /* f's, with dp_overlap 0 when the workload turns it off */
     double t, pp, d, e, v, b, s, h, L, V, s_loc, mb;
     int Ls, Lc;
+    int L_other; /* layers of the other stages' largest, when cut by cost (else 0) */
     double act_b;
     double gather_b; /* bytes per parameter the ZeRO/FSDP weight all-gather moves */
     bool full, selective, moe, sp, fp8;

@@ -147,6 +147,12 @@ typedef struct {
      * WL_AUTO = on for GPT-style layers (Megatron's hidden-dropout 0.1),
      * off for gated ones and under JAX (MaxText's dropout_rate 0). */
     WlSwitch dropout;
+    /* How the layers are cut into pipeline stages: WL_AUTO (0) evenly
+     * (Megatron: ceil(L/p) on the slowest, the short stages at the ends);
+     * WL_ON by compute cost with the output layer counted (nanotron's
+     * get_block_compute_costs: a layer its linear weights, the output layer
+     * V x h), so the last stage holds fewer layers. */
+    WlSwitch pp_by_cost;
     /* The output layer and loss run over this many chunks of the tokens, so
      * one chunk's logits are ever held (MaxText num_vocab_tiling, chunked
      * cross-entropy kernels); 0 or 1 = all at once. */

@@ -203,6 +203,22 @@ static void test_step_pipeline_bubble_and_sends(void **state)
     char why[400];
     step_explain(&c, &w, &m, &r, STEP_BUBBLE, why, sizeof why);
     assert_non_null(strstr(why, "the slowest sets the pace"));
+    /* Cut by cost (nanotron): a layer costs 4 h^2 + 2 F h = 12,582,912, the
+     * output layer V h with V = 49,152 is 4 layers; 16 layers + 4 = 20 over
+     * PP 2: the first stage closes once the sum passes 10 (10 layers), the
+     * last holds 6 + the output layer. The 10-layer stage paces the pipe:
+     * 10 x 29,360,128 FLOPs a token (as above) against the even cut's
+     * 8 x 29,360,128 + 2 V h = 100,663,296: 0.875 of its compute. */
+    w.layers = 16;
+    w.vocab = 49152;
+    w.global_batch = 16;
+    m.interleave = 1;
+    StepResult even = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    assert_int_equal(even.layers_per_stage, 8);
+    w.pp_by_cost = WL_ON;
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    assert_int_equal(r.layers_per_stage, 6);
+    NEAR(r.mb_compute_s, even.mb_compute_s * 0.875, 1e-9);
 }
 
 static void test_step_recompute_and_zero(void **state)
