@@ -7,6 +7,7 @@
  */
 #include "cmd/evalflags.h"
 
+#include "base/strbuf.h"
 #include "cmd/cli.h"
 #include "model/hw.h"
 #include "model/kernel.h"
@@ -14,6 +15,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EVAL_MAX_PARAMS 1e18 /* a sanity cap on input, a million times GPT-3 */
@@ -99,13 +101,9 @@ static bool build_cluster(const char *cmd, const FlagArgs *a, Cluster *c)
     if (a->set[FLAG_GPU]) {
         const GpuSpec *g = hw_gpu_find(a->str[FLAG_GPU]);
         if (!g) {
-            char names[200] = "";
-            for (int i = 0; i < hw_gpu_count(); i++) {
-                size_t used = strlen(names);
-                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                         hw_gpu_at(i)->id);
-            }
+            char *names = strbuf_join(hw_gpu_count(), hw_gpu_id_at, NULL);
             cli_usage_error("%s: unknown GPU '%s' (known: %s)", cmd, a->str[FLAG_GPU], names);
+            free(names);
             return false;
         }
         if (strcmp(g->id, c->gpu.id) != 0)
@@ -183,13 +181,9 @@ static bool workload_start(const char *cmd, const FlagArgs *a, Workload *w)
     if (model || !shape) {
         const WorkloadPreset *p = workload_preset_find(model ? model : EVAL_DEFAULT_MODEL);
         if (!p) {
-            char names[200] = "";
-            for (int i = 0; i < workload_preset_count(); i++) {
-                size_t used = strlen(names);
-                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                         workload_preset_at(i)->id);
-            }
+            char *names = strbuf_join(workload_preset_count(), workload_preset_id_at, NULL);
             cli_usage_error("%s: unknown model '%s' (known: %s)", cmd, model, names);
+            free(names);
             return false;
         }
         *w = p->w;

@@ -88,6 +88,31 @@ int text_wrap_count(const char *s, int width)
     return n;
 }
 
+void text_wrap_append(StrBuf *b, const char *s, int width, int first_w, int indent)
+{
+    bool first = true;
+    const char *p = s;
+    do {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        int hang = len >= 2 && p[0] == '-' && p[1] == ' ' ? 2 : 0;
+        if (len == 0 && !first)
+            strbuf_addc(b, '\n');
+        for (size_t at = 0; at < len || (first && len == 0); first = false) {
+            int pre = first ? first_w : indent + (at ? hang : 0);
+            size_t next, n = text_wrap_line(p + at, width - pre > 1 ? width - pre : 1, &next);
+            if (!first)
+                strbuf_addf(b, "%*s", n ? pre : 0, "");
+            strbuf_add_n(b, p + at, n);
+            strbuf_addc(b, '\n');
+            if (next == 0)
+                break;
+            at += next;
+        }
+        p = nl ? nl + 1 : NULL;
+    } while (p && *p);
+}
+
 /* Draws bytes s[0..n) with per-byte styles (st may be NULL: style one). */
 static void draw_styled(Canvas *c, int x, int y, const char *s, size_t n, const unsigned char *st,
                         Style one)
@@ -285,4 +310,69 @@ int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, 
         p = next;
     }
     return L.line;
+}
+
+/* --- inline markup in running text -------------------------------------- */
+
+/* s as one paragraph of running text: single newlines become spaces, a
+ * blank line stays a line break, inline markup is flattened into styles. */
+static char *inline_flatten(const char *s, Style st, unsigned char **styles)
+{
+    StrBuf joined = {0};
+    for (const char *p = s; *p; p++) {
+        if (*p != '\n') {
+            strbuf_addc(&joined, *p);
+            continue;
+        }
+        size_t sp = 1;
+        while (p[sp] == ' ' || p[sp] == '\t')
+            sp++;
+        if (p[sp] == '\n') { /* a blank line: keep one break */
+            strbuf_addc(&joined, '\n');
+            p += sp;
+        } else if (p[sp] != '\0') {
+            strbuf_addc(&joined, ' ');
+        }
+    }
+    char *text = strbuf_take(&joined);
+    StrBuf b = {0};
+    *styles = flatten_inline(text, strlen(text), st, &b);
+    free(text);
+    return strbuf_take(&b);
+}
+
+int text_draw_inline(Canvas *c, int x, int y, int w, int h, const char *s, Style st)
+{
+    if (!s)
+        return 0;
+    unsigned char *styles;
+    char *plain = inline_flatten(s, st, &styles);
+    int n = 0;
+    size_t off = 0, len = strlen(plain);
+    do {
+        size_t next, line = text_wrap_line(plain + off, w, &next);
+        if (c && n < h)
+            draw_styled(c, x, y + n, plain + off, line, styles + off, st);
+        off += next;
+        n++;
+    } while (off < len);
+    free(plain);
+    free(styles);
+    return n;
+}
+
+int text_inline_count(const char *s, int w)
+{
+    return text_draw_inline(NULL, 0, 0, w, 0, s, STYLE_NORMAL);
+}
+
+int text_title_rule(Canvas *c, const char *title, const char *right)
+{
+    int w = canvas_width(c);
+    int rw = right ? utf8_width(right) : 0;
+    canvas_put_text_max(c, 1, 0, w - rw - 3, title, STYLE_HEADING);
+    if (right)
+        canvas_put_text(c, w - rw - 1, 0, right, STYLE_DIM);
+    canvas_hline(c, 0, 1, w, LINE_LIGHT, STYLE_FRAME);
+    return 2;
 }

@@ -14,6 +14,7 @@
 #include "learn/scenario.h"
 #include "model/cluster.h"
 #include "model/mapping.h"
+#include "model/serve.h"
 #include "model/step.h"
 #include "model/workload.h"
 
@@ -41,7 +42,10 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
                             int mb, const StepResult *start);
 
 /* Pushes the table goal and debrief functions see for a scenario's current
- * state: lesson_api_push_result with its cluster, mapping and start. */
+ * state: lesson_api_push_result with its cluster, mapping and start, and
+ * for a serving scenario .serve (and .start.serve), lesson_api_push_serve. */
 void lesson_api_push_scenario_result(lua_State *L, const Scenario *s);
+/* Pushes a decode step's table (format: lessons/AUTHORING.md, r.serve). */
+void lesson_api_push_serve(lua_State *L, const ServeResult *r);
 
 #endif

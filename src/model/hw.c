@@ -766,6 +766,13 @@ const GpuSpec *hw_gpu_at(int i)
     return i >= 0 && i < COUNT_OF(gpus) ? &gpus[i] : NULL;
 }
 
+const char *hw_gpu_id_at(int i, const void *ctx)
+{
+    (void)ctx;
+    const GpuSpec *g = hw_gpu_at(i);
+    return g ? g->id : "";
+}
+
 const GpuSpec *hw_gpu_find(const char *id)
 {
     if (!id)
@@ -798,6 +805,13 @@ int hw_system_count(void)
 const SystemSpec *hw_system_at(int i)
 {
     return i >= 0 && i < COUNT_OF(systems) ? &systems[i] : NULL;
+}
+
+const char *hw_system_id_at(int i, const void *ctx)
+{
+    (void)ctx;
+    const SystemSpec *s = hw_system_at(i);
+    return s ? s->id : "";
 }
 
 const SystemSpec *hw_system_find(const char *id)

@@ -181,6 +181,13 @@ const WorkloadPreset *workload_preset_at(int i)
     return (i >= 0 && i < N_PRESETS) ? &presets[i] : NULL;
 }
 
+const char *workload_preset_id_at(int i, const void *ctx)
+{
+    (void)ctx;
+    const WorkloadPreset *p = workload_preset_at(i);
+    return p ? p->id : "";
+}
+
 const WorkloadPreset *workload_preset_find(const char *id)
 {
     if (!id)

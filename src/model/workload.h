@@ -170,6 +170,8 @@ typedef struct {
 int workload_preset_count(void);
 const WorkloadPreset *workload_preset_at(int i);
 const WorkloadPreset *workload_preset_find(const char *id); /* NULL when unknown */
+/* workload_preset_at(i)->id in the shape strbuf_join takes (ctx unused). */
+const char *workload_preset_id_at(int i, const void *ctx);
 
 bool workload_is_moe(const Workload *w);
 
