@@ -43,34 +43,48 @@ local ar_bw_s = 2 * (ar_n - 1) / ar_n * ar_bytes / h100.up_bytes_per_s
 local ar_lat_s = 2 * (ar_n - 1) * h100.up_lat_s
 local ar_s = ar_lat_s + ar_bw_s
 
--- Scenario: Llama 3 8B on one DGX H100 with TP 8, in one air-cooled server
--- slot (the DGX H100's power). A server with more HBM per GPU lets TP shrink
--- further, so the all-reduces all but vanish. Target: between the best single
--- change and the best (system, TP) pair, both computed here.
-local box = { system = "dgx-h100", gpus = 8 }
+-- Scenario: Llama 3 8B on two DGX H100s as TP 16, so every all-reduce
+-- crosses the network. GPU 15, the last of the second server, has failed; the
+-- scheduler gives the job's last rank a GPU of a third, spare server, as ranks
+-- fill the GPUs that are up in order. Two decisions pull against each other:
+-- less TP means fewer all-reduces but more memory per GPU (TP 1 does not fit
+-- in 80 GB), and whatever TP is chosen, the last TP group straddles two
+-- servers until it is moved onto the spare one. Target: between the narrowest
+-- fitting TP placed inside servers and the next best (the same TP left
+-- straddling, or one TP wider placed well), all computed here.
+local box = { system = "dgx-h100", gpus = 16, machine_gpus = 24, failed = { 15 } }
 local box_wl = { model = "llama3-8b", batch = 64, mb = 1 }
-local box_map = { tp = 8, pp = 1, zero = 1 }
-local SLOT_W = h100.domain_power_w
-local box_best = scalelab.pair_target {
-  setup = function(system, tp)
-    return { cluster = { system = system, gpus = 8 }, workload = box_wl,
-             mapping = { tp = tp, pp = 1, zero = 1 } }
-  end,
-  accept = function(r) return r.cluster.power_w > 0 and r.cluster.power_w <= SLOT_W end,
-  a = scalelab.systems(), b = { 1, 2, 4, 8 }, start = { "dgx-h100", 8 } }
-local box_target = box_best.target
-local box_moves = { "system " .. box_best.a, table.unpack(scalelab.moves("tp", 8, box_best.b)) }
+local box_map = { tp = 16, pp = 1, zero = 1 }
+local BOX_TP = 2                 -- the narrowest TP that fits (checked below)
+local BOX_STRAY = 14             -- the first GPU of the last TP 2 group (ranks 14, 15)
+local BOX_SPARE = 17             -- a free GPU of the spare server
+local box_gather = "group tp " .. BOX_STRAY .. " to " .. BOX_SPARE
+local function box_step(moves)
+  return scalelab.step { cluster = box, workload = box_wl, mapping = box_map, moves = moves }
+end
+local box_moves = scalelab.moves("tp", 16, BOX_TP)
+local box_stray = box_step(box_moves)                 -- right TP, the group left across
+box_moves[#box_moves + 1] = box_gather
+local box_good = box_step(box_moves)
+local box_tp1 = box_step(scalelab.moves("tp", 16, 1))
+local box_wide = box_step({ "tp 8", "tp 4", "group tp 12 to 17" })   -- TP 4, placed
+local box_next = math.min(box_stray.step_s, box_wide.step_s)
+local box_target = math.sqrt(box_good.step_s * box_next)
+assert(box_good.fits and not box_tp1.fits and box_good.step_s < box_target and
+  box_next > box_target, "re-tune 'Use the box well': it no longer needs TP 2 and the move")
 local box_par = scalelab.presses { cluster = box, workload = box_wl, mapping = box_map,
   moves = box_moves }
-local function kw(w) return string.format("%.1f kW", w / 1e3) end
-local box_start = scalelab.step { cluster = box, workload = box_wl, mapping = box_map }
+local box_start = box_step(nil)
 
 -- The calc quiz: a 10 GB checkpoint shard copied to a peer GPU.
 local CP_BYTES = 10e9
 
 local V = {
-  box_target = U.format("time", box_target), slot = kw(SLOT_W),
+  box_target = U.format("time", box_target),
   box_step = U.format("time", box_start.step_s),
+  box_tp1_mem = U.format("bytes", box_tp1.mem_per_gpu_bytes),
+  box_stray = U.format("time", box_stray.step_s), box_wide = U.format("time", box_wide.step_s),
+  box_hbm = U.format("bytes", box_start.hbm_bytes),
   box_tp = string.format("%.0f%%", 100 * box_start.breakdown.tp_s / box_start.step_s),
   ar_mb = U.format("bytes", ar_bytes), ar_t = U.format("time", ar_s),
   ar_seq = m70.seq, ar_hidden = m70.hidden, ar_n = ar_n,
@@ -180,29 +194,36 @@ the network, at a price (lesson 7). Lesson 6 measures both.
 ]] },
 
     { kind = "scenario", title = "Use the box well", text = fill([[
-Llama 3 8B on one DGX H100 as TP 8: {box_tp} of the step waits on
-all-reduces. Keep to one {slot} server slot; pick the box and the TP.]], V),
+Llama 3 8B on two DGX H100s as TP 16: {box_tp} of the step waits on
+all-reduces. GPU 15 failed; rank 15 runs on a spare third server.]], V),
       cluster = box, workload = box_wl, mapping = box_map,
-      allow = { "system", "degrees" },
-      goal = { text = "One " .. V.slot .. " server, fitting, step under " .. V.box_target .. ".",
-               target = { step_s = box_target, power_w = SLOT_W },
+      allow = { "degrees", "tp groups" },
+      predict = { at = "group", ask = "change" },
+      goal = { text = "Fit in memory with a step under " .. V.box_target .. "; one pipeline stage.",
+               target = { step_s = box_target },
                check = function(r)
-                 local w = r.cluster.power_w
-                 if w <= 0 then return false, "this system's power is not published" end
-                 if w > SLOT_W then return false, kw(w) .. " is more than the " .. V.slot .. " slot" end
+                 if r.mapping.pp > 1 then
+                   return false, "PP " .. r.mapping.pp .. ": this page splits by TP and DP alone"
+                 end
                  return scalelab.fits_under(r, box_target)
                end },
       hints = {
-        "An 8B model does not need 8-way TP, if each GPU can hold more of it.",
-        "Less TP means fewer all-reduces; the rest of the box becomes DP.",
-        "A server with more HBM per GPU, at the same power, lets TP go lower.",
+        "Two choices: how wide TP is, and where its groups sit. A TP group that leaves a server "
+          .. "talks over the NIC, and every GPU waits for the slowest group.",
+        fill("Less TP means fewer all-reduces, but each GPU holds more: TP 1 needs {box_tp1_mem} "
+          .. "of {box_hbm}. And at any TP the group that holds rank 15 straddles two servers: "
+          .. "{box_stray} at the right TP if it stays there.", V),
+        "Press T until TP 2 (the narrowest that fits); then g on the TP group with one GPU in "
+          .. "the second server and one in the spare, and Enter on a free GPU of the spare.",
       },
       debrief = function(r)
         return fill([[
-You ended on {sys} with TP {tp} x DP {dp}: {step}, {mem} per GPU.
-Inside the box TP is cheap but not free: use as little of it as the
-memory allows, and more HBM per GPU allows less.
-]], scalelab.facts(r))
+You ended at TP {tp} x DP {dp}: {step}, {mem} per GPU. Inside a box
+TP is cheap but not free: use as little of it as memory allows, and
+keep every group inside one server. A group across two servers talks
+over the NIC, and all the others wait for it ({stray} at TP 2; TP 4
+placed well, {wide}).
+]], scalelab.facts(r, { stray = V.box_stray, wide = V.box_wide }))
       end,
       solution = box_moves, par = box_par },
 
