@@ -35,18 +35,44 @@ local ep_dispatch = moe.seq * moe.topk * moe.hidden * B
 local LLAMA3_70B_PARAMS = 70.6e9 -- as published (Meta model card)
 local grads_pub = LLAMA3_70B_PARAMS * GRAD_B
 
--- Scenario: an 8-stage pipeline fed 16 sequences per step in micro-batches of 2.
-local cluster = { system = "dgx-h100", gpus = 64 }
+-- Scenario: an 8-stage pipeline fed 16 sequences per step in micro-batches of
+-- 2, on 8 DGX H100s and a spare ninth. GPU 63, the last of the eighth server,
+-- has failed, so the ranks fill the GPUs that are up in order and the last TP
+-- group straddles the eighth server and the spare: its stage runs its
+-- all-reduces over the NICs and the whole pipeline waits for it. The bubble
+-- pulls against memory: fewer stages shrink it, but PP 2 fits only with
+-- micro-batches of 1 (and PP 1 not at all). Target: between the best (PP 2,
+-- micro-batches of 1, the group moved) and the next best (PP 4 placed well, or
+-- PP 2 with the group left across), all computed here.
+local cluster = { system = "dgx-h100", gpus = 64, machine_gpus = 72, failed = { 63 } }
 local workload = { model = "llama3-70b", batch = 16, mb = 2 }
 local start_map = { tp = 8, pp = 8, dp = 1, zero = 1 }
-local start = scalelab.step { cluster = cluster, workload = workload, mapping = start_map }
-local solved = scalelab.step { cluster = cluster, workload = { model = "llama3-70b",
-  batch = 16, mb = 1 }, mapping = { tp = 8, pp = 2, zero = 1 } }
-local target_s = solved.step_s * 1.05
+local STRAY, SPARE = 56, 65     -- the straddling TP group's first GPU; a free GPU of the spare
+local gather = "group tp " .. STRAY .. " to " .. SPARE
+local function bubble_step(moves)
+  return scalelab.step { cluster = cluster, workload = workload, mapping = start_map,
+    moves = moves }
+end
+local start = bubble_step(nil)
+local solution = { "pp 4", "pp 2", "mb 1", gather }
+local solved = bubble_step(solution)
+local left = bubble_step({ "pp 4", "pp 2", "mb 1" })            -- the group left across
+local pp4 = bubble_step({ "pp 4", "mb 1", gather })             -- two stages more
+local pp2_mb2 = bubble_step({ "pp 4", "pp 2", gather })         -- micro-batches of 2
+local pp1 = bubble_step({ "pp 4", "pp 2", "pp 1", "mb 1" })
+local next_s = math.min(left.step_s, pp4.step_s)
+local target_s = math.sqrt(solved.step_s * next_s)
+assert(solved.fits and solved.step_s < target_s and next_s > target_s and not pp2_mb2.fits
+  and not pp1.fits, "re-tune 'Shrink the bubble': it no longer needs PP 2, mb 1 and the move")
+local par = scalelab.presses { cluster = cluster, workload = workload, mapping = start_map,
+  moves = solution }
+local function pct(r) return string.format("%.0f%%", 100 * r.breakdown.bubble_s / r.step_s) end
 
 local V = {
-  start_share = string.format("%.0f%%", 100 * start.breakdown.bubble_s / start.step_s),
-  target = U.format("time", target_s),
+  start_share = pct(start), target = U.format("time", target_s),
+  left = U.format("time", left.step_s), pp4 = U.format("time", pp4.step_s),
+  pp4_share = pct(pp4), pp2_mem = U.format("bytes", pp2_mb2.mem_per_gpu_bytes),
+  hbm = U.format("bytes", start.hbm_bytes),
   grads_pub = U.format("bytes", grads_pub),
   name = m.name, seq = m.seq, hidden = m.hidden, layers = m.layers,
   params = "70.6 billion",
@@ -171,9 +197,10 @@ all-reduce that much in every layer, as Llama 3 70B's do.
 
     { kind = "scenario", title = "Shrink the bubble", text = fill([[
 TP 8 x PP 8 fed 16 sequences as micro-batches of 2: the bubble is
-{start_share} of the step. Shrink it; the model must still fit.]], V),
+{start_share} of the step. GPU 63 failed; rank 63 runs on the spare server.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
-      allow = { "degrees", "micro" },
+      allow = { "degrees", "micro", "tp groups" },
+      predict = { at = "micro", ask = "part" },
       goal = {
         text = "Fit in memory with a step under " .. V.target .. ".",
         target = { step_s = target_s },
@@ -182,18 +209,26 @@ TP 8 x PP 8 fed 16 sequences as micro-batches of 2: the bubble is
             100 * r.breakdown.bubble_s / r.step_s))
         end },
       hints = {
-        "The bubble is (stages - 1) / micro-batches of the work.",
-        "Two levers: fewer stages, or more micro-batches. One alone is not enough.",
-        "Fewer stages raise DP, and each pipeline gets fewer sequences: use mb 1 too.",
+        "The bubble is (stages - 1) / (micro-batches + stages - 1) of the step. And a pipeline "
+          .. "runs at the pace of its slowest stage.",
+        fill("Fewer stages shrink the bubble but hold more layers per GPU: PP 2 with "
+          .. "micro-batches of 2 needs {pp2_mem} of {hbm}. At any PP, the TP group with rank 63 "
+          .. "straddles two servers: {left} at the best settings if it stays.", V),
+        "Press Y twice (PP 2) and M once (micro-batches of 1); then g on the TP group with GPUs "
+          .. "in the eighth server and the spare, and Enter on a free GPU of the spare.",
       },
       debrief = function(r)
         return fill([[
 You ended at PP {pp} with micro-batches of {mb}: the bubble is {bubble_pct}
-of the step, and {mem} per GPU fits. Fewer stages cost memory and
-leave each pipeline fewer sequences; smaller micro-batches refill it.
-]], scalelab.facts(r))
+of the step, and {mem} per GPU fits. Fewer stages hold more layers per
+GPU; micro-batches of 1 keep less activation memory in flight and give
+the pipeline more of them to fill the bubble, at the price of more
+sends between stages (PP 4 placed well: {pp4}, bubble {pp4_share}). One
+TP group across servers slows its stage, and every stage waits for it
+({left} left there).
+]], scalelab.facts(r, { pp4 = V.pp4, pp4_share = V.pp4_share, left = V.left }))
       end,
-      solution = { "pp 4", "pp 2", "mb 1" }, par = 3 },
+      solution = solution, par = par },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
