@@ -18,11 +18,16 @@
 #include "base/msg.h"
 #include "base/xmem.h"
 #include "learn/quiz.h"
+#include "lesson/host.h"
 #include "lesson/lesson_api.h"
+#include "lesson/lesson_local.h"
 #include "lesson/sandbox.h"
+#include "lesson/wire.h"
 #include "model/units.h"
 
+#include <float.h>
 #include <lauxlib.h>
+#include <limits.h>
 #include <lua.h>
 #include <math.h>
 #include <stdarg.h>
@@ -92,7 +97,7 @@ typedef struct {
 } Problems;
 
 struct Lesson {
-    Sandbox *sb;
+    Sandbox *sb; /* the lesson's Lua state, in the process that runs it; NULL in scalelab */
     char *path;
     char *id, *title, *summary, *track;
     int order, minutes;
@@ -103,6 +108,90 @@ struct Lesson {
     int n_kind_lines;
     bool renew_goals; /* interactive: each goal check gets a fresh budget */
     Problems problems;
+    Host *host;   /* the lesson host running it for scalelab, NULL when gone or local */
+    char *source; /* the file's text as loaded, to start a fresh host with */
+    size_t source_len;
+    bool quick; /* loaded with the catalog's limits */
+};
+
+/* ---- what crosses from the lesson host ------------------------------------
+ * The host loads a lesson and sends it to scalelab whole, as these tables
+ * say (wire.h): a member added to Page or Lesson gets a line here, beside
+ * it, or is marked WIRE_F_LOCAL when it belongs to the process that runs
+ * the Lua (test_lesson compares every byte of every shipped lesson loaded
+ * both ways, so a member left out fails it). Ranges are what the readers
+ * below allow; lesson_from_wire checks the rest (page_arrived). */
+static const WireField choice_fields[] = {
+    WIRE_F_STR(QuizChoice, text, 0),
+    WIRE_F_BOOL(QuizChoice, correct),
+    WIRE_F_STR(QuizChoice, explain, 0),
+};
+
+static const WireField term_fields[] = {
+    WIRE_F_STR(PredictTerm, name, 0),
+    WIRE_F_DOUBLE(PredictTerm, value, -DBL_MAX, DBL_MAX),
+};
+
+static const WireField page_fields[] = {
+    WIRE_F_INT(Page, kind, PAGE_TEXT, PAGE_PREDICT),
+    WIRE_F_INT(Page, line, 0, INT_MAX),
+    WIRE_F_STR(Page, title, 0),
+    WIRE_F_STR(Page, text, 0),
+    WIRE_F_INT(Page, view, PAGE_VIEW_RACK, PAGE_VIEW_CHART),
+    WIRE_F_BOOL(Page, has_cluster),
+    WIRE_F_CUSTOMS(Page, cluster, lesson_api_cluster_codec),
+    WIRE_F_CUSTOM(Page, workload, lesson_api_workload_codec),
+    WIRE_F_CUSTOMS(Page, mapping, lesson_api_mapping_codec),
+    WIRE_F_CHARS2(Page, label),
+    WIRE_F_CHARS(Page, chart_x),
+    WIRE_F_INT(Page, chart_n, 0, LESSON_CHART_MAX_POINTS),
+    WIRE_F_DOUBLES(Page, chart_values, -DBL_MAX, DBL_MAX),
+    WIRE_F_INT(Page, allow, 0, SCN_ALLOW_ALL),
+    WIRE_F_LIST(Page, start, n_start, MAX_ITEMS, NULL, 0),
+    WIRE_F_STR(Page, goal_text, 0),
+    WIRE_F_INT(Page, goal_line, 0, INT_MAX),
+    WIRE_F_BOOL(Page, has_goal),
+    WIRE_F_LIST(Page, hints, n_hints, MAX_ITEMS, NULL, 0),
+    WIRE_F_STR(Page, debrief, 0),
+    WIRE_F_BOOL(Page, debrief_fn),
+    WIRE_F_INT(Page, debrief_line, 0, INT_MAX),
+    WIRE_F_LIST(Page, solution, n_solution, MAX_ITEMS, NULL, 0),
+    WIRE_F_INT(Page, par, 0, MAX_ITEMS),
+    WIRE_F_DOUBLE(Page, target.step_s, 0, DBL_MAX),
+    WIRE_F_DOUBLE(Page, target.tokens_per_s, 0, DBL_MAX),
+    WIRE_F_DOUBLE(Page, target.power_w, 0, DBL_MAX),
+    WIRE_F_DOUBLE(Page, target.mem_per_gpu_bytes, 0, DBL_MAX),
+    WIRE_F_LIST(Page, steps, n_steps, MAX_ITEMS, NULL, 0),
+    WIRE_F_LIST(Page, choices, n_choices, MAX_ITEMS, choice_fields, WIRE_N(choice_fields)),
+    WIRE_F_BOOL(Page, calc),
+    WIRE_F_STR(Page, question, 0),
+    WIRE_F_STR(Page, unit, 0),
+    WIRE_F_STR(Page, formula, 0),
+    WIRE_F_DOUBLE(Page, answer, -DBL_MAX, DBL_MAX),
+    WIRE_F_DOUBLE(Page, tolerance, -DBL_MAX, DBL_MAX),
+    WIRE_F_LIST(Page, terms, n_terms, MAX_ITEMS, term_fields, WIRE_N(term_fields)),
+    WIRE_F_BOOL(Page, ok),
+};
+
+static const WireField lesson_fields[] = {
+    WIRE_F_LOCAL(Lesson, sb),
+    WIRE_F_LOCAL(Lesson, path),
+    WIRE_F_STR(Lesson, id, 0),
+    WIRE_F_STR(Lesson, title, 0),
+    WIRE_F_STR(Lesson, summary, 0),
+    WIRE_F_STR(Lesson, track, 0),
+    WIRE_F_INT(Lesson, order, -1000000, 1000000),
+    WIRE_F_INT(Lesson, minutes, -1000000, 1000000),
+    WIRE_F_LIST(Lesson, pages, n_pages, MAX_PAGES, page_fields, WIRE_N(page_fields)),
+    WIRE_F_INT(Lesson, return_line, 0, INT_MAX),
+    WIRE_F_LOCAL(Lesson, kind_lines), /* line lookups while reading, in the host */
+    WIRE_F_LOCAL(Lesson, n_kind_lines),
+    WIRE_F_LOCAL(Lesson, renew_goals),
+    WIRE_F_LOCAL(Lesson, problems), /* a lesson with problems does not cross */
+    WIRE_F_LOCAL(Lesson, host),
+    WIRE_F_LOCAL(Lesson, source),
+    WIRE_F_LOCAL(Lesson, source_len),
+    WIRE_F_LOCAL(Lesson, quick),
 };
 
 /* ---- problems --------------------------------------------------------- */
@@ -178,6 +267,8 @@ void lesson_free(Lesson *l)
     if (!l)
         return;
     sandbox_free(l->sb);
+    host_free(l->host);
+    free(l->source);
     for (int i = 0; i < l->n_pages; i++)
         page_free(&l->pages[i]);
     free(l->pages);
@@ -703,8 +794,8 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
         int isnum;
         lua_geti(L, -1, i);
         p->chart_values[i - 1] = lua_tonumberx(L, -1, &isnum);
-        if (!isnum)
-            luaL_error(L, "%s: chart.values[%I] is not a number", what, i);
+        if (!isnum || !isfinite(p->chart_values[i - 1]))
+            sandbox_error(L, "%s: chart.values[%I] is not a finite number", what, i);
         lua_pop(L, 1);
     }
     p->chart_n = (int)len;
@@ -941,9 +1032,11 @@ static int keep_lesson(lua_State *L)
     return 0;
 }
 
-/* Loads, reads and collects problems; returns the Lesson even when it has
- * problems (l->problems.n > 0), NULL only without a sandbox. */
-static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
+/* Reads the lesson in text (the file at path) under lim and collects its
+ * problems; returns the Lesson even when it has problems (l->problems.n >
+ * 0), with its pages read as far as they could be. */
+static Lesson *lesson_read(const char *path, const char *text, size_t len,
+                           const SandboxLimits *lim)
 {
     Lesson *l = xmem_calloc(1, sizeof *l);
     l->path = xmem_strdup(path ? path : "");
@@ -958,7 +1051,7 @@ static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
         problem_add(&l->problems, "%s", err);
         return l;
     }
-    if (!sandbox_run_file(l->sb, l->path, err, sizeof err)) {
+    if (!sandbox_run_string(l->sb, text, len, err, sizeof err)) {
         problem_add(&l->problems, "%s", err);
         return l;
     }
@@ -990,34 +1083,56 @@ static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
     return l;
 }
 
-static Lesson *lesson_load_with(const char *path, const SandboxLimits *lim, char *err,
-                                size_t err_len)
+Lesson *lesson_read_text(const char *path, const char *text, size_t len, bool quick)
 {
-    Lesson *l = lesson_read(path, lim);
+    SandboxLimits lim = quick ? sandbox_limits_catalog() : sandbox_limits_default();
+    Lesson *l = lesson_read(path, text, len, &lim);
+    /* Loading runs on one budget; after it, each goal check (a learner's
+     * move) gets its own, so a long session never runs dry. `check` and
+     * the catalog keep the one budget. */
+    l->renew_goals = !quick;
+    l->quick = quick;
+    return l;
+}
+
+int lesson_problem_count(const Lesson *l)
+{
+    return l ? l->problems.n : 0;
+}
+
+const char *lesson_problem(const Lesson *l, int i)
+{
+    return l && i >= 0 && i < l->problems.n ? l->problems.lines[i] : "";
+}
+
+Lesson *lesson_load_local(const char *path, bool quick, char *err, size_t err_len)
+{
+    char name[256];
+    lesson_shown_name(path, name, sizeof name);
+    size_t len;
+    char *text =
+        sandbox_read_file(name, path, sandbox_limits_default().file_bytes, &len, err, err_len);
+    if (!text)
+        return NULL;
+    Lesson *l = lesson_read_text(path, text, len, quick);
+    free(text);
     if (l->problems.n > 0) {
-        if (err && err_len)
-            msg_set(err, err_len, "%s", l->problems.lines[0]);
+        msg_set(err, err_len, "%s", l->problems.lines[0]);
         lesson_free(l);
         return NULL;
     }
     return l;
 }
 
-/* Loading runs on one budget; after it, each goal check (a learner's move)
- * gets its own, so a long session never runs dry. */
-Lesson *lesson_load(const char *path, char *err, size_t err_len)
+void lesson_shown_name(const char *path, char *buf, size_t n)
 {
-    SandboxLimits lim = sandbox_limits_default();
-    Lesson *l = lesson_load_with(path, &lim, err, err_len);
-    if (l)
-        l->renew_goals = true;
-    return l;
+    const char *p = path ? path : "lesson";
+    escape_text(p, strlen(p), buf, n);
 }
 
-Lesson *lesson_load_quick(const char *path, char *err, size_t err_len)
+bool lesson_is_local(const Lesson *l)
 {
-    SandboxLimits lim = sandbox_limits_catalog();
-    return lesson_load_with(path, &lim, err, err_len);
+    return l && l->sb;
 }
 
 /* ---- accessors ------------------------------------------------------------- */
@@ -1078,7 +1193,7 @@ const char *lesson_page_text(const Lesson *l, int page)
     return p && p->text ? p->text : "";
 }
 
-int lesson_debug_stack_top(const Lesson *l)
+int lesson_stack_local(const Lesson *l)
 {
     return l && l->sb ? lua_gettop(sandbox_state(l->sb)) : -1;
 }
@@ -1213,9 +1328,28 @@ const char *lesson_scenario_solution_move(const Lesson *l, int page, int i)
     return p && i >= 0 && i < p->n_solution ? p->solution[i] : "";
 }
 
+void lesson_state_of(const Scenario *s, LessonState *st)
+{
+    memset(st, 0, sizeof *st);
+    st->r = *scenario_result(s);
+    st->c = *scenario_cluster(s);
+    st->m = *scenario_mapping(s);
+    st->mb = scenario_workload(s)->micro_batch;
+    const StepResult *start = scenario_start_result(s);
+    st->has_start = start != NULL;
+    if (start)
+        st->start = *start;
+}
+
+/* The goal's r table for the state st (lesson_api_push_result). */
+static void push_state(lua_State *L, const LessonState *st)
+{
+    lesson_api_push_result(L, &st->r, &st->c, &st->m, st->mb, st->has_start ? &st->start : NULL);
+}
+
 typedef struct {
     int page;
-    const Scenario *s;
+    const LessonState *st;
 } GoalCtx;
 
 /* Runs in the sandbox: builds r and calls the goal; returns (met, why). */
@@ -1224,18 +1358,23 @@ static int run_goal(lua_State *L)
     GoalCtx *g = lua_touserdata(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
     lua_rawgeti(L, -1, g->page + 1);
-    lesson_api_push_scenario_result(L, g->s);
+    push_state(L, g->st);
     lua_call(L, 1, 2);
     return 2;
 }
 
-int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, size_t why_len,
-                             char *err, size_t err_len)
+bool lesson_page_has_goal(const Lesson *l, int page)
+{
+    return scenario_page(l, page) != NULL;
+}
+
+int lesson_goal_local(Lesson *l, int page, const LessonState *st, char *why, size_t why_len,
+                      char *err, size_t err_len)
 {
     if (why && why_len)
         why[0] = '\0';
     const Page *p = scenario_page(l, page);
-    if (!p || !s) {
+    if (!p || !st || !l->sb) {
         if (err && err_len)
             msg_set(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
         return -1;
@@ -1244,7 +1383,7 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
     int top = lua_gettop(L);
     if (l->renew_goals)
         sandbox_renew(l->sb);
-    GoalCtx g = {.page = page, .s = s};
+    GoalCtx g = {.page = page, .st = st};
     char e[MSG_LEN];
     lua_pushcfunction(L, run_goal);
     lua_pushlightuserdata(L, &g);
@@ -1287,7 +1426,7 @@ bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out)
 
 typedef struct {
     int page, par;
-    const Scenario *s;
+    const LessonState *st;
     const LessonPlay *play;
 } DebriefCtx;
 
@@ -1298,7 +1437,7 @@ static int run_debrief(lua_State *L)
     DebriefCtx *d = lua_touserdata(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, DEBRIEFS_KEY);
     lua_rawgeti(L, -1, d->page + 1);
-    lesson_api_push_scenario_result(L, d->s);
+    push_state(L, d->st);
     lua_pushinteger(L, d->play->moves);
     lua_setfield(L, -2, "moves");
     lua_pushinteger(L, d->par);
@@ -1314,15 +1453,17 @@ static int run_debrief(lua_State *L)
 }
 
 /* "You took 5 moves (par 3); you used search." */
-static void debrief_play_line(const Page *p, const LessonPlay *play, char *buf, size_t n)
+void lesson_debrief_line(const Lesson *l, int page, const LessonPlay *play, char *buf, size_t n)
 {
+    const Page *p = scenario_page(l, page);
+    int par = p ? p->par : 0;
     int len;
-    if (p->par > 0)
+    if (par > 0)
         len = snprintf(buf, n, "You took %d move%s, par %d%s", play->moves,
-                       play->moves == 1 ? "" : "s", p->par,
-                       play->moves < p->par    ? ": under par!"
-                       : play->moves == p->par ? ": on par."
-                                               : ".");
+                       play->moves == 1 ? "" : "s", par,
+                       play->moves < par    ? ": under par!"
+                       : play->moves == par ? ": on par."
+                                            : ".");
     else
         len = snprintf(buf, n, "You took %d move%s.", play->moves, play->moves == 1 ? "" : "s");
     if (play->used_search && len > 0 && (size_t)len < n)
@@ -1331,7 +1472,7 @@ static void debrief_play_line(const Page *p, const LessonPlay *play, char *buf, 
 
 /* The text a debrief function returned, as markup: newlines kept, other
  * control characters made blanks, cut to fit. */
-static void debrief_copy(const char *r, size_t len, char *out, size_t n)
+void lesson_text_copy(const char *r, size_t len, char *out, size_t n)
 {
     size_t o = 0;
     for (size_t i = 0; i < len && o + 1 < n; i++) {
@@ -1341,8 +1482,8 @@ static void debrief_copy(const char *r, size_t len, char *out, size_t n)
     out[o] = '\0';
 }
 
-bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const LessonPlay *play,
-                                 char *out, size_t out_len, char *err, size_t err_len)
+bool lesson_debrief_local(Lesson *l, int page, const LessonState *st, const LessonPlay *play,
+                          char *out, size_t out_len, char *err, size_t err_len)
 {
     if (!out || out_len == 0)
         return false;
@@ -1351,25 +1492,25 @@ bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const L
     LessonPlay none = {0};
     if (!play)
         play = &none;
-    if (!p || !s) {
+    if (!p || !st || !l->sb) {
         if (err && err_len)
             msg_set(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
         return false;
     }
     char line[200], text[MSG_LEN * 2] = "";
-    debrief_play_line(p, play, line, sizeof line);
+    lesson_debrief_line(l, page, play, line, sizeof line);
     bool ok = true;
     if (p->debrief_fn) {
         lua_State *L = sandbox_state(l->sb);
         int top = lua_gettop(L);
-        DebriefCtx d = {.page = page, .par = p->par, .s = s, .play = play};
+        DebriefCtx d = {.page = page, .par = p->par, .st = st, .play = play};
         char e[MSG_LEN];
         lua_pushcfunction(L, run_debrief);
         lua_pushlightuserdata(L, &d);
         if (sandbox_call(l->sb, 1, 1, e, sizeof e)) {
             size_t len;
             const char *r = lua_tolstring(L, -1, &len);
-            debrief_copy(r, len, text, sizeof text);
+            lesson_text_copy(r, len, text, sizeof text);
         } else {
             const char *name = sandbox_name(l->sb);
             size_t nl = strlen(name);
@@ -1569,11 +1710,11 @@ static void check_diagram(Lesson *l, int page)
     }
 }
 
-int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, char *id,
-                         size_t id_len)
+int lesson_check_local(const char *path, const char *text, size_t len, LessonReportFn report,
+                       void *ctx, char *id, size_t id_len)
 {
     SandboxLimits lim = sandbox_limits_default();
-    Lesson *l = lesson_read(path, &lim);
+    Lesson *l = lesson_read(path, text, len, &lim);
     for (int i = 0; i < l->n_pages; i++) {
         if (!l->pages[i].ok)
             continue;
@@ -1597,7 +1738,109 @@ int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, cha
     return n;
 }
 
-int lesson_check_file(const char *path, LessonReportFn report, void *ctx)
+/* ---- across the lesson host (lesson_local.h) --------------------------------- */
+
+void lesson_to_wire(const Lesson *l, Wire *w)
 {
-    return lesson_check_file_id(path, report, ctx, NULL, 0);
+    wire_put_struct(w, l, lesson_fields, WIRE_N(lesson_fields));
+}
+
+static bool mapping_is_default(const Mapping *m, const Cluster *c)
+{
+    return m->tp == 1 && m->cp == 1 && m->pp == 1 && m->dp == c->n_gpus && m->ep == 1 &&
+           m->interleave == 1 && m->zero == 0 && m->etp == 0;
+}
+
+/* What the readers above guarantee of a page that loaded, and the wire
+ * cannot say by ranges alone: checked again in scalelab for a page that
+ * came from the lesson host, so no page it sends can make scalelab's own
+ * code fail. False with why. */
+static bool page_arrived(const Page *p, char *why, size_t n)
+{
+    if (!p->ok || !p->title)
+        return msg_fail(why, n, "a page that did not load");
+    int sides = p->kind == PAGE_COMPARE ? 2 : 1;
+    bool needs_cluster =
+        p->kind == PAGE_DIAGRAM || p->kind == PAGE_SCENARIO || p->kind == PAGE_COMPARE;
+    if (needs_cluster != p->has_cluster)
+        return msg_fail(why, n, "a page with a cluster where none belongs, or none");
+    for (int s = 0; p->has_cluster && s < sides; s++) {
+        char e[MSG_LEN];
+        if (!p->cluster[s].system_id[0] || !p->workload.id[0])
+            return msg_fail(why, n, "a page without its cluster or workload");
+        if (!mapping_is_default(&p->mapping[s], &p->cluster[s]) &&
+            !mapping_check(&p->mapping[s], &p->cluster[s], &p->workload, e, sizeof e))
+            return msg_fail(why, n, "a mapping that does not fit: %s", e);
+    }
+    if (p->kind == PAGE_SCENARIO &&
+        (!p->has_goal || !p->goal_text || p->cluster[0].n_gpus > SCENARIO_MAX_GPUS))
+        return msg_fail(why, n, "a scenario without its goal or too large");
+    if (p->kind == PAGE_PREDICT) {
+        PredictSpec spec;
+        char e[MSG_LEN];
+        lesson_predict_spec_of(p, &spec);
+        if (!p->question || !p->unit || !predict_unit_known(p->unit, NULL) ||
+            !predict_spec_check(&spec, e, sizeof e))
+            return msg_fail(why, n, "a predict page that does not check");
+    }
+    return true;
+}
+
+Lesson *lesson_from_wire(const char *path, WireIn *r, char *why, size_t n)
+{
+    Lesson *l = xmem_calloc(1, sizeof *l);
+    l->path = xmem_strdup(path ? path : "");
+    char e[MSG_LEN] = "";
+    bool ok = wire_get_struct(r, l, lesson_fields, WIRE_N(lesson_fields));
+    if (!ok)
+        msg_set(e, sizeof e, "%s", r->why);
+    else if (r->left != 0)
+        ok = msg_fail(e, sizeof e, "bytes after the lesson");
+    else if (l->n_pages < 1 || !l->id || !l->id[0] || !l->title || !l->summary || !l->track)
+        ok = msg_fail(e, sizeof e, "a lesson without its header");
+    for (const char *c = ok ? l->id : ""; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+            ok = msg_fail(e, sizeof e, "an id with characters ids may not hold");
+    for (int i = 0; ok && i < l->n_pages; i++)
+        ok = page_arrived(&l->pages[i], e, sizeof e);
+    if (!ok) {
+        msg_set(why, n, "%s", e);
+        lesson_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+bool lesson_same(const Lesson *a, const Lesson *b, char *why, size_t n)
+{
+    return wire_same_struct(a, b, sizeof *a, lesson_fields, WIRE_N(lesson_fields), why, n);
+}
+
+void lesson_attach_host(Lesson *l, Host *h, char *source, size_t len, bool quick)
+{
+    l->host = h;
+    l->source = source;
+    l->source_len = len;
+    l->quick = quick;
+}
+
+Host *lesson_host(const Lesson *l)
+{
+    return l ? l->host : NULL;
+}
+
+void lesson_set_host(Lesson *l, Host *h)
+{
+    l->host = h;
+}
+
+const char *lesson_source(const Lesson *l, size_t *len)
+{
+    *len = l ? l->source_len : 0;
+    return l ? l->source : NULL;
+}
+
+bool lesson_is_quick(const Lesson *l)
+{
+    return l && l->quick;
 }

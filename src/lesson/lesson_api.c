@@ -14,12 +14,15 @@
 #include "lesson/lesson_api.h"
 
 #include "base/msg.h"
+#include "lesson/sandbox.h"
 #include "model/hw.h"
 #include "model/units.h"
 
+#include <float.h>
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CLUSTER_MT "scalelab.cluster"
@@ -63,9 +66,9 @@ static int opt_int_field(lua_State *L, int idx, const char *what, const char *k,
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
     if (!isnum)
-        luaL_error(L, "%s.%s must be a whole number", what, k);
+        sandbox_error(L, "%s.%s must be a whole number", what, k);
     if (v < lo || v > hi)
-        luaL_error(L, "%s.%s = %I is out of range (%d to %d)", what, k, v, lo, hi);
+        sandbox_error(L, "%s.%s = %I is out of range (%d to %d)", what, k, v, lo, hi);
     return (int)v;
 }
 
@@ -82,16 +85,16 @@ static bool opt_quantity_field(lua_State *L, int idx, const char *what, const ch
         *out = lua_tonumber(L, -1);
         lua_pop(L, 1);
         if (!(*out > 0) || !isfinite(*out))
-            luaL_error(L, "%s.%s must be a positive number", what, k);
+            sandbox_error(L, "%s.%s must be a positive number", what, k);
         return true;
     }
     if (t != LUA_TSTRING)
-        luaL_error(L, "%s.%s must be a number or text like \"800 Gb/s\"", what, k);
+        sandbox_error(L, "%s.%s must be a number or text like \"800 Gb/s\"", what, k);
     char err[MSG_LEN];
     bool ok = units_parse(kind, lua_tostring(L, -1), out, err, sizeof err);
     lua_pop(L, 1);
     if (!ok)
-        luaL_error(L, "%s.%s: %s", what, k, err);
+        sandbox_error(L, "%s.%s: %s", what, k, err);
     return true;
 }
 
@@ -104,7 +107,7 @@ static const char *opt_str_field(lua_State *L, int idx, const char *k, char *buf
     }
     if (t != LUA_TSTRING) {
         lua_pop(L, 1);
-        luaL_error(L, "field '%s' must be a string", k);
+        sandbox_error(L, "field '%s' must be a string", k);
     }
     snprintf(buf, n, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
@@ -117,9 +120,10 @@ static void check_known(lua_State *L, int idx, const char *what, const char *con
     idx = lua_absindex(L, idx);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
+        sandbox_charge(L, 4, what); /* a table of a million keys is a million steps */
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "%s: keys must be names", what);
+            sandbox_error(L, "%s: keys must be names", what);
         const char *key = lua_tostring(L, -1);
         bool found = false;
         for (int i = 0; known[i] && !found; i++)
@@ -130,7 +134,7 @@ static void check_known(lua_State *L, int idx, const char *what, const char *con
                 size_t used = strlen(list);
                 snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", known[i]);
             }
-            luaL_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
+            sandbox_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
         }
     }
 }
@@ -218,15 +222,15 @@ static void push_workload(lua_State *L, const Workload *w, const char *name, con
     set_num(L, "model_flops", workload_model_flops(w));
 }
 
-static int unknown_id(lua_State *L, const char *kind, const char *id, int count,
-                      const char *(*id_at)(int))
+_Noreturn static void unknown_id(lua_State *L, const char *kind, const char *id, int count,
+                                 const char *(*id_at)(int))
 {
     char names[400] = "";
     for (int i = 0; i < count; i++) {
         size_t used = strlen(names);
         snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", id_at(i));
     }
-    return luaL_error(L, "unknown %s '%s' (known: %s)", kind, id, names);
+    sandbox_error(L, "unknown %s '%s' (known: %s)", kind, id, names);
 }
 
 static const char *gpu_id_at(int i)
@@ -247,7 +251,7 @@ static int api_gpu(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const GpuSpec *g = hw_gpu_find(id);
     if (!g)
-        return unknown_id(L, "GPU", id, hw_gpu_count(), gpu_id_at);
+        unknown_id(L, "GPU", id, hw_gpu_count(), gpu_id_at);
     push_gpu(L, g);
     return 1;
 }
@@ -257,7 +261,7 @@ static int api_system(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const SystemSpec *s = hw_system_find(id);
     if (!s)
-        return unknown_id(L, "system", id, hw_system_count(), system_id_at);
+        unknown_id(L, "system", id, hw_system_count(), system_id_at);
     push_system(L, s);
     return 1;
 }
@@ -267,7 +271,7 @@ static int api_model(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const WorkloadPreset *p = workload_preset_find(id);
     if (!p)
-        return unknown_id(L, "model", id, workload_preset_count(), model_id_at);
+        unknown_id(L, "model", id, workload_preset_count(), model_id_at);
     push_workload(L, &p->w, p->name, p->source);
     return 1;
 }
@@ -306,26 +310,27 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         return;
     }
     if (lua_type(L, idx) != LUA_TTABLE)
-        luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
+        sandbox_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
     static const char *const known[] = {"system",        "gpus",    "domain", "up",
                                         "out",           "oversub", "sites",  "across",
                                         "gpus_per_leaf", "rails",   NULL};
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
-        luaL_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")", what);
+        sandbox_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")",
+                      what);
     int gpus = opt_int_field(L, idx, what, "gpus", 0, 1, CLUSTER_MAX_GPUS);
     char err[MSG_LEN];
     Cluster c;
     if (!cluster_from_system(&c, sys, gpus, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+        sandbox_error(L, "%s: %s", what, err);
     c.domain_gpus = opt_int_field(L, idx, what, "domain", c.domain_gpus, 1, CLUSTER_MAX_GPUS);
     c.sites = opt_int_field(L, idx, what, "sites", c.sites, 1, 1000);
     c.gpus_per_leaf =
         opt_int_field(L, idx, what, "gpus_per_leaf", c.gpus_per_leaf, 1, CLUSTER_MAX_GPUS);
     int rails = lua_getfield(L, idx, "rails");
     if (rails != LUA_TNIL && rails != LUA_TBOOLEAN)
-        luaL_error(L, "%s.rails must be true or false (rail-optimized leaves)", what);
+        sandbox_error(L, "%s.rails must be true or false (rail-optimized leaves)", what);
     if (rails == LUA_TBOOLEAN)
         c.rail_optimized = lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -338,14 +343,14 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         c.across_bytes_per_s = v;
     if (opt_quantity_field(L, idx, what, "oversub", UNITS_COUNT, &v)) {
         if (v < 1)
-            luaL_error(L, "%s.oversub must be at least 1", what);
+            sandbox_error(L, "%s.oversub must be at least 1", what);
         c.oversub = v;
     }
     if (c.sites > 1 && !(c.across_bytes_per_s > 0))
-        luaL_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)", what,
-                   c.sites);
+        sandbox_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)",
+                      what, c.sites);
     if (!cluster_check(&c, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+        sandbox_error(L, "%s: %s", what, err);
     *out = c;
 }
 
@@ -356,12 +361,12 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     if (lua_isnoneornil(L, idx)) {
         p = workload_preset_find("llama3-8b");
         if (!p)
-            luaL_error(L, "%s: no default workload preset", what);
+            sandbox_error(L, "%s: no default workload preset", what);
         *out = p->w;
         return;
     }
     if (lua_type(L, idx) != LUA_TTABLE)
-        luaL_error(L, "%s must be a table like { model = \"llama3-70b\", batch = 512 }", what);
+        sandbox_error(L, "%s must be a table like { model = \"llama3-70b\", batch = 512 }", what);
     static const char *const known[] = {
         "model", "batch", "mb",      "seq",  "layers",    "hidden",    "heads", "kv_heads",
         "ffn",   "vocab", "experts", "topk", "recompute", "precision", NULL,
@@ -369,10 +374,10 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     check_known(L, idx, what, known);
     char id[64];
     if (!opt_str_field(L, idx, "model", id, sizeof id))
-        luaL_error(L,
-                   "%s.model is missing (one of the workload presets, e.g. "
-                   "\"llama3-70b\")",
-                   what);
+        sandbox_error(L,
+                      "%s.model is missing (one of the workload presets, e.g. "
+                      "\"llama3-70b\")",
+                      what);
     p = workload_preset_find(id);
     if (!p)
         unknown_id(L, "model", id, workload_preset_count(), model_id_at);
@@ -402,7 +407,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
         else if (strcmp(buf, "full") == 0)
             w.recompute = WL_RECOMPUTE_FULL;
         else
-            luaL_error(L, "%s.recompute must be \"none\", \"selective\" or \"full\"", what);
+            sandbox_error(L, "%s.recompute must be \"none\", \"selective\" or \"full\"", what);
     }
     if (opt_str_field(L, idx, "precision", buf, sizeof buf)) {
         if (strcmp(buf, "bf16") == 0)
@@ -410,11 +415,11 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
         else if (strcmp(buf, "fp8") == 0)
             w.precision = WL_FP8;
         else
-            luaL_error(L, "%s.precision must be \"bf16\" or \"fp8\"", what);
+            sandbox_error(L, "%s.precision must be \"bf16\" or \"fp8\"", what);
     }
     char err[MSG_LEN];
     if (!workload_check(&w, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+        sandbox_error(L, "%s: %s", what, err);
     *out = w;
 }
 
@@ -426,7 +431,7 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
         .tp = 1, .cp = 1, .pp = 1, .dp = 0, .ep = 1, .interleave = 1, .zero = 0, .etp = 1};
     if (!lua_isnoneornil(L, idx)) {
         if (lua_type(L, idx) != LUA_TTABLE)
-            luaL_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
+            sandbox_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
         static const char *const known[] = {"tp",         "pp",   "dp",  "ep", "cp",
                                             "interleave", "zero", "etp", NULL};
         check_known(L, idx, what, known);
@@ -442,9 +447,9 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
     }
     char err[MSG_LEN];
     if (m.dp == 0 && !mapping_derive_dp(&m, c->n_gpus, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+        sandbox_error(L, "%s: %s", what, err);
     if (!mapping_check(&m, c, w, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+        sandbox_error(L, "%s: %s", what, err);
     *out = m;
 }
 
@@ -571,7 +576,7 @@ static int api_step(lua_State *L)
     Mapping m;
     lua_getfield(L, 1, "cluster");
     if (lua_isnil(L, -1))
-        luaL_error(L, "scalelab.step: cluster is missing");
+        sandbox_error(L, "scalelab.step: cluster is missing");
     lesson_api_cluster(L, -1, "cluster", &c);
     lua_getfield(L, 1, "workload");
     lesson_api_workload(L, -1, "workload", &w);
@@ -684,6 +689,10 @@ static int api_moves(lua_State *L)
     return 1;
 }
 
+/* Steps charged for each call pair_target makes into cost (the call from C
+ * and its result; what cost runs is charged by cost itself). */
+#define PAIR_CALL_STEPS 20.0
+
 /* cost(a, b) for the function at index 2 and the values at indexes a, b. */
 static double pair_cost(lua_State *L, int a, int b)
 {
@@ -692,10 +701,10 @@ static double pair_cost(lua_State *L, int a, int b)
     lua_pushvalue(L, b);
     lua_call(L, 2, 1);
     if (lua_type(L, -1) != LUA_TNUMBER)
-        luaL_error(L,
-                   "scalelab.pair_target: cost must return a number (math.huge where "
-                   "the set-up fails), not %s",
-                   luaL_typename(L, -1));
+        sandbox_error(L,
+                      "scalelab.pair_target: cost must return a number (math.huge where "
+                      "the set-up fails), not %s",
+                      luaL_typename(L, -1));
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return v;
@@ -727,6 +736,9 @@ static int api_pair_target(lua_State *L)
     if (lua_isnil(L, 6) || lua_isnil(L, 7))
         return luaL_error(L, "scalelab.pair_target: start must be {a, b}");
     lua_Integer na = (lua_Integer)lua_rawlen(L, 3), nb = (lua_Integer)lua_rawlen(L, 4);
+    /* (na + 1) x (nb + 1) calls from this C loop: charged before it starts. */
+    sandbox_charge(L, ((double)na + 1.0) * ((double)nb + 1.0) * PAIR_CALL_STEPS,
+                   "scalelab.pair_target");
     double single = HUGE_VAL, pair = HUGE_VAL;
     lua_Integer pa = 0, pb = 0;
     for (lua_Integer j = 1; j <= nb; j++) {
@@ -802,7 +814,8 @@ static double facts_num(lua_State *L, int idx, const char *k)
 {
     lua_getfield(L, idx, k);
     if (lua_type(L, -1) != LUA_TNUMBER)
-        luaL_error(L, "scalelab.facts: r has no number %s (give it a goal's or debrief's r)", k);
+        sandbox_error(L, "scalelab.facts: r has no number %s (give it a goal's or debrief's r)",
+                      k);
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return v;
@@ -818,7 +831,7 @@ static void facts_set(lua_State *L, const char *k, UnitsKind kind, double v)
 static int facts_table(lua_State *L, int idx, const char *k)
 {
     if (lua_getfield(L, idx, k) != LUA_TTABLE)
-        luaL_error(L, "scalelab.facts: r has no table %s (give it a goal's or debrief's r)", k);
+        sandbox_error(L, "scalelab.facts: r has no table %s (give it a goal's or debrief's r)", k);
     return lua_gettop(L);
 }
 
@@ -856,6 +869,7 @@ static int api_facts(lua_State *L)
     if (lua_istable(L, 2)) {
         lua_pushnil(L);
         while (lua_next(L, 2)) {
+            sandbox_charge(L, 4, "scalelab.facts");
             lua_pushvalue(L, -2);
             lua_insert(L, -2);
             lua_settable(L, -4);
@@ -927,21 +941,18 @@ static int cluster_m_spines(lua_State *L)
     return 1;
 }
 
-/* Read-only fields: c.gpus, c.domain_gpus, c.up_bytes_per_s, ... */
+/* Read-only fields: c.gpus, c.domain_gpus, c.up_bytes_per_s, ...; methods
+ * come from the table in upvalue 1, whose C functions are metered
+ * (lesson_api_open): a method handed out raw could be given to C code that
+ * calls it in a loop no hook sees. */
 static int cluster_index(lua_State *L)
 {
     const Cluster *c = check_cluster(L, 1);
     const char *k = luaL_checkstring(L, 2);
-    static const luaL_Reg methods[] = {
-        {"domain_of", cluster_m_domain_of}, {"site_of", cluster_m_site_of},
-        {"domains", cluster_m_domains},     {"leaves", cluster_m_leaves},
-        {"spines", cluster_m_spines},       {NULL, NULL},
-    };
-    for (int i = 0; methods[i].name; i++)
-        if (strcmp(k, methods[i].name) == 0) {
-            lua_pushcfunction(L, methods[i].func);
-            return 1;
-        }
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TFUNCTION)
+        return 1;
+    lua_pop(L, 1);
     if (strcmp(k, "system") == 0)
         lua_pushstring(L, c->system_id);
     else if (strcmp(k, "name") == 0)
@@ -1037,18 +1048,35 @@ static int api_predict_page(lua_State *L)
     return api_page(L, "predict");
 }
 
-void lesson_api_open(lua_State *L)
+/* The metatable of scalelab.cluster objects. Every C function in it, and
+ * every method, is metered like the library's own (sandbox_meter_table):
+ * the VM calls metamethods with no hook in between, and a lesson can hold
+ * a method as a value. A new kind of API object does the same. */
+static void open_cluster_type(lua_State *L)
 {
+    static const luaL_Reg methods[] = {
+        {"domain_of", cluster_m_domain_of}, {"site_of", cluster_m_site_of},
+        {"domains", cluster_m_domains},     {"leaves", cluster_m_leaves},
+        {"spines", cluster_m_spines},       {NULL, NULL},
+    };
     luaL_newmetatable(L, CLUSTER_MT);
-    lua_pushcfunction(L, cluster_index);
+    luaL_newlib(L, methods);
+    sandbox_meter_table(L, -1, CLUSTER_MT);
+    lua_pushcclosure(L, cluster_index, 1);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, cluster_newindex);
     lua_setfield(L, -2, "__newindex");
     lua_pushcfunction(L, cluster_tostring);
     lua_setfield(L, -2, "__tostring");
+    sandbox_meter_table(L, -1, CLUSTER_MT);
     lua_pushliteral(L, CLUSTER_MT);
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);
+}
+
+void lesson_api_open(lua_State *L)
+{
+    open_cluster_type(L);
 
     static const luaL_Reg api[] = {
         {"gpu", api_gpu},
@@ -1087,3 +1115,139 @@ void lesson_api_open(lua_State *L)
     lua_setfield(L, -2, "scalelab");
     lua_pop(L, 1);
 }
+
+/* ---- clusters, workloads and mappings on the wire ------------------------ */
+
+/* A cluster a lesson makes is a system preset with these fields set
+ * (lesson_api_cluster), so they are all that crosses from the lesson host:
+ * the parent builds the cluster again from them with the model's own code
+ * and checks, and nothing the host sends can be a cluster the model would
+ * not make. A field lesson_api_cluster sets must be here too; the transport
+ * test (test_lesson) compares every byte of every shipped lesson's pages. */
+static void cluster_put(Wire *w, const void *value)
+{
+    const Cluster *c = value;
+    wire_u8(w, c->system_id[0] != '\0');
+    if (!c->system_id[0])
+        return; /* a page without a cluster */
+    wire_str(w, c->system_id);
+    wire_i32(w, c->n_gpus);
+    wire_i32(w, c->domain_gpus);
+    wire_i32(w, c->sites);
+    wire_i32(w, c->gpus_per_leaf);
+    wire_u8(w, c->rail_optimized);
+    wire_f64(w, c->up_bytes_per_s);
+    wire_f64(w, c->out_bytes_per_s);
+    wire_f64(w, c->across_bytes_per_s);
+    wire_f64(w, c->oversub);
+}
+
+static bool cluster_get(WireIn *r, void *value)
+{
+    Cluster *out = value;
+    memset(out, 0, sizeof *out);
+    if (!wire_get_u8(r, 1))
+        return wire_ok(r);
+    char *sys = wire_get_str(r, sizeof out->system_id - 1, NULL);
+    Cluster c;
+    int gpus = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+    char err[MSG_LEN];
+    bool ok = sys && wire_ok(r) && cluster_from_system(&c, sys, gpus, err, sizeof err);
+    free(sys);
+    if (!ok)
+        return false;
+    c.domain_gpus = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+    c.sites = wire_get_i32(r, 1, 1000);
+    c.gpus_per_leaf = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+    c.rail_optimized = wire_get_u8(r, 1) != 0;
+    c.up_bytes_per_s = wire_get_f64(r, DBL_MIN, DBL_MAX);
+    c.out_bytes_per_s = wire_get_f64(r, DBL_MIN, DBL_MAX);
+    c.across_bytes_per_s = wire_get_f64(r, 0, DBL_MAX);
+    c.oversub = wire_get_f64(r, 1, DBL_MAX);
+    if (!wire_ok(r) || (c.sites > 1 && !(c.across_bytes_per_s > 0)) ||
+        !cluster_check(&c, err, sizeof err))
+        return false;
+    *out = c;
+    return true;
+}
+
+/* A workload is a preset with these fields set (lesson_api_workload);
+ * built again the same way on the parent's side. */
+static void workload_put(Wire *w, const void *value)
+{
+    const Workload *x = value;
+    wire_u8(w, x->id[0] != '\0');
+    if (!x->id[0])
+        return;
+    wire_str(w, x->id);
+    const int ints[] = {x->global_batch,  x->micro_batch, x->seq,      x->layers,
+                        x->hidden,        x->heads,       x->kv_heads, x->ffn,
+                        x->vocab,         x->experts,     x->topk,     (int)x->recompute,
+                        (int)x->precision};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        wire_i32(w, ints[i]);
+}
+
+static bool workload_get(WireIn *r, void *value)
+{
+    Workload *out = value;
+    memset(out, 0, sizeof *out);
+    if (!wire_get_u8(r, 1))
+        return wire_ok(r);
+    char *id = wire_get_str(r, sizeof out->id - 1, NULL);
+    const WorkloadPreset *p = id ? workload_preset_find(id) : NULL;
+    free(id);
+    if (!p)
+        return false;
+    Workload w = p->w;
+    const int big = 1 << 30;
+    w.global_batch = wire_get_i32(r, 1, big);
+    w.micro_batch = wire_get_i32(r, 1, big);
+    w.seq = wire_get_i32(r, 1, big);
+    w.layers = wire_get_i32(r, 1, 100000);
+    w.hidden = wire_get_i32(r, 1, big);
+    if (w.layers != p->w.layers || w.hidden != p->w.hidden)
+        w.params = 0; /* derived from the new shape, as lesson_api_workload does */
+    w.heads = wire_get_i32(r, 1, big);
+    w.kv_heads = wire_get_i32(r, 1, big);
+    w.ffn = wire_get_i32(r, 1, big);
+    w.vocab = wire_get_i32(r, 1, big);
+    w.experts = wire_get_i32(r, 0, 100000);
+    w.topk = wire_get_i32(r, 0, 100000);
+    w.recompute = (WlRecompute)wire_get_i32(r, WL_RECOMPUTE_NONE, WL_RECOMPUTE_FULL);
+    w.precision = (WlPrecision)wire_get_i32(r, WL_BF16, WL_FP8);
+    char err[MSG_LEN];
+    if (!wire_ok(r) || !workload_check(&w, err, sizeof err))
+        return false;
+    *out = w;
+    return true;
+}
+
+/* A mapping is its eight degrees, each in range here; whether they fit the
+ * page's cluster and workload is the page's check (lesson.c). */
+static void mapping_put(Wire *w, const void *value)
+{
+    const Mapping *m = value;
+    const int v[] = {m->tp, m->cp, m->pp, m->dp, m->ep, m->interleave, m->zero, m->etp};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        wire_i32(w, v[i]);
+}
+
+static bool mapping_get(WireIn *r, void *value)
+{
+    Mapping *m = value;
+    const int big = CLUSTER_MAX_GPUS;
+    m->tp = wire_get_i32(r, 0, big);
+    m->cp = wire_get_i32(r, 0, big);
+    m->pp = wire_get_i32(r, 0, big);
+    m->dp = wire_get_i32(r, 0, big);
+    m->ep = wire_get_i32(r, 0, big);
+    m->interleave = wire_get_i32(r, 0, 1000);
+    m->zero = wire_get_i32(r, 0, 3);
+    m->etp = wire_get_i32(r, 0, big);
+    return wire_ok(r);
+}
+
+const WireCodec lesson_api_cluster_codec = {cluster_put, cluster_get};
+const WireCodec lesson_api_workload_codec = {workload_put, workload_get};
+const WireCodec lesson_api_mapping_codec = {mapping_put, mapping_get};

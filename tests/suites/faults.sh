@@ -225,6 +225,7 @@ for kind in corrupt truncated folder binary readonly; do
         xdg=$d/ro; mkdir -p "$xdg"; chmod 555 "$xdg"
       fi ;;
   esac
+  [ -f "$p" ] && cp "$p" "$d/original"
   start "$c" XDG_STATE_HOME="$xdg" -- --lessons "$lessons" || { bad "$c: tmux could not start"; continue; }
   if ! seen "E2E basics" 5; then
     bad "$c: no menu: $(screen | grep . | head -n 3 | tr '\n' '|') $(cat "$d/stderr" 2>/dev/null)"
@@ -250,11 +251,15 @@ $(screen)"
   [ -n "$note" ] || why="${why:+$why; }no note about the progress file on screen"
   case $kind in
     corrupt|truncated|binary)
-      [ -f "$p.corrupt" ] || why="${why:+$why; }the bad file was not moved aside to progress.corrupt"
-      mv "$p.corrupt" "$d/aside" 2>/dev/null
+      # Set aside byte for byte under a name of its own (progress.corrupt-TIME-N).
+      kept=$(ls "$p".corrupt-* 2>/dev/null | head -n 1)
+      if [ -z "$kept" ]; then why="${why:+$why; }the bad file was not set aside as progress.corrupt-*"
+      elif ! cmp -s "$kept" "$d/original"; then why="${why:+$why; }$kept is not the bad file as it was"
+      fi
+      [ -n "$kept" ] && mv "$kept" "$d/aside" 2>/dev/null
       w=$(progress_ok "$p") || why="${why:+$why; }new progress file: $w" ;;
     folder)
-      [ -d "$p" ] && [ -f "$p/keep" ] || [ -f "$p.corrupt/keep" ] ||
+      { [ -d "$p" ] && [ -f "$p/keep" ]; } || ls "$p".corrupt-*/keep >/dev/null 2>&1 ||
         why="${why:+$why; }the folder in the way lost its content" ;;
     readonly) ;;
   esac

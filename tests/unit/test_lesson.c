@@ -247,8 +247,9 @@ static void test_lesson_hostile_files(void **state)
     expect_problem("wrong_type.lua", 2, "must return a table");
     expect_problem("syntax.lua", 4, "'}' expected (to close '{' at line 1) near 'pages'");
     expect_problem("gc.lua", 2, "__gc finalizers are not allowed");
-    expect_problem("api_tricks.lua", 9,
-                   "bad argument #1 to 'domain_of' (scalelab.cluster expected, got table)");
+    expect_problem(
+        "api_tricks.lua", 9,
+        "bad argument #1 to 'scalelab.cluster.domain_of' (scalelab.cluster expected, got table)");
     expect_problem("deep.lua", 1, "stack overflow");
     expect_problem("grow.lua", 2, "memory limit reached");
 }
