@@ -418,12 +418,12 @@ static char *take_string(lua_State *L, const char *what, const char *k)
     size_t len;
     const char *s = lua_tolstring(L, -1, &len);
     if (strlen(s) != len)
-        luaL_error(L, "%s: '%s' contains a NUL byte", what, k);
+        sandbox_error(L, "%s: '%s' contains a NUL byte", what, k);
     if (!sandbox_copy_charge(sandbox_of(L), len + 1))
-        luaL_error(L,
-                   "%s: '%s': the lesson's texts pass %d MB in all, the most scalelab "
-                   "reads from one lesson",
-                   what, k, (int)(sandbox_limits_default().copy_bytes >> 20));
+        sandbox_error(L,
+                      "%s: '%s': the lesson's texts pass %d MB in all, the most scalelab "
+                      "reads from one lesson",
+                      what, k, (int)(sandbox_limits_default().copy_bytes >> 20));
     return xmem_strdup(s);
 }
 
@@ -437,8 +437,8 @@ static lua_Integer list_len(lua_State *L, int idx, const char *what, const char 
     lua_Integer n = lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
     if (!isnum || n < 0 || n > max)
-        luaL_error(L, "%s: '%s' must be a list of at most %I entries (its length is %s)", what, k,
-                   max, isnum ? "out of range" : "not a whole number");
+        sandbox_error(L, "%s: '%s' must be a list of at most %I entries (its length is %s)", what,
+                      k, max, isnum ? "out of range" : "not a whole number");
     return n;
 }
 
@@ -448,12 +448,12 @@ static char *dup_field(lua_State *L, int idx, const char *k, const char *what, b
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         if (required)
-            luaL_error(L, "%s: '%s' is missing", what, k);
+            sandbox_error(L, "%s: '%s' is missing", what, k);
         return NULL;
     }
     if (t != LUA_TSTRING) {
         lua_pop(L, 1);
-        luaL_error(L, "%s: '%s' must be a string (got %s)", what, k, lua_typename(L, t));
+        sandbox_error(L, "%s: '%s' must be a string (got %s)", what, k, lua_typename(L, t));
     }
     char *copy = take_string(L, what, k);
     lua_pop(L, 1);
@@ -471,12 +471,12 @@ static void read_strings(lua_State *L, int idx, const char *k, const char *what,
         return;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: '%s' must be a list of strings", what, k);
+        sandbox_error(L, "%s: '%s' must be a list of strings", what, k);
     lua_Integer len = list_len(L, -1, what, k, MAX_ITEMS);
     *out = xmem_calloc((size_t)len + 1, sizeof **out);
     for (lua_Integer i = 1; i <= len; i++) {
         if (lua_geti(L, -1, i) != LUA_TSTRING)
-            luaL_error(L, "%s: %s[%I] must be a string", what, k, i);
+            sandbox_error(L, "%s: %s[%I] must be a string", what, k, i);
         (*out)[i - 1] = take_string(L, what, k);
         *n = (int)i;
         lua_pop(L, 1);
@@ -493,11 +493,11 @@ static bool num_field(lua_State *L, int idx, const char *k, const char *what, do
         return false;
     }
     if (t != LUA_TNUMBER)
-        luaL_error(L, "%s: '%s' must be a number (got %s)", what, k, lua_typename(L, t));
+        sandbox_error(L, "%s: '%s' must be a number (got %s)", what, k, lua_typename(L, t));
     *out = lua_tonumber(L, -1);
     lua_pop(L, 1);
     if (!isfinite(*out))
-        luaL_error(L, "%s: '%s' must be a finite number", what, k);
+        sandbox_error(L, "%s: '%s' must be a finite number", what, k);
     return true;
 }
 
@@ -506,7 +506,7 @@ static bool bool_field(lua_State *L, int idx, const char *k, const char *what)
 {
     int t = lua_getfield(L, idx, k);
     if (t != LUA_TNIL && t != LUA_TBOOLEAN)
-        luaL_error(L, "%s: '%s' must be true or false", what, k);
+        sandbox_error(L, "%s: '%s' must be true or false", what, k);
     bool v = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return v;
@@ -517,7 +517,7 @@ static void read_view(lua_State *L, int idx, const char *what, Page *p)
     char buf[32] = "rack";
     if (lua_getfield(L, idx, "view") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "%s: 'view' must be a string", what);
+            sandbox_error(L, "%s: 'view' must be a string", what);
         snprintf(buf, sizeof buf, "%s", lua_tostring(L, -1));
     }
     lua_pop(L, 1);
@@ -530,7 +530,7 @@ static void read_view(lua_State *L, int idx, const char *what, Page *p)
     else if (strcmp(buf, "chart") == 0)
         p->view = PAGE_VIEW_CHART;
     else
-        luaL_error(L, "%s: unknown view '%s' (rack, fabric, bar or chart)", what, buf);
+        sandbox_error(L, "%s: unknown view '%s' (rack, fabric, bar or chart)", what, buf);
 }
 
 /* cluster/workload/mapping of the table at idx into side `side`. */
@@ -540,7 +540,7 @@ static void read_setup(lua_State *L, int idx, int wl_idx, const char *what, Page
     char name[96];
     lua_getfield(L, idx, "cluster");
     if (lua_isnil(L, -1))
-        luaL_error(L, "%s: 'cluster' is missing", what);
+        sandbox_error(L, "%s: 'cluster' is missing", what);
     snprintf(name, sizeof name, "%s.cluster", what);
     lesson_api_cluster(L, -1, name, &p->cluster[side]);
     lua_pop(L, 1);
@@ -548,7 +548,7 @@ static void read_setup(lua_State *L, int idx, int wl_idx, const char *what, Page
     bool has_wl = lua_getfield(L, wl_idx, "workload") != LUA_TNIL;
     if (side == 0) {
         if (!has_wl && need_workload)
-            luaL_error(L, "%s: 'workload' is missing", what);
+            sandbox_error(L, "%s: 'workload' is missing", what);
         snprintf(name, sizeof name, "%s.workload", what);
         lesson_api_workload(L, -1, name, &p->workload);
     }
@@ -573,7 +573,7 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
         return SCN_ALLOW_LESSON_DEFAULT;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: 'allow' must be a list like { \"move\", \"degrees\" }", what);
+        sandbox_error(L, "%s: 'allow' must be a list like { \"move\", \"degrees\" }", what);
     static const struct {
         const char *name;
         unsigned bit;
@@ -589,10 +589,10 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
             if (strcmp(s, names[k].name) == 0)
                 bit = names[k].bit;
         if (!bit)
-            luaL_error(L,
-                       "%s: allow[%I] = '%s' is not one of move, degrees, micro, domain, "
-                       "system, search",
-                       what, i, s);
+            sandbox_error(L,
+                          "%s: allow[%I] = '%s' is not one of move, degrees, micro, domain, "
+                          "system, search",
+                          what, i, s);
         allow |= bit;
         lua_pop(L, 1);
     }
@@ -625,7 +625,7 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     char tw[48];
     bool nested = lua_getfield(L, g, "target") == LUA_TTABLE;
     if (!nested && !lua_isnil(L, -1))
-        luaL_error(L, "%s: goal.target must be a table like { step_s = 2.5 }", what);
+        sandbox_error(L, "%s: goal.target must be a table like { step_s = 2.5 }", what);
     int t = nested ? lua_gettop(L) : g;
     snprintf(tw, sizeof tw, "%s: goal%s", what, nested ? ".target" : "");
     LessonTarget *x = &p->target;
@@ -634,7 +634,7 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     num_field(L, t, "power_w", tw, &x->power_w);
     num_field(L, t, "mem_per_gpu_bytes", tw, &x->mem_per_gpu_bytes);
     if (x->step_s < 0 || x->tokens_per_s < 0 || x->power_w < 0 || x->mem_per_gpu_bytes < 0)
-        luaL_error(L, "%s: target values must be above 0", tw);
+        sandbox_error(L, "%s: target values must be above 0", tw);
     lua_pop(L, 1);
 }
 
@@ -645,32 +645,32 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
     /* A scenario keeps an explicit placement: starting it costs O(GPUs),
      * about 0.5 s per million, so it is bounded here. */
     if (p->cluster[0].n_gpus > SCENARIO_MAX_GPUS)
-        luaL_error(L,
-                   "%s.cluster: %d GPUs is too many for a scenario (at most %d); show "
-                   "bigger clusters on a diagram or compare page",
-                   what, p->cluster[0].n_gpus, SCENARIO_MAX_GPUS);
+        sandbox_error(L,
+                      "%s.cluster: %d GPUs is too many for a scenario (at most %d); show "
+                      "bigger clusters on a diagram or compare page",
+                      what, p->cluster[0].n_gpus, SCENARIO_MAX_GPUS);
     p->allow = read_allow(L, idx, what);
     read_strings(L, idx, "start", what, &p->start, &p->n_start);
     read_strings(L, idx, "hints", what, &p->hints, &p->n_hints);
     read_strings(L, idx, "solution", what, &p->solution, &p->n_solution);
     double par = 0;
     if (num_field(L, idx, "par", what, &par) && (par != floor(par) || par < 1 || par > MAX_ITEMS))
-        luaL_error(L, "%s: 'par' must be a whole number of moves (1 to %d)", what, MAX_ITEMS);
+        sandbox_error(L, "%s: 'par' must be a whole number of moves (1 to %d)", what, MAX_ITEMS);
     p->par = (int)par;
     read_debrief(L, idx, what, p, page);
     if (lua_getfield(L, idx, "goal") != LUA_TTABLE)
-        luaL_error(L,
-                   "%s: 'goal' must be a table { text = \"...\", check = function(r) ... "
-                   "end }",
-                   what);
+        sandbox_error(L,
+                      "%s: 'goal' must be a table { text = \"...\", check = function(r) ... "
+                      "end }",
+                      what);
     int g = lua_gettop(L);
     p->goal_text = dup_field(L, g, "text", "goal", true);
     read_target(L, g, what, p);
     if (lua_getfield(L, g, "check") != LUA_TFUNCTION)
-        luaL_error(L,
-                   "%s: goal.check must be a function(r) returning true when the goal is "
-                   "met",
-                   what);
+        sandbox_error(L,
+                      "%s: goal.check must be a function(r) returning true when the goal is "
+                      "met",
+                      what);
     lua_Debug ar;
     lua_pushvalue(L, -1);
     if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0)
@@ -687,17 +687,17 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
 static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
 {
     if (lua_getfield(L, idx, "choices") != LUA_TTABLE)
-        luaL_error(L, "%s: 'choices' must be a list of { text =, correct =, explain = }", what);
+        sandbox_error(L, "%s: 'choices' must be a list of { text =, correct =, explain = }", what);
     lua_Integer len = list_len(L, -1, what, "choices", MAX_ITEMS);
     if (len < 2)
-        luaL_error(L, "%s: a quiz needs 2 to %d choices (has %I)", what, MAX_ITEMS, len);
+        sandbox_error(L, "%s: a quiz needs 2 to %d choices (has %I)", what, MAX_ITEMS, len);
     p->choices = xmem_calloc((size_t)len, sizeof *p->choices);
     int n_correct = 0;
     for (lua_Integer i = 1; i <= len; i++) {
         char cw[64];
         snprintf(cw, sizeof cw, "%s: choices[%d]", what, (int)i);
         if (lua_geti(L, -1, i) != LUA_TTABLE)
-            luaL_error(L, "%s must be a table { text =, correct =, explain = }", cw);
+            sandbox_error(L, "%s must be a table { text =, correct =, explain = }", cw);
         int c = lua_gettop(L);
         QuizChoice *q = &p->choices[i - 1];
         q->text = dup_field(L, c, "text", cw, true);
@@ -705,14 +705,14 @@ static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
         q->explain = dup_field(L, c, "explain", cw, true);
         int t = lua_getfield(L, c, "correct");
         if (t != LUA_TNIL && t != LUA_TBOOLEAN)
-            luaL_error(L, "%s: 'correct' must be true or false", cw);
+            sandbox_error(L, "%s: 'correct' must be true or false", cw);
         q->correct = lua_toboolean(L, -1);
         n_correct += q->correct;
         lua_pop(L, 2);
     }
     lua_pop(L, 1);
     if (n_correct == 0)
-        luaL_error(L, "%s: no choice is marked correct = true", what);
+        sandbox_error(L, "%s: no choice is marked correct = true", what);
     p->calc = bool_field(L, idx, "calc", what);
 }
 
@@ -725,21 +725,21 @@ static void read_terms(lua_State *L, int idx, const char *what, Page *p)
         return;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: 'terms' must be a list of { name =, value = }", what);
+        sandbox_error(L, "%s: 'terms' must be a list of { name =, value = }", what);
     lua_Integer len = luaL_len(L, -1);
     if (len > MAX_ITEMS)
-        luaL_error(L, "%s: 'terms' has %I entries (at most %d)", what, len, MAX_ITEMS);
+        sandbox_error(L, "%s: 'terms' has %I entries (at most %d)", what, len, MAX_ITEMS);
     p->terms = xmem_calloc((size_t)len + 1, sizeof *p->terms);
     for (lua_Integer i = 1; i <= len; i++) {
         char tw[64];
         snprintf(tw, sizeof tw, "%s: terms[%d]", what, (int)i);
         if (lua_geti(L, -1, i) != LUA_TTABLE)
-            luaL_error(L, "%s must be a table { name = \"latency\", value = 2e-6 }", tw);
+            sandbox_error(L, "%s must be a table { name = \"latency\", value = 2e-6 }", tw);
         int c = lua_gettop(L);
         p->terms[i - 1].name = dup_field(L, c, "name", tw, true);
         p->n_terms = (int)i;
         if (!num_field(L, c, "value", tw, &p->terms[i - 1].value))
-            luaL_error(L, "%s: 'value' is missing", tw);
+            sandbox_error(L, "%s: 'value' is missing", tw);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -753,27 +753,28 @@ static void read_predict(lua_State *L, int idx, const char *what, Page *p)
     if (!predict_unit_known(p->unit, NULL)) {
         char u[40];
         snprintf(u, sizeof u, "%s", p->unit);
-        luaL_error(L, "%s: unit '%s' is not one of s, B, B/s, b/s, FLOP/s, FLOP, W or \"\"", what,
-                   u);
+        sandbox_error(L, "%s: unit '%s' is not one of s, B, B/s, b/s, FLOP/s, FLOP, W or \"\"",
+                      what, u);
     }
     if (!num_field(L, idx, "answer", what, &p->answer))
-        luaL_error(L, "%s: 'answer' is missing (a number in base units, from the model)", what);
+        sandbox_error(L, "%s: 'answer' is missing (a number in base units, from the model)", what);
     num_field(L, idx, "tolerance", what, &p->tolerance);
     if (lua_getfield(L, idx, "tolerance") != LUA_TNIL && p->tolerance == 0)
-        luaL_error(L, "%s: 'tolerance' must be a fraction in (0, 1], e.g. 0.2 for 20%%", what);
+        sandbox_error(L, "%s: 'tolerance' must be a fraction in (0, 1], e.g. 0.2 for 20%%", what);
     lua_pop(L, 1);
     read_terms(L, idx, what, p);
     PredictSpec spec;
     lesson_predict_spec_of(p, &spec);
     char why[MSG_LEN];
     if (!predict_spec_check(&spec, why, sizeof why))
-        luaL_error(L, "%s: %s", what, why);
+        sandbox_error(L, "%s: %s", what, why);
 }
 
 static void read_chart(lua_State *L, int idx, const char *what, Page *p)
 {
     if (lua_getfield(L, idx, "chart") != LUA_TTABLE)
-        luaL_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }", what);
+        sandbox_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }",
+                      what);
     int c = lua_gettop(L);
     char *x = dup_field(L, c, "x", "chart", true);
     snprintf(p->chart_x, sizeof p->chart_x, "%s", x);
@@ -783,13 +784,13 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
     for (int i = 0; xs[i]; i++)
         ok = ok || strcmp(p->chart_x, xs[i]) == 0;
     if (!ok)
-        luaL_error(L, "%s: chart.x '%s' is not one of tp, pp, dp, ep, cp, mb, domain, gpus", what,
-                   p->chart_x);
+        sandbox_error(L, "%s: chart.x '%s' is not one of tp, pp, dp, ep, cp, mb, domain, gpus",
+                      what, p->chart_x);
     if (lua_getfield(L, c, "values") != LUA_TTABLE)
-        luaL_error(L, "%s: chart.values must be a list of numbers", what);
+        sandbox_error(L, "%s: chart.values must be a list of numbers", what);
     lua_Integer len = list_len(L, -1, what, "chart.values", LESSON_CHART_MAX_POINTS);
     if (len < 1)
-        luaL_error(L, "%s: chart.values needs 1 to %d numbers", what, LESSON_CHART_MAX_POINTS);
+        sandbox_error(L, "%s: chart.values needs 1 to %d numbers", what, LESSON_CHART_MAX_POINTS);
     for (lua_Integer i = 1; i <= len; i++) {
         int isnum;
         lua_geti(L, -1, i);
@@ -814,9 +815,9 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
         return;
     if (p->kind == PAGE_SCENARIO) {
         if (t != LUA_TTABLE)
-            luaL_error(L,
-                       "%s: a scenario's 'steps' must be a list of moves like { \"swap 3 12\" }",
-                       what);
+            sandbox_error(
+                L, "%s: a scenario's 'steps' must be a list of moves like { \"swap 3 12\" }",
+                what);
         read_strings(L, idx, "steps", what, &p->steps, &p->n_steps);
         return;
     }
@@ -825,10 +826,10 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
     bool paras = mode && strcmp(mode, "paragraphs") == 0;
     free(mode);
     if (!lines && !paras)
-        luaL_error(L,
-                   "%s: 'steps' must be \"lines\" or \"paragraphs\" (a list of moves only "
-                   "on a scenario page)",
-                   what);
+        sandbox_error(L,
+                      "%s: 'steps' must be \"lines\" or \"paragraphs\" (a list of moves only "
+                      "on a scenario page)",
+                      what);
     const char *s = p->text ? p->text : "";
     p->steps = xmem_calloc(MAX_ITEMS + 1, sizeof *p->steps);
     while (*s) {
@@ -855,7 +856,7 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
         while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
             len--;
         if (p->n_steps == MAX_ITEMS)
-            luaL_error(L, "%s: 'steps' makes more than %d pieces", what, MAX_ITEMS);
+            sandbox_error(L, "%s: 'steps' makes more than %d pieces", what, MAX_ITEMS);
         char *piece = xmem_calloc(len + 1, 1);
         memcpy(piece, s, len);
         p->steps[p->n_steps++] = piece;
@@ -954,7 +955,7 @@ static int int_field(lua_State *L, int idx, const char *k)
     lua_Integer v = lua_isnil(L, -1) ? 0 : lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
     if (!isnum || v < -1000000 || v > 1000000)
-        luaL_error(L, "lesson: '%s' must be a whole number", k);
+        sandbox_error(L, "lesson: '%s' must be a whole number", k);
     return (int)v;
 }
 

@@ -565,10 +565,16 @@ void lesson_api_push_scenario_result(lua_State *L, const Scenario *s)
                            scenario_workload(s)->micro_batch, scenario_start_result(s));
 }
 
+/* What one scalelab.step costs beyond the meter's charge for its arguments:
+ * building the cluster and a step evaluation take about 10 us, some 2,500
+ * instructions' time. */
+#define STEP_UNITS 2500.0
+
 /* scalelab.step{cluster=, workload=, mapping=} */
 static int api_step(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    sandbox_charge(L, STEP_UNITS, "scalelab.step");
     static const char *const known[] = {"cluster", "workload", "mapping", NULL};
     check_known(L, 1, "scalelab.step", known);
     Cluster c;

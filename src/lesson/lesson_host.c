@@ -45,7 +45,8 @@ static Lesson *served; /* the lesson this host runs, from its LOAD */
 
 /* Tests: a line "scalelab-test-fault: KIND WHEN" in the lesson's text makes
  * the host fail as KIND says (host_fault) when it serves WHEN (load, check,
- * goal, debrief) or, for WHEN "call:NAME", when the lesson calls NAME. Only
+ * goal, debrief; start: load or check) or, for WHEN "call:NAME", when the
+ * lesson calls NAME. Only
  * with SCALELAB_TEST_FAULTS=1 (host_faults_enabled). */
 static char fault_kind[16], fault_when[48];
 
@@ -71,7 +72,9 @@ static void fault_find(const char *text, size_t len)
 
 static void fault_at(const char *when)
 {
-    if (fault_kind[0] && strcmp(fault_when, when) == 0)
+    bool start = strcmp(fault_when, "start") == 0 && /* either way a file is read */
+                 (strcmp(when, "load") == 0 || strcmp(when, "check") == 0);
+    if (fault_kind[0] && (start || strcmp(fault_when, when) == 0))
         host_fault(fault_kind);
 }
 

@@ -52,6 +52,9 @@
  * string building inside VM instructions (.., tostring) is bounded as well. */
 #define BYTES_PER_UNIT       16.0
 #define ALLOC_BYTES_PER_UNIT 16
+/* What a metered call costs before its own work: the wrapper's checks, the
+ * call and its results take about 200 ns, some 40 instructions' time. */
+#define CALL_UNITS 40.0
 
 struct Sandbox {
     lua_State *L;
@@ -358,8 +361,15 @@ static void sb_check(Sandbox *sb, lua_State *L)
     }
 }
 
+/* lua_error, visibly never returning (for the compiler and the analyzers). */
+_Noreturn static void sb_throw(lua_State *L)
+{
+    lua_error(L);
+    abort(); /* lua_error longjmps: never reached */
+}
+
 /* Raises the abort message at the position of stack level `level`. */
-static int sb_raise_abort(lua_State *L, int level)
+_Noreturn static void sb_raise_abort(lua_State *L, int level)
 {
     Sandbox *sb = sandbox_of(L);
     luaL_where(L, level);
@@ -371,7 +381,7 @@ static int sb_raise_abort(lua_State *L, int level)
     }
     lua_pushstring(L, sb->abort_msg);
     lua_concat(L, 2);
-    return lua_error(L);
+    sb_throw(L);
 }
 
 static void sb_hook(lua_State *L, lua_Debug *ar)
@@ -487,24 +497,40 @@ static bool sb_is_overflow(lua_State *L, int status, int idx)
     return strstr(m, "stack overflow") != NULL;
 }
 
-static void sb_trip_overflow(Sandbox *sb)
+/* A full stack as a limit. why is Lua's message when there is one: its
+ * luaL_checkstack form, "stack overflow (string slice too long)", names
+ * values asked for at once, not nesting, and keeps its words. */
+static void sb_trip_overflow(Sandbox *sb, const char *why)
 {
-    char msg[160];
-    snprintf(msg, sizeof msg, "stack overflow (more than %d nested calls): endless recursion?",
-             sb->limits.depth);
+    char msg[200];
+    const char *at = why ? strstr(why, "stack overflow (") : NULL;
+    const char *end = at ? strchr(at, ')') : NULL;
+    if (at && end && end - at < 120)
+        snprintf(msg, sizeof msg, "%.*s: more values at once than the Lua stack holds",
+                 (int)(end - at + 1), at);
+    else
+        snprintf(msg, sizeof msg, "stack overflow (more than %d nested calls): endless recursion?",
+                 sb->limits.depth);
     sb_trip(sb, msg);
 }
 
+/* Nesting through C (sb_cstack_deep) as a limit. */
+static void sb_trip_cstack(Sandbox *sb)
+{
+    sb_trip(sb, "C stack overflow (calls nested too deep through C: coroutines closing "
+                "coroutines, callbacks calling back): endless recursion?");
+}
+
 /* A memory error caught by the script is an abort too: the cap stands. */
-static int sb_raise_memory(lua_State *L)
+_Noreturn static void sb_raise_memory(lua_State *L)
 {
     Sandbox *sb = sandbox_of(L);
     sb_trip_memory(sb);
     if (sb->last_line[0]) { /* where the block was refused, noted by the allocator */
         lua_pushfstring(L, "%s: %s", sb->last_line, sb->abort_msg);
-        return lua_error(L);
+        sb_throw(L);
     }
-    return luaL_error(L, "%s", sb->abort_msg);
+    sandbox_error(L, "%s", sb->abort_msg);
 }
 
 /* After a protected call or resume failed with the error at idx: raises
@@ -515,14 +541,14 @@ static void sb_reraise_limits(lua_State *L, int status, int idx)
     if (status == LUA_ERRMEM || sb->mem_tripped)
         sb_raise_memory(L);
     if (!sb->aborting && sb_is_overflow(L, status, idx))
-        sb_trip_overflow(sb);
+        sb_trip_overflow(sb, lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL);
     if (sb->aborting) {
         lua_pushvalue(L, idx);
         if (!strstr(lua_tostring(L, -1) ? lua_tostring(L, -1) : "", sb->abort_msg)) {
             lua_pop(L, 1);
             sb_raise_abort(L, 1);
         }
-        lua_error(L);
+        sb_throw(L);
     }
 }
 
@@ -545,8 +571,10 @@ static void sb_check_depth(lua_State *L)
 {
     Sandbox *sb = sandbox_of(L);
     lua_Debug deep;
-    if (!sb->aborting && (lua_getstack(L, sb->limits.depth, &deep) || sb_cstack_deep(sb)))
-        sb_trip_overflow(sb);
+    if (!sb->aborting && lua_getstack(L, sb->limits.depth, &deep))
+        sb_trip_overflow(sb, NULL);
+    else if (!sb->aborting && sb_cstack_deep(sb))
+        sb_trip_cstack(sb);
     if (sb->aborting)
         sb_raise_abort(L, 1);
 }
@@ -1441,7 +1469,7 @@ static int sb_metered(lua_State *L)
     sb_check_depth(L);
     if (sb_line_sink)
         sb_note_line(sandbox_of(L), L, NULL, 1);
-    double units = cost ? cost(L) : (double)lua_gettop(L) + 1.0;
+    double units = (cost ? cost(L) : (double)lua_gettop(L) + 1.0) + CALL_UNITS;
     sb_charge(L, units, name);
     if (sb_call_hook)
         sb_call_hook(name);
@@ -1736,6 +1764,19 @@ static bool has_position(const char *msg, size_t len, const char *prefix)
     return digits > 0 && i < len && msg[i] == ':';
 }
 
+/* Lua names a file of more than LUA_IDSIZE bytes by its tail ("...lessons/
+ * x.lua:3:"); messages name it as given, so editors and scripts find it. */
+static void sb_full_name(const Sandbox *sb, char *err, size_t err_len)
+{
+    size_t n = strlen(sb->short_src);
+    if (strcmp(sb->short_src, sb->name) == 0 || strncmp(err, sb->short_src, n) != 0 ||
+        err[n] != ':')
+        return;
+    char full[MSG_LEN + 256];
+    snprintf(full, sizeof full, "%s%s", sb->name, err + n);
+    msg_set(err, err_len, "%s", full);
+}
+
 /* Formats the error object on top of the stack (not popped) into err.
  * Runs no Lua code and allocates nothing in Lua. */
 static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
@@ -1787,6 +1828,7 @@ static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
     } else {
         msg_set(err, err_len, "%s: %s", sb->name, escaped);
     }
+    sb_full_name(sb, err, err_len);
 }
 
 /* ---- life cycle and entry points --------------------------------------- */
@@ -1936,7 +1978,7 @@ static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, 
         sb->where[0] = '\0';
         sb_format_error(sb, status, err, err_len);
         lua_settop(L, top);
-        if (!has_position(err, strlen(err), sb->short_src)) {
+        if (!has_position(err, strlen(err), sb->name)) {
             /* the parser's own limit ("C stack overflow") names no line */
             char msg[MSG_LEN];
             const char *m = err + strlen(sb->name);

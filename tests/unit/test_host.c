@@ -399,8 +399,8 @@ static void test_host_every_lesson_crosses_whole(void **state)
 {
     (void)state;
     static const char *const patterns[] = {
-        "lessons/*.lua",       "tests/lessons/exercises.lua", "tests/lessons/typos.lua",
-        "tests/e2e/lessons/*.lua", "tests/present/*.lua",     "tests/lessons/hostile/*.lua",
+        "lessons/*.lua",           "tests/lessons/exercises.lua", "tests/lessons/typos.lua",
+        "tests/e2e/lessons/*.lua", "tests/present/*.lua",         "tests/lessons/hostile/*.lua",
     };
     int files = 0;
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
@@ -426,8 +426,8 @@ typedef struct {
 static void test_host_comparison_finds_a_missing_member(void **state)
 {
     (void)state;
-    static const WireField all[] = {
-        WIRE_F_INT(Two, a, 0, 10), WIRE_F_STR(Two, s, 0), WIRE_F_INT(Two, forgotten, 0, 10)};
+    static const WireField all[] = {WIRE_F_INT(Two, a, 0, 10), WIRE_F_STR(Two, s, 0),
+                                    WIRE_F_INT(Two, forgotten, 0, 10)};
     static const WireField some[] = {WIRE_F_INT(Two, a, 0, 10), WIRE_F_STR(Two, s, 0)};
     Two x = {1, "same", 5}, y;
     Wire w;
