@@ -238,18 +238,18 @@ static bool host_seccomp(void)
                            SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
                            SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(read), 1, SCMP_A0(SCMP_CMP_EQ, 0));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(read), 1, SCMP_A0(SCMP_CMP_EQ, 0, 0));
     static const int writes[] = {SCMP_SYS(write), SCMP_SYS(writev)};
     for (size_t i = 0; i < 2; i++) {
-        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, writes[i], 1, SCMP_A0(SCMP_CMP_EQ, 0));
-        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, writes[i], 1, SCMP_A0(SCMP_CMP_EQ, 2));
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, writes[i], 1, SCMP_A0(SCMP_CMP_EQ, 0, 0));
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, writes[i], 1, SCMP_A0(SCMP_CMP_EQ, 2, 0));
     }
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0),
-                           SCMP_A1(SCMP_CMP_EQ, RLIMIT_CPU));
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0),
-                           SCMP_A2(SCMP_CMP_EQ, 0)); /* reading a limit */
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0, 0),
+                           SCMP_A1(SCMP_CMP_EQ, RLIMIT_CPU, 0));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0, 0),
+                           SCMP_A2(SCMP_CMP_EQ, 0, 0)); /* reading a limit */
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-                           SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self));
+                           SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self, 0));
     if (rc == 0)
         rc = seccomp_load(ctx);
     seccomp_release(ctx);

@@ -429,7 +429,11 @@ static void test_host_comparison_finds_a_missing_member(void **state)
     static const WireField all[] = {WIRE_F_INT(Two, a, 0, 10), WIRE_F_STR(Two, s, 0),
                                     WIRE_F_INT(Two, forgotten, 0, 10)};
     static const WireField some[] = {WIRE_F_INT(Two, a, 0, 10), WIRE_F_STR(Two, s, 0)};
-    Two x = {1, "same", 5}, y;
+    Two x, y; /* zeroed whole, padding too, as calloc'ed Lessons are */
+    memset(&x, 0, sizeof x);
+    x.a = 1;
+    x.s = "same";
+    x.forgotten = 5;
     Wire w;
     wire_init(&w);
     wire_put_struct(&w, &x, some, WIRE_N(some));
