@@ -559,12 +559,6 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
     }
 }
 
-void lesson_api_push_scenario_result(lua_State *L, const Scenario *s)
-{
-    lesson_api_push_result(L, scenario_result(s), scenario_cluster(s), scenario_mapping(s),
-                           scenario_workload(s)->micro_batch, scenario_start_result(s));
-}
-
 /* What one scalelab.step costs beyond the meter's charge for its arguments:
  * building the cluster and a step evaluation take about 10 us, some 2,500
  * instructions' time. */

@@ -41,10 +41,6 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
 void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c, const Mapping *m,
                             int mb, const StepResult *start);
 
-/* Pushes the table goal and debrief functions see for a scenario's current
- * state: lesson_api_push_result with its cluster, mapping and start. */
-void lesson_api_push_scenario_result(lua_State *L, const Scenario *s);
-
 /* Clusters, workloads and mappings of pages, sent from the lesson host to
  * scalelab (wire.h): the cluster as its preset and the fields a lesson may
  * set, built again and checked by the receiving end; the workload likewise;

@@ -79,6 +79,7 @@ struct Sandbox {
     char last_line[LUA_IDSIZE + 16]; /* last position the hook saw (memory errors) */
     char *source;                    /* text of the last chunk run, for line lookups */
     size_t source_len;
+    unsigned hooks;                      /* hook calls, for sampling the line (sb_hook) */
     uintptr_t cstack_base;               /* C stack address when the entry point started */
     size_t cstack_max;                   /* C stack an entry point may use (sb_cstack_deep) */
     lua_CFunction raw_error, raw_assert; /* handed out unmetered on purpose (sb_meter_results) */
@@ -387,7 +388,7 @@ _Noreturn static void sb_raise_abort(lua_State *L, int level)
 static void sb_hook(lua_State *L, lua_Debug *ar)
 {
     Sandbox *sb = sandbox_of(L);
-    if (sb_line_sink)
+    if (sb_line_sink && (++sb->hooks & 15) == 0) /* every 4,000 instructions */
         sb_note_line(sb, L, ar, 0);
     sb->budget -= HOOK_EVERY;
     sb_check(sb, L);

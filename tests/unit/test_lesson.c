@@ -240,8 +240,8 @@ static void test_lesson_hostile_files(void **state)
     static const Problem goals[] = {
         {19, "string.find: pattern too costly"},
         {21, "\\x1b[2J\\x1b]0;pwned\\x07 cleared"},
-        {22, "instruction limit reached"},
-        {23, "instruction limit reached"},
+        {22, "limit reached"}, /* the instruction or the time limit: on a loaded */
+        {23, "limit reached"}, /* machine or under a sanitizer, time trips first */
     };
     expect_problems("goals.lua", goals, 4);
     expect_problem("wrong_type.lua", 2, "must return a table");
@@ -518,6 +518,17 @@ static bool has_raw_control(const char *s)
     return false;
 }
 
+/* Whether s holds one of the '|'-separated words of alternatives. */
+static bool has_one_of(const char *s, const char *alternatives)
+{
+    char words[200];
+    snprintf(words, sizeof words, "%s", alternatives);
+    for (char *w = strtok(words, "|"); w; w = strtok(NULL, "|"))
+        if (strstr(s, w))
+            return true;
+    return !alternatives[0];
+}
+
 /* The third round of hostile files: each through `check` (within 3 s) and
  * the listing's loader (within 2 s), its first problem at its line with
  * its words (line 0: the file passes), no raw control or bidirectional
@@ -572,7 +583,7 @@ static void test_lesson_hostile_round_three(void **state)
         {"escape_routes.lua", 7, "'os.execute' is not available in lessons"},
         {"wrap_flood.lua", 3, "memory limit reached (64 MB)"},
         {"byte_slice.lua", 4, "stack overflow (string slice too long): more values at once"},
-        {"cluster_tostring_loop.lua", 4, "scalelab.cluster.__tostring: too costly"},
+        {"cluster_tostring_loop.lua", 4, "scalelab.cluster.__tostring: too costly|time limit"},
         {"pages_4mb.lua", 6, "pages[195]: 'text': the lesson's texts pass 4 MB in all"},
         {"huge_diagrams.lua", 0, ""},
         {"scenario_too_big.lua", 4, "131080 GPUs is too many for a scenario"},
@@ -602,7 +613,7 @@ static void test_lesson_hostile_round_three(void **state)
         snprintf(want, sizeof want, "%s:%d: ", path, cases[i].line);
         bool ok = cases[i].line == 0 ? n == 0
                                      : n > 0 && strncmp(r.lines[0], want, strlen(want)) == 0 &&
-                                           strstr(r.lines[0], cases[i].needle);
+                                           has_one_of(r.lines[0], cases[i].needle);
         for (int k = 0; k < n && k < 8; k++)
             ok = ok && !has_raw_control(r.lines[k]);
         ok = ok && !has_raw_control(err) && check_s < 3.0 * tl_slowdown() &&
