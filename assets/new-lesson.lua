@@ -1,7 +1,7 @@
 -- @TITLE@: a scalelab lesson (made by 'scalelab new' from assets/new-lesson.lua).
 -- Change it page by page and run 'scalelab check FILE' after each change;
 -- 'scalelab FILE' opens it in the program, which reloads it when you save.
--- The whole format and every scalelab.* function: lessons/AUTHORING.md.
+-- The whole format and every scalelab.* function: @GUIDE@
 --
 -- Sources: name the public source of every figure you type in. The figures
 -- below come from the presets (assets/presets.lua names the source of each).

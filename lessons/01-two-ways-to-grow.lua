@@ -4,8 +4,12 @@
 -- source there). Llama 3 405B has 405 billion parameters as published (Llama 3
 -- Herd paper, Meta, 2024, Table 3); the preset computes its count from the
 -- shape, which differs by a fraction of a percent. Weights in BF16 take 2 bytes
--- per parameter, FP8 one; training state with mixed-precision Adam about 16
--- (EleutherAI, "Transformer Math 101", 2023).
+-- per parameter, FP8 one. Training state, as Megatron-LM's mixed precision
+-- keeps it: BF16 weights 2 + FP32 gradients 4 + FP32 master weights and two
+-- Adam moments 12 = 18 bytes per parameter (Megatron-LM distributed-optimizer
+-- docs; MODEL-FACTS.md §8, which also gives the 16 of BF16 gradients). The
+-- lesson reads the three figures off one step of the model, so it teaches the
+-- rule the model (src/model/step.c, step_memory) uses.
 -- The history of the terms (1990s-2000s server and database design) is general
 -- computing knowledge; see any text on vertical vs horizontal scaling.
 -- ZeRO-3 / FSDP shards the weights over the data-parallel ranks and gathers
@@ -25,6 +29,22 @@ local nvl = scalelab.system("gb200-nvl72")
 local weights_bytes = LLAMA3_405B_PARAMS * BF16_BYTES
 local gpus_for_weights = math.ceil(weights_bytes / h100.hbm_bytes)
 
+-- The training state per parameter, read off the model: one GPU holding all
+-- of Llama 3 8B, no sharding, so each memory part divided by the parameter
+-- count is that part's bytes per parameter.
+local m8 = scalelab.model("llama3-8b")
+local probe = scalelab.step { cluster = { system = "dgx-h100", gpus = 8 },
+  workload = { model = "llama3-8b", batch = 8, mb = 1 },
+  mapping = { tp = 1, pp = 1, dp = 8, zero = 0 } }
+local W_B = probe.memory.weights / m8.params      -- 2: BF16 weights
+local G_B = probe.memory.grads / m8.params        -- 4: FP32 gradients
+local O_B = probe.memory.optimizer / m8.params    -- 12: FP32 master, two moments
+local STATE_B = W_B + G_B + O_B
+
+-- The predict page: Llama 3 70B's whole training state.
+local m70 = scalelab.model("llama3-70b")
+local state70 = m70.params * STATE_B
+
 -- The lesson 9 comparison, previewed: DeepSeek-V3 (a mixture of experts) with
 -- expert parallelism 64 on 128 GPUs; ZeRO-3 so the model fits in HBM.
 local servers = { system = "dgx-b200", gpus = 128 }
@@ -43,7 +63,13 @@ local V = {
   big_weights = U.format("bytes", weights_bytes),
   gpus_for_weights = gpus_for_weights,
   fp8_gpus = math.ceil(LLAMA3_405B_PARAMS / h100.hbm_bytes),
-  state_gpus = math.ceil(LLAMA3_405B_PARAMS * 16 / h100.hbm_bytes),
+  fp32_gpus = math.ceil(LLAMA3_405B_PARAMS * 4 / h100.hbm_bytes),
+  state_gpus = math.ceil(LLAMA3_405B_PARAMS * STATE_B / h100.hbm_bytes),
+  w_b = string.format("%.0f", W_B), g_b = string.format("%.0f", G_B),
+  o_b = string.format("%.0f", O_B), state_b = string.format("%.0f", STATE_B),
+  big_state = U.format("bytes", LLAMA3_405B_PARAMS * STATE_B),
+  p70 = string.format("%.1f billion", m70.params / 1e9),
+  state70 = U.format("bytes", state70),
   floor_gpus = math.floor(weights_bytes / h100.hbm_bytes),
   dgx_domain = dgx.domain_gpus,
   nvl_domain = nvl.domain_gpus,
@@ -68,10 +94,12 @@ is what this course is about.
 
     { kind = "text", steps = "paragraphs", title = "Why one GPU is not enough", text = fill([[
 # Big models need many GPUs
-Llama 3 405B has 405 billion parameters. At 2 bytes each its
-weights alone fill {big_weights}, and one H100 holds {h100_mem}.
-Training also keeps gradients and optimizer state, several times
-more again.
+Llama 3 405B has 405 billion parameters. At 2 bytes each (BF16)
+its weights alone fill {big_weights}, and one H100 holds {h100_mem}.
+Training keeps more for every parameter: an FP32 gradient ({g_b}
+bytes) and, for the Adam optimizer, an FP32 master copy and two
+running averages ({o_b} bytes). With the weights that is {state_b} bytes
+per parameter, {big_state} for this model.
 
 So one model is trained on many chips at once, each doing part of
 the work, all kept in step: *distributed training*. A run that a
@@ -124,15 +152,19 @@ servers, {srv_step} per step. Right: NVL72 racks, {rack_step}.
       left = { label = "16 x 8-GPU servers", cluster = servers, mapping = moe_map },
       right = { label = "2 x NVL72 racks", cluster = racks, mapping = moe_map } },
 
-    { kind = "predict", title = "Your estimate: the weights",
-      text = [[
-Llama 3 405B has 405 billion parameters. It is stored in BF16,
-which uses 2 bytes per parameter. Count only the weights: no
-gradients, no optimizer state, no activations.
-]],
-      question = "How much memory do the weights take?",
-      unit = "B", answer = weights_bytes, tolerance = 0.1,
-      formula = "405e9 parameters x 2 bytes = " .. V.big_weights },
+    { kind = "predict", title = "Your estimate: a training state", text = fill([[
+Llama 3 70B has {p70} parameters and trains the way Llama 3
+405B does: for each parameter a BF16 weight, an FP32 gradient, and
+Adam's FP32 master copy and two running averages. Leave the
+activations out.
+]], V),
+      question = "How much memory does its whole training state take?",
+      unit = "B", answer = state70, tolerance = 0.15,
+      terms = { { name = "the BF16 weights", value = m70.params * W_B },
+                { name = "the FP32 gradients", value = m70.params * G_B },
+                { name = "the optimizer state", value = m70.params * O_B } },
+      formula = fill("{p} x ({w} + {g} + {o}) bytes = {t}", { p = V.p70, w = V.w_b, g = V.g_b,
+        o = V.o_b, t = V.state70 }) },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = [[
 # What to keep
@@ -158,8 +190,10 @@ gradients or optimizer state?
           explain = "That rounds the division down: the last few gigabytes still need a GPU." },
         { text = tostring(V.fp8_gpus) .. " GPUs", correct = false,
           explain = "That counts one byte per parameter, as FP8 would. The question says BF16." },
+        { text = tostring(V.fp32_gpus) .. " GPUs", correct = false,
+          explain = "That counts 4 bytes per parameter, as FP32 would. BF16 takes 2." },
         { text = tostring(V.state_gpus) .. " GPUs", correct = false,
-          explain = "That counts about 16 bytes per parameter: the full training state, not the weights alone." },
+          explain = "That counts all " .. V.state_b .. " bytes per parameter of training, not the weights alone." },
       } },
 
     { kind = "quiz", title = "Check: which is which?", text = [[
@@ -168,15 +202,18 @@ one NVLink domain. It keeps the same total number of GPUs.
 What has it done?
 ]],
       choices = {
-        { text = "Scaled up: the tightly linked unit grew from 8 to 72 GPUs.",
+        { text = "Scaled up: its fast unit grew from 8 GPUs to 72.",
           correct = true,
-          explain = "The GPU count is unchanged; the fast domain grew." },
-        { text = "Scaled out: it has more GPUs on the network.",
+          explain = "The GPU count is unchanged; the tightly linked domain grew." },
+        { text = "Scaled out: it now has more GPUs on the network.",
           correct = false,
-          explain = "The total did not change. Scale-out means adding units to the network." },
-        { text = "Nothing that matters: the GPU count is the same.",
+          explain = "The total did not change. Scale-out adds units to the network." },
+        { text = "Nothing that matters: the GPU count is still the same.",
           correct = false,
           explain = "The wiring changed: groups that talk a lot can now stay on fast links." },
+        { text = "Scaled across: it merged separate machines into bigger ones.",
+          correct = false,
+          explain = "Scale-across links whole data centers; these racks sit in one building." },
       } },
 }
 

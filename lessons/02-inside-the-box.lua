@@ -18,12 +18,15 @@ local fill = scalelab.fill
 
 local a100 = scalelab.system("dgx-a100")
 local h100 = scalelab.system("dgx-h100")
-local b200 = scalelab.system("dgx-b200")
 
+-- NVLink links per GPU: 12 on the A100 (NVLink 3), 18 on the H100 (NVLink 4)
+-- and the B200 (NVLink 5): jax-ml/scaling-book gpus.md NVLink table.
+local LINKS = { ["dgx-a100"] = 12, ["dgx-h100"] = 18 }
 local function row(s)
-  return string.format("%s, %s: %s each way (%s both); NIC %s",
-    s.name, s.up_link, U.format("bandwidth", s.up_bytes_per_s),
-    U.format("bandwidth", 2 * s.up_bytes_per_s), U.bits(s.out_bytes_per_s))
+  local n = LINKS[s.id]
+  return string.format("%s (%s): %d x %s = %s each way; NIC %s",
+    s.name, s.up_link, n, U.format("bandwidth", s.up_bytes_per_s / n),
+    U.format("bandwidth", s.up_bytes_per_s), U.bits(s.out_bytes_per_s))
 end
 
 local bar = scalelab.step { cluster = { system = "dgx-h100", gpus = 8 },
@@ -34,7 +37,11 @@ local bar = scalelab.step { cluster = { system = "dgx-h100", gpus = 8 },
 local m70 = scalelab.model("llama3-70b")
 local ar_bytes = m70.seq * m70.hidden * 2
 local ar_n = h100.domain_gpus
-local ar_s = 2 * (ar_n - 1) / ar_n * ar_bytes / h100.up_bytes_per_s
+local ar_bw_s = 2 * (ar_n - 1) / ar_n * ar_bytes / h100.up_bytes_per_s
+-- A ring all-reduce takes 2(n - 1) steps, each at least one NVLink hop
+-- (the preset's per-hop latency, from NCCL's tuning tables).
+local ar_lat_s = 2 * (ar_n - 1) * h100.up_lat_s
+local ar_s = ar_lat_s + ar_bw_s
 
 -- Scenario: Llama 3 8B on one DGX H100 with TP 8, in one air-cooled server
 -- slot (the DGX H100's power). A server with more HBM per GPU lets TP shrink
@@ -59,6 +66,9 @@ local box_moves = { "system " .. box_best.a, table.unpack(scalelab.moves("tp", 8
 local function kw(w) return string.format("%.1f kW", w / 1e3) end
 local box_start = scalelab.step { cluster = box, workload = box_wl, mapping = box_map }
 
+-- The calc quiz: a 10 GB checkpoint shard copied to a peer GPU.
+local CP_BYTES = 10e9
+
 local V = {
   box_target = U.format("time", box_target), slot = kw(SLOT_W),
   box_step = U.format("time", box_start.step_s),
@@ -66,9 +76,12 @@ local V = {
   ar_mb = U.format("bytes", ar_bytes), ar_t = U.format("time", ar_s),
   ar_seq = m70.seq, ar_hidden = m70.hidden, ar_n = ar_n,
   ar_bw = U.format("bandwidth", h100.up_bytes_per_s),
-  link_gb = U.format("bandwidth", h100.up_bytes_per_s / 18),
-  two_dir = U.format("bandwidth", 2 * h100.up_bytes_per_s),
-  board = U.format("bandwidth", h100.domain_gpus * h100.up_bytes_per_s),
+  ar_hop = U.format("time", h100.up_lat_s), ar_steps = 2 * (ar_n - 1),
+  cp_size = U.format("bytes", CP_BYTES),
+  cp_t = U.format("time", CP_BYTES / h100.up_bytes_per_s),
+  cp_both = U.format("time", CP_BYTES / (2 * h100.up_bytes_per_s)),
+  cp_nic = U.format("time", CP_BYTES / h100.out_bytes_per_s),
+  cp_bits = U.format("time", CP_BYTES * 8 / h100.up_bytes_per_s),
   tp_pct = string.format("%.0f", 100 * bar.breakdown.tp_s / bar.step_s),
   n = h100.domain_gpus,
   switches = h100.up_switches,
@@ -78,8 +91,7 @@ local V = {
   out = U.format("bandwidth", h100.out_bytes_per_s),
   outbits = U.bits(h100.out_bytes_per_s),
   ratio = string.format("%.0f", h100.up_bytes_per_s / h100.out_bytes_per_s),
-  growth = string.format("%.0f", b200.up_bytes_per_s / a100.up_bytes_per_s),
-  row_a = row(a100), row_h = row(h100), row_b = row(b200),
+  row_a = row(a100), row_h = row(h100),
 }
 
 local lesson = {
@@ -129,18 +141,17 @@ with little software in the way: ideal for talk-heavy work.
 ]], V) },
 
     { kind = "text", steps = "paragraphs", title = "Three generations", text = fill([[
-# Per-GPU bandwidth, from the presets
+# Per-GPU bandwidth: links x rate, from the presets
 - {row_a}
 - {row_h}
-- {row_b}
 
-From A100 to B200, NVLink per GPU grew {growth}x. The network
-card per GPU grows too, but stays far behind:
-on the DGX H100, {up} per direction inside the box against
-{out} ({outbits}) out of it, about {ratio}x less.
+NVLink 5, in the B200, keeps 18 links per GPU and doubles what
+each one carries. The network card per GPU grows too, but stays
+far behind: on the DGX H100, {up} per direction inside the box
+against {out} ({outbits}) out of it, about {ratio}x less.
 
-Vendors print the "both directions" figure ({up2} here). Keep
-that in mind: lesson 5 comes back to it.
+Vendors print NVLink with both directions added, twice the
+figures above. Keep that in mind: lesson 5 comes back to it.
 ]], V) },
 
     { kind = "diagram", title = "Where the time goes", view = "bar",
@@ -199,12 +210,17 @@ memory allows, and more HBM per GPU allows less.
     { kind = "predict", title = "Your estimate: one all-reduce", text = fill([[
 Llama 3 70B with TP {ar_n} on one DGX H100. One TP all-reduce sums a
 sequence of activations: {ar_seq} x {ar_hidden} BF16 values = {ar_mb}.
-A ring all-reduce makes each GPU send 2 x (n - 1) / n of the data,
-at {ar_bw} per GPU each way. Assume the ideal ring.
+A ring all-reduce takes 2 x (n - 1) steps of at least one hop each
+({ar_hop} a hop), and each GPU sends 2 x (n - 1) / n of the data at
+{ar_bw} each way.
 ]], V),
       question = "How long does one all-reduce take?",
       unit = "s", answer = ar_s, tolerance = 0.2,
-      formula = "2 x " .. (ar_n - 1) .. "/" .. ar_n .. " x " .. V.ar_mb .. " / " .. V.ar_bw .. " = " .. V.ar_t },
+      slips = { "bits", "directions" },   -- 450 GB/s read as gigabits; 900, both ways
+      terms = { { name = "the bandwidth term", value = ar_bw_s },
+                { name = "the hop latencies", value = ar_lat_s } },
+      formula = V.ar_steps .. " x " .. V.ar_hop .. " + 2 x " .. (ar_n - 1) .. "/" .. ar_n ..
+        " x " .. V.ar_mb .. " / " .. V.ar_bw .. " = " .. V.ar_t },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
@@ -216,37 +232,38 @@ at {ar_bw} per GPU each way. Assume the ideal ring.
   {out} out of it, so tensor-parallel work stays inside.
 ]], V) },
 
-    { kind = "quiz", title = "Check: per-GPU NVLink", calc = true, text = fill([[
-An H100 has 18 NVLink 4 links, each {link_gb} per direction. What is
-one GPU's NVLink bandwidth in one direction?
+    { kind = "quiz", title = "Check: a copy in the box", calc = true, text = fill([[
+A GPU of a DGX H100 copies a {cp_size} checkpoint shard to another GPU
+of the same server, over NVLink, in one direction. About how long
+does the copy take, when nothing else uses the links?
 ]], V),
       choices = {
-        { text = V.up, correct = true,
-          explain = "18 links x " .. V.link_gb .. ", counting one direction." },
-        { text = V.two_dir, correct = false,
-          explain = "That adds both directions, the figure on vendor sheets; the question asks one way." },
-        { text = V.link_gb, correct = false,
-          explain = "That is a single link; a GPU drives all 18 of them at once." },
-        { text = V.board, correct = false,
-          explain = "That sums all eight GPUs of the board, not one GPU." },
+        { text = V.cp_t, correct = true,
+          explain = V.cp_size .. " / " .. V.up .. ", the rate of one direction." },
+        { text = V.cp_both, correct = false,
+          explain = "That uses " .. V.up2 .. ", both directions added; one copy uses one." },
+        { text = V.cp_nic, correct = false,
+          explain = "That sends it through the NIC at " .. V.out .. "; inside the box it stays on NVLink." },
+        { text = V.cp_bits, correct = false,
+          explain = "That reads " .. V.up .. " as gigabits; NVLink is quoted in bytes." },
       } },
 
     { kind = "quiz", title = "Check: memory-semantic", text = [[
 What makes NVLink "memory-semantic"?
 ]],
       choices = {
-        { text = "A GPU can load from and store to a peer GPU's memory directly.",
+        { text = "A GPU reads and writes a peer GPU's memory with its own loads and stores.",
           correct = true,
-          explain = "No packets for software to build: the GPUs share data almost as one." },
-        { text = "It keeps every GPU's caches coherent with its peers' caches.",
+          explain = "No messages for software to build: the GPUs share data almost as one." },
+        { text = "Every GPU's caches are kept coherent with its peers' caches, as in a CPU.",
           correct = false,
-          explain = "GPUs do not snoop each other's caches; software orders peer writes with fences." },
-        { text = "The host CPU copies the data between the GPUs' memories.",
+          explain = "GPUs do not watch each other's caches; software orders peer writes with fences." },
+        { text = "The host CPU copies the data between the GPUs' memories on their behalf.",
           correct = false,
           explain = "The CPU is not on the path: the GPUs' own instructions reach the peer." },
-        { text = "It only works between GPUs on different servers.",
+        { text = "Software packs the data into messages that the far GPU unpacks, as a NIC does.",
           correct = false,
-          explain = "NVLink here joins the GPUs inside one server; other servers are reached by NIC." },
+          explain = "That is how a network moves data; over NVLink the loads and stores go through." },
       } },
   },
 }

@@ -30,6 +30,12 @@ local gpu3 = scalelab.gpu(g3.gpu_id)
 local per_gpu_both = 2 * g3.up_bytes_per_s
 local aggregate = g3.domain_gpus * per_gpu_both
 
+-- The calc quiz: the same sum for the next rack, Vera Rubin NVL72 (NVLink 6,
+-- 3.6 TB/s per GPU both ways; NVIDIA's figure for the rack is 260 TB/s).
+local vr = scalelab.system("vera-rubin-nvl72")
+local vr_both = 2 * vr.up_bytes_per_s
+local vr_aggregate = vr.domain_gpus * vr_both
+
 local function kw(w)
   return string.format(w < 100e3 and "%.1f kW" or "%.0f kW", w / 1000)
 end
@@ -64,9 +70,15 @@ local V = {
   per_dir = U.format("bandwidth", g3.up_bytes_per_s),
   aggregate = U.format("bandwidth", aggregate),
   aggregate_exact = string.format("%.1f TB/s", aggregate / 1e12),
-  one_way = U.format("bandwidth", aggregate / 2),
-  board = U.format("bandwidth", 8 * per_gpu_both),
-  in_bits = U.format("bandwidth", aggregate / 8),
+  vr_name = vr.name, vr_n = vr.domain_gpus, vr_link = vr.up_link,
+  vr_dir = U.format("bandwidth", vr.up_bytes_per_s),
+  vr_both = U.format("bandwidth", vr_both),
+  vr_aggregate = U.format("bandwidth", vr_aggregate),
+  vr_one_way = U.format("bandwidth", vr_aggregate / 2),
+  vr_board = U.format("bandwidth", 8 * vr_both),
+  vr_in_bits = U.format("bandwidth", vr_aggregate / 8),
+  rack_gpu_w = kw(g2.domain_power_w / g2.domain_gpus),
+  air_gpu_w = kw(air_rack_w / (DGX_PER_AIR_RACK * dgx.domain_gpus)),
   switches = g3.up_switches,
   hbm_rack = U.format("bytes", g3.domain_gpus * gpu3.hbm_bytes),
   pf_rack = U.format("flops", g3.domain_gpus * gpu3.bf16_flops),
@@ -170,15 +182,16 @@ what the building must supply: kilowatts per rack, a cooling
 plant, floor strength. Speed, cost and density are traded together.
 ]], V) },
 
-    { kind = "predict", title = "Your estimate: power per rack", text = fill([[
-An air-cooled rack holds {per_air} DGX H100 servers of {dgx_kw} each.
-
-One {name2} rack, liquid cooled, draws about {rack_kw}.
+    { kind = "predict", title = "Your estimate: power per GPU", text = fill([[
+One {name2} rack, liquid cooled, draws about {rack_kw}. It holds {n}
+GPUs with their CPUs, switch trays and pumps.
 ]], V),
-      question = "How many times the power of the air-cooled rack is the NVL72 rack?",
-      unit = "", answer = rack_ratio, tolerance = 0.15,
-      formula = V.rack_kw .. " / (" .. DGX_PER_AIR_RACK .. " x " .. V.dgx_kw .. ") = "
-        .. V.rack_ratio .. "x" },
+      question = "How much power is that for each GPU of the rack?",
+      unit = "W", answer = g2.domain_power_w / g2.domain_gpus, tolerance = 0.1,
+      slips = { per_rack = g2.domain_gpus },
+      formula = V.rack_kw .. " / " .. V.n .. " = " .. V.rack_gpu_w .. " per GPU, against " ..
+        V.air_gpu_w .. " in the air-cooled rack: a little more per GPU, but " ..
+        V.rack_ratio .. "x as much in one rack." },
 
     { kind = "scenario", title = "A power budget", text = fill([[
 144 H100s train Llama 3 70B at {start_tok} on {start_kw}. Budget {budget},
@@ -214,7 +227,7 @@ hold more HBM per GPU, so TP can shrink and talk less each layer.
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep
 - A rack-scale system is designed as one machine: {n} GPUs in one
-  NVLink domain, about {aggregate} inside it.
+  NVLink domain, about {aggregate} inside it (both directions).
 - Passive copper keeps it fast and cheap, and also fixes its size.
 - NVSwitch trays run the domain by themselves: no host CPU, NIC
   or network stack on the path.
@@ -223,19 +236,19 @@ hold more HBM per GPU, so TP can shrink and talk less each layer.
   DGX H100 servers, and it needs liquid cooling.
 ]], V) },
 
-    { kind = "quiz", title = "Check: the whole domain", calc = true, text = fill([[
-Each of the {n} GPUs of an NVL72 has {per_gpu} of NVLink, counting
-both directions. What is the whole domain's NVLink bandwidth, both
+    { kind = "quiz", title = "Check: the next rack", calc = true, text = fill([[
+Each of the {vr_n} GPUs of a {vr_name} rack has {vr_dir} of {vr_link}
+each way. What is the whole domain's NVLink bandwidth, both
 directions added, as the vendor quotes it?
 ]], V),
       choices = {
-        { text = V.aggregate, correct = true,
-          explain = V.n .. " GPUs x " .. V.per_gpu .. "." },
-        { text = V.one_way, correct = false,
+        { text = V.vr_aggregate, correct = true,
+          explain = V.vr_n .. " GPUs x " .. V.vr_both .. " (each way, doubled)." },
+        { text = V.vr_one_way, correct = false,
           explain = "That counts one direction only; the question adds both, as the vendor does." },
-        { text = V.board, correct = false,
+        { text = V.vr_board, correct = false,
           explain = "That is eight GPUs' worth, one server board, not the 72-GPU rack." },
-        { text = V.in_bits, correct = false,
+        { text = V.vr_in_bits, correct = false,
           explain = "That divides by 8 as if the per-GPU figure were in bits; it is in bytes." },
       } },
 
@@ -243,16 +256,16 @@ directions added, as the vendor quotes it?
 What mainly limits an NVL72 scale-up domain to one rack today?
 ]],
       choices = {
-        { text = "Copper links only carry NVLink rates over short distances.",
+        { text = "Copper cannot carry NVLink rates much past a rack.",
           correct = true,
           explain = "Longer reach needs optics, with their cost and power." },
-        { text = "NVLink 5 cannot address more than 72 GPUs.",
+        { text = "NVLink 5 can address no more than 72 GPUs in one domain.",
           correct = false,
           explain = "NVLink 5 is specified for domains of up to 576 GPUs." },
-        { text = "The host CPUs cannot route more traffic.",
+        { text = "The host CPUs cannot route any more NVLink traffic.",
           correct = false,
           explain = "Host CPUs are not on the NVLink path at all." },
-        { text = "Liquid cooling cannot reach a second rack.",
+        { text = "Liquid cooling loops cannot be shared by two racks.",
           correct = false,
           explain = "Cooling loops span whole rows of racks; the limit is on the links." },
       } },

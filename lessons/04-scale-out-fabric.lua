@@ -22,6 +22,7 @@ local g3 = scalelab.system("gb300-nvl72")
 local META_OVERSUB = 7
 local cross_pod = h.out_bytes_per_s / META_OVERSUB
 local rack_out = g2.domain_gpus * g2.out_bytes_per_s
+local rack3_out = g3.domain_gpus * g3.out_bytes_per_s -- the calc quiz
 
 -- Scenario: a 100 GbE cluster, 2 servers per leaf, 4:1 to the spine.
 local cluster = { system = "ethernet-100g", gpus = 128, oversub = 4 }
@@ -60,9 +61,11 @@ local V = {
   g3_up = U.format("bandwidth", g3.up_bytes_per_s),
   ratio = string.format("%.0f", g3.up_bytes_per_s / g3.out_bytes_per_s),
   rack_out = U.format("bandwidth", rack_out),
-  rack_both = U.format("bandwidth", 2 * rack_out),
-  rack_bits_as_bytes = U.format("bandwidth", rack_out * 8),
-  server_out = U.format("bandwidth", 8 * g2.out_bytes_per_s),
+  rack3_out = U.format("bandwidth", rack3_out),
+  rack3_both = U.format("bandwidth", 2 * rack3_out),
+  rack3_bits_as_bytes = U.format("bandwidth", rack3_out * 8),
+  server3_out = U.format("bandwidth", 8 * g3.out_bytes_per_s),
+  n3 = g3.domain_gpus,
   n = g2.domain_gpus, g2_bits = U.bits(g2.out_bytes_per_s),
   oversub = META_OVERSUB, cross_pod = U.format("bandwidth", cross_pod),
   start_step = U.format("time", start.step_s), start_dp = U.format("time", start.breakdown.dp_s),
@@ -210,17 +213,17 @@ keep the longer pipeline fed.
 ]], V) },
 
     { kind = "quiz", title = "Check: a rack's egress", calc = true, text = fill([[
-A GB200 NVL72 rack has {n} GPUs, each with one {g2_bits} NIC. How
+A GB300 NVL72 rack has {n3} GPUs, each with one {g3_bits} NIC. How
 much can the whole rack send into the fabric, in one direction?
 ]], V),
       choices = {
-        { text = V.rack_out, correct = true,
-          explain = V.n .. " x " .. V.g2_bits .. " / 8 bits per byte." },
-        { text = V.rack_bits_as_bytes, correct = false,
+        { text = V.rack3_out, correct = true,
+          explain = V.n3 .. " x " .. V.g3_bits .. " / 8 bits per byte." },
+        { text = V.rack3_bits_as_bytes, correct = false,
           explain = "That forgets to divide by 8: NIC speeds are in bits per second." },
-        { text = V.rack_both, correct = false,
+        { text = V.rack3_both, correct = false,
           explain = "That adds both directions; the question asks one way." },
-        { text = V.server_out, correct = false,
+        { text = V.server3_out, correct = false,
           explain = "That is eight NICs, one 8-GPU server, not the 72-GPU rack." },
       } },
 
@@ -231,7 +234,7 @@ What does RDMA let a network card do?
         { text = "Write into another machine's memory with no OS in between.",
           correct = true,
           explain = "It skips the software layers, so data moves sooner." },
-        { text = "Run the fabric at NVLink speed.",
+        { text = "Run the network at NVLink speed, since no software is in the way.",
           correct = false,
           explain = "RDMA removes software overhead; the wire still runs at the NIC's rate." },
         { text = "Remove the need for congestion control.",

@@ -7,6 +7,10 @@
 -- NVIDIA/nccl#1442 (quoted in MODEL-FACTS.md §1.1). 1 byte = 8 bits.
 -- GB200 NVL72 and DGX B200 pair the same NVLink 5 with 400 Gb/s ConnectX-7
 -- NICs (gb200-nvl72 and dgx-b200 presets), so their cliff is twice as deep.
+-- DGX A100 (NVLink 3, 600 GB/s both ways; HDR InfiniBand 200 Gb/s per GPU) and
+-- HGX H800 (NVLink cut to 400 GB/s both ways, the spec sheets' figure;
+-- DeepSeek-V3 §3.2.2 measured about 160 GB/s usable; NDR 400 Gb/s per GPU)
+-- come from their presets (assets/).
 -- Llama 3 405B (128 heads, 126 layers): Llama 3 Herd paper. With PP 1 the TP
 -- groups are data-parallel replicas: they meet once per step, in the gradient
 -- all-reduce (Narayanan et al., SC21, §3.3).
@@ -20,6 +24,17 @@ local out_dir = g3.out_bytes_per_s        -- per GPU, one direction
 
 local g2 = scalelab.system("gb200-nvl72")
 local ratio2 = g2.up_bytes_per_s / g2.out_bytes_per_s
+
+-- The predict page: the DGX A100's cliff. The vendor-sheet quiz: the H800's.
+local a1 = scalelab.system("dgx-a100")
+local h8 = scalelab.system("dgx-h800")
+local h8_fair = h8.up_bytes_per_s / h8.out_bytes_per_s
+local function ratio_text(x)
+  return (x >= 10 or x == math.floor(x)) and string.format("%.0f", x) or string.format("%.2g", x)
+end
+
+-- The calc quiz: 1 GB from a GPU of one GB300 rack to a GPU of the other.
+local COPY_BYTES = 1e9
 
 -- Scenario: Llama 3 405B on two GB300 racks with TP 16. 72 / 16 = 4.5, so one
 -- TP group straddles the racks; TP 8 alone no longer fits in HBM.
@@ -36,11 +51,22 @@ local V = {
   start_tp = U.format("time", start.breakdown.tp_s),
   target = U.format("time", target_s),
   ratio2 = string.format("%.0f", ratio2),
-  g2_up = U.format("bandwidth", g2.up_bytes_per_s),
-  g2_out_bits = U.bits(g2.out_bytes_per_s),
-  g2_out = U.format("bandwidth", g2.out_bytes_per_s),
-  wrong36 = string.format("%.0f", 2 * ratio2),
-  wrong_blind = string.format("%.2f", (2 * g2.up_bytes_per_s / 1e12) / (g2.out_bytes_per_s * 8 / 1e12)),
+  a1_both = U.format("bandwidth", 2 * a1.up_bytes_per_s), a1_link = a1.up_link,
+  a1_bits = U.bits(a1.out_bytes_per_s), a1_up = U.format("bandwidth", a1.up_bytes_per_s),
+  a1_out = U.format("bandwidth", a1.out_bytes_per_s),
+  a1_ratio = ratio_text(a1.up_bytes_per_s / a1.out_bytes_per_s),
+  h8_name = "H800", h8_both = U.format("bandwidth", 2 * h8.up_bytes_per_s),
+  h8_bits = U.bits(h8.out_bytes_per_s),
+  h8_up = U.format("bandwidth", h8.up_bytes_per_s), h8_out = U.format("bandwidth", h8.out_bytes_per_s),
+  h8_fair = ratio_text(h8_fair),
+  h8_printed = ratio_text(2 * h8.up_bytes_per_s / (8 * h8.out_bytes_per_s)),
+  h8_dirs = ratio_text(2 * h8_fair),
+  h8_bits_only = ratio_text(h8.up_bytes_per_s / (8 * h8.out_bytes_per_s)),
+  copy = U.format("bytes", COPY_BYTES),
+  copy_t = U.format("time", COPY_BYTES / out_dir),
+  copy_bits = U.format("time", COPY_BYTES / (8 * out_dir)),
+  copy_both = U.format("time", COPY_BYTES / (2 * out_dir)),
+  copy_up = U.format("time", COPY_BYTES / up_dir),
   up_both = U.format("bandwidth", 2 * up_dir),
   up_dir = U.format("bandwidth", up_dir),
   out_bits = U.bits(out_dir),
@@ -56,7 +82,8 @@ local V = {
 local lesson = {
   id = "bandwidth-cliff",
   title = "The bandwidth cliff",
-  summary = "1.8 TB/s inside, 100 GB/s outside: bits, bytes and directions.",
+  summary = U.format("bandwidth", up_dir) .. " inside, " .. U.format("bandwidth", out_dir) ..
+    " outside, each way: bits, bytes and directions.",
   track = "Part 1: Foundations",
   order = 5,
   minutes = 12,
@@ -67,7 +94,7 @@ If you remember one thing about AI clusters, make it this: know
 exactly where the scale-up domain ends and scale-out begins.
 
 On one side of that line, GPUs share memory-semantic NVLink. On
-the other, they share a network card each. The bandwidth does not
+the other, each GPU has one network card. The bandwidth does not
 fade gently across the line: it falls off a cliff.
 
 A training job that lets its chattiest traffic fall over that
@@ -115,14 +142,15 @@ Two GB300 NVL72 racks. Inside each: {up_dir} per GPU each way.
 Between them: {out_dir}. Each TP group of 8 sits in one rack.
 ]], V) },
 
-    { kind = "predict", title = "Your estimate: the drop", text = fill([[
-A GB300 NVL72 GPU has {up_both} of NVLink, both directions added,
-and one {out_bits} network card, quoted one way. Compare like with
-like: bytes, one direction.
+    { kind = "predict", title = "Your estimate: an older cliff", text = fill([[
+A DGX A100 GPU has {a1_both} of {a1_link}, both directions added,
+and one {a1_bits} HDR InfiniBand card, quoted one way. Compare
+like with like.
 ]], V),
-      question = "How many times less bandwidth does a GPU have outside the rack?",
-      unit = "", answer = up_dir / out_dir, tolerance = 0.1,
-      formula = V.up_dir .. " / " .. V.out_dir .. " = " .. V.ratio .. "x" },
+      question = "How many times less bandwidth does a GPU have outside its server?",
+      unit = "", answer = a1.up_bytes_per_s / a1.out_bytes_per_s, tolerance = 0.1,
+      slips = { "bits", "directions" },
+      formula = V.a1_up .. " / " .. V.a1_out .. " each way = " .. V.a1_ratio .. "x" },
 
     { kind = "text", steps = "paragraphs", title = "The task: a group over the edge", text = fill([[
 # One group over the edge
@@ -165,20 +193,24 @@ the pipeline stages hold the memory the smaller TP gave up.
       end,
       solution = { "tp 8", "pp 2" }, par = 2 },
 
-    { kind = "quiz", title = "Reading a vendor sheet", text = fill([[
-A slide says: "NVLink {up_both} per GPU vs {out_bits} networking:
-NVLink is {wrong18}x faster." What is the fair ratio?
+    { kind = "quiz", title = "Reading a vendor sheet", calc = true, text = fill([[
+A slide on {h8_name} servers: "NVLink {h8_both} per GPU vs {h8_bits}
+InfiniBand: inside and outside the server are the same speed."
+Per direction, in bytes, how much faster is NVLink really?
 ]], V),
       choices = {
-        { text = V.ratio .. "x: compare per direction, in bytes.",
+        { text = V.h8_fair .. "x: both figures in bytes, both one way.",
           correct = true,
-          explain = V.up_dir .. " vs " .. V.out_dir .. " each way." },
-        { text = V.wrong18 .. "x, as the slide says.",
+          explain = "Both in bytes, both one way: " .. V.h8_up .. " vs " .. V.h8_out .. "." },
+        { text = V.h8_printed .. "x, as the slide says: the two figures are equal.",
           correct = false,
-          explain = "The slide divides a both-ways figure by a one-way figure." },
-        { text = V.wrong2 .. "x: 1.8 divided by 0.8.",
+          explain = "The slide sets bytes, both ways, against bits, one way." },
+        { text = V.h8_dirs .. "x: the NIC's bits turned into bytes first.",
           correct = false,
-          explain = "That divides terabytes by gigabits: convert both to bytes first." },
+          explain = "The bytes are right, but the NVLink figure still adds both directions." },
+        { text = V.h8_bits_only .. "x: NVLink's figure halved to one direction.",
+          correct = false,
+          explain = "That halves NVLink but reads the NIC's gigabits as gigabytes." },
       } },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
@@ -193,20 +225,20 @@ NVLink is {wrong18}x faster." What is the fair ratio?
   whole job; the next lessons map work so it never happens.
 ]], V) },
 
-    { kind = "quiz", title = "Check: the other cliff", calc = true, text = fill([[
-A GB200 NVL72 GPU has the same NVLink, {g2_up} each way, with a
-network card of {g2_out_bits}. Per direction, how much less
-bandwidth does it have across the rack boundary?
+    { kind = "quiz", title = "Check: across the edge", calc = true, text = fill([[
+A GPU in one GB300 NVL72 rack sends {copy} to a GPU in the other
+rack, one direction, over its {out_bits} network card, with nothing
+else on the link. About how long does it take?
 ]], V),
       choices = {
-        { text = "About " .. V.ratio2 .. "x less.", correct = true,
-          explain = V.g2_up .. " vs " .. V.g2_out .. " each way." },
-        { text = "About " .. V.ratio .. "x less.", correct = false,
-          explain = "That is the GB300, whose NIC runs at " .. V.out_bits .. "; this one is half as fast." },
-        { text = "About " .. V.wrong36 .. "x less.", correct = false,
-          explain = "That divides a both-ways NVLink figure by a one-way NIC figure." },
-        { text = "About " .. V.wrong_blind .. "x less.", correct = false,
-          explain = "That divides the numbers as printed, terabytes by gigabits." },
+        { text = V.copy_t, correct = true,
+          explain = V.copy .. " / " .. V.out_dir .. ": the NIC's rate in bytes, one way." },
+        { text = V.copy_bits, correct = false,
+          explain = "That reads " .. V.out_bits .. " as gigabytes: divide the bits by 8 first." },
+        { text = V.copy_both, correct = false,
+          explain = "That adds the NIC's two directions; one transfer uses one." },
+        { text = V.copy_up, correct = false,
+          explain = "That is NVLink's rate, inside one rack; between racks the NIC sets it." },
       } },
   },
 }

@@ -7,8 +7,10 @@
 -- step of the parameters a GPU holds (SC21 §3.3.1); EP: 2 all-to-alls forward and
 -- 2 backward per MoE layer (DeepSeek-V3 technical report §3.2). Model shapes
 -- come from the workload presets (Llama 3 Herd paper; DeepSeek-V3 report).
--- BF16 = 2 bytes per element. Llama 3 70B has 70.6 billion parameters as
--- published (Meta model card). "DP talks once per step" holds for plain DP and
+-- BF16 = 2 bytes per element. Gradients are reduced in FP32, 4 bytes each, as
+-- Megatron-LM does by default with BF16 training (its grad_reduce_in_fp32;
+-- the model's DP term, src/model/step.c, sends 4 bytes per parameter too).
+-- Llama 3 70B has 70.6 billion parameters as published (Meta model card). "DP talks once per step" holds for plain DP and
 -- ZeRO-1/2; ZeRO-3/FSDP also all-gathers the weights in every layer (ZeRO,
 -- Rajbhandari et al., SC20; MODEL-FACTS.md §6.3). EP crosses the scale-out
 -- network in practice: DeepSeek-V3 used EP 64 over InfiniBand with routing
@@ -20,14 +22,18 @@ local fill = scalelab.fill
 local m = scalelab.model("llama3-70b")
 local moe = scalelab.model("deepseek-v3")
 local B = 2 -- bytes per BF16 element
+local GRAD_B = 4 -- bytes per FP32 gradient
 
 local act = m.seq * m.hidden * B            -- one micro-batch of 1 sequence
 local tp_per_layer = 4 * act                 -- 4 all-reduces per layer
-local grads = m.params * B                   -- gradient bytes of a full copy
+-- The predict page: the same count for GPT-3 175B.
+local g3 = scalelab.model("gpt3-175b")
+local g3_act = g3.seq * g3.hidden * B
+local g3_tp = 4 * g3_act * g3.layers
 local ep_dispatch = moe.seq * moe.topk * moe.hidden * B
 
 local LLAMA3_70B_PARAMS = 70.6e9 -- as published (Meta model card)
-local grads_pub = LLAMA3_70B_PARAMS * B
+local grads_pub = LLAMA3_70B_PARAMS * GRAD_B
 
 -- Scenario: an 8-stage pipeline fed 16 sequences per step in micro-batches of 2.
 local cluster = { system = "dgx-h100", gpus = 64 }
@@ -48,6 +54,8 @@ local V = {
   tp_layer = U.format("bytes", tp_per_layer),
   tp_all = U.format("bytes", tp_per_layer * m.layers),
   grads = U.format("bytes", grads_pub),
+  g3_name = g3.name, g3_layers = g3.layers, g3_seq = g3.seq, g3_hidden = g3.hidden,
+  g3_act = U.format("bytes", g3_act), g3_tp = U.format("bytes", g3_tp),
   moe_name = moe.name, topk = moe.topk, experts = moe.experts,
   ep_dispatch = U.format("bytes", ep_dispatch),
 }
@@ -67,9 +75,9 @@ its own slice of the batch. At the end of the step the gradients
 of all the copies are averaged with an *all-reduce*, so that every
 copy applies the same update and none drifts away from the rest.
 
-- What: gradients, one value per parameter.
-- How much: for {name} ({params} parameters) in BF16, {grads}
-  per copy per step.
+- What: gradients, one FP32 value (4 bytes) per parameter.
+- How much: for {name} ({params} parameters), {grads} per
+  copy per step.
 - How often: *once per step*, and much of it overlaps the backward
   pass. (ZeRO-3 and FSDP also gather weights in every layer.)
 
@@ -149,13 +157,17 @@ and the step time jumps.
 ]] },
 
     { kind = "predict", title = "Your estimate: TP traffic", text = fill([[
-{name} has {layers} layers; one sequence of activations is
-{seq} x {hidden} BF16 values = {act}. Tensor parallelism all-reduces
-that much 4 times per layer (2 forward, 2 backward).
+{g3_name} has {g3_layers} layers; one sequence of activations is
+{g3_seq} x {g3_hidden} BF16 values. Its tensor-parallel groups
+all-reduce that much in every layer, as Llama 3 70B's do.
 ]], V),
       question = "How many bytes do the TP all-reduces handle for one sequence?",
-      unit = "B", answer = tp_per_layer * m.layers, tolerance = 0.15,
-      formula = "4 x " .. V.act .. " x " .. m.layers .. " = " .. V.tp_all },
+      unit = "B", answer = g3_tp, tolerance = 0.15,
+      slips = { "fp32" },
+      terms = { { name = "the forward pass", value = g3_tp / 2 },
+                { name = "the backward pass", value = g3_tp / 2 } },
+      formula = fill("4 all-reduces x {seq} x {h} x 2 bytes ({act}) x {l} layers = {t}",
+        { seq = g3.seq, h = g3.hidden, act = V.g3_act, l = g3.layers, t = V.g3_tp }) },
 
     { kind = "scenario", title = "Shrink the bubble", text = fill([[
 TP 8 x PP 8 fed 16 sequences as micro-batches of 2: the bubble is

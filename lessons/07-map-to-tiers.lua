@@ -8,8 +8,10 @@
 -- EP across the scale-out network: DeepSeek-V3 trained with EP 64 over
 -- InfiniBand across 8 nodes, each token sent to at most 4 nodes, with the
 -- all-to-all overlapped with compute (DualPipe): DeepSeek-V3 technical report
--- §3.2. Static training state of about 16 bytes per parameter (mixed-precision
--- Adam): EleutherAI "Transformer Math 101".
+-- §3.2. Training state per parameter as Megatron-LM's mixed precision keeps it
+-- (BF16 weights 2 + FP32 gradients 4 + FP32 master weights and Adam moments
+-- 12 = 18 bytes; MODEL-FACTS.md §8), read off one step of the model so the
+-- page teaches the rule the model (src/model/step.c, step_memory) uses.
 
 local U = scalelab.units
 local fill = scalelab.fill
@@ -25,12 +27,24 @@ local good = scalelab.step { cluster = cluster, workload = workload, mapping = g
 -- The goal: within 10% of the step time of the well-mapped job.
 local target_s = good.step_s * 1.10
 
+-- Bytes per parameter of each part of the training state, read off the
+-- model: one copy of Llama 3 8B held whole by each GPU, no sharding.
+local m8 = scalelab.model("llama3-8b")
+local probe = scalelab.step { cluster = { system = "dgx-h100", gpus = 8 },
+  workload = { model = "llama3-8b", batch = 8, mb = 1 },
+  mapping = { tp = 1, pp = 1, dp = 8, zero = 0 } }
+local PART_B = { probe.memory.weights / m8.params, probe.memory.grads / m8.params,
+                 probe.memory.optimizer / m8.params }
+local STATE_B = PART_B[1] + PART_B[2] + PART_B[3]
+
 local m = scalelab.model("gpt3-175b")
-local state_per_gpu = m.params * 16 / (good_map.tp * good_map.pp)
+local share = good_map.tp * good_map.pp
+local state_per_gpu = m.params * STATE_B / share
 
 local V = {
   state_gpu = U.format("bytes", state_per_gpu),
-  state_half = U.format("bytes", 2 * state_per_gpu),
+  state_b = string.format("%.0f", STATE_B),
+  parts_b = string.format("%.0f + %.0f + %.0f", PART_B[1], PART_B[2], PART_B[3]),
   n = h.domain_gpus, gpus = cluster.gpus,
   up = U.format("bandwidth", h.up_bytes_per_s),
   out = U.format("bandwidth", h.out_bytes_per_s),
@@ -58,8 +72,8 @@ should be split:
 
 - *Tensor* parallelism talks inside every layer and stalls compute
   while it does: keep each TP group inside one scale-up domain.
-- *Expert* parallelism also talks every layer, but can be spread
-  over the network if the job hides the exchange (see below).
+- *Expert* parallelism also talks in every MoE layer, but can be
+  spread over the network if the job hides the exchange (below).
 - *Pipeline* parallelism sends small activations at stage edges:
   it can span the scale-out network.
 - *Data* parallelism reduces gradients once per step, overlapped
@@ -92,13 +106,18 @@ GPU and step: {good_up} on NVLink, {good_out} over the network.
 ]], V) },
 
     { kind = "predict", title = "Your estimate: memory per GPU", text = fill([[
-GPT-3 175B needs about 16 bytes per parameter for its weights,
-gradients and Adam state. With TP 8 x PP 8, each model copy is
-spread over 64 GPUs. Ignore activations and ZeRO.
+GPT-3 175B trains with mixed-precision Adam: {state_b} bytes per parameter
+({parts_b}: BF16 weights, FP32 gradients, FP32 optimizer state).
+With TP 8 x PP 8 each model copy is spread evenly over 64 GPUs.
+Ignore activations and ZeRO.
 ]], V),
       question = "How much training state does each GPU hold?",
       unit = "B", answer = state_per_gpu, tolerance = 0.15,
-      formula = string.format("%.0fe9 x 16 / 64 = ", m.params / 1e9) .. V.state_gpu },
+      slips = { per_server = h.domain_gpus },
+      terms = { { name = "the BF16 weights", value = m.params * PART_B[1] / share },
+                { name = "the FP32 gradients", value = m.params * PART_B[2] / share },
+                { name = "the optimizer state", value = m.params * PART_B[3] / share } },
+      formula = string.format("%.0fe9 x %s / 64 = ", m.params / 1e9, V.state_b) .. V.state_gpu },
 
     { kind = "text", steps = "paragraphs", title = "The task: a misconfigured job", text = fill([[
 # Fix a misconfigured job
@@ -190,6 +209,9 @@ should cross between servers?
         { text = "None: all groups must stay inside one server.",
           correct = false,
           explain = "With 512 GPUs that is impossible, and PP/DP cope fine." },
+        { text = "DP groups only: pipeline stages should share a server.",
+          correct = false,
+          explain = "TP 8 fills each server, so the stages cannot share one; their sends are small." },
       } },
   },
 }

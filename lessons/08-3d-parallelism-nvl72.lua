@@ -1,9 +1,13 @@
 -- SPDX-License-Identifier: MIT
 -- Lesson 8: 3D parallelism on an NVL72 cluster.
 -- Sources: Llama 3 405B shape (126 layers, 16,384 hidden, 8 KV heads) from the
--- workload preset (Llama 3 Herd paper, Table 3). Static memory of about
--- 16 bytes per parameter with mixed-precision Adam (2 weights + 2 gradients +
--- 12 optimizer): EleutherAI "Transformer Math 101". Mapping rule for NVL72
+-- workload preset (Llama 3 Herd paper, Table 3). Training state of 18 bytes
+-- per parameter as Megatron-LM's mixed precision keeps it (BF16 weights 2 +
+-- FP32 gradients 4 + FP32 master weights and Adam moments 12; MODEL-FACTS.md
+-- §8), read off one step of the model (src/model/step.c, step_memory), so the
+-- lesson and the model agree. Llama 3 405B's own split, TP 8 x PP 16 x DP 128
+-- on 16,384 H100s (CP 1 at 8K context): Llama 3 Herd paper §3.3.2, Table 4.
+-- Mapping rule for NVL72
 -- (TP inside the NVLink domain, PP across scale-out nodes, DP across the whole
 -- fabric): the team's seed notes, checked against SC21 §3.2 and Llama 3
 -- §3.3.2. All step times and memory figures below are computed by the model.
@@ -30,13 +34,48 @@ local good = scalelab.step { cluster = cluster, workload = workload1, mapping = 
 local on_servers = scalelab.step { cluster = servers, workload = workload1, mapping = good_map }
 local target_s = good.step_s * 1.05
 
+-- Bytes per parameter of each part of the training state, read off the
+-- model: one copy of Llama 3 8B held whole by each GPU, no sharding.
+local m8 = scalelab.model("llama3-8b")
+local probe = scalelab.step { cluster = { system = "dgx-h100", gpus = 8 },
+  workload = { model = "llama3-8b", batch = 8, mb = 1 },
+  mapping = { tp = 1, pp = 1, dp = 8, zero = 0 } }
+local PART_B = { probe.memory.weights / m8.params, probe.memory.grads / m8.params,
+                 probe.memory.optimizer / m8.params }
+local STATE_B = PART_B[1] + PART_B[2] + PART_B[3]
+
 local LLAMA3_405B_PARAMS = 405e9 -- as published
-local state = LLAMA3_405B_PARAMS * 16
-local per_gpu_state = state / (good_map.tp * good_map.pp)
+local state = LLAMA3_405B_PARAMS * STATE_B
+-- The predict page: Llama 3's own split spreads a copy over TP 8 x PP 16.
+local META_TP, META_PP, META_GPUS = 8, 16, 16384
+local meta_share = META_TP * META_PP
+local per_gpu_state = state / meta_share
+
+-- Which TP groups of 16 straddle a rack boundary (ranks in order, TP
+-- innermost: GPUs 16g to 16g + 15 form group g).
+local c576 = scalelab.cluster(cluster)
+local straddle, groups = 0, cluster.gpus // start_map.tp
+for g = 0, groups - 1 do
+  local first = g * start_map.tp
+  if c576:domain_of(first) ~= c576:domain_of(first + start_map.tp - 1) then
+    straddle = straddle + 1
+  end
+end
+
+assert(straddle % start_map.dp == 0, "the straddling TP groups no longer split evenly over the pipelines")
+
 local V = {
   name = m.name, layers = m.layers,
   params = "405 billion",
+  state_b = string.format("%.0f", STATE_B),
   per_gpu_state = U.format("bytes", per_gpu_state),
+  meta_tp = META_TP, meta_pp = META_PP, meta_share = meta_share,
+  meta_gpus = "16,384", meta_dp = META_GPUS // meta_share,
+  meta_by_tp = string.format("%d", META_GPUS // META_TP):gsub("^(%d)(%d%d%d)$", "%1,%2"),
+  meta_by_pp = string.format("%d", META_GPUS // META_PP):gsub("^(%d)(%d%d%d)$", "%1,%2"),
+  straddle = straddle, groups = groups,
+  per_pipe = straddle // start_map.dp == 1 and "one such stage" or
+    (straddle // start_map.dp .. " such stages"),
   start_mem = U.format("bytes", start.mem_per_gpu_bytes),
   state = U.format("bytes", state),
   hbm = U.format("bytes", gpu.hbm_bytes),
@@ -69,7 +108,7 @@ Large models use all three splits at once, *3D parallelism*:
 
 Our job: {name}, {params} parameters, {layers} layers. With
 mixed-precision Adam its weights, gradients and optimizer state
-take about 16 bytes per parameter, {state} in all. One GPU has
+take {state_b} bytes per parameter, {state} in all. One GPU has
 {hbm}, so TP x PP must spread the model over at least
 {min_gpus} GPUs before activations even count.
 
@@ -100,13 +139,18 @@ racks give DP 8, and only gradients cross between racks.
 ]] },
 
     { kind = "predict", title = "Your estimate: state per GPU", text = fill([[
-{name}: {params} parameters at about 16 bytes each for weights,
-gradients and Adam state. TP 8 x PP 9 spreads one copy over the 72
-GPUs of a rack. Leave out activations and ZeRO.
+Meta trained {name} itself with TP {meta_tp} x PP {meta_pp}: each model
+copy spread evenly over {meta_share} H100s, at {state_b} bytes per parameter
+for weights, gradients and Adam state. Leave out activations and
+ZeRO.
 ]], V),
       question = "How much training state does each GPU hold?",
       unit = "B", answer = per_gpu_state, tolerance = 0.15,
-      formula = "405e9 x 16 / 72 = " .. V.per_gpu_state },
+      slips = { per_server = 8 },
+      terms = { { name = "the BF16 weights", value = LLAMA3_405B_PARAMS * PART_B[1] / meta_share },
+                { name = "the FP32 gradients", value = LLAMA3_405B_PARAMS * PART_B[2] / meta_share },
+                { name = "the optimizer state", value = LLAMA3_405B_PARAMS * PART_B[3] / meta_share } },
+      formula = "405e9 x " .. V.state_b .. " / " .. meta_share .. " = " .. V.per_gpu_state },
 
     { kind = "text", steps = "paragraphs", title = "The task: TP 16 on NVL72", text = fill([[
 # "72 GPUs per domain, so TP 16 is safe"
@@ -114,10 +158,10 @@ GPUs of a rack. Leave out activations and ZeRO.
 x DP 4, with micro-batches of 4. The reasoning was: 16 GPUs fit
 easily in a {n}-GPU rack.
 
-But ranks are laid out in order and {n} / 16 = 4.5: the fifth TP
-group of each rack runs into the next rack. Its stage is slow at
-every micro-batch, so its whole pipeline waits for it, and the
-other DP replicas wait at the step's gradient reduction. TP time:
+But ranks are laid out in order and {n} / 16 = 4.5: at every other
+rack boundary a TP group runs into the next rack ({straddle} of the
+{groups}). Each pipeline gets {per_pipe}, slow at every
+micro-batch, and the whole pipeline waits for it. TP time:
 {start_tp}; step: {start_step}; {start_mem} per GPU.
 ]], V) },
 
@@ -169,17 +213,19 @@ stage edges crossing the network add only {srv_pp} of PP time.
 ]], V) },
 
     { kind = "quiz", title = "Check: how many copies?", calc = true, text = fill([[
-{gpus} GPUs train with TP 8 x PP 9. How many data-parallel copies
-of the model are there?
+Meta trained {name} on {meta_gpus} H100s with TP {meta_tp} and PP {meta_pp}
+(no context parallelism at 8K tokens). How many data-parallel
+copies of the model did that make?
 ]], V),
       choices = {
-        { text = "DP 8", correct = true, explain = V.gpus .. " / (8 x 9) = 8." },
-        { text = "DP 64", correct = false,
-          explain = "That divides by PP alone; each copy also uses 8 GPUs of TP." },
-        { text = "DP 72", correct = false,
-          explain = "That divides by TP alone; each copy also has 9 stages." },
-        { text = "DP 9", correct = false,
-          explain = "9 is the number of pipeline stages in one copy." },
+        { text = "DP " .. V.meta_dp, correct = true,
+          explain = V.meta_gpus .. " / (" .. META_TP .. " x " .. META_PP .. ")." },
+        { text = "DP " .. V.meta_by_tp, correct = false,
+          explain = "That divides by TP alone; each copy also has " .. META_PP .. " stages." },
+        { text = "DP " .. V.meta_by_pp, correct = false,
+          explain = "That divides by PP alone; each stage is also " .. META_TP .. " GPUs of TP." },
+        { text = "DP " .. META_PP, correct = false,
+          explain = META_PP .. " is the number of pipeline stages in one copy." },
       } },
 
     { kind = "quiz", title = "Check: the recipe", text = fill([[
@@ -198,7 +244,7 @@ whole scale-out fabric?
           explain = "EP exchanges tokens every MoE layer; spanning the fabric makes each one slow." },
         { text = "Pipeline parallelism: its sends are the smallest.",
           correct = false,
-          explain = "Small, but on the critical path at every micro-batch; stages stay close." },
+          explain = "Its sends may cross racks, but one pipeline has only a few stages; it never needs the whole fabric." },
       } },
   },
 }

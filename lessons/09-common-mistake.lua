@@ -54,11 +54,14 @@ local target_s = best.target
 local scn_moves = { "system " .. best.a, table.unpack(scalelab.moves("ep", start_ep, best.b)) }
 local scn_map = { tp = 1, pp = 1, dp = 128, ep = start_ep, zero = 3 }
 local scn_start = scalelab.step { cluster = servers, workload = moe_wl, mapping = scn_map }
-local out_share = (64 - b200.domain_gpus) / 64
+-- The predict page: EP 32 on the same servers.
+local PRED_EP = 32
+local out_share = (PRED_EP - b200.domain_gpus) / PRED_EP
 
 local V = {
   start_ep = start_ep, scn_step = U.format("time", scn_start.step_s),
-  out_pct = string.format("%.1f%%", 100 * out_share),
+  out_pct = string.format("%.1f%%", 100 * out_share), pred_ep = PRED_EP,
+  pred_servers = PRED_EP // b200.domain_gpus,
   b_gpu = b200.gpu_id, n_gpu = nvl.gpu_id,
   b_up = U.format("bandwidth", b200.up_bytes_per_s),
   n_up = U.format("bandwidth", nvl.up_bytes_per_s),
@@ -133,13 +136,15 @@ GPUs; ZeRO-3 also gathers weights layer by layer. Servers:
       right = { label = "2 x GB200 NVL72", cluster = rack, mapping = moe_map } },
 
     { kind = "predict", title = "Your estimate: tokens that leave", text = fill([[
-{moe_name} with EP 64 on 8-GPU servers: each EP group spreads its
-experts over 64 GPUs in 8 servers. Assume a token's experts are
+{moe_name} with EP {pred_ep} on 8-GPU servers: each EP group spreads its
+experts over {pred_ep} GPUs in {pred_servers} servers. Assume a token's experts are
 spread evenly over the group.
 ]], V),
       question = "What share of a token's experts sit outside its own server?",
       unit = "", answer = out_share, tolerance = 0.1,
-      formula = "(64 - " .. b200.domain_gpus .. ") / 64 = " .. V.out_pct },
+      slips = { "complement" },
+      formula = "(" .. PRED_EP .. " - " .. b200.domain_gpus .. ") / " .. PRED_EP .. " = " ..
+        V.out_pct .. ": only the experts on its own 8 GPUs stay on NVLink" },
 
     { kind = "scenario", title = "Same count, better wiring", text = fill([[
 On 8-GPU servers the team kept EP {start_ep} inside each server. Same {gpus}
@@ -195,10 +200,12 @@ How many of the two EP groups span both racks?
       choices = {
         { text = "One: GPUs 64-127 start in rack 1 and end in rack 2.", correct = true,
           explain = "GPUs 0-63 fit in the first rack; 64-71 are its last GPUs." },
-        { text = "None: 64 GPUs fit in a 72-GPU rack.", correct = false,
+        { text = "None: each group of 64 GPUs fits inside a 72-GPU rack.", correct = false,
           explain = "Each group fits in size, but they are placed in order, not packed." },
-        { text = "Both: 128 GPUs do not fit in one rack.", correct = false,
+        { text = "Both: 128 GPUs do not fit in one rack, so both groups cross.", correct = false,
           explain = "The first group, GPUs 0-63, lies entirely in the first rack." },
+        { text = "One: GPUs 0-63, since the rack of 56 GPUs comes first.", correct = false,
+          explain = "The full rack holds GPUs 0-71; the 56 used GPUs of the other are 72-127." },
       } },
 
     { kind = "quiz", title = "Check: the better question", text = [[

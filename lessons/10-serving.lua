@@ -36,6 +36,11 @@ end
 local server_tok = token_s(dgx.domain_gpus, bg, dgx.up_lat_s)
 local server_read = weights / (dgx.domain_gpus * bg.hbm_bytes_per_s)
 
+-- The predict page: the same floor on a rack's GPUs with TP 16.
+local PRED_TP = 16
+local pred_read = weights / (PRED_TP * rg.hbm_bytes_per_s)
+local pred_hops = 2 * m.layers * nvl.up_lat_s
+
 -- Scenario: two racks, each partitioned to 64 GPUs (16 trays).
 local DOMAIN = 64
 local cluster = { system = "gb200-nvl72", gpus = 128, domain = DOMAIN }
@@ -69,6 +74,8 @@ local V = {
   up_lat = ms(nvl.up_lat_s), out_lat = ms(nvl.out_lat_s),
   latency = ms(LATENCY_S), replicas = REPLICAS, domain = DOMAIN,
   server_rate = string.format("%.0f", 1 / server_tok),
+  pred_tp = PRED_TP, rbw = U.format("bandwidth", rg.hbm_bytes_per_s),
+  pred_t = ms(pred_read + pred_hops),
 }
 
 local lesson = {
@@ -117,19 +124,24 @@ TP GPUs, each reads its share at {bw}: time = weights / (TP x {bw}).
 Each token also waits for {n_ar} tensor-parallel all-reduces, at
 least one hop each: {up_lat} on NVLink, {out_lat} on the network.
 
-TP must divide the {heads} heads and the hidden size {hidden}: 8, 16
-or 32 work, 64 does not. A server stops at TP {s_n}: {server_read} of
-reading, {server_tok} per token, about {server_rate} tokens/s per user.
+TP must also divide the {heads} heads and the hidden size {hidden}.
+A server stops at TP {s_n}: {server_read} of reading, {server_tok} per
+token, about {server_rate} tokens/s per user.
 ]], V) },
 
     { kind = "predict", title = "Your estimate: one token", text = fill([[
-{name} in FP8 ({weights}) is served by one DGX B200 with TP {s_n}.
-Each GPU reads its share of the weights from HBM at {bw}. Count
-only the weight reads.
+{name} in FP8 ({weights}) is served inside one GB200 NVL72 rack
+with TP {pred_tp}. Each GPU reads its share of the weights from HBM
+at {rbw}, and each token waits for {n_ar} all-reduces of one NVLink
+hop ({up_lat}) each.
 ]], V),
       question = "How long does one token take, at the least?",
-      unit = "s", answer = server_read, tolerance = 0.15,
-      formula = V.weights .. " / (" .. dgx.domain_gpus .. " x " .. V.bw .. ") = " .. V.server_read },
+      unit = "s", answer = pred_read + pred_hops, tolerance = 0.15,
+      slips = { "bits" },   -- 8 TB/s of HBM read as terabits
+      terms = { { name = "reading the weights", value = pred_read },
+                { name = "the all-reduce hops", value = pred_hops } },
+      formula = V.weights .. " / (" .. PRED_TP .. " x " .. V.rbw .. ") + " .. V.n_ar .. " x " ..
+        V.up_lat .. " = " .. V.pred_t },
 
     { kind = "text", steps = "paragraphs", title = "Throughput is different", text = [[
 # Many copies, no conversation
@@ -231,6 +243,9 @@ with the lowest possible time per token. Which set-up fits best?
         { text = "Many replicas, each with pipeline stages on several servers.",
           correct = false,
           explain = "Replicas add throughput; pipeline stages run one after another for one token." },
+        { text = "A replica on every 8-GPU server, so that each user gets one of their own.",
+          correct = false,
+          explain = "Then only 8 GPUs read each token's weights: a replica per user is no faster." },
       } },
   },
 }

@@ -13,6 +13,8 @@
 -- Light in fibre covers about 200 km per millisecond (about 5 us/km): physics
 -- rule of thumb (refractive index about 1.5); 1,000 km is chosen as an example.
 -- The scenario's two-site link (100 Tb/s) is a premise, not a published figure.
+-- Gradients are exchanged in FP32, 4 bytes per parameter, as Megatron-LM
+-- reduces them by default (the model's DP term does the same).
 
 local U = scalelab.units
 local fill = scalelab.fill
@@ -49,6 +51,19 @@ local solved = scalelab.step { cluster = cluster, workload = { model = "megatron
 local target_s = solved.step_s * 1.05
 local ici_dcn = tpu.up_bytes_per_s / tpu.out_bytes_per_s
 
+-- The predict page: one exchange of Megatron 1T's gradients over that link,
+-- the sites 1,000 km apart.
+local m1t = scalelab.model("megatron-1t")
+local GRAD_B = 4
+local grad_bytes = m1t.params * GRAD_B
+local across = U.parse("bandwidth", cluster.across)
+local cross_light = FIBRE_S_PER_KM * distance_km
+local cross_bw = grad_bytes / across
+
+-- The calc quiz: a round trip between sites 400 km apart.
+local QUIZ_KM = 400
+local function t(s) return U.format("time", s) end
+
 local V = {
   slice_max = commas(TPU_V5P_SLICE_MAX), multi = commas(MULTISLICE_MAX),
   cubes = TPU_V5P_SLICE_MAX // 64, slice_n = SLICE,
@@ -56,9 +71,6 @@ local V = {
   start_bubble = string.format("%.0f%%", 100 * start.breakdown.bubble_s / start.step_s),
   target = U.format("time", target_s),
   ici_dcn = string.format("%.0f", ici_dcn),
-  fibre_far = U.format("time", FIBRE_S_PER_KM * distance_km * 2),
-  fibre_vac = U.format("time", distance_km / 3e5),
-  fibre_small = U.format("time", FIBRE_S_PER_KM * distance_km / 100),
   pod = commas(TPU_V5P_POD_CHIPS),
   slice = tpu.domain_gpus,
   ici = U.format("bandwidth", tpu.up_bytes_per_s),
@@ -70,6 +82,10 @@ local V = {
   fibre = U.format("time", FIBRE_S_PER_KM * distance_km),
   out_lat = U.format("time", nvl.out_lat_s),
   lat_ratio = commas(math.floor(FIBRE_S_PER_KM * distance_km / nvl.out_lat_s + 0.5)),
+  m1t = m1t.name, grads = U.format("bytes", grad_bytes), across = cluster.across,
+  across_b = U.format("bandwidth", across), cross = t(cross_light + cross_bw),
+  qkm = QUIZ_KM, q_rtt = t(2 * FIBRE_S_PER_KM * QUIZ_KM), q_one = t(FIBRE_S_PER_KM * QUIZ_KM),
+  q_vac = t(2 * QUIZ_KM / 3e5), q_slow = t(20 * FIBRE_S_PER_KM * QUIZ_KM),
 }
 
 local lesson = {
@@ -146,14 +162,18 @@ site first), are the natural candidate. Tensor parallelism never
 leaves its domain; expert exchanges would wait milliseconds.
 ]], V) },
 
-    { kind = "predict", title = "Your estimate: the slice edge", text = fill([[
-A TPU v5p chip has {ici} of ICI each way inside its slice.
-
-To chips in other slices it has the DCN: {dcn} per chip.
+    { kind = "predict", title = "Your estimate: gradients between sites", text = fill([[
+Two sites {km} km apart train {m1t} as one job over a {across}
+link. Once per step, each site sends the other its summed gradients:
+one FP32 value per parameter, {grads} in all, one direction.
 ]], V),
-      question = "How many times less bandwidth does a chip have between slices?",
-      unit = "", answer = ici_dcn, tolerance = 0.1,
-      formula = V.ici .. " / " .. V.dcn .. " = " .. V.ici_dcn .. "x" },
+      question = "How long does that exchange take, at the least?",
+      unit = "s", answer = cross_light + cross_bw, tolerance = 0.15,
+      slips = { "bits" },
+      terms = { { name = "sending the bytes", value = cross_bw },
+                { name = "the distance", value = cross_light } },
+      formula = V.km .. " km x 5 us + " .. V.grads .. " / " .. V.across_b .. " (" .. V.across ..
+        ") = " .. V.cross },
 
     { kind = "scenario", title = "What crosses the site link?", text = fill([[
 Two 256-chip v5p slices, one per building: TP 8 x PP 64 runs the pipeline
@@ -204,17 +224,18 @@ is an illustrative figure). Each site has its own fabric.
 ]] },
 
     { kind = "quiz", title = "Check: light in glass", calc = true, text = fill([[
-Two data centers are {km} km apart. Light in fibre takes about
-5 us per kilometre. How long does a message take to cross, one way?
+Two data centers are {qkm} km apart, and light in fibre takes about
+5 us per kilometre. A message goes over and its reply comes back.
+How long is that round trip, at the least?
 ]], V),
       choices = {
-        { text = V.fibre, correct = true, explain = V.km .. " km x 5 us." },
-        { text = V.fibre_vac, correct = false,
+        { text = V.q_rtt, correct = true, explain = "2 x " .. V.qkm .. " km x 5 us: there and back." },
+        { text = V.q_one, correct = false,
+          explain = "That is one way; the reply has to come back too." },
+        { text = V.q_vac, correct = false,
           explain = "That is light in vacuum; in glass it is about a third slower." },
-        { text = V.fibre_far, correct = false,
-          explain = "That is a round trip, there and back; the question asks one way." },
-        { text = V.fibre_small, correct = false,
-          explain = "That is 5 us per 100 km, a hundred times too fast." },
+        { text = V.q_slow, correct = false,
+          explain = "That is 50 us per kilometre, ten times too slow." },
       } },
 
     { kind = "quiz", title = "Check: three tiers", text = [[
@@ -222,18 +243,18 @@ A run spans two data centers. Which traffic is the best
 candidate to cross between them?
 ]],
       choices = {
-        { text = "Data-parallel gradient reductions, once per step.",
+        { text = "Data-parallel gradients, once per step.",
           correct = true,
           explain = "Rare, large, and can be overlapped and reduced per site." },
-        { text = "Tensor-parallel all-reduces.",
+        { text = "Tensor-parallel all-reduces: each message is small.",
           correct = false,
-          explain = "Four per layer per micro-batch: they would stall." },
-        { text = "Expert all-to-all exchanges.",
+          explain = "Small, but four per layer per micro-batch, each waiting milliseconds." },
+        { text = "Expert all-to-all exchanges: they spread over many GPUs anyway.",
           correct = false,
           explain = "Every MoE layer would wait on milliseconds of distance." },
-        { text = "Pipeline sends between stages.",
+        { text = "Pipeline sends between stages: only one stage edge would cross.",
           correct = false,
-          explain = "Small, but every micro-batch waits for them, twice per stage edge." },
+          explain = "One edge, but every micro-batch pays the distance both ways; gradients cross once a step." },
       } },
   },
 }

@@ -3,10 +3,12 @@
 -- Sources: system and workload figures come from the presets (assets/, each
 -- with its source there); every step time on screen is computed by the model
 -- through scalelab.step. NVL72 racks can be split into smaller NVLink
--- partitions along their 18 compute trays of 4 GPUs: NVIDIA GB200 NVL72 / NMX
--- (NVLink management) documentation. No GB200 NVL72 domain is larger than its
--- 72 GPUs; NVLink 5 itself is specified up to 576 (NVIDIA Base Command Manager
--- manual, "NVLink Technology"). The advice pages summarise the course; the one
+-- partitions of whole compute trays (18 trays of 4 GPUs; custom groupings as
+-- well as the templates): NVIDIA Base Command Manager manual, "NVLink SDN
+-- Partitioning", and the GB200 NVL Partition User Guide. 16 trays make the
+-- 64-GPU partition lesson 10 also uses, with 8 GPUs of the rack spare. No
+-- GB200 NVL72 domain is larger than its 72 GPUs; NVLink 5 itself is specified
+-- up to 576 (NVIDIA Base Command Manager manual, "NVLink Technology"). The advice pages summarise the course; the one
 -- figure they quote, a "30x faster" inference slide, is NVIDIA's GB200 NVL72
 -- launch claim against H100 (NVIDIA GB200 NVL72 product page, 2024), used as
 -- an example of a claim. Compute per step about 6 x parameters x tokens
@@ -31,6 +33,9 @@ local gpt3 = scalelab.model("gpt3-175b")
 local h100 = scalelab.gpu("h100-sxm")
 local tokens1 = w1.batch * gpt3.seq
 local peak_step_s = 6 * gpt3.params * tokens1 / (c1.gpus * h100.bf16_flops)
+-- Forward is 2 FLOP per parameter per token, backward twice that (EleutherAI
+-- "Transformer Math 101"; MODEL-FACTS.md §5).
+local fwd_s, bwd_s = peak_step_s * 2 / 6, peak_step_s * 4 / 6
 
 -- Case 2: a mixture-of-experts job on two NVL72 racks (72 + 56 GPUs) whose
 -- NVLink was split into 8-GPU partitions. ZeRO-3 lets the 671B model fit.
@@ -114,6 +119,8 @@ Training costs about 6 FLOP per parameter per token.
 ]], V),
       question = "How long would one step take at the GPUs' full peak?",
       unit = "s", answer = peak_step_s, tolerance = 0.15,
+      terms = { { name = "the backward pass (4 of the 6)", value = bwd_s },
+                { name = "the forward pass (2 of the 6)", value = fwd_s } },
       formula = "6 x 175e9 x " .. tokens1 .. " / (128 x " .. V.peak .. ") = " .. V.peak_step },
 
     { kind = "scenario", title = "Case 1: tune the mapping", text = fill([[
@@ -146,9 +153,10 @@ fit, and small micro-batches to keep them busy.
       workload = w2, mapping = m2(START_EP),
       text = fill([[
 DeepSeek-V3 (EP 64; ZeRO-3 gathers weights per layer) on two NVL72
-racks (72 + 56 GPUs) split into 8-GPU partitions: {bad2}. With 72-GPU
-domains the second EP group straddles the racks ({at72}); 64-GPU
-domains ({at64}) would need racks that do not exist.
+racks (72 + 56 GPUs) split into 8-GPU partitions: {bad2}. Whole
+72-GPU racks leave the second EP group straddling them ({at72});
+64-GPU partitions, 16 trays of each rack, give each group a rack
+of its own ({at64}).
 ]], V) },
 
     { kind = "scenario", title = "Case 2: scale up or out?", text = fill([[
@@ -197,12 +205,15 @@ What should it buy more of?
         { text = "Scale-out: many ordinary servers on a network.",
           correct = true,
           explain = "The jobs are independent: they never talk to each other." },
-        { text = "Scale-up: the widest NVLink racks available.",
+        { text = "Scale-up: the widest NVLink racks it can buy.",
           correct = false,
           explain = "No job needs more than one server's domain." },
-        { text = "Scale-across: a second data center first.",
+        { text = "Scale-across: a second data center before anything else.",
           correct = false,
           explain = "Sites are linked when one lacks power; these jobs never talk at all." },
+        { text = "Scale-up first: bigger racks finish each job, and so the sweep, sooner.",
+          correct = false,
+          explain = "Each job already fits a server; the sweep's speed is set by how many jobs run at once." },
       } },
 
     { kind = "quiz", title = "Case 4: a chat service", text = [[
@@ -219,6 +230,9 @@ lowest possible time per token. What decides the hardware?
         { text = "The speed of the connection between two sites.",
           correct = false,
           explain = "Every token would cross it in every layer, milliseconds each time." },
+        { text = "The HBM per GPU, so that the model fits in as few GPUs as possible.",
+          correct = false,
+          explain = "Fewer GPUs also share each token's weight reads among fewer: slower, not faster." },
       } },
 
     { kind = "text", steps = "paragraphs", title = "Advice for buyers and analysts", text = [[
@@ -288,6 +302,9 @@ Which rule sums up when to choose scale-up over scale-out?
         { text = "Scale out whenever the job is large.",
           correct = false,
           explain = "Size alone does not decide: a huge model's inner groups still talk every layer." },
+        { text = "Scale up whenever the budget allows; scale out only to save money.",
+          correct = false,
+          explain = "Independent jobs gain nothing from a bigger domain, whatever the budget." },
       } },
   },
 }

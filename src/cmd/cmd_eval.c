@@ -17,6 +17,7 @@
 #include "cmd/cli.h"
 #include "cmd/evalflags.h"
 #include "cmd/json.h"
+#include "cmd/presets_doc.h"
 #include "model/balance.h"
 #include "model/cluster.h"
 #include "model/hw.h"
@@ -67,7 +68,8 @@ static const char eval_help[] =
     "balancing helps: then each TP group stays whole or is split between two\n"
     "neighbouring domains with as many GPUs on each side as can be (the table says so)\n"
     "Output:\n"
-    "  --json, --format json|text   --list (presets with their figures)\n";
+    "  --json, --format json|text   --list (presets with their figures; with\n"
+    "                     --format markdown or man: the lists the docs carry)\n";
 
 /* --- output ---------------------------------------------------------------- */
 
@@ -237,6 +239,19 @@ int cmd_eval(int argc, char **argv)
         fputs(eval_help, stdout);
         return CLI_OK;
     }
+    if (a.set[FLAG_LIST]) {
+        static const FlagId alone[] = {FLAG_LIST, FLAG_FORMAT, FLAG_COUNT};
+        const char *fmt = a.str[FLAG_FORMAT];
+        if (flags_any_set(&a, alone))
+            return cli_usage_error("eval: --list takes no other flag but --format");
+        if (fmt && strcmp(fmt, "text") != 0 && !presets_doc_write(stdout, fmt))
+            return cli_usage_error("eval: --list --format must be text, markdown or man "
+                                   "(got '%s')",
+                                   fmt);
+        if (!fmt || strcmp(fmt, "text") == 0)
+            print_list(stdout);
+        return CLI_OK;
+    }
     bool json = a.set[FLAG_JSON];
     if (a.set[FLAG_FORMAT]) {
         if (strcmp(a.str[FLAG_FORMAT], "json") == 0)
@@ -246,13 +261,6 @@ int cmd_eval(int argc, char **argv)
                                    a.str[FLAG_FORMAT]);
         else if (a.set[FLAG_JSON])
             return cli_usage_error("eval: --json and --format text disagree");
-    }
-    if (a.set[FLAG_LIST]) {
-        static const FlagId alone[] = {FLAG_LIST, FLAG_COUNT};
-        if (flags_any_set(&a, alone))
-            return cli_usage_error("eval: --list takes no other flag");
-        print_list(stdout);
-        return CLI_OK;
     }
     Cluster c;
     Workload w;

@@ -2,10 +2,12 @@
 /* cmd_new — `scalelab new NAME`: writes a lesson skeleton that passes
  * `scalelab check` as written, for an author to change page by page.
  *
- * NAME is a lesson name ("my-lesson", written to ./my-lesson.lua) or a path
- * ending in .lua ("lessons/my-lesson.lua"); the lesson id is the name (or
- * the file name without .lua) made into a slug: lower case a-z, 0-9 and
- * single '-'. An existing file is never overwritten (the file is created
+ * NAME is a lesson name ("my-lesson", written to ./my-lesson.lua), a path
+ * ending in .lua ("lessons/my-lesson.lua", written as given) or a path
+ * without it ("lessons/my-lesson", written to lessons/my-lesson.lua); the
+ * lesson id is the name (or the file name without .lua) made into a slug:
+ * lower case a-z, 0-9 and single '-', which also names the file when .lua
+ * was not given. An existing file is never overwritten (the file is created
  * with file_write's FILE_NEW, O_EXCL, so a race cannot overwrite either). Bad names and files
  * that cannot be written: one line on stderr, exit 2.
  *
@@ -24,39 +26,68 @@
 #include "lesson/catalog.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NEW_ID_MAX   48   /* longest lesson id we make */
 #define NEW_NAME_MAX 1024 /* longest NAME or path we accept */
 
 static const char new_help[] =
     "Usage: scalelab new [--] NAME\n"
-    "Writes a lesson skeleton that passes 'scalelab check': NAME.lua in this folder,\n"
-    "or the path given when NAME ends in .lua (lessons/my-lesson.lua). The lesson id\n"
-    "is NAME in lower case with a-z, 0-9 and '-'. Never overwrites a file.\n"
+    "Writes a lesson skeleton that passes 'scalelab check': NAME.lua in this folder\n"
+    "(scalelab new my-lesson), in another folder (lessons/my-lesson), or the path\n"
+    "given when NAME ends in .lua. The lesson id is NAME in lower case with a-z, 0-9\n"
+    "and '-'. Never overwrites a file. The skeleton names the authoring guide.\n"
     "  --help             this text\n"
     "  --                 the argument after it is the name, even if it starts with -\n";
 
 /* The skeleton is assets/new-lesson.lua (found like the presets: beside
- * the program, in the install's share folder, or SCALELAB_ASSETS). @ID@
- * and @TITLE@ are replaced; everything else is written as is. It is also
+ * the program, in the install's share folder, or SCALELAB_ASSETS). @ID@,
+ * @TITLE@ and @GUIDE@ (the authoring guide, new_guide) are replaced;
+ * everything else is written as is. It is also
  * the complete example of lessons/AUTHORING.md, which the lesson tests load
  * as this command writes it: its scenario is TP 16 over two 8-GPU servers,
  * solved by TP 8 x PP 2. */
 #define NEW_SKELETON     "new-lesson.lua"
 #define NEW_SKELETON_MAX (256u << 10)
 
-/* Reads the skeleton; NULL with a one-line reason. */
-static char *new_skeleton_read(char *err, size_t err_len)
+/* The authoring guide an author of a skeleton from assets folder dir
+ * reads: lessons/AUTHORING.md of the source tree the assets belong to,
+ * else the installed copy, in the doc folder of the prefix the data folder
+ * was configured with (PREFIX/share/doc/scalelab beside
+ * PREFIX/share/scalelab). */
+static void new_guide(const char *dir, char *out, size_t n)
+{
+    char probe[4200], real[PATH_MAX];
+    snprintf(probe, sizeof probe, "%s/../lessons/AUTHORING.md", dir);
+    if (access(probe, R_OK) == 0 && realpath(probe, real)) {
+        snprintf(out, n, "%s", real);
+        return;
+    }
+#ifdef SCALELAB_DOCDIR
+    snprintf(out, n, "%s/AUTHORING.md", SCALELAB_DOCDIR);
+#else
+    const char *data = SCALELAB_DATADIR;
+    size_t len = strlen(data);
+    if (len > 9 && strcmp(data + len - 9, "/scalelab") == 0)
+        len -= 9;
+    snprintf(out, n, "%.*s/doc/scalelab/AUTHORING.md", (int)len, data);
+#endif
+}
+
+/* Reads the skeleton and names the guide; NULL with a one-line reason. */
+static char *new_skeleton_read(char *guide, size_t guide_len, char *err, size_t err_len)
 {
     char dir[4096], path[4200];
     if (!catalog_assets_dir(dir, sizeof dir)) {
         msg_set(err, err_len, "cannot find the assets folder (set SCALELAB_ASSETS)");
         return NULL;
     }
+    new_guide(dir, guide, guide_len);
     snprintf(path, sizeof path, "%s/%s", dir, NEW_SKELETON);
     size_t len;
     FileProblem why;
@@ -108,33 +139,30 @@ static bool new_ends_with(const char *s, const char *end)
     return n >= m && strcmp(s + n - m, end) == 0;
 }
 
-/* Writes the skeleton with @ID@ and @TITLE@ replaced. False on a write
- * error. */
-static bool new_write(FILE *f, const char *skeleton, const char *id, const char *title)
+typedef struct {
+    const char *skeleton, *id, *title, *guide;
+} NewText;
+
+/* Writes the skeleton with @ID@, @TITLE@ and @GUIDE@ replaced. False on a
+ * write error. */
+static bool new_put(FILE *f, const void *ctx)
 {
-    const char *p = skeleton;
-    while (*p) {
-        if (strncmp(p, "@ID@", 4) == 0) {
-            fputs(id, f);
-            p += 4;
-        } else if (strncmp(p, "@TITLE@", 7) == 0) {
-            fputs(title, f);
-            p += 7;
+    const NewText *t = ctx;
+    const struct {
+        const char *mark, *text;
+    } fill[] = {{"@ID@", t->id}, {"@TITLE@", t->title}, {"@GUIDE@", t->guide}};
+    for (const char *p = t->skeleton; *p;) {
+        size_t i = 0;
+        while (i < 3 && strncmp(p, fill[i].mark, strlen(fill[i].mark)) != 0)
+            i++;
+        if (i < 3) {
+            fputs(fill[i].text, f);
+            p += strlen(fill[i].mark);
         } else {
             fputc(*p++, f);
         }
     }
     return !ferror(f);
-}
-
-typedef struct {
-    const char *skeleton, *id, *title;
-} NewText;
-
-static bool new_put(FILE *f, const void *ctx)
-{
-    const NewText *t = ctx;
-    return new_write(f, t->skeleton, t->id, t->title);
 }
 
 int cmd_new(int argc, char **argv)
@@ -160,12 +188,9 @@ int cmd_new(int argc, char **argv)
         return cli_usage_error("new: the name is too long (%zu bytes, at most %d)", len,
                                NEW_NAME_MAX);
     bool is_path = new_ends_with(name, ".lua");
-    if (!is_path && strchr(name, '/'))
-        return cli_usage_error("new: '%s' has a '/': give a plain name, or a path ending "
-                               "in .lua",
-                               name);
     /* the id part: the name, or the file name without .lua */
-    const char *base = is_path && strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    const char *slash = strrchr(name, '/');
+    const char *base = slash ? slash + 1 : name;
     size_t base_len = strlen(base) - (is_path ? 4 : 0);
     if (base_len > NEW_ID_MAX)
         return cli_usage_error("new: the lesson name '%.*s' is too long (at most %d "
@@ -175,23 +200,23 @@ int cmd_new(int argc, char **argv)
     new_slug(base, base_len, id, sizeof id);
     if (!id[0])
         return cli_usage_error("new: '%s' makes no lesson id (use letters, digits and '-')", name);
-    char *path;
-    if (is_path) {
-        path = xmem_strdup(name);
-    } else {
-        path = xmem_alloc(strlen(id) + 5);
-        sprintf(path, "%s.lua", id);
-    }
+    /* without .lua: the folder given (if any) and the id as the file name */
+    size_t dir_len = is_path || !slash ? 0 : (size_t)(slash - name) + 1;
+    char *path = xmem_alloc(len + strlen(id) + 6);
+    if (is_path)
+        snprintf(path, len + 1, "%s", name);
+    else
+        sprintf(path, "%.*s%s.lua", (int)dir_len, name, id);
     char title[NEW_ID_MAX + 1];
     new_title(id, title, sizeof title);
 
-    char why[MSG_LEN];
-    char *skeleton = new_skeleton_read(why, sizeof why);
+    char why[MSG_LEN], guide[PATH_MAX + 32];
+    char *skeleton = new_skeleton_read(guide, sizeof guide, why, sizeof why);
     if (!skeleton) {
         free(path);
         return cli_usage_error("new: %s", why);
     }
-    NewText text = {skeleton, id, title};
+    NewText text = {skeleton, id, title, guide};
     bool written = file_write(path, FILE_NEW, new_put, &text, NULL, 0);
     free(skeleton);
     if (!written) {

@@ -22,13 +22,15 @@ static const char practice_help[] =
     "[--json]]\n"
     "Exercises made by the model, graded by it: map a job so it fits and runs within\n"
     "5% of the best mapping (mapping), type a number the model computes with its unit\n"
-    "(predict), or name the largest part of a step (bottleneck). The level rises after\n"
-    "three first-try passes in a row and falls after a miss.\n"
+    "(predict), name the largest part of a step (bottleneck), name the slowest tier a\n"
+    "group's traffic crosses (tier), or move GPUs until no group straddles two domains\n"
+    "(placement). The level rises after three first-try passes in a row and falls after\n"
+    "a miss.\n"
     "\n"
     "  --seed N        the run's seed (default: a new one each time in the UI, 1 with\n"
     "                  --print); the same seed gives the same exercises everywhere\n"
-    "  --kind KIND     only mapping, predict or bottleneck exercises\n"
-    "  --level L       difficulty from 1 (one server) to 5 (tens of thousands of GPUs)\n"
+    "  --kind KIND     only mapping, predict, bottleneck, tier or placement exercises\n"
+    "  --level L       difficulty from 1 (a few servers) to 5 (tens of thousands of GPUs)\n"
     "  --print         write the exercises and worked answers instead of opening the UI\n"
     "  --count N       exercises to print (default 1, at most 1000)\n"
     "  --json          with --print: one JSON object per line (kind, question, answer)\n";
@@ -60,7 +62,8 @@ static int parse_opts(int argc, char **argv, PracticeOpts *o)
         o->seed_given = true;
     }
     if (a.set[FLAG_KIND] && (o->kind = practice_kind_find(a.str[FLAG_KIND])) < 0)
-        return cli_usage_error("practice: --kind takes mapping, predict or bottleneck");
+        return cli_usage_error(
+            "practice: --kind takes mapping, predict, bottleneck, tier or placement");
     if (a.set[FLAG_LEVEL]) {
         o->level = flags_int(&a, FLAG_LEVEL);
         if (o->level < PRACTICE_LEVEL_MIN || o->level > PRACTICE_LEVEL_MAX)
@@ -105,12 +108,12 @@ static void print_text(FILE *out, const Practice *p, int index)
     fprintf(out, "  (%s, level %d, seed %llu)\n\n", practice_kind_name(p->kind), p->level,
             (unsigned long long)p->seed);
     print_wrapped(out, p->question);
-    if (p->kind == PRACTICE_BOTTLENECK) {
-        StepPart parts[STEP_PART_COUNT];
-        int n = practice_part_choices(p, parts);
+    const char *labels[PRACTICE_MAX_CHOICES];
+    int n = practice_choices(p, labels);
+    if (n > 0) {
         fputs("  Choices:", out);
         for (int i = 0; i < n; i++)
-            fprintf(out, "%s %s", i ? "," : "", step_part_name(parts[i]));
+            fprintf(out, "%s %s", i ? "," : "", labels[i]);
         fputs("\n", out);
     }
     fputs("\n  Answer: ", out);
@@ -133,7 +136,9 @@ static void print_json(FILE *out, const Practice *p)
     if (p->kind == PRACTICE_PREDICT) {
         json_next_number(out, "value", p->value);
         json_next_number(out, "tolerance", p->tolerance);
-    } else if (p->kind == PRACTICE_MAPPING) {
+    } else if (p->kind == PRACTICE_TIER) {
+        json_next_string(out, "tier", practice_tier_name(p->tier));
+    } else if (p->kind == PRACTICE_MAPPING || p->kind == PRACTICE_PLACEMENT) {
         char m[64];
         json_next_string(out, "best", mapping_format(&p->best, m, sizeof m));
         fprintf(out, ",\"best_micro_batch\":%d", p->best_micro_batch);

@@ -121,8 +121,10 @@ static const char *cmd_present_resolve(const char *arg, const char *dir, char *b
 static const char present_help[] =
     "Usage: scalelab present [--lessons DIR] [--script FILE] [--] LESSON\n"
     "Shows a lesson (a file, or the id or file name of a lesson in the lessons\n"
-    "folder) full screen for a class: Space, Right or Enter reveals the next step,\n"
-    "u steps back, p or Left goes back a page, 0 restarts the page, q or Esc leaves.\n"
+    "folder) full screen for a class: Space, Right or Enter reveals the next step\n"
+    "(a paragraph, a quiz's answer, a predict page's answer and then its formula,\n"
+    "a scenario's move), u steps back, p or Left goes back a page, 0 restarts the\n"
+    "page, q or Esc leaves.\n"
     "Writes no progress.\n"
     "  --lessons DIR      look LESSON up in this folder (default: $SCALELAB_LESSONS,\n"
     "                     the source tree's or the installed one)\n"

@@ -11,7 +11,6 @@
 #include "base/escape.h"
 #include "cmd/cli.h"
 #include "cmd/flags.h"
-#include "cmd/json.h"
 #include "cmd/progress_json.h"
 #include "learn/practice.h"
 #include "lesson/catalog.h"
@@ -52,77 +51,6 @@ static int parse_opts(int argc, char **argv, ProgressOpts *o)
     return CLI_OK;
 }
 
-/* One question page (quiz or predict) as the record has it. */
-typedef struct {
-    bool tried, right, first_try;
-    int tries;
-} QuestionRec;
-
-static QuestionRec question_rec(const Progress *p, const char *id, int page)
-{
-    ProgressExercise x;
-    QuestionRec q = {false, false, false, 0};
-    if (progress_exercise(p, id, page, &x)) {
-        q.tried = x.first >= 0 || x.solved;
-        q.right = x.solved;
-        q.first_try = x.first == 1;
-        q.tries = x.tries;
-    }
-    return q;
-}
-
-static const char *status_word(ProgressStatus s)
-{
-    return s == PROGRESS_DONE ? "done" : s == PROGRESS_STARTED ? "started" : "new";
-}
-
-static void json_lesson(FILE *out, const Progress *p, const CatalogEntry *e, const Lesson *l)
-{
-    fputs("{\"id\":", out);
-    json_string(out, e->id);
-    json_next_string(out, "title", e->title);
-    fprintf(out, ",\"status\":\"%s\",\"pages\":%d,\"last_page\":%d,\"questions\":[",
-            status_word(progress_status(p, e->id)), e->pages, progress_page(p, e->id));
-    int nq = 0, hints = 0;
-    for (int i = 0; l && i < lesson_page_count(l); i++) {
-        PageKind k = lesson_page_kind(l, i);
-        hints += progress_hints(p, e->id, i);
-        if (k != PAGE_QUIZ && k != PAGE_PREDICT)
-            continue;
-        QuestionRec q = question_rec(p, e->id, i);
-        fputs(nq++ ? ",{\"page\":" : "{\"page\":", out);
-        fprintf(out, "%d,\"kind\":\"%s\",\"title\":", i, k == PAGE_QUIZ ? "quiz" : "predict");
-        json_string(out, lesson_page_title(l, i));
-        fprintf(out, ",\"tried\":%s,\"right\":%s,\"first_try\":%s,\"tries\":%d}",
-                q.tried ? "true" : "false", q.right ? "true" : "false",
-                q.first_try ? "true" : "false", q.tries);
-    }
-    fputs("],\"scenarios\":[", out);
-    int ns = 0;
-    for (int i = 0; l && i < lesson_page_count(l); i++) {
-        if (lesson_page_kind(l, i) != PAGE_SCENARIO)
-            continue;
-        fputs(ns++ ? ",{\"page\":" : "{\"page\":", out);
-        fprintf(out, "%d,\"title\":", i);
-        json_string(out, lesson_page_title(l, i));
-        fprintf(out, ",\"met\":%s,\"hints\":%d}",
-                progress_scenario_met(p, e->id, i) ? "true" : "false",
-                progress_hints(p, e->id, i));
-    }
-    fprintf(out, "],\"hints\":%d}", hints);
-}
-
-static void json_practice(FILE *out, const Progress *p)
-{
-    fputs("\"practice\":{", out);
-    for (int k = 0; k < PRACTICE_KIND_COUNT; k++) {
-        ProgressPractice r = progress_practice(p, practice_kind_name((PracticeKind)k));
-        fprintf(out, "\"%s\":{\"tried\":%d,\"first_try\":%d,\"streak\":%d},",
-                practice_kind_name((PracticeKind)k), r.tried, r.first_try, r.streak);
-    }
-    fprintf(out, "\"level\":%d}", progress_practice_level(p));
-}
-
 static void text_lesson(FILE *out, const Progress *p, const CatalogEntry *e, const Lesson *l)
 {
     ProgressStatus st = progress_status(p, e->id);
@@ -144,7 +72,7 @@ static void text_lesson(FILE *out, const Progress *p, const CatalogEntry *e, con
         }
         if (k != PAGE_QUIZ && k != PAGE_PREDICT)
             continue;
-        QuestionRec r = question_rec(p, e->id, i);
+        ProgressQuestion r = progress_json_question(p, e->id, i);
         q++;
         tried += r.tried;
         right += r.right;
@@ -202,33 +130,21 @@ int cmd_progress(int argc, char **argv)
         started += st == PROGRESS_STARTED;
     }
     if (o.json) {
-        fprintf(stdout, "{\"format\":\"%s\",\"version\":%d,\"learner\":", PROGRESS_JSON_FORMAT,
-                PROGRESS_JSON_VERSION);
-        json_string(stdout, name);
-        fputs(",\"lessons\":[", stdout);
+        progress_json_write(stdout, p, cat, name);
     } else {
         char safe[300];
         escape_text(path ? path : "(not kept)", strlen(path ? path : "(not kept)"), safe,
                     sizeof safe);
         fprintf(stdout, "Progress kept in %s\nLessons: %d of %d done, %d started\n", safe, done,
                 catalog_count(cat), started);
-    }
-    for (int i = 0; i < catalog_count(cat); i++) {
-        const CatalogEntry *e = catalog_entry(cat, i);
-        Lesson *l = e->error ? NULL : lesson_load(e->path, err, sizeof err);
-        if (o.json) {
-            fputs(i ? "," : "", stdout);
-            json_lesson(stdout, p, e, l);
-        } else
+        for (int i = 0; i < catalog_count(cat); i++) {
+            const CatalogEntry *e = catalog_entry(cat, i);
+            Lesson *l = e->error ? NULL : lesson_load(e->path, err, sizeof err);
             text_lesson(stdout, p, e, l);
-        lesson_free(l);
-    }
-    if (o.json) {
-        fputs("],", stdout);
-        json_practice(stdout, p);
-        fputs("}\n", stdout);
-    } else
+            lesson_free(l);
+        }
         text_practice(stdout, p);
+    }
     progress_free(p);
     catalog_free(cat);
     return CLI_OK;

@@ -87,6 +87,7 @@ typedef enum {
     FLAG_HOW_MANY, /* --count */
     FLAG_LESSONS,
     FLAG_NAME,
+    FLAG_CSV,
     /* present */
     FLAG_SCRIPT,
     FLAG_SHOT,

@@ -88,6 +88,8 @@ typedef struct {
     double answer, tolerance;
     PredictTerm *terms; /* names owned by the page */
     int n_terms;
+    PredictSlip slips[PREDICT_MAX_SLIPS]; /* slips = { "bits", per_server = 8, ... } */
+    int n_slips;
     bool ok; /* read without problems */
 } Page;
 
@@ -132,6 +134,11 @@ static const WireField term_fields[] = {
     WIRE_F_DOUBLE(PredictTerm, value, -DBL_MAX, DBL_MAX),
 };
 
+static const WireField slip_fields[] = {
+    WIRE_F_INT(PredictSlip, kind, PREDICT_SLIP_BITS, PREDICT_SLIP_COMPLEMENT),
+    WIRE_F_DOUBLE(PredictSlip, factor, 0, DBL_MAX),
+};
+
 static const WireField page_fields[] = {
     WIRE_F_INT(Page, kind, PAGE_TEXT, PAGE_PREDICT),
     WIRE_F_INT(Page, line, 0, INT_MAX),
@@ -170,6 +177,8 @@ static const WireField page_fields[] = {
     WIRE_F_DOUBLE(Page, answer, -DBL_MAX, DBL_MAX),
     WIRE_F_DOUBLE(Page, tolerance, -DBL_MAX, DBL_MAX),
     WIRE_F_LIST(Page, terms, n_terms, MAX_ITEMS, term_fields, WIRE_N(term_fields)),
+    WIRE_F_STRUCTS(Page, slips, slip_fields, WIRE_N(slip_fields)),
+    WIRE_F_INT(Page, n_slips, 0, PREDICT_MAX_SLIPS),
     WIRE_F_BOOL(Page, ok),
 };
 
@@ -392,7 +401,9 @@ static void lesson_predict_spec_of(const Page *p, PredictSpec *out)
                          .answer = p->answer,
                          .tolerance = p->tolerance,
                          .terms = p->terms,
-                         .n_terms = p->n_terms};
+                         .n_terms = p->n_terms,
+                         .slips = p->slips,
+                         .n_slips = p->n_slips};
 }
 
 /* ---- reading the lesson table (inside sandbox_protect) --------------------- */
@@ -745,6 +756,62 @@ static void read_terms(lua_State *L, int idx, const char *what, Page *p)
     lua_pop(L, 1);
 }
 
+/* One entry of slips: a name in the list ("bits") or a count by name
+ * (per_rack = 72). Key at -2, value at -1. */
+static void read_slip(lua_State *L, const char *what, Page *p)
+{
+    static const char known[] = "\"bits\", \"directions\", \"fp32\", \"complement\", "
+                                "per_server = N, per_rack = N";
+    bool keyed = lua_type(L, -2) == LUA_TSTRING;
+    if (!keyed && lua_type(L, -1) != LUA_TSTRING)
+        sandbox_error(L, "%s: 'slips' holds names and counts: { %s }", what, known);
+    const char *name = lua_tostring(L, keyed ? -2 : -1);
+    int k = predict_slip_find(name);
+    if (k < 0)
+        sandbox_error(L, "%s: unknown slip '%s' (slips = { %s })", what, name, known);
+    bool count = predict_slip_takes_count((PredictSlipKind)k);
+    if (count != keyed)
+        sandbox_error(L,
+                      count ? "%s: slip '%s' takes the GPUs of one: %s = 8"
+                            : "%s: slip '%s' goes in the list: slips = { \"%s\" }",
+                      what, name, name);
+    double factor = 0;
+    if (count && (!lua_isinteger(L, -1) || (factor = (double)lua_tointeger(L, -1)) < 2))
+        sandbox_error(L, "%s: '%s' must be a whole number of GPUs, 2 or more", what, name);
+    for (int i = 0; i < p->n_slips; i++)
+        if (p->slips[i].kind == (PredictSlipKind)k)
+            sandbox_error(L, "%s: slip '%s' is named twice", what, name);
+    if (p->n_slips >= PREDICT_MAX_SLIPS)
+        sandbox_error(L, "%s: 'slips' names at most %d slips", what, PREDICT_MAX_SLIPS);
+    p->slips[p->n_slips++] = (PredictSlip){(PredictSlipKind)k, factor};
+}
+
+/* slips = { "bits", "directions", "fp32", per_server = 8, per_rack = 72 }:
+ * what the question involves, so a miss can name the slip. Kept in kind
+ * order, whatever order the table gives. */
+static void read_slips(lua_State *L, int idx, const char *what, Page *p)
+{
+    int t = lua_getfield(L, idx, "slips");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        sandbox_error(L, "%s: 'slips' must be a table such as { \"bits\", per_rack = 72 }", what);
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        read_slip(L, what, p);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    for (int i = 1; i < p->n_slips; i++) /* insertion sort by kind: at most 8 */
+        for (int j = i; j > 0 && p->slips[j].kind < p->slips[j - 1].kind; j--) {
+            PredictSlip tmp = p->slips[j];
+            p->slips[j] = p->slips[j - 1];
+            p->slips[j - 1] = tmp;
+        }
+}
+
 static void read_predict(lua_State *L, int idx, const char *what, Page *p)
 {
     p->question = dup_field(L, idx, "question", what, true);
@@ -763,6 +830,7 @@ static void read_predict(lua_State *L, int idx, const char *what, Page *p)
         sandbox_error(L, "%s: 'tolerance' must be a fraction in (0, 1], e.g. 0.2 for 20%%", what);
     lua_pop(L, 1);
     read_terms(L, idx, what, p);
+    read_slips(L, idx, what, p);
     PredictSpec spec;
     lesson_predict_spec_of(p, &spec);
     char why[MSG_LEN];

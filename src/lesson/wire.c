@@ -249,6 +249,9 @@ void wire_put_struct(Wire *w, const void *obj, const WireField *f, int n)
             case WF_CUSTOM:
                 f->codec->put(w, m);
                 break;
+            case WF_STRUCT:
+                wire_put_struct(w, m, f->elem, f->n_elem);
+                break;
             }
         }
     }
@@ -329,6 +332,9 @@ bool wire_get_struct(WireIn *r, void *obj, const WireField *f, int n)
                 if (!f->codec->get(r, m))
                     wire_fail(r, "a value refused");
                 break;
+            case WF_STRUCT:
+                wire_get_struct(r, m, f->elem, f->n_elem);
+                break;
             }
         }
         if (!wire_ok(r))
@@ -389,9 +395,16 @@ static bool wire_same_in(const void *a, const void *b, size_t size, const WireFi
     bool same = true;
     for (int k = 0; k < n && same; k++) {
         const WireField *e = &f[k];
-        if (e->type != WF_LOCAL && e->type != WF_STR && e->type != WF_LIST)
+        if (e->type != WF_LOCAL && e->type != WF_STR && e->type != WF_LIST && e->type != WF_STRUCT)
             continue;
         memset(raw + e->off, 0, e->type == WF_LIST ? sizeof(void *) : e->size * e->n);
+        for (size_t i = 0; e->type == WF_STRUCT && i < e->n && same; i++) {
+            char sub[170];
+            snprintf(sub, sizeof sub, "%s%s[%zu].", prefix, e->name, i);
+            same = wire_same_in((const char *)a + e->off + i * e->size,
+                                (const char *)b + e->off + i * e->size, e->size, e->elem,
+                                e->n_elem, sub, why, why_len);
+        }
         if (e->type == WF_STR) {
             const char *sa, *sb;
             memcpy(&sa, (const char *)a + e->off, sizeof sa);

@@ -70,6 +70,7 @@ typedef enum {
     WF_CHARS,  /* char[size] holding a string */
     WF_LIST,   /* pointer to count elements (count: an int at count_off), at most hi */
     WF_CUSTOM, /* a value sent and checked by codec */
+    WF_STRUCT, /* a struct (or a fixed array of them) described by elem */
 } WireType;
 
 typedef struct {
@@ -86,7 +87,8 @@ typedef struct WireField {
     double lo,
         hi; /* range (WF_INT, WF_DOUBLE); longest string (WF_STR); most elements (WF_LIST) */
     size_t count_off;             /* WF_LIST: offsetof the int that counts the elements */
-    const struct WireField *elem; /* WF_LIST: the element's fields; NULL: a list of char * */
+    const struct WireField *elem; /* WF_LIST, WF_STRUCT: the element's fields (WF_LIST:
+                                   * NULL for a list of char *) */
     int n_elem;
     const WireCodec *codec; /* WF_CUSTOM */
 } WireField;
@@ -149,6 +151,12 @@ typedef struct WireField {
     {                                                                                             \
 #m, WF_CUSTOM, offsetof(S, m), sizeof(((S *)0)->m[0]),                                    \
             sizeof(((S *)0)->m) / sizeof(((S *)0)->m[0]), 0, 0, 0, NULL, 0, &(codec)              \
+    }
+/* A T[N] member whose T is described by fields. */
+#define WIRE_F_STRUCTS(S, m, fields, n_fields)                                                    \
+    {                                                                                             \
+#m, WF_STRUCT, offsetof(S, m), sizeof(((S *)0)->m[0]),                                    \
+            sizeof(((S *)0)->m) / sizeof(((S *)0)->m[0]), 0, 0, 0, (fields), (n_fields), NULL     \
     }
 #define WIRE_N(table) ((int)(sizeof(table) / sizeof((table)[0])))
 

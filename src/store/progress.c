@@ -2,18 +2,20 @@
 /* progress — the learner's record, kept as text lines and rewritten
  * atomically after every change.
  *
- * File format (version 2), one record per line, fields separated by spaces:
- *   scalelab-progress 2
+ * File format (version 3), one record per line, fields separated by spaces:
+ *   scalelab-progress 3
  *   seed HEX                  (the learner's random seed: quiz orders)
- *   lesson ID new|started|done LAST_PAGE
+ *   lesson ID new|started|done LAST_PAGE LAST_ACTIVE
  *   page ID PAGE HINTS MET(0|1) ANSWER(-1..) CORRECT(0|1) FIRST(-1|0|1) TRIES
  *        SEARCH(0|1) REVIEWS REVIEW_OK(0|1) MOVES
  * FIRST is the first try on a quiz or predict page (-1: not tried yet),
  * TRIES the tries counted there, SEARCH whether a scenario's search was
  * used, REVIEWS the times the page came up in a review and REVIEW_OK
  * whether the last one was right at once, MOVES the moves a scenario took
- * when its goal was met. Version 1 files (no seed, page lines of the first
- * seven fields) are read as they are and written back as version 2.
+ * when its goal was met. LAST_ACTIVE is when the lesson last changed, in
+ * seconds since 1970 (UTC; 0: not known). Version 1 files (no seed, page
+ * lines of the first seven fields) and version 2 files (lesson lines
+ * without LAST_ACTIVE) are read as they are and written back as version 3.
  *   practice KIND TRIED FIRST_TRY STREAK      (one per exercise kind)
  *   practice-level LEVEL
  * Any other line, a bad number or a missing header makes the file corrupt:
@@ -51,7 +53,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROGRESS_HEADER    "scalelab-progress 2"
+#define PROGRESS_HEADER    "scalelab-progress 3"
+#define PROGRESS_HEADER_V2 "scalelab-progress 2"
 #define PROGRESS_HEADER_V1 "scalelab-progress 1"
 #define PROGRESS_LINE_MAX  512
 /* Far above any real file (a line per lesson and page played: about 40
@@ -80,6 +83,7 @@ typedef struct {
     int page;
     PageRec *pages;
     int n_pages;
+    long long active_s; /* last change, seconds since 1970 (0: not known) */
 } LessonRec;
 
 #define PROGRESS_PRACTICE_KINDS 8
@@ -279,6 +283,16 @@ static bool progress_parse_seed(Progress *p, const char *hex)
     return true;
 }
 
+/* LAST_ACTIVE: seconds since 1970, 0 to 2^40 (far past any real date). */
+static bool progress_parse_time(const char *s, long long *out)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 13 || strspn(s, "0123456789") != n)
+        return false;
+    *out = strtoll(s, NULL, 10);
+    return *out <= (1LL << 40);
+}
+
 /* One line of a file of the given version; false when it does not parse. */
 static bool progress_parse_line(Progress *p, char *line, int version)
 {
@@ -294,9 +308,10 @@ static bool progress_parse_line(Progress *p, char *line, int version)
         return false;
     if (strcmp(f[0], "seed") == 0 && n == 2 && version >= 2)
         return progress_parse_seed(p, f[1]);
-    if (strcmp(f[0], "lesson") == 0 && n == 4) {
+    if (strcmp(f[0], "lesson") == 0 && (n == 4 || (n == 5 && version >= 3))) {
         ProgressStatus st;
         int page;
+        long long active_s = 0;
         if (strcmp(f[2], "new") == 0)
             st = PROGRESS_NEW;
         else if (strcmp(f[2], "started") == 0)
@@ -306,11 +321,13 @@ static bool progress_parse_line(Progress *p, char *line, int version)
         else
             return false;
         if (!progress_id_ok(f[1]) || !progress_int(f[3], 0, &page) ||
+            (n == 5 && !progress_parse_time(f[4], &active_s)) ||
             (!progress_find(p, f[1]) && p->n_lessons >= PROGRESS_MAX_LESSONS))
             return false;
         LessonRec *l = progress_get(p, f[1]);
         l->status = st;
         l->page = page;
+        l->active_s = active_s;
         return true;
     }
     if (strcmp(f[0], "page") == 0 && (n == 7 || (n == 13 && version >= 2))) {
@@ -366,7 +383,8 @@ static bool progress_parse_text(Progress *p, char *buf, size_t len, char *why, s
             return false;
         }
         if (lineno == 1) {
-            version = strcmp(line, PROGRESS_HEADER) == 0      ? 2
+            version = strcmp(line, PROGRESS_HEADER) == 0      ? 3
+                      : strcmp(line, PROGRESS_HEADER_V2) == 0 ? 2
                       : strcmp(line, PROGRESS_HEADER_V1) == 0 ? 1
                                                               : 0;
             if (version == 0) {
@@ -478,6 +496,26 @@ static Progress *progress_open_file(const char *path, char *note, size_t note_le
     return p;
 }
 
+Progress *progress_load(const char *path, char *err, size_t err_len)
+{
+    size_t len;
+    FileProblem fp;
+    char *buf = file_read(path, PROGRESS_MAX_BYTES, &len, &fp);
+    if (!buf) {
+        file_problem_text(&fp, PROGRESS_MAX_BYTES, err, err_len);
+        return NULL;
+    }
+    Progress *p = xmem_calloc(1, sizeof *p);
+    char why[MSG_LEN] = "";
+    if (!progress_parse_text(p, buf, len, why, sizeof why)) {
+        msg_set(err, err_len, "not a scalelab progress file: %s", why);
+        progress_free(p);
+        p = NULL;
+    }
+    free(buf);
+    return p;
+}
+
 void progress_free(Progress *p)
 {
     if (!p)
@@ -502,6 +540,22 @@ int progress_page(const Progress *p, const char *lesson_id)
 {
     const LessonRec *l = progress_find(p, lesson_id);
     return l ? l->page : 0;
+}
+
+long long progress_last_active(const Progress *p, const char *lesson_id)
+{
+    const LessonRec *l = progress_find(p, lesson_id);
+    return l ? l->active_s : 0;
+}
+
+int progress_lesson_count(const Progress *p)
+{
+    return p ? p->n_lessons : 0;
+}
+
+const char *progress_lesson_id(const Progress *p, int i)
+{
+    return p && i >= 0 && i < p->n_lessons ? p->lessons[i].id : NULL;
 }
 
 bool progress_scenario_met(const Progress *p, const char *lesson_id, int page)
@@ -577,7 +631,8 @@ static bool progress_put_all(FILE *f, const void *ctx)
     fprintf(f, "seed %016llx\n", (unsigned long long)p->seed);
     for (int i = 0; i < p->n_lessons; i++) {
         const LessonRec *l = &p->lessons[i];
-        fprintf(f, "lesson %s %s %d\n", l->id, progress_status_word(l->status), l->page);
+        fprintf(f, "lesson %s %s %d %lld\n", l->id, progress_status_word(l->status), l->page,
+                l->active_s);
         for (int j = 0; j < l->n_pages; j++) {
             const PageRec *r = &l->pages[j];
             fprintf(f, "page %s %d %d %d %d %d %d %d %d %d %d %d\n", l->id, r->page, r->hints,
@@ -608,6 +663,8 @@ static void progress_merge(Progress *p, const Progress *disk)
             l->status = d->status;
         if (!known)
             l->page = d->page;
+        if (d->active_s > l->active_s)
+            l->active_s = d->active_s;
         for (int j = 0; j < d->n_pages; j++) {
             const PageRec *dr = &d->pages[j];
             PageRec *r = progress_page_get(l, dr->page);
@@ -729,6 +786,9 @@ static LessonRec *progress_touch(Progress *p, const char *lesson_id, char *err, 
     LessonRec *l = progress_get(p, lesson_id);
     if (l->status == PROGRESS_NEW)
         l->status = PROGRESS_STARTED;
+    time_t now = time(NULL);
+    if (now > 0 && (long long)now > l->active_s)
+        l->active_s = (long long)now;
     return l;
 }
 
@@ -887,6 +947,12 @@ int progress_review_pages(const Progress *p, const char *lesson_id, int *pages, 
         n++;
     }
     return n;
+}
+
+bool progress_mastered(const Progress *p, const char *lesson_id)
+{
+    return progress_status(p, lesson_id) == PROGRESS_DONE &&
+           progress_review_pages(p, lesson_id, NULL, 0) == 0;
 }
 
 bool progress_set_done(Progress *p, const char *lesson_id, char *err, size_t err_len)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* progress — what a learner has done: lessons started and finished, the page
- * they were on, scenarios solved (with the hints they used) and quiz answers.
+ * they were on and when, scenarios solved (with the hints they used) and quiz
+ * answers.
  *
  * Kept in $XDG_STATE_HOME/scalelab/progress (fallback ~/.local/state/scalelab/)
  * as short text lines, rewritten whole after every change: temporary file in
@@ -37,12 +38,23 @@ const char *progress_default_path(char *buf, size_t n);
  * note is written to note (else note is ""), the file is moved aside when
  * possible, and an empty store is returned. Never NULL. */
 Progress *progress_open(const char *path, char *note, size_t note_len);
+/* Reads the file at path without changing anything on disk (a file handed
+ * in, read by `scalelab report`): any version the store has written. NULL
+ * with a one-line reason when it cannot be read or is not a progress file.
+ * The store returned is in memory: it never saves. */
+Progress *progress_load(const char *path, char *err, size_t err_len);
 void progress_free(Progress *p);
 const char *progress_path(const Progress *p); /* NULL for an in-memory store */
 
 ProgressStatus progress_status(const Progress *p, const char *lesson_id);
 /* Last page visited (0 when never). */
 int progress_page(const Progress *p, const char *lesson_id);
+/* When the lesson's record last changed, seconds since 1970 (0: not known,
+ * as in files written before the store kept it). Every change below sets it. */
+long long progress_last_active(const Progress *p, const char *lesson_id);
+/* The lessons the store has a record of, in the order first recorded. */
+int progress_lesson_count(const Progress *p);
+const char *progress_lesson_id(const Progress *p, int i); /* NULL out of range */
 /* Scenario page solved; hints revealed on it (even when not solved). */
 bool progress_scenario_met(const Progress *p, const char *lesson_id, int page);
 int progress_hints(const Progress *p, const char *lesson_id, int page);
@@ -95,6 +107,16 @@ bool progress_set_moves(Progress *p, const char *lesson_id, int page, int moves,
 int progress_first_tries(const Progress *p, const char *lesson_id, int *right);
 /* Missed at the first try and not yet right at once in a review. */
 bool progress_needs_review(const Progress *p, const char *lesson_id, int page);
+/* Done and mastered, the two marks a finished lesson can have:
+ *   done      every page seen and every check answered (a quiz answered
+ *             right, in the end; a predict page right or out of tries; a
+ *             scenario's goal met), set by progress_set_done when the
+ *             learner leaves the last page with nothing left to do;
+ *   mastered  done, and every check right at the first try, or right at
+ *             once when it came up again in a review (R): no page of the
+ *             lesson needs a review.
+ * A done lesson with checks still to review is done, not mastered. */
+bool progress_mastered(const Progress *p, const char *lesson_id);
 /* The pages that need a review, in page order, into pages[0..max) (pages
  * may be NULL); returns how many there are (may exceed max). */
 int progress_review_pages(const Progress *p, const char *lesson_id, int *pages, int max);

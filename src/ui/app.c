@@ -97,6 +97,7 @@ static void app_fill_marks(App *a)
         it->mark = progress_status(a->progress, it->id);
         it->first_tried = progress_first_tries(a->progress, it->id, &it->first_right);
         it->to_review = progress_review_pages(a->progress, it->id, NULL, 0);
+        it->mastered = progress_mastered(a->progress, it->id);
     }
 }
 
@@ -128,6 +129,10 @@ static void app_open(App *a, const char *path, const char *id)
     screen_page_init(&a->page, a->lesson, path, err, a->progress, page);
     a->in_page = true;
     app_watch(a);
+    /* The end-of-lesson screen offers the next lesson of the menu. */
+    const CatalogEntry *next = a->direct ? NULL : catalog_entry(a->cat, a->menu.sel + 1);
+    if (next && !next->error)
+        snprintf(a->page.next_title, sizeof a->page.next_title, "%s", next->title);
 }
 
 static void app_close_page(App *a)
@@ -137,6 +142,17 @@ static void app_close_page(App *a)
     a->lesson = NULL;
     a->in_page = false;
     app_fill_marks(a);
+}
+
+/* The end-of-lesson screen's "next lesson": the menu's next entry. */
+static void app_open_next(App *a)
+{
+    const CatalogEntry *e = catalog_entry(a->cat, a->menu.sel + 1);
+    app_close_page(a);
+    if (!e)
+        return;
+    a->menu.sel++;
+    app_open(a, e->path, e->error ? NULL : e->id);
 }
 
 static void app_reload(App *a)
@@ -254,6 +270,9 @@ static bool app_key(App *a, int key)
         return false;
     case SCREEN_RELOAD:
         app_reload(a);
+        return true;
+    case SCREEN_NEXT:
+        app_open_next(a);
         return true;
     default:
         return true;

@@ -3,6 +3,12 @@
  * given, each with a progress mark, title, length and summary; j/k or
  * arrows move, Enter opens, `/` filters by words, `?` help, `q` quits.
  *
+ * Marks (progress.h, progress_mastered, has the rule): [ ] new, [>] in
+ * progress, [x] done (every page seen, every check answered), [*] mastered
+ * (done, and every check right at the first try or at once in a review).
+ * The words beside the title say the same without colour: "2/5 first try,
+ * 3 to review" on a done lesson, "mastered" on a mastered one.
+ *
  * Invariant: sel is -1 or the index of an item that matches the filter.
  * Pure: no curses; items and their strings are borrowed.
  */
@@ -233,7 +239,9 @@ static const KeyBinding screen_menu_rows[] = {
      "q quit",
      0,
      screen_menu_key_action},
-    {{0}, "Marks", "[ ] not started   [>] in progress   [x] or [✓] done", NULL, 0, NULL},
+    {{0}, "Marks", "[ ] new  [>] in progress  [x] done  [*] mastered", NULL, 0, NULL},
+    {{0}, "Done", "every page seen and every question answered", NULL, 0, NULL},
+    {{0}, "Mastered", "done, each question right the first time or in review R", NULL, 0, NULL},
     {{0}, "In a lesson", "n/Space/Right next page, p/Left back, Esc menu", NULL, 0, NULL},
 };
 static const KeyTable screen_menu_keys = KEYMAP_TABLE("Lesson menu keys", screen_menu_rows);
@@ -254,9 +262,13 @@ ScreenAction screen_menu_key(MenuState *m, int key)
     return SCREEN_NONE;
 }
 
-static const char *screen_menu_mark(ProgressStatus s, bool ascii)
+/* "*" for mastered in every locale: a star glyph's width is ambiguous in
+ * some terminals, and the mark column must stay three cells wide. */
+static const char *screen_menu_mark(const MenuItem *it, bool ascii)
 {
-    switch (s) {
+    if (it->mark == PROGRESS_DONE && it->mastered)
+        return "[*]";
+    switch (it->mark) {
     case PROGRESS_DONE:
         return ascii ? "[x]" : "[✓]";
     case PROGRESS_STARTED:
@@ -264,6 +276,27 @@ static const char *screen_menu_mark(ProgressStatus s, bool ascii)
     default:
         return "[ ]";
     }
+}
+
+/* The words after the length: "mastered", "2/5 first try, 3 to review",
+ * "2/5 first try"; the style they are drawn in. */
+static Style screen_menu_state_words(const MenuItem *it, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (it->error)
+        return STYLE_NORMAL;
+    if (it->mark == PROGRESS_DONE && it->mastered) {
+        snprintf(buf, n, "mastered ");
+        return STYLE_GOOD;
+    }
+    if (it->first_tried <= 0)
+        return STYLE_NORMAL;
+    if (it->to_review > 0)
+        snprintf(buf, n, "%d/%d first try, %d to review ", it->first_right, it->first_tried,
+                 it->to_review);
+    else
+        snprintf(buf, n, "%d/%d first try ", it->first_right, it->first_tried);
+    return it->first_right == it->first_tried ? STYLE_GOOD : STYLE_LABEL;
 }
 
 void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
@@ -281,7 +314,7 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
     if (m->filtering || m->filter[0])
         snprintf(filt, sizeof filt, "Filter: %s%s", m->filter, m->filtering ? "_" : "");
     else
-        snprintf(filt, sizeof filt, "Marks: [ ] new  [>] in progress  %s done",
+        snprintf(filt, sizeof filt, "Marks: [ ] new  [>] in progress  %s done  [*] mastered",
                  ascii ? "[x]" : "[✓]");
     const KeyTable *keys = m->filtering ? &screen_menu_filter_keys : &screen_menu_keys;
     char foot[1][400];
@@ -297,9 +330,11 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
     else if (m->sel >= 0 && m->items[m->sel].error)
         canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].error, STYLE_BAD);
     else if (m->sel >= 0 && m->items[m->sel].to_review > 0) {
-        char rev[120];
-        snprintf(rev, sizeof rev, "R reviews the %d question%s missed the first time.",
-                 m->items[m->sel].to_review, m->items[m->sel].to_review == 1 ? "" : "s");
+        const MenuItem *it = &m->items[m->sel];
+        char rev[160];
+        snprintf(rev, sizeof rev, "%sR reviews the %d question%s missed at the first try.",
+                 it->mark == PROGRESS_DONE ? "Done, not mastered: " : "", it->to_review,
+                 it->to_review == 1 ? "" : "s");
         canvas_put_text_max(c, 1, bottom, w - 2, rev, STYLE_WARNING);
     } else if (m->sel >= 0 && m->items[m->sel].summary)
         canvas_put_text_max(c, 1, bottom, w - 2, m->items[m->sel].summary, STYLE_DIM);
@@ -355,20 +390,17 @@ void screen_menu_draw(Canvas *c, MenuState *m, ScreenCursor *cur)
         char mins[16] = "";
         if (it->minutes > 0)
             snprintf(mins, sizeof mins, "%3d min", it->minutes);
-        canvas_put_text(c, 3, y, screen_menu_mark(it->mark, ascii),
+        canvas_put_text(c, 3, y, screen_menu_mark(it, ascii),
                         it->mark == PROGRESS_DONE ? STYLE_GOOD : STYLE_NORMAL);
         canvas_put_text_max(c, 7, y, title_w, it->title ? it->title : it->id,
                             it->error ? STYLE_BAD : STYLE_BOLD);
         canvas_put_text(c, 8 + title_w, y, mins, STYLE_DIM);
         const char *sum = it->error ? "does not load: Enter shows the error" : it->summary;
         int sx = 17 + title_w;
-        if (it->first_tried > 0 && !it->error) {
-            char first[48];
-            snprintf(first, sizeof first, "%d/%d first try ", it->first_right, it->first_tried);
-            sx +=
-                canvas_put_text_max(c, sx, y, w - 1 - sx, first,
-                                    it->first_right == it->first_tried ? STYLE_GOOD : STYLE_LABEL);
-        }
+        char words[64];
+        Style ws = screen_menu_state_words(it, words, sizeof words);
+        if (words[0])
+            sx += canvas_put_text_max(c, sx, y, w - 1 - sx, words, ws);
         if (sum && sx < w - 1)
             canvas_put_text_max(c, sx, y, w - 1 - sx, sum, STYLE_NORMAL);
         if (i == m->sel) {

@@ -9,9 +9,10 @@
  * and the program stays up.
  *
  * Progress: entering a page records the visit; quiz and predict pages
- * record their tries; "next" on the last page marks the lesson done when
- * every scenario is solved, every quiz answered right and every predict
- * page answered (right, or out of tries), else says which pages are left.
+ * record their tries; "next" on the last page opens the end-of-lesson
+ * screen (screen_done.c) and marks the lesson done when every scenario is
+ * solved, every quiz answered right and every predict page answered
+ * (right, or out of tries); that screen says which pages are left.
  * A review (screen_page_start_review) walks only the pages missed at the
  * first try and never marks the lesson done.
  * Pure: no curses. The Lesson and Progress are borrowed.
@@ -108,6 +109,7 @@ void screen_page_set_lesson(PageState *p, Lesson *l, const char *load_error)
     if (p->page >= n)
         p->page = n > 0 ? n - 1 : 0;
     p->help = false;
+    p->finished = false;
     screen_page_enter(p);
     snprintf(p->message, sizeof p->message, "%s",
              l ? "Reloaded from disk." : "Reload failed: the error is shown above.");
@@ -123,8 +125,7 @@ void screen_page_goto(PageState *p, int n)
     screen_page_enter(p);
 }
 
-/* Whether page i still keeps the lesson from being done. */
-static bool screen_page_todo(const PageState *p, int i)
+bool screen_page_is_left(const PageState *p, int i)
 {
     const char *id = lesson_id(p->lesson);
     ProgressExercise e;
@@ -141,26 +142,25 @@ static bool screen_page_todo(const PageState *p, int i)
     }
 }
 
-/* Pages still to do before the lesson counts as done; writes them into buf
- * grouped by kind, in the order the kinds first come, so that a status line
+/* Grouped by kind in the order the kinds first come, so that a status line
  * of 80 columns holds a long list: "2 predict; 3, 5, 8 scenario; 9, 10 quiz". */
-static int screen_page_unfinished(const PageState *p, char *buf, size_t n)
+int screen_page_left(const PageState *p, char *buf, size_t n)
 {
     int left = 0, pages = lesson_page_count(p->lesson);
     size_t used = 0;
     buf[0] = '\0';
     for (int first = 0; first < pages; first++) {
-        if (!screen_page_todo(p, first))
+        if (!screen_page_is_left(p, first))
             continue;
         PageKind kind = lesson_page_kind(p->lesson, first);
         bool seen = false; /* this kind already listed with an earlier page */
         for (int j = 0; j < first && !seen; j++)
-            seen = lesson_page_kind(p->lesson, j) == kind && screen_page_todo(p, j);
+            seen = lesson_page_kind(p->lesson, j) == kind && screen_page_is_left(p, j);
         if (seen)
             continue;
         int written = 0;
         for (int i = first; i < pages; i++) {
-            if (lesson_page_kind(p->lesson, i) != kind || !screen_page_todo(p, i))
+            if (lesson_page_kind(p->lesson, i) != kind || !screen_page_is_left(p, i))
                 continue;
             left++;
             const char *sep = written++ ? ", " : used ? "; " : "";
@@ -233,17 +233,14 @@ static ScreenAction screen_page_next(PageState *p)
         screen_page_goto(p, p->page + 1);
         return SCREEN_NONE;
     }
-    if (!p->progress) {
-        snprintf(p->message, sizeof p->message, "This is the last page. Esc goes back.");
-        return SCREEN_NONE;
-    }
+    /* Past the last page: the end-of-lesson screen, the lesson done when
+     * nothing is left. */
     char left[200];
-    if (screen_page_unfinished(p, left, sizeof left) > 0) {
-        snprintf(p->message, sizeof p->message, "Last page. Pages left: %s.", left);
-        return SCREEN_NONE;
-    }
-    progress_set_done(p->progress, lesson_id(p->lesson), NULL, 0);
-    return SCREEN_BACK;
+    if (p->progress && screen_page_left(p, left, sizeof left) == 0)
+        progress_set_done(p->progress, lesson_id(p->lesson), NULL, 0);
+    p->finished = true;
+    p->help = false;
+    return SCREEN_NONE;
 }
 
 /* ---- the keys every page shares ---- */
@@ -341,6 +338,8 @@ ScreenAction screen_page_key(PageState *p, int key)
         return SCREEN_NONE;
     }
     p->message[0] = '\0';
+    if (p->finished && p->lesson)
+        return screen_done_key(p, key);
     if (!p->lesson && key != 'r')
         return key == UIK_ESC || key == 'q' ? SCREEN_BACK : SCREEN_NONE;
     if (p->lesson && !p->page_error[0]) {
@@ -418,6 +417,50 @@ ViewKind screen_page_view(PageView v)
     return VIEW_RACK;
 }
 
+/* The rows a view gets to lay itself out in, as `render` gives it. */
+#define SCREEN_DIAGRAM_ROWS 60
+
+/* Draws dg whole off screen, then the dh rows of it from lay->scroll on at
+ * (2, top); when it needs more rows than that, the row under them (the
+ * spare row above a caption, else the last of the dh) says which rows show
+ * and that Up and Down scroll (so a fabric's legend is never lost at
+ * 80x24). Returns the scroll positions there are (1: none). */
+static int screen_page_diagram_window(Canvas *c, int top, int dh, bool spare_row,
+                                      const Diagram *dg, const PageLayout *lay)
+{
+    int scroll = lay->scroll;
+    int w = canvas_width(c) - 4;
+    char err[MSG_LEN] = "";
+    bool ascii = canvas_is_ascii(c);
+    Canvas *full = canvas_new(w, SCREEN_DIAGRAM_ROWS);
+    canvas_set_ascii(full, ascii);
+    int used = diagram_draw(full, 0, 0, w, SCREEN_DIAGRAM_ROWS, dg, err, sizeof err);
+    if (used <= 0 && err[0]) {
+        screen_page_draw_error(c, 2, top, w, dh, err);
+        canvas_free(full);
+        return 1;
+    }
+    int rows = used <= dh || spare_row ? dh : dh - 1, last = used - rows;
+    if (scroll > last)
+        scroll = last;
+    if (scroll < 0 || used <= dh)
+        scroll = 0;
+    Canvas *win = canvas_new(w, rows);
+    canvas_set_ascii(win, ascii);
+    canvas_blit(win, 0, -scroll, full);
+    canvas_blit(c, 2, top, win);
+    canvas_free(win);
+    canvas_free(full);
+    if (used <= dh)
+        return 1;
+    char more[96];
+    snprintf(more, sizeof more, "%s rows %d-%d of %d: %s",
+             scroll < last ? (ascii ? "v" : "▼") : (ascii ? "^" : "▲"), scroll + 1, scroll + rows,
+             used, lay->fixed ? "a taller window shows them all" : "Up/Down scroll");
+    canvas_put_text_max(c, 2, top + rows, w, more, STYLE_DIM);
+    return last + 1;
+}
+
 int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int bottom,
                              const PageLayout *lay)
 {
@@ -445,10 +488,13 @@ int screen_page_body_diagram(Canvas *c, const Lesson *l, int page, int top, int 
         dg.chart_x = cx;
         dg.chart_values = values;
     }
-    if (!diagram_draw(c, 2, top, w - 4, dh, &dg, err, sizeof err))
-        screen_page_draw_error(c, 2, top, w - 4, dh, err);
+    int lines = screen_page_diagram_window(c, top, dh, cap_h > 0, &dg, lay);
     placement_free(d.placement);
-    return cap_h ? screen_page_markup(c, x, bottom - cap_h, tw, cap_h, caption, lay) : 0;
+    PageLayout cap = *lay;
+    cap.scroll = 0; /* Up and Down scroll the diagram */
+    if (cap_h)
+        screen_page_markup(c, x, bottom - cap_h, tw, cap_h, caption, &cap);
+    return lines;
 }
 
 int screen_page_body_compare(Canvas *c, const Lesson *l, int page, int top, int bottom,
@@ -484,7 +530,7 @@ int screen_page_body_compare(Canvas *c, const Lesson *l, int page, int top, int 
 
 static PageLayout screen_page_layout(const PageState *p)
 {
-    PageLayout lay = {2, SCREEN_MEASURE, (size_t)-1, p->scroll};
+    PageLayout lay = {2, SCREEN_MEASURE, (size_t)-1, p->scroll, false};
     return lay;
 }
 
@@ -536,6 +582,10 @@ void screen_page_draw(Canvas *c, PageState *p, ScreenCursor *cur)
     p->ascii = canvas_is_ascii(c);
     if (!p->lesson) {
         screen_page_draw_unloaded(c, p, cur);
+        return;
+    }
+    if (p->finished) {
+        screen_done_draw(c, p, cur);
         return;
     }
     int n = lesson_page_count(p->lesson);

@@ -47,13 +47,18 @@ static void practice_close_page(PracticeScreen *ps)
     }
 }
 
-/* The scenario of a mapping exercise: degrees, micro-batch and moves. */
+/* The scenario of a mapping exercise (degrees, micro-batch and moves) or
+ * of a placement exercise (moves only, from the scattered start). */
 static void practice_open_mapping(PracticeScreen *ps)
 {
     char err[300];
+    bool place = ps->ex.kind == PRACTICE_PLACEMENT;
+    Placement *start = practice_start_placement(&ps->ex);
     Scenario *s =
-        scenario_new(&ps->ex.cluster, &ps->ex.workload, &ps->ex.start, NULL,
-                     SCN_ALLOW_DEGREES | SCN_ALLOW_MICRO | SCN_ALLOW_MOVE, err, sizeof err);
+        scenario_new(&ps->ex.cluster, &ps->ex.workload, &ps->ex.start, start,
+                     place ? SCN_ALLOW_MOVE : SCN_ALLOW_DEGREES | SCN_ALLOW_MICRO | SCN_ALLOW_MOVE,
+                     err, sizeof err);
+    placement_free(start);
     if (!s) {
         msg_set(ps->error, sizeof ps->error, "the exercise's start does not evaluate: %s", err);
         ps->have = false;
@@ -86,7 +91,7 @@ static void practice_next(PracticeScreen *ps)
     }
     if (ps->have) {
         ps->error[0] = '\0';
-        if (ps->ex.kind == PRACTICE_MAPPING)
+        if (ps->ex.kind == PRACTICE_MAPPING || ps->ex.kind == PRACTICE_PLACEMENT)
             practice_open_mapping(ps);
     }
 }
@@ -147,10 +152,12 @@ static int practice_key_help(void *state, int key)
     return SCREEN_NONE;
 }
 
+/* q and Esc go back to the menu practice was opened from; opened by
+ * `scalelab practice`, they end the program, and Ctrl-C always does. */
 static int practice_key_quit(void *state, int key)
 {
     PracticeScreen *ps = state;
-    return key == UIK_ESC && ps->from_menu ? SCREEN_BACK : SCREEN_QUIT;
+    return key != UIK_CTRL_C && ps->from_menu ? SCREEN_BACK : SCREEN_QUIT;
 }
 
 static int practice_key_scroll(void *state, int key)
@@ -174,8 +181,8 @@ static const KeyBinding practice_rows[] = {
     {{'?'}, "?", "these keys", NULL, 9, practice_key_help},
     {{'q', UIK_ESC, UIK_CTRL_C},
      "q / Esc",
-     "leave practice (results are kept)",
-     "q quit",
+     "leave practice (back to the menu; results are kept)",
+     "q leave",
      2,
      practice_key_quit},
 };
@@ -189,8 +196,10 @@ static void practice_grade_predict(PracticeScreen *ps)
     practice_predict_spec(&ps->ex, &spec);
     PredictVerdict v = predict_grade(&spec, ps->input, true, &g);
     snprintf(ps->feedback, sizeof ps->feedback, "%s", g.msg);
-    if (!predict_counts_as_try(v))
+    if (!predict_counts_as_try(v)) {
+        ps->input[0] = '\0'; /* the feedback names what was typed */
         return;
+    }
     ps->tries++;
     if (v == PREDICT_RIGHT)
         practice_record(ps, true, ps->tries == 1);
@@ -210,18 +219,17 @@ static int practice_key_enter(void *state, int key)
         practice_next(ps);
     else if (ps->ex.kind == PRACTICE_PREDICT && ps->input[0])
         practice_grade_predict(ps);
-    else if (ps->ex.kind == PRACTICE_BOTTLENECK) {
-        StepPart parts[STEP_PART_COUNT];
-        int n = practice_part_choices(&ps->ex, parts);
-        if (ps->sel < 0 || ps->sel >= n || ps->wrong[parts[ps->sel]])
+    else if (ps->ex.kind == PRACTICE_BOTTLENECK || ps->ex.kind == PRACTICE_TIER) {
+        const char *labels[PRACTICE_MAX_CHOICES];
+        int n = practice_choices(&ps->ex, labels);
+        if (ps->sel < 0 || ps->sel >= n || ps->wrong[ps->sel])
             return SCREEN_NONE;
-        bool right =
-            practice_grade_part(&ps->ex, parts[ps->sel], ps->feedback, sizeof ps->feedback);
+        bool right = practice_grade_choice(&ps->ex, ps->sel, ps->feedback, sizeof ps->feedback);
         ps->tries++;
         if (right)
             practice_record(ps, true, ps->tries == 1);
         else {
-            ps->wrong[parts[ps->sel]] = true;
+            ps->wrong[ps->sel] = true;
             if (ps->tries >= PRACTICE_PART_TRIES) {
                 size_t len = strlen(ps->feedback);
                 snprintf(ps->feedback + len, sizeof ps->feedback - len,
@@ -236,8 +244,8 @@ static int practice_key_enter(void *state, int key)
 static int practice_key_choice(void *state, int key)
 {
     PracticeScreen *ps = state;
-    StepPart parts[STEP_PART_COUNT];
-    int n = practice_part_choices(&ps->ex, parts);
+    const char *labels[PRACTICE_MAX_CHOICES];
+    int n = practice_choices(&ps->ex, labels);
     if (key == UIK_LEFT)
         ps->sel = ps->sel > 0 ? ps->sel - 1 : n - 1;
     else if (key == UIK_RIGHT)
@@ -275,13 +283,17 @@ static const KeyBinding part_rows[] = {
      practice_key_enter},
 };
 static const KeyTable part_keys = KEYMAP_TABLE("Spot the bottleneck", part_rows);
+static const KeyTable tier_keys = KEYMAP_TABLE("Which tier", part_rows);
 
 static int practice_key_refused(void *state, int key)
 {
     PracticeScreen *ps = state;
     snprintf(ps->page.scn.msg, sizeof ps->page.scn.msg, "%s",
-             key == 's' ? "No search here: the search's best is what grades you. Map it yourself."
-                        : "The cluster is the exercise's: change the mapping, not the machine.");
+             ps->ex.kind == PRACTICE_PLACEMENT
+                 ? "Here only the placement changes: move GPUs or groups between domains."
+             : key == 's'
+                 ? "No search here: the search's best is what grades you. Map it yourself."
+                 : "The cluster is the exercise's: change the mapping, not the machine.");
     return SCREEN_NONE;
 }
 
@@ -304,21 +316,50 @@ static const KeyBinding mapping_rows[] = {
 };
 static const KeyTable mapping_keys = KEYMAP_TABLE("Map the job", mapping_rows);
 
+/* Placement: the scenario's moves (its own keys), nothing else. */
+static const KeyBinding placement_rows[] = {
+    {{0}, "arrows", "move the cursor over the GPUs", "arrows move", 0, NULL},
+    {{' '}, "Space", "pick the GPU under the cursor", "Space pick", 0, NULL},
+    {{'g'}, "g", "pick its whole group (g again: the next kind)", "g group", 1, NULL},
+    {{UIK_ENTER}, "Enter", "swap, or drop the group in this domain", "Enter drop", 0, NULL},
+    {{'u'}, "u", "undo", "u undo", 3, NULL},
+    {{'t', 'T', 'y', 'Y', 'x', 'X', 'm', 'M', 's'},
+     "t y x m s",
+     "off here: the degrees and the machine are the exercise's",
+     NULL,
+     9,
+     practice_key_refused},
+};
+static const KeyTable placement_keys = KEYMAP_TABLE("Fix the placement", placement_rows);
+
 static const KeyTable *practice_kind_keys(const PracticeScreen *ps)
 {
     if (!ps->have)
         return NULL;
-    return ps->ex.kind == PRACTICE_PREDICT      ? &predict_keys
-           : ps->ex.kind == PRACTICE_BOTTLENECK ? &part_keys
-                                                : &mapping_keys;
+    switch (ps->ex.kind) {
+    case PRACTICE_PREDICT:
+        return &predict_keys;
+    case PRACTICE_BOTTLENECK:
+        return &part_keys;
+    case PRACTICE_TIER:
+        return &tier_keys;
+    case PRACTICE_PLACEMENT:
+        return &placement_keys;
+    default:
+        return &mapping_keys;
+    }
 }
 
-/* After a key in a mapping exercise: graded against the search's best. */
+/* After a key in a mapping exercise: graded against the search's best; in
+ * a placement exercise, by the spans of the placement reached. */
 static void practice_check_mapping(PracticeScreen *ps)
 {
-    const StepResult *r = scenario_result(ps->page.scn.s);
+    const Scenario *s = ps->page.scn.s;
     char msg[400];
-    bool pass = practice_grade_mapping(&ps->ex, r, msg, sizeof msg);
+    bool pass = ps->ex.kind == PRACTICE_PLACEMENT
+                    ? practice_grade_placement(&ps->ex, scenario_mapping(s), scenario_placement(s),
+                                               msg, sizeof msg)
+                    : practice_grade_mapping(&ps->ex, scenario_result(s), msg, sizeof msg);
     if (pass) {
         int moves = ps->page.scn.moves;
         msg_set(ps->feedback, sizeof ps->feedback, "%s %d move%s, par %d.", msg, moves,
@@ -352,7 +393,8 @@ ScreenAction screen_practice_key(PracticeScreen *ps, int key)
         return (ScreenAction)b->fn(ps, key);
     if (!b && (b = keymap_find(&practice_keys, key)) != NULL)
         return (ScreenAction)b->fn(ps, key);
-    if (ps->have && ps->ex.kind == PRACTICE_MAPPING && ps->page_open && !ps->done) {
+    bool scenario = ps->ex.kind == PRACTICE_MAPPING || ps->ex.kind == PRACTICE_PLACEMENT;
+    if (ps->have && scenario && ps->page_open && !ps->done) {
         screen_scenario_key(&ps->page, key);
         practice_check_mapping(ps);
     }
@@ -387,17 +429,17 @@ static void practice_draw_predict(Canvas *c, PracticeScreen *ps, int x, int y, i
 static void practice_draw_parts(Canvas *c, PracticeScreen *ps, int x, int y, int w,
                                 ScreenCursor *cur)
 {
-    StepPart parts[STEP_PART_COUNT];
-    int n = practice_part_choices(&ps->ex, parts), col = x;
+    const char *labels[PRACTICE_MAX_CHOICES];
+    int n = practice_choices(&ps->ex, labels), col = x;
     bool ascii = canvas_is_ascii(c);
     for (int i = 0; i < n; i++) {
-        char item[48];
-        bool right = ps->done && parts[i] == ps->ex.part, sel = i == ps->sel && !ps->done;
-        snprintf(item, sizeof item, "%s%d %s%s%s", sel ? "[" : " ", i + 1,
-                 step_part_name(parts[i]),
-                 ps->wrong[parts[i]] ? " (no)"
-                 : right             ? (ascii ? " (yes)" : " ✓")
-                                     : "",
+        char item[48], scratch[8];
+        bool right = ps->done && practice_grade_choice(&ps->ex, i, scratch, sizeof scratch);
+        bool sel = i == ps->sel && !ps->done;
+        snprintf(item, sizeof item, "%s%d %s%s%s", sel ? "[" : " ", i + 1, labels[i],
+                 ps->wrong[i] ? " (no)"
+                 : right      ? (ascii ? " (yes)" : " ✓")
+                              : "",
                  sel ? "]" : " ");
         if (col + utf8_width(item) > x + w)
             break;
@@ -406,10 +448,10 @@ static void practice_draw_parts(Canvas *c, PracticeScreen *ps, int x, int y, int
             cur->y = y;
         }
         col += canvas_put_text(c, col, y, item,
-                               ps->wrong[parts[i]] ? STYLE_DIM
-                               : right             ? STYLE_GOOD
-                               : sel               ? STYLE_SELECTED
-                                                   : STYLE_NORMAL);
+                               ps->wrong[i] ? STYLE_DIM
+                               : right      ? STYLE_GOOD
+                               : sel        ? STYLE_SELECTED
+                                            : STYLE_NORMAL);
         col += 1;
     }
 }
@@ -438,11 +480,19 @@ static void practice_draw_mapping(Canvas *c, PracticeScreen *ps, int top, int bo
     char line[300], best[32];
     const Cluster *cl = &ps->ex.cluster;
     const WorkloadPreset *wp = workload_preset_find(ps->ex.workload.id);
-    snprintf(line, sizeof line,
-             "%d %s of %s, %s, %d sequences a step. Make it fit and come within 5%% of the "
-             "best mapping. Par %d.",
-             cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), cl->name,
-             wp ? wp->name : ps->ex.workload.id, ps->ex.workload.global_batch, ps->ex.par);
+    if (ps->ex.kind == PRACTICE_PLACEMENT)
+        snprintf(line, sizeof line,
+                 "%d %s of %s, %s: some %s groups straddle two domains. Move %s until none "
+                 "does (Space picks, Enter swaps, g picks a group). Par %d.",
+                 cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), cl->name,
+                 wp ? wp->name : ps->ex.workload.id, mapping_dim_name(ps->ex.dim),
+                 hw_noun(&cl->gpu, HW_NOUN_MANY), ps->ex.par);
+    else
+        snprintf(line, sizeof line,
+                 "%d %s of %s, %s, %d sequences a step. Make it fit and come within 5%% of the "
+                 "best mapping. Par %d.",
+                 cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), cl->name,
+                 wp ? wp->name : ps->ex.workload.id, ps->ex.workload.global_batch, ps->ex.par);
     top += practice_text(c, 1, top, w - 2, 2, line, STYLE_BOLD);
     int fb = ps->done ? 4 : 1; /* rows kept for feedback (and the answer once done) */
     if (ps->page_open)
@@ -468,7 +518,8 @@ void screen_practice_draw(Canvas *c, PracticeScreen *ps, ScreenCursor *cur)
              ps->session_first, ps->run.streak);
     const KeyTable *kt = practice_kind_keys(ps);
     const KeyTable *tables[2] = {kt ? kt : &practice_keys, &practice_keys};
-    int nt = kt ? 2 : 1, fl = ps->ex.kind == PRACTICE_MAPPING && ps->have ? 2 : 1;
+    bool scn = ps->ex.kind == PRACTICE_MAPPING || ps->ex.kind == PRACTICE_PLACEMENT;
+    int nt = kt ? 2 : 1, fl = scn && ps->have ? 2 : 1;
     keymap_footer(tables, nt, w - 2, fl, ascii, foot);
     int top = screen_frame(c, title, right, fl > 1 ? foot[0] : NULL, fl > 1 ? foot[1] : foot[0]);
     int bottom = h - 2 - fl;
@@ -479,7 +530,7 @@ void screen_practice_draw(Canvas *c, PracticeScreen *ps, ScreenCursor *cur)
     }
     canvas_put_text_max(c, 1, top, w - 2, ps->ex.title, STYLE_HEADING);
     top += 2;
-    if (ps->ex.kind == PRACTICE_MAPPING)
+    if (scn)
         practice_draw_mapping(c, ps, top, bottom, cur);
     else {
         int mw = w - 4 > SCREEN_MEASURE ? SCREEN_MEASURE : w - 4, x = (w - mw) / 2;

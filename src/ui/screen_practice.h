@@ -10,8 +10,11 @@
  *     twice par moves without asking for the answer.
  *   - predict: a line to type the number with its unit, graded by
  *     predict_grade; three counted tries, then the answer.
- *   - bottleneck: the step parts as choices; two wrong tries, then the
- *     answer.
+ *   - bottleneck and tier: the step parts, or the tiers, as choices; two
+ *     wrong tries, then the answer.
+ *   - placement: the scenario part of a page on the scattered start, only
+ *     moves allowed, checked after every move against the model's spans.
+ *     First try: fixed in at most twice par moves.
  * After each exercise the worked answer is shown, the run's level follows
  * the result, and progress keeps tried / first try / streak per kind.
  *
@@ -28,7 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PRACTICE_PART_TRIES 2 /* wrong bottleneck answers before the answer shows */
+#define PRACTICE_PART_TRIES 2 /* wrong choices before the answer shows */
 
 typedef struct {
     PracticeRun run;
@@ -37,15 +40,15 @@ typedef struct {
     bool have;          /* ex holds an exercise */
     char error[300];    /* the exercise could not be made */
     Progress *progress; /* borrowed */
-    bool from_menu;     /* Esc goes back to the menu instead of quitting */
+    bool from_menu;     /* q and Esc go back to the menu instead of quitting */
 
     int tries; /* counted tries on this exercise */
     bool done, passed, first_try, gave_up;
-    char feedback[400];
+    char feedback[600];
     char input[64]; /* predict: what is typed */
-    int sel;        /* bottleneck: the highlighted choice */
-    bool wrong[STEP_PART_COUNT];
-    PageState page; /* mapping: the scenario (lesson NULL) */
+    int sel;        /* bottleneck, tier: the highlighted choice */
+    bool wrong[PRACTICE_MAX_CHOICES];
+    PageState page; /* mapping, placement: the scenario (lesson NULL) */
     bool page_open;
     int scroll; /* lines of the worked answer scrolled */
     bool help;

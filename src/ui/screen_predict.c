@@ -48,7 +48,9 @@ static void screen_predict_grade(PredictView *v, const Lesson *l, int page, Prog
     snprintf(v->typed, sizeof v->typed, "%s", v->input);
     v->grade = g;
     if (!predict_counts_as_try(verdict)) {
-        snprintf(v->msg, sizeof v->msg, "Not counted as a try: fix the entry and press Enter.");
+        /* The verdict line repeats what was typed; the entry starts afresh. */
+        v->input[0] = '\0';
+        snprintf(v->msg, sizeof v->msg, "Not counted as a try: type it again and press Enter.");
         return;
     }
     bool right = verdict == PREDICT_RIGHT;
@@ -94,18 +96,23 @@ ScreenAction screen_predict_key(PredictView *v, const Lesson *l, int page, Progr
     return lineedit_key(v->input, sizeof v->input, key) ? SCREEN_NONE : SCREEN_PASS;
 }
 
-/* "the answer: 2.22 ms (the model, within ±20%)" */
+/* "The model's answer: 2.22 ms (right within ±20%); the largest term is
+ * bandwidth, 99% of it." */
 static void screen_predict_answer_line(const Lesson *l, int page, bool ascii, char *buf, size_t n)
 {
     PredictSpec spec;
-    char ans[40] = "?";
+    char ans[40] = "?", term[120] = "";
     double tol = PREDICT_TOLERANCE_DEFAULT;
     if (lesson_predict_spec(l, page, &spec)) {
         predict_format(&spec, spec.answer, ascii, ans, sizeof ans);
         tol = spec.tolerance > 0 ? spec.tolerance : tol;
+        int d = predict_dominant_term(&spec);
+        if (d >= 0)
+            snprintf(term, sizeof term, "; the largest term is %.60s, %.0f%% of it",
+                     spec.terms[d].name, 100 * spec.terms[d].value / spec.answer);
     }
-    snprintf(buf, n, "The model's answer: %s (right within %s%.0f%%)", ans, ascii ? "+/-" : "±",
-             tol * 100);
+    snprintf(buf, n, "The model's answer: %s (right within %s%.0f%%)%s.", ans, ascii ? "+/-" : "±",
+             tol * 100, term);
 }
 
 void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int page, int x,
@@ -140,7 +147,7 @@ void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int p
         y += 2;
     }
     if (v->typed[0] && y < bottom) {
-        char verdict[420];
+        char verdict[560];
         snprintf(verdict, sizeof verdict, "%s: %s", v->typed, v->grade.msg);
         Style st = v->grade.verdict == PREDICT_RIGHT        ? STYLE_GOOD
                    : v->grade.verdict == PREDICT_UNREADABLE ? STYLE_WARNING
@@ -149,7 +156,7 @@ void screen_predict_draw(Canvas *c, const PredictView *v, const Lesson *l, int p
     }
     if (!v->shown || y >= bottom)
         return;
-    char ans[160];
+    char ans[240];
     screen_predict_answer_line(l, page, ascii, ans, sizeof ans);
     y += text_draw_wrapped(c, x, y, w, bottom - y, ans, v->solved ? STYLE_GOOD : STYLE_BOLD);
     const char *formula = lesson_predict_formula(l, page);

@@ -66,6 +66,16 @@ static const char *const *screen_present_glyph(char ch)
     return NULL;
 }
 
+/* The columns n block letters take in w columns: twice as wide on a tall
+ * screen when that fits (a projector's back row), else 3 columns a letter
+ * and one between. */
+static int screen_present_banner_width(const Canvas *c, int w, int n)
+{
+    if (n <= 0)
+        return 0;
+    return canvas_height(c) >= 40 && n * 8 - 2 <= w ? n * 8 - 2 : n * 4 - 1;
+}
+
 int screen_present_banner(Canvas *c, int x, int y, int w, const char *text)
 {
     bool ascii = canvas_is_ascii(c);
@@ -82,10 +92,8 @@ int screen_present_banner(Canvas *c, int x, int y, int w, const char *text)
         up[n++] = *s;
     }
     up[n] = '\0';
-    /* Twice as wide and full height on a tall screen when it fits (a
-     * projector's back row), else 3 columns per letter. */
-    int scale = canvas_height(c) >= 40 && (int)n * 8 - 2 <= w ? 2 : 1;
-    int tw = n > 0 ? (int)n * 4 * scale - scale : 0;
+    int tw = screen_present_banner_width(c, w, (int)n);
+    int scale = tw > 0 && (int)n * 8 - 2 == tw && n > 0 ? 2 : 1;
     if (n == 0 || tw > w)
         return 0;
     int x0 = x + (w - tw) / 2;
@@ -142,6 +150,14 @@ const char *screen_present_move(const PresentState *ps, int k)
     return lesson_scenario_solution_move(ps->lesson, ps->page, k);
 }
 
+/* Reveals of a page's text: its pieces after the first (the first shows as
+ * the page opens). */
+static int screen_present_text_steps(const PresentState *ps)
+{
+    int n = lesson_page_step_count(ps->lesson, ps->page);
+    return n > 1 ? n - 1 : 0;
+}
+
 int screen_present_step_count(const PresentState *ps)
 {
     if (!ps->lesson)
@@ -155,10 +171,11 @@ int screen_present_step_count(const PresentState *ps)
     }
     case PAGE_QUIZ:
         return 1;
-    default: {
-        int n = lesson_page_step_count(ps->lesson, ps->page);
-        return n > 1 ? n - 1 : 0;
-    }
+    case PAGE_PREDICT: /* the text, then the answer, then the formula */
+        return screen_present_text_steps(ps) + 1 +
+               (*lesson_predict_formula(ps->lesson, ps->page) ? 1 : 0);
+    default:
+        return screen_present_text_steps(ps);
     }
 }
 
@@ -196,6 +213,11 @@ static void screen_present_check(PresentState *ps)
     LessonPlay play = {ps->step, 0, false};
     lesson_scenario_debrief_for(ps->lesson, ps->page, ps->s, &play, ps->debrief,
                                 sizeof ps->debrief, err, sizeof err);
+    /* A debrief written over several source lines reads as one paragraph
+     * (blank lines and "- " items keep their breaks). */
+    for (char *n = ps->debrief; (n = strchr(n, '\n')) != NULL; n++)
+        if (n > ps->debrief && n[-1] != '\n' && n[1] && n[1] != '\n' && strncmp(n + 1, "- ", 2))
+            *n = ' ';
 }
 
 static void screen_present_enter(PresentState *ps)
@@ -473,7 +495,7 @@ static size_t screen_present_text_len(const PresentState *ps, const char *text)
 /* Presenting: wider margins, the readable measure, the revealed text. */
 static PageLayout screen_present_layout(const PresentState *ps)
 {
-    PageLayout lay = {4, SCREEN_MEASURE, (size_t)-1, 0};
+    PageLayout lay = {4, SCREEN_MEASURE, (size_t)-1, 0, true};
     lay.shown = screen_present_text_len(ps, lesson_page_text(ps->lesson, ps->page));
     return lay;
 }
@@ -485,8 +507,10 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
         return;
     const char *brief = lesson_page_text(ps->lesson, ps->page);
     int y = top;
-    if (*brief)
-        y += text_draw_markup(c, 4, y, w - 8, 2, brief, 0) > 1 ? 3 : 2;
+    if (*brief) { /* all of it, however many lines: the view gets what is left */
+        int lines = text_draw_markup(c, 4, y, w - 8, 0, brief, 0);
+        y += text_draw_markup(c, 4, y, w - 8, lines, brief, 0) + 1;
+    }
     /* The result block at the bottom: bar against the start, the move. */
     int n = screen_present_step_count(ps);
     int bar_rows = 5, info_rows = 4;
@@ -511,7 +535,10 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
         int used =
             screen_compare_domains(strip, 0, 0, w - 4, res_y - y - 1, scenario_cluster(ps->s),
                                    scenario_mapping(ps->s), scenario_placement(ps->s));
-        canvas_blit(c, 2, y + (res_y - y - 1 - used) / 2, strip); /* centred */
+        if (used >= 3) /* a domain's box at least, not "+ 2 more" alone */
+            canvas_blit(c, 2, y + (res_y - y - 1 - used) / 2, strip); /* centred */
+        else
+            res_y = y;
         canvas_free(strip);
     } else {
         res_y = y;
@@ -544,6 +571,74 @@ static void screen_present_scenario(Canvas *c, PresentState *ps, int top, int bo
     }
     if (ps->goal == 1 && ps->debrief[0] && ry < bottom)
         text_draw_wrapped(c, 2, ry, w - 4, bottom - ry, ps->debrief, STYLE_GOOD);
+}
+
+/* A quantity ("2.22 ms") with its number in block letters and its unit in
+ * plain text beside it (the font has one case: "MS" or "GB/S" would say
+ * another unit), centred in w columns at (x, y). Returns the rows used, 0
+ * when it does not fit. */
+static int screen_present_big_number(Canvas *c, int x, int y, int w, const char *q)
+{
+    char num[32];
+    size_t n = strcspn(q, " ");
+    if (n == 0 || n >= sizeof num)
+        return 0;
+    snprintf(num, sizeof num, "%.*s", (int)n, q);
+    const char *unit = q[n] ? q + n + 1 : "";
+    int bw = screen_present_banner_width(c, w, (int)n), uw = utf8_width(unit);
+    int total = bw + (uw ? 1 + uw : 0);
+    if (total > w)
+        return 0;
+    int x0 = x + (w - total) / 2;
+    int rows = screen_present_banner(c, x0, y, bw, num);
+    if (rows && uw)
+        canvas_put_text(c, x0 + bw + 1, y + rows - 1, unit, STYLE_HEADING);
+    return rows;
+}
+
+/* A predict page: the situation (revealed piece by piece when the page has
+ * steps) and the question; one key shows the model's answer, large when it
+ * fits; the next the formula. */
+static void screen_present_predict(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
+{
+    int w = canvas_width(c), tw = w - 8 < SCREEN_MEASURE ? w - 8 : SCREEN_MEASURE;
+    int x = (w - tw) / 2, text_steps = screen_present_text_steps(ps);
+    PageLayout lay = screen_present_layout(ps);
+    int room = (bottom - top) / 2;
+    int lines = screen_page_body_text(c, ps->lesson, ps->page, top, top + room, &lay);
+    int y = top + (lines < room ? lines : room) + 1;
+    char line[200];
+    if (ps->step < text_steps || y >= bottom)
+        return;
+    y += text_draw_wrapped(c, x, y, tw, bottom - y, lesson_predict_question(ps->lesson, ps->page),
+                           STYLE_BOLD) +
+         1;
+    PredictSpec spec;
+    bool shown = ps->step > text_steps && lesson_predict_spec(ps->lesson, ps->page, &spec);
+    if (!shown) {
+        if (y < bottom)
+            canvas_put_text_max(c, x, y, tw, ascii ? "Next > the answer" : "Next ▸ the answer",
+                                STYLE_DIM);
+        return;
+    }
+    char ans[40];
+    predict_format(&spec, spec.answer, ascii, ans, sizeof ans);
+    double tol = spec.tolerance > 0 ? spec.tolerance : PREDICT_TOLERANCE_DEFAULT;
+    int big = y + 5 < bottom ? screen_present_big_number(c, x, y, tw, ans) : 0;
+    y += big ? big + 1 : 0;
+    snprintf(line, sizeof line, "The model's answer: %s (right within %s%.0f%%)", ans,
+             ascii ? "+/-" : "±", tol * 100);
+    if (y < bottom)
+        y += text_draw_wrapped(c, x, y, tw, bottom - y, line, STYLE_GOOD) + 1;
+    const char *formula = lesson_predict_formula(ps->lesson, ps->page);
+    if (!*formula || y >= bottom)
+        return;
+    if (ps->step > text_steps + 1)
+        text_draw_markup(c, x, y, tw, bottom - y, formula, 0);
+    else
+        canvas_put_text_max(c, x, y, tw,
+                            ascii ? "Next > how it is worked out" : "Next ▸ how it is worked out",
+                            STYLE_DIM);
 }
 
 static void screen_present_quiz(Canvas *c, PresentState *ps, int top, int bottom, bool ascii)
@@ -597,7 +692,7 @@ void screen_present_draw(Canvas *c, PresentState *ps)
     const char *title = lesson_page_title(ps->lesson, ps->page);
     int top = 1;
     int big = 0;
-    if (h >= 30 || kind == PAGE_TEXT || kind == PAGE_QUIZ)
+    if (h >= 30 || kind == PAGE_TEXT || kind == PAGE_QUIZ || kind == PAGE_PREDICT)
         big = screen_present_banner(c, 2, top, w - 4, title);
     if (big) {
         top += big + 1;
@@ -611,8 +706,10 @@ void screen_present_draw(Canvas *c, PresentState *ps)
     PageLayout lay = screen_present_layout(ps);
     switch (kind) {
     case PAGE_TEXT:
-    case PAGE_PREDICT:
         screen_page_body_text(c, ps->lesson, ps->page, top, bottom, &lay);
+        break;
+    case PAGE_PREDICT:
+        screen_present_predict(c, ps, top, bottom, ascii);
         break;
     case PAGE_DIAGRAM:
         screen_page_body_diagram(c, ps->lesson, ps->page, top, bottom, &lay);

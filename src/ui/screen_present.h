@@ -4,7 +4,8 @@
  * built-in font when the width allows, diagrams given the whole body, the
  * compare view, a scenario as its fabric view with the step bar. One key
  * (Space or Right) steps through the page's reveals (lesson_page_step: the
- * text piece by piece, a quiz's answer, a scenario's moves one per key),
+ * text piece by piece, a quiz's answer, a predict page's answer and then
+ * its formula, a scenario's moves one per key),
  * then turns the page. A --script file replaces a scenario page's moves.
  * The footer is discreet: the step, the page number and the clock.
  *
@@ -56,8 +57,11 @@ void screen_present_fini(PresentState *ps);
 bool screen_present_script(PresentState *ps, const char *text, char *err, size_t err_len);
 
 /* Reveals on the current page: scenario moves (the script's, else the
- * page's steps, else its reference solution), 1 for a quiz (the answer),
- * pieces of text after the first for other pages. */
+ * page's steps, else its reference solution), 1 for a quiz (the answer);
+ * on a predict page the pieces of its text after the first (the question
+ * shows with the last), then the model's answer, then the formula; pieces
+ * of text after the first for other pages. A scenario's briefing always
+ * shows whole. */
 int screen_present_step_count(const PresentState *ps);
 /* The move a scenario step k plays ("" when none). */
 const char *screen_present_move(const PresentState *ps, int k);

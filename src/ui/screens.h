@@ -43,6 +43,7 @@ typedef enum {
     SCREEN_PASS,     /* internal: the key means nothing to this part */
     SCREEN_PRACTICE, /* menu: open practice (screen_practice.h) */
     SCREEN_REVIEW,   /* menu: review the selected lesson's missed questions */
+    SCREEN_NEXT,     /* page: open the next lesson of the menu (PageState.next_title) */
 } ScreenAction;
 
 typedef struct {
@@ -72,6 +73,7 @@ typedef struct {
     int first_tried; /* quiz and predict pages tried ("4/5 first try") */
     int first_right; /* ... right at the first try */
     int to_review;   /* pages missed at the first try, not yet reviewed right */
+    bool mastered;   /* progress_mastered: done, and nothing left to review */
 } MenuItem;
 
 typedef struct {
@@ -134,6 +136,8 @@ typedef struct {
     int n_review;
     int review_at; /* index into review_pages */
     ScenarioView scn;
+    bool finished;        /* past the last page: the end-of-lesson screen (screen_done.c) */
+    char next_title[160]; /* the lesson after this one in the menu, "" when none */
 } PageState;
 
 /* Opens page `page` (clamped) of lesson l; load_error when l is NULL. */
@@ -150,6 +154,21 @@ void screen_page_goto(PageState *p, int n);
  * (n goes to the next one, the last one goes back). False with a message
  * when there is none. */
 bool screen_page_start_review(PageState *p);
+
+/* Whether page i still keeps the lesson from being done (a scenario not
+ * met, a quiz not right, a predict page neither right nor out of tries). */
+bool screen_page_is_left(const PageState *p, int i);
+/* Those pages into buf grouped by kind ("2 predict; 3, 5 scenario");
+ * returns how many there are. */
+int screen_page_left(const PageState *p, char *buf, size_t n);
+
+/* ---- the end of a lesson (screen_done.c): `n` on the last page ----
+ * The lesson's first-try score, what is left (pages not done, questions
+ * not answered right, those missed the first time) and the next lesson.
+ * Enter opens the next lesson when this one is done, else the first page
+ * left; n the next lesson; p the last page again; Esc the menu. */
+void screen_done_draw(Canvas *c, PageState *p, ScreenCursor *cur);
+ScreenAction screen_done_key(PageState *p, int key);
 
 /* ---- page kinds: where each kind of page plugs in ----
  * screen_page_kind(k) gives the part of page kind k; screen_page.c keeps
@@ -187,7 +206,8 @@ typedef struct {
     int margin;   /* blank columns each side (2 on a lesson page, 4 presenting) */
     int measure;  /* text columns at most, centred (0: margin to margin) */
     size_t shown; /* bytes of the page text shown (presenter reveals); (size_t)-1 all */
-    int scroll;   /* text lines skipped */
+    int scroll;   /* text lines skipped (on a diagram page: diagram rows) */
+    bool fixed;   /* no keys scroll (presenting): a cut diagram says how to see it all */
 } PageLayout;
 
 /* Each draws page `page` of l between rows top and bottom and returns the

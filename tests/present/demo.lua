@@ -1,7 +1,13 @@
 -- A small lesson for presenter mode (tests/unit/test_present.c, the golden
 -- files present-*.txt and compare-*.txt, tests/suites/present.sh): a text
 -- page revealed paragraph by paragraph, a scenario with steps, a compare
--- page and a quiz. Figures come from the presets; no number is typed here.
+-- page, a quiz and a predict page (the answer, then the formula, one key
+-- each). Figures come from the presets; no number is typed here but the
+-- size of the copy.
+local U = scalelab.units
+local dgx = scalelab.system("dgx-h100")
+local copy_bytes = 1e9
+
 return {
   id = "present-demo",
   title = "Presenter demo",
@@ -17,7 +23,10 @@ Between servers, traffic takes the network.
 
 - The boundary is where bandwidth drops.
 ]] },
-    { kind = "scenario", title = "Cross it", text = [[Two 8-GPU servers, TP 8.]],
+    { kind = "scenario", title = "Cross it", text = [[
+Two 8-GPU servers, TP 8: every tensor-parallel group sits inside one server,
+on NVLink. Move one GPU of a group to the other server and watch the
+all-reduce take the network: this last line must show too.]],
       cluster = { system = "dgx-h100", gpus = 16 },
       workload = { model = "llama3-8b", batch = 32, mb = 1 },
       mapping = { tp = 8, pp = 1, dp = 2 },
@@ -36,5 +45,14 @@ Between servers, traffic takes the network.
         { text = "Scale-up (NVLink)", correct = true, explain = "NVLink is about 9x the NIC." },
         { text = "Scale-out (InfiniBand)", correct = false, explain = "A NIC is slower." },
       } },
+    { kind = "predict", title = "One copy", steps = "paragraphs",
+      text = "Inside a " .. dgx.name .. ", NVLink gives each GPU " ..
+             U.format("bandwidth", dgx.up_bytes_per_s) .. " each way.\n\n" ..
+             "Copy " .. U.format("bytes", copy_bytes) .. " from one GPU to another.",
+      question = "How long does the copy take?",
+      unit = "s", answer = copy_bytes / dgx.up_bytes_per_s,
+      formula = "time = bytes / bandwidth = " .. U.format("bytes", copy_bytes) .. " / " ..
+                U.format("bandwidth", dgx.up_bytes_per_s) .. " = " ..
+                U.format("time", copy_bytes / dgx.up_bytes_per_s) },
   },
 }

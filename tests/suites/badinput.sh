@@ -345,7 +345,7 @@ raw_bytes() {
 # secs START: seconds since START (a date +%s.%N), for the report.
 since() { echo "$(date +%s.%N) $1" | awk '{ printf "%.2f", $1 - $2 }'; }
 mkdir -p "$T/state/scalelab"
-printf 'scalelab-progress 2\nseed 00000000000000aa\nlesson e2e-basics started 1\n' \
+printf 'scalelab-progress 3\nseed 00000000000000aa\nlesson e2e-basics started 1 1700000000\n' \
   >"$T/state/scalelab/progress"
 cp "$T/state/scalelab/progress" "$T/progress.before"
 slow_check=0 slow_check_f="" slow_list=0 slow_list_f="" nfiles=0

@@ -6,13 +6,16 @@
 # - a quiz answered wrong first shows only that choice's explanation and
 #   never marks or explains the right one; after two wrong tries `a` shows
 #   the answer; the right choice then solves it;
-# - a predict page answered without a unit costs no try, answered wrong says
+# - a predict page answered without a unit costs no try (the entry is
+#   cleared), answered wrong says
 #   too low and names the dominant term without the answer, answered right
 #   shows the model's answer and the formula;
 # - the scenario shows moves against par and the goal's mark on the bar;
 #   search where allowed is recorded in the debrief; where not allowed
 #   (tests/e2e/lessons/01-e2e-basics.lua) the s key is refused;
-# - the menu shows the first-try score, and R replays the missed question.
+# - the menu shows the first-try score, and R replays the missed question;
+#   leaving the last page with every check answered, and every miss
+#   reviewed right, marks the lesson mastered ([*], "mastered").
 # Waits poll the screen with a timeout; no fixed sleeps.
 bin=${1:?usage: exercises.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -89,7 +92,7 @@ T resize-window -t s -x 80 -y 24
 # --- the menu: first tries and the review ---
 keys Escape
 wait_for "0/2 first try"
-wait_for "R reviews the 2 questions missed the first time."
+wait_for "R reviews the 2 questions missed at the first try."
 keys R
 wait_for "Review: a question you missed the first time."
 wait_for "How long do 1 GB take at 450 GB/s?"
@@ -103,6 +106,20 @@ wait_for "Right at the first try."
 keys n
 wait_for "scalelab - lessons"
 seen "R reviews" 1 && no "the review did not clear the missed questions"
+on_screen "[*] Exercises" && no "a lesson not yet done was called mastered"
+# --- done and mastered: the last page left with every check answered, and
+# both misses reviewed right at once ---
+keys Enter
+wait_for "Predict one copy"
+keys n
+wait_for "Fix the split"
+keys n
+wait_for "Lesson mastered"
+keys Escape
+wait_for "scalelab - lessons"
+wait_for "[*] Exercises"
+screen | grep -F "[*] Exercises" | grep -qF "mastered" ||
+  no "the mastered lesson's row does not say mastered: $(screen | grep -F Exercises)"
 keys q
 wait_for "EXITED-0"
 grep -q '^page example-exercises 0 ' "$tmp/state/scalelab/progress" ||

@@ -95,8 +95,8 @@ finish() { T kill-session -t s 2>/dev/null; }
 progress_ok() {
   f=$1
   [ -f "$f" ] || { echo "no progress file at $f"; return 1; }
-  [ "$(head -n 1 "$f")" = "scalelab-progress 2" ] || { echo "bad header: $(head -n 1 "$f")"; return 1; }
-  badline=$(tail -n +2 "$f" | grep -Ev '^(seed [0-9a-f]+|lesson [^ ]+ (new|started|done) -?[0-9]+|page [^ ]+ [0-9]+ [0-9]+ [01] -?[0-9]+ [01]( -?[01] [0-9]+ [01] [0-9]+ [01] [0-9]+)?)$' | head -n 1)
+  [ "$(head -n 1 "$f")" = "scalelab-progress 3" ] || { echo "bad header: $(head -n 1 "$f")"; return 1; }
+  badline=$(tail -n +2 "$f" | grep -Ev '^(seed [0-9a-f]+|lesson [^ ]+ (new|started|done) -?[0-9]+ [0-9]+|page [^ ]+ [0-9]+ [0-9]+ [01] -?[0-9]+ [01]( -?[01] [0-9]+ [01] [0-9]+ [01] [0-9]+)?)$' | head -n 1)
   [ -z "$badline" ] || { echo "unknown record: $badline"; return 1; }
   # After SIGKILL ($2 = kill) a half-written temporary file may stay; the
   # progress file itself must still be whole.
@@ -295,7 +295,7 @@ on_flat() { flat | grep -qF -- "$1"; }
 seen_flat() { poll "${2:-5}" on_flat "$1"; }
 seed_progress() {
   mkdir -p "$1/state/scalelab"
-  printf 'scalelab-progress 2\nseed 00000000000000aa\nlesson e2e-basics started 2\n' \
+  printf 'scalelab-progress 3\nseed 00000000000000aa\nlesson e2e-basics started 2 1700000000\n' \
     >"$1/state/scalelab/progress"
   cp "$1/state/scalelab/progress" "$1/progress.before"
 }
@@ -375,7 +375,7 @@ for key in Escape q; do
   fi
   cmp -s "$tmp/$c/before" "$tmp/$c/after" || why="${why:+$why; }terminal not restored"
   w=$(progress_ok "$tmp/$c/state/scalelab/progress") || why="${why:+$why; }progress: $w"
-  grep -q '^lesson e2e-basics started 2$' "$tmp/$c/state/scalelab/progress" ||
+  grep -q '^lesson e2e-basics started 2 ' "$tmp/$c/state/scalelab/progress" ||
     why="${why:+$why; }an earlier record was lost"
   if [ -n "$why" ]; then bad "$c: $why"; else ok "$c: answered in ${ms} ms"; fi
   finish "$c"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # new — `scalelab new NAME` writes a lesson skeleton that passes `scalelab
 # check` as written (by a plain name into the current folder, and by a path),
-# never overwrites a file, and refuses bad names with one line and exit 2.
+# never overwrites a file, names the authoring guide of the source tree or
+# of the install, and refuses bad names with one line and exit 2.
 # Usage: sh tests/suites/new.sh BINARY   (cwd = repository root)
 set -u
 bin=${1:?usage: new.sh BINARY}
@@ -35,7 +36,9 @@ for want in 'kind = "text"' 'kind = "diagram"' 'kind = "scenario"' 'kind = "quiz
             'debrief = function(r)' 'solution = {' 'par = 2' 'terms = {' 'formula ='; do
   grep -qF "$want" "$T/my-first-lesson.lua" || bad "skeleton lacks $want"
 done
-sed 's/@ID@/my-first-lesson/g; s/@TITLE@/My first lesson/g' assets/new-lesson.lua |
+# From a source tree the skeleton names the tree's guide, by its full path.
+guide=$(cd lessons && pwd -P)/AUTHORING.md
+sed "s/@ID@/my-first-lesson/g; s/@TITLE@/My first lesson/g; s|@GUIDE@|$guide|g" assets/new-lesson.lua |
   cmp -s - "$T/my-first-lesson.lua" || bad "new did not write assets/new-lesson.lua as it is"
 grep -q '@' "$T/my-first-lesson.lua" && bad "a placeholder is left in the skeleton"
 # Without the asset: one line naming it, exit 2, nothing written.
@@ -44,11 +47,25 @@ grep -q '@' "$T/my-first-lesson.lua" && bad "a placeholder is left in the skelet
 grep -q 'new-lesson.lua' "$T/err" || bad "new without its asset: $(cat "$T/err")"
 [ -e "$T/nowhere.lua" ] && bad "new without its asset wrote a file"
 
+# Installed (the assets without a source tree's lessons beside them), it
+# names the installed guide under the configured prefix's doc folder.
+mkdir "$T/share" && cp assets/new-lesson.lua "$T/share/"
+(cd "$T" && SCALELAB_ASSETS="$T/share" "$bin" new installed) >/dev/null 2>"$T/err" ||
+  bad "new from installed assets: $(cat "$T/err")"
+sed -n 4p "$T/installed.lua" | grep -Eq '^-- The whole format .*: /.*/share/doc/scalelab/AUTHORING\.md$' ||
+  bad "an installed skeleton does not name the installed guide: $(sed -n 4p "$T/installed.lua")"
+
 # 3. A path ending in .lua, in another folder; two skeletons check together
-# (their ids differ).
+# (their ids differ). A path without .lua (README's 'scalelab new
+# lessons/my-lesson') gets it, the file named by the id.
 mkdir "$T/lessons"
 "$bin" new "$T/lessons/Scale_Out.lua" >/dev/null 2>"$T/err" || bad "new PATH.lua: $(cat "$T/err")"
 grep -q 'id = "scale-out"' "$T/lessons/Scale_Out.lua" || bad "path skeleton id is not scale-out"
+out=$("$bin" new "$T/lessons/Pipeline Bubble" 2>"$T/err") || bad "new DIR/NAME: $(cat "$T/err")"
+[ -s "$T/lessons/pipeline-bubble.lua" ] || bad "new DIR/NAME did not write DIR/pipeline-bubble.lua: $out"
+grep -q 'id = "pipeline-bubble"' "$T/lessons/pipeline-bubble.lua" || bad "DIR/NAME skeleton id"
+"$bin" check "$T/lessons/pipeline-bubble.lua" >/dev/null 2>"$T/err" ||
+  bad "the DIR/NAME skeleton does not pass check: $(head -c 600 "$T/err")"
 "$bin" check "$T/lessons/Scale_Out.lua" "$T/my-first-lesson.lua" >/dev/null 2>"$T/err" ||
   bad "two skeletons do not pass check: $(head -c 600 "$T/err")"
 

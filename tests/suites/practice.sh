@@ -19,7 +19,7 @@ trap 'rm -rf "$T"' EXIT INT TERM
 cmp -s "$T/a" "$T/b" || no "the same seed printed two different worksheets"
 "$bin" practice --print --seed 8 --count 6 >"$T/c"
 cmp -s "$T/a" "$T/c" && no "seeds 7 and 8 printed the same worksheet"
-for k in mapping predict bottleneck; do
+for k in mapping predict bottleneck tier placement; do
   grep -q "($k, level 1, seed" "$T/a" || no "a worksheet of 6 has no $k exercise"
 done
 # Exercise 2 of the sheet from seed 7 is exercise 1 from seed 8.
@@ -39,7 +39,11 @@ for line in open(sys.argv[1]):
         assert o["value"] > 0 and 0 < o["tolerance"] <= 0.25
     if o["kind"] == "mapping":
         assert o["par"] >= 2 and o["best_step_s"] > 0
-assert kinds == {"mapping", "predict", "bottleneck"}, kinds
+    if o["kind"] == "placement":
+        assert o["par"] >= 1 and o["answer"].startswith("swap "), o
+    if o["kind"] == "tier":
+        assert o["tier"] in ("scale-up domain", "leaf switches", "spine", "site link"), o
+assert kinds == {"mapping", "predict", "bottleneck", "tier", "placement"}, kinds
 PY
 "$bin" practice --print --kind nope >/dev/null 2>"$T/err"; [ $? = 2 ] || no "--kind nope is not a usage error"
 grep -q '^scalelab practice: ' "$T/err" || no "practice error not prefixed: $(cat "$T/err")"
@@ -125,7 +129,7 @@ grep -q 'mapping .* 4 tried, 3 right on the first try, streak 2' "$T/text" ||
 
 "$bin" report "$T/s1.json" "$T/s2.json" "$T/s3.json" >"$T/report" 2>"$T/err" ||
   no "report failed: $(cat "$T/err")"
-grep -q '^Class report: 3 student files' "$T/report" || no "report header: $(head -1 "$T/report")"
+grep -q '^Class report: 3 students (3 files)' "$T/report" || no "report header: $(head -1 "$T/report")"
 grep -Eq '^s1 +1 +1 +1/2 \(50%\) +3 +3/6$' "$T/report" || no "report row of s1: $(grep '^s1' "$T/report")"
 grep -Eq '^s3 +0 +0 +- +0 +5/5$' "$T/report" || no "report row of s3: $(grep '^s3' "$T/report")"
 # Page 1 of mini was missed by s1 and s2: first in the list, "2 of 2", shown
@@ -151,7 +155,7 @@ printf '{"format":"x\033]52;c;Zm9v\007"}' >"$T/bad$(printf '\033')[2J.json"
 [ $rc = 1 ] || no "report with a bad file exits $rc, want 1"
 grep -q 'bad\\x1b\[2J.json: ' "$T/err" || no "bad file not named, escaped: $(cat "$T/err")"
 LC_ALL=C grep -q "$(printf '\033')" "$T/err" "$T/out" && no "raw escape bytes reached the output"
-grep -q '^Class report: 1 student file' "$T/out" || no "the good file was not reported"
+grep -q '^Class report: 1 student (2 files)' "$T/out" || no "the good file was not reported"
 
 [ $fail = 0 ] && echo "practice: ok"
 exit $fail

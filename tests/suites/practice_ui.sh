@@ -5,7 +5,7 @@
 # first exercise of `--seed N --kind K` is the worksheet's exercise N), a
 # wrong answer costs a try without giving the answer away, the right one
 # passes and shows the worked answer, and progress keeps the results. The
-# lesson menu's P opens practice and Esc comes back.
+# lesson menu's P opens practice, and q (or Esc) comes back to the menu.
 suite=practice_ui
 bin=${1:?usage: practice_ui.sh BINARY}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
@@ -66,6 +66,36 @@ keys q
 poll 5 grep -q '^practice bottleneck 1 0 0$' "$state/scalelab/progress" ||
   no "progress has no 'practice bottleneck 1 0 0'"
 
+# Tier: a wrong tier first, then the right one (choices in the order of the
+# tiers, scale-up domain to site link).
+"$bin" practice --print --json --seed 14 --kind tier >"$tmp/t.json"
+pick=$(python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+order = ["scale-up domain", "leaf switches", "spine", "site link"]
+r = order.index(o["tier"])
+print("%d %d" % (r + 1, (r + 1) % 4 + 1))' "$tmp/t.json")
+good=${pick% *}
+bad=${pick#* }
+run practice --seed 14 --kind tier
+wait_for "Which is the slowest tier"
+keys "$bad"
+wait_for "Not the"
+on_screen "Answer:" && no "a wrong tier showed the answer"
+keys "$good"
+wait_for "Right:"
+wait_for "Answer: the"
+keys q
+poll 5 grep -q '^practice tier 1 0 0$' "$state/scalelab/progress" ||
+  no "progress has no 'practice tier 1 0 0'"
+
+# Placement: the diagram and the moves; the degrees are refused.
+run practice --seed 15 --kind placement
+wait_for "Par "
+keys t
+wait_for "only the placement changes"
+keys q
+
 # Mapping: the search is off; a asks for the answer, which counts as missed.
 run practice --seed 13 --kind mapping
 wait_for "Par "
@@ -76,13 +106,18 @@ wait_for "Answer: TP"
 wait_for "1 done, 0 first try"
 keys q
 
-# From the menu: P opens practice at the level progress keeps, Esc comes back.
+# From the menu: P opens practice at the level progress keeps; q comes back
+# to the menu (it does not end the program), and so does Esc.
 run --lessons "$(dirname "$0")/../../lessons"
 wait_for "P practice"
 keys P
 wait_for "Practice"
+keys q
+wait_for "scalelab - lessons"
+keys P
+wait_for "Practice"
 keys Escape
-wait_for "lessons"
+wait_for "scalelab - lessons"
 keys q
 
 [ $fail = 0 ] && echo "practice_ui: ok"

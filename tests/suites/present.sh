@@ -4,7 +4,8 @@
 # socket, HOME and XDG_STATE_HOME in a temporary folder, waits that poll for
 # text (no fixed sleeps). Walks tests/present/demo.lua: paragraphs revealed
 # one per key, a --script move played on the scenario page (a GPU crosses
-# the server boundary), u steps back, no progress file written; then `c` on
+# the server boundary), u steps back, the briefing whole, a predict page's
+# question, answer and formula one key each, no progress file written; then `c` on
 # a scenario of the e2e lesson opens the compare view and Esc closes it.
 bin=${1:?usage: present.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -27,7 +28,7 @@ echo "$out" | grep -q "bad.script:1: " || no "a bad script does not name its lin
 start 80 24 present tests/present/demo.lua --script "$tmp/demo.script"
 wait_for "Inside a server the GPUs share NVLink."
 screen | grep -qF "Between servers" && no "the second paragraph shows before its key"
-wait_for "step 0/2 · 1/4"
+wait_for "step 0/2 · 1/5"
 keys Space
 wait_for "Between servers, traffic takes the network."
 keys Space
@@ -45,6 +46,22 @@ wait_for "Racks or servers"
 wait_for "faster than"
 keys Left
 wait_for "Cross it"
+# the briefing is whole: its last line shows
+wait_for "this last line must show too."
+# --- a predict page, one key each: the question, the answer, the formula ---
+keys End
+wait_for "step 0/3 · 5/5"
+on_screen "How long does the copy take?" && no "the question shows before the situation"
+keys Space
+wait_for "How long does the copy take?"
+on_screen "The model's answer" && no "the answer shows with the question"
+keys Space
+wait_for "The model's answer: 2.22 ms (right within ±20%)"
+on_screen "time = bytes / bandwidth" && no "the formula shows with the answer"
+keys Space
+wait_for "time = bytes / bandwidth = 1.00 GB / 450 GB/s = 2.22 ms"
+keys u
+wait_gone "time = bytes / bandwidth"
 keys q
 wait_for "EXITED-0"
 [ -e "$tmp/state/scalelab/progress" ] && no "presenter mode wrote a progress file"
@@ -52,7 +69,7 @@ wait_for "EXITED-0"
 # --- 200x60: block-letter title, clock in the footer ---
 start 200 60 present tests/present/demo.lua
 wait_for "██████  ██  ██    ██"
-screen | grep -qE '1/4 · [0-9][0-9]:[0-9][0-9]' || no "no page number and clock in the footer"
+screen | grep -qE '1/5 · [0-9][0-9]:[0-9][0-9]' || no "no page number and clock in the footer"
 keys Escape
 wait_for "EXITED-0"
 

@@ -2,12 +2,15 @@
 /* test_exercise_screens — the quiz and predict pages as a learner meets
  * them, driven through their key functions on tests/lessons/exercises.lua
  * (page 1: a quiz whose right choice is written first; page 2: a predict
- * page, 1 GB over NVLink 4 at 450 GB/s plus 2 us = 2.224 ms). No terminal.
+ * page, 1 GB over NVLink 4 at 450 GB/s plus 2 us = 2.224 ms), and the
+ * practice screen's tier and placement exercises and its q key. No terminal.
  */
 #include "learn/quiz.h"
+#include "learn/scenario.h"
 #include "lesson/lesson.h"
 #include "store/progress.h"
 #include "ui/keys.h"
+#include "ui/screen_practice.h"
 #include "ui/screen_predict.h"
 #include "ui/screen_quiz.h"
 
@@ -154,14 +157,17 @@ static void test_predict_wrong_then_right(void **state)
     screen_predict_key(&v, l, PREDICT, pr, UIK_BACKSPACE);
     screen_predict_key(&v, l, PREDICT, pr, UIK_BACKSPACE);
     assert_string_equal(v.input, "");
-    /* no unit: explained, no try used */
+    /* no unit: explained (naming what was typed), no try used, the entry
+     * cleared for the next one */
     type(&v, l, pr, "2.2");
     screen_predict_key(&v, l, PREDICT, pr, UIK_ENTER);
     assert_int_equal(v.grade.verdict, PREDICT_UNREADABLE);
     assert_int_equal(v.tries, 0);
     assert_false(progress_exercise(pr, lesson_id(l), PREDICT, NULL));
+    assert_string_equal(v.input, "");
+    assert_string_equal(v.typed, "2.2");
+    assert_non_null(strstr(v.grade.msg, "'2.2'"));
     /* 20 us: 2.224 ms / 20 us = 111x too low; bandwidth dominates */
-    v.input[0] = '\0';
     type(&v, l, pr, "20 us");
     screen_predict_key(&v, l, PREDICT, pr, UIK_ENTER);
     assert_int_equal(v.grade.verdict, PREDICT_TOO_LOW);
@@ -229,6 +235,76 @@ static void test_predict_three_misses_show_the_answer(void **state)
     progress_free(pr);
 }
 
+/* ---- practice ---- */
+
+/* q and Esc leave practice for the menu it was opened from; opened by
+ * `scalelab practice` they end the program; Ctrl-C always does. */
+static void test_practice_q_goes_back_to_the_menu(void **state)
+{
+    (void)state;
+    Progress *pr = progress_open(NULL, NULL, 0);
+    PracticeScreen ps;
+    screen_practice_init(&ps, pr, 5, true, PRACTICE_TIER, 1);
+    assert_true(ps.have);
+    ps.from_menu = true;
+    assert_int_equal(screen_practice_key(&ps, 'q'), SCREEN_BACK);
+    assert_int_equal(screen_practice_key(&ps, UIK_ESC), SCREEN_BACK);
+    assert_int_equal(screen_practice_key(&ps, UIK_CTRL_C), SCREEN_QUIT);
+    ps.from_menu = false;
+    assert_int_equal(screen_practice_key(&ps, 'q'), SCREEN_QUIT);
+    screen_practice_fini(&ps);
+    progress_free(pr);
+}
+
+/* A tier exercise: a wrong choice explains itself and is marked; the right
+ * one passes (not at the first try), and the run counts it. */
+static void test_practice_tier_through_the_screen(void **state)
+{
+    (void)state;
+    Progress *pr = progress_open(NULL, NULL, 0);
+    PracticeScreen ps;
+    screen_practice_init(&ps, pr, 21, true, PRACTICE_TIER, 3);
+    assert_true(ps.have);
+    int right = (int)ps.ex.tier, wrong = (right + 1) % PRACTICE_TIER_COUNT;
+    screen_practice_key(&ps, '1' + wrong);
+    assert_true(ps.wrong[wrong]);
+    assert_false(ps.done);
+    assert_non_null(strstr(ps.feedback, "Not the"));
+    screen_practice_key(&ps, '1' + right);
+    assert_true(ps.done && ps.passed);
+    assert_false(ps.first_try);
+    assert_int_equal(progress_practice(pr, "tier").tried, 1);
+    assert_int_equal(progress_practice(pr, "tier").first_try, 0);
+    screen_practice_fini(&ps);
+    progress_free(pr);
+}
+
+/* A placement exercise: moves the learner makes on the scenario are graded
+ * by the spans; undoing the scheduler's swaps passes, within par. */
+static void test_practice_placement_through_the_screen(void **state)
+{
+    (void)state;
+    Progress *pr = progress_open(NULL, NULL, 0);
+    PracticeScreen ps;
+    screen_practice_init(&ps, pr, 8, true, PRACTICE_PLACEMENT, 3);
+    assert_true(ps.have && ps.page_open);
+    /* degrees are the exercise's: refused */
+    screen_practice_key(&ps, 't');
+    assert_false(ps.done);
+    char err[200], move[64];
+    for (int i = ps.ex.n_swaps - 1; i >= 0; i--) {
+        assert_false(ps.done);
+        snprintf(move, sizeof move, "swap %d %d", ps.ex.swaps[i][0], ps.ex.swaps[i][1]);
+        assert_true(scenario_apply_text(ps.page.scn.s, move, err, sizeof err));
+        ps.page.scn.moves++;
+        screen_practice_key(&ps, UIK_LEFT); /* any key: the screen grades after it */
+    }
+    assert_true(ps.done && ps.passed && ps.first_try);
+    assert_non_null(strstr(ps.feedback, "whole in one domain"));
+    screen_practice_fini(&ps);
+    progress_free(pr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +313,9 @@ int main(void)
         cmocka_unit_test(test_quiz_right_at_first_try),
         cmocka_unit_test(test_predict_wrong_then_right),
         cmocka_unit_test(test_predict_three_misses_show_the_answer),
+        cmocka_unit_test(test_practice_q_goes_back_to_the_menu),
+        cmocka_unit_test(test_practice_tier_through_the_screen),
+        cmocka_unit_test(test_practice_placement_through_the_screen),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -23,6 +23,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include "testlib.h"
+
 #include "draw/canvas.h"
 #include "learn/scenario.h"
 #include "lesson/catalog.h"
@@ -30,7 +32,6 @@
 #include "model/hw.h"
 #include "ui/screens.h"
 
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +47,6 @@ typedef struct {
     Lesson *lesson[MAX_LESSONS];
 } Track;
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
 static int track_setup(void **state)
 {
     /* The loader finds presets through $SCALELAB_ASSETS (catalog.h). */
@@ -58,19 +54,11 @@ static int track_setup(void **state)
     Track *t = calloc(1, sizeof *t);
     if (!t)
         return -1;
-    DIR *d = opendir(LESSONS_DIR);
-    if (!d) {
+    t->n = tl_lesson_files(LESSONS_DIR, t->path, MAX_LESSONS);
+    if (t->n < 0) {
         free(t);
         return -1;
     }
-    struct dirent *e;
-    while ((e = readdir(d)) && t->n < MAX_LESSONS) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".lua") == 0)
-            snprintf(t->path[t->n++], sizeof t->path[0], "%s/%s", LESSONS_DIR, e->d_name);
-    }
-    closedir(d);
-    qsort(t->path, (size_t)t->n, sizeof t->path[0], cmp_str);
     for (int i = 0; i < t->n; i++) {
         char err[MSG_LEN] = "";
         t->lesson[i] = lesson_load(t->path[i], err, sizeof err);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* test_predict — grading typed answers on predict pages, and the order of
  * quiz choices. Every expected verdict is worked by hand in the comment
- * beside it: ratio = typed / answer, right within the tolerance, a
- * bits-for-bytes slip within the tolerance of 8x or 1/8 on sizes and
- * bandwidths, "by about N%" under a factor of 2, "a factor of" above. */
+ * beside it: ratio = typed / answer, right within the tolerance, a slip
+ * within the tolerance of the answer times or divided by the slip's factor
+ * (8 for bits, 2 for directions and FP32, the GPUs of a server or rack),
+ * named only where the page involves it, "by about N%" under a factor of
+ * 2, "a factor of" above. */
 // clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
@@ -66,7 +68,7 @@ static void test_predict_unreadable_costs_no_try(void **state)
     GRADE(&p, "1\x1b[2J ms", PREDICT_UNREADABLE, NULL); /* escapes never reach the message */
     assert_false(predict_counts_as_try(PREDICT_UNREADABLE));
     assert_true(predict_counts_as_try(PREDICT_TOO_LOW));
-    assert_true(predict_counts_as_try(PREDICT_BITS_BYTES));
+    assert_true(predict_counts_as_try(PREDICT_SLIP));
 }
 
 static void test_predict_bits_for_bytes(void **state)
@@ -76,16 +78,16 @@ static void test_predict_bits_for_bytes(void **state)
     PredictSpec p = {.unit = "B/s", .answer = 450e9};
     GRADE(&p, "450 GB/s", PREDICT_RIGHT, NULL);
     GRADE(&p, "3.6 Tb/s", PREDICT_RIGHT, NULL);                         /* 3.6e12 / 8 = 450e9 */
-    GRADE(&p, "3600 GB/s", PREDICT_BITS_BYTES, "8x too high");          /* x8 */
-    GRADE(&p, "450 Gb/s", PREDICT_BITS_BYTES, "in bits");               /* 56.25 GB/s: 1/8 */
-    GRADE(&p, "56 GB/s", PREDICT_BITS_BYTES, "8x too low");             /* 450/8 = 56.25 */
+    GRADE(&p, "3600 GB/s", PREDICT_SLIP, "8x too high");                /* x8 */
+    GRADE(&p, "450 Gb/s", PREDICT_SLIP, "in bits");                     /* 56.25 GB/s: 1/8 */
+    GRADE(&p, "56 GB/s", PREDICT_SLIP, "8x too low");                   /* 450/8 = 56.25 */
     GRADE(&p, "200 GB/s", PREDICT_TOO_LOW, "by a factor of about 2.2"); /* 450/200 */
     GRADE(&p, "71 GB", PREDICT_UNREADABLE, "a size");
     /* 800 Gb/s asked in bits: the answer is still bytes/s (100e9). */
     PredictSpec b = {.unit = "b/s", .answer = 100e9};
     GRADE(&b, "800 Gb/s", PREDICT_RIGHT, "800 Gb/s");
     GRADE(&b, "100 GB/s", PREDICT_RIGHT, NULL);                /* the same, written in bytes */
-    GRADE(&b, "800 GB/s", PREDICT_BITS_BYTES, "in bytes");     /* 800e9 B/s = x8 */
+    GRADE(&b, "800 GB/s", PREDICT_SLIP, "in bytes");           /* 800e9 B/s = x8 */
     GRADE(&b, "400G", PREDICT_TOO_LOW, "factor of about 2.0"); /* 50e9 B/s: 1/2 */
     GRADE(&b, "600 Gb/s", PREDICT_TOO_LOW, "by about 25%");    /* 75e9 / 100e9 */
     char buf[32];
@@ -94,8 +96,120 @@ static void test_predict_bits_for_bytes(void **state)
     PredictSpec s = {.unit = "B", .answer = 71e9};
     GRADE(&s, "71 GB", PREDICT_RIGHT, NULL);
     GRADE(&s, "66 GiB", PREDICT_RIGHT, NULL);
-    GRADE(&s, "568 Gb", PREDICT_RIGHT, NULL);          /* 568 / 8 = 71 GB, converted right */
-    GRADE(&s, "71 Gb", PREDICT_BITS_BYTES, "in bits"); /* 8.875 GB: 1/8 */
+    GRADE(&s, "568 Gb", PREDICT_RIGHT, NULL);    /* 568 / 8 = 71 GB, converted right */
+    GRADE(&s, "71 Gb", PREDICT_SLIP, "in bits"); /* 8.875 GB: 1/8, and written in bits */
+}
+
+/* A memory question with no bits in it never hears "bits for bytes?": 568 GB
+ * is 8x 71 GB, but nothing on the page is in bits. */
+static void test_predict_no_bits_on_a_memory_page(void **state)
+{
+    (void)state;
+    PredictSpec s = {.unit = "B", .answer = 71e9};
+    GRADE(&s, "568 GB", PREDICT_TOO_HIGH, "factor of about 8.0");
+    GRADE(&s, "8.9 GB", PREDICT_TOO_LOW, "factor of about 8.0");
+    PredictGrade g;
+    predict_grade(&s, "568 GB", true, &g);
+    assert_null(strstr(g.msg, "bits"));
+    assert_false(predict_slip_in_play(&s, PREDICT_SLIP_BITS));
+    PredictSpec bw = {.unit = "B/s", .answer = 1};
+    assert_true(predict_slip_in_play(&bw, PREDICT_SLIP_BITS)); /* implied on a bandwidth */
+}
+
+/* A link time where a Gb/s NIC is in play: 0.5 ms at the right rate; a
+ * learner who reads 400 Gb/s as 400 GB/s gets 8x too little time. */
+static void test_predict_bits_on_a_time_page(void **state)
+{
+    (void)state;
+    PredictSlip bits[] = {{PREDICT_SLIP_BITS, 0}};
+    PredictSpec t = {.unit = "s", .answer = 0.5e-3, .slips = bits, .n_slips = 1};
+    GRADE(&t, "62.5 us", PREDICT_SLIP, "8x too low: bits for bytes?"); /* 0.5 ms / 8 */
+    GRADE(&t, "4.2 ms", PREDICT_SLIP, "8x too high: bits for bytes?"); /* 8.4x: 5% off 8 */
+    GRADE(&t, "0.5 ms", PREDICT_RIGHT, NULL);
+    GRADE(&t, "2 ms", PREDICT_TOO_HIGH, "factor of about 4.0"); /* no slip of 4 */
+}
+
+/* Ratios: a GB300's 900 GB/s NVLink against its 100 GB/s NIC is 9x; the
+ * slips are 18 (both directions over one), 1.125 (900 over 800, bits
+ * unconverted), 2.25 (1.8 over 0.8: both at once), 72 (bits the other way). */
+static void test_predict_ratio_slips(void **state)
+{
+    (void)state;
+    PredictSlip sl[] = {{PREDICT_SLIP_BITS, 0}, {PREDICT_SLIP_DIRECTIONS, 0}};
+    PredictSpec r = {.unit = "", .answer = 9, .tolerance = 0.1, .slips = sl, .n_slips = 2};
+    GRADE(&r, "9x", PREDICT_RIGHT, NULL);
+    GRADE(&r, "18", PREDICT_SLIP, "2x too high: both directions for one?");
+    GRADE(&r, "4.5x", PREDICT_SLIP, "2x too low: one direction for both?");
+    GRADE(&r, "1.125", PREDICT_SLIP, "8x too low: bits for bytes?");
+    GRADE(&r, "72 times", PREDICT_SLIP, "8x too high: bits for bytes?");
+    GRADE(&r, "2.25", PREDICT_SLIP, "bits for bytes, and both directions for one?");
+    GRADE(&r, "36", PREDICT_SLIP, "Two slips at once"); /* 9 x 8 / 2 */
+    GRADE(&r, "12", PREDICT_TOO_HIGH, "by about 33%");  /* 12 / 9: no slip of 4/3 */
+    PredictGrade g;
+    predict_grade(&r, "2.25", true, &g);
+    assert_int_equal(g.n_slip, 2);
+    assert_int_equal(g.slip[0], PREDICT_SLIP_BITS);
+    assert_int_equal(g.slip[1], PREDICT_SLIP_DIRECTIONS);
+    /* Without the slips declared, 18 is just too high. */
+    PredictSpec plain = {.unit = "", .answer = 9, .tolerance = 0.1};
+    GRADE(&plain, "18", PREDICT_TOO_HIGH, "factor of about 2.0");
+    /* TPU v5p: 600 GB/s ICI over a 50 Gb/s DCN is 96x; 12 forgets the 8. */
+    PredictSpec tpu = {.unit = "", .answer = 96, .tolerance = 0.1, .slips = sl, .n_slips = 1};
+    GRADE(&tpu, "12", PREDICT_SLIP, "8x too low: bits for bytes?");
+}
+
+/* Per GPU against per server or rack, and FP32 against BF16 bytes. */
+static void test_predict_group_and_fp32_slips(void **state)
+{
+    (void)state;
+    /* A GB200 NVL72 rack's egress, 72 x 50 GB/s = 3.6 TB/s. */
+    PredictSlip rack[] = {{PREDICT_SLIP_RACK, 72}};
+    PredictSpec eg = {.unit = "B/s", .answer = 3.6e12, .slips = rack, .n_slips = 1};
+    GRADE(&eg, "50 GB/s", PREDICT_SLIP, "72x too low: per GPU for per rack?");
+    GRADE(&eg, "400 Gb/s", PREDICT_SLIP, "per GPU for per rack"); /* 50 GB/s, in bits */
+    GRADE(&eg, "28.8 TB/s", PREDICT_SLIP, "8x too high: bits for bytes?");
+    GRADE(&eg, "3.6 TB/s", PREDICT_RIGHT, NULL);
+    /* One GPU's share, 10 GB; a server of 8 holds 80 GB. */
+    PredictSlip srv[] = {{PREDICT_SLIP_SERVER, 8}};
+    PredictSpec one = {.unit = "B", .answer = 10e9, .slips = srv, .n_slips = 1};
+    GRADE(&one, "80 GB", PREDICT_SLIP, "8x too high: per server for per GPU?");
+    GRADE(&one, "80 GB", PREDICT_SLIP, "holds 8 GPUs");
+    /* Llama 3 70B weights in BF16: 141 GB; 4 bytes each gives 282 GB. */
+    PredictSlip fp[] = {{PREDICT_SLIP_FP32, 0}};
+    PredictSpec w = {.unit = "B", .answer = 141e9, .tolerance = 0.1, .slips = fp, .n_slips = 1};
+    GRADE(&w, "282 GB", PREDICT_SLIP, "2x too high: FP32 for BF16 bytes?");
+    GRADE(&w, "1.13 TB", PREDICT_TOO_HIGH, "factor of about 8.0"); /* no bits here */
+}
+
+/* Shares: "87.5%" is 0.875; 87.5 alone reads as 87.5 times, sent back
+ * without costing a try. */
+static void test_predict_percent_for_shares(void **state)
+{
+    (void)state;
+    PredictSpec sh = {.unit = "", .answer = 0.875, .tolerance = 0.1};
+    GRADE(&sh, "87.5%", PREDICT_RIGHT, NULL);
+    GRADE(&sh, " 88 % ", PREDICT_RIGHT, NULL);
+    GRADE(&sh, "0.875", PREDICT_RIGHT, NULL);
+    GRADE(&sh, "87.5", PREDICT_UNREADABLE, "87.5%");
+    GRADE(&sh, "50%", PREDICT_TOO_LOW, "by about 43%"); /* 0.5 / 0.875 = 0.571 */
+    GRADE(&sh, "%", PREDICT_UNREADABLE, NULL);
+    GRADE(&sh, "0.9", PREDICT_RIGHT, "0.9 (90%)");
+    char buf[32];
+    assert_string_equal(predict_format(&sh, 0.875, true, buf, sizeof buf), "0.875 (87.5%)");
+    /* The other part of the split: 25% for 75% outside. */
+    PredictSlip comp[] = {{PREDICT_SLIP_COMPLEMENT, 0}};
+    PredictSpec out = {.unit = "", .answer = 0.75, .tolerance = 0.1, .slips = comp, .n_slips = 1};
+    GRADE(&out, "25%", PREDICT_SLIP, "Too low: the other part of the whole?");
+    GRADE(&out, "0.26", PREDICT_SLIP, "add up to the whole");
+    GRADE(&out, "75%", PREDICT_RIGHT, NULL);
+    GRADE(&out, "40%", PREDICT_TOO_LOW, NULL); /* neither 75% nor 25% */
+    /* A ratio above 1 typed as a percentage is still that ratio. */
+    PredictSpec r = {.unit = "", .answer = 9};
+    GRADE(&r, "900%", PREDICT_RIGHT, NULL);
+    GRADE(&r, "9", PREDICT_RIGHT, NULL);
+    /* Percent signs on other kinds are not quantities. */
+    PredictSpec t = {.unit = "s", .answer = 1};
+    GRADE(&t, "50%", PREDICT_UNREADABLE, NULL);
 }
 
 static void test_predict_other_units_and_tolerance(void **state)
@@ -139,6 +253,14 @@ static void test_predict_names_dominant_term_never_answer(void **state)
     assert_null(strstr(g.msg, "2.20")); /* the answer is not given away */
     PredictSpec one = {.unit = "s", .answer = 1, .terms = terms, .n_terms = 1};
     assert_int_equal(predict_dominant_term(&one), -1);
+    /* Two equal halves (forward and backward): no term is named. */
+    PredictTerm halves[] = {{"forward", 1}, {"backward", 1.2}};
+    PredictSpec h = {.unit = "s", .answer = 2.2, .terms = halves, .n_terms = 2};
+    assert_int_equal(predict_dominant_term(&h), -1); /* 1.2 < 1.25 x 1 */
+    predict_grade(&h, "1 ms", true, &g);
+    assert_null(strstr(g.msg, "largest"));
+    halves[1].value = 1.3;
+    assert_int_equal(predict_dominant_term(&h), 1); /* 1.3 >= 1.25 x 1 */
 }
 
 static void test_predict_spec_check(void **state)
@@ -147,6 +269,10 @@ static void test_predict_spec_check(void **state)
     char err[200];
     PredictTerm bad[] = {{"latency", -1}};
     PredictTerm noname[] = {{"", 1}};
+    PredictSlip twice[] = {{PREDICT_SLIP_BITS, 0}, {PREDICT_SLIP_BITS, 0}};
+    PredictSlip small[] = {{PREDICT_SLIP_RACK, 1}};
+    PredictSlip unknown[] = {{PREDICT_SLIP_KIND_COUNT, 0}};
+    PredictSlip comp[] = {{PREDICT_SLIP_COMPLEMENT, 0}};
     PredictSpec ok = {.unit = "B/s", .answer = 1};
     assert_true(predict_spec_check(&ok, err, sizeof err));
     PredictSpec cases[] = {
@@ -159,6 +285,12 @@ static void test_predict_spec_check(void **state)
         {.unit = "s", .answer = 1, .terms = bad, .n_terms = 1},
         {.unit = "s", .answer = 1, .terms = noname, .n_terms = 1},
         {.unit = NULL, .answer = 1},
+        {.unit = "s", .answer = 1, .slips = twice, .n_slips = 2},
+        {.unit = "s", .answer = 1, .slips = small, .n_slips = 1},
+        {.unit = "s", .answer = 1, .slips = unknown, .n_slips = 1},
+        {.unit = "s", .answer = 1, .slips = NULL, .n_slips = 1},
+        {.unit = "s", .answer = 0.5, .slips = comp, .n_slips = 1}, /* complement: a share only */
+        {.unit = "", .answer = 2, .slips = comp, .n_slips = 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         err[0] = '\0';
@@ -231,6 +363,11 @@ int main(void)
         cmocka_unit_test(test_predict_time_with_units),
         cmocka_unit_test(test_predict_unreadable_costs_no_try),
         cmocka_unit_test(test_predict_bits_for_bytes),
+        cmocka_unit_test(test_predict_no_bits_on_a_memory_page),
+        cmocka_unit_test(test_predict_bits_on_a_time_page),
+        cmocka_unit_test(test_predict_ratio_slips),
+        cmocka_unit_test(test_predict_group_and_fp32_slips),
+        cmocka_unit_test(test_predict_percent_for_shares),
         cmocka_unit_test(test_predict_other_units_and_tolerance),
         cmocka_unit_test(test_predict_names_dominant_term_never_answer),
         cmocka_unit_test(test_predict_spec_check),

@@ -99,15 +99,23 @@ static void test_present_steps_split_and_walk(void **state)
     screen_present_key(&ps, '0');
     assert_int_equal(ps.step, 0);
     assert_true(scenario_result(ps.s)->step_s == start);
-    /* Quiz: one reveal (the answer); the last page says the end. */
+    /* Quiz: one reveal (the answer), then the next page. */
     screen_present_goto(&ps, 3);
     assert_int_equal(screen_present_step_count(&ps), 1);
     screen_present_key(&ps, ' ');
     screen_present_key(&ps, ' ');
-    assert_int_equal(ps.page, 3);
+    assert_int_equal(ps.page, 4);
+    /* Predict, the last page: its second paragraph, the answer, the
+     * formula; then the end. */
+    assert_int_equal(screen_present_step_count(&ps), 3);
+    for (int i = 0; i < 3; i++)
+        screen_present_key(&ps, ' ');
+    assert_int_equal(ps.step, 3);
+    screen_present_key(&ps, ' ');
+    assert_int_equal(ps.page, 4);
     assert_non_null(strstr(ps.message, "The end"));
     screen_present_key(&ps, UIK_LEFT);
-    assert_int_equal(ps.page, 2);
+    assert_int_equal(ps.page, 3);
     assert_int_equal(screen_present_key(&ps, 'q'), SCREEN_QUIT);
     screen_present_fini(&ps);
     lesson_free(l);
@@ -133,6 +141,88 @@ static void test_present_script_parsed_and_checked(void **state)
     assert_non_null(strstr(err, "script:3: 'swap 3 99' on page 2"));
     assert_false(screen_present_script(&ps, "page 1\nswap 3 11\n", err, sizeof err));
     assert_non_null(strstr(err, "script:1:"));
+    screen_present_fini(&ps);
+    lesson_free(l);
+}
+
+/* The canvas of page `page` after `step` reveals, as text (caller frees). */
+static char *present_shot(PresentState *ps, int page, int step, int w, int h)
+{
+    screen_present_goto(ps, page);
+    for (int i = 0; i < step; i++)
+        screen_present_key(ps, ' ');
+    Canvas *c = canvas_new(w, h);
+    screen_present_draw(c, ps);
+    char *text = canvas_to_text(c);
+    canvas_free(c);
+    return text;
+}
+
+/* A predict page is revealed one key at a time: the question once the
+ * situation is all shown, then the model's answer, then the formula; none
+ * of them earlier. The same on a lesson that ships. */
+static void test_present_predict_reveals_step_by_step(void **state)
+{
+    (void)state;
+    char err[MSG_LEN] = "";
+    Lesson *l = lesson_load(DEMO, err, sizeof err);
+    assert_non_null(l);
+    PresentState ps;
+    screen_present_init(&ps, l, 0);
+    const char *q = "How long does the copy take?", *a = "The model's answer: 2.22 ms";
+    const char *f = "time = bytes / bandwidth = 1.00 GB / 450 GB/s = 2.22 ms";
+    char *t0 = present_shot(&ps, 4, 0, 80, 24), *t1 = present_shot(&ps, 4, 1, 80, 24);
+    char *t2 = present_shot(&ps, 4, 2, 80, 24), *t3 = present_shot(&ps, 4, 3, 80, 24);
+    assert_null(strstr(t0, q)); /* the second paragraph comes first */
+    assert_null(strstr(t0, "Copy 1.00 GB"));
+    CONTAINS(t1, "Copy 1.00 GB");
+    CONTAINS(t1, q);
+    assert_null(strstr(t1, a));
+    CONTAINS(t2, a);
+    CONTAINS(t2, " ms\n"); /* the unit in plain text beside the big number */
+    assert_null(strstr(t2, f));
+    CONTAINS(t3, f);
+    free(t0), free(t1), free(t2), free(t3);
+    screen_present_fini(&ps);
+    lesson_free(l);
+    /* A shipped lesson's predict page (no steps): question at once. */
+    l = lesson_load("lessons/11-beyond-the-rack.lua", err, sizeof err);
+    assert_non_null(l);
+    screen_present_init(&ps, l, 0);
+    int page = -1;
+    for (int i = 0; i < lesson_page_count(l) && page < 0; i++)
+        if (lesson_page_kind(l, i) == PAGE_PREDICT)
+            page = i;
+    assert_true(page >= 0);
+    t0 = present_shot(&ps, page, 0, 80, 24);
+    t1 = present_shot(&ps, page, 1, 80, 24);
+    t2 = present_shot(&ps, page, 2, 80, 24);
+    CONTAINS(t0, lesson_predict_question(l, page));
+    assert_null(strstr(t0, "The model's answer"));
+    CONTAINS(t1, "The model's answer");
+    assert_null(strstr(t1, lesson_predict_formula(l, page)));
+    CONTAINS(t2, lesson_predict_formula(l, page));
+    free(t0), free(t1), free(t2);
+    screen_present_fini(&ps);
+    lesson_free(l);
+}
+
+/* A scenario's briefing shows whole, its last line too, at 80x24 and at a
+ * size where the fabric view also fits. */
+static void test_present_briefing_never_cut(void **state)
+{
+    (void)state;
+    char err[MSG_LEN] = "";
+    Lesson *l = lesson_load(DEMO, err, sizeof err);
+    assert_non_null(l);
+    PresentState ps;
+    screen_present_init(&ps, l, 0);
+    static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char *t = present_shot(&ps, 1, 0, sizes[i][0], sizes[i][1]);
+        CONTAINS(t, "must show too.");
+        free(t);
+    }
     screen_present_fini(&ps);
     lesson_free(l);
 }
@@ -189,6 +279,8 @@ int main(void)
         cmocka_unit_test(test_present_banner_draws_the_font),
         cmocka_unit_test(test_present_steps_split_and_walk),
         cmocka_unit_test(test_present_script_parsed_and_checked),
+        cmocka_unit_test(test_present_predict_reveals_step_by_step),
+        cmocka_unit_test(test_present_briefing_never_cut),
         cmocka_unit_test(test_present_golden_renders),
         cmocka_unit_test(test_present_bad_usage_exits_2),
     };

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct {
@@ -309,20 +310,24 @@ static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
 {
     Fixture *f = *state;
     static const char *bad[] = {
-        "",                                                      /* empty */
-        "hello\n",                                               /* no header */
-        "scalelab-progress 1\nlesson a done x\n",                /* page not a number */
-        "scalelab-progress 1\nlesson a maybe 1\n",               /* unknown status */
-        "scalelab-progress 1\npage a 1 0 2 -1 0\n",              /* met is 0 or 1 */
-        "scalelab-progress 1\npage a 1 0 1 -2 0\n",              /* answer >= -1 */
-        "scalelab-progress 1\nseed 12ab\n",                      /* a seed only in version 2 */
-        "scalelab-progress 1\npage a 1 0 1 -1 0 -1 0 0 0 0 0\n", /* v2 fields in v1 */
-        "scalelab-progress 2\nseed xyz\n",                       /* not hex */
-        "scalelab-progress 2\nseed 12345678901234567\n",         /* over 64 bits */
-        "scalelab-progress 2\npage a 1 0 1 -1 0 2 0 0 0 0 0\n",  /* first is -1, 0 or 1 */
-        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 2 0\n",  /* review_ok 0 or 1 */
-        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 0\n",    /* one field short */
-        "scalelab-progress 3\n",                                 /* a version from the future */
+        "",                                                         /* empty */
+        "hello\n",                                                  /* no header */
+        "scalelab-progress 1\nlesson a done x\n",                   /* page not a number */
+        "scalelab-progress 1\nlesson a maybe 1\n",                  /* unknown status */
+        "scalelab-progress 1\npage a 1 0 2 -1 0\n",                 /* met is 0 or 1 */
+        "scalelab-progress 1\npage a 1 0 1 -2 0\n",                 /* answer >= -1 */
+        "scalelab-progress 1\nseed 12ab\n",                         /* a seed only in version 2 */
+        "scalelab-progress 1\npage a 1 0 1 -1 0 -1 0 0 0 0 0\n",    /* v2 fields in v1 */
+        "scalelab-progress 2\nseed xyz\n",                          /* not hex */
+        "scalelab-progress 2\nseed 12345678901234567\n",            /* over 64 bits */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 2 0 0 0 0 0\n",     /* first is -1, 0 or 1 */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 2 0\n",     /* review_ok 0 or 1 */
+        "scalelab-progress 2\npage a 1 0 1 -1 0 1 0 0 0 0\n",       /* one field short */
+        "scalelab-progress 2\nlesson a started 1 1700000000\n",     /* a time only in version 3 */
+        "scalelab-progress 3\nlesson a started 1 -5\n",             /* a time before 1970 */
+        "scalelab-progress 3\nlesson a started 1 99999999999999\n", /* past 2^40 seconds */
+        "scalelab-progress 3\nlesson a started 1 12x\n",            /* not a number */
+        "scalelab-progress 4\n",                                    /* a version from the future */
     };
     char note[512];
     mkdir(f->sub, 0700);
@@ -419,17 +424,100 @@ static void test_progress_reads_version_1(void **state)
     assert_true(e.solved);
     assert_true(progress_seed(p) != 0);
     uint64_t seed = progress_seed(p);
-    assert_true(progress_visit(p, "a", 1, err, sizeof err)); /* written back as version 2 */
+    assert_true(progress_visit(p, "a", 1, err, sizeof err)); /* written back as version 3 */
     progress_free(p);
     FILE *fp = fopen(f->path, "r");
     char line[64] = "";
     assert_non_null(fgets(line, sizeof line, fp));
     fclose(fp);
-    assert_string_equal(line, "scalelab-progress 2\n");
+    assert_string_equal(line, "scalelab-progress 3\n");
     p = progress_open(f->path, note, sizeof note);
     assert_true(progress_seed(p) == seed);
     assert_true(progress_scenario_met(p, "a", 2));
     progress_free(p);
+}
+
+/* Every change stamps the lesson with the wall-clock time; the stamp
+ * survives a reopen, two windows keep the later one, and a version 2 file
+ * (which had none) reads as 0, "not known". */
+static void test_progress_last_active_kept_and_merged(void **state)
+{
+    Fixture *f = *state;
+    long long before = (long long)time(NULL);
+    Progress *a = progress_open(f->path, NULL, 0);
+    assert_int_equal(progress_last_active(a, "intro"), 0);
+    assert_true(progress_visit(a, "intro", 3, NULL, 0));
+    long long t = progress_last_active(a, "intro");
+    assert_true(t >= before && t <= (long long)time(NULL));
+    progress_free(a);
+    /* A stamp from long ago, as another window saved it: the reopened
+     * store and a merge keep the later one. */
+    char text[200];
+    snprintf(text, sizeof text,
+             "scalelab-progress 3\nlesson intro started 3 %lld\n"
+             "lesson old done 0 1000\n",
+             t + 100);
+    tl_write_file(f->path, text);
+    Progress *b = progress_open(f->path, NULL, 0);
+    assert_true(progress_last_active(b, "intro") == t + 100);
+    assert_true(progress_last_active(b, "old") == 1000);
+    assert_int_equal(progress_page(b, "intro"), 3);
+    assert_true(progress_set_hints(b, "old", 1, 2, NULL, 0)); /* now */
+    assert_true(progress_last_active(b, "old") >= before);
+    assert_true(progress_last_active(b, "intro") == t + 100); /* untouched: kept */
+    progress_free(b);
+    tl_write_file(f->path, "scalelab-progress 2\nlesson intro started 3\n");
+    Progress *c = progress_open(f->path, NULL, 0);
+    assert_int_equal(progress_last_active(c, "intro"), 0);
+    assert_int_equal(progress_lesson_count(c), 1);
+    assert_string_equal(progress_lesson_id(c, 0), "intro");
+    assert_null(progress_lesson_id(c, 1));
+    progress_free(c);
+}
+
+/* progress_load reads a file handed in without touching it: a corrupt file
+ * stays where it is, a missing folder is not made, and the store never
+ * saves; every version the store has written loads (the fixtures under
+ * tests/report/fixtures were written by the store of each version: the
+ * same learner's first visits, a quiz missed twice, two hints). */
+static void test_progress_load_reads_every_version(void **state)
+{
+    Fixture *f = *state;
+    char err[512] = "";
+    mkdir(f->sub, 0700);
+    tl_write_file(f->path, "not a progress file\n");
+    assert_null(progress_load(f->path, err, sizeof err));
+    CONTAINS(err, "not a scalelab progress file");
+    char aside[200];
+    snprintf(aside, sizeof aside, "%s.corrupt", f->path);
+    assert_int_equal(access(aside, F_OK), -1);
+    assert_int_equal(access(f->path, F_OK), 0);
+    assert_null(progress_load("/nonexistent/dir/progress", err, sizeof err));
+    static const char *const versions[] = {"store-v1", "store-v2", "store-v2-practice"};
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+        char path[200];
+        snprintf(path, sizeof path, "tests/report/fixtures/%s/progress", versions[i]);
+        char *before = tl_read_file(path);
+        Progress *p = progress_load(path, err, sizeof err);
+        if (!p)
+            fail_msg("%s: %s", path, err);
+        assert_int_equal(progress_status(p, "class-basics"), PROGRESS_STARTED);
+        assert_int_equal(progress_page(p, "class-basics"), 2);
+        assert_int_equal(progress_hints(p, "class-basics", 2), 2);
+        bool right = true;
+        assert_int_equal(progress_quiz_answer(p, "class-basics", 1, &right), 1);
+        assert_false(right);
+        ProgressExercise e;
+        assert_true(progress_exercise(p, "class-basics", 1, &e));
+        assert_int_equal(e.tries, i == 0 ? 0 : 2); /* version 1 did not count tries */
+        assert_int_equal(progress_practice(p, "mapping").tried, i == 2 ? 1 : 0);
+        assert_true(progress_save(p, err, sizeof err)); /* in memory: writes nothing */
+        char *after = tl_read_file(path);
+        assert_string_equal(before, after);
+        free(before);
+        free(after);
+        progress_free(p);
+    }
 }
 
 static void test_progress_review_pages_in_page_order(void **state)
@@ -454,6 +542,32 @@ static void test_progress_review_pages_in_page_order(void **state)
     assert_true(progress_record_review(p, "l", 3, true, NULL, 0));
     assert_int_equal(progress_review_pages(p, "l", pages, 8), 2);
     assert_int_equal(pages[0], 7);
+    progress_free(p);
+}
+
+/* Done needs every check answered; mastered also needs each right at the
+ * first try or at once in a review. */
+static void test_progress_done_and_mastered(void **state)
+{
+    (void)state;
+    Progress *p = progress_open(NULL, NULL, 0);
+    assert_true(progress_record_try(p, "l", 2, 0, true, NULL, 0));
+    assert_true(progress_record_try(p, "l", 4, -1, false, NULL, 0)); /* a predict missed */
+    assert_true(progress_record_try(p, "l", 4, -1, true, NULL, 0));
+    assert_false(progress_mastered(p, "l")); /* started, not done */
+    assert_true(progress_set_done(p, "l", NULL, 0));
+    assert_int_equal(progress_status(p, "l"), PROGRESS_DONE);
+    assert_false(progress_mastered(p, "l")); /* done, page 4 still to review */
+    assert_true(progress_record_review(p, "l", 4, false, NULL, 0));
+    assert_false(progress_mastered(p, "l"));
+    assert_true(progress_record_review(p, "l", 4, true, NULL, 0));
+    assert_true(progress_mastered(p, "l"));
+    /* All right at the first try: mastered as soon as it is done. */
+    assert_true(progress_record_try(p, "k", 1, 0, true, NULL, 0));
+    assert_false(progress_mastered(p, "k"));
+    assert_true(progress_set_done(p, "k", NULL, 0));
+    assert_true(progress_mastered(p, "k"));
+    assert_false(progress_mastered(p, "never"));
     progress_free(p);
 }
 
@@ -597,8 +711,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_progress_round_trip_survives_reopen, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_exercises_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_reads_version_1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_last_active_kept_and_merged, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_progress_load_reads_every_version, setup, teardown),
         cmocka_unit_test(test_progress_seeds_differ),
         cmocka_unit_test(test_progress_review_pages_in_page_order),
+        cmocka_unit_test(test_progress_done_and_mastered),
         cmocka_unit_test_setup_teardown(test_progress_save_leaves_no_temp_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_two_windows_keep_both, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_planted_symlinks_not_followed, setup,

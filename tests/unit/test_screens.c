@@ -25,11 +25,11 @@
 
 static const MenuItem items[] = {
     {"alpha", "Two ways to grow", "Scale up or scale out.", "Foundations", NULL, 8, PROGRESS_DONE,
-     5, 4, 1},
+     5, 4, 1, false},
     {"beta", "Inside the box", "NVLink and NVSwitch.", "Foundations", NULL, 10, PROGRESS_STARTED,
-     0, 0, 0},
+     0, 0, 0, false},
     {"gamma", "Beyond the rack", "Scale across sites.", "Advanced", NULL, 12, PROGRESS_NEW, 0, 0,
-     0},
+     0, false},
 };
 #define N_ITEMS 3
 
@@ -149,6 +149,40 @@ static void test_screens_menu_draws_tracks_marks_and_cursor(void **state)
     free(text);
 }
 
+/* Done and mastered read apart without colour, in ASCII, at 80x24: the
+ * mark and the words beside the title. */
+static void test_screens_menu_tells_done_from_mastered(void **state)
+{
+    (void)state;
+    const MenuItem four[] = {
+        {"m", "Mastered lesson", "s", "T", NULL, 8, PROGRESS_DONE, 3, 2, 0, true},
+        {"d", "Done lesson", "s", "T", NULL, 8, PROGRESS_DONE, 3, 0, 3, false},
+        {"p", "Started lesson", "s", "T", NULL, 8, PROGRESS_STARTED, 2, 1, 1, false},
+        {"n", "New lesson", "s", "T", NULL, 8, PROGRESS_NEW, 0, 0, 0, false},
+    };
+    MenuState m;
+    screen_menu_init(&m, four, 4);
+    screen_menu_key(&m, 'j'); /* on the done lesson */
+    ScreenCursor cur;
+    char *text = draw_menu(&m, 80, 24, &cur, true);
+    char row[256];
+    const char *r = line_of(text, 4, row, sizeof row);
+    assert_non_null(strstr(r, "[*] Mastered lesson"));
+    assert_non_null(strstr(r, "mastered"));
+    assert_null(strstr(r, "first try"));
+    r = line_of(text, 5, row, sizeof row);
+    assert_non_null(strstr(r, "[x] Done lesson"));
+    assert_non_null(strstr(r, "0/3 first try, 3 to review"));
+    r = line_of(text, 6, row, sizeof row);
+    assert_non_null(strstr(r, "[>] Started lesson"));
+    assert_non_null(strstr(r, "1/2 first try, 1 to review"));
+    assert_non_null(strstr(line_of(text, 7, row, sizeof row), "[ ] New lesson"));
+    assert_non_null(strstr(text, "Done, not mastered: R reviews the 3 questions"));
+    assert_non_null(strstr(text, "[x] done  [*] mastered"));
+    assert_null(strstr(text, "\xe2")); /* ASCII only */
+    free(text);
+}
+
 static void test_screens_menu_help_opens_and_any_key_closes(void **state)
 {
     (void)state;
@@ -172,7 +206,7 @@ static void test_screens_menu_scrolls_to_keep_selection_visible(void **state)
     char titles[N][24];
     for (int i = 0; i < N; i++) {
         snprintf(titles[i], sizeof titles[i], "Lesson %02d", i);
-        many[i] = (MenuItem){"x", titles[i], "s", "T", NULL, 1, PROGRESS_NEW, 0, 0, 0};
+        many[i] = (MenuItem){"x", titles[i], "s", "T", NULL, 1, PROGRESS_NEW, 0, 0, 0, false};
     }
     MenuState m;
     screen_menu_init(&m, many, N);
@@ -430,26 +464,46 @@ static void test_screens_quiz_answers_and_lesson_done(void **state)
     assert_null(strstr(text, "NVLink is about 9x the NIC."));
     assert_null(strstr(text, "right"));
     free(text);
-    /* Last page, quiz not answered right: not done */
+    /* Past the last page, quiz not answered right: the end of the lesson
+     * says what is left, grouped by kind, each kind's pages in order, and
+     * the lesson is not done; p comes back to the page. */
     assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
-    /* grouped by kind, each kind's pages in order */
-    assert_string_equal(p->message, "Last page. Pages left: 2 scenario; 3 quiz.");
+    assert_true(p->finished);
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Not finished yet: 2 pages left"));
+    assert_non_null(strstr(text, "Pages left: 2 scenario; 3 quiz"));
+    free(text);
+    assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_STARTED);
+    assert_int_equal(screen_page_key(p, 'p'), SCREEN_NONE);
+    assert_false(p->finished);
+    assert_int_equal(p->page, 2);
     screen_page_key(p, quiz_key_of(p, 0));
     assert_int_equal(progress_quiz_answer(f->progress, "e2e-basics", 2, &correct), 0);
     assert_true(correct);
     text = draw_page(p, 80, 24, &cur);
     assert_non_null(strstr(text, "NVLink is about 9x the NIC."));
     free(text);
-    /* Last page, scenario not solved: not done, and the screen says why. */
+    /* Scenario not solved: not done; Enter goes to it, the first page left. */
     assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
-    assert_non_null(strstr(p->message, "2 scenario"));
-    assert_null(strstr(p->message, "quiz"));
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Pages left: 2 scenario"));
+    assert_null(strstr(text, "quiz"));
+    assert_non_null(strstr(text, "Enter goes to page 2, the first page left."));
+    free(text);
     assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_STARTED);
-    screen_page_goto(p, 1);
+    assert_int_equal(screen_page_key(p, UIK_ENTER), SCREEN_NONE);
+    assert_false(p->finished);
+    assert_int_equal(p->page, 1);
     assert_true(screen_scenario_apply(p, "swap 3 11"));
     screen_page_goto(p, 2);
-    assert_int_equal(screen_page_key(p, 'n'), SCREEN_BACK);
+    assert_int_equal(screen_page_key(p, 'n'), SCREEN_NONE);
     assert_int_equal(progress_status(f->progress, "e2e-basics"), PROGRESS_DONE);
+    text = draw_page(p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Lesson done ✓ Not mastered yet: 1 to review")); /* wrong first */
+    assert_non_null(strstr(text, "Pages left: none"));
+    free(text);
+    /* No next lesson (a file opened alone): Enter and Esc go back. */
+    assert_int_equal(screen_page_key(p, UIK_ENTER), SCREEN_BACK);
 }
 
 static void test_screens_review_replays_missed(void **state)
@@ -509,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_screens_menu_moves_and_stops_at_ends),
         cmocka_unit_test(test_screens_menu_filter_by_words),
         cmocka_unit_test(test_screens_menu_draws_tracks_marks_and_cursor),
+        cmocka_unit_test(test_screens_menu_tells_done_from_mastered),
         cmocka_unit_test(test_screens_menu_help_opens_and_any_key_closes),
         cmocka_unit_test(test_screens_menu_scrolls_to_keep_selection_visible),
         cmocka_unit_test(test_screens_too_small_is_one_line),

@@ -18,6 +18,7 @@
  *   tl_read_file(path)     a whole file, NULL when it cannot be read
  *   tl_write_file(path, text), tl_tmpdir_make(dir, n, name),
  *   tl_tmpdir_remove(dir)  a scratch folder under /tmp and its removal
+ *   tl_lesson_files(dir, paths, max)  the .lua files of a folder, sorted
  * Model fixtures (each fails the test, with the reason, when it cannot):
  *   tl_preset(system, gpus), tl_model(id)   a system or model preset
  *   tl_eval_ok(c, w, m, p, params)          step_eval that must succeed
@@ -109,6 +110,30 @@ static inline bool tl_tmpdir_make(char *dir, size_t n, const char *name)
 {
     snprintf(dir, n, "/tmp/scalelab-%s-XXXXXX", name);
     return mkdtemp(dir) != NULL;
+}
+
+static inline int tl_cmp_path(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* The .lua files of dir as "dir/name", sorted by name, into paths (at most
+ * max); returns how many, -1 when dir cannot be read. */
+static inline int tl_lesson_files(const char *dir, char (*paths)[300], int max)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".lua") == 0)
+            snprintf(paths[n++], 300, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    qsort(paths, (size_t)n, sizeof paths[0], tl_cmp_path);
+    return n;
 }
 
 /* Removes path and, for a folder, everything below it (links are removed,
