@@ -10,11 +10,11 @@
  */
 #include "cmd/cli.h"
 #include "cmd/flags.h"
+#include "cmd/lessonarg.h"
 
 #include "base/file.h"
 #include "base/msg.h"
 #include "draw/canvas.h"
-#include "lesson/catalog.h"
 #include "lesson/lesson.h"
 #include "ui/app.h"
 #include "ui/screen_present.h"
@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* A presenter script is a short list of moves: at most 64 KiB and 2,000
  * lines (each move replays the model once while the script is checked, so
@@ -90,34 +89,6 @@ static int cmd_present_shot(PresentState *ps, const char *spec, int w, int h, bo
     return CLI_OK;
 }
 
-/* LESSON is a file, or the id or file name of a lesson in the lessons
- * folder dir (NULL: the default one) ("scale-out-fabric",
- * "04-scale-out-fabric"). Returns the path to load in buf (the argument
- * itself when nothing matches). */
-static const char *cmd_present_resolve(const char *arg, const char *dir, char *buf, size_t n)
-{
-    size_t len = strlen(arg);
-    if (access(arg, F_OK) == 0 || (len > 4 && strcmp(arg + len - 4, ".lua") == 0))
-        return arg;
-    char dirbuf[4096], err[MSG_LEN];
-    if (!dir)
-        dir = catalog_default_dir(dirbuf, sizeof dirbuf);
-    Catalog *cat = dir ? catalog_load(dir, err, sizeof err) : NULL;
-    const char *found = arg;
-    for (int i = 0; i < catalog_count(cat) && found == arg; i++) {
-        const CatalogEntry *e = catalog_entry(cat, i);
-        const char *base = strrchr(e->path, '/');
-        base = base ? base + 1 : e->path;
-        if (strcmp(e->id, arg) == 0 ||
-            (strncmp(base, arg, len) == 0 && strcmp(base + len, ".lua") == 0)) {
-            snprintf(buf, n, "%s", e->path);
-            found = buf;
-        }
-    }
-    catalog_free(cat);
-    return found;
-}
-
 static const char present_help[] =
     "Usage: scalelab present [--lessons DIR] [--script FILE] [--] LESSON\n"
     "Shows a lesson (a file, or the id or file name of a lesson in the lessons\n"
@@ -161,10 +132,10 @@ int cmd_present(int argc, char **argv)
     if (a.n_operands == 0)
         return cli_usage_error("present: which lesson? scalelab present LESSON.lua "
                                "[--script FILE]");
-    const char *lesson_path = a.operand[0], *dir = a.str[FLAG_LESSONS];
-    char err[MSG_LEN] = "", pathbuf[4096];
-    lesson_path = cmd_present_resolve(lesson_path, dir, pathbuf, sizeof pathbuf);
+    char err[MSG_LEN] = "", *lesson_path;
+    lessonarg_paths(&a.operand[0], 1, a.str[FLAG_LESSONS], &lesson_path);
     Lesson *l = lesson_load(lesson_path, err, sizeof err);
+    free(lesson_path);
     if (!l)
         return cli_error(CLI_FAIL, "%s", err);
     PresentState ps;

@@ -86,8 +86,10 @@ static const struct {
     [FLAG_LEVEL] = {"level", NULL, FLAG_INT, FLAGS_PRACTICE},
     [FLAG_PRINT] = {"print", NULL, FLAG_NO_VALUE, FLAGS_PRACTICE},
     [FLAG_HOW_MANY] = {"count", NULL, FLAG_INT, FLAGS_PRACTICE},
+    [FLAG_ANSWERS] = {"answers", NULL, FLAG_NO_VALUE, FLAGS_PRACTICE},
+    [FLAG_FROM] = {"from", NULL, FLAG_NO_VALUE, FLAGS_PRACTICE},
     [FLAG_LESSONS] = {"lessons", NULL, FLAG_STRING,
-                      FLAGS_PROGRESS | FLAGS_REPORT | FLAGS_PRESENT | FLAGS_LIST},
+                      FLAGS_PRACTICE | FLAGS_PROGRESS | FLAGS_REPORT | FLAGS_PRESENT | FLAGS_LIST},
     [FLAG_NAME] = {"name", NULL, FLAG_STRING, FLAGS_PROGRESS},
     [FLAG_CSV] = {"csv", NULL, FLAG_NO_VALUE, FLAGS_REPORT},
     [FLAG_SCRIPT] = {"script", NULL, FLAG_STRING, FLAGS_PRESENT},
@@ -100,7 +102,7 @@ const FlagCommand flags_eval = {"eval", FLAGS_EVAL, 0, NULL};
 const FlagCommand flags_sweep = {"sweep", FLAGS_SWEEP, 0, NULL};
 const FlagCommand flags_render = {"render", FLAGS_RENDER, 1, "view"};
 const FlagCommand flags_play = {"play", FLAGS_PLAY, 1, "FILE.lua"};
-const FlagCommand flags_practice = {"practice", FLAGS_PRACTICE, 0, NULL};
+const FlagCommand flags_practice = {"practice", FLAGS_PRACTICE, FLAGS_MAX_OPERANDS, "lesson"};
 const FlagCommand flags_progress = {"progress", FLAGS_PROGRESS, 0, NULL};
 const FlagCommand flags_report = {"report", FLAGS_REPORT, FLAGS_MAX_OPERANDS, "file"};
 const FlagCommand flags_present = {"present", FLAGS_PRESENT, 1, "lesson"};

@@ -85,6 +85,8 @@ typedef enum {
     FLAG_LEVEL,
     FLAG_PRINT,
     FLAG_HOW_MANY, /* --count */
+    FLAG_ANSWERS,
+    FLAG_FROM,
     FLAG_LESSONS,
     FLAG_NAME,
     FLAG_CSV,

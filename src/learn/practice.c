@@ -18,6 +18,7 @@
 #include "model/span.h"
 #include "model/sweep.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,6 +81,33 @@ static void put(char *buf, size_t len, const char *fmt, ...)
 static const char *fmt_u(UnitsKind k, double v, char *buf, size_t len)
 {
     return units_format(k, v, true, buf, len);
+}
+
+/* The article before a noun phrase, by how it is read aloud, with its space:
+ * "an " before a vowel sound ("an AMD Helios rack", "an HGX H200", "an 800
+ * Gb/s NIC", "an 11 ..."), "a " before a consonant sound ("a DGX H100", "a
+ * UALink domain", "a 400 Gb/s NIC"), and "" before a count of several ("8 x
+ * H100 servers"), which takes none. Letters of an abbreviation (a capital
+ * followed by a capital or a digit) are read by name. */
+static const char *article(const char *s)
+{
+    if (!s || !*s)
+        return "a ";
+    if (isdigit((unsigned char)s[0])) {
+        size_t n = strspn(s, "0123456789");
+        if (strncmp(s + n, " x ", 3) == 0)
+            return "";
+        /* eight..., eighty..., eleven, eighteen (and their thousands) */
+        bool eleven = n % 3 == 2 && (strncmp(s, "11", 2) == 0 || strncmp(s, "18", 2) == 0);
+        return s[0] == '8' || eleven ? "an " : "a ";
+    }
+    if (isupper((unsigned char)s[0]) &&
+        (isupper((unsigned char)s[1]) || isdigit((unsigned char)s[1])))
+        return strchr("AEFHILMNORSX", s[0]) ? "an " : "a ";
+    char c = (char)tolower((unsigned char)s[0]);
+    if (c == 'u') /* "a unit", "a user"; "an update" */
+        return strncmp(s + 1, "ni", 2) == 0 || strncmp(s + 1, "s", 1) == 0 ? "a " : "an ";
+    return strchr("aeio", c) && strncmp(s, "one", 3) != 0 ? "an " : "a ";
 }
 
 /* ---- variety: endless decks of cards ---- */
@@ -270,6 +298,7 @@ static bool make_mapping(Rng *rng, const Deal *d, Practice *p, SweepResult *r)
         put(p->question, sizeof p->question, "- Its step: %s%s.\n",
             fmt_u(UNITS_TIME, start->step_s, ss, sizeof ss),
             start->fits ? "" : ", and it does not fit in memory");
+        p->task_at = strlen(p->question);
         put(p->question, sizeof p->question,
             "\nChange TP, PP, EP and the micro-batch (DP follows) until the job fits and "
             "its step is within %.0f%% of the best mapping the search finds. Par: %d moves.",
@@ -483,18 +512,19 @@ static bool make_predict_collective(Rng *rng, const Deal *d, Practice *p)
              wp ? wp->name : w->id, c->name);
     if (domains == 1)
         snprintf(p->question, sizeof p->question,
-                 "%s runs TP %d inside one scale-up domain of a %s (%s: %s per %s, both "
+                 "%s runs TP %d inside one scale-up domain of %s%s (%s: %s per %s, both "
                  "directions added). One TP all-reduce sums a sequence of activations: %d x %d "
                  "BF16 values = %s, as nccl-tests counts it. How long does it take?",
-                 wp ? wp->name : w->id, per, c->name, c->up_link, up2, gpu, w->seq, w->hidden, sz);
+                 wp ? wp->name : w->id, per, article(c->name), c->name, c->up_link, up2, gpu,
+                 w->seq, w->hidden, sz);
     else
         snprintf(p->question, sizeof p->question,
-                 "%s runs TP %d on a %s, and each TP group straddles %d scale-up domains, %d %s "
-                 "in each (%s: %s per %s both ways inside; a %s NIC per %s between "
+                 "%s runs TP %d on %s%s, and each TP group straddles %d scale-up domains, %d %s "
+                 "in each (%s: %s per %s both ways inside; %s%s NIC per %s between "
                  "domains). One TP all-reduce sums a sequence of activations: %d x %d BF16 "
                  "values = %s. How long does it take?",
-                 wp ? wp->name : w->id, per * domains, c->name, domains, per, gpus, c->up_link,
-                 up2, gpu, out, gpu, w->seq, w->hidden, sz);
+                 wp ? wp->name : w->id, per * domains, article(c->name), c->name, domains, per,
+                 gpus, c->up_link, up2, gpu, article(out), out, gpu, w->seq, w->hidden, sz);
     snprintf(p->answer, sizeof p->answer, "%s (within %.0f%%)", t, 100 * p->tolerance);
     double n = span.size;
     if (domains == 1)
@@ -927,8 +957,9 @@ static bool make_tier(Rng *rng, const Deal *d, Practice *p)
     mapping_format(&p->start, m, sizeof m);
     describe_gpus(c, g, gn, who, sizeof who);
     const char *gpu = hw_noun(&c->gpu, 0);
-    snprintf(p->title, sizeof p->title, "Which tier? %s %s group on %d %s of %.40s",
-             p->dim == DIM_EP ? "An" : "A", mapping_dim_name(p->dim), c->n_gpus,
+    const char *a = article(mapping_dim_name(p->dim));
+    snprintf(p->title, sizeof p->title, "Which tier? %c%s%s group on %d %s of %.40s",
+             toupper((unsigned char)a[0]), a + 1, mapping_dim_name(p->dim), c->n_gpus,
              hw_noun(&c->gpu, HW_NOUN_MANY), c->name);
     describe_fabric(c, p->question, sizeof p->question);
     const WorkloadPreset *wp = workload_preset_find(p->workload.id);
@@ -1106,6 +1137,7 @@ static bool make_placement(Rng *rng, const Deal *d, Practice *p)
         "%s between domains, and now %d %s group%s straddle%s two domains. Step: %s.\n",
         m, p->workload.micro_batch, p->n_swaps, p->n_swaps == 1 ? "" : "s", gpus, bad, dim,
         bad == 1 ? "" : "s", bad == 1 ? "s" : "", fmt_u(UNITS_TIME, now.step_s, t0, sizeof t0));
+    p->task_at = strlen(p->question);
     put(p->question, sizeof p->question,
         "\nMove %s (Space picks one, Enter swaps it with the one under the cursor; g picks "
         "its group) until no %s group spans two domains. Par: %d move%s.",
@@ -1148,6 +1180,33 @@ bool practice_grade_choice(const Practice *p, int i, char *msg, size_t msg_len)
     StepPart parts[STEP_PART_COUNT];
     int n = practice_part_choices(p, parts);
     return i >= 0 && i < n && practice_grade_part(p, parts[i], msg, msg_len);
+}
+
+/* ---- on paper ---- */
+
+void practice_paper_question(const Practice *p, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return;
+    size_t at = p->task_at < sizeof p->question ? p->task_at : 0;
+    if (at == 0 || (p->kind != PRACTICE_MAPPING && p->kind != PRACTICE_PLACEMENT)) {
+        snprintf(buf, len, "%s", p->question);
+        return;
+    }
+    snprintf(buf, len, "%.*s", (int)at, p->question);
+    if (p->kind == PRACTICE_MAPPING)
+        put(buf, len,
+            "\nWhich TP, PP, %smicro-batch (DP follows) make the job fit with a step within "
+            "%.0f%% of the best mapping the search finds? Par: %d moves, each doubling or "
+            "halving one of them.",
+            workload_is_moe(&p->workload) ? "EP and " : "and ", 100 * PRACTICE_MAPPING_SLACK,
+            p->par);
+    else
+        put(buf, len,
+            "\nWhich swaps of two %s put every %s group whole in one domain again? Par: %d "
+            "swap%s.",
+            hw_noun(&p->cluster.gpu, HW_NOUN_MANY), mapping_dim_name(p->dim), p->par,
+            p->par == 1 ? "" : "s");
 }
 
 /* ---- making one exercise ---- */

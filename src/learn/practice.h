@@ -85,6 +85,8 @@ typedef struct {
     int level;
     char title[96];
     char question[1400]; /* the situation and the task, plain text, lines of <= 76 columns */
+    size_t task_at;      /* where the task in question begins when it names the UI's keys
+                          * (mapping, placement; 0: none does): practice_paper_question */
     char answer[320];    /* the answer in one line */
     char worked[1600];   /* the worked answer: formula with values, or the best and why */
 
@@ -153,6 +155,11 @@ Placement *practice_start_placement(const Practice *p);
 /* A placement exercise: passes when no group of p->dim spans two domains. */
 bool practice_grade_placement(const Practice *p, const Mapping *m, const Placement *pl, char *msg,
                               size_t msg_len);
+
+/* The question as a printed sheet asks it: the situation, then the task in
+ * words for paper (which swaps, which degrees) where the UI's own names its
+ * keys. */
+void practice_paper_question(const Practice *p, char *buf, size_t len);
 
 /* A run of exercises: seeds follow from the run's seed, the level follows
  * the learner's results. */

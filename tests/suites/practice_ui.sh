@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Practice on screen at 80x24, wrong first, the way a learner meets it: the
-# answers typed come from `practice --print --json` for the same seed (the UI's
+# answers typed come from `practice --answers --json` for the same seed (the UI's
 # first exercise of `--seed N --kind K` is the worksheet's exercise N), a
 # wrong answer costs a try without giving the answer away, the right one
 # passes and shows the worked answer, and progress keeps the results. The
@@ -15,7 +15,7 @@ state=$tmp/state
 run() { session 80 24 "env XDG_STATE_HOME=$state LANG=$utf8 NO_COLOR=1 $bin $*"; }
 
 # Predict: three times the answer first (too high, one try used), then the answer.
-"$bin" practice --print --json --seed 11 --kind predict >"$tmp/p.json" || no "practice --print failed"
+"$bin" practice --answers --json --seed 11 --kind predict >"$tmp/p.json" || no "practice --answers failed"
 answer=$(python3 -c '
 import json, sys
 o = json.load(open(sys.argv[1]))
@@ -45,7 +45,7 @@ poll 5 grep -q '^practice predict 1 0 0$' "$state/scalelab/progress" ||
 
 # Bottleneck: a wrong choice first, then the right one (choices in the order
 # compute, TP, PP, bubble, DP, EP).
-"$bin" practice --print --json --seed 12 --kind bottleneck >"$tmp/b.json"
+"$bin" practice --answers --json --seed 12 --kind bottleneck >"$tmp/b.json"
 pick=$(python3 -c '
 import json, sys
 o = json.load(open(sys.argv[1]))
@@ -68,7 +68,7 @@ poll 5 grep -q '^practice bottleneck 1 0 0$' "$state/scalelab/progress" ||
 
 # Tier: a wrong tier first, then the right one (choices in the order of the
 # tiers, scale-up domain to site link).
-"$bin" practice --print --json --seed 14 --kind tier >"$tmp/t.json"
+"$bin" practice --answers --json --seed 14 --kind tier >"$tmp/t.json"
 pick=$(python3 -c '
 import json, sys
 o = json.load(open(sys.argv[1]))

@@ -20,10 +20,18 @@
 #include <cmocka.h>
 // clang-format on
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "testlib.h"
+
+#include "base/utf8.h"
+#include "cmd/json.h"
+#include "cmd/sheet.h"
 #include "learn/practice.h"
 #include "learn/scenario.h"
 #include "model/hw.h"
@@ -552,6 +560,414 @@ static void test_practice_placement_solvable(void **state)
         }
 }
 
+/* ---- articles ---- */
+
+/* The article a careful writer puts before word w, by its sound: NULL where
+ * none belongs (before "8 x H100 servers", a count of several). Worked out
+ * here by how each is read aloud: digits by the number's name ("an 8...",
+ * "an 11", "an 18", "a 100"), abbreviations letter by letter ("an AMD", "an
+ * HGX", "an NVLink", "a DGX", "a UALink"), words by their first sound. */
+static const char *want_article(const char *w)
+{
+    if (isdigit((unsigned char)w[0])) {
+        size_t n = strspn(w, "0123456789");
+        if (strncmp(w + n, " x ", 3) == 0)
+            return NULL;
+        if (w[0] == '8')
+            return "an";
+        if ((n == 2 || n == 5) && w[0] == '1' && (w[1] == '1' || w[1] == '8'))
+            return "an";
+        return "a";
+    }
+    bool letters = isupper((unsigned char)w[0]) &&
+                   (isupper((unsigned char)w[1]) || isdigit((unsigned char)w[1]));
+    if (letters) /* A, E, F, H, I, L, M, N, O, R, S, X begin with a vowel sound */
+        return strchr("AEFHILMNORSX", w[0]) ? "an" : "a";
+    static const char *const a_words[] = {"one", "uni", "use", "usu"};
+    for (size_t i = 0; i < sizeof a_words / sizeof a_words[0]; i++)
+        if (strncasecmp(w, a_words[i], 3) == 0)
+            return "a";
+    return strchr("aeiouAEIOU", w[0]) ? "an" : "a";
+}
+
+/* Checks every "a"/"an" of s; counts them, and the cases that matter. */
+static void check_articles(const char *s, const char *what, uint64_t seed, int *checked,
+                           int *vowel_names)
+{
+    for (const char *q = s; (q = strstr(q, " ")) != NULL; q++) {
+        /* q is a space; the word before it */
+        const char *w = q;
+        while (w > s && isalpha((unsigned char)w[-1]))
+            w--;
+        size_t n = (size_t)(q - w);
+        bool before_ok = w == s || !isalnum((unsigned char)w[-1]);
+        if (!before_ok || !((n == 1 && (w[0] == 'a' || w[0] == 'A')) ||
+                            (n == 2 && strncasecmp(w, "an", 2) == 0)))
+            continue;
+        const char *next = q + 1, *want = want_article(next);
+        char got[3] = {(char)tolower((unsigned char)w[0]), n == 2 ? 'n' : '\0', '\0'};
+        (*checked)++;
+        if (!want || strcmp(got, want) != 0) {
+            print_error("%s of seed %llu: '%.*s %.30s' should read '%s %.30s'\n", what,
+                        (unsigned long long)seed, (int)n, w, next, want ? want : "(no article)",
+                        next);
+            fail();
+        }
+        if (strcmp(want, "an") == 0 && isupper((unsigned char)next[0]))
+            (*vowel_names)++;
+    }
+}
+
+/* Every sentence the exercises write, over many seeds of every kind and
+ * level: "an AMD Helios rack", "an HGX H800", "an 800 Gb/s NIC", and no
+ * article before "8 x H100 servers". */
+static void test_practice_articles(void **state)
+{
+    (void)state;
+    int checked = 0, vowel_names = 0;
+    for (int level = PRACTICE_LEVEL_MIN; level <= PRACTICE_LEVEL_MAX; level++)
+        for (int kind = 0; kind < PRACTICE_KIND_COUNT; kind++)
+            for (uint64_t seed = 1; seed <= 24; seed++) {
+                Practice p;
+                char err[200], q[sizeof p.question + 400];
+                uint64_t sd = seed * 101 + (uint64_t)level;
+                assert_true(practice_make(sd, kind, level, &p, err, sizeof err));
+                practice_paper_question(&p, q, sizeof q);
+                const char *texts[] = {p.title, p.question, q, p.answer, p.worked};
+                for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+                    check_articles(texts[i], practice_kind_name(p.kind), sd, &checked,
+                                   &vowel_names);
+            }
+    /* The check ran, and met names read with a vowel sound ("an AMD ..."). */
+    assert_true(checked > 500);
+    assert_true(vowel_names > 0);
+}
+
+/* ---- worksheets: the students' sheet and the key ---- */
+
+/* s with every run of white space made one space, for finding text that a
+ * sheet wrapped at another place. Caller frees. */
+static char *squeezed(const char *s)
+{
+    char *out = malloc(strlen(s) + 1), *o = out;
+    bool space = false;
+    for (; *s; s++) {
+        if (isspace((unsigned char)*s)) {
+            space = true;
+            continue;
+        }
+        if (space && o > out)
+            *o++ = ' ';
+        space = false;
+        *o++ = *s;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* What a sheet writer printed. Caller frees. */
+static char *written(const SheetMode *m, const Practice *p, const Lesson *l, int page, int number)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    if (p)
+        sheet_write_practice(f, m, number, p);
+    else
+        sheet_write_page(f, m, number, l, page);
+    fclose(f);
+    return buf;
+}
+
+/* Every line at most SHEET_WIDTH columns, none ending in a blank. */
+static void check_paper(const char *s)
+{
+    for (const char *line = s; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        if (utf8_width_n(line, n) > SHEET_WIDTH || (n > 0 && line[n - 1] == ' ')) {
+            print_error("line too wide or with a trailing blank: '%.*s'\n", (int)n, line);
+            fail();
+        }
+        line += n + (nl ? 1 : 0);
+    }
+}
+
+/* The "Answer:" lines of a students' sheet hold blanks and units only. */
+static void check_blanks(const char *s)
+{
+    int answers = 0;
+    for (const char *a = s; (a = strstr(a, "  Answer: ")) != NULL; a++, answers++) {
+        a += strlen("  Answer: ");
+        const char *nl = strchr(a, '\n');
+        int n = nl ? (int)(nl - a) : (int)strlen(a);
+        bool blank = strncmp(a, "____", 4) == 0 || strncmp(a, "TP ____", 7) == 0 ||
+                     strncmp(a, "swap ____ and ____", 18) == 0;
+        if (!blank) {
+            print_error("a students' answer line holds '%.*s'\n", n, a);
+            fail();
+        }
+    }
+    assert_int_equal(answers, 1);
+}
+
+/* For generated exercises of every kind: the students' sheet holds none of
+ * the key's answer, worked answer or seed line; the key holds all of them;
+ * both number the item alike; lines fit 80 columns. */
+static void test_practice_sheet_split(void **state)
+{
+    (void)state;
+    int kinds[PRACTICE_KIND_COUNT] = {0};
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        Practice p;
+        char err[200];
+        int level = 1 + (int)(seed % 5);
+        assert_true(practice_make(seed, -1, level, &p, err, sizeof err));
+        kinds[p.kind]++;
+        SheetMode student = {.answers = false, .seed = seed},
+                  key = {.answers = true, .seed = seed};
+        char *st = written(&student, &p, NULL, 0, (int)seed),
+             *ky = written(&key, &p, NULL, 0, (int)seed);
+        char *sst = squeezed(st), *sky = squeezed(ky), *worked = squeezed(p.worked);
+        char head[160];
+        snprintf(head, sizeof head, "Exercise %d. ", (int)seed);
+        assert_true(strncmp(st, head, strlen(head)) == 0);
+        assert_true(strncmp(ky, head, strlen(head)) == 0);
+        /* The key: the worked answer whole, and the answer after "Answer:". */
+        CONTAINS(sky, worked);
+        char want[600];
+        if (p.kind == PRACTICE_BOTTLENECK || p.kind == PRACTICE_TIER) {
+            /* The letter of the right choice, worked out here from the answer:
+             * its place among the choices printed. */
+            const char *labels[PRACTICE_MAX_CHOICES];
+            int n = practice_choices(&p, labels), right = -1;
+            for (int i = 0; i < n; i++)
+                if (p.kind == PRACTICE_TIER ? i == (int)p.tier
+                                            : strcmp(labels[i], step_part_name(p.part)) == 0)
+                    right = i;
+            assert_true(right >= 0);
+            snprintf(want, sizeof want, "Answer: %c. %s", 'A' + right, labels[right]);
+            for (int i = 0; i < n; i++) { /* every choice on both, lettered */
+                char line[80];
+                snprintf(line, sizeof line, "%c. %s", 'A' + i, labels[i]);
+                CONTAINS(sst, line);
+            }
+        } else if (p.kind == PRACTICE_PLACEMENT) {
+            snprintf(want, sizeof want, "Answer: swap %d and %d", p.swaps[p.n_swaps - 1][0],
+                     p.swaps[p.n_swaps - 1][1]);
+        } else {
+            char *a = squeezed(p.answer);
+            snprintf(want, sizeof want, "Answer: %s", a);
+            free(a);
+        }
+        CONTAINS(sky, want);
+        /* The students' sheet: no answer, no worked answer, no seed of its own. */
+        if (strstr(sst, want) || strstr(sst, worked) || strstr(st, "seed ")) {
+            print_error("seed %llu: the students' sheet gives the answer away:\n%s\n",
+                        (unsigned long long)seed, st);
+            fail();
+        }
+        check_blanks(st);
+        if (p.kind == PRACTICE_PREDICT) {
+            /* The blank names the unit the answer is printed in: "1.04 s
+             * (within 20%)" asks for seconds. */
+            char ans[sizeof p.answer];
+            snprintf(ans, sizeof ans, "%s", p.answer);
+            char *cut = strstr(ans, " (within");
+            assert_non_null(cut);
+            *cut = '\0';
+            char blank[sizeof ans + 32];
+            snprintf(blank, sizeof blank, "Answer: ____________ %s\n", strchr(ans, ' ') + 1);
+            CONTAINS(st, blank);
+            CONTAINS(st, "Working:");
+        }
+        check_paper(st);
+        check_paper(ky);
+        free(st);
+        free(ky);
+        free(sst);
+        free(sky);
+        free(worked);
+    }
+    for (int k = 0; k < PRACTICE_KIND_COUNT; k++)
+        assert_true(kinds[k] > 0);
+}
+
+/* JSON: one object per item; the students' form says answers false and
+ * holds choices but no answer; the key holds the answer, the letter of the
+ * right choice and the predict value. */
+static void test_practice_sheet_json(void **state)
+{
+    (void)state;
+    static const char *const secret[] = {"answer",    "answer_choice", "worked", "value",
+                                         "tolerance", "tier",          "best",   "best_step_s"};
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        Practice p;
+        char err[200];
+        assert_true(practice_make(seed, -1, 2, &p, err, sizeof err));
+        for (int answers = 0; answers <= 1; answers++) {
+            SheetMode m = {.answers = answers, .json = true, .seed = seed};
+            char *s = written(&m, &p, NULL, 0, 3);
+            assert_true(strchr(s, '\n') == s + strlen(s) - 1); /* one line */
+            JsonValue *o = json_parse(s, strlen(s), err, sizeof err);
+            assert_non_null(o);
+            assert_int_equal(json_get_number(o, "number", 0), 3);
+            const JsonValue *a = json_get(o, "answers");
+            assert_non_null(a);
+            assert_int_equal(a->type, JSON_BOOL);
+            assert_int_equal(a->b, answers);
+            assert_string_equal(json_get_string(o, "kind", ""), practice_kind_name(p.kind));
+            const char *labels[PRACTICE_MAX_CHOICES];
+            int n = practice_choices(&p, labels);
+            const JsonValue *ch = json_get(o, "choices");
+            if (n > 0) { /* bottleneck and tier: the choices, in order */
+                assert_non_null(ch);
+                assert_int_equal(ch->n, n);
+                for (int i = 0; i < n; i++)
+                    assert_string_equal(ch->items[i].str, labels[i]);
+            } else {
+                assert_null(ch);
+            }
+            for (size_t k = 0; k < sizeof secret / sizeof secret[0]; k++)
+                if (!answers && json_get(o, secret[k])) {
+                    print_error("the students' JSON has '%s': %s\n", secret[k], s);
+                    fail();
+                }
+            if (answers) {
+                assert_string_equal(json_get_string(o, "worked", ""), p.worked);
+                assert_true(strlen(json_get_string(o, "answer", "")) > 0);
+            }
+            if (answers && n > 0) {
+                const char *letter = json_get_string(o, "answer_choice", "?");
+                int i = letter[0] - 'A';
+                assert_true(i >= 0 && i < n);
+                assert_string_equal(ch->items[i].str, json_get_string(o, "answer", ""));
+                assert_true(practice_grade_choice(&p, i, err, sizeof err));
+            }
+            if (answers && p.kind == PRACTICE_PREDICT)
+                NEAR(json_get_number(o, "value", 0), p.value, 1e-9);
+            json_free(o);
+            free(s);
+        }
+    }
+}
+
+/* A lesson's quiz and predict pages: choices in the order of the sheet's
+ * seed (another seed, another order), explanations and the formula in the
+ * key only, the unit on the blank. */
+static const char sheet_lesson[] =
+    "return { id = \"sheet\", title = \"Sheet\", summary = \"s\", track = \"T\", order = 1,\n"
+    "  pages = {\n"
+    "    { kind = \"text\", title = \"Intro\", text = \"Hello.\" },\n"
+    "    { kind = \"quiz\", title = \"Where TP lives\", text = \"Where should *TP* live?\",\n"
+    "      choices = {\n"
+    "        { text = \"Inside one NVLink domain\", correct = true,\n"
+    "          explain = \"Its all-reduces sit on every layer's path.\" },\n"
+    "        { text = \"Across the spine\", correct = false, explain = \"Layers would wait.\" },\n"
+    "        { text = \"On the site link\", correct = false, explain = \"Far too slow.\" },\n"
+    "        { text = \"Wherever DP is not\", correct = false, explain = \"DP can cross.\" },\n"
+    "        { text = \"Split over two racks\", correct = false, explain = \"The cliff.\" },\n"
+    "      } },\n"
+    "    { kind = \"predict\", title = \"Bytes over the NIC\", text = \"A 400 Gb/s NIC.\",\n"
+    "      question = \"How many bytes a second does it move?\", unit = \"B/s\",\n"
+    "      answer = 50e9, tolerance = 0.1, formula = \"400 Gb/s / 8 bits per byte\" },\n"
+    "  } }\n";
+
+static void test_practice_sheet_lesson(void **state)
+{
+    (void)state;
+    char dir[64], path[128], err[400];
+    assert_true(tl_tmpdir_make(dir, sizeof dir, "sheet"));
+    snprintf(path, sizeof path, "%s/sheet.lua", dir);
+    tl_write_file(path, sheet_lesson);
+    Lesson *l = lesson_load(path, err, sizeof err);
+    if (!l)
+        print_error("%s\n", err);
+    assert_non_null(l);
+    assert_false(sheet_takes_page(l, 0));
+    assert_true(sheet_takes_page(l, 1) && sheet_takes_page(l, 2));
+
+    SheetMode st = {.answers = false, .seed = 5}, ky = {.answers = true, .seed = 5};
+    char *q = written(&st, NULL, l, 1, 1), *qk = written(&ky, NULL, l, 1, 1);
+    /* Letters follow quiz_order for the seed; the key names the right one. */
+    int order[8];
+    assert_int_equal(lesson_quiz_order(l, 1, 5, order, 8), 5);
+    int right = -1;
+    for (int k = 0; k < 5; k++) {
+        char line[80];
+        snprintf(line, sizeof line, "    %c. %s\n", 'A' + k, lesson_quiz_choice(l, 1, order[k]));
+        CONTAINS(q, line);
+        CONTAINS(qk, line);
+        if (order[k] == 0)
+            right = k;
+    }
+    char want[80];
+    snprintf(want, sizeof want, "Answer: %c. Inside one NVLink domain\n", 'A' + right);
+    CONTAINS(qk, want);
+    CONTAINS(q, "  (quiz, lesson sheet, page 2)\n");
+    CONTAINS(q, "Where should TP live?"); /* markup drawn, not printed */
+    CONTAINS(qk, "Right: Its all-reduces sit on every layer's path.");
+    CONTAINS(qk, "Wrong: Layers would wait.");
+    assert_null(strstr(q, "all-reduces"));
+    assert_null(strstr(q, "Layers would wait"));
+    assert_null(strstr(q, "Right:"));
+    check_blanks(q);
+    assert_null(strstr(q, "Working:")); /* recall, not a calculation */
+    /* Another seed draws another order of the five (seeds 5..14: at least two). */
+    char *other = NULL;
+    for (uint64_t seed = 6; seed < 15 && !other; seed++) {
+        SheetMode m = {.seed = seed};
+        char *s = written(&m, NULL, l, 1, 1);
+        if (strcmp(s, q) != 0)
+            other = s;
+        else
+            free(s);
+    }
+    assert_non_null(other);
+    free(other);
+
+    char *pr = written(&st, NULL, l, 2, 2), *pk = written(&ky, NULL, l, 2, 2);
+    CONTAINS(pr, "How many bytes a second does it move?");
+    CONTAINS(pr, "  Answer: ____________ GB/s\n"); /* 50e9 B/s is printed in GB/s */
+    CONTAINS(pr, "  Working:\n\n\n\n  Answer:");
+    assert_null(strstr(pr, "50.0 GB/s"));
+    assert_null(strstr(pr, "bits per byte"));
+    assert_null(strstr(pr, "10%"));
+    CONTAINS(pk, "Answer: 50.0 GB/s (within 10%)");
+    CONTAINS(pk, "Formula: 400 Gb/s / 8 bits per byte");
+
+    /* JSON of the quiz: choices in the sheet's order; the key's letter. */
+    SheetMode js = {.answers = false, .json = true, .seed = 5};
+    SheetMode jk = {.answers = true, .json = true, .seed = 5};
+    char *j = written(&js, NULL, l, 1, 1), *jkey = written(&jk, NULL, l, 1, 1);
+    JsonValue *o = json_parse(j, strlen(j), err, sizeof err),
+              *ok = json_parse(jkey, strlen(jkey), err, sizeof err);
+    assert_non_null(o);
+    assert_non_null(ok);
+    assert_null(json_get(o, "answer"));
+    assert_null(json_get(o, "explanations"));
+    const JsonValue *ch = json_get(o, "choices");
+    assert_non_null(ch);
+    assert_int_equal(ch->n, 5);
+    for (int k = 0; k < 5; k++)
+        assert_string_equal(ch->items[k].str, lesson_quiz_choice(l, 1, order[k]));
+    char letter[2] = {(char)('A' + right), '\0'};
+    assert_string_equal(json_get_string(ok, "answer_choice", ""), letter);
+    assert_string_equal(json_get_string(ok, "answer", ""), "Inside one NVLink domain");
+    assert_int_equal(json_get_number(o, "page", -1), 1);
+    json_free(o);
+    json_free(ok);
+    free(j);
+    free(jkey);
+    free(q);
+    free(qk);
+    free(pr);
+    free(pk);
+    lesson_free(l);
+    tl_tmpdir_remove(dir);
+}
+
 static void test_practice_kind_names(void **state)
 {
     (void)state;
@@ -578,6 +994,10 @@ int main(void)
         cmocka_unit_test(test_practice_tier_answers),
         cmocka_unit_test(test_practice_placement_solvable),
         cmocka_unit_test(test_practice_kind_names),
+        cmocka_unit_test(test_practice_articles),
+        cmocka_unit_test(test_practice_sheet_split),
+        cmocka_unit_test(test_practice_sheet_json),
+        cmocka_unit_test(test_practice_sheet_lesson),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
