@@ -58,7 +58,7 @@ Host *host_start(HostServeFn serve, char *err, size_t err_len);
  * sandbox_poll_now every SANDBOX_POLL_S once SANDBOX_BUSY_S have passed, so
  * a UI answers keys meanwhile. True: *reply holds the answer (wire_free it).
  * False: the child is gone (killed and reaped), why says how ("it ran past
- * its time limit (2.6 s)"), *line is the line of the lesson file it last ran
+ * its time limit (2.4 s)"), *line is the line of the lesson file it last ran
  * (0 when unknown) and *stopped is true when the poll function asked. */
 bool host_call(Host *h, const Wire *req, double seconds, Wire *reply, int *line, bool *stopped,
                char *why, size_t why_len);

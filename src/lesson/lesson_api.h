@@ -11,7 +11,6 @@
 #ifndef SCALELAB_LESSON_LESSON_API_H
 #define SCALELAB_LESSON_LESSON_API_H
 
-#include "learn/scenario.h"
 #include "lesson/wire.h"
 #include "model/cluster.h"
 #include "model/mapping.h"

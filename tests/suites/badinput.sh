@@ -372,8 +372,10 @@ hostile_case() {
   mkdir -p "$d"
   cp "$file" "$d/"
   cp "$repo/tests/e2e/lessons/02-e2e-second.lua" "$d/"
+  # No header cache (its folder cannot be made under /proc): the time is the
+  # lessons', not a disk's fsync on a busy machine.
   start=$(date +%s.%N)
-  run 6 env XDG_CACHE_HOME="$T/cache" "$@" "$bin" --list --lessons "$d"
+  run 6 env XDG_CACHE_HOME=/proc/self/no-cache "$@" "$bin" --list --lessons "$d"
   took=$(since "$start")
   case $rc in 0|1) ;; *) why="${why:+$why; }list exit $rc" ;; esac
   awk "BEGIN { exit !($took > 2.0) }" && why="${why:+$why; }list took ${took}s (limit 2 s)"
