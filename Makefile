@@ -62,7 +62,7 @@ CFLAGS  ?= -O2 -g
 # as the first step of the targets that compile (never while make reads this
 # file): the build set for the program, the test set too for the targets
 # that run tests. pkg-config is asked when a recipe runs, after that step.
-TEST_GOALS = test unit-tests memcheck golden bench fuzz fuzz-build
+TEST_GOALS = test unit-tests memcheck golden bench fidelity fuzz fuzz-build
 DEPS_SET   = $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),,--build)
 pkg        = $(shell $(PKG_CONFIG) $(1) $(2))
 CURSES_CFLAGS = $(call pkg,--cflags,ncursesw)
@@ -102,7 +102,7 @@ FUZZ_SECONDS ?= 60
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test unit-tests golden clean install uninstall format help bench memcheck \
+.PHONY: all run test unit-tests golden clean install uninstall format help bench fidelity memcheck \
 	fuzz fuzz-build deps deps-test
 .DEFAULT_GOAL := all
 
@@ -213,6 +213,14 @@ fuzz-build: $(FUZZ_BIN)
 bench: all $(BENCH_BIN)
 	@scripts/run-bench $(BENCH_BIN)
 
+# The model against published runs: every case of tests/fidelity/cases.tsv
+# (tuned and held-out tables, by group) with its error, and the means.
+# FIDELITY=2: also the residuals by source, generation x size and feature,
+# and where each case's time goes.
+FIDELITY ?= 1
+fidelity: $(BUILD)/tests/test_fidelity
+	@SCALELAB_FIDELITY=$(FIDELITY) $(BUILD)/tests/test_fidelity
+
 format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')
 
@@ -221,6 +229,8 @@ help:
 	@echo "make run      build and open the lesson menu (ARGS=... passes arguments)"
 	@echo "make test     build and run every test (installs missing Debian packages)"
 	@echo "make bench    speed and memory figures"
+	@echo "make fidelity the model against published runs (tuned and held-out tables;"
+	@echo "              FIDELITY=2 adds residuals by source, generation, size and feature)"
 	@echo "make fuzz     each libFuzzer harness for FUZZ_SECONDS (default 60)"
 	@echo "make memcheck the unit programs under valgrind"
 	@echo "make golden   regenerate tests/golden/ (review the diff by eye)"

@@ -24,7 +24,7 @@ local moe = scalelab.model("deepseek-v3")
 -- 671B-parameter model fits in 128 GPUs' HBM.
 local servers = { system = "dgx-b200", gpus = 128 }
 local rack = { system = "gb200-nvl72", gpus = 128 }
-local moe_wl = { model = "deepseek-v3", batch = 256, mb = 1 }
+local moe_wl = { model = "deepseek-v3", batch = 256, mb = 1, recompute = "full" }
 local moe_map = { tp = 1, pp = 1, dp = 128, ep = 64, zero = 3 }
 local dense_wl = { model = "llama3-8b", batch = 256, mb = 1 }
 local dense_map = { tp = 1, pp = 1, dp = 128, zero = 1 }

@@ -42,7 +42,7 @@ local fwd_s, bwd_s = peak_step_s * 2 / 6, peak_step_s * 4 / 6
 -- Real partitions tile a rack: the domain must divide 72. Target: between the
 -- best single change and the best (domain, EP) pair, both computed here.
 local RACK = scalelab.system("gb200-nvl72").domain_gpus
-local w2 = { model = "deepseek-v3", batch = 256, mb = 1 }
+local w2 = { model = "deepseek-v3", batch = 256, mb = 1, recompute = "full" }
 local c2 = { system = "gb200-nvl72", gpus = 128 }
 local START_EP = 64
 local function m2(ep) return { tp = 1, pp = 1, dp = 128, ep = ep, zero = 3 } end

@@ -53,15 +53,33 @@ static const char eval_help[] =
     "  --batch N          global batch, sequences      --mb N   micro-batch\n"
     "  --experts N --topk K                            mixture of experts\n"
     "  --recompute none|selective|full                 --precision bf16|fp8\n"
+    "  --framework NAME   what runs it: megatron (Megatron-Core/NeMo with Transformer\n"
+    "                     Engine: fused kernels), pytorch (eager: torchtitan, FSDP,\n"
+    "                     Composer, nanotron), pytorch-compile, jax (MaxText, Paxml),\n"
+    "                     deepspeed (Megatron-DeepSpeed, its ZeRO-3 of 2021). Default:\n"
+    "                     jax on TPUs; pytorch when --zero 2|3 is given without a\n"
+    "                     pipeline (FSDP's sharding); megatron otherwise\n"
     "  --seq-parallel, --tp-overlap, --pp-overlap, --dp-overlap on|off|auto\n"
-    "                     sequence parallelism and the overlaps (auto: Megatron-Core's\n"
-    "                     defaults: SP on with TP > 1, TP overlap off, PP overlap with\n"
-    "                     interleave, DP overlap on)\n"
-    "  --swiglu on|off --flash-attention on|off\n"
+    "                     sequence parallelism and the overlaps (auto: the framework's\n"
+    "                     defaults: SP on with TP > 1, TP overlap on under Megatron as\n"
+    "                     NVIDIA's recipes run it, PP overlap with interleave, DP on)\n"
+    "  --swiglu on|off    --ep-overlap on|off (DualPipe)\n"
+    "  --flash-attention on|off|1|2|3   the attention kernel: on = the framework's\n"
+    "                     (cuDNN/FlashAttention-3 class under Megatron and JAX,\n"
+    "                     FlashAttention-2 under PyTorch); 1, 2, 3 name the version\n"
+    "  --fused-loss on|off|auto   cross entropy in place over the logits (auto: the\n"
+    "                     framework's: fused under Megatron and JAX)\n"
+    "  --recompute PARTS  core_attn,norm,act,mlp,attn, or op (PyTorch's per-op\n"
+    "                     selective checkpointing)   --recompute-layers N\n"
+    "  --head-dim --v-head-dim --q-lora --kv-lora     attention widths, latent attention\n"
+    "  --shared-experts --moe-layers --dense-ffn --capacity-factor   MoE shape, imbalance\n"
+    "  --offload optimizer,weights,activations        to host memory over the host link\n"
+    "  --hbm \"96 GB, 2.4 TB/s\" --power 500W          the GPUs the run used\n"
 
     "Mapping (what is not given is searched, as 'scalelab sweep' does: the fastest\n"
     "legal mapping that fits, else the one that needs least memory):\n"
     "  --tp --pp --dp --ep --cp N   --interleave V   --zero 0|1|2|3 (default 1)\n"
+    "  --shard N          hybrid sharding: ZeRO inside groups of N DP x CP ranks\n"
     "  --etp N            expert tensor parallelism (default 1); experts fold over the\n"
     "                     TP x CP x DP ranks, so EP x ETP must divide TP x CP x DP\n"
     "Placement: rank r on GPU r, except where TP does not divide the domain and\n"
@@ -72,6 +90,15 @@ static const char eval_help[] =
     "                     --format markdown or man: the lists the docs carry)\n";
 
 /* --- output ---------------------------------------------------------------- */
+
+/* "tp":{"hidden_s":..,"exposed_s":..} (first: no comma before it). */
+static void print_overlap(FILE *out, const char *name, double hidden, double exposed, bool first)
+{
+    fprintf(out, "%s\"%s\":{\"hidden_s\":", first ? "" : ",", name);
+    json_number(out, hidden);
+    json_next_number(out, "exposed_s", exposed);
+    fputc('}', out);
+}
 
 /* balanced: the fewest ranks a split TP group keeps in one domain with the
  * balanced placement (balance.h), or 0 with the default placement. */
@@ -124,11 +151,35 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "tp_hidden_s", r->tp_hidden_s);
     json_next_number(out, "pp_hidden_s", r->pp_hidden_s);
     json_next_number(out, "dp_hidden_s", r->dp_hidden_s);
+    fprintf(out, ",\"ep_overlap\":%s,\"framework\":\"%s\",\"kernels\":\"%s\"",
+            r->ep_overlap ? "true" : "false", workload_framework_name(r->framework),
+            kernel_stack_name(step_kernel_stack(r->framework)));
     fputs("},\"memory\":{\"weights\":", out);
     json_number(out, r->mem_weights);
     json_next_number(out, "grads", r->mem_grads);
     json_next_number(out, "optimizer", r->mem_optimizer);
     json_next_number(out, "activations", r->mem_activations);
+    json_next_number(out, "logits", r->mem_logits);
+    json_next_number(out, "fp8_copies", r->mem_fp8_copies);
+    json_next_number(out, "buffers", r->mem_buffers);
+    json_next_number(out, "allocator_reserve", r->mem_reserve);
+    json_next_number(out, "offloaded_to_host", r->mem_host_bytes);
+    fputs("},\"kernels\":{\"micro_batch_s\":", out);
+    json_number(out, r->mb_compute_s);
+    json_next_number(out, "gemm_s", r->mb_gemm_s);
+    json_next_number(out, "attention_s", r->mb_attn_s);
+    json_next_number(out, "elementwise_s", r->mb_stream_s);
+    json_next_number(out, "recompute_s", r->mb_recompute_s);
+    json_next_number(out, "flops", r->mb_flops);
+    json_next_number(out, "clock", r->clock);
+    fputs("},\"overlap\":{", out);
+    print_overlap(out, "tp", r->tp_hidden_s, r->tp_exposed_s, true);
+    print_overlap(out, "cp", 0, r->cp_exposed_s, false);
+    print_overlap(out, "pp", r->pp_hidden_s, r->pp_exposed_s, false);
+    print_overlap(out, "dp", r->dp_hidden_s, r->dp_exposed_s, false);
+    print_overlap(out, "ep", r->ep_hidden_s, r->ep_exposed_s, false);
+    json_next_number(out, "compute_lost_to_comm_s", r->comm_slowdown_s);
+    json_next_number(out, "offload_exposed_s", r->offload_s);
     fputs("}}\n", out);
 }
 

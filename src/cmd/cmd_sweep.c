@@ -47,11 +47,13 @@ static const char sweep_help[] =
     "(--tp, --pp, --dp, --ep, --cp, --etp, --mb, --interleave) fixes that degree.\n"
     "The framework settings eval can set are searched too unless given: the ZeRO\n"
     "stage and recompute (each mapping takes the cheapest way to fit: ZeRO 1, then\n"
-    "ZeRO 2, selective recompute, ZeRO 3 or full recompute), and on the best\n"
-    "mappings TP overlap on and sequence parallelism off where faster. --zero,\n"
-    "--recompute, --seq-parallel and --tp-overlap pin them. The table's settings\n"
-    "column: Z<stage>, sel/full recompute, +ov TP overlap, -sp no sequence\n"
-    "parallelism.\n"
+    "ZeRO 2, selective recompute, ZeRO 3 or full recompute, then activations\n"
+    "offloaded to the host where the framework does it: JAX on TPU hosts,\n"
+    "Megatron over NVLink-C2C), and on the best mappings TP overlap on and\n"
+    "sequence parallelism off where faster. --zero, --recompute, --offload,\n"
+    "--seq-parallel and --tp-overlap pin them. The table's settings column:\n"
+    "Z<stage>, sel/full recompute, +ov TP overlap, -sp no sequence parallelism,\n"
+    "+off activations offloaded.\n"
     "\n"
     "Output:\n"
     "  --top N            rows of the ranking (default 10; 'all' for every one)\n"
@@ -113,14 +115,15 @@ static const char *recompute_word(WlRecompute r)
 
 /* The framework settings of an entry in a few characters for the table:
  * "Z1", "Z3 sel", "Z2 full +ov -sp" (TP overlap on, sequence parallelism off
- * although TP > 1). */
+ * although TP > 1), "Z3 full +off" (activations offloaded to the host). */
 static void settings_cell(const SweepEntry *e, char *buf, size_t len)
 {
-    snprintf(buf, len, "Z%d%s%s%s", e->m.zero,
+    snprintf(buf, len, "Z%d%s%s%s%s", e->m.zero,
              e->recompute == WL_RECOMPUTE_FULL        ? " full"
              : e->recompute == WL_RECOMPUTE_SELECTIVE ? " sel"
                                                       : "",
-             e->overlap_on ? " +ov" : "", e->m.tp > 1 && !e->sp_on ? " -sp" : "");
+             e->overlap_on ? " +ov" : "", e->m.tp > 1 && !e->sp_on ? " -sp" : "",
+             e->offload & WL_OFFLOAD_ACTIVATIONS ? " +off" : "");
 }
 
 static void json_entry(FILE *out, int rank, const SweepEntry *e)

@@ -9,6 +9,7 @@
 
 #include "cmd/cli.h"
 #include "model/hw.h"
+#include "model/kernel.h"
 #include "model/units.h"
 
 #include <math.h>
@@ -38,6 +39,43 @@ static bool on_off(const char *cmd, const FlagArgs *a, FlagId f, bool *out)
         cli_usage_error("%s: --%s must be on or off (got '%s')", cmd, flags_name(f), s);
         return false;
     }
+    return true;
+}
+
+/* --hbm "96 GB" or "96 GB, 2.4 TB/s" (also "96GB@2.4TB/s" or "96 GB at
+ * 2.4 TB/s"): the capacity, and the bandwidth when given. */
+static bool parse_hbm(const char *cmd, const char *text, Cluster *c)
+{
+    char buf[128], err[200];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *bw = strchr(buf, ',');
+    if (!bw)
+        bw = strchr(buf, '@');
+    if (!bw) {
+        char *at = strstr(buf, " at ");
+        if (at) {
+            *at = '\0';
+            bw = at + 3;
+        }
+    } else {
+        *bw++ = '\0';
+    }
+    double cap, rate = 0;
+    if (!units_parse(UNITS_BYTES, buf, &cap, err, sizeof err) || !(cap >= 1e9)) {
+        cli_usage_error("%s: --hbm must be a capacity such as \"96 GB\", optionally with a "
+                        "bandwidth: \"96 GB, 2.4 TB/s\"",
+                        cmd);
+        return false;
+    }
+    if (bw && (!units_parse(UNITS_BANDWIDTH, bw, &rate, err, sizeof err) || !(rate >= 1e9))) {
+        cli_usage_error("%s: --hbm: the bandwidth after the capacity must be such as "
+                        "\"2.4 TB/s\" (%s)",
+                        cmd, err);
+        return false;
+    }
+    c->gpu.hbm_bytes = cap;
+    if (rate > 0)
+        c->gpu.hbm_bytes_per_s = rate;
     return true;
 }
 
@@ -102,6 +140,22 @@ static bool build_cluster(const char *cmd, const FlagArgs *a, Cluster *c)
         custom |= rails != c->rail_optimized;
         c->rail_optimized = rails;
     }
+    if (a->set[FLAG_HBM]) {
+        if (!parse_hbm(cmd, a->str[FLAG_HBM], c))
+            return false;
+        custom = true;
+    }
+    if (a->set[FLAG_POWER]) {
+        double w;
+        char why[200];
+        if (!units_parse(UNITS_POWER, a->str[FLAG_POWER], &w, why, sizeof why) || !(w >= 50)) {
+            cli_usage_error("%s: --power must be a board power such as \"500 W\" (at least 50 W)",
+                            cmd);
+            return false;
+        }
+        c->power_cap_w = w;
+        custom = true;
+    }
     if (a->set[FLAG_SITES]) {
         c->sites = flags_int(a, FLAG_SITES);
         /* fibre at ~5 us/km: 1 ms one way is ~200 km apart [U] */
@@ -165,8 +219,10 @@ static bool workload_shape(const char *cmd, const FlagArgs *a, Workload *w)
 {
     const bool custom = !a->str[FLAG_MODEL];
     const bool shape = a->set[FLAG_LAYERS] || a->set[FLAG_HIDDEN] || a->set[FLAG_HEADS];
-    const FlagId changes[] = {FLAG_LAYERS, FLAG_HIDDEN, FLAG_HEADS,  FLAG_KV_HEADS,
-                              FLAG_FFN,    FLAG_VOCAB,  FLAG_EXPERTS};
+    const FlagId changes[] = {FLAG_LAYERS,     FLAG_HIDDEN,    FLAG_HEADS,   FLAG_KV_HEADS,
+                              FLAG_FFN,        FLAG_VOCAB,     FLAG_EXPERTS, FLAG_HEAD_DIM,
+                              FLAG_V_HEAD_DIM, FLAG_Q_LORA,    FLAG_KV_LORA, FLAG_SHARED_EXPERTS,
+                              FLAG_MOE_LAYERS, FLAG_DENSE_FFN, FLAG_TOPK};
     bool changed_shape = false;
     for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++)
         changed_shape |= a->set[changes[i]];
@@ -197,6 +253,13 @@ static bool workload_shape(const char *cmd, const FlagArgs *a, Workload *w)
     }
     if (a->set[FLAG_TOPK])
         w->topk = flags_int(a, FLAG_TOPK);
+    const FlagId more[] = {FLAG_HEAD_DIM,       FLAG_V_HEAD_DIM, FLAG_Q_LORA,   FLAG_KV_LORA,
+                           FLAG_SHARED_EXPERTS, FLAG_MOE_LAYERS, FLAG_DENSE_FFN};
+    int *slot[] = {&w->head_dim,       &w->v_head_dim, &w->q_lora,   &w->kv_lora,
+                   &w->shared_experts, &w->moe_layers, &w->dense_ffn};
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        if (a->set[more[i]])
+            *slot[i] = flags_int(a, more[i]);
     if (a->set[FLAG_PARAMS]) {
         if (!(a->num[FLAG_PARAMS] > 0)) {
             cli_usage_error("%s: --params must be positive", cmd);
@@ -228,6 +291,71 @@ static int pick_word(const char *cmd, const FlagArgs *a, FlagId f, const char *c
     return -1;
 }
 
+/* The words of a comma-separated list, each one of names[0..n) (bits[i]
+ * for names[i]), ORed into *out; false after the one-line error. */
+static bool parse_words(const char *cmd, const char *flag, const char *text,
+                        const char *const *names, const int *bits, int n, const char *list,
+                        int *out)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", text);
+    *out = 0;
+    for (char *p = buf, *e; p && *p; p = e) {
+        e = strchr(p, ',');
+        if (e)
+            *e++ = '\0';
+        int k = -1;
+        for (int i = 0; i < n && k < 0; i++)
+            if (strcmp(p, names[i]) == 0)
+                k = i;
+        if (k < 0) {
+            cli_usage_error("%s: --%s must be %s (got '%s')", cmd, flag, list, text);
+            return false;
+        }
+        *out |= bits[k];
+    }
+    return true;
+}
+
+/* --recompute none|selective|full, or the parts recomputed: core_attn
+ * (= selective), norm, act, mlp, attn, comma-separated (Megatron-Core's
+ * --recompute-modules). */
+static bool parse_recompute(const char *cmd, const char *text, Workload *w)
+{
+    static const char *const words[] = {"none", "selective", "full"};
+    static const WlRecompute kinds[] = {WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE,
+                                        WL_RECOMPUTE_FULL};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, words[i]) == 0) {
+            w->recompute = kinds[i];
+            w->recompute_mods = 0;
+            return true;
+        }
+    static const char *const parts[] = {"core_attn", "norm", "act", "mlp", "attn", "op"};
+    static const int bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM, WL_RC_MLP_ACT,
+                               WL_RC_MLP,       WL_RC_ATTN, WL_RC_OP};
+    int mask;
+    if (!parse_words(cmd, "recompute", text, parts, bits, 6,
+                     "none, selective, full or parts from core_attn,norm,act,mlp,attn,op", &mask))
+        return false;
+    w->recompute = WL_RECOMPUTE_SELECTIVE;
+    w->recompute_mods = mask;
+    return true;
+}
+
+/* --offload none or optimizer,weights,activations. */
+static bool parse_offload(const char *cmd, const char *text, Workload *w)
+{
+    if (strcmp(text, "none") == 0) {
+        w->offload = 0;
+        return true;
+    }
+    static const char *const parts[] = {"optimizer", "weights", "activations"};
+    static const int bits[] = {WL_OFFLOAD_OPTIMIZER, WL_OFFLOAD_WEIGHTS, WL_OFFLOAD_ACTIVATIONS};
+    return parse_words(cmd, "offload", text, parts, bits, 3,
+                       "none or parts from optimizer,weights,activations", &w->offload);
+}
+
 /* How the step runs: batch, micro-batch, recompute, precision, kernels. */
 static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
 {
@@ -235,14 +363,19 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
         w->global_batch = flags_int(a, FLAG_BATCH);
     if (a->set[FLAG_MB])
         w->micro_batch = flags_int(a, FLAG_MB);
-    if (a->set[FLAG_RECOMPUTE]) {
-        static const char *const words[] = {"none", "selective", "full"};
-        static const WlRecompute kinds[] = {WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE,
-                                            WL_RECOMPUTE_FULL};
-        int k = pick_word(cmd, a, FLAG_RECOMPUTE, words, 3, "none, selective or full");
-        if (k < 0)
+    if (a->set[FLAG_RECOMPUTE] && !parse_recompute(cmd, a->str[FLAG_RECOMPUTE], w))
+        return false;
+    if (a->set[FLAG_RECOMPUTE_LAYERS])
+        w->recompute_layers = flags_int(a, FLAG_RECOMPUTE_LAYERS);
+    if (a->set[FLAG_OFFLOAD] && !parse_offload(cmd, a->str[FLAG_OFFLOAD], w))
+        return false;
+    if (a->set[FLAG_CAPACITY]) {
+        w->capacity_factor = a->num[FLAG_CAPACITY];
+        if (!(w->capacity_factor >= 1 && w->capacity_factor <= 64)) {
+            cli_usage_error("%s: --capacity-factor must be between 1 and 64 (got %g)", cmd,
+                            w->capacity_factor);
             return false;
-        w->recompute = kinds[k];
+        }
     }
     if (a->set[FLAG_PRECISION]) {
         static const char *const words[] = {"bf16", "fp8"};
@@ -253,14 +386,31 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
     }
     if (a->set[FLAG_SWIGLU] && !on_off(cmd, a, FLAG_SWIGLU, &w->swiglu))
         return false;
-    if (a->set[FLAG_FLASH] && !on_off(cmd, a, FLAG_FLASH, &w->flash_attention))
+    if (a->set[FLAG_FRAMEWORK] &&
+        !workload_framework_parse(a->str[FLAG_FRAMEWORK], &w->framework)) {
+        cli_usage_error("%s: --framework must be auto, megatron, pytorch, pytorch-compile, jax or "
+                        "deepspeed (got '%s')",
+                        cmd, a->str[FLAG_FRAMEWORK]);
         return false;
+    }
+    if (a->set[FLAG_FLASH]) { /* on, off, or the version: 1, 2, 3 */
+        const char *v = a->str[FLAG_FLASH];
+        if (v[0] >= '1' && v[0] <= '3' && v[1] == '\0') {
+            w->flash_attention = true;
+            w->flash_version = v[0] - '0';
+        } else if (!on_off(cmd, a, FLAG_FLASH, &w->flash_attention)) {
+            return false;
+        } else {
+            w->flash_version = 0;
+        }
+    }
     /* the framework switches: on, off, or auto (the default stated in step.c) */
     static const char *const sw_words[] = {"auto", "on", "off"};
     static const WlSwitch sw_values[] = {WL_AUTO, WL_ON, WL_OFF};
     const FlagId sw_flags[] = {FLAG_SEQ_PARALLEL, FLAG_TP_OVERLAP, FLAG_PP_OVERLAP,
-                               FLAG_DP_OVERLAP};
-    WlSwitch *sw_slot[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap, &w->dp_overlap};
+                               FLAG_DP_OVERLAP,   FLAG_EP_OVERLAP, FLAG_FUSED_LOSS};
+    WlSwitch *sw_slot[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap,
+                           &w->dp_overlap,   &w->ep_overlap, &w->fused_loss};
     for (size_t i = 0; i < sizeof sw_flags / sizeof sw_flags[0]; i++) {
         if (!a->set[sw_flags[i]])
             continue;
@@ -274,8 +424,9 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
 
 static bool build_workload(const char *cmd, const FlagArgs *a, Workload *w)
 {
-    const FlagId ints[] = {FLAG_LAYERS, FLAG_HIDDEN, FLAG_HEADS, FLAG_KV_HEADS, FLAG_FFN,
-                           FLAG_SEQ,    FLAG_VOCAB,  FLAG_BATCH, FLAG_MB,       FLAG_TOPK};
+    const FlagId ints[] = {FLAG_LAYERS,   FLAG_HIDDEN,     FLAG_HEADS,   FLAG_KV_HEADS, FLAG_FFN,
+                           FLAG_SEQ,      FLAG_VOCAB,      FLAG_BATCH,   FLAG_MB,       FLAG_TOPK,
+                           FLAG_HEAD_DIM, FLAG_V_HEAD_DIM, FLAG_KV_LORA, FLAG_DENSE_FFN};
     if (!workload_start(cmd, a, w))
         return false;
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
@@ -298,7 +449,8 @@ static bool build_workload(const char *cmd, const FlagArgs *a, Workload *w)
  * Sets c->n_gpus when --gpus is absent and TP, PP and DP are all given. */
 static bool build_request(const char *cmd, const FlagArgs *a, Cluster *c, SweepOptions *o)
 {
-    const FlagId degs[] = {FLAG_TP, FLAG_PP, FLAG_DP, FLAG_EP, FLAG_CP, FLAG_INTERLEAVE, FLAG_ETP};
+    const FlagId degs[] = {FLAG_TP, FLAG_PP,         FLAG_DP,  FLAG_EP,
+                           FLAG_CP, FLAG_INTERLEAVE, FLAG_ETP, FLAG_SHARD};
     for (size_t i = 0; i < sizeof degs / sizeof degs[0]; i++)
         if (!need_positive(cmd, a, degs[i]))
             return false;
@@ -309,6 +461,7 @@ static bool build_request(const char *cmd, const FlagArgs *a, Cluster *c, SweepO
     o->ep = a->set[FLAG_EP] ? flags_int(a, FLAG_EP) : 0;
     o->cp = a->set[FLAG_CP] ? flags_int(a, FLAG_CP) : 0;
     o->etp = a->set[FLAG_ETP] ? flags_int(a, FLAG_ETP) : 0;
+    o->shard = a->set[FLAG_SHARD] ? flags_int(a, FLAG_SHARD) : 0;
     o->interleave = a->set[FLAG_INTERLEAVE] ? flags_int(a, FLAG_INTERLEAVE) : 0;
     o->micro_batch = a->set[FLAG_MB] ? flags_int(a, FLAG_MB) : 0;
     /* the framework settings given are pinned (the workload holds them);
@@ -368,11 +521,29 @@ void evalflags_pin_as_eval(const Workload *w, SweepOptions *o)
     o->recompute = o->seq_parallel = o->tp_overlap = SWEEP_KEEP; /* eval runs what it is told */
 }
 
+/* --framework not given: the software the run's own settings point to.
+ * Sharding gradients or weights over the whole data-parallel group (--zero
+ * 2 or 3, FSDP's way) without a pipeline is PyTorch's FSDP on GPUs:
+ * Megatron runs shard the optimizer (its distributed optimizer) and
+ * pipeline their big models; chips programmed through XLA only run JAX
+ * whatever is given (step_framework). */
+static void infer_framework(const FlagArgs *a, const Cluster *c, Workload *w)
+{
+    if (a->set[FLAG_FRAMEWORK] || !a->set[FLAG_ZERO] || a->num[FLAG_ZERO] < 2 ||
+        (a->set[FLAG_PP] && a->num[FLAG_PP] > 1))
+        return;
+    if (!kernel_arch(&c->gpu)->compiled_only)
+        w->framework = WL_FW_PYTORCH;
+}
+
 bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,
                      SweepOptions *given)
 {
-    return build_cluster(cmd, a, c) && build_workload(cmd, a, w) &&
-           build_request(cmd, a, c, given);
+    if (!(build_cluster(cmd, a, c) && build_workload(cmd, a, w) &&
+          build_request(cmd, a, c, given)))
+        return false;
+    infer_framework(a, c, w);
+    return true;
 }
 
 bool evalflags_mapping(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w, Mapping *m)

@@ -52,6 +52,21 @@ static const struct {
     [FLAG_TP_OVERLAP] = {"tp-overlap", NULL, FLAG_STRING, JOB},
     [FLAG_PP_OVERLAP] = {"pp-overlap", NULL, FLAG_STRING, JOB},
     [FLAG_DP_OVERLAP] = {"dp-overlap", NULL, FLAG_STRING, JOB},
+    [FLAG_EP_OVERLAP] = {"ep-overlap", NULL, FLAG_STRING, JOB},
+    [FLAG_FRAMEWORK] = {"framework", NULL, FLAG_STRING, JOB},
+    [FLAG_FUSED_LOSS] = {"fused-loss", NULL, FLAG_STRING, JOB},
+    [FLAG_HEAD_DIM] = {"head-dim", NULL, FLAG_INT, JOB},
+    [FLAG_V_HEAD_DIM] = {"v-head-dim", NULL, FLAG_INT, JOB},
+    [FLAG_Q_LORA] = {"q-lora", NULL, FLAG_INT, JOB},
+    [FLAG_KV_LORA] = {"kv-lora", NULL, FLAG_INT, JOB},
+    [FLAG_SHARED_EXPERTS] = {"shared-experts", NULL, FLAG_INT, JOB},
+    [FLAG_MOE_LAYERS] = {"moe-layers", NULL, FLAG_INT, JOB},
+    [FLAG_DENSE_FFN] = {"dense-ffn", NULL, FLAG_INT, JOB},
+    [FLAG_CAPACITY] = {"capacity-factor", NULL, FLAG_RATIO, JOB},
+    [FLAG_RECOMPUTE_LAYERS] = {"recompute-layers", NULL, FLAG_INT, JOB},
+    [FLAG_OFFLOAD] = {"offload", NULL, FLAG_STRING, JOB},
+    [FLAG_HBM] = {"hbm", NULL, FLAG_STRING, JOB},
+    [FLAG_POWER] = {"power", NULL, FLAG_STRING, JOB},
     [FLAG_TP] = {"tp", NULL, FLAG_INT, JOB},
     [FLAG_PP] = {"pp", NULL, FLAG_INT, JOB},
     [FLAG_DP] = {"dp", NULL, FLAG_INT, JOB},
@@ -60,6 +75,7 @@ static const struct {
     [FLAG_INTERLEAVE] = {"interleave", NULL, FLAG_INT, JOB},
     [FLAG_ZERO] = {"zero", NULL, FLAG_INT, JOB},
     [FLAG_ETP] = {"etp", NULL, FLAG_INT, JOB},
+    [FLAG_SHARD] = {"shard", NULL, FLAG_INT, JOB},
     [FLAG_JSON] = {"json", NULL, FLAG_NO_VALUE,
                    FLAGS_EVAL | FLAGS_SWEEP | FLAGS_PRACTICE | FLAGS_PROGRESS | FLAGS_REPORT},
     [FLAG_FORMAT] = {"format", NULL, FLAG_STRING, JOB},
@@ -139,7 +155,7 @@ static bool parse_int(const FlagCommand *cmd, FlagId f, const char *text, double
         return false;
     }
     bool gpus = f == FLAG_GPUS || f == FLAG_DOMAIN || f == FLAG_TP || f == FLAG_PP ||
-                f == FLAG_DP || f == FLAG_CP || f == FLAG_EP || f == FLAG_ETP;
+                f == FLAG_DP || f == FLAG_CP || f == FLAG_EP || f == FLAG_ETP || f == FLAG_SHARD;
     if (v > CLUSTER_MAX_GPUS && gpus) {
         cli_usage_error("%s: --%s %s is more than scalelab models (at most %d)", cmd->name,
                         flag_table[f].name, text, CLUSTER_MAX_GPUS);

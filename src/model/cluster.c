@@ -93,6 +93,8 @@ bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *er
     out.across_lat_s = 0;
     out.domain_power_w = s->domain_power_w;
     copy_str(out.cooling, sizeof out.cooling, s->cooling);
+    out.host_bytes_per_s = s->host_bytes_per_s;
+    out.host_mem_bytes = s->host_mem_bytes;
     cluster_set_gpus(&out, n_gpus);
     *c = out;
     return true;
@@ -133,6 +135,16 @@ bool cluster_check(const Cluster *c, char *err, size_t err_len)
     }
     if (!positive_finite(c->gpu.hbm_bytes) || !positive_finite(c->gpu.hbm_bytes_per_s)) {
         msg_set(err, err_len, "the GPU's memory size and bandwidth must be positive");
+        return false;
+    }
+    if (!isfinite(c->power_cap_w) || c->power_cap_w < 0 ||
+        (c->power_cap_w > 0 && c->power_cap_w < 50)) {
+        msg_set(err, err_len, "a power cap must be at least 50 W (got %g W)", c->power_cap_w);
+        return false;
+    }
+    if (!isfinite(c->host_bytes_per_s) || c->host_bytes_per_s < 0 ||
+        !isfinite(c->host_mem_bytes) || c->host_mem_bytes < 0) {
+        msg_set(err, err_len, "the host link and memory must be zero or positive");
         return false;
     }
     if (!positive_finite(c->up_bytes_per_s)) {

@@ -49,6 +49,9 @@ typedef struct {
     double across_lat_s;
     double domain_power_w;
     char cooling[16];
+    double power_cap_w;      /* board power cap per GPU (--power); 0 = the GPU's own */
+    double host_bytes_per_s; /* GPU to host memory, per GPU, per direction (offload) */
+    double host_mem_bytes;   /* host memory per GPU */
 } Cluster;
 
 /* Builds a cluster of n_gpus from a system preset (n_gpus <= 0: its default).

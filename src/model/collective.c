@@ -157,9 +157,23 @@ static double safe_div(double a, double b)
     return b > 0 ? a / b : INFINITY;
 }
 
+/* NCCL moves large buffers with its Simple protocol, whose per-step network
+ * latency is 14 us against LL128's 4 (NVIDIA/nccl src/graph/tuning.cc
+ * hwLatencies, MODEL-FACTS §3): the presets' out_lat_s is LL128's, so a ring
+ * over many nodes with a large buffer (past the ramp, where Simple wins)
+ * pays 3.5x per network step. NVLink steps keep their LL128 latency (the
+ * 8-GPU all-reduce figures of collective_params_default rest on it). */
+#define SIMPLE_NET_STEP_FACTOR (14.0 / 4.0)
+
+static double net_step_s(const Cluster *c, double S, const CollParams *p)
+{
+    return c->out_lat_s * (p->ramp_bytes > 0 && S >= p->ramp_bytes ? SIMPLE_NET_STEP_FACTOR : 1.0);
+}
+
 /* One reduce-scatter (or all-gather) of S bytes: adds the per-tier bytes and
  * times and returns the latency of its phases. */
-static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost, bool tree)
+static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *cost, bool tree,
+                       const CollParams *p)
 {
     double up_b = g->k > 1 ? S * (g->k - 1) / g->k : 0;
     /* NCCL's rings (one per NIC) each cross every domain boundary and carry
@@ -174,12 +188,12 @@ static double rs_phase(double S, const Geometry *g, const Cluster *c, CollCost *
     cost->tier_s[TIER_UP] += safe_div(up_b, g->up_bps);
     cost->tier_s[TIER_OUT] += safe_div(out_b, g->out_bps);
     cost->tier_s[TIER_ACROSS] += safe_div(across_b, g->across_bps);
+    double net = net_step_s(c, S, p);
     if (!tree) { /* NCCL's ring visits every rank: n-1 steps, m-1 of them between domains */
         double up_steps = g->n - g->m, out_steps = g->m - g->sigma;
-        return up_steps * c->up_lat_s + out_steps * c->out_lat_s +
-               (g->sigma - 1) * c->across_lat_s;
+        return up_steps * c->up_lat_s + out_steps * net + (g->sigma - 1) * c->across_lat_s;
     }
-    return (g->k - 1) * c->up_lat_s + log2_steps(g->m_s) * c->out_lat_s +
+    return (g->k - 1) * c->up_lat_s + log2_steps(g->m_s) * net +
            log2_steps(g->sigma) * c->across_lat_s;
 }
 
@@ -200,12 +214,12 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
     bool sequential = true; /* hierarchical phases follow one another */
     switch (kind) {
     case COLL_ALL_REDUCE:
-        lat = rs_phase(bytes, &g, c, &cost, true);
-        lat += rs_phase(bytes, &g, c, &cost, true);
+        lat = rs_phase(bytes, &g, c, &cost, true, p);
+        lat += rs_phase(bytes, &g, c, &cost, true, p);
         break;
     case COLL_REDUCE_SCATTER:
     case COLL_ALL_GATHER:
-        lat = rs_phase(bytes, &g, c, &cost, false);
+        lat = rs_phase(bytes, &g, c, &cost, false, p);
         break;
     case COLL_ALL_TO_ALL: {
         double per_site = g.n / g.sigma;

@@ -28,6 +28,14 @@ typedef struct {
     double hbm_bytes;       /* usable HBM capacity, bytes ("80 GB" on an A100 or
                              * H100 is 80 GiB = 80 x 2^30) */
     double hbm_bytes_per_s; /* HBM bandwidth */
+    /* What the kernel model (kernel.h) needs of the chip: its architecture
+     * (one calibration each), the units a GEMM's output tiles are spread
+     * over (SMs on NVIDIA, CUs on AMD, matrix units on TPU and Trainium),
+     * and the board power the peak is quoted at (a --power cap below it
+     * lowers the sustained clock). */
+    const char *arch; /* "ampere", "hopper", "blackwell", ... (kernel.c's table) */
+    int sms;          /* streaming multiprocessors (or the equivalent unit) */
+    double tdp_w;     /* board power, W */
 } GpuSpec;
 
 typedef enum {
@@ -55,8 +63,14 @@ typedef struct {
     bool rail_optimized;    /* leaves cabled by rail: GPU i of every server of a scalable
                              * unit (gpus_per_leaf servers) on leaf i of that unit */
     double domain_power_w;  /* power of one domain (server or rack), 0 = unknown */
-    const char *cooling;    /* "air", "liquid" */
-    const char *summary;    /* one line for --list and lessons */
+    /* The host path, for offload (optimizer state, weights, activations in
+     * host memory): the link from one GPU to its CPU's memory, per
+     * direction, and the host memory each GPU can use. */
+    const char *host_link;   /* "PCIe Gen5 x16", "NVLink-C2C" */
+    double host_bytes_per_s; /* per GPU, per direction */
+    double host_mem_bytes;   /* host memory per GPU */
+    const char *cooling;     /* "air", "liquid" */
+    const char *summary;     /* one line for --list and lessons */
 } SystemSpec;
 
 int hw_gpu_count(void);

@@ -47,8 +47,18 @@ char *mapping_format(const Mapping *m, char *buf, size_t buf_len)
     if (m->ep > 1 && n >= 0 && (size_t)n < buf_len)
         n += snprintf(buf + n, buf_len - (size_t)n, " EP%d", m->ep);
     if (mapping_etp(m) > 1 && n >= 0 && (size_t)n < buf_len)
-        snprintf(buf + n, buf_len - (size_t)n, " ETP%d", m->etp);
+        n += snprintf(buf + n, buf_len - (size_t)n, " ETP%d", m->etp);
+    if (m->shard > 0 && m->shard < m->dp * m->cp && n >= 0 && (size_t)n < buf_len)
+        snprintf(buf + n, buf_len - (size_t)n, " shard%d", m->shard);
     return buf;
+}
+
+int mapping_shard(const Mapping *m)
+{
+    if (!m)
+        return 1;
+    int all = m->dp * m->cp;
+    return m->shard > 0 && m->shard < all ? m->shard : all;
 }
 
 int mapping_world(const Mapping *m)
@@ -73,6 +83,13 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
         return msg_fail(err, err_len, "interleave must be at least 1 (got %d)", m->interleave);
     if (m->zero < 0 || m->zero > 3)
         return msg_fail(err, err_len, "ZeRO stage must be 0, 1, 2 or 3 (got %d)", m->zero);
+    if (m->shard < 0 || (m->shard > 0 && (long long)m->dp * m->cp % m->shard != 0))
+        return msg_fail(err, err_len,
+                        "the sharding group of %d does not divide DP x CP = %d (hybrid "
+                        "sharding shards inside a group and replicates across groups)",
+                        m->shard, m->dp * m->cp);
+    if (m->shard > 0 && m->shard < m->dp * m->cp && m->zero == 0)
+        return msg_fail(err, err_len, "a sharding group needs ZeRO 1, 2 or 3 (--zero)");
     long long world = (long long)m->tp * m->cp * m->pp * m->dp;
     if (world > CLUSTER_MAX_GPUS)
         return msg_fail(err, err_len, "TP %d x CP %d x PP %d x DP %d = %lld GPUs is too many",

@@ -35,6 +35,8 @@ typedef struct {
     int interleave;     /* virtual pipeline chunks per GPU, >= 1 */
     int zero;           /* 0..3: optimizer (1), +gradient (2), +weight (3) sharding over DP */
     int etp;            /* expert tensor parallelism; 0 or 1: experts not split */
+    int shard;          /* ZeRO sharding group (hybrid sharding: shard inside it, replicate
+                         * across); divides DP x CP; 0 = all DP x CP ranks */
 } Mapping;
 
 /* The mapping as "TP8 PP4 DP16" (EP/CP/ETP shown when > 1). */
@@ -48,6 +50,8 @@ bool mapping_check(const Mapping *m, const Cluster *c, const Workload *w, char *
 int mapping_world(const Mapping *m);
 /* Expert tensor parallelism (etp, 1 when 0). */
 int mapping_etp(const Mapping *m);
+/* The ZeRO sharding group's size: shard, or DP x CP when 0. */
+int mapping_shard(const Mapping *m);
 /* Expert-data-parallel degree EDP = TP x CP x DP / (ETP x EP): the ranks
  * that hold the same experts and reduce their gradients; 0 when EP x ETP
  * does not divide TP x CP x DP. */

@@ -6,97 +6,74 @@
  * d = DP, e = EP, m = global batch / (d*b) micro-batches, L_s = ceil(L/p)):
  *
  *   step = m x (compute + TP + PP + EP) + bubble + exposed DP + optimizer
+ *          + exposed offload
  *
- * Each term has a function below headed by its formula and source:
- * step_compute, step_tp, step_pp, step_ep, step_bubble, step_dp,
- * step_optimizer and step_memory. step_setup derives the sizes they share.
+ * compute is layer.c's (the kernels of each layer at their shapes, kernel.h);
+ * each communicating term has a function below headed by its formula, its
+ * overlap and its source: step_tp, step_pp, step_ep, step_bubble, step_dp,
+ * step_optimizer, step_offload and step_memory. step_setup derives the
+ * sizes they share.
+ *
+ * Overlap, as frameworks achieve it (each reported hidden and exposed):
+ *   TP   Megatron-Core / Transformer Engine userbuffers split each GEMM next
+ *        to a sequence-parallel all-gather or reduce-scatter into chunks and
+ *        pipeline the collective under it: what the GEMM cannot cover shows,
+ *        plus half the smaller of the two (the pipeline's first transfer and
+ *        last GEMM; overlap_under), and the GEMM loses the share of compute
+ *        the communication takes while they overlap (comm_sm_share)
+ *   CP   the ring's key/value exchange runs under the attention kernel
+ *   PP   sends under the next chunk's compute (interleaved schedule)
+ *   DP   gradient reduce-scatter in 40M-parameter buckets under the last
+ *        micro-batch's backward (Megatron-Core DDP bucket_size) [R]: the
+ *        last bucket always shows; the parameter all-gather under the
+ *        first micro-batch's forward (--overlap-param-gather) [R]
+ *   ZeRO-3 / FSDP  per layer: all-gather (FP8 weights in FP8 runs, but for
+ *        DeepSpeed and XLA) before its forward and again
+ *        before its backward, reduce-scatter of its gradients after,
+ *        prefetched one layer ahead (PyTorch FSDP, Zhao et al. VLDB 2023
+ *        §3-4) [P]: per layer what the compute cannot cover shows, and the
+ *        first gather and last reduce-scatter of every micro-batch
+ *   EP   the all-to-alls only with ep_overlap (DualPipe, DeepSeek-V3 §3.2.1:
+ *        20 of 132 SMs kept for communication) [P]
  *
  * Framework settings (Workload, WL_AUTO = the default stated here):
  *   sequence parallelism  on when TP > 1, as Megatron-Core recipes run it
  *                         (Korthikanti et al. 2022); off for 2021-era runs
- *   TP comm overlap       off (Megatron-Core --tp-comm-overlap is opt-in)
+ *   TP comm overlap       on under Megatron with sequence parallelism, as
+ *                         NVIDIA's performance recipes run it (Megatron-LM's
+ *                         --tp-comm-overlap itself is opt-in: 2021-era runs
+ *                         say off); off in the other frameworks
  *   PP send overlap       on with the interleaved schedule, off for plain
  *                         1F1B (Megatron-LM overlap_p2p_comm applies to the
  *                         interleaved schedule)
  *   DP overlap            on (--overlap-grad-reduce, which NeMo and
  *                         Megatron-Bridge recipes set)
+ *   EP overlap            off (DualPipe-style overlap is opt-in)
  *
  * Pure: no I/O, no allocation with the default placement.
  */
 #include "model/step.h"
 
 #include "base/msg.h"
+#include "model/step_work.h"
 #include "model/units.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Matmul efficiency per GPU generation: the share of the dense peak a large
- * BF16 GEMM reaches inside a training step, one constant per generation,
- * each tuned on the named published runs and on nothing else
- * (test_fidelity.c keeps the tuned and the held-out cases apart):
- *   Ampere (A100)      Megatron SC21 Table 1, ten rows (with
- *                      nonmatmul_bytes_per_act, a grid minimising the worst
- *                      row's error)
- *   Hopper (H100/H800/H200)  Llama 3 405B on 8,192 H100, 8K context
- *                      (Llama 3 paper Table 4: 430 TFLOP/s BF16)
- *   Blackwell (B200/GB200)  Megatron-Bridge 25.11, DeepSeek-V3 BF16 on 256
- *                      GB200 (3,139 tokens/s per GPU)
- *   Blackwell Ultra (B300/GB300)  the same table, DeepSeek-V3 BF16 on 256
- *                      GB300 (3,848 tokens/s per GPU)
- * FP8 GEMMs run at fp8_share of the FP8 peak: NeMo 24.07 GPT-3 175B FP8 on
- * 512 H100 (782 tokens/s per GPU, the MLPerf configuration) for Hopper;
- * Megatron-Bridge 25.11 Llama 3 8B FP8 on 8 GB200 (31,508) and on 8 GB300
- * (37,556) for Blackwell and Blackwell Ultra. Other accelerators (TPU,
- * Trainium, AMD, Rubin) have no published run here and take Hopper's
- * values [U]. */
-typedef struct {
-    const char *prefix; /* GpuSpec id prefix */
-    double bf16_share, fp8_share;
-} GemmCalibration;
-
-static const GemmCalibration gemm_calibration[] = {
-    {"a100", 0.685, 0}, /* Ampere: SC21 Table 1 */
-    {"h100", 0.64, 0.525}, {"h800", 0.64, 0.525},  {"h200", 0.64, 0.525}, /* Hopper */
-    {"b200", 0.45, 0.435}, {"gb200", 0.45, 0.435},                        /* Blackwell */
-    {"b300", 0.54, 0.53},  {"gb300", 0.54, 0.53},                         /* Blackwell Ultra */
-};
-
-static bool has_prefix(const char *s, const char *prefix)
-{
-    while (*prefix && *s == *prefix)
-        s++, prefix++;
-    return *prefix == '\0';
-}
-
-static GemmCalibration gemm_share(const GpuSpec *g)
-{
-    const GemmCalibration *fallback = &gemm_calibration[1];
-    if (!g->id)
-        return *fallback;
-    for (size_t i = 0; i < sizeof gemm_calibration / sizeof gemm_calibration[0]; i++)
-        if (has_prefix(g->id, gemm_calibration[i].prefix))
-            return gemm_calibration[i];
-    return *fallback;
-}
-
-/* The global parameters. nonmatmul_bytes_per_act (memory-bound elementwise
- * ops, norms, softmax, dropout; MODEL-FACTS §9) was tuned with the A100
- * efficiency on SC21 Table 1. gemm_overhead_s: Calculon's A100 matrix table
- * (calculon-ai/calculon, MODEL-FACTS §4.4) gives 0.6 of peak for ~1 GFLOP
- * GEMMs and 0.9-0.95 above 16 GFLOP; a fixed 2 us per GEMM on top of the
- * large-GEMM rate reproduces that (1 GFLOP: 4.5 us + 2 us -> 0.69 of the
- * large-GEMM rate; 16 GFLOP: 0.97) [D]. The link efficiencies, fixed cost
- * and ramp are collective.c's. DP overlap: the whole backward of the last
- * micro-batch can hide the gradient reduction (Megatron
- * --overlap-grad-reduce, torch DDP buckets). */
+/* The global parameters. nonmatmul_bytes_per_act (memory-bound element-wise
+ * work: norms, activations, residuals, softmax, dropout; MODEL-FACTS §9) is
+ * tuned with the Ampere GEMM share on SC21 Table 1 (kernel.c). The link
+ * efficiencies, fixed cost and ramp are collective.c's. DP overlap: the
+ * backward of the last micro-batch can hide the gradient reduction
+ * (Megatron --overlap-grad-reduce, torch DDP buckets). */
 StepParams step_params_default(void)
 {
     CollParams cp = collective_params_default();
     StepParams p = {
         .compute_efficiency = 0,
-        .nonmatmul_bytes_per_act = 8.0,
+        .nonmatmul_bytes_per_act = 6.0,
         .gemm_overhead_s = 2e-6,
         .up_efficiency = cp.up_efficiency,
         .out_efficiency = cp.out_efficiency,
@@ -106,6 +83,53 @@ StepParams step_params_default(void)
         .zero3_per_tensor = false, /* FSDP: one flat parameter per layer */
     };
     return p;
+}
+
+StepStateBytes step_state_bytes_per_param_of(WlFramework f)
+{
+    StepStateBytes meg = {2.0, 4.0, 12.0}; /* BF16 weights, FP32 gradients, FP32 master + Adam */
+    StepStateBytes fp32 = {4.0, 4.0, 8.0}; /* FP32 weights (the master), gradients, moments */
+    StepStateBytes ds = {2.0, 2.0, 12.0};  /* FP16 weights and gradients, FP32 master + Adam */
+    return f == WL_FW_DEEPSPEED ? ds : f == WL_FW_MEGATRON || f == WL_FW_AUTO ? meg : fp32;
+}
+
+StepStateBytes step_state_bytes_per_param(void)
+{
+    return step_state_bytes_per_param_of(WL_FW_MEGATRON);
+}
+
+StepStateBytes step_state_bytes(double params, int zero, double shard)
+{
+    return step_state_bytes_of(WL_FW_MEGATRON, params, zero, shard);
+}
+
+StepStateBytes step_state_bytes_of(WlFramework f, double params, int zero, double shard)
+{
+    StepStateBytes b = step_state_bytes_per_param_of(f);
+    double n = shard >= 1 ? shard : 1;
+    b.weights *= params / (zero >= 3 ? n : 1);
+    b.grads *= params / (zero >= 2 ? n : 1);
+    b.optimizer *= params / (zero >= 1 ? n : 1);
+    return b;
+}
+
+/* The share of compute a collective's kernels take while compute runs
+ * beside them. Calculon gives 15% for NVLink collectives and 2% for the
+ * network (calculon-ai/calculon systems/a100_80g.json processor_usage) [R].
+ * Inside one domain 8% (about 11 of 132 SMs, NCCL's usual NVLink channel
+ * count), so a bigger scale-up domain never costs time [D][U]. A ring that
+ * crosses the network runs two channels per NIC (NCCL's default
+ * NCCL_NCHANNELS_PER_NET_PEER), 16 CTAs on an 8-NIC server (12% of an
+ * H100's SMs), and its copies through HBM at NIC and NVLink rates slow the
+ * kernels beside them too: 20% [D][U; chosen with torchtitan's 8- and
+ * 128-GPU FSDP rows in view, which are TUNED]. This is what makes FSDP's
+ * per-GPU throughput fall as its rings span more nodes (torchtitan 1 to 16
+ * nodes -2.7%; llm-foundry's 16 to 64 nodes -7.7%, never tuned on, is the
+ * check): the rings' time, latency included, grows with the nodes and so
+ * does the compute they slow. */
+static double comm_sm_share(const CollCost *c)
+{
+    return c->tier_bytes[TIER_OUT] > 0 || c->tier_bytes[TIER_ACROSS] > 0 ? 0.20 : 0.08;
 }
 
 const char *step_part_name(StepPart part)
@@ -250,69 +274,30 @@ bool step_check_precision(const Cluster *c, const Workload *w, char *err, size_t
     return true;
 }
 
-/* What every term needs: the inputs, the resolved settings and the sizes of
- * one GPU of the last stage. Filled by step_setup. */
-typedef struct {
-    const Cluster *c;
-    const Workload *w;
-    const Mapping *m;
-    const Placement *p;
-    const StepPrep *f; /* what the cluster and the workload's shape give */
-    bool words;        /* write the bottleneck in words (not for a search) */
-    StepParams P;      /* f's, with dp_overlap 0 when the workload turns it off */
-    double t, pp, d, e, v, b, s, h, L, V, s_loc, mb;
-    int Ls, Lc;
-    double act_b;
-    bool full, selective, moe, sp;
-    double moe_layers;
-    double act_layer;         /* bytes one layer produces per micro-batch (no recompute) */
-    double act_stored;        /* bytes one layer keeps for backward under the recompute policy */
-    double logits;            /* fp32 logits of the last stage, per micro-batch */
-    double n_dense, n_expert; /* parameters held by one GPU */
-    double t_mm;              /* matmul time of one micro-batch */
-    double t_tp, t_pp, t_ep;  /* exposed TP (+CP), PP and EP time of one micro-batch */
-} Step;
+WlFramework step_framework(const Cluster *c, const Workload *w)
+{
+    if (w && w->framework != WL_FW_AUTO)
+        return w->framework;
+    return c && kernel_arch(&c->gpu)->compiled_only ? WL_FW_JAX : WL_FW_MEGATRON;
+}
+
+KernelStack step_kernel_stack(WlFramework f)
+{
+    switch (f) {
+    case WL_FW_PYTORCH:
+        return KERNEL_EAGER;
+    case WL_FW_COMPILE:
+        return KERNEL_COMPILED;
+    case WL_FW_JAX:
+        return KERNEL_XLA;
+    default:
+        return KERNEL_FUSED;
+    }
+}
 
 static bool on_or(WlSwitch sw, bool dflt)
 {
     return sw == WL_AUTO ? dflt : sw == WL_ON;
-}
-
-/* Activation bytes per token of one layer (Korthikanti et al. 2022 Table 2,
- * 16-bit, generalised to GQA and SwiGLU the way its terms are built):
- *   replicated over TP  4h (two norm inputs) + 2h (QKV input) + 2h (MLP
- *                       input) + 2h (two dropout masks, GPT only)  = 10h
- *   split over TP       2h (Q) + 4h*kv/a (K, V) + 2h (projection input) +
- *                       MLP inner: GeLU 2F + 2F, SwiGLU 2*2F + 2F  = 24h for
- *                       GPT (F = 4h, kv = a)
- *   attention scores    5*a*s (softmax 2as, dropout mask as, dropout 2as),
- *                       split over TP; none with FlashAttention or selective
- *                       recompute
- * per token: R + S/t, or (R + S)/t with sequence parallelism; the scores
- * (added by step_setup) are split over TP either way. An MoE layer's MLP is its top-k routed
- * experts plus the shared ones, and the dispatched token copies (2h per route). GPT (no SwiGLU) is
- * taken to train with dropout, Llama-style models without. */
-static double step_act_per_token(const Step *S)
-{
-    const Workload *w = S->w;
-    double h = S->h, F = w->ffn, kv = (double)w->kv_heads / w->heads;
-    bool dropout = !w->swiglu;
-    /* FP8 (Transformer Engine) keeps each GEMM's input for backward in FP8,
-     * 1 byte: the QKV, projection and both MLP GEMM inputs (DeepSeek-V3
-     * §3.3.2 caches them so too). */
-    double in = w->precision == WL_FP8 ? 0.5 : 1.0;
-    /* MLP inner: GeLU output 2F (GEMM input) after the 2F pre-activation;
-     * SwiGLU gate and up 2 x 2F, their product 2F (GEMM input). */
-    double inner = (w->swiglu ? 4.0 * F : 2.0 * F) + 2.0 * F * in;
-    if (S->moe) { /* the mean over layers: routed top-k plus shared experts */
-        double dense_f = w->dense_ffn > 0 ? w->dense_ffn : F;
-        double routed = (w->topk + w->shared_experts) * inner + 2.0 * h * w->topk;
-        double dense = (w->swiglu ? 4.0 * dense_f : 2.0 * dense_f) + 2.0 * dense_f * in;
-        inner = (S->moe_layers * routed + (S->L - S->moe_layers) * dense) / S->L;
-    }
-    double R = 4.0 * h + 2.0 * h * in * 2 + (dropout ? 2.0 * h : 0);
-    double split = 2.0 * h + 2.0 * h * in + 4.0 * h * kv + inner;
-    return S->sp ? (R + split) / S->t : R + split / S->t;
 }
 
 /* Sizes, settings and parameter counts shared by the terms. */
@@ -329,13 +314,31 @@ static void step_setup(Step *S, StepResult *r)
     S->act_b = workload_act_bytes(w);
     S->full = w->recompute == WL_RECOMPUTE_FULL;
     S->selective = w->recompute == WL_RECOMPUTE_SELECTIVE;
+    S->fp8 = w->precision == WL_FP8;
+    /* FP8 runs gather the weights in FP8: Transformer Engine's FP8
+     * parameters (NeMo fp8_params, Megatron --fp8-param-gather) and torchao's
+     * float8 FSDP all-gather (torchtitan's enable_fsdp_float8_all_gather, on
+     * in its Llama 3.1 405B preset); DeepSpeed and XLA gather BF16 */
+    WlFramework fw = S->f->framework;
+    S->gather_b = S->fp8 && fw != WL_FW_DEEPSPEED && fw != WL_FW_JAX ? 1.0 : S->act_b;
+    S->rc_mask = workload_recompute_mask(w);
+    S->rc_layers = S->rc_mask == 0                                          ? 0
+                   : w->recompute_layers > 0 && w->recompute_layers < S->Ls ? w->recompute_layers
+                                                                            : S->Ls;
     S->moe = workload_is_moe(w);
     S->moe_layers = workload_moe_layer_count(w);
+    /* dense layers come first: the last stage holds MoE layers first */
+    S->moe_in_stage = S->moe_layers < S->Ls ? S->moe_layers : S->Ls;
+    S->dense_in_stage = S->Ls - S->moe_in_stage;
     S->sp = m->tp > 1 && on_or(w->seq_parallel, true);
     r->seq_parallel = S->sp;
-    r->tp_overlap = m->tp > 1 && on_or(w->tp_overlap, false);
+    /* Megatron-Core's performance recipes (NeMo, Megatron-Bridge, NVIDIA's
+     * DGX Cloud benchmarks) turn userbuffer TP overlap on whenever TP > 1
+     * (their configs: tp_comm_overlap / ub_tp_comm_overlap true) [R] */
+    r->tp_overlap = m->tp > 1 && S->sp && on_or(w->tp_overlap, S->f->framework == WL_FW_MEGATRON);
     r->pp_overlap = m->pp > 1 && on_or(w->pp_overlap, m->interleave > 1);
     r->dp_overlap = on_or(w->dp_overlap, true);
+    r->ep_overlap = S->moe && m->ep > 1 && on_or(w->ep_overlap, false);
     if (!r->dp_overlap)
         S->P.dp_overlap = 0;
     r->micro_batches = (int)S->mb;
@@ -350,128 +353,78 @@ static void step_setup(Step *S, StepResult *r)
     /* Experts fold over the TP x CP x DP ranks as ETP x EP x EDP
      * (Megatron-Core parallel folding): each GPU holds 1/(ETP x EP). */
     S->n_expert = S->Ls * expert_layer / ((double)mapping_etp(m) * S->e);
-
-    double tokens = S->b * S->s_loc;
-    double base = step_act_per_token(S); /* + the scores, split over TP either way */
-    double scores = w->flash_attention ? 0 : 5.0 * w->heads * S->s / S->t;
-    S->act_layer = tokens * (base + scores);
-    S->act_stored = S->full        ? tokens * 2.0 * S->h / (S->sp ? S->t : 1)
-                    : S->selective ? tokens * base
-                                   : S->act_layer;
-    S->logits = tokens * S->V / S->t * 4.0;
+    /* the last stage's logits: 4 bytes each with a fused loss (Megatron's
+     * vocab-parallel cross entropy in FP32, flash-attn's in-place Triton
+     * loss, XLA's); PyTorch's own cross entropy (autocast runs it in FP32)
+     * holds the BF16 logits, their FP32 copy and its log-softmax at its peak
+     * (2 + 4 + 4), torch.compile the BF16 logits and an FP32 log-softmax
+     * (2 + 4) [D from the ops, U] */
+    KernelStack ks = S->f->kern.stack;
+    bool fused_loss = on_or(w->fused_loss, ks == KERNEL_FUSED || ks == KERNEL_XLA);
+    double logit_b = fused_loss ? 4.0 : ks == KERNEL_COMPILED ? 6.0 : 10.0;
+    S->logits = S->b * S->s_loc * S->V / S->t * logit_b;
 }
 
-/* The time one GEMM, X [M x K] times W [K x N] into [M x N], spends beyond
- * its FLOPs at the calibrated rate when it is memory-bound: it reads both
- * inputs and writes its output, (MK + KN + MN) elements over HBM, and takes
- * the longer of that and 2MNK FLOPs at the rate (the roofline, Williams,
- * Waterman and Patterson, CACM 2009). Zero for the wide GEMMs of training,
- * whose MNK / (MK + KN + MN) is far above the ridge (rate / HBM bandwidth:
- * ~105 FLOP/byte on A100 at its share); it bites where one dimension is
- * small: the few tokens of each of many experts, a short micro-batch. */
-static double gemm_memory_excess_s(double M, double N, double K, double elem_bytes,
-                                   double flops_per_s, double hbm_bytes_per_s)
-{
-    if (M <= 0 || N <= 0 || K <= 0)
-        return 0;
-    double compute = 2 * M * N * K / flops_per_s;
-    double memory = elem_bytes * (M * K + K * N + M * N) / hbm_bytes_per_s;
-    return memory > compute ? memory - compute : 0;
-}
-
-/* The memory-bound excess of one layer's forward GEMMs on one GPU, after
- * TP sharding: QKV [T x h] x [h x h(1 + 2 kv/heads)/t], the projection
- * [T x h/t] x [h/t x h], the MLP [T x h] x [h x gF/t] and [T x F/t] x
- * [F/t x h] (g = 2 with SwiGLU: gate and up in one GEMM). An MoE layer's
- * routed MLP runs E/EP local experts with ETP-sharded matrices, each on the
- * T_e tokens that keep its FLOPs those of step_compute (T x topk x EP x ETP
- * / (E x t)); shared experts run on all T tokens. */
-static double layer_gemm_excess_s(const Step *S, bool moe, double rate, double hbm)
-{
-    const Workload *w = S->w;
-    double T = S->b * S->s_loc, h = S->h, t = S->t, g = w->swiglu ? 2.0 : 1.0, e = S->act_b;
-    double kv = (double)w->kv_heads / w->heads;
-    double x = gemm_memory_excess_s(T, h * (1 + 2 * kv) / t, h, e, rate, hbm) +
-               gemm_memory_excess_s(T, h, h / t, e, rate, hbm);
-    if (!moe) {
-        double F = w->dense_ffn > 0 && workload_is_moe(w) ? w->dense_ffn : w->ffn;
-        return x + gemm_memory_excess_s(T, g * F / t, h, e, rate, hbm) +
-               gemm_memory_excess_s(T, h, F / t, e, rate, hbm);
-    }
-    double F = w->ffn, etp = mapping_etp(S->m), local = (double)w->experts / S->e;
-    double Te = T * w->topk * S->e * etp / (w->experts * t);
-    x += local * (gemm_memory_excess_s(Te, g * F / etp, h, e, rate, hbm) +
-                  gemm_memory_excess_s(Te, h, F / etp, e, rate, hbm));
-    if (w->shared_experts > 0) {
-        double Fs = F * w->shared_experts;
-        x += gemm_memory_excess_s(T, g * Fs / t, h, e, rate, hbm) +
-             gemm_memory_excess_s(T, h, Fs / t, e, rate, hbm);
-    }
-    return x;
-}
-
-/* compute = GEMM FLOPs / (peak x share) + the GEMMs' memory-bound excess
- *           + n_GEMM x gemm_overhead_s
- *           + nonmatmul_bytes_per_act x activation bytes / HBM bandwidth.
- * FLOPs of one micro-batch: L_s layers, 3 x forward (4 x with full
- * recompute; selective recompute adds the attention scores' 4*s*h per token)
- * plus the logit layer (the last stage holds it), over t (SC21 Eq. 3). GEMMs
- * per layer: 4 forward (QKV, projection, MLP in and out; an MoE layer's
- * routed MLP is 2 per local expert, run as a grouped GEMM whose small
- * per-expert problems pay the fixed cost each), x 3 for forward, data and
- * weight gradients, + 1 forward with full recompute. The memory-bound term
- * is MODEL-FACTS §9's: without it SC21 Table 1 cannot be fitted. */
+/* compute = the stage's layers (layer.c) + the output layer and loss, one
+ * micro-batch; x m micro-batches in part compute. */
 static void step_compute(Step *S, StepResult *r)
 {
-    const Workload *w = S->w;
-    const Cluster *c = S->c;
-    double per_token = (S->full ? 4.0 : 3.0) * S->f->fwd_avg;
-    if (S->selective && !w->flash_attention)
-        per_token += 4.0 * S->s * S->h;
-    per_token *= S->Ls;
-    per_token += 3.0 * workload_logit_fwd_flops_per_token(w);
-    r->mb_flops = S->b * S->s_loc * per_token / S->t;
-    r->peak_flops = w->precision == WL_FP8 ? c->gpu.fp8_flops : c->gpu.bf16_flops;
-    double share = S->f->share;
-    r->params.compute_efficiency = share;
-    double local_experts = S->moe ? (double)w->experts / S->e : 0;
-    double moe_share = S->moe_layers / S->L;
-    double gemms_fwd = 4.0 * (1 - moe_share) +
-                       (2.0 + 2.0 * local_experts + 2.0 * (w->shared_experts > 0)) * moe_share;
-    double gemms = S->Ls * gemms_fwd * (S->full ? 4.0 : 3.0) + 3.0;
-    /* Each pass (forward, data and weight gradients; a recomputed forward)
-     * multiplies the same three matrices in another order: the same FLOPs
-     * and bytes, so the same excess. */
-    double rate = r->peak_flops * share, hbm = c->gpu.hbm_bytes_per_s;
-    double dense_stage = S->Ls * (1 - moe_share), moe_stage = S->Ls * moe_share;
-    double excess = dense_stage * layer_gemm_excess_s(S, false, rate, hbm);
-    if (moe_stage > 0)
-        excess += moe_stage * layer_gemm_excess_s(S, true, rate, hbm);
-    excess *= S->full ? 4.0 : 3.0;
-    /* the logit GEMM [T x h] x [h x V/t] of the last stage, never recomputed */
-    excess += 3.0 * gemm_memory_excess_s(S->b * S->s_loc, S->V / S->t, S->h, S->act_b, rate, hbm);
-    S->t_mm = r->mb_flops / rate + excess + gemms * S->P.gemm_overhead_s;
-    r->mb_hbm_bytes = S->P.nonmatmul_bytes_per_act *
-                      (S->act_layer * S->Ls * (S->full ? 4.0 / 3 : 1) + S->logits);
-    r->mb_compute_s = S->t_mm + r->mb_hbm_bytes / c->gpu.hbm_bytes_per_s;
+    layer_compute(S, r);
+    const double nd = S->dense_in_stage, nm = S->moe_in_stage, frac = S->rc_layers / S->Ls;
+    r->mb_gemm_s = nd * S->dense.gemm_s + nm * S->moe_cost.gemm_s;
+    r->mb_attn_s = nd * S->dense.attn_s + nm * S->moe_cost.attn_s;
+    r->mb_stream_s = nd * S->dense.stream_s + nm * S->moe_cost.stream_s;
+    r->mb_recompute_s = frac * (nd * S->dense.recompute_s + nm * S->moe_cost.recompute_s);
+    r->mb_gemm_s += S->logits_s;
+    r->clock = S->f->kern.clock;
+    r->params.compute_efficiency = S->f->P.compute_efficiency;
 }
 
-/* TP = 4 collectives of b*s_loc*h*2 bytes per layer (6 with full recompute,
- * whose extra forward repeats them), on the critical path (SC21 §3.2): an
- * all-reduce each, or with sequence parallelism a reduce-scatter and an
- * all-gather of the same buffer (Korthikanti et al. 2022 §4.2.2: the same
- * bytes, twice the latency). With TP comm overlap (Megatron-Core
- * userbuffers) the collectives run under the GEMMs they feed: what exceeds
- * the matmul time shows, plus a tenth of what is hidden for the SMs the
- * communication kernels take (Calculon gives NVLink collectives 15% of the
- * SMs [R]; a tenth is assumed [U]). CP adds an all-gather of K and V per
- * layer forward and a reduce-scatter backward (Llama 3 §3.3.2). */
+/* A collective of cost c (each of n) under GEMMs of g seconds: the exposed
+ * part, the hidden part and the compute the overlap costs (see the header).
+ * In a chunked overlap the first chunk's communication waits before any
+ * GEMM runs and the last chunk's GEMM after the last transfer: half the
+ * smaller of the two shows, what torchtitan's async-TP pairs measure (TP 8
+ * on H100: +9-10% end to end in BF16; the model gives +8.5%) [tuned on
+ * those pairs, stated in tests/fidelity/cases.tsv]. */
+static double overlap_under(double c, double g, const CollCost *cost, double *hidden, double *slow)
+{
+    double exposed = (c > g ? c - g : 0) + 0.5 * (c < g ? c : g);
+    if (exposed > c)
+        exposed = c;
+    *hidden += c - exposed;
+    *slow += comm_sm_share(cost) * (c < g ? c : g);
+    return exposed;
+}
+
+/* The TP collectives of one layer of a kind (fwd + bwd, + fwd again with
+ * full recompute): each all-reduce, or with sequence parallelism an
+ * all-gather and a reduce-scatter of the same buffer (Korthikanti et al.
+ * 2022 §4.2.2: the same bytes, twice the latency), 4 slots per pass. */
+static double tp_layer(const Step *S, const LayerCost *lc, const CollCost *one, bool overlap,
+                       double *hidden, double *slow)
+{
+    double passes = S->full ? 3.0 : 2.0, exposed = 0;
+    if (!overlap)
+        return passes * 2.0 * one->time_s; /* 2 per pass: attention and MLP */
+    for (int pass = 0; pass < (S->full ? 3 : 2); pass++)
+        for (int slot = 0; slot < 4; slot++) {
+            double g = lc->tp_gemm_s[pass == 1 ? 1 : 0][slot];
+            exposed += overlap_under(0.5 * one->time_s, g, one, hidden, slow);
+        }
+    return exposed;
+}
+
+/* TP: see tp_layer; on the critical path unless TP comm overlap (step.c
+ * header). CP adds the key/value exchange of the ring per layer forward and
+ * its gradients backward (Llama 3 §3.3.2; Megatron-Core's ring), under the
+ * attention kernel. */
 static void step_tp(Step *S, StepResult *r)
 {
     const Mapping *m = S->m;
-    double t_tp = 0, t_cp = 0;
+    double t_tp = 0, t_cp = 0, hidden = 0, slow = 0;
     if (m->tp > 1) {
-        double bytes = S->b * S->s_loc * S->h * S->act_b, n = (S->full ? 6.0 : 4.0) * S->Ls;
+        double bytes = S->b * S->s_loc * S->h * S->act_b;
         CollCost one;
         if (S->sp) { /* the all-gather costs what the reduce-scatter does (collective.h) */
             CollCost rs = collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c,
@@ -485,39 +438,49 @@ static void step_tp(Step *S, StepResult *r)
         } else {
             one = collective_cost_with(COLL_ALL_REDUCE, bytes, r->span[DIM_TP], S->c, &S->f->cpar);
         }
-        t_tp = n * one.time_s;
+        double hd = 0, sd = 0, hm = 0, sm = 0;
+        t_tp = S->dense_in_stage * tp_layer(S, &S->dense, &one, r->tp_overlap, &hd, &sd) +
+               S->moe_in_stage * tp_layer(S, &S->moe_cost, &one, r->tp_overlap, &hm, &sm);
+        hidden = S->dense_in_stage * hd + S->moe_in_stage * hm;
+        slow = S->dense_in_stage * sd + S->moe_in_stage * sm;
+        double n = (S->full ? 6.0 : 4.0) * S->Ls;
         r->comm[STEP_TP] = make_comm(n * S->mb, bytes, &one, r->span[DIM_TP]);
         add_traffic(r, &one, n * S->mb);
     }
     if (m->cp > 1) {
         const Workload *w = S->w;
-        double bytes =
-            2.0 * S->b * S->s * S->h * ((double)w->kv_heads / w->heads) * S->act_b / S->t;
-        double n = (S->full ? 3.0 : 2.0) * S->Ls;
+        double kv = 2.0 * S->b * S->s * (double)w->kv_heads * workload_q_dim(w) / w->heads;
+        double bytes = kv * S->act_b / S->t;
         CollCost one =
             collective_cost_with(COLL_ALL_GATHER, bytes, r->span[DIM_CP], S->c, &S->f->cpar);
-        t_cp = n * one.time_s;
-        add_traffic(r, &one, n * S->mb);
-    }
-    double hidden = 0;
-    if (r->tp_overlap && t_tp > 0) {
-        double under = fmin(t_tp, S->t_mm);
-        hidden = 0.9 * under;
+        double attn = S->dense_in_stage * S->dense.attn_s + S->moe_in_stage * S->moe_cost.attn_s;
+        double comm = (S->full ? 3.0 : 2.0) * S->Ls * one.time_s;
+        t_cp = comm > attn ? comm - attn : 0;
+        slow += comm_sm_share(&one) * (comm < attn ? comm : attn);
+        add_traffic(r, &one, (S->full ? 3.0 : 2.0) * S->Ls * S->mb);
     }
     r->tp_hidden_s = S->mb * hidden;
     r->cp_s = S->mb * t_cp;
-    S->t_tp = t_tp - hidden + t_cp;
+    r->tp_exposed_s = S->mb * t_tp;
+    r->cp_exposed_s = S->mb * t_cp;
+    S->comm_slow_s += slow;
+    S->t_tp = t_tp + t_cp;
 }
 
 /* PP = 2*v sends of b*s_loc*h*2/t bytes per micro-batch (forward
- * activations, backward gradients; SC21 §4.1 scatter/gather, and the
+ * activations, backward gradients; SC21 §4.1 scatter/gather, b*s_loc*h*2
+ * under DeepSpeed's pipeline engine, and the
  * interleaved schedule sends v times as often, §2.2.2). With overlap they run
  * under the next chunk's compute; what exceeds it shows. */
 static void step_pp(Step *S, StepResult *r)
 {
     if (S->m->pp <= 1)
         return;
-    double bytes = S->b * S->s_loc * S->h * S->act_b / S->t, n = 2.0 * S->v;
+    /* DeepSpeed's pipeline engine (Megatron-DeepSpeed: BLOOM, MT-NLG) sends
+     * each TP rank's whole activation; Megatron splits it over the TP ranks
+     * (scatter/gather, SC21 §4.1; with SP it is split already) */
+    bool whole = S->f->framework == WL_FW_DEEPSPEED && !S->sp;
+    double bytes = S->b * S->s_loc * S->h * S->act_b / (whole ? 1.0 : S->t), n = 2.0 * S->v;
     CollParams pq = S->f->cpar;
     pq.across_sharers = S->c->n_gpus / S->pp;
     GroupSpan pair = pair_span(r->span[DIM_PP]);
@@ -526,40 +489,50 @@ static void step_pp(Step *S, StepResult *r)
     double hidden = r->pp_overlap ? fmin(t, r->mb_compute_s) : 0;
     r->pp_hidden_s = S->mb * hidden;
     S->t_pp = t - hidden;
+    r->pp_exposed_s = S->mb * S->t_pp;
     r->comm[STEP_PP] = make_comm(n * S->mb, bytes, &one, r->span[DIM_PP]);
     add_traffic(r, &one, n * S->mb);
 }
 
 /* EP = 4 all-to-alls per MoE layer (dispatch and combine, forward and
- * backward; 6 with full recompute) of (b*s_loc/t) * top-k * h * 2 bytes,
- * split by collective.c over the tiers the EP group spans (scale-up share
- * inside the domain, the rest over the NICs), plus the permutation that
- * sorts tokens by expert before dispatch and back after combine: a read and
- * a write of the routed tokens at HBM bandwidth per all-to-all (Megatron-Core
- * token permutation; MoE layers only). */
+ * backward; 6 with full recompute) of (b*s_loc/t) * top-k * h * 2 bytes x
+ * the capacity factor (the busiest rank's share sets the pace), split by
+ * collective.c over the tiers the EP group spans (scale-up share inside the
+ * domain, the rest over the NICs). The permutation around them is
+ * element-wise work in compute (layer.c). With ep_overlap the exchange runs
+ * under another micro-batch's compute (DualPipe), which loses the SMs the
+ * exchange keeps: DeepSeek-V3 kept 20 of 132 for it (§3.2.2) [P]. */
 static void step_ep(Step *S, StepResult *r)
 {
     if (!S->moe || S->m->ep <= 1)
         return;
     const Workload *w = S->w;
-    double moe_per_stage = S->Ls * S->moe_layers / S->L;
-    double bytes = S->b * S->s_loc / S->t * w->topk * S->h * S->act_b;
-    double n = (S->full ? 6.0 : 4.0) * moe_per_stage;
+    double cf = w->capacity_factor > 1 ? w->capacity_factor : 1.0;
+    double bytes = S->b * S->s_loc / S->t * w->topk * S->h * S->act_b * cf;
+    double n = (S->full ? 6.0 : 4.0) * S->moe_in_stage;
     CollCost one =
         collective_cost_with(COLL_ALL_TO_ALL, bytes, r->span[DIM_EP], S->c, &S->f->cpar);
-    double permute = n * 2.0 * bytes / S->c->gpu.hbm_bytes_per_s;
-    r->ep_permute_s = S->mb * permute;
-    S->t_ep = n * one.time_s + permute;
+    double t = n * one.time_s, hidden = 0;
+    if (r->ep_overlap) {
+        hidden = fmin(t, r->mb_compute_s);
+        S->comm_slow_s += (20.0 / 132) * hidden;
+    }
+    r->ep_permute_s = 0;
+    r->ep_hidden_s = S->mb * hidden;
+    S->t_ep = t - hidden;
+    r->ep_exposed_s = S->mb * S->t_ep;
     r->comm[STEP_EP] = make_comm(n * S->mb, bytes, &one, r->span[DIM_EP]);
     add_traffic(r, &one, n * S->mb);
 }
 
 /* bubble = (p-1) x L_c/L_s x one micro-batch's stage time, L_c =
  * ceil(L/(p*v)) the largest chunk: (p-1)/v when chunks are even (SC21 §2.2);
- * uneven chunks (Llama 3 405B: 126 layers on PP 16, §3.3.2) let the largest
- * set the pace of every warm-up and cool-down slot. */
+ * uneven chunks (Llama 3 405B: 126 layers on PP 16, §3.3.2; DeepSeek-V3: 61
+ * on 16) let the largest set the pace of every warm-up and cool-down slot.
+ * The compute the overlapped communication costs is added to compute. */
 static void step_bubble(Step *S, StepResult *r)
 {
+    r->mb_compute_s += S->comm_slow_s;
     r->mb_stage_s = r->mb_compute_s + S->t_tp + S->t_pp + S->t_ep;
     r->part_s[STEP_COMPUTE] = S->mb * r->mb_compute_s;
     r->part_s[STEP_TP] = S->mb * S->t_tp;
@@ -579,138 +552,369 @@ static GroupSpan step_edp_span(const Step *S, const StepResult *r, const GroupSp
     return span_worst_expert(m, S->c, S->p, SPAN_EXPERT_DP);
 }
 
-/* DP, once per step: all-reduce of the stage's fp32 gradients over the DP
- * group (expert gradients over the expert-data-parallel group); ZeRO 1-2
- * (Megatron's distributed optimizer): a reduce-scatter of the gradients and
- * an all-gather of the BF16 weights. dp_overlap x the last micro-batch's
- * backward hides it. ZeRO-3 gathers each layer's weights for forward,
- * recompute and backward and reduce-scatters its gradients every
- * micro-batch: one flat parameter per layer (FSDP) or, with
- * zero3_per_tensor, one collective per weight tensor (DeepSpeed's
- * _allgather_param of 2021), each paying the ring latency over the whole
- * group (collective.c), linear in its size. */
+/* The span of a group of `size` ranks made of the innermost ranks of a
+ * group with span g (a sharding group inside the DP x CP ranks), and of the
+ * group of its replicas across g. Closed form from g's ranks per domain. */
+static GroupSpan sub_span(GroupSpan g, int size)
+{
+    GroupSpan s = g;
+    if (size >= g.size)
+        return g;
+    double per = g.domains > 0 ? (double)g.size / g.domains : g.size;
+    s.size = size;
+    s.domains = (int)ceil(size / per);
+    if (s.domains < 1)
+        s.domains = 1;
+    s.min_per_domain = size < g.min_per_domain ? size : g.min_per_domain;
+    if (s.domains == 1) {
+        s.min_per_domain = size;
+        s.crosses_leaf = false;
+    }
+    s.sites = s.sites < s.domains ? s.sites : s.domains;
+    return s;
+}
+
+static GroupSpan replica_span(GroupSpan g, GroupSpan shard)
+{
+    GroupSpan s = g;
+    s.size = g.size / (shard.size > 0 ? shard.size : 1);
+    s.domains = g.domains / (shard.domains > 0 ? shard.domains : 1);
+    if (s.domains < 1)
+        s.domains = 1;
+    if (s.domains > s.size)
+        s.domains = s.size;
+    s.min_per_domain = s.size / s.domains;
+    return s;
+}
+
+/* The DP x CP ranks that hold the same parameters (Megatron reduces
+ * gradients over the data-parallel group with context parallelism). */
+static GroupSpan dp_cp_span(const StepResult *r, const Mapping *m)
+{
+    GroupSpan d = r->span[DIM_DP], c = r->span[DIM_CP];
+    if (m->cp <= 1)
+        return d;
+    GroupSpan u = d;
+    u.size = d.size * c.size;
+    u.domains = d.domains * c.domains;
+    if (u.domains > u.size)
+        u.domains = u.size;
+    u.min_per_domain = d.min_per_domain * c.min_per_domain;
+    u.sites = d.sites > c.sites ? d.sites : c.sites;
+    u.crosses_leaf = d.crosses_leaf || c.crosses_leaf;
+    return u;
+}
+
+/* What the DP collectives of one step add up to. */
+typedef struct {
+    double grad_s, param_s;      /* gradient reduction, parameter all-gather (once per step) */
+    double bucket_s;             /* the last bucket's reduction, never hidden */
+    double share;                /* SM share of the collectives (comm_sm_share) */
+    double per_layer_ag_s;       /* ZeRO-3: one layer's all-gather */
+    double per_layer_rs_s;       /* ZeRO-3: one layer's reduce-scatter */
+    double count, bytes, each_s; /* for step_explain: the gradient collectives */
+    CollCost one;
+    int group;
+} DpCost;
+
+#define DDP_BUCKET_PARAMS 40e6 /* Megatron-Core DDP bucket_size (40M parameters) [R] */
+
+/* ZeRO-3 under a pipeline: PyTorch's pipelining gathers a stage's
+ * parameters once per step and keeps them for every micro-batch
+ * (reshard_after_forward off), accumulates unsharded gradients and
+ * reduce-scatters them after the last micro-batch (torchtitan's FSDP + PP),
+ * so its collectives are the once-per-step ones of ZeRO 1 and 2. */
+static bool fsdp_keeps_stage(const Step *S)
+{
+    return S->m->zero >= 3 && S->m->pp > 1;
+}
+
+/* DeepSpeed's ZeRO-3 of 2021 gathers each weight tensor on its own and
+ * waits for it before the module runs (SC21 Table 2's ZeRO-3 rows); the
+ * StepParams switch asks for the same under any framework. */
+static bool zero3_per_tensor(const Step *S)
+{
+    return S->P.zero3_per_tensor || S->f->framework == WL_FW_DEEPSPEED;
+}
+
+/* One parameter set (dense, or the experts over their EDP group) of n
+ * parameters on this GPU, sharded (ZeRO >= 1) over `shard` of the span g. */
+static void dp_add(const Step *S, StepResult *r, double n, GroupSpan g, int shard, DpCost *dc)
+{
+    const Mapping *m = S->m;
+    if (n <= 0 || g.size <= 1)
+        return;
+    const CollParams *cp = &S->f->cpar;
+    GroupSpan sh = sub_span(g, shard), rep = replica_span(g, sh);
+    bool hybrid = m->zero >= 1 && sh.size < g.size;
+    double grad = 4.0 * n, bucket = 4.0 * (n < DDP_BUCKET_PARAMS ? n : DDP_BUCKET_PARAMS);
+    CollCost a, b, ag;
+    if (m->zero == 0) {
+        a = collective_cost_with(COLL_ALL_REDUCE, grad, g, S->c, cp);
+        b = collective_cost_with(COLL_ALL_REDUCE, bucket, g, S->c, cp);
+        dc->grad_s += a.time_s;
+        dc->bucket_s += b.time_s;
+        add_traffic(r, &a, 1);
+        dc->one = a, dc->bytes = grad, dc->count = 1, dc->group = g.size;
+        dc->share = comm_sm_share(&a);
+        return;
+    }
+    a = collective_cost_with(COLL_REDUCE_SCATTER, grad, sh, S->c, cp);
+    ag = collective_cost_with(COLL_ALL_GATHER, S->gather_b * n, sh, S->c, cp);
+    b = collective_cost_with(COLL_REDUCE_SCATTER, bucket, sh, S->c, cp);
+    dc->share = comm_sm_share(&a);
+    dc->group = sh.size;
+    if (hybrid) { /* the shard's gradients all-reduced across the replicas */
+        CollCost x = collective_cost_with(COLL_ALL_REDUCE, grad / sh.size, rep, S->c, cp);
+        dc->grad_s += x.time_s;
+        add_traffic(r, &x, 1);
+    }
+    if (m->zero < 3 || fsdp_keeps_stage(S)) {
+        dc->grad_s += a.time_s;
+        dc->param_s += ag.time_s;
+        dc->bucket_s += b.time_s;
+        add_traffic(r, &a, 1);
+        add_traffic(r, &ag, 1);
+        dc->one = a, dc->bytes = grad, dc->count = 2, dc->each_s = a.time_s;
+        return;
+    }
+    /* ZeRO-3: per layer, per micro-batch (one flat parameter per layer, or
+     * one collective per weight tensor: DeepSpeed's ZeRO-3 of 2021) */
+    double pieces =
+        S->Ls * (zero3_per_tensor(S) ? workload_layer_tensors(S->w, S->w->layers - 1) : 1);
+    CollCost la = collective_cost_with(COLL_ALL_GATHER, S->gather_b * n / pieces, sh, S->c, cp);
+    CollCost lr = collective_cost_with(COLL_REDUCE_SCATTER, grad / pieces, sh, S->c, cp);
+    double per_layer = pieces / S->Ls, gathers = S->full ? 3.0 : 2.0;
+    dc->per_layer_ag_s += per_layer * la.time_s;
+    dc->per_layer_rs_s += per_layer * lr.time_s;
+    add_traffic(r, &la, S->mb * pieces * gathers);
+    add_traffic(r, &lr, S->mb * pieces);
+    dc->one = lr, dc->bytes = grad / pieces, dc->count = S->mb * pieces * (1 + gathers);
+    dc->each_s = lr.time_s;
+    dc->share = comm_sm_share(&la);
+}
+
+/* ZeRO-3's exposed time per micro-batch: the first gather, what each
+ * layer's compute does not cover of the next layer's gather (forward) or of
+ * a gather and a reduce-scatter (backward), the last reduce-scatter. */
+static double zero3_exposed(const Step *S, const DpCost *dc, double *hidden, double *slow)
+{
+    double ag = dc->per_layer_ag_s, rs = dc->per_layer_rs_s, Ls = S->Ls;
+    double comm = (S->full ? 3.0 : 2.0) * Ls * ag + Ls * rs;
+    if (!(S->P.dp_overlap > 0) || S->f->framework == WL_FW_DEEPSPEED)
+        return comm;
+    double nd = S->dense_in_stage, nm = S->moe_in_stage, frac = S->rc_layers / S->Ls;
+    double fwd = (nd * S->dense.fwd_s + nm * S->moe_cost.fwd_s) / Ls * S->P.dp_overlap;
+    double bwd = (nd * (S->dense.bwd_s + frac * S->dense.recompute_s) +
+                  nm * (S->moe_cost.bwd_s + frac * S->moe_cost.recompute_s)) /
+                 Ls * S->P.dp_overlap;
+    double g_b = (S->full ? 2.0 : 1.0) * ag + rs; /* backward: recompute's gather too */
+    double exposed = ag + rs + (Ls - 1) * (fmax(0, ag - fwd) + fmax(0, g_b - bwd));
+    *hidden += comm - exposed;
+    *slow += dc->share * (Ls - 1) * (fmin(ag, fwd) + fmin(g_b, bwd));
+    return exposed;
+}
+
+/* DP, once per step (ZeRO-3: per micro-batch too): see the header. */
 static void step_dp(Step *S, StepResult *r, const GroupSpan *edp_given)
 {
     const Mapping *m = S->m;
-    GroupSpan dp_span = r->span[DIM_DP], edp_span = step_edp_span(S, r, edp_given);
-    double t_dp = 0, dp_count = 0, dp_bytes = 0;
-    CollCost dp_one = {0, {0, 0, 0}, {0, 0, 0}, TIER_UP};
-    for (int part = 0; part < 2; part++) {
-        double n_par = part == 0 ? S->n_dense : S->n_expert;
-        GroupSpan span = part == 0 ? dp_span : edp_span;
-        if (n_par <= 0 || span.size <= 1)
-            continue;
-        if (m->zero == 0) {
-            CollCost a =
-                collective_cost_with(COLL_ALL_REDUCE, 4.0 * n_par, span, S->c, &S->f->cpar);
-            t_dp += a.time_s;
-            add_traffic(r, &a, 1);
-            if (part == 0) {
-                dp_one = a;
-                dp_bytes = 4.0 * n_par;
-                dp_count = 1;
-            }
-            continue;
-        }
-        double per_layer =
-            S->P.zero3_per_tensor ? workload_layer_tensors(S->w, S->w->layers - 1) : 1;
-        double pieces = m->zero == 3 ? S->Ls * per_layer : 1.0;
-        CollCost a = collective_cost_with(COLL_REDUCE_SCATTER, 4.0 * n_par / pieces, span, S->c,
-                                          &S->f->cpar);
-        CollCost g = collective_cost_with(COLL_ALL_GATHER, S->act_b * n_par / pieces, span, S->c,
-                                          &S->f->cpar);
-        double gathers = m->zero == 3 ? (S->full ? 3.0 : 2.0) : 1.0;
-        double n_ops = (m->zero == 3 ? S->mb : 1.0) * pieces;
-        t_dp += n_ops * (a.time_s + gathers * g.time_s);
-        add_traffic(r, &a, n_ops);
-        add_traffic(r, &g, n_ops * gathers);
-        if (part == 0) {
-            dp_one = a;
-            dp_bytes = 4.0 * n_par / pieces;
-            dp_count = n_ops * (1 + gathers);
-        }
+    GroupSpan g = dp_cp_span(r, m), eg = step_edp_span(S, r, edp_given);
+    DpCost dc, ec;
+    memset(&dc, 0, sizeof dc);
+    memset(&ec, 0, sizeof ec);
+    dp_add(S, r, S->n_dense, g, mapping_shard(m), &dc);
+    int edp = mapping_edp(m);
+    dp_add(S, r, S->n_expert, eg, m->shard > 0 && m->shard < edp ? m->shard : edp, &ec);
+    double hidden = 0, slow = 0, exposed = 0, total = 0;
+    double mbc = r->mb_compute_s, bwd_frac = S->full ? 3.0 / 4 : 2.0 / 3;
+    if (m->zero == 3 && !fsdp_keeps_stage(S)) {
+        DpCost both = dc;
+        both.per_layer_ag_s += ec.per_layer_ag_s;
+        both.per_layer_rs_s += ec.per_layer_rs_s;
+        double h1 = 0;
+        exposed = S->mb * zero3_exposed(S, &both, &h1, &slow);
+        hidden += S->mb * h1;
+        slow *= S->mb;
+        total = exposed + hidden;
+        r->fsdp_gather_s = total;
     }
-    /* ZeRO-3 prefetches the next tensors behind compute (FSDP), up to
-     * dp_overlap of it; with dp_overlap 0 a tensor is gathered just before
-     * the kernel that needs it, as DeepSpeed's ZeRO-3 of 2021 did (SC21
-     * Table 2). Otherwise the last micro-batch's backward hides it. */
-    double bwd_frac = S->full ? 3.0 / 4 : 2.0 / 3;
-    r->dp_hidden_s = m->zero == 3 ? fmin(t_dp, S->mb * S->P.dp_overlap * r->mb_compute_s)
-                                  : fmin(t_dp, S->P.dp_overlap * bwd_frac * r->mb_compute_s);
-    r->part_s[STEP_DP] = t_dp - r->dp_hidden_s;
-    if (dp_count > 0) {
-        r->comm[STEP_DP] = make_comm(dp_count, dp_bytes, &dp_one, dp_span);
-        r->comm[STEP_DP].total_s = t_dp;
+    /* once per step: the gradient reduction under the last micro-batch's
+     * backward, the parameter gather under the first one's forward */
+    double grad = dc.grad_s + ec.grad_s, param = dc.param_s + ec.param_s;
+    double bucket = dc.bucket_s + ec.bucket_s;
+    double hide_g = S->P.dp_overlap * bwd_frac * mbc,
+           hide_p = S->P.dp_overlap * (1 - bwd_frac) * mbc;
+    double eg_ = S->P.dp_overlap > 0 ? fmax(grad - hide_g, fmin(grad, bucket)) : grad;
+    double ep_ = S->P.dp_overlap > 0 ? fmax(param - hide_p, fmin(param, 0.5 * bucket)) : param;
+    hidden += (grad - eg_) + (param - ep_);
+    slow += dc.share * ((grad - eg_) + (param - ep_));
+    exposed += eg_ + ep_;
+    total += grad + param;
+    r->dp_hidden_s = hidden;
+    r->comm_slowdown_s += slow;
+    r->part_s[STEP_DP] = exposed + slow;
+    r->dp_exposed_s = r->part_s[STEP_DP];
+    if (dc.count > 0 || ec.count > 0) {
+        const DpCost *k = dc.count > 0 ? &dc : &ec;
+        r->comm[STEP_DP] = make_comm(k->count, k->bytes, &k->one, g);
+        r->comm[STEP_DP].group = k->group;
+        r->comm[STEP_DP].total_s = total;
     }
 }
 
 /* optimizer: Adam reads and writes ~30 bytes per locally updated parameter
- * (fp32 master, m, v, the gradient and the BF16 copy) at HBM bandwidth. */
+ * (fp32 master, m, v, the gradient and the BF16 copy) at the achievable HBM
+ * rate. Offloaded (ZeRO-Offload; Megatron --optimizer-cpu-offload): the
+ * gradients go down (4 bytes) and the new BF16 weights up (2) over the host
+ * link, and the CPU runs Adam over host memory at the link's rate again
+ * (the host DRAM each GPU's share of a socket can stream, about a PCIe link's
+ * worth [U]). */
 static void step_optimizer(const Step *S, StepResult *r)
 {
-    double edp = mapping_edp(S->m), dcp = S->d * S->m->cp;
-    double opt = (S->m->zero >= 1 ? S->n_dense / dcp : S->n_dense) +
-                 (S->m->zero >= 1 ? S->n_expert / edp : S->n_expert);
-    r->optimizer_s = 30.0 * opt / S->c->gpu.hbm_bytes_per_s;
-    r->mem_optimizer = 12.0 * opt;
+    int shard = mapping_shard(S->m), edp = mapping_edp(S->m);
+    WlFramework fw = S->f->framework;
+    StepStateBytes d = step_state_bytes_of(fw, S->n_dense, S->m->zero, shard);
+    StepStateBytes e = step_state_bytes_of(fw, S->n_expert, S->m->zero, edp);
+    /* parameters this GPU updates */
+    double opt = (d.optimizer + e.optimizer) / step_state_bytes_per_param_of(fw).optimizer;
+    r->mem_weights = d.weights + e.weights;
+    r->mem_grads = d.grads + e.grads;
+    r->mem_optimizer = d.optimizer + e.optimizer;
+    if (S->w->offload & WL_OFFLOAD_OPTIMIZER) {
+        double host = S->c->host_bytes_per_s > 0 ? S->c->host_bytes_per_s : 32e9;
+        r->optimizer_s = (6.0 * opt + 30.0 * opt) / host;
+        r->mem_host_bytes += r->mem_optimizer;
+        r->mem_optimizer = 0;
+        return;
+    }
+    r->optimizer_s = kernel_stream_s(&S->f->kern, 30.0 * opt);
 }
 
-/* Memory per GPU as Megatron-LM holds it (its distributed-optimizer docs:
- * BF16 parameters with fp32 gradients take 18 bytes per parameter, 6 + 12/d
- * with the distributed optimizer): BF16 weights 2 bytes, fp32 gradients 4,
- * Adam 12 (fp32 master, m, v) per local parameter; ZeRO 1 shards the 12 over
- * DP (x CP: Megatron's distributed optimizer shards over the data-parallel
- * group with context parallelism), 2 also the gradients, 3 also the weights
- * (expert parameters over the expert-data-parallel group). Activations of the first stage: 1F1B
- * keeps min(m, p) micro-batches in flight, each with that stage's layers, so p x L/p = L layers'
- * worth (Korthikanti et al. 2022 §4.2.3, Table 2: 34*s*b*h*L/t with sequence parallelism and
- * selective recompute); the interleaved schedule scales it by 1 + (p-1)/(p*v) (same section;
- * Megatron-LM's warm-up of 2(p-1) + (v-1)p chunks of L/(p*v) layers). Uneven stages put the short
- * ones at the ends, where memory peaks (first: in flight; last: logits), as
- * Llama 3 does (§3.3.2: 126 layers on PP 16, one layer fewer on the first
- * and the last stage): the first holds floor(L/p), the last too when at
- * least two stages are short. Full recompute also holds one layer's whole
- * working set while it recomputes; the last stage adds its fp32 logits. */
+/* Offload of weights and activations to host memory over the host link,
+ * per micro-batch, under that micro-batch's compute (Megatron-Core
+ * --cpu-offloading, ZeRO-Infinity's parameter offload): the activations one
+ * micro-batch leaves in the stage go down in forward and come back in
+ * backward; offloaded weights come up for forward and again for backward
+ * and their gradients (FP32) go down. */
+static void step_offload(const Step *S, StepResult *r, double act_bytes)
+{
+    int off = S->w->offload;
+    if (!(off & (WL_OFFLOAD_WEIGHTS | WL_OFFLOAD_ACTIVATIONS)))
+        return;
+    double host = S->c->host_bytes_per_s > 0 ? S->c->host_bytes_per_s : 32e9, bytes = 0;
+    double n = S->n_dense + S->n_expert;
+    if (off & WL_OFFLOAD_ACTIVATIONS)
+        bytes += 2.0 * act_bytes;
+    if (off & WL_OFFLOAD_WEIGHTS)
+        bytes += (2.0 * S->act_b + 4.0) * n / (S->m->zero >= 3 ? mapping_shard(S->m) : 1);
+    double t = bytes / host, c = r->mb_compute_s;
+    r->offload_s = S->mb * (t > c ? t - c : 0);
+}
+
+/* Memory per GPU as the framework allocates it: the static state by the one
+ * rule (step_state_bytes, ZeRO sharding over the sharding group; expert
+ * parameters over the expert-data-parallel group); activations of the first
+ * stage: 1F1B keeps min(m, p) micro-batches in flight, each with that
+ * stage's layers, so p x L/p = L layers' worth (Korthikanti et al. 2022
+ * §4.2.3), the interleaved schedule 1 + (p-1)/(p*v) times that (same
+ * section; Megatron-LM's warm-up of 2(p-1) + (v-1)p chunks of L/(p*v)
+ * layers). Uneven stages put the short ones at the ends, where memory peaks
+ * (first: in flight; last: logits), as Llama 3 does (§3.3.2): the first
+ * holds floor(L/p), the last too when at least two stages are short. Full
+ * recompute also holds one layer's whole working set while it recomputes;
+ * the last stage adds its fp32 logits. Then what frameworks allocate beside
+ * the tensors [U, each a stated estimate]: Transformer Engine's FP8 weights
+ * and their transposes in place of the BF16 weights (2 bytes per local
+ * parameter), ZeRO-3's two gathered layers in flight, the TP
+ * overlap's userbuffers (3 activation buffers), ~1.5 GiB of CUDA context,
+ * NCCL buffers and cuBLAS workspaces (0.5 GiB of runtime on TPUs), and
+ * the PyTorch caching allocator's fragmentation: 5% of the tensors under
+ * Megatron (its buffers are allocated once: gradient buckets, userbuffers),
+ * 10% under PyTorch's FSDP, whose per-layer gathers allocate and free as
+ * they go (torchtitan's published peaks are its allocator's reserved
+ * bytes), none under XLA, which plans its buffers [U]. */
 static void step_memory(const Step *S, StepResult *r)
 {
     const Mapping *m = S->m;
-    double edp = mapping_edp(S->m), dcp = S->d * m->cp;
-    r->mem_weights = S->act_b * (S->n_dense / (m->zero >= 3 ? dcp : 1) +
-                                 S->n_expert / (m->zero >= 3 ? edp : 1));
-    r->mem_grads =
-        4.0 * (S->n_dense / (m->zero >= 2 ? dcp : 1) + S->n_expert / (m->zero >= 2 ? edp : 1));
-    const int rem = S->w->layers % m->pp;
-    const int L_first = S->w->layers / m->pp;
-    const int L_last = (rem == 0 || m->pp - rem >= 2) ? S->w->layers / m->pp : S->Ls;
+    const Workload *w = S->w;
+    const int rem = w->layers % m->pp;
+    const double L_first = w->layers / m->pp;
+    const double L_last = (rem == 0 || m->pp - rem >= 2) ? w->layers / m->pp : S->Ls;
     double in_flight = fmin(S->mb, S->pp);
     double interleave = m->interleave > 1 ? 1 + (S->pp - 1) / (S->pp * S->v) : 1;
-    double first = S->act_stored * L_first * in_flight * interleave;
-    double last = S->act_stored * L_last + S->logits;
-    if (S->full) {
-        first += S->act_layer; /* the layer being recomputed */
-        last += S->act_layer;
+    /* per layer of the stage: recomputing layers keep what their policy
+     * keeps, the rest everything; dense and MoE layers by their mix */
+    double moe_share = S->Ls > 0 ? S->moe_in_stage / S->Ls : 0;
+    double rc = S->Ls > 0 ? S->rc_layers / S->Ls : 0;
+    double keep_d = rc * S->stored_dense + (1 - rc) * S->full_dense;
+    double keep_m = rc * S->stored_moe + (1 - rc) * S->full_moe;
+    double per_layer = (1 - moe_share) * keep_d + moe_share * keep_m;
+    r->mem_act_mb = per_layer * S->Ls; /* one micro-batch through the stage */
+    double working = S->full ? fmax(S->full_dense, S->full_moe) : 0;
+    double first = per_layer * L_first * in_flight * interleave + working;
+    double last = per_layer * L_last + S->logits + working;
+    r->mem_logits = S->logits;
+    if (w->offload & WL_OFFLOAD_ACTIVATIONS) { /* two layers' worth stay on the GPU */
+        r->mem_host_bytes += fmax(first, last) - 2.0 * per_layer;
+        first = fmin(first, 2.0 * per_layer * in_flight + working);
+        last = fmin(last, 2.0 * per_layer + S->logits + working);
     }
     r->mem_activations = fmax(first, last);
-    r->mem_per_gpu_bytes = r->mem_weights + r->mem_grads + r->mem_optimizer + r->mem_activations;
+    double n_local = S->n_dense + S->n_expert;
+    if (w->offload & WL_OFFLOAD_WEIGHTS) { /* two layers' weights stay on the GPU */
+        double keep = 2.0 / (S->Ls > 0 ? S->Ls : 1);
+        r->mem_host_bytes += (r->mem_weights + r->mem_grads) * (1 - keep);
+        r->mem_weights *= keep;
+        r->mem_grads *= keep;
+    }
+    /* FP8 under Transformer Engine: NVIDIA's recipes keep the weights
+     * themselves in FP8 (NeMo's fp8_params, Megatron's --fp8-param-gather,
+     * dgxc-benchmarking configure.sh) [R]: a byte per weight and a byte for
+     * its transpose take the 2 bytes mem_weights counts, no copy beside
+     * them; torchao casts an FP8 copy per GEMM and frees it */
+    r->mem_fp8_copies = 0;
+    /* ZeRO-3: two layers gathered (the running one and the prefetched one),
+     * parameters and their gradients; under a pipeline the whole stage's
+     * parameters and FP32 gradients, unsharded (fsdp_keeps_stage) */
+    double gathered = fsdp_keeps_stage(S) ? (S->act_b + 4.0) * n_local
+                      : m->zero >= 3      ? 2.0 * 2.0 * S->act_b * n_local / S->Ls
+                                          : 0;
+    double ub = r->tp_overlap ? 3.0 * S->b * S->s_loc * S->h * S->act_b : 0;
+    /* XLA chips (TPU, Trainium) keep no CUDA context and plan every buffer
+     * ahead of the step: a small runtime reserve and no fragmentation [U] */
+    bool xla_chip = kernel_arch(&S->c->gpu)->compiled_only;
+    r->mem_buffers = (xla_chip ? 0.5 : 1.5) * 1073741824.0 + gathered + ub;
+    double tensors =
+        r->mem_weights + r->mem_grads + r->mem_optimizer + r->mem_activations + r->mem_fp8_copies;
+    KernelStack ks = S->f->kern.stack;
+    r->mem_reserve = ks == KERNEL_XLA ? 0 : (ks == KERNEL_FUSED ? 0.05 : 0.10) * tensors;
+    r->mem_per_gpu_bytes = tensors + r->mem_buffers + r->mem_reserve;
     r->hbm_bytes = S->c->gpu.hbm_bytes;
-    r->fits = r->mem_per_gpu_bytes <= r->hbm_bytes;
+    r->fits = r->mem_per_gpu_bytes <= r->hbm_bytes &&
+              !(S->c->host_mem_bytes > 0 && r->mem_host_bytes > S->c->host_mem_bytes);
 }
 
 /* Throughput, FLOP rates and MFU; the bottleneck in words. */
 static void step_rates(const Step *S, StepResult *r)
 {
     const Workload *w = S->w;
-    r->step_s = r->optimizer_s;
+    r->step_s = r->optimizer_s + r->offload_s;
     for (int i = 0; i < STEP_PART_COUNT; i++)
         r->step_s += r->part_s[i];
     double n_gpus = S->c->n_gpus;
     r->tokens_per_s = (double)w->global_batch * S->s / r->step_s;
     const double model_flops = S->f->model_flops;
     r->tflops_per_gpu = model_flops / r->step_s / n_gpus / 1e12;
-    r->hw_tflops_per_gpu = (model_flops + workload_recompute_flops(w)) / r->step_s / n_gpus / 1e12;
+    double rc = S->rc_layers / (S->Ls > 0 ? S->Ls : 1);
+    r->hw_tflops_per_gpu =
+        (model_flops + rc * workload_recompute_flops(w)) / r->step_s / n_gpus / 1e12;
     /* Against the peak of the precision the matmuls run in, so MFU stays
      * below the matmul share (an FP8 run is not "140% MFU"). */
     r->mfu = model_flops / (r->step_s * n_gpus * r->peak_flops);
+    r->pp_exposed_s = r->part_s[STEP_PP];
+    r->ep_exposed_s = r->part_s[STEP_EP];
+    r->dp_exposed_s = r->part_s[STEP_DP];
     bottleneck_words(r, S->m, S->words);
     if (!r->fits && S->words) {
         char need[32], more[32], have[32];
@@ -722,8 +926,6 @@ static void step_rates(const Step *S, StepResult *r)
                  hw_noun(&S->c->gpu, 0), more, have);
     }
 }
-
-/* The cluster and the workload, as step_prepare and step_eval check them. */
 static StepStatus step_check_shape(const Cluster *c, const Workload *w, char *err, size_t err_len)
 {
     if (!c) {
@@ -771,11 +973,14 @@ static void step_prep_fill(StepPrep *f, const Cluster *c, const Workload *w,
     CollParams cpar = {f->P.up_efficiency, f->P.out_efficiency, f->P.coll_fixed_s,
                        f->P.coll_ramp_bytes, 0};
     f->cpar = cpar;
-    GemmCalibration cal = gemm_share(&c->gpu);
-    bool fp8 = w->precision == WL_FP8;
-    f->share = f->P.compute_efficiency > 0 ? f->P.compute_efficiency
-               : fp8 && cal.fp8_share > 0  ? cal.fp8_share
-                                           : cal.bf16_share;
+    f->framework = step_framework(c, w);
+    if (f->P.compute_efficiency > 0)
+        kernel_ctx_flat(&f->kern, &c->gpu, f->P.compute_efficiency, f->P.gemm_overhead_s,
+                        c->power_cap_w);
+    else
+        kernel_ctx_init(&f->kern, &c->gpu, c->power_cap_w, step_kernel_stack(f->framework),
+                        w->flash_version);
+    f->share = w->precision == WL_FP8 ? f->kern.a.share_fp8 : f->kern.a.share_bf16;
     double L = w->layers, moe_layers = workload_moe_layer_count(w);
     double dense_layers = L - moe_layers, fwd_sum = 0;
     f->layer_params = f->expert_params = 0;
@@ -819,6 +1024,8 @@ static void step_run(const StepPrep *f, const Workload *w, const Mapping *m, con
     memset(r, 0, sizeof *r);
     step_setup(&S, r);
     r->params = S.P;
+    r->framework = f->framework;
+    layer_memory(&S);
     step_optimizer(&S, r);
     step_memory(&S, r);
     if (detail == STEP_DETAIL_FIT && !r->fits)
@@ -829,12 +1036,13 @@ static void step_run(const StepPrep *f, const Workload *w, const Mapping *m, con
     step_tp(&S, r);
     step_pp(&S, r);
     step_ep(&S, r);
+    r->comm_slowdown_s = S.mb * S.comm_slow_s;
     step_bubble(&S, r);
     step_dp(&S, r, edp_given);
+    step_offload(&S, r, r->mem_act_mb);
     step_rates(&S, r);
 }
 
-/* step_eval and step_eval_spans: every input checked, then one run. */
 static StepStatus step_eval_checked(const Cluster *c, const Workload *w, const Mapping *m,
                                     const Placement *p, const GroupSpan *spans,
                                     const GroupSpan *edp_given, const StepParams *params,
@@ -853,18 +1061,6 @@ static StepStatus step_eval_checked(const Cluster *c, const Workload *w, const M
     step_prep_fill(&f, c, w, params);
     step_run(&f, w, m, p, spans, STEP_DETAIL_WORDS, edp_given, out);
     return STEP_OK;
-}
-
-/* "93.3 GFLOP": a FLOP count (not a rate) with a decimal prefix. */
-static void flop_count_text(double flops, char *buf, size_t len)
-{
-    static const char *prefix[] = {"", "k", "M", "G", "T", "P", "E"};
-    int i = 0;
-    while (flops >= 999.5 && i < 6) {
-        flops /= 1000;
-        i++;
-    }
-    snprintf(buf, len, "%.3g %sFLOP", flops, prefix[i]);
 }
 
 StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
@@ -889,103 +1085,4 @@ StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Map
     if (st == STEP_OK)
         step_run(prep, w, m, NULL, span, detail, &edp_span, out);
     return st;
-}
-
-char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const StepResult *r,
-                   StepPart part, char *buf, size_t buf_len)
-{
-    if (!buf || buf_len == 0)
-        return buf;
-    buf[0] = '\0';
-    if (!c || !w || !m || !r)
-        return buf;
-    char a[32], b2[32], c3[32], d4[32];
-    const StepComm *sc = (part >= 0 && part < STEP_PART_COUNT) ? &r->comm[part] : NULL;
-    units_format(UNITS_TIME, r->part_s[part >= 0 && part < STEP_PART_COUNT ? part : 0], true, d4,
-                 sizeof d4);
-    switch (part) {
-    case STEP_COMPUTE:
-        units_format(UNITS_FLOPS, r->peak_flops * r->params.compute_efficiency, true, a, sizeof a);
-        char fl[32];
-        flop_count_text(r->mb_flops, fl, sizeof fl);
-        units_format(UNITS_BYTES, r->mb_hbm_bytes, true, b2, sizeof b2);
-        units_format(UNITS_BANDWIDTH, c->gpu.hbm_bytes_per_s, true, c3, sizeof c3);
-        int n = snprintf(buf, buf_len,
-                         "compute: %d micro-batches x (%s at %s + %s of memory-bound traffic "
-                         "at %s) = %s",
-                         r->micro_batches, fl, a, b2, c3, d4);
-        if (w->layers % m->pp != 0 && n > 0 && (size_t)n < buf_len)
-            snprintf(buf + n, buf_len - (size_t)n,
-                     "; %d layers over %d stages: the slowest holds %d", w->layers, m->pp,
-                     r->layers_per_stage);
-        break;
-    case STEP_TP:
-        if (m->tp <= 1 && m->cp <= 1) {
-            snprintf(buf, buf_len, "TP: none (TP 1)");
-            break;
-        }
-        units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
-        units_format(UNITS_TIME, sc->each_s, true, b2, sizeof b2);
-        snprintf(buf, buf_len,
-                 "TP: %.0f %s of %s over %d %s in %d domain%s (%s each, %s) = %s%s%s", sc->count,
-                 r->seq_parallel ? "reduce-scatter + all-gather pairs (sequence parallel)"
-                                 : "all-reduces",
-                 a, sc->group, hw_noun(&c->gpu, HW_NOUN_MANY), sc->domains,
-                 sc->domains == 1 ? "" : "s", b2, tier_name(sc->tier), d4,
-                 m->cp > 1 ? " (with CP K/V exchange)" : "",
-                 r->tp_overlap ? ", the rest hidden under the GEMMs" : "");
-        break;
-    case STEP_PP:
-        if (m->pp <= 1) {
-            snprintf(buf, buf_len, "PP: none (PP 1)");
-            break;
-        }
-        units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
-        units_format(UNITS_TIME, sc->each_s, true, b2, sizeof b2);
-        snprintf(buf, buf_len, "PP: %.0f sends of %s between stages (%s each, %s) = %s", sc->count,
-                 a, b2, tier_name(sc->tier), d4);
-        break;
-    case STEP_BUBBLE:
-        units_format(UNITS_TIME, r->mb_stage_s, true, a, sizeof a);
-        if (r->layers_per_chunk * m->interleave != r->layers_per_stage)
-            snprintf(buf, buf_len,
-                     "bubble: (%d-1) x %d/%d (the largest chunk's share of the stage's layers: "
-                     "uneven chunks, the slowest sets the pace) x %s per micro-batch = %s "
-                     "(%d micro-batches)",
-                     m->pp, r->layers_per_chunk, r->layers_per_stage, a, d4, r->micro_batches);
-        else
-            snprintf(buf, buf_len,
-                     "bubble: (%d-1)/%d x %s per micro-batch = %s (%d micro-batches)", m->pp,
-                     m->interleave, a, d4, r->micro_batches);
-        break;
-    case STEP_DP:
-        if (sc->count <= 0) {
-            snprintf(buf, buf_len, "DP: none (DP 1)");
-            break;
-        }
-        units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
-        units_format(UNITS_TIME, sc->total_s, true, b2, sizeof b2);
-        units_format(UNITS_TIME, r->dp_hidden_s, true, c3, sizeof c3);
-        snprintf(buf, buf_len,
-                 "DP: %s of %s of gradients over %d %s in %d domains = %s, %s hidden "
-                 "behind backward, %s exposed",
-                 m->zero == 0 ? "all-reduce" : "reduce-scatter + all-gather", a, sc->group,
-                 hw_noun(&c->gpu, HW_NOUN_MANY), sc->domains, b2, c3, d4);
-        break;
-    case STEP_EP:
-        if (m->ep <= 1) {
-            snprintf(buf, buf_len, "EP: none (EP 1)");
-            break;
-        }
-        units_format(UNITS_BYTES, sc->bytes, true, a, sizeof a);
-        units_format(UNITS_TIME, sc->each_s, true, b2, sizeof b2);
-        snprintf(buf, buf_len,
-                 "EP: %.0f all-to-alls of %s over %d %s in %d domains (%s each, %s) = %s",
-                 sc->count, a, sc->group, hw_noun(&c->gpu, HW_NOUN_MANY), sc->domains, b2,
-                 tier_name(sc->tier), d4);
-        break;
-    default:
-        break;
-    }
-    return buf;
 }

@@ -20,6 +20,7 @@
 
 #include "model/cluster.h"
 #include "model/collective.h"
+#include "model/kernel.h"
 #include "model/mapping.h"
 #include "model/span.h"
 #include "model/workload.h"
@@ -37,10 +38,12 @@ typedef enum {
 } StepPart;
 
 typedef struct {
-    double compute_efficiency;      /* matmul share of peak; 0 = the GPU generation's
-                                     * calibration (step.c) */
+    double compute_efficiency;      /* > 0: an idealised GPU whose every GEMM and attention
+                                     * FLOP runs at this share of peak (no tiles, waves or
+                                     * attention kernel: the teaching model); 0 = the
+                                     * kernel model (kernel.h) */
     double nonmatmul_bytes_per_act; /* HBM traffic of elementwise ops per activation byte */
-    double gemm_overhead_s;         /* fixed time of each GEMM (launch, tail wave) */
+    double gemm_overhead_s;         /* fixed time of each GEMM in the idealised model */
     double up_efficiency;           /* achievable busbw / line rate, scale-up */
     double out_efficiency;          /* achievable busbw / line rate, scale-out */
     double dp_overlap;              /* fraction of backward that can hide DP reduction */
@@ -63,6 +66,26 @@ typedef struct {
 
 /* The calibrated defaults (see step.c for how they were chosen). */
 StepParams step_params_default(void);
+
+/* The static training state per parameter, the one rule every count of it
+ * uses (step.c, practice, the lesson API): Megatron-LM's mixed precision
+ * keeps BF16 weights (2 bytes), FP32 gradients (4) and the FP32 master
+ * copy with Adam's two moments (12): 18 bytes (MODEL-FACTS §8). The other
+ * frameworks keep 16: PyTorch FSDP/AMP and JAX (MaxText) hold FP32
+ * parameters (the master copy is the weight: 4), FP32 gradients (4) and
+ * the moments (8), their BF16 copies made per layer as they run (FSDP's
+ * gathered units, step.c's buffers); DeepSpeed's ZeRO of 2021 FP16
+ * weights and gradients (2 + 2) beside the FP32 master and moments (12). */
+typedef struct {
+    double weights, grads, optimizer;
+} StepStateBytes;
+StepStateBytes step_state_bytes_per_param(void); /* Megatron's */
+StepStateBytes step_state_bytes_per_param_of(WlFramework f);
+/* That state for `params` parameters held by one GPU under ZeRO stage
+ * `zero` sharded over `shard` ranks (ZeRO 1: optimizer, 2: + gradients,
+ * 3: + weights), Megatron's rule; _of: the framework's. */
+StepStateBytes step_state_bytes(double params, int zero, double shard);
+StepStateBytes step_state_bytes_of(WlFramework f, double params, int zero, double shard);
 
 typedef struct {
     double step_s;
@@ -101,7 +124,28 @@ typedef struct {
     bool seq_parallel, tp_overlap, pp_overlap, dp_overlap;
     double tp_hidden_s;  /* TP time hidden behind GEMMs (tp_overlap) */
     double pp_hidden_s;  /* PP send time hidden behind compute (pp_overlap) */
-    double ep_permute_s; /* MoE token permutation (inside part EP) */
+    double ep_permute_s; /* MoE token permutation (inside part compute since the kernel model) */
+
+    /* --- the kernel model, overlaps, memory as allocated, offload ---
+     * (added with the kernel model; one micro-batch is the last stage's) */
+    double mb_gemm_s, mb_attn_s, mb_stream_s; /* kernel time by kind, one micro-batch */
+    double mb_recompute_s;                    /* forward work done again, one micro-batch */
+    double clock;                             /* sustained clock / nominal (power cap) */
+    double tp_exposed_s, cp_exposed_s;        /* part TP split: TP collectives, CP exchange */
+    double pp_exposed_s, dp_exposed_s, ep_exposed_s; /* = part_s of PP, DP, EP */
+    double ep_hidden_s;                              /* EP all-to-all hidden (ep_overlap) */
+    double comm_slowdown_s; /* compute lost to the SMs overlapped communication takes */
+    double fsdp_gather_s;   /* ZeRO-3 all-gathers + reduce-scatters per step, before overlap */
+    bool ep_overlap;        /* resolved */
+    /* memory beyond the four static parts, bytes per GPU */
+    double mem_fp8_copies; /* FP8 weight copies (Transformer Engine) */
+    double mem_buffers;    /* communication buffers and workspaces */
+    double mem_reserve;    /* the caching allocator's reserve and fragmentation */
+    double mem_logits;     /* the last stage's logits (inside mem_activations) */
+    double mem_host_bytes; /* offloaded to host memory */
+    double mem_act_mb;     /* activations one micro-batch keeps in the stage */
+    double offload_s;      /* host-link time per step not hidden behind compute */
+    WlFramework framework; /* resolved */
 } StepResult;
 
 typedef enum {
@@ -143,8 +187,10 @@ typedef struct {
     CollParams cpar; /* P's collective knobs */
     double share;    /* matmul share of peak (compute_efficiency resolved) */
     double layer_params, expert_params, embedding_params, pscale;
-    double fwd_avg;     /* forward FLOPs per token per layer (all layers' mean) */
-    double model_flops; /* workload_model_flops */
+    double fwd_avg;        /* forward FLOPs per token per layer (all layers' mean) */
+    double model_flops;    /* workload_model_flops */
+    WlFramework framework; /* resolved (step_framework) */
+    KernelCtx kern;        /* the chip's kernel figures for the framework's stack (kernel.h) */
 } StepPrep;
 
 /* Checks the cluster and the workload as step_eval does and fills *prep;
@@ -173,6 +219,13 @@ StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Map
                               StepDetail detail, StepResult *out, char *err, size_t err_len);
 
 const char *step_part_name(StepPart part); /* "compute", "TP", "PP", "bubble", "DP", "EP" */
+
+/* The framework a workload runs under on a cluster: its own, or for
+ * WL_FW_AUTO JAX on chips programmed through XLA only (TPU, Trainium) and
+ * Megatron elsewhere. */
+WlFramework step_framework(const Cluster *c, const Workload *w);
+/* The kernels a framework launches (kernel.h). */
+KernelStack step_kernel_stack(WlFramework f);
 
 /* One line that explains how a part's time was computed, with the current
  * values substituted ("TP: 4 x 96 layers x 8 micro-batches x all-reduce of

@@ -35,7 +35,8 @@
 
 SweepOptions sweep_options_default(void)
 {
-    SweepOptions o = {0, 0, 0, 0, 0, 0, 1, -1, NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP};
+    SweepOptions o = {0,    0, 0, 0,          0,          0,          1, -1,
+                      NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP, 0, SWEEP_KEEP};
     return o;
 }
 
@@ -86,6 +87,7 @@ static void entry_from(SweepEntry *e, const Mapping *m, const Workload *wl, Swee
     e->m = *m;
     e->micro_batch = wl->micro_batch;
     e->recompute = wl->recompute;
+    e->offload = wl->offload;
     e->seq_parallel = wl->seq_parallel;
     e->tp_overlap = wl->tp_overlap;
     e->sp_on = s->seq_parallel;
@@ -172,10 +174,10 @@ static void dp_inner_spans(const Cluster *c, const Mapping *m, GroupSpan span[DI
 {
     for (int d = 0; d < DIM_COUNT; d++)
         span[d] = span_worst(m, c, NULL, (MappingDim)d);
-    Mapping x = {m->tp, m->cp, m->dp, m->pp, 1, 1, m->zero, 1};
+    Mapping x = {m->tp, m->cp, m->dp, m->pp, 1, 1, m->zero, 1, 0};
     span[DIM_DP] = span_worst(&x, c, NULL, DIM_PP);
     span[DIM_PP] = span_worst(&x, c, NULL, DIM_DP);
-    Mapping x2 = {m->ep * mapping_etp(m), 1, mapping_edp(m), m->pp, 1, 1, m->zero, 1};
+    Mapping x2 = {m->ep * mapping_etp(m), 1, mapping_edp(m), m->pp, 1, 1, m->zero, 1, 0};
     *edp = span_worst(&x2, c, NULL, DIM_PP);
 }
 
@@ -262,7 +264,8 @@ static void explain_none(const Cluster *c, const Workload *w, const SweepOptions
                  o->ep ? o->ep : 1,
                  o->interleave ? o->interleave : 1,
                  o->zero == SWEEP_FREE ? 1 : o->zero,
-                 o->etp};
+                 o->etp,
+                 o->shard};
     long long model = (long long)m.tp * m.cp * m.pp;
     m.dp = o->dp ? o->dp : (n % model == 0 ? (int)(n / model) : 1);
     Workload wl = *w;
@@ -293,22 +296,40 @@ typedef struct {
     bool any_fit;           /* some candidate fits */
 } Search;
 
-/* One rung of the memory ladder: a ZeRO stage and a recompute. */
+/* One rung of the memory ladder: a ZeRO stage, a recompute and whether
+ * the activations live in host memory. */
 typedef struct {
     int zero;
     WlRecompute recompute;
+    int offload; /* WL_OFFLOAD_* */
 } Rung;
 
 /* The ladder, one level per row, cheapest in time first (see sweep.h); a
- * level's rungs are tried together and the faster that fits is kept. */
+ * level's rungs are tried together and the faster that fits is kept. The
+ * offloading rungs are tried only when offload is free. */
 #define LADDER_LEVELS 5
-static const Rung ladder[LADDER_LEVELS][2] = {
-    {{1, WL_RECOMPUTE_NONE}, {-1, WL_RECOMPUTE_NONE}},
-    {{2, WL_RECOMPUTE_NONE}, {-1, WL_RECOMPUTE_NONE}},
-    {{2, WL_RECOMPUTE_SELECTIVE}, {-1, WL_RECOMPUTE_NONE}},
-    {{3, WL_RECOMPUTE_SELECTIVE}, {2, WL_RECOMPUTE_FULL}},
-    {{3, WL_RECOMPUTE_FULL}, {-1, WL_RECOMPUTE_NONE}},
+#define LADDER_WIDTH  3
+#define ACT           WL_OFFLOAD_ACTIVATIONS
+static const Rung ladder[LADDER_LEVELS][LADDER_WIDTH] = {
+    {{1, WL_RECOMPUTE_NONE, 0}, {-1, WL_RECOMPUTE_NONE, 0}, {-1, WL_RECOMPUTE_NONE, 0}},
+    {{2, WL_RECOMPUTE_NONE, 0}, {1, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
+    {{2, WL_RECOMPUTE_SELECTIVE, 0}, {2, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
+    {{3, WL_RECOMPUTE_SELECTIVE, 0}, {2, WL_RECOMPUTE_FULL, 0}, {2, WL_RECOMPUTE_SELECTIVE, ACT}},
+    {{3, WL_RECOMPUTE_FULL, 0}, {3, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
 };
+
+/* Whether the ladder may offload activations: when the search frees it and
+ * the framework does (MaxText's offloading remat policies on TPU hosts;
+ * Megatron-Core's --cpu-offloading, which NVIDIA's recipes use over the
+ * NVLink-C2C of Grace systems, 100 GB/s and more per GPU, not over PCIe;
+ * PyTorch's FSDP stacks and DeepSpeed's ZeRO-3 of 2021 do not offload
+ * activations). */
+static bool offload_free(const Search *s)
+{
+    WlFramework f = s->prep.framework;
+    return s->o.offload == SWEEP_FREE &&
+           (f == WL_FW_JAX || (f == WL_FW_MEGATRON && s->c->host_bytes_per_s >= 100e9));
+}
 
 /* The rung with the search's pins applied. */
 static Rung pinned_rung(const Search *s, Rung r)
@@ -319,6 +340,11 @@ static Rung pinned_rung(const Search *s, Rung r)
         r.recompute = s->w->recompute;
     else if (s->o.recompute != SWEEP_FREE)
         r.recompute = (WlRecompute)s->o.recompute;
+    int other = s->w->offload & ~WL_OFFLOAD_ACTIVATIONS;
+    if (s->o.offload == SWEEP_FREE)
+        r.offload = other | r.offload;
+    else
+        r.offload = s->w->offload;
     return r;
 }
 
@@ -333,7 +359,7 @@ static bool rung_can_fit(const StepResult *base, Rung base_rung, Rung r)
         save += base->mem_grads;
     if (r.zero >= 3 && base_rung.zero < 3)
         save += base->mem_weights;
-    if (r.recompute > base_rung.recompute)
+    if (r.recompute > base_rung.recompute || (r.offload & ~base_rung.offload & ACT))
         save += base->mem_activations;
     return base->mem_per_gpu_bytes - save <= base->hbm_bytes;
 }
@@ -341,10 +367,11 @@ static bool rung_can_fit(const StepResult *base, Rung base_rung, Rung r)
 /* s->wl set up for one candidate: micro-batch, recompute, and the switches
  * the search starts from (pinned, the workload's, or Megatron-Core's
  * defaults when free). */
-static void candidate_workload(Search *s, int mb, WlRecompute rc)
+static void candidate_workload(Search *s, int mb, WlRecompute rc, int offload)
 {
     s->wl.micro_batch = mb;
     s->wl.recompute = rc;
+    s->wl.offload = offload;
     s->wl.seq_parallel = s->o.seq_parallel == SWEEP_KEEP   ? s->w->seq_parallel
                          : s->o.seq_parallel == SWEEP_FREE ? WL_AUTO
                                                            : (WlSwitch)s->o.seq_parallel;
@@ -362,7 +389,7 @@ static bool rung_eval(Search *s, const Mapping *m, const GroupSpan span[DIM_COUN
 {
     *mr = *m;
     mr->zero = r.zero;
-    candidate_workload(s, mb, r.recompute);
+    candidate_workload(s, mb, r.recompute, r.offload);
     StepDetail detail = full ? STEP_DETAIL_QUIET : STEP_DETAIL_FIT;
     StepStatus st = step_eval_prepared(&s->prep, &s->wl, mr, span, edp, detail, res, NULL, 0);
     s->r->evaluated += full || st != STEP_OK || res->fits;
@@ -383,21 +410,28 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     if (!reserve(s->r))
         return false;
     SweepEntry *e = &s->r->entries[s->r->n];
-    Rung tried[2 * LADDER_LEVELS];
+    Rung tried[LADDER_WIDTH * LADDER_LEVELS];
     int n_tried = 0;
     bool have = false, fit = false; /* a rung was accepted; one fits (e holds the best) */
     StepResult base = {0};          /* the first rung accepted: what later rungs can save */
-    Rung base_rung = {0, WL_RECOMPUTE_NONE}, least = base_rung;
+    Rung base_rung = {0, WL_RECOMPUTE_NONE, 0}, least = base_rung;
     double least_mem = 0; /* of least, the rung that does not fit with the least memory */
     Mapping mr;
     StepResult res;
-    int lv = *level;
-    for (; lv < LADDER_LEVELS && !fit; lv++)
-        for (int k = 0; k < 2 && ladder[lv][k].zero >= 0; k++) {
+    int lv = *level, first_fit = -1;
+    /* settled: a rung fits that costs no host-link time; an offloading rung
+     * whose transfers show does not stop the climb (a recompute above it
+     * may be faster), it is only kept if nothing faster fits */
+    bool settled = false;
+    for (; lv < LADDER_LEVELS && !settled; lv++)
+        for (int k = 0; k < LADDER_WIDTH && ladder[lv][k].zero >= 0; k++) {
+            if (ladder[lv][k].offload && !offload_free(s))
+                continue;
             Rung r = pinned_rung(s, ladder[lv][k]);
             bool seen = false;
             for (int t = 0; t < n_tried; t++)
-                seen |= tried[t].zero == r.zero && tried[t].recompute == r.recompute;
+                seen |= tried[t].zero == r.zero && tried[t].recompute == r.recompute &&
+                        tried[t].offload == r.offload;
             if (seen)
                 continue;
             tried[n_tried++] = r;
@@ -412,7 +446,10 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
             if (!have)
                 base = res, base_rung = r;
             have = true;
+            if (res.fits && first_fit < 0)
+                first_fit = lv;
             fit |= res.fits;
+            settled |= res.fits && !(res.offload_s > 0);
         }
     if (have && !fit) {
         have = rung_eval(s, m, span, edp, mb, least, true, &mr, &res);
@@ -422,7 +459,7 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     if (have)
         s->r->n++;
     if (fit)
-        *level = lv - 1;
+        *level = first_fit;
     return true;
 }
 
@@ -469,7 +506,7 @@ static void search_inner(Search *s, int tp, int pp, int dp)
     for (int a = 0; a < n_ep; a++) {
         /* The default placement's spans depend on the degrees only, not on
          * the micro-batch, interleave or settings: once per (TP, PP, DP, EP). */
-        Mapping degrees = {tp, s->cp, pp, dp, div_ep[a], 1, 1, s->o.etp};
+        Mapping degrees = {tp, s->cp, pp, dp, div_ep[a], 1, 1, s->o.etp, s->o.shard};
         GroupSpan span[DIM_COUNT], edp = {0, 0, 0, 0, false};
         for (int d = 0; d < DIM_COUNT; d++)
             span[d] = span_worst(&degrees, s->c, NULL, (MappingDim)d);
@@ -488,7 +525,7 @@ static void search_inner(Search *s, int tp, int pp, int dp)
                     continue;
                 if (done[k])
                     continue;
-                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, 1, s->o.etp};
+                Mapping m = {tp, s->cp, pp, dp, div_ep[a], v, 1, s->o.etp, s->o.shard};
                 int before = s->r->n;
                 if (!search_try(s, &m, span, edp, mb, &level[k]))
                     return;
@@ -864,6 +901,7 @@ Workload sweep_entry_workload(const Workload *w, const SweepEntry *e)
     if (e) {
         wl.micro_batch = e->micro_batch;
         wl.recompute = e->recompute;
+        wl.offload = e->offload;
         wl.seq_parallel = e->seq_parallel;
         wl.tp_overlap = e->tp_overlap;
     }

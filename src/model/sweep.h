@@ -24,7 +24,10 @@
  * rung that fits (else the last, the least memory): ZeRO 1 without
  * recompute; ZeRO 2 (same traffic, gradients sharded); selective recompute;
  * ZeRO 3 or full recompute (both tried, the faster kept); ZeRO 3 with full
- * recompute. A rung that does not fit costs only its memory
+ * recompute. Where offload is free, each level also tries the activations
+ * of the level below it offloaded to host memory (worth it where the host
+ * link keeps up with compute: NVLink-C2C on Grace systems), the faster
+ * rung of a level kept. A rung that does not fit costs only its memory
  * (STEP_DETAIL_FIT); when none fits, the one kept is evaluated in full.
  * Then on the best SWEEP_TUNE_TOP candidates with TP > 1, TP
  * communication overlap on and sequence parallelism off are tried and kept
@@ -89,6 +92,10 @@ typedef struct {
      * with the workload's own, SWEEP_FREE searches them, any other value
      * (a WlRecompute, a WlSwitch) pins it. */
     int recompute, seq_parallel, tp_overlap;
+    int shard; /* ZeRO sharding group of every candidate (hybrid sharding); 0 = all DP x CP */
+    /* Offload of activations to host memory: SWEEP_KEEP (the default) runs
+     * the workload's own offload, SWEEP_FREE lets the memory ladder try it */
+    int offload;
 } SweepOptions;
 
 #define SWEEP_FREE (-1) /* searched */
@@ -103,6 +110,7 @@ typedef struct {
     Mapping m; /* m.zero: the ZeRO stage it ran with */
     int micro_batch;
     WlRecompute recompute; /* the framework settings it ran with */
+    int offload;           /* WL_OFFLOAD_* */
     WlSwitch seq_parallel, tp_overlap;
     bool sp_on, overlap_on; /* what those came to (step.h: on only with TP > 1) */
     SweepPlace place;

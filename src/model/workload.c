@@ -139,14 +139,19 @@ static const WorkloadPreset presets[] = {
       * 1 shared + 256 routed experts of width 2048, top-8, first 3 layers
       * dense (FFN 18432), vocab 129280, 671B total / 37B active, seq 4096,
       * batch ramped to 15360 sequences, FP8 mixed precision (§3.3). MLA
-      * attention is modelled as plain multi-head attention of the same
-      * width (kv_heads = heads), which puts the derived size within 1%. */
+      * (§2.1.1, §4.2): 128 heads of 128 + 64 rotary for queries and keys,
+      * 128 for values, latent ranks 1536 (queries) and 512 (keys and
+      * values). */
      "DeepSeek-V3 Technical Report (2024) §3.3, §4.2",
      {.id = "deepseek-v3",
       .layers = 61,
       .hidden = 7168,
       .heads = 128,
       .kv_heads = 128,
+      .head_dim = 192, /* 128 + 64 rotary (§2.1.1: d_h = 128, d_h^R = 64) */
+      .v_head_dim = 128,
+      .q_lora = 1536, /* d_c' = 1536 (§4.2) */
+      .kv_lora = 512, /* d_c = 512 (§4.2) */
       .ffn = 2048,
       .swiglu = true,
       .seq = 4096,
@@ -227,14 +232,50 @@ static double dense_ffn(const Workload *w)
     return (workload_is_moe(w) && w->dense_ffn > 0) ? w->dense_ffn : w->ffn;
 }
 
+double workload_q_dim(const Workload *w)
+{
+    if (!w || w->heads <= 0)
+        return 0;
+    return (double)w->heads * (w->head_dim > 0 ? w->head_dim : w->hidden / w->heads);
+}
+
+double workload_v_dim(const Workload *w)
+{
+    if (!w || w->heads <= 0)
+        return 0;
+    double d = w->head_dim > 0 ? w->head_dim : (double)w->hidden / w->heads;
+    return (double)w->heads * (w->v_head_dim > 0 ? w->v_head_dim : d);
+}
+
+/* The rotary part of an MLA key, shared by all heads (DeepSeek-V3 config:
+ * qk_rope_head_dim 64). */
+#define MLA_ROPE_DIM 64.0
+
+/* Weights of the attention projections. Plain: Q h x q_dim, K and V
+ * h x kv_heads x d each (GQA shrinks them), O v_dim x h. MLA (DeepSeek-V3
+ * §2.1.1): Q through h x q_lora then q_lora x heads*d_qk (direct when
+ * q_lora = 0), K and V through h x (kv_lora + 64) then kv_lora x
+ * heads*(d_qk - 64 + d_v), O v_dim x h. */
+static double attn_proj_params(const Workload *w)
+{
+    double h = w->hidden, q = workload_q_dim(w), v = workload_v_dim(w);
+    double dqk = q / w->heads, dv = v / w->heads;
+    if (w->kv_lora > 0) {
+        double qp = w->q_lora > 0 ? h * w->q_lora + (double)w->q_lora * q : h * q;
+        double kvp = h * (w->kv_lora + MLA_ROPE_DIM) +
+                     (double)w->kv_lora * w->heads * (dqk - MLA_ROPE_DIM + dv);
+        return qp + kvp + v * h;
+    }
+    return h * q + h * w->kv_heads * (dqk + dv) + v * h;
+}
+
 double workload_layer_fwd_flops_per_token(const Workload *w, int layer)
 {
     if (!w || w->heads <= 0)
         return 0;
     double h = w->hidden;
-    double kv_ratio = (double)w->kv_heads / w->heads;
-    double attn_proj = 4.0 * h * h * (1.0 + kv_ratio);
-    double attn_score = 4.0 * w->seq * h;
+    double attn_proj = 2.0 * attn_proj_params(w);
+    double attn_score = 2.0 * w->seq * (workload_q_dim(w) + workload_v_dim(w));
     double mlp;
     if (workload_layer_is_moe(w, layer))
         mlp = 2.0 * gate_factor(w) * h * w->ffn * (w->topk + w->shared_experts);
@@ -250,20 +291,21 @@ double workload_logit_fwd_flops_per_token(const Workload *w)
 
 static double attn_score_fwd_flops_per_token(const Workload *w)
 {
-    return 4.0 * w->seq * (double)w->hidden;
+    return 2.0 * w->seq * (workload_q_dim(w) + workload_v_dim(w));
 }
 
 static double layer_params(const Workload *w, int layer, bool active_only)
 {
     double h = w->hidden;
-    double kv_ratio = w->heads > 0 ? (double)w->kv_heads / w->heads : 1.0;
-    double attn = 2.0 * h * h * (1.0 + kv_ratio);
+    double attn = attn_proj_params(w);
     double g = gate_factor(w);
     double mlp, small;
     if (w->swiglu)
         small = 2.0 * h; /* two RMSNorm weight vectors */
     else
         small = 4.0 * h + 4.0 * h; /* QKV + out biases, two LayerNorms (weight, bias) */
+    if (w->kv_lora > 0)
+        small += w->q_lora + w->kv_lora; /* MLA's two latent RMSNorms */
     if (workload_layer_is_moe(w, layer)) {
         double experts = active_only ? w->topk : w->experts;
         mlp = g * h * w->ffn * (experts + w->shared_experts);
@@ -361,16 +403,42 @@ double workload_model_flops(const Workload *w)
     return 3.0 * fwd_flops_per_token(w) * tokens_per_step(w);
 }
 
+/* Forward FLOPs per token of the recomputed parts of one layer (norms and
+ * activations are memory-bound: no FLOPs counted). */
+static double layer_recompute_fwd(const Workload *w, int layer, bool unused)
+{
+    (void)unused;
+    int mask = workload_recompute_mask(w);
+    if (w->recompute == WL_RECOMPUTE_FULL)
+        return workload_layer_fwd_flops_per_token(w, layer);
+    double score = attn_score_fwd_flops_per_token(w), f = 0;
+    if (mask & WL_RC_ATTN)
+        f += 2.0 * attn_proj_params(w) + score;
+    else if (mask & WL_RC_CORE_ATTN)
+        f += score;
+    if (mask & WL_RC_MLP)
+        f += workload_layer_fwd_flops_per_token(w, layer) - 2.0 * attn_proj_params(w) - score;
+    else if (mask & WL_RC_OP) /* every other matmul */
+        f += 0.5 * (workload_layer_fwd_flops_per_token(w, layer) - score);
+    return f;
+}
+
 double workload_recompute_flops(const Workload *w)
+{
+    if (!w || workload_recompute_mask(w) == 0)
+        return 0;
+    return sum_layers(w, layer_recompute_fwd, false) * tokens_per_step(w);
+}
+
+int workload_recompute_mask(const Workload *w)
 {
     if (!w)
         return 0;
-    double extra = 0; /* recomputed forward work per token */
     if (w->recompute == WL_RECOMPUTE_FULL)
-        extra = fwd_flops_per_token(w) - workload_logit_fwd_flops_per_token(w);
-    else if (w->recompute == WL_RECOMPUTE_SELECTIVE)
-        extra = w->layers * attn_score_fwd_flops_per_token(w); /* Korthikanti 2022 */
-    return extra * tokens_per_step(w);
+        return WL_RC_CORE_ATTN | WL_RC_NORM | WL_RC_MLP_ACT | WL_RC_MLP | WL_RC_ATTN;
+    if (w->recompute_mods)
+        return w->recompute_mods;
+    return w->recompute == WL_RECOMPUTE_SELECTIVE ? WL_RC_CORE_ATTN : 0;
 }
 
 double workload_hw_flops(const Workload *w)
@@ -386,6 +454,24 @@ double workload_act_bytes(const Workload *w)
     return 2.0; /* BF16 activations; FP8 recipes keep most of them in BF16 too */
 }
 
+static const char *const framework_names[WL_FW_COUNT] = {
+    "auto", "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed"};
+
+const char *workload_framework_name(WlFramework f)
+{
+    return f >= 0 && f < WL_FW_COUNT ? framework_names[f] : "?";
+}
+
+bool workload_framework_parse(const char *name, WlFramework *out)
+{
+    for (int i = 0; name && i < WL_FW_COUNT; i++)
+        if (strcmp(name, framework_names[i]) == 0) {
+            *out = (WlFramework)i;
+            return true;
+        }
+    return false;
+}
+
 bool workload_check(const Workload *w, char *err, size_t err_len)
 {
     if (!w)
@@ -396,9 +482,17 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
         return msg_fail(err, err_len, "hidden size must be positive (got %d)", w->hidden);
     if (w->heads <= 0)
         return msg_fail(err, err_len, "heads must be positive (got %d)", w->heads);
-    if (w->hidden % w->heads != 0)
+    if (w->head_dim < 0 || w->v_head_dim < 0 || w->head_dim > 65536 || w->v_head_dim > 65536)
+        return msg_fail(err, err_len, "head widths must be 0 (derived) or positive");
+    if (w->head_dim == 0 && w->hidden % w->heads != 0)
         return msg_fail(err, err_len, "%d heads do not divide the hidden size %d", w->heads,
                         w->hidden);
+    if (w->q_lora < 0 || w->kv_lora < 0 || w->q_lora > w->hidden * 4 || w->kv_lora > w->hidden * 4)
+        return msg_fail(err, err_len, "latent attention ranks must be 0 or positive");
+    if (w->kv_lora > 0 && !(workload_q_dim(w) / w->heads > MLA_ROPE_DIM))
+        return msg_fail(err, err_len,
+                        "latent attention needs a head width above its 64-wide rotary part "
+                        "(--head-dim)");
     if (w->kv_heads <= 0 || w->kv_heads > w->heads)
         return msg_fail(err, err_len, "kv-heads must be between 1 and the %d heads (got %d)",
                         w->heads, w->kv_heads);
@@ -439,11 +533,27 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
     }
     if (w->recompute < WL_RECOMPUTE_NONE || w->recompute > WL_RECOMPUTE_FULL)
         return msg_fail(err, err_len, "unknown recompute policy");
+    if (w->recompute_mods < 0 || w->recompute_mods > 63)
+        return msg_fail(err, err_len, "unknown recompute parts");
+    if (w->recompute_layers < 0 || w->recompute_layers > w->layers)
+        return msg_fail(err, err_len, "recomputed layers must be between 0 and the %d layers",
+                        w->layers);
+    if (w->offload < 0 || w->offload > 7)
+        return msg_fail(err, err_len, "unknown offload");
+    if (!(w->capacity_factor >= 0) || w->capacity_factor > 64 ||
+        (w->capacity_factor > 0 && w->capacity_factor < 1))
+        return msg_fail(err, err_len, "capacity factor must be between 1 and 64 (got %g)",
+                        w->capacity_factor);
     if (w->precision != WL_BF16 && w->precision != WL_FP8)
         return msg_fail(err, err_len, "unknown precision");
-    const WlSwitch sw[4] = {w->seq_parallel, w->tp_overlap, w->pp_overlap, w->dp_overlap};
-    for (int i = 0; i < 4; i++)
+    const WlSwitch sw[6] = {w->seq_parallel, w->tp_overlap, w->pp_overlap,
+                            w->dp_overlap,   w->ep_overlap, w->fused_loss};
+    for (int i = 0; i < 6; i++)
         if (sw[i] < WL_AUTO || sw[i] > WL_OFF)
             return msg_fail(err, err_len, "unknown on/off setting");
+    if (w->flash_version < 0 || w->flash_version > 3)
+        return msg_fail(err, err_len, "FlashAttention version must be 1, 2 or 3 (0: default)");
+    if (w->framework < WL_FW_AUTO || w->framework >= WL_FW_COUNT)
+        return msg_fail(err, err_len, "unknown framework");
     return true;
 }

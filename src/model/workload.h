@@ -16,32 +16,84 @@
 
 typedef enum { WL_BF16, WL_FP8 } WlPrecision;
 typedef enum { WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE, WL_RECOMPUTE_FULL } WlRecompute;
+/* Parts of a layer recomputed in backward instead of stored (Megatron-Core
+ * --recompute-modules; torchtitan's selective checkpointing), combined with
+ * |. SELECTIVE is WL_RC_CORE_ATTN; FULL recomputes everything and keeps
+ * only the layer's input. */
+enum {
+    WL_RC_CORE_ATTN = 1 << 0, /* attention scores/softmax (Korthikanti's selective) */
+    WL_RC_NORM = 1 << 1,      /* the two norms' outputs (the GEMM inputs they feed) */
+    WL_RC_MLP_ACT = 1 << 2,   /* the MLP activation (GeLU / SwiGLU output) */
+    WL_RC_MLP = 1 << 3,       /* the whole MLP: only its input is kept */
+    WL_RC_ATTN = 1 << 4,      /* the whole attention block: only its input is kept */
+    WL_RC_OP = 1 << 5,        /* PyTorch's per-op selective checkpointing (torchtitan's
+                               * "op" policy): every element-wise op and every other
+                               * matmul redone, attention and the other matmuls kept */
+};
+/* What lives in host memory instead of HBM (offload over the host link),
+ * combined with |. */
+enum {
+    WL_OFFLOAD_OPTIMIZER = 1 << 0,   /* FP32 master and Adam moments; the step on the CPU */
+    WL_OFFLOAD_WEIGHTS = 1 << 1,     /* parameters streamed in per layer */
+    WL_OFFLOAD_ACTIVATIONS = 1 << 2, /* stored activations, back for backward */
+};
 /* A framework setting: WL_AUTO (0, what a zeroed Workload holds) takes the
  * framework's default, stated where each setting is resolved (step.c). */
 typedef enum { WL_AUTO, WL_ON, WL_OFF } WlSwitch;
+/* The software that runs the step, for the kernels it launches (kernel.h's
+ * stacks) and how it shards: WL_FW_AUTO (0) is Megatron on GPUs and JAX on
+ * TPUs and Trainium (step.c). */
+typedef enum {
+    WL_FW_AUTO,
+    WL_FW_MEGATRON,  /* Megatron-LM/Core, NeMo, Megatron-Bridge with Transformer Engine (also
+                      * Megatron-DeepSpeed, MegaScale): fused kernels */
+    WL_FW_PYTORCH,   /* eager PyTorch (torchtitan, FSDP/FSDP2, Composer, nanotron): one kernel
+                      * per element-wise op, FlashAttention-2 through SDPA */
+    WL_FW_COMPILE,   /* PyTorch under torch.compile: element-wise work fused by the compiler */
+    WL_FW_JAX,       /* JAX/XLA (MaxText, Paxml): fused by the compiler, no eager dispatch */
+    WL_FW_DEEPSPEED, /* DeepSpeed with Megatron's kernels (Megatron-DeepSpeed: BLOOM, MT-NLG;
+                      * SC21's ZeRO-3): its pipeline engine sends whole activations, its
+                      * ZeRO-3 gathers each weight tensor on its own and waits for it */
+    WL_FW_COUNT
+} WlFramework;
 
 typedef struct {
     char id[32]; /* preset id or "custom" */
     int layers;
     int hidden;
     int heads;
-    int kv_heads; /* == heads without GQA */
-    int ffn;      /* feed-forward width; per expert for MoE */
-    bool swiglu;  /* gated MLP: 3 matrices instead of 2 */
-    int seq;      /* sequence length, tokens */
+    int kv_heads;   /* == heads without GQA */
+    int head_dim;   /* query/key width of one head; 0 = hidden / heads */
+    int v_head_dim; /* value width of one head; 0 = head_dim */
+    /* Multi-head latent attention (DeepSeek-V2/V3): queries and keys/values
+     * through low-rank projections of these ranks (0 = plain attention);
+     * keys carry a shared 64-wide rotary part. */
+    int q_lora, kv_lora;
+    int ffn;     /* feed-forward width; per expert for MoE */
+    bool swiglu; /* gated MLP: 3 matrices instead of 2 */
+    int seq;     /* sequence length, tokens */
     int vocab;
-    double params;        /* total parameters; 0 = derive with workload_params */
-    int global_batch;     /* sequences per step */
-    int micro_batch;      /* sequences per micro-batch */
-    int experts;          /* 0 or 1 = dense */
-    int topk;             /* experts per token */
-    int shared_experts;   /* always-on experts per MoE layer */
-    int moe_layers;       /* layers that are MoE (rest dense), 0 = all when experts > 1 */
-    int dense_ffn;        /* FFN width of the dense layers of an MoE model, 0 = ffn */
-    bool flash_attention; /* attention scores never stored in HBM (FlashAttention);
-                           * false for 2021-era Megatron, whose softmax and dropout
-                           * read and write the b*a*s*s score matrix */
+    double params;          /* total parameters; 0 = derive with workload_params */
+    int global_batch;       /* sequences per step */
+    int micro_batch;        /* sequences per micro-batch */
+    int experts;            /* 0 or 1 = dense */
+    int topk;               /* experts per token */
+    int shared_experts;     /* always-on experts per MoE layer */
+    int moe_layers;         /* layers that are MoE (rest dense), 0 = all when experts > 1 */
+    int dense_ffn;          /* FFN width of the dense layers of an MoE model, 0 = ffn */
+    double capacity_factor; /* tokens of the busiest expert over the mean (load
+                             * imbalance); 0 = 1, balanced as benchmarks force it */
+    bool flash_attention;   /* attention scores never stored in HBM (FlashAttention);
+                             * false for 2021-era Megatron, whose softmax and dropout
+                             * read and write the b*a*s*s score matrix */
+    int flash_version;      /* with flash_attention: 0 = the framework's kernel (kernel.h),
+                             * 1, 2, 3 = FlashAttention-1 (and the Triton kernels of its
+                             * time), -2, or -3 (FA3 / cuDNN: the chip's best) */
     WlRecompute recompute;
+    int recompute_mods;   /* WL_RC_* parts recomputed; 0 = what recompute says */
+    int recompute_layers; /* with full recompute: layers per stage recomputed (the rest
+                           * store everything); 0 = all */
+    int offload;          /* WL_OFFLOAD_* */
     WlPrecision precision;
     /* How the framework runs it (Megatron-Core names; defaults in step.c):
      * sequence parallelism (Korthikanti et al. 2022) shards norms and
@@ -54,6 +106,16 @@ typedef struct {
     WlSwitch tp_overlap;
     WlSwitch pp_overlap;
     WlSwitch dp_overlap;
+    /* The MoE dispatch/combine all-to-alls run under another micro-batch's
+     * compute (DeepSeek-V3's DualPipe; Megatron-Core
+     * --overlap-moe-expert-parallel-comm); WL_AUTO = off. */
+    WlSwitch ep_overlap;
+    /* The loss computed in place over the logits (Megatron's
+     * --cross-entropy-loss-fusion, flash-attn's CrossEntropyLoss that MPT
+     * uses); WL_AUTO = the framework's (fused in Megatron and XLA, PyTorch's
+     * own cross entropy otherwise). */
+    WlSwitch fused_loss;
+    WlFramework framework;
 } Workload;
 
 typedef struct {
@@ -103,6 +165,19 @@ bool workload_layer_is_moe(const Workload *w, int layer);
 int workload_layer_tensors(const Workload *w, int layer);
 /* How many layers are MoE layers (0 for a dense model). */
 int workload_moe_layer_count(const Workload *w);
+/* Attention widths: the query (and key) width of all heads, heads x
+ * head_dim, and the value width, heads x v_head_dim. */
+double workload_q_dim(const Workload *w);
+double workload_v_dim(const Workload *w);
+/* The WL_RC_* parts the policy recomputes (recompute_mods, else SELECTIVE
+ * = core attention, FULL = every part). */
+int workload_recompute_mask(const Workload *w);
+
+/* "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed" ("auto" for
+ * WL_FW_AUTO); workload_framework_parse is the inverse (false when unknown). */
+const char *workload_framework_name(WlFramework f);
+bool workload_framework_parse(const char *name, WlFramework *out);
+
 /* Bytes per element of activations and weights in compute (2 for BF16;
  * FP8 training keeps master weights and most activations in BF16, so 2). */
 double workload_act_bytes(const Workload *w);

@@ -785,6 +785,10 @@ static int screen_scenario_paras(PageState *p, bool ascii, ScenarioPara *out, ch
     size_t part = buf_len / 3;
     if (v->msg[0])
         out[n++] = (ScenarioPara){"", v->msg, STYLE_WARNING};
+    /* what the move just made did comes first: when the box is too short
+     * for everything (a hint shown at 80x24) the rest scrolls, not this */
+    if (v->last[0])
+        out[n++] = (ScenarioPara){"Last move: ", v->last, STYLE_NORMAL};
     int hc = p->lesson ? lesson_scenario_hint_count(p->lesson, p->page) : 0;
     if (v->hints > 0 && hc > 0 && v->goal != 1) {
         snprintf(bufs, 32, "Hint %d/%d: ", v->hints, hc);
@@ -812,8 +816,6 @@ static int screen_scenario_paras(PageState *p, bool ascii, ScenarioPara *out, ch
             out[n++] =
                 (ScenarioPara){"Why not: ", v->why, v->goal < 0 ? STYLE_BAD : STYLE_WARNING};
     }
-    if (v->last[0])
-        out[n++] = (ScenarioPara){"Last move: ", v->last, STYLE_NORMAL};
     if (v->met && v->goal == 1 && v->debrief[0])
         out[n++] = (ScenarioPara){"Debrief: ", v->debrief, STYLE_GOOD};
     return n;

@@ -82,7 +82,7 @@ keys Right Right Right Space Down Enter
 wait_for "Last move:"
 keys c
 wait_for "Compare: the start against now"
-wait_for "2.9x faster than now"
+wait_for "3.1x faster than now"
 keys Escape
 wait_gone "Compare: the start"
 wait_for "Last move:"

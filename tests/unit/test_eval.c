@@ -316,15 +316,24 @@ static void test_eval_derives_dp_and_gpus(void **state)
     check_usage_error(run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp", "2",
                                "--dp", "32", "--etp", "2", NULL),
                       "EP 64 x ETP 2 = 128 does not divide TP 2 x CP 1 x DP 32 = 64");
-    /* the framework switches are flags; SP is on with TP > 1 unless turned off */
+    /* the framework switches are flags; SP is on with TP > 1 unless turned
+     * off, and Megatron overlaps TP with it as NVIDIA's recipes do; eager
+     * PyTorch does not */
     rc = run_eval("--tp", "8", "--json", NULL);
     assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "\"seq_parallel\":true,\"tp_overlap\":true"));
+    rc = run_eval("--tp", "8", "--framework", "pytorch", "--json", NULL);
+    assert_int_equal(rc, 0);
     assert_non_null(strstr(out_buf, "\"seq_parallel\":true,\"tp_overlap\":false"));
-    rc = run_eval("--tp", "8", "--seq-parallel", "off", "--tp-overlap=on", "--recompute", "full",
+    rc = run_eval("--tp", "8", "--seq-parallel", "on", "--tp-overlap=on", "--recompute", "full",
                   "--json", NULL);
     assert_int_equal(rc, 0);
     assert_non_null(
-        strstr(out_buf, "\"recompute\":\"full\",\"seq_parallel\":false,\"tp_overlap\":true"));
+        strstr(out_buf, "\"recompute\":\"full\",\"seq_parallel\":true,\"tp_overlap\":true"));
+    /* Megatron-Core overlaps TP communication only with sequence parallelism */
+    rc = run_eval("--tp", "8", "--seq-parallel", "off", "--tp-overlap=on", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "\"seq_parallel\":false,\"tp_overlap\":false"));
     rc = run_eval("--tp", "1", "--seq-parallel", "on", "--json", NULL);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out_buf, "\"seq_parallel\":false")); /* nothing to shard at TP 1 */
@@ -396,7 +405,7 @@ static void test_eval_bad_flags_exit_2_with_one_line(void **state)
         {{"--system", "dgx-h1000"}, "unknown system 'dgx-h1000'"},
         {{"--model", "gpt5"}, "unknown model 'gpt5'"},
         {{"--gpu", "h300"}, "unknown GPU 'h300'"},
-        {{"--recompute", "some"}, "none, selective or full"},
+        {{"--recompute", "some"}, "none, selective, full or parts"},
         {{"--precision", "fp4"}, "bf16 or fp8"},
         {{"--format", "xml"}, "json or text"},
         {{"--zero", "4"}, "0, 1, 2 or 3"},

@@ -30,14 +30,15 @@
 static void test_hw_every_named_preset_exists(void **state)
 {
     (void)state;
-    const char *gpu_ids[] = {"a100-sxm", "h100-sxm", "h800",    "h200",  "b200",
-                             "b300",     "gb200",    "gb300",   "rubin", "mi355x",
-                             "mi455x",   "tpu-v5p",  "tpu-v6e", "tpu7x", "trn2"};
+    const char *gpu_ids[] = {"a100-sxm", "h100-sxm", "h800",   "h200",   "h100-pcie",
+                             "h100-nvl", "h20",      "b200",   "b300",   "gb200",
+                             "gb300",    "rubin",    "mi300x", "mi355x", "mi455x",
+                             "tpu-v5p",  "tpu-v6e",  "tpu7x",  "trn2"};
     const char *sys_ids[] = {
         "dgx-a100",         "dgx-h100", "hgx-h200",      "dgx-b200", "gb200-nvl72",
         "gb300-nvl72",      "tpu-v5p",  "ethernet-100g", "dgx-h800", "dgx-b300",
         "vera-rubin-nvl72", "mi355x",   "amd-helios",    "tpu-v6e",  "tpu7x",
-        "trn2-ultraserver"};
+        "trn2-ultraserver", "hgx-h20",  "pcie-h100",     "mi300x"};
     for (size_t i = 0; i < sizeof gpu_ids / sizeof gpu_ids[0]; i++) {
         const GpuSpec *g = hw_gpu_find(gpu_ids[i]);
         assert_non_null(g);
@@ -48,14 +49,14 @@ static void test_hw_every_named_preset_exists(void **state)
         assert_non_null(s);
         assert_non_null(hw_gpu_find(s->gpu_id)); /* every system names a known GPU */
     }
-    assert_int_equal(hw_gpu_count(), 15);
-    assert_int_equal(hw_system_count(), 16);
+    assert_int_equal(hw_gpu_count(), 19);
+    assert_int_equal(hw_system_count(), 19);
     assert_null(hw_gpu_find("h100"));
     assert_null(hw_gpu_find(NULL));
     assert_null(hw_system_find("DGX-H100")); /* ids are exact */
     assert_null(hw_system_at(-1));
-    assert_null(hw_system_at(16));
-    assert_null(hw_gpu_at(15));
+    assert_null(hw_system_at(19));
+    assert_null(hw_gpu_at(19));
 }
 
 static void test_hw_figures_per_direction(void **state)
@@ -142,7 +143,26 @@ static void test_hw_every_figure_is_sane(void **state)
         assert_true(s->oversub >= 1);
         assert_true(s->gpus_per_leaf >= 1);
         assert_true(strlen(s->summary) > 0 && strlen(s->summary) < 80);
+        /* the host path is slower than scale-up and holds no more than a node's DRAM */
+        assert_non_null(s->host_link);
+        assert_true(s->host_bytes_per_s > 0 && s->host_bytes_per_s < s->up_bytes_per_s);
+        assert_true(s->host_mem_bytes >= 0 && s->host_mem_bytes <= 2e12);
     }
+    /* every accelerator names an architecture the kernel model knows and has
+     * units to spread its tiles over; a board power, where given, is a
+     * plausible one (the peak is quoted at it) */
+    for (int i = 0; i < hw_gpu_count(); i++) {
+        const GpuSpec *g = hw_gpu_at(i);
+        assert_non_null(g->arch);
+        assert_true(g->sms >= 1 && g->sms <= 1024);
+        assert_true(g->tdp_w == 0 || (g->tdp_w >= 300 && g->tdp_w <= 2000));
+    }
+    /* H100 PCIe: 756.5 TF dense, 114 SMs, 350 W; H100 NVL: 94 GB at 3.9 TB/s */
+    NEAR(hw_gpu_find("h100-pcie")->bf16_flops, 756.5e12, 1e-12);
+    assert_int_equal(hw_gpu_find("h100-pcie")->sms, 114);
+    NEAR(hw_gpu_find("h100-nvl")->hbm_bytes_per_s, 3.9e12, 1e-12);
+    /* GB200: NVLink-C2C 900 GB/s bidir per Grace, 2 GPUs each: 225 GB/s per GPU each way */
+    NEAR(hw_system_find("gb200-nvl72")->host_bytes_per_s, 225e9, 1e-12);
 }
 
 /* --- agreement with assets/presets.lua ---------------------------------- */
@@ -252,6 +272,9 @@ static void test_hw_lua_gpus_agree(void **state)
         lua_num(L, g->id, "fp8_flops", g->fp8_flops);
         lua_num(L, g->id, "hbm_bytes", g->hbm_bytes);
         lua_num(L, g->id, "hbm_bytes_per_s", g->hbm_bytes_per_s);
+        lua_str(L, g->id, "arch", g->arch);
+        lua_num(L, g->id, "sms", g->sms);
+        lua_num(L, g->id, "tdp_w", g->tdp_w);
         lua_pop(L, 1);
     }
     lua_close(L);
@@ -292,6 +315,9 @@ static void test_hw_lua_systems_agree(void **state)
         lua_num(L, s->id, "gpus_per_leaf", s->gpus_per_leaf);
         lua_bool(L, s->id, "rail_optimized", s->rail_optimized);
         lua_num(L, s->id, "domain_power_w", s->domain_power_w);
+        lua_str(L, s->id, "host_link", s->host_link);
+        lua_num(L, s->id, "host_bytes_per_s", s->host_bytes_per_s);
+        lua_num(L, s->id, "host_mem_bytes", s->host_mem_bytes);
         lua_str(L, s->id, "cooling", s->cooling);
         lua_str(L, s->id, "summary", s->summary);
         lua_pop(L, 1);
@@ -320,6 +346,14 @@ static void test_hw_lua_workloads_agree(void **state)
         lua_num(L, p->id, "heads", w->heads);
         lua_num(L, p->id, "kv_heads", w->kv_heads);
         lua_num(L, p->id, "ffn", w->ffn);
+        if (w->head_dim > 0)
+            lua_num(L, p->id, "head_dim", w->head_dim);
+        if (w->v_head_dim > 0)
+            lua_num(L, p->id, "v_head_dim", w->v_head_dim);
+        if (w->kv_lora > 0) {
+            lua_num(L, p->id, "q_lora", w->q_lora);
+            lua_num(L, p->id, "kv_lora", w->kv_lora);
+        }
         lua_bool(L, p->id, "swiglu", w->swiglu);
         lua_num(L, p->id, "seq", w->seq);
         lua_num(L, p->id, "vocab", w->vocab);

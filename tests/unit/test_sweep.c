@@ -139,7 +139,7 @@ static void brute_force_compare(const Cluster *c, const Workload *w0)
                          * layers; the sweep tries the v dividing ceil(L/PP) */
                         if (v > 1 && ((w.layers + pp - 1) / pp) % v != 0)
                             continue;
-                        Mapping m = {tp, 1, pp, dp, ep, v, 1, 1};
+                        Mapping m = {tp, 1, pp, dp, ep, v, 1, 1, 0};
                         w.micro_batch = mb;
                         if (!mapping_check(&m, c, &w, NULL, 0))
                             continue;
@@ -228,7 +228,7 @@ static void test_sweep_dp_inner_placement(void **state)
     Cluster c = tl_preset("dgx-h100", 8);
     SweepEntry e;
     memset(&e, 0, sizeof e);
-    e.m = (Mapping){2, 1, 2, 2, 1, 1, 1, 1};
+    e.m = (Mapping){2, 1, 2, 2, 1, 1, 1, 1, 0};
     e.micro_batch = 1;
     e.place = SWEEP_PLACE_DP_INNER;
     Placement *p = sweep_entry_placement(&c, &e);
@@ -301,7 +301,7 @@ static void test_sweep_explain_names_tiers(void **state)
     Cluster c = tl_preset("dgx-h100", 512);
     SweepEntry e;
     memset(&e, 0, sizeof e);
-    e.m = (Mapping){8, 1, 4, 16, 1, 1, 1, 1};
+    e.m = (Mapping){8, 1, 4, 16, 1, 1, 1, 1, 0};
     e.span[DIM_TP] = (GroupSpan){8, 1, 8, 1, false};
     e.span[DIM_CP] = (GroupSpan){1, 1, 1, 1, false};
     e.span[DIM_EP] = (GroupSpan){1, 1, 1, 1, false};
@@ -326,7 +326,7 @@ static void test_sweep_explain_names_tiers(void **state)
     sweep_explain(&c, &e, buf, sizeof buf);
     CONTAINS(buf, "PP 4 and DP 16 (2 per domain) across");
     /* a single GPU */
-    e.m = (Mapping){1, 1, 1, 1, 1, 1, 1, 1};
+    e.m = (Mapping){1, 1, 1, 1, 1, 1, 1, 1, 0};
     sweep_explain(&c, &e, buf, sizeof buf);
     assert_string_equal(buf, "one GPU: no parallelism");
     assert_string_equal(sweep_explain(NULL, &e, buf, sizeof buf), "");

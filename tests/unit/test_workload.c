@@ -134,25 +134,28 @@ static void test_workload_moe_counts(void **state)
     assert_true(workload_layer_is_moe(ds, 3));
     /* Stated total wins: 671B. */
     NEAR(workload_params(ds), 671e9, 1e-12);
-    /* Derived from the shape (MLA taken as plain attention, kv = heads):
-     * attention 2*7168^2*2 = 205,520,896 per layer; MoE layer experts
-     * 3*7168*2048*(256+1) = 11,318,329,344 + router 7168*256 = 1,835,008 +
-     * norms 14,336; dense layer 3*7168*18432 = 396,361,728.
-     * 58 MoE layers: 58 x 11,525,699,584 = 668,490,575,872;
-     * 3 dense: 3 x 601,896,960 = 1,805,690,880;
-     * embeddings 2*129280*7168 + 7168 = 1,853,365,248; total 672,149,632,000,
-     * within 0.2% of the paper's 671B. */
+    /* Derived from the shape, with MLA (DeepSeek-V3 §2.1.1, §4.2): queries
+     * 7168*1536 + 1536*128*192 = 48,758,784; keys and values 7168*(512+64)
+     * + 512*128*(192-64+128) = 20,905,984; output 128*128*7168 =
+     * 117,440,512: attention 187,105,280 per layer; norms 2*7168 + 1536 +
+     * 512 = 16,384. MoE layer: experts 3*7168*2048*(256+1) =
+     * 11,318,329,344 + router 7168*256 = 1,835,008: 11,507,286,016, x 58 =
+     * 667,422,588,928; dense layer + 3*7168*18432 = 396,361,728:
+     * 583,483,392, x 3 = 1,750,450,176; embeddings 2*129280*7168 + 7168 =
+     * 1,853,365,248; total 671,026,404,352, within 0.004% of the paper's
+     * 671B (plain attention of the same width overcounted it by 0.2%). */
     Workload w = *ds;
     w.params = 0;
-    NEAR(workload_params(&w), 672149632000.0, 1e-9);
-    /* Active (top-8 + 1 shared): per MoE layer 205,520,896 + 3*7168*2048*9
-     * = 396,361,728 + 1,835,008 + 14,336 = 603,731,968 x 58 =
-     * 35,016,454,144; + dense 1,805,690,880 + embeddings 1,853,365,248 =
-     * 38,675,510,272 (paper: 37B; MLA is smaller than plain attention). */
-    NEAR(workload_active_params(ds), 38675510272.0, 1e-9);
-    /* Forward FLOPs per token of an MoE layer: 8*7168^2 = 411,041,792 +
-     * 4*4096*7168 = 117,440,512 + 2*3*7168*2048*9 = 792,723,456. */
-    assert_true(fabs(workload_layer_fwd_flops_per_token(ds, 60) - 1321205760.0) < 0.5);
+    NEAR(workload_params(&w), 671026404352.0, 1e-9);
+    /* Active (top-8 + 1 shared): per MoE layer 187,105,280 + 3*7168*2048*9
+     * = 396,361,728 + 1,835,008 + 16,384 = 585,318,400 x 58 =
+     * 33,948,467,200; + dense 1,750,450,176 + embeddings 1,853,365,248 =
+     * 37,552,282,624 (the paper's 37B). */
+    NEAR(workload_active_params(ds), 37552282624.0, 1e-9);
+    /* Forward FLOPs per token of an MoE layer: projections 2 x 187,105,280
+     * = 374,210,560; scores 2*4096*(128*192 + 128*128) = 335,544,320; MLP
+     * 2*3*7168*2048*9 = 792,723,456: 1,502,478,336. */
+    assert_true(fabs(workload_layer_fwd_flops_per_token(ds, 60) - 1502478336.0) < 0.5);
 }
 
 static void check_rejects(Workload w, const char *must_contain, int line)

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/* layer — one transformer layer's kernels on one GPU for one micro-batch:
+ * its GEMMs at their per-GPU shapes (kernel.h), attention as its own
+ * kernel, the element-wise work, the FP8 casts, the activations it keeps
+ * for backward and what recompute does again.
+ *
+ * Shapes (T = b x s/CP tokens, t = TP, d the head widths; GEMMs as
+ * [M x K] x [K x N]):
+ *   QKV    T x h  by h x (q_dim + kv_heads (d_qk + d_v)) / t
+ *          MLA: h -> q_lora -> heads d_qk / t; h -> kv_lora + 64 (not split)
+ *          -> heads (d_qk - 64 + d_v) / t (DeepSeek-V3 §2.1.1)
+ *   attention  b heads / t of s/CP queries against s keys (causal)
+ *   O      T x v_dim/t  by v_dim/t x h
+ *   MLP    T x h by h x gF/t, T x F/t by F/t x h (g = 2 gated)
+ *   MoE    router T x h by h x E; E/EP local experts as one grouped GEMM of
+ *          T_e = T k EP ETP / (E t) tokens each (x the capacity factor:
+ *          the busiest rank sets the pace), ETP-split; shared experts as a
+ *          dense MLP
+ * Backward runs each GEMM twice more (data gradient [M x N] x [N x K],
+ * weight gradient [K x M] x [M x N]) and attention's backward kernel.
+ *
+ * Element-wise work (norms, activations, residuals, rotary, dropout,
+ * softmax without FlashAttention) moves nonmatmul_bytes_per_act x the
+ * activation bytes a layer produces through HBM over forward and backward
+ * (MODEL-FACTS §9), a third of it in forward. FP8 (Transformer Engine):
+ * only the linear layers' GEMMs run in FP8; every FP8 GEMM casts its input
+ * and, in backward, its output gradient, writing an FP8 copy and a
+ * transposed one (~5 bytes moved per element with the scaling's amax pass,
+ * TE "Using FP8" [R][D]); attention and element-wise work stay BF16.
+ *
+ * Activations kept (Korthikanti et al. 2022 Table 2, 16-bit, generalised
+ * to GQA, head widths and SwiGLU): per token, replicated over TP unless
+ * sequence parallel: the layer input 2h, norm outputs 2h + 2h, the residual
+ * 2h, dropout masks 2h (GPT); split over TP: Q, K, V, the attention output,
+ * the MLP's first GEMM output and its activation; 5 a s for the scores
+ * without FlashAttention. FP8 keeps each GEMM input in FP8 (1 byte).
+ * Recompute drops the parts it redoes (workload.h's WL_RC_*), full keeps
+ * only the layer input.
+ */
+#include "model/step_work.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+    const KernelCtx *k;
+    KernelPrec lin; /* precision of the linear layers' GEMMs */
+    double in_b;    /* bytes of their inputs */
+    bool fp8;
+    double cast_bytes; /* FP8 cast traffic accumulated */
+    double flops;      /* accumulated */
+} Gemms;
+
+/* A GEMM's three passes: *f the forward, *b data and weight gradients. */
+static void gemm3(Gemms *g, double M, double N, double K, int groups, double *f, double *b)
+{
+    *f = kernel_gemm_s(g->k, M, N, K, groups, g->lin, g->in_b, 2.0);
+    /* the weight gradient accumulates into FP32 main_grad (Megatron's
+     * gradient-accumulation fusion); the idealised chip counts BF16 */
+    *b = kernel_gemm_s(g->k, M, K, N, groups, g->lin, g->in_b, 2.0) +
+         kernel_gemm_s(g->k, K, N, M, groups, g->lin, g->in_b, g->k->flat ? 2.0 : 4.0);
+    g->flops += 6.0 * M * N * K * groups;
+    if (g->fp8)
+        g->cast_bytes += 5.0 * groups * (M * K + M * N);
+}
+
+/* A GEMM outside the FP8 recipe (router, output layer): BF16. */
+static void gemm3_bf16(Gemms *g, double M, double N, double K, double *f, double *b)
+{
+    *f = kernel_gemm_s(g->k, M, N, K, 1, KERNEL_BF16, 2.0, 2.0);
+    *b = kernel_gemm_s(g->k, M, K, N, 1, KERNEL_BF16, 2.0, 2.0) +
+         kernel_gemm_s(g->k, K, N, M, 1, KERNEL_BF16, 2.0, g->k->flat ? 2.0 : 4.0);
+    g->flops += 6.0 * M * N * K;
+}
+
+/* Activation bytes per token of one layer, by what recompute can drop. */
+typedef struct {
+    double input, norm, resid, drop; /* replicated over TP (or split with SP) */
+    double qkv, core, fc1, act;      /* split over TP */
+} ActBytes;
+
+/* The query/key/value projections; fills the QKV part and slot 0. */
+static void attn_proj(const Step *S, Gemms *g, LayerCost *lc, double *bwd)
+{
+    const Workload *w = S->w;
+    double T = S->b * S->s_loc, h = S->h, t = S->t;
+    double q = workload_q_dim(w), v = workload_v_dim(w), dqk = q / w->heads, dv = v / w->heads;
+    double f = 0, b = 0, f1, b1;
+    if (w->kv_lora > 0) {
+        if (w->q_lora > 0) {
+            gemm3(g, T, w->q_lora, h, 1, &f1, &b1), f += f1, b += b1;
+            gemm3(g, T, q / t, w->q_lora, 1, &f1, &b1), f += f1, b += b1;
+        } else {
+            gemm3(g, T, q / t, h, 1, &f1, &b1), f += f1, b += b1;
+        }
+        gemm3(g, T, w->kv_lora + 64.0, h, 1, &f1, &b1), f += f1, b += b1;
+        gemm3(g, T, w->heads * (dqk - 64 + dv) / t, w->kv_lora, 1, &f1, &b1), f += f1, b += b1;
+    } else {
+        double kvh = w->kv_heads / t > 1 ? w->kv_heads / t : 1;
+        gemm3(g, T, q / t + kvh * (dqk + dv), h, 1, &f, &b);
+    }
+    lc->part_fwd_s[LP_QKV] = f;
+    lc->tp_gemm_s[0][0] = f, lc->tp_gemm_s[1][0] = b;
+    *bwd += b;
+}
+
+/* Attention itself: FlashAttention (its own kernel) or, without it, the
+ * score GEMMs at the linear rate with the softmax as element-wise work. */
+static void attn_core(const Step *S, const Gemms *g, LayerCost *lc, double *bwd)
+{
+    const Workload *w = S->w;
+    double q = workload_q_dim(w), v = workload_v_dim(w);
+    double dqk = q / w->heads, dv = v / w->heads, cp = S->m->cp;
+    double bh = S->b * w->heads / S->t, fl = 0;
+    if (w->flash_attention && !g->k->flat) {
+        /* context parallelism runs CP ring steps of s/CP keys each */
+        double f =
+            kernel_attention_s(g->k, bh * cp, S->s_loc, S->s / cp, dqk, dv, true, false, &fl) +
+            (cp - 1) * g->k->a.launch_s;
+        double b =
+            kernel_attention_s(g->k, bh * cp, S->s_loc, S->s / cp, dqk, dv, true, true, NULL) +
+            (cp - 1) * g->k->a.launch_s;
+        lc->part_fwd_s[LP_CORE] = f;
+        lc->attn_s = f + b;
+        lc->flops += 3.5 * fl;
+        *bwd += b;
+        return;
+    }
+    /* 2021-era: Q K^T and scores x V as batched GEMMs of the full square */
+    int groups = bh >= 1 ? (int)bh : 1;
+    double f = kernel_gemm_s(g->k, S->s_loc, S->s, dqk, groups, KERNEL_BF16, 2.0, 2.0) +
+               kernel_gemm_s(g->k, S->s_loc, dv, S->s, groups, KERNEL_BF16, 2.0, 2.0);
+    lc->part_fwd_s[LP_CORE] = f;
+    lc->attn_s = 3.0 * f;
+    lc->flops += 6.0 * S->s_loc * S->s * (dqk + dv) * bh;
+    *bwd += 2.0 * f;
+}
+
+/* The MLP of a dense layer or the MoE block; fills the MLP part and slots 2, 3. */
+static void mlp(const Step *S, Gemms *g, bool moe, LayerCost *lc, double *bwd)
+{
+    const Workload *w = S->w;
+    double T = S->b * S->s_loc, h = S->h, t = S->t, gf = w->swiglu ? 2.0 : 1.0;
+    double f1, b1, f2, b2, f = 0, b = 0;
+    if (!moe) {
+        double F = w->dense_ffn > 0 && workload_is_moe(w) ? w->dense_ffn : w->ffn;
+        gemm3(g, T, gf * F / t, h, 1, &f1, &b1);
+        gemm3(g, T, h, F / t, 1, &f2, &b2);
+        lc->tp_gemm_s[0][2] = f1, lc->tp_gemm_s[1][2] = b1;
+        lc->tp_gemm_s[0][3] = f2, lc->tp_gemm_s[1][3] = b2;
+        lc->part_fwd_s[LP_MLP] = f1 + f2;
+        *bwd += b1 + b2;
+        return;
+    }
+    double E = w->experts, etp = mapping_etp(S->m), local = E / S->e;
+    double cf = w->capacity_factor > 1 ? w->capacity_factor : 1.0;
+    double Te = T * w->topk * S->e * etp / (E * t) * cf;
+    gemm3_bf16(g, T / (S->sp ? t : 1), E, h, &f1, &b1); /* router */
+    f += f1, b += b1;
+    int groups = local >= 1 ? (int)local : 1;
+    gemm3(g, Te, gf * w->ffn / etp, h, groups, &f1, &b1);
+    gemm3(g, Te, h, w->ffn / etp, groups, &f2, &b2);
+    f += f1 + f2, b += b1 + b2;
+    lc->tp_gemm_s[0][2] = f1, lc->tp_gemm_s[1][2] = b1;
+    lc->tp_gemm_s[0][3] = f2, lc->tp_gemm_s[1][3] = b2;
+    if (w->shared_experts > 0) {
+        double Fs = (double)w->ffn * w->shared_experts;
+        gemm3(g, T, gf * Fs / t, h, 1, &f1, &b1);
+        gemm3(g, T, h, Fs / t, 1, &f2, &b2);
+        f += f1 + f2, b += b1 + b2;
+    }
+    lc->part_fwd_s[LP_MLP] = f;
+    *bwd += b;
+}
+
+/* Activation bytes per token by part (see the header). */
+static ActBytes layer_act(const Step *S, bool moe)
+{
+    const Workload *w = S->w;
+    double h = S->h, t = S->t, rep = S->sp ? t : 1;
+    double in = S->fp8 ? 0.5 : 1.0; /* GEMM inputs kept in FP8 */
+    double q = workload_q_dim(w), v = workload_v_dim(w), dqk = q / w->heads, dv = v / w->heads;
+    double kvh = w->kv_heads / t > 1 ? w->kv_heads / t : 1;
+    ActBytes a;
+    a.input = 2.0 * h / rep;
+    a.norm = 2.0 * (2.0 * h * in) / rep;
+    a.resid = 2.0 * h / rep;
+    a.drop = w->swiglu ? 0 : 2.0 * h / rep;
+    a.qkv = 2.0 * (q / t + kvh * (dqk + dv));
+    if (w->kv_lora > 0)
+        a.qkv += 2.0 * (w->q_lora + w->kv_lora) * in; /* the latents, inputs of the up GEMMs */
+    a.core = 2.0 * v / t * in;
+    if (!w->flash_attention)
+        a.core += 5.0 * w->heads * S->s / t; /* scores, softmax, dropout mask */
+    double F = moe ? w->ffn : (w->dense_ffn > 0 && workload_is_moe(w) ? w->dense_ffn : w->ffn);
+    double copies = moe ? (double)w->topk + w->shared_experts : 1.0;
+    /* expert tokens per local token: top-k copies over t (see mlp) */
+    a.fc1 = 2.0 * (w->swiglu ? 2.0 : 1.0) * F * copies / t;
+    a.act = 2.0 * F * in * copies / t;
+    if (moe) /* the dispatched copies of each token and their routing probabilities */
+        a.fc1 += (2.0 * h * w->topk + 4.0 * w->experts) / rep;
+    return a;
+}
+
+/* What eager PyTorch moves through HBM beyond the fused kernels, per token
+ * of one layer's forward (backward twice that), by part [D from the ops
+ * torchtitan's Llama runs; the fused kernel reads and writes each tensor
+ * once]: RMSNorm as x.float(), pow, mean, x * rsqrt, type_as, * weight: 36
+ * bytes per element against 4 (x 2 norms); rotary embedding as float,
+ * complex multiply, type_as: 20 against 4 (queries and keys); SwiGLU as
+ * silu then mul: 10 against 6 per FFN element; the attention output made
+ * contiguous again after SDPA: 4. GPT-style layers (LayerNorm, GeLU, learned
+ * positions: one aten kernel each) add only that copy. Gated models are
+ * taken to be Llama-style. */
+typedef struct {
+    double norm, act; /* bytes per token: norms, rotary and copies; the MLP activation */
+} EagerBytes;
+
+static EagerBytes eager_bytes(const Step *S, bool moe)
+{
+    EagerBytes x = {0, 0};
+    if (S->f->kern.stack != KERNEL_EAGER)
+        return x;
+    const Workload *w = S->w;
+    double t = S->t, rep = S->sp ? t : 1, q = workload_q_dim(w), v = workload_v_dim(w);
+    double kvh = w->kv_heads / t > 1 ? w->kv_heads / t : 1;
+    x.norm = 4.0 * v / t;
+    if (w->swiglu) {
+        double F = moe ? (double)w->ffn * (w->topk + w->shared_experts) : w->ffn;
+        if (!moe && w->dense_ffn > 0 && workload_is_moe(w))
+            F = w->dense_ffn;
+        x.norm += 2.0 * 32.0 * S->h / rep + 16.0 * (q / t + kvh * q / w->heads);
+        x.act = 4.0 * F / t;
+    }
+    return x;
+}
+
+/* What the recompute mask keeps of a. */
+static double kept_bytes(const ActBytes *a, int mask, bool full)
+{
+    if (full)
+        return a->input;
+    bool attn = mask & WL_RC_ATTN, mlpw = mask & WL_RC_MLP;
+    if ((mask & WL_RC_OP) && !attn && !mlpw) /* the input, attention, every other matmul */
+        return a->input + a->core + 0.5 * (a->qkv + a->fc1 + a->resid);
+    double k = a->input + a->resid + a->drop;
+    if (!(mask & WL_RC_NORM) && !attn)
+        k += 0.5 * a->norm;
+    if (!(mask & WL_RC_NORM) && !mlpw)
+        k += 0.5 * a->norm;
+    if (!attn)
+        k += a->qkv;
+    if (!attn && !(mask & WL_RC_CORE_ATTN))
+        k += a->core;
+    if (!mlpw)
+        k += a->fc1;
+    if (!mlpw && !(mask & WL_RC_MLP_ACT))
+        k += a->act;
+    return k;
+}
+
+static double act_total(const ActBytes *a)
+{
+    return a->input + a->norm + a->resid + a->drop + a->qkv + a->core + a->fc1 + a->act;
+}
+
+/* One layer of a kind. */
+static void layer_cost(const Step *S, const KernelCtx *k, bool moe, LayerCost *lc)
+{
+    const Workload *w = S->w;
+    double T = S->b * S->s_loc;
+    Gemms g = {k, S->fp8 ? KERNEL_FP8 : KERNEL_BF16, S->fp8 ? 1.0 : 2.0, S->fp8, 0, 0};
+    double bwd = 0, f, b;
+    attn_proj(S, &g, lc, &bwd);
+    attn_core(S, &g, lc, &bwd);
+    gemm3(&g, T, S->h, workload_v_dim(w) / S->t, 1, &f, &b); /* O */
+    lc->part_fwd_s[LP_OPROJ] = f;
+    lc->tp_gemm_s[0][1] = f, lc->tp_gemm_s[1][1] = b;
+    bwd += b;
+    mlp(S, &g, moe, lc, &bwd);
+    lc->gemm_s = lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_OPROJ] + lc->part_fwd_s[LP_MLP] + bwd -
+                 (lc->attn_s - lc->part_fwd_s[LP_CORE]);
+    lc->flops += g.flops;
+    /* element-wise: a third forward, two thirds backward; the activation's
+     * share and the rest (norms, residuals) apart for recompute */
+    ActBytes a = layer_act(S, moe);
+    double per_act = S->P.nonmatmul_bytes_per_act * T / 3.0;
+    EagerBytes x = eager_bytes(S, moe);
+    double e_act = kernel_stream_s(k, per_act * (a.fc1 + a.act) + T * x.act);
+    double e_all = kernel_stream_s(k, per_act * act_total(&a) + T * (x.norm + x.act));
+    double permute = 0;
+    if (moe) /* permute and un-permute: the routed copies read and written, each way */
+        permute = kernel_stream_s(k, 4.0 * T * w->topk * S->h * S->act_b / (S->sp ? S->t : 1));
+    double cast = kernel_stream_s(k, g.cast_bytes) / 3.0; /* a third in forward */
+    lc->part_fwd_s[LP_ACT] = e_act;
+    lc->part_fwd_s[LP_NORM] = e_all - e_act + cast;
+    lc->part_fwd_s[LP_MLP] += permute;
+    lc->stream_s = 3.0 * (e_all + cast) + 2.0 * permute;
+    lc->fwd_s = 0;
+    for (int i = 0; i < LP_COUNT; i++)
+        lc->fwd_s += lc->part_fwd_s[i];
+    lc->bwd_s = bwd + 2.0 * (e_all + cast) + permute;
+    int m = S->rc_mask;
+    double rc = 0;
+    if (S->full)
+        rc = lc->fwd_s;
+    else {
+        if (m & WL_RC_ATTN)
+            rc += lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_CORE] + lc->part_fwd_s[LP_OPROJ];
+        else if (m & WL_RC_CORE_ATTN)
+            rc += lc->part_fwd_s[LP_CORE];
+        if (m & WL_RC_MLP)
+            rc += lc->part_fwd_s[LP_MLP] + lc->part_fwd_s[LP_ACT];
+        else if (m & WL_RC_MLP_ACT)
+            rc += lc->part_fwd_s[LP_ACT];
+        if (m & WL_RC_NORM)
+            rc += lc->part_fwd_s[LP_NORM];
+        if ((m & WL_RC_OP) && !(m & (WL_RC_ATTN | WL_RC_MLP))) /* see kept_bytes */
+            rc =
+                lc->part_fwd_s[LP_NORM] + lc->part_fwd_s[LP_ACT] +
+                0.5 * (lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_OPROJ] + lc->part_fwd_s[LP_MLP]);
+    }
+    lc->recompute_s = rc;
+}
+
+void layer_memory(Step *S)
+{
+    double T = S->b * S->s_loc;
+    S->stored_dense = S->full_dense = S->stored_moe = S->full_moe = 0;
+    if (S->dense_in_stage > 0 || !S->moe) {
+        ActBytes a = layer_act(S, false);
+        S->full_dense = T * act_total(&a);
+        S->stored_dense = T * kept_bytes(&a, S->rc_mask, S->full);
+    }
+    if (S->moe) {
+        ActBytes a = layer_act(S, true);
+        S->full_moe = T * act_total(&a);
+        S->stored_moe = T * kept_bytes(&a, S->rc_mask, S->full);
+    }
+}
+
+void layer_compute(Step *S, StepResult *r)
+{
+    const Workload *w = S->w;
+    const KernelCtx *k = &S->f->kern;
+    memset(&S->dense, 0, sizeof S->dense);
+    memset(&S->moe_cost, 0, sizeof S->moe_cost);
+    if (S->dense_in_stage > 0)
+        layer_cost(S, k, false, &S->dense);
+    if (S->moe_in_stage > 0)
+        layer_cost(S, k, true, &S->moe_cost);
+    /* the output layer (BF16, TE keeps it out of FP8) and its loss: the fp32
+     * logits go through HBM as every other activation (MODEL-FACTS §9) */
+    double T = S->b * S->s_loc, f, b;
+    Gemms g = {k, KERNEL_BF16, 2.0, false, 0, 0};
+    gemm3_bf16(&g, T, S->V / S->t, S->h, &f, &b);
+    S->logits_s = f + b + kernel_stream_s(k, S->P.nonmatmul_bytes_per_act * S->logits);
+    double frac = S->rc_layers / S->Ls; /* layers that recompute */
+    double per_dense = S->dense.fwd_s + S->dense.bwd_s + frac * S->dense.recompute_s;
+    double per_moe = S->moe_cost.fwd_s + S->moe_cost.bwd_s + frac * S->moe_cost.recompute_s;
+    r->mb_compute_s = S->dense_in_stage * per_dense + S->moe_in_stage * per_moe + S->logits_s;
+    r->mb_flops =
+        S->dense_in_stage * S->dense.flops + S->moe_in_stage * S->moe_cost.flops + g.flops;
+    r->mb_hbm_bytes =
+        (S->dense_in_stage * S->dense.stream_s + S->moe_in_stage * S->moe_cost.stream_s) *
+        k->hbm_bps;
+    r->peak_flops = S->fp8 && S->c->gpu.fp8_flops > 0 ? S->c->gpu.fp8_flops : S->c->gpu.bf16_flops;
+    (void)w;
+}
