@@ -51,18 +51,17 @@ local box = { system = "dgx-h100", gpus = 8 }
 local box_wl = { model = "llama3-8b", batch = 64, mb = 1 }
 local box_map = { tp = 8, pp = 1, zero = 1 }
 local SLOT_W = h100.domain_power_w
-local function box_step(system, tp)
-  local ok, r = pcall(scalelab.step, { cluster = { system = system, gpus = 8 },
-    workload = box_wl, mapping = { tp = tp, pp = 1, zero = 1 } })
-  if ok and r.fits and r.cluster.power_w > 0 and r.cluster.power_w <= SLOT_W then
-    return r.step_s
-  end
-  return math.huge
-end
-local box_best = scalelab.pair_target { cost = box_step, a = scalelab.systems(),
-  b = { 1, 2, 4, 8 }, start = { "dgx-h100", 8 } }
+local box_best = scalelab.pair_target {
+  setup = function(system, tp)
+    return { cluster = { system = system, gpus = 8 }, workload = box_wl,
+             mapping = { tp = tp, pp = 1, zero = 1 } }
+  end,
+  accept = function(r) return r.cluster.power_w > 0 and r.cluster.power_w <= SLOT_W end,
+  a = scalelab.systems(), b = { 1, 2, 4, 8 }, start = { "dgx-h100", 8 } }
 local box_target = box_best.target
 local box_moves = { "system " .. box_best.a, table.unpack(scalelab.moves("tp", 8, box_best.b)) }
+local box_par = scalelab.presses { cluster = box, workload = box_wl, mapping = box_map,
+  moves = box_moves }
 local function kw(w) return string.format("%.1f kW", w / 1e3) end
 local box_start = scalelab.step { cluster = box, workload = box_wl, mapping = box_map }
 
@@ -205,7 +204,7 @@ Inside the box TP is cheap but not free: use as little of it as the
 memory allows, and more HBM per GPU allows less.
 ]], scalelab.facts(r))
       end,
-      solution = box_moves, par = #box_moves },
+      solution = box_moves, par = box_par },
 
     { kind = "predict", title = "Your estimate: one all-reduce", text = fill([[
 Llama 3 70B with TP {ar_n} on one DGX H100. One TP all-reduce sums a

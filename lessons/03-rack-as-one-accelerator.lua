@@ -222,7 +222,7 @@ The budget rules out the hungriest racks; the racks that fit it
 hold more HBM per GPU, so TP can shrink and talk less each layer.
 ]], scalelab.facts(r, { kw = kw(r.cluster.power_w), tok = tok(r.tokens_per_s) }))
       end,
-      solution = { "system gb200-nvl72", "tp 4" }, par = 2 },
+      solution = { "system gb200-nvl72", "tp 4" }, par = 4 },
 
     { kind = "text", steps = "paragraphs", title = "Summary", text = fill([[
 # What to keep

@@ -13,7 +13,8 @@
 -- come from their presets (assets/).
 -- Llama 3 405B (128 heads, 126 layers): Llama 3 Herd paper. With PP 1 the TP
 -- groups are data-parallel replicas: they meet once per step, in the gradient
--- all-reduce (Narayanan et al., SC21, §3.3).
+-- all-reduce (Narayanan et al., SC21, §3.3). An NVL72 rack is 18 compute trays
+-- of 4 GPUs (NVIDIA GB200 NVL72 documentation); a failed tray takes 4 GPUs out.
 
 local U = scalelab.units
 local fill = scalelab.fill
@@ -36,20 +37,33 @@ end
 -- The calc quiz: 1 GB from a GPU of one GB300 rack to a GPU of the other.
 local COPY_BYTES = 1e9
 
--- Scenario: Llama 3 405B on two GB300 racks with TP 16. 72 / 16 = 4.5, so one
--- TP group straddles the racks; TP 8 alone no longer fits in HBM.
-local cluster = { system = "gb300-nvl72", gpus = 144 }
-local workload = { model = "llama3-405b", batch = 144, mb = 1 }
+-- Scenario: Llama 3 405B on two GB300 racks, 128 of their 144 GPUs, TP 16 x
+-- DP 8. A compute tray of rack 0 (4 GPUs, 16-19) has failed: an NVL72 rack
+-- is 18 compute trays of 4 GPUs (NVIDIA GB200/GB300 NVL72 documentation),
+-- and operators keep running on the rest. The scheduler fills the GPUs that
+-- are up in order, so rack 0 takes 68 ranks: four TP groups and a quarter of
+-- the fifth, which then straddles the racks. Rack 1 keeps 12 GPUs free.
+local cluster = { system = "gb300-nvl72", gpus = 128, machine_gpus = 144, failed = { "16-19" } }
+local workload = { model = "llama3-405b", batch = 64, mb = 1 }
 local start_map = { tp = 16, pp = 1, zero = 1 }
+local fix = { "group tp 68 to 132" }
 local start = scalelab.step { cluster = cluster, workload = workload, mapping = start_map }
-local good = scalelab.step { cluster = cluster, workload = workload,
+local fixed = scalelab.step { cluster = cluster, workload = workload, mapping = start_map,
+  moves = fix }
+-- The other way out: smaller TP groups and pipeline stages to hold the
+-- memory. The fill skips the hole for them too.
+local resplit = scalelab.step { cluster = cluster, workload = workload,
   mapping = { tp = 8, pp = 2, zero = 1 } }
-local target_s = good.step_s * 1.03
+local target_s = math.sqrt(fixed.step_s * resplit.step_s)
+assert(fixed.step_s < target_s and resplit.step_s > target_s,
+  "re-tune: moving the group no longer beats re-splitting")
 
 local V = {
   start_step = U.format("time", start.step_s),
   start_tp = U.format("time", start.breakdown.tp_s),
   target = U.format("time", target_s),
+  resplit = U.format("time", resplit.step_s),
+  fixed_tp = U.format("time", fixed.breakdown.tp_s),
   ratio2 = string.format("%.0f", ratio2),
   a1_both = U.format("bandwidth", 2 * a1.up_bytes_per_s), a1_link = a1.up_link,
   a1_bits = U.bits(a1.out_bytes_per_s), a1_up = U.format("bandwidth", a1.up_bytes_per_s),
@@ -153,45 +167,50 @@ like with like.
       formula = V.a1_up .. " / " .. V.a1_out .. " each way = " .. V.a1_ratio .. "x" },
 
     { kind = "text", steps = "paragraphs", title = "The task: a group over the edge", text = fill([[
-# One group over the edge
-Two GB300 racks train Llama 3 405B with TP 16 (PP 1, DP 9). Ranks
-are laid out in order and 72 / 16 = 4.5, so one TP group has half
-its GPUs in each rack: its all-reduces, 4 per layer, run on the
-NICs ({out_dir} each way) instead of NVLink ({up_dir}).
+# A failed tray pushes a group over the edge
+Two GB300 racks train Llama 3 405B on 128 of their 144 GPUs: TP 16,
+DP 8. In rack 0 a compute tray (4 GPUs) has failed. The scheduler
+fills the GPUs that are still up in order, so rack 0 takes four TP
+groups and a quarter of a fifth. That group's all-reduces, 4 per
+layer, now run on the NICs ({out_dir} each way) instead of NVLink
+({up_dir}), and every other group waits for it once per step.
+Step: {start_step}.
 
-With PP 1 the TP groups are data-parallel replicas. They meet once
-per step, to reduce gradients, and then all wait for the slow one.
-Step: {start_step}. Keep every TP group in one rack, and the model
-in memory.
+Two ways out: re-split the model (smaller TP, pipeline stages to
+hold the memory), or move the stray group to where it fits whole.
+Rack 1 has 12 free GPUs. *g* picks the TP group under the cursor;
+*Enter* on a free GPU gathers it in that rack.
 ]], V) },
 
     { kind = "scenario", title = "Back inside the rack",
-      text = "One TP 16 group straddles the racks. Change the degrees so every TP " ..
-        "group stays in one rack, and the model still fits.",
+      text = "A failed tray (x) pushed one TP 16 group across the racks. Rack 1 has free "
+        .. "GPUs (.). Re-split, or move the group.",
       cluster = cluster, workload = workload, mapping = start_map,
-      allow = { "degrees" },
+      allow = { "tp groups", "degrees" },
+      predict = { at = "group", ask = "change" },
       goal = {
-        text = "No TP group across racks; fit in memory; step under " .. V.target .. ".",
+        text = "Fit in memory with a step under " .. V.target .. ".",
         target = { step_s = target_s },
         check = function(r)
-          if r.span.tp.domains > 1 then return false, "a TP group still spans both racks" end
           return scalelab.fits_under(r, target_s)
         end },
       hints = {
-        "Which TP sizes tile a 72-GPU rack with whole groups?",
-        "A smaller TP group leaves more of the model on each GPU: memory runs out.",
-        "TP 8 fits the rack; pipeline stages can take back the memory.",
+        "The goal line names the TP group that crosses the racks. Where could all 16 of its "
+          .. "GPUs sit together?",
+        "Re-splitting (TP 8 x PP 2) adds a bubble, and the fill still pushes one of its "
+          .. "groups over the hole's edge: " .. V.resplit .. ". Moving one group costs nothing.",
+        "Put the cursor on the straddling group, press g, go to a free GPU of rack 1 and press "
+          .. "Enter.",
       },
       debrief = function(r)
         return fill([[
 You finished with TP {tp} x PP {pp} x DP {dp}: {step} a step, TP time
-{tp_s} (it was {start_tp}). Every all-reduce now stays on NVLink;
-the pipeline stages hold the memory the smaller TP gave up.
-]], { tp = r.mapping.tp, pp = r.mapping.pp, dp = r.mapping.dp,
-      step = U.format("time", r.step_s), tp_s = U.format("time", r.breakdown.tp_s),
-      start_tp = V.start_tp })
+{tp_s} (it was {start_tp}). One group over the edge cost every group:
+they all meet once per step. Re-splitting would have run {resplit}.
+Where a group sits matters as much as how big it is.
+]], scalelab.facts(r, { start_tp = V.start_tp, resplit = V.resplit }))
       end,
-      solution = { "tp 8", "pp 2" }, par = 2 },
+      solution = fix, par = 2 },
 
     { kind = "quiz", title = "Reading a vendor sheet", calc = true, text = fill([[
 A slide on {h8_name} servers: "NVLink {h8_both} per GPU vs {h8_bits}

@@ -5,6 +5,9 @@
 -- from innermost to outermost: Llama 3 Herd paper §3.3.2. Link figures come from
 -- the dgx-h100 preset (assets/; NVIDIA DGX H100 user guide, ConnectX-7 NDR).
 -- Every number on screen below is computed by the model through scalelab.step.
+-- Slurm allocates GPUs (gres) from shared nodes unless a job asks for whole
+-- nodes with --exclusive: Slurm documentation, "Generic Resource (GRES)
+-- Scheduling" and sbatch(1).
 -- EP across the scale-out network: DeepSeek-V3 trained with EP 64 over
 -- InfiniBand across 8 nodes, each token sent to at most 4 nodes, with the
 -- all-to-all overlapped with compute (DualPipe): DeepSeek-V3 technical report
@@ -19,13 +22,8 @@ local fill = scalelab.fill
 local h = scalelab.system("dgx-h100")
 local cluster = { system = "dgx-h100", gpus = 64 }
 local workload = { model = "gpt3-175b", batch = 64, mb = 1 }
-local bad_map = { tp = 16, pp = 4, dp = 1 }
 local good_map = { tp = 8, pp = 8, dp = 1 }
-
-local bad = scalelab.step { cluster = cluster, workload = workload, mapping = bad_map }
 local good = scalelab.step { cluster = cluster, workload = workload, mapping = good_map }
--- The goal: within 10% of the step time of the well-mapped job.
-local target_s = good.step_s * 1.10
 
 -- Bytes per parameter of each part of the training state, read off the
 -- model: one copy of Llama 3 8B held whole by each GPU, no sharding.
@@ -41,6 +39,26 @@ local m = scalelab.model("gpt3-175b")
 local share = good_map.tp * good_map.pp
 local state_per_gpu = m.params * STATE_B / share
 
+-- Scenario: the scheduler's leftovers. Six DGX H100 servers, another job
+-- holds half of server 0 and half of server 2 (GPUs 0-3 and 16-19). A job
+-- that asked for 32 GPUs, not for whole servers, got the free ones in order
+-- (Slurm hands out GPUs of shared nodes that way unless the job asks for
+-- --exclusive nodes), so two of its four TP groups straddle servers.
+-- Degrees may change, but TP 4 does not fit Llama 3 70B in HBM: the fix
+-- is where the groups sit.
+local left = { system = "dgx-h100", gpus = 32, machine_gpus = 48, busy = { "0-3", "16-19" } }
+local left_wl = { model = "llama3-70b", batch = 64, mb = 1 }
+local left_map = { tp = 8, pp = 4, zero = 1 }
+local left_fix = { "group tp 12 to 40", "group tp 4 to 12" }
+local left_start = scalelab.step { cluster = left, workload = left_wl, mapping = left_map }
+local left_half = scalelab.step { cluster = left, workload = left_wl, mapping = left_map,
+  moves = { left_fix[1] } }
+local left_solved = scalelab.step { cluster = left, workload = left_wl, mapping = left_map,
+  moves = left_fix }
+local left_target = left_solved.step_s * 1.05
+local left_tp4 = scalelab.step { cluster = left, workload = left_wl,
+  mapping = { tp = 4, pp = 4, zero = 1 } }
+
 local V = {
   state_gpu = U.format("bytes", state_per_gpu),
   state_b = string.format("%.0f", STATE_B),
@@ -48,13 +66,15 @@ local V = {
   n = h.domain_gpus, gpus = cluster.gpus,
   up = U.format("bandwidth", h.up_bytes_per_s),
   out = U.format("bandwidth", h.out_bytes_per_s),
-  bad_step = U.format("time", bad.step_s),
   good_step = U.format("time", good.step_s),
-  target = U.format("time", target_s),
-  bad_tp = U.format("time", bad.breakdown.tp_s),
-  good_tp = U.format("time", good.breakdown.tp_s),
   good_up = U.format("bytes", good.bytes.scale_up),
   good_out = U.format("bytes", good.bytes.scale_out),
+  left_step = U.format("time", left_start.step_s),
+  left_tp = U.format("time", left_start.breakdown.tp_s),
+  left_half = U.format("time", left_half.step_s),
+  left_target = U.format("time", left_target),
+  left_tp4_mem = U.format("bytes", left_tp4.mem_per_gpu_bytes),
+  hbm = U.format("bytes", scalelab.gpu(h.gpu_id).hbm_bytes),
 }
 
 local lesson = {
@@ -119,41 +139,56 @@ Ignore activations and ZeRO.
                 { name = "the optimizer state", value = m.params * PART_B[3] / share } },
       formula = string.format("%.0fe9 x %s / 64 = ", m.params / 1e9, V.state_b) .. V.state_gpu },
 
-    { kind = "text", steps = "paragraphs", title = "The task: a misconfigured job", text = fill([[
-# Fix a misconfigured job
-GPT-3 175B is training on {gpus} GPUs in 8-GPU servers, but someone
-set tensor parallelism to 16. Every TP group straddles two
-servers, so its all-reduces cross the network at {out} per GPU
-instead of NVLink's {up}. Step time: {bad_step}.
+    { kind = "text", steps = "paragraphs", title = "The task: the scheduler's leftovers", text = fill([[
+# A good mapping, badly placed
+Llama 3 70B trains on 32 GPUs as TP 8 x PP 4: one TP group per
+server, four pipeline stages. A good mapping. But the job asked the
+scheduler for 32 GPUs, not for four whole servers, and another job
+holds half of server 0 and half of server 2.
 
-Change the degrees so tensor parallelism fits inside a server.
-Changing TP or PP resizes DP to use all {gpus} GPUs. Watch memory:
-a smaller TP group leaves more of the model on each GPU.
+So the scheduler handed out the free GPUs in order: 4 in server 0,
+8 in server 1, 4 in server 2, and so on. Two TP groups now straddle
+two servers, and their all-reduces cross the network at {out} per
+GPU instead of NVLink's {up}. Step: {left_step}.
+
+Smaller TP groups would fit the scraps, but TP 4 needs {left_tp4_mem}
+per GPU of {hbm}. The degrees are right; where the groups sit is not.
+*g* picks the TP group under the cursor, *Enter* drops it where the
+cursor is: on a free GPU it gathers there, on another group the two
+trade places.
 ]], V) },
 
-    { kind = "scenario", title = "TP across servers",
-      text = "TP 16 straddles two 8-GPU servers. Change the degrees so " ..
-        "every TP group fits in one server.",
-      cluster = cluster, workload = workload, mapping = bad_map,
-      allow = { "degrees" },
+    { kind = "scenario", title = "The scheduler's leftovers",
+      text = "Two TP groups straddle servers. Server 5 is free. Move the groups so "
+        .. "every one sits in one server.",
+      cluster = left, workload = left_wl, mapping = left_map,
+      allow = { "tp groups", "degrees" },
+      predict = { at = "group", ask = "change" },
       goal = {
-        text = "Fit in memory with a step under " .. V.target .. ".",
+        text = "Step under " .. V.left_target .. ", the model in memory.",
+        target = { step_s = left_target },
         check = function(r)
-          return scalelab.fits_under(r, target_s)
+          return scalelab.fits_under(r, left_target)
         end },
       hints = {
-        "Which parallel group is crossing between servers?",
-        "A TP group must fit in one server: TP at most " .. h.domain_gpus .. ".",
-        "TP 8 fits a server; then add pipeline stages until the model fits.",
+        "The goal line names the TP groups that cross servers. A pipeline runs at the pace of "
+          .. "its slowest stage: how many stages are slow now?",
+        "Fixing one straddling group alone changes nothing while the other still crosses. "
+          .. "Fix both, in an order that leaves room.",
+        "Server 5 (GPUs 40-47) is free: gather one straddling group there, then the other into "
+          .. "the space it left in server 1.",
       },
       debrief = function(r)
         return fill([[
-You ended at TP {tp} x PP {pp} x DP {dp}: TP time went from {bad_tp} to
-{tp_s}, the step from {bad_step} to {step}. TP now stays on NVLink;
-pipeline stages hold the memory, and only their small sends cross.
-]], scalelab.facts(r, { bad_tp = V.bad_tp, bad_step = V.bad_step }))
+Every TP group sits in one server now: TP time {tp_s} (it was
+{left_tp}), {step} a step. One group moved alone changed nothing,
+{left_half}: a pipeline waits for its slowest stage. In a real cluster,
+ask for whole servers (Slurm's --exclusive) or let a topology-aware
+scheduler place the job; the model can only be as fast as its worst
+group.
+]], scalelab.facts(r, { left_tp = V.left_tp, left_half = V.left_half }))
       end,
-      solution = { "tp 8", "pp 8" }, par = 2 },
+      solution = left_fix, par = 4 },
 
     { kind = "text", steps = "paragraphs", title = "What about EP?", text = [[
 # Experts: costly across, not forbidden

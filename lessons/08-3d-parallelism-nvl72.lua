@@ -14,6 +14,9 @@
 -- Llama 3 405B has 405 billion parameters as published (Llama 3 Herd paper).
 -- In a pipeline, every stage waits for the slowest stage at each micro-batch;
 -- DP replicas meet once per step for the gradient all-reduce (SC21 §2.2, §3.3).
+-- Schedulers that share racks between jobs hand a job the free GPUs of each
+-- (Slurm's GRES allocation; the topology/block plugin exists to keep a job on
+-- whole NVL72 blocks: Slurm documentation, "Topology Guide").
 
 local U = scalelab.units
 local fill = scalelab.fill
@@ -32,7 +35,27 @@ local good_map = { tp = 8, pp = 9, dp = 8, zero = 1 }
 local start = scalelab.step { cluster = cluster, workload = workload, mapping = start_map }
 local good = scalelab.step { cluster = cluster, workload = workload1, mapping = good_map }
 local on_servers = scalelab.step { cluster = servers, workload = workload1, mapping = good_map }
-local target_s = good.step_s * 1.05
+
+-- Scenario: three NVL72 racks; another job holds half of rack 0 (GPUs 0-35)
+-- and half of rack 1 (108-143). Llama 3 405B on 128 GPUs as TP 8 x PP 8 x
+-- DP 2 got the free GPUs in order: 36 in rack 0 (four TP groups and half a
+-- fifth), 36 in rack 1, the rest in rack 2, which keeps 16 free. The half
+-- group makes its stage slow at every micro-batch, and micro-batches of 4
+-- do not fit. Two kinds of decision: where that group sits, and the
+-- micro-batch (memory and the bubble).
+local split = { system = "gb200-nvl72", gpus = 128, machine_gpus = 216,
+                busy = { "0-35", "108-143" } }
+local split_wl = { model = "llama3-405b", batch = 128, mb = 4 }
+local split_map = { tp = 8, pp = 8, zero = 1 }
+local split_fix = { "group tp 68 to 200", "mb 2", "mb 1" }
+local split_start = scalelab.step { cluster = split, workload = split_wl, mapping = split_map }
+local split_mb1 = scalelab.step { cluster = split, workload = { model = "llama3-405b",
+  batch = 128, mb = 1 }, mapping = split_map }
+local split_solved = scalelab.step { cluster = split, workload = split_wl, mapping = split_map,
+  moves = split_fix }
+local target_s = math.sqrt(split_solved.step_s * split_mb1.step_s)
+assert(split_solved.fits and not split_start.fits and split_mb1.step_s > target_s,
+  "re-tune: the scattered job no longer needs both the move and the micro-batch")
 
 -- Bytes per parameter of each part of the training state, read off the
 -- model: one copy of Llama 3 8B held whole by each GPU, no sharding.
@@ -51,19 +74,6 @@ local META_TP, META_PP, META_GPUS = 8, 16, 16384
 local meta_share = META_TP * META_PP
 local per_gpu_state = state / meta_share
 
--- Which TP groups of 16 straddle a rack boundary (ranks in order, TP
--- innermost: GPUs 16g to 16g + 15 form group g).
-local c576 = scalelab.cluster(cluster)
-local straddle, groups = 0, cluster.gpus // start_map.tp
-for g = 0, groups - 1 do
-  local first = g * start_map.tp
-  if c576:domain_of(first) ~= c576:domain_of(first + start_map.tp - 1) then
-    straddle = straddle + 1
-  end
-end
-
-assert(straddle % start_map.dp == 0, "the straddling TP groups no longer split evenly over the pipelines")
-
 local V = {
   name = m.name, layers = m.layers,
   params = "405 billion",
@@ -73,9 +83,6 @@ local V = {
   meta_gpus = "16,384", meta_dp = META_GPUS // meta_share,
   meta_by_tp = string.format("%d", META_GPUS // META_TP):gsub("^(%d)(%d%d%d)$", "%1,%2"),
   meta_by_pp = string.format("%d", META_GPUS // META_PP):gsub("^(%d)(%d%d%d)$", "%1,%2"),
-  straddle = straddle, groups = groups,
-  per_pipe = straddle // start_map.dp == 1 and "one such stage" or
-    (straddle // start_map.dp .. " such stages"),
   start_mem = U.format("bytes", start.mem_per_gpu_bytes),
   state = U.format("bytes", state),
   hbm = U.format("bytes", gpu.hbm_bytes),
@@ -86,6 +93,10 @@ local V = {
   good_step = U.format("time", good.step_s),
   target = U.format("time", target_s),
   start_tp = U.format("time", start.breakdown.tp_s),
+  split_step = U.format("time", split_start.step_s),
+  split_tp = U.format("time", split_start.breakdown.tp_s),
+  split_mem = U.format("bytes", split_start.mem_per_gpu_bytes),
+  split_mb1 = U.format("time", split_mb1.step_s),
   good_tp = U.format("time", good.breakdown.tp_s),
   srv_step = U.format("time", on_servers.step_s),
   srv_pp = U.format("time", on_servers.breakdown.pp_s),
@@ -152,44 +163,52 @@ ZeRO.
                 { name = "the optimizer state", value = LLAMA3_405B_PARAMS * PART_B[3] / meta_share } },
       formula = "405e9 x " .. V.state_b .. " / " .. meta_share .. " = " .. V.per_gpu_state },
 
-    { kind = "text", steps = "paragraphs", title = "The task: TP 16 on NVL72", text = fill([[
-# "72 GPUs per domain, so TP 16 is safe"
-{racks} GB200 NVL72 racks ({gpus} GPUs) train {name} as TP 16 x PP 9
-x DP 4, with micro-batches of 4. The reasoning was: 16 GPUs fit
-easily in a {n}-GPU rack.
+    { kind = "text", steps = "paragraphs", title = "The task: a job across three racks", text = fill([[
+# Half a group in each rack
+Three NVL72 racks; another job holds half of rack 0 and half of
+rack 1. {name} on 128 GPUs as TP 8 x PP 8 x DP 2 got the free GPUs
+in order: 36 in rack 0, four TP groups and half of a fifth, then 36
+in rack 1, then rack 2, which keeps 16 free.
 
-But ranks are laid out in order and {n} / 16 = 4.5: at every other
-rack boundary a TP group runs into the next rack ({straddle} of the
-{groups}). Each pipeline gets {per_pipe}, slow at every
-micro-batch, and the whole pipeline waits for it. TP time:
-{start_tp}; step: {start_step}; {start_mem} per GPU.
+The half group's all-reduces cross the NICs, so its pipeline stage
+is slow at every micro-batch and the whole pipeline waits for it:
+TP time {split_tp}. And with micro-batches of 4 the activations do not
+fit: {split_mem} per GPU of {hbm}.
+
+Two kinds of decision, then: where that group sits (g, Enter), and
+how big a micro-batch is (m/M), for memory and for the bubble.
 ]], V) },
 
-    { kind = "scenario", title = "Tune the mapping",
-      text = "Some TP groups straddle two racks. Keep every TP group in one rack, " ..
-        "and keep the model in memory.",
-      cluster = cluster, workload = workload, mapping = start_map,
-      allow = { "degrees", "micro" },
+    { kind = "scenario", title = "Scattered across racks",
+      text = "Half a TP group in each of two racks, and micro-batches that do not fit. "
+        .. "Rack 2 has free GPUs.",
+      cluster = split, workload = split_wl, mapping = split_map,
+      allow = { "tp groups", "micro" },
+      predict = { at = "micro", ask = "part" },
       goal = {
-        text = "No TP group across racks; fit; step under " .. V.target .. ".",
+        text = "Fit in memory with a step under " .. V.target .. ".",
         target = { step_s = target_s },
         check = function(r)
-          if r.span.tp.domains > 1 then return false, "a TP group still spans two racks" end
           return scalelab.fits_under(r, target_s)
         end },
       hints = {
-        "Where does the time go? Look at the TP part of the bar.",
-        "A TP size that divides 72 never straddles a rack boundary.",
-        "Halving TP doubles each GPU's activations: micro-batches must shrink too.",
+        "Two problems: the goal line names the TP group that crosses racks, and the memory does "
+          .. "not fit. Which key helps each?",
+        "Smaller micro-batches hold fewer activations and shrink the bubble; alone they reach "
+          .. V.split_mb1 .. ", the crossing group still slowing every micro-batch.",
+        "Gather the straddling group in rack 2 (g, then Enter on a free GPU), and halve the "
+          .. "micro-batch until the model fits.",
       },
       debrief = function(r)
         return fill([[
-You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: TP time
-{tp_s} (from {start_tp}), step {step} (from {start_step}). TP stays in
-the rack; smaller micro-batches make room for the activations.
-]], scalelab.facts(r, { start_tp = V.start_tp, start_step = V.start_step }))
+You ended with TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: {step} a
+step, {mem} per GPU, TP {tp_s} (it was {split_tp}). Each stage is one
+TP group inside a rack; the pipeline runs at its slowest stage, so one
+stray group slowed all eight. The micro-batch fixed the memory and
+thinned the bubble ({bubble_pct} of the step now).
+]], scalelab.facts(r, { split_tp = V.split_tp }))
       end,
-      solution = { "tp 8", "mb 2", "mb 1" }, par = 3 },
+      solution = split_fix, par = 4 },
 
     { kind = "compare", title = "Racks against servers", text = fill([[
 {gpus} Blackwell GPUs, TP 8 x PP 9 x DP 8: {srv_step} on servers,

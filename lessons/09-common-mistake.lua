@@ -39,17 +39,14 @@ local dense_rack = scalelab.step { cluster = rack, workload = dense_wl, mapping 
 -- and the best system-and-EP pair, both computed here.
 local SAME_CHIPS = { ["dgx-b200"] = true, ["gb200-nvl72"] = true }
 local EPS = { 1, 2, 4, 8, 16, 32, 64, 128 }
-local function step_of(system, ep)
-  local map = { tp = 1, pp = 1, dp = 128, ep = ep, zero = 3 }
-  local ok, r = pcall(scalelab.step, { cluster = { system = system, gpus = 128 },
-    workload = moe_wl, mapping = map })
-  if ok and r.fits then return r.step_s end
-  return math.huge
-end
 -- EP as wide as one server: its all-to-all stays on NVLink.
 local start_ep = b200.domain_gpus
-local best = scalelab.pair_target { cost = step_of, a = { "dgx-b200", "gb200-nvl72" }, b = EPS,
-  start = { "dgx-b200", start_ep } }
+local best = scalelab.pair_target {
+  setup = function(system, ep)
+    return { cluster = { system = system, gpus = 128 }, workload = moe_wl,
+             mapping = { tp = 1, pp = 1, dp = 128, ep = ep, zero = 3 } }
+  end,
+  a = { "dgx-b200", "gb200-nvl72" }, b = EPS, start = { "dgx-b200", start_ep } }
 local target_s = best.target
 local scn_moves = { "system " .. best.a, table.unpack(scalelab.moves("ep", start_ep, best.b)) }
 local scn_map = { tp = 1, pp = 1, dp = 128, ep = start_ep, zero = 3 }

@@ -26,7 +26,6 @@ local rg = scalelab.gpu(nvl.gpu_id)
 local weights = m.params * 1                   -- FP8: 1 byte per parameter
 local server_mem = dgx.domain_gpus * bg.hbm_bytes
 local rack_mem = nvl.domain_gpus * rg.hbm_bytes
-local KV_ROOM = 0.7                             -- weights may fill 70% of HBM
 
 -- Floor on one token's time at tensor-parallel degree tp on a given GPU: read
 -- the weights once, all tp GPUs at once, plus one hop per all-reduce (2 per layer).
@@ -41,23 +40,33 @@ local PRED_TP = 16
 local pred_read = weights / (PRED_TP * rg.hbm_bytes_per_s)
 local pred_hops = 2 * m.layers * nvl.up_lat_s
 
--- Scenario: two racks, each partitioned to 64 GPUs (16 trays).
+-- Scenario: two racks, each partitioned to 64 GPUs (16 trays), serve the 1T
+-- model in FP8 to many users at once: 16 sequences per replica, 4,096
+-- tokens of context each. Judged by the decode step (scalelab.serve, the
+-- model's serving side): each user's time per token and all replicas'
+-- tokens per second, which pull against each other: wide TP cuts the time
+-- per token, but leaves fewer replicas.
 local DOMAIN = 64
 local cluster = { system = "gb200-nvl72", gpus = 128, domain = DOMAIN }
--- The scenario screen evaluates a training step of the same split; ZeRO-3 and
--- full recompute keep that step within HBM so its memory verdict stays quiet.
--- The goal judges serving with the floors above.
-local workload = { model = "megatron-1t", batch = 64, mb = 1, recompute = "full" }
-local start_map = { tp = 8, pp = 2, zero = 3 }
-local LATENCY_S = 5e-3                          -- goal: 200 tokens/s per user
-local REPLICAS = 4
-
-local function serving(r)
-  local tp, pp = r.mapping.tp, r.mapping.pp
-  local lat = r.span.tp.domains > 1 and nvl.out_lat_s or nvl.up_lat_s
-  return { t = token_s(tp, rg, lat), share = weights / (tp * pp),
-           replicas = r.mapping.dp, crosses = r.span.tp.domains > 1 }
+local workload = { model = "megatron-1t", batch = 64, mb = 1, precision = "fp8" }
+local LOAD = { batch = 16, context = 4096 }
+local start_map = { tp = 8, pp = 2, zero = 1 }
+local function served(map)
+  local ok, r = pcall(scalelab.serve, { cluster = cluster, workload = workload, mapping = map,
+    batch = LOAD.batch, context = LOAD.context })
+  return ok and r or nil
 end
+local start_srv = served(start_map)
+local best = served({ tp = 32, pp = 1 })
+local narrow = served({ tp = 16, pp = 1 })
+local USER_RATE = 100                           -- tokens/s for each user
+local LATENCY_S = 1 / USER_RATE
+-- The crowd's rate: between what TP 16 (fast enough for the crowd, too slow
+-- for each user) and TP 32 give, so that both goals bind.
+local CROWD = math.floor(best.tokens_per_s * 0.9 / 100) * 100
+assert(best.token_s < LATENCY_S and narrow.token_s > LATENCY_S and
+  best.tokens_per_s > CROWD and served({ tp = 32, pp = 2 }).tokens_per_s < CROWD,
+  "re-tune the serving scenario")
 
 local function ms(s) return U.format("time", s) end
 
@@ -72,7 +81,10 @@ local V = {
   bw = U.format("bandwidth", bg.hbm_bytes_per_s),
   server_read = ms(server_read), server_tok = ms(server_tok),
   up_lat = ms(nvl.up_lat_s), out_lat = ms(nvl.out_lat_s),
-  latency = ms(LATENCY_S), replicas = REPLICAS, domain = DOMAIN,
+  latency = ms(LATENCY_S), domain = DOMAIN, user_rate = USER_RATE,
+  crowd = string.format("%d", CROWD), start_token = ms(start_srv.token_s),
+  start_rate = string.format("%.0f", start_srv.tokens_per_s),
+  best_rate = string.format("%.0f", best.tokens_per_s),
   server_rate = string.format("%.0f", 1 / server_tok),
   pred_tp = PRED_TP, rbw = U.format("bandwidth", rg.hbm_bytes_per_s),
   pred_t = ms(pred_read + pred_hops),
@@ -159,37 +171,47 @@ flexible way to grow.
 ]] },
 
     { kind = "scenario", title = "Fast and plenty", text = fill([[
-Racks partitioned to {domain} GPUs serve a 1T model: each token in {latency}
-or less, at least {replicas} replicas; TP must divide {heads} heads.]], V),
+Racks split to {domain} GPUs serve the 1T model to 16 users per replica: now
+{start_token} a token. Each user needs {user_rate} tokens/s; the crowd {crowd}.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
+      serve = LOAD,
       allow = { "degrees" },
+      predict = { at = "degree", ask = "part" },
       goal = {
-        text = "Token under " .. V.latency .. " on NVLink; at least " .. REPLICAS .. " replicas.",
+        text = "Each user " .. USER_RATE .. " tokens/s or more; all replicas " .. V.crowd
+          .. " tokens/s or more.",
         target = { token_s = LATENCY_S },
         check = function(r)
-          local s = serving(r)
-          if s.share > KV_ROOM * rg.hbm_bytes then
-            return false, "the weights leave no room for the users' context"
+          local s = r.serve
+          if not s.fits then return false, "the weights and the users' KV cache do not fit" end
+          if s.tp_domains > 1 then return false, "a TP group spans two domains: every token "
+            .. "waits on the NIC" end
+          if s.token_s > LATENCY_S then
+            return false, string.format("a token takes %s: %.0f tokens/s per user", ms(s.token_s),
+              s.user_tokens_per_s)
           end
-          if s.crosses then return false, "a TP group spans two domains: every token waits on the NIC" end
-          if s.t > LATENCY_S then return false, "a token takes " .. ms(s.t) .. "; promise " .. V.latency end
-          if s.replicas < REPLICAS then
-            return false, s.replicas .. " replicas; the crowd needs " .. REPLICAS
+          if s.tokens_per_s < CROWD then
+            return false, string.format("%.0f tokens/s over %d replicas; the crowd needs %s",
+              s.tokens_per_s, s.replicas, V.crowd)
           end
           return true
         end },
       hints = {
-        "Latency: how many GPUs read the weights for one token?",
-        "PP does not speed up one token: stages run one after another.",
-        "Widest legal TP inside a domain, and no PP: more replicas too.",
+        "The bar is one token: reading the weights is most of it. How many GPUs share that read?",
+        "PP does not speed up one token: its stages run one after another. It only takes "
+          .. "GPUs that could be replicas.",
+        "The widest TP that divides " .. m.heads .. " heads inside a " .. DOMAIN .. "-GPU "
+          .. "domain, and no PP.",
       },
       debrief = function(r)
-        local s = serving(r)
+        local s = r.serve
         return fill([[
-You serve with TP {tp} x PP {pp}: {t} per token ({rate} tokens/s per
-user) and {dp} replicas. Wide TP inside the NVLink domain cut the
-time per token; dropping PP freed GPUs for more replicas.
-]], scalelab.facts(r, { t = ms(s.t), rate = string.format("%.0f", 1 / s.t) }))
+You serve with TP {tp} x PP {pp}: {t} a token ({rate} tokens/s for each
+user) from {dp} replicas, {all} tokens/s together. Wide TP inside the
+NVLink domain split the weight reads; dropping PP gave its GPUs back
+as replicas, and throughput with them.
+]], scalelab.facts(r, { t = ms(s.token_s), rate = string.format("%.0f", s.user_tokens_per_s),
+      all = string.format("%.0f", s.tokens_per_s) }))
       end,
       solution = { "tp 16", "tp 32", "pp 1" }, par = 3 },
 

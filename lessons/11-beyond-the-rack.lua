@@ -12,7 +12,13 @@
 -- "Scale-across" and Spectrum-XGS Ethernet: NVIDIA press release, August 2025.
 -- Light in fibre covers about 200 km per millisecond (about 5 us/km): physics
 -- rule of thumb (refractive index about 1.5); 1,000 km is chosen as an example.
--- The scenario's two-site link (100 Tb/s) is a premise, not a published figure.
+-- The scenario's two-site link (3.2 Tb/s) and the diagram's (100 Tb/s) are
+-- premises, not published figures. Multi-site training: Gemini 1.0 technical
+-- report (2023), §3, model parallelism inside TPUv4 SuperPods and data
+-- parallelism across SuperPods in several data centers; NVIDIA Spectrum-XGS
+-- (2025) for "scale-across". Which traffic should cross is computed here:
+-- with this link the model finds the pipeline's sends cheaper to cross; with
+-- 25.6 Tb/s over 1,000 km it finds the reduction cheaper (the debrief says so).
 -- Gradients are exchanged in FP32, 4 bytes per parameter, as Megatron-LM
 -- reduces them by default (the model's DP term does the same).
 
@@ -38,17 +44,28 @@ local function commas(n)
   return out
 end
 
--- Scenario: two TPU v5p slices of 256 chips in two buildings. Only DP should
--- cross the site link, and the pipeline must stay fed.
-local SLICE = 256
-local cluster = { system = "tpu-v5p", gpus = 2 * SLICE, domain = SLICE, sites = 2,
-                  across = "100 Tb/s" }
-local workload = { model = "megatron-1t", batch = 256, mb = 2 }
-local start_map = { tp = 8, pp = 64, dp = 1, zero = 1 }
+-- Scenario: two buildings of one campus, 10 km apart (50 us one way at
+-- 5 us/km), each with four DGX H100 servers, joined by 3.2 Tb/s (eight
+-- 400G links: a premise, not a published figure). Llama 3 70B as TP 8 x
+-- PP 2 x DP 4. The scheduler put two whole pipelines in each building, so
+-- the gradient reduction (DP) crosses the link; the alternative is to put
+-- every pipeline's first stage in one building and its second stage in the
+-- other, so that only the pipeline's small sends cross. Which is better is
+-- the link's to decide: the model says, for this thin and near link.
+local SITE_KM = 10
+local cluster = { system = "dgx-h100", gpus = 64, sites = 2, across = "3.2 Tb/s",
+                  across_lat = FIBRE_S_PER_KM * SITE_KM }
+local workload = { model = "llama3-70b", batch = 32, mb = 1 }
+local start_map = { tp = 8, pp = 2, zero = 1 }
+local fix = { "group tp 8 to 32", "group tp 24 to 48" }
 local start = scalelab.step { cluster = cluster, workload = workload, mapping = start_map }
-local solved = scalelab.step { cluster = cluster, workload = { model = "megatron-1t",
-  batch = 256, mb = 1 }, mapping = { tp = 8, pp = 32, zero = 1 } }
-local target_s = solved.step_s * 1.05
+local half = scalelab.step { cluster = cluster, workload = workload, mapping = start_map,
+  moves = { fix[1] } }
+local solved = scalelab.step { cluster = cluster, workload = workload, mapping = start_map,
+  moves = fix }
+local target_s = math.sqrt(start.step_s * solved.step_s)
+assert(solved.step_s < target_s and half.step_s > target_s,
+  "re-tune: the pipeline across the link no longer beats the reduction across it")
 local ici_dcn = tpu.up_bytes_per_s / tpu.out_bytes_per_s
 
 -- The predict page: one exchange of Megatron 1T's gradients over that link,
@@ -66,10 +83,12 @@ local function t(s) return U.format("time", s) end
 
 local V = {
   slice_max = commas(TPU_V5P_SLICE_MAX), multi = commas(MULTISLICE_MAX),
-  cubes = TPU_V5P_SLICE_MAX // 64, slice_n = SLICE,
+  cubes = TPU_V5P_SLICE_MAX // 64,
   start_step = U.format("time", start.step_s),
-  start_bubble = string.format("%.0f%%", 100 * start.breakdown.bubble_s / start.step_s),
-  target = U.format("time", target_s),
+  start_dp = U.format("time", start.breakdown.dp_s),
+  half_step = U.format("time", half.step_s),
+  target = U.format("time", target_s), site_km = SITE_KM,
+  site_lat = U.format("time", FIBRE_S_PER_KM * SITE_KM),
   ici_dcn = string.format("%.0f", ici_dcn),
   pod = commas(TPU_V5P_POD_CHIPS),
   slice = tpu.domain_gpus,
@@ -175,33 +194,53 @@ one FP32 value per parameter, {grads} in all, one direction.
       formula = V.km .. " km x 5 us + " .. V.grads .. " / " .. V.across_b .. " (" .. V.across ..
         ") = " .. V.cross },
 
+    { kind = "text", steps = "paragraphs", title = "The task: what crosses the link?", text = fill([[
+# Two buildings, one job
+Two buildings of a campus, {site_km} km apart ({site_lat} one way), each
+with four DGX H100 servers, are joined by 3.2 Tb/s. Llama 3 70B trains
+on all eight as TP 8 x PP 2 x DP 4: four pipelines of two stages.
+
+The scheduler put two whole pipelines in each building. Then the
+gradient reduction, once per step, crosses the link: {start_dp} of a
+{start_step} step. The other way: every pipeline's first stage in one
+building, its second stage in the other. Then each stage's four
+copies reduce at home, and only the pipeline's activations cross,
+a little per micro-batch.
+
+Which should cross depends on the link: how thin, how far. Try it:
+trade TP groups (one server each) between the buildings.
+]], V) },
+
     { kind = "scenario", title = "What crosses the site link?", text = fill([[
-Two 256-chip v5p slices, one per building: TP 8 x PP 64 runs the pipeline
-through both. Let only DP cross the link; keep the pipeline fed.]], V),
+Two buildings, 3.2 Tb/s between them; DP crosses the link now. Decide what
+crosses: move stages between the buildings.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
-      allow = { "degrees", "micro" },
+      allow = { "tp groups", "degrees", "micro" },
+      predict = { at = "group", ask = "change" },
       goal = {
-        text = "Only DP crosses the site link; step under " .. V.target .. ".",
+        text = "Fit in memory with a step under " .. V.target .. ".",
         target = { step_s = target_s },
         check = function(r)
-          if r.span.tp.sites > 1 then return false, "a TP group spans both sites" end
-          if r.span.pp.sites > 1 then return false, "the pipeline still runs through both sites" end
-          return scalelab.fits_under(r, target_s, string.format("the bubble is %.0f%% of it",
-            100 * r.breakdown.bubble_s / r.step_s))
+          return scalelab.fits_under(r, target_s)
         end },
       hints = {
-        "Which group spans the two sites now? Look at the pipeline.",
-        "Two model copies, one per site: then only gradients cross.",
-        "Each copy now gets half the sequences: shrink the micro-batch.",
+        "The goal line names the groups that cross the site link. Which kind do you want to "
+          .. "cross: the once-per-step gradients or the per-micro-batch activations?",
+        "One trade alone makes both kinds cross (" .. V.half_step .. "): it takes two.",
+        "Trade the second stage of the first building's pipelines with the first stage of the "
+          .. "other building's.",
       },
       debrief = function(r)
         return fill([[
-You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: each site
-holds whole pipelines, only the once-per-step gradient reduction
-crosses, and the bubble is {bubble_pct} of the {step} step.
-]], scalelab.facts(r))
+You ended at TP {tp} x PP {pp} x DP {dp}: {step} a step, DP {dp_s} (it
+was {start_dp}). On this thin, near link the small per-micro-batch
+sends cost less than the bulk reduction. Over a fat, far link (1,000
+km) the many small sends would each wait milliseconds, and the
+once-per-step reduction, reduced inside each site first, would win:
+the tiers decide, not a rule.
+]], scalelab.facts(r, { start_dp = V.start_dp }))
       end,
-      solution = { "pp 32", "mb 1" }, par = 2 },
+      solution = fix, par = 4 },
 
     { kind = "diagram", title = "Two sites", view = "fabric",
       cluster = { system = "gb300-nvl72", gpus = 288, sites = 2,

@@ -18,15 +18,19 @@
 local U = scalelab.units
 local fill = scalelab.fill
 
--- Case 1: a dense model on 8-GPU servers, set up badly (TP across servers,
--- a model that would not fit at TP 8 alone, and too few micro-batches).
+-- Case 1: a dense model on 8-GPU servers, set up badly: TP across servers,
+-- and micro-batches so large that the pipeline's bubble is a sixth of the
+-- step. Smaller micro-batches shrink the bubble but pay more, smaller
+-- all-reduces: the two decisions pull against each other.
 local c1 = { system = "dgx-h100", gpus = 128 }
 local w1 = { model = "gpt3-175b", batch = 128, mb = 4 }
 local m1 = { tp = 32, pp = 4, dp = 1, zero = 1 }
-local good1 = scalelab.step { cluster = c1, workload = { model = "gpt3-175b",
-  batch = 128, mb = 1 }, mapping = { tp = 8, pp = 8, dp = 2, zero = 1 } }
+local fix1 = { "tp 16", "tp 8", "mb 2" }
+local good1 = scalelab.step { cluster = c1, workload = w1, mapping = m1, moves = fix1 }
+local tp_only1 = scalelab.step { cluster = c1, workload = w1, mapping = m1,
+  moves = { "tp 16", "tp 8" } }
 local bad1 = scalelab.step { cluster = c1, workload = w1, mapping = m1 }
-local target1 = good1.step_s * 1.05
+local target1 = math.sqrt(good1.step_s * tp_only1.step_s)
 
 -- Compute of one case-1 step at the GPUs' dense peak: 6 x params x tokens.
 local gpt3 = scalelab.model("gpt3-175b")
@@ -46,9 +50,12 @@ local w2 = { model = "deepseek-v3", batch = 256, mb = 1, recompute = "full" }
 local c2 = { system = "gb200-nvl72", gpus = 128 }
 local START_EP = 64
 local function m2(ep) return { tp = 1, pp = 1, dp = 128, ep = ep, zero = 3 } end
+local function setup2(domain, ep)
+  return { cluster = { system = "gb200-nvl72", gpus = 128, domain = domain }, workload = w2,
+           mapping = m2(ep) }
+end
 local function step2(domain, ep)
-  local ok, r = pcall(scalelab.step, { cluster = { system = "gb200-nvl72", gpus = 128,
-    domain = domain }, workload = w2, mapping = m2(ep) })
+  local ok, r = pcall(scalelab.step, setup2(domain, ep))
   if ok and r.fits then return r.step_s end
   return math.huge
 end
@@ -56,7 +63,7 @@ local PARTITIONS, EPS = {}, { 1, 2, 4, 8, 16, 32, 64, 128 }
 for d = 1, RACK do
   if RACK % d == 0 then PARTITIONS[#PARTITIONS + 1] = d end
 end
-local best2 = scalelab.pair_target { cost = step2, a = PARTITIONS, b = EPS,
+local best2 = scalelab.pair_target { setup = setup2, a = PARTITIONS, b = EPS,
   start = { 8, START_EP } }
 local target2 = best2.target
 local moves2 = { "domain " .. best2.a, table.unpack(scalelab.moves("ep", START_EP, best2.b)) }
@@ -125,9 +132,10 @@ Training costs about 6 FLOP per parameter per token.
 
     { kind = "scenario", title = "Case 1: tune the mapping", text = fill([[
 GPT-3 175B on 16 DGX H100s, TP 32 x PP 4, micro-batches of 4: {bad1}.
-The tiers, the memory and the pipeline are all wrong: fix all three.]], V),
+TP crosses servers and the pipeline idles: fix both.]], V),
       cluster = c1, workload = w1, mapping = m1,
       allow = { "degrees", "micro" },
+      predict = { at = "micro", ask = "part" },
       goal = {
         text = "Fit in memory with a step under " .. V.target1 .. ".",
         target = { step_s = target1 },
@@ -135,18 +143,20 @@ The tiers, the memory and the pipeline are all wrong: fix all three.]], V),
           return scalelab.fits_under(r, target1)
         end },
       hints = {
-        "Find the tier problem first, then look at memory and the bubble.",
-        "TP 32 spans four servers; TP 8 alone no longer fits; mb 4 is big.",
-        "TP inside a server, enough stages to fit, then small micro-batches.",
+        "Find the tier problem first, then look at the bubble.",
+        "TP 32 spans four servers. With micro-batches of 4 each pipeline has only 8 of them "
+          .. "to fill its 4 stages.",
+        "TP inside a server, then smaller micro-batches: more of them keep the stages busy.",
       },
       debrief = function(r)
         return fill([[
 You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: {step} a
-step (from {bad1}). TP on NVLink ({h_up} each way), enough stages to
-fit, and small micro-batches to keep them busy.
+step (from {bad1}). TP on NVLink ({h_up} each way), and micro-batches
+small enough to keep the stages busy: the bubble is {bubble_pct} of the
+step, though each smaller micro-batch pays its all-reduces again.
 ]], scalelab.facts(r, { bad1 = V.bad1, h_up = V.h_up }))
       end,
-      solution = { "tp 16", "tp 8", "pp 8", "mb 2", "mb 1" }, par = 5 },
+      solution = fix1, par = 3 },
 
     { kind = "diagram", title = "Case 2: a mixture of experts", view = "fabric",
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
@@ -194,7 +204,9 @@ exchange {ep_s}. Tightly coupled work wanted scale-up: now
 {where}.
 ]], scalelab.facts(r, { where = where }))
       end,
-      solution = moves2, par = #moves2 },
+      solution = moves2,
+      par = scalelab.presses { cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },
+                               workload = w2, mapping = m2(START_EP), moves = moves2 } },
 
     { kind = "quiz", title = "Case 3: a sweep", text = [[
 A lab will fine-tune 500 separate copies of an 8B model, each

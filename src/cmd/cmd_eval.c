@@ -22,6 +22,7 @@
 #include "model/cluster.h"
 #include "model/hw.h"
 #include "model/mapping.h"
+#include "model/serve.h"
 #include "model/step.h"
 #include "model/sweep.h"
 #include "model/units.h"
@@ -85,6 +86,14 @@ static const char eval_help[] =
     "Placement: rank r on GPU r, except where TP does not divide the domain and\n"
     "balancing helps: then each TP group stays whole or is split between two\n"
     "neighbouring domains with as many GPUs on each side as can be (the table says so)\n"
+    "Serving (--serve): one decode step instead of a training step:\n"
+    "  --serve            each sequence of a batch gets its next token: the time per\n"
+    "                     token (weights and KV cache read from HBM, TP all-reduces,\n"
+    "                     the network where a group crosses a domain) and tokens/s\n"
+    "  --batch N          sequences decoded together per replica (default 1)\n"
+    "  --context N        tokens of KV cache per sequence (default: the model's seq)\n"
+    "                     TP not given: the widest that divides the heads and fits a\n"
+    "                     domain; PP 1; DP (replicas) the rest\n"
     "Output:\n"
     "  --json, --format json|text   --list (presets with their figures; with\n"
     "                     --format markdown or man: the lists the docs carry)\n";
@@ -280,6 +289,107 @@ static void print_list(FILE *out)
     }
 }
 
+/* --- serving ---------------------------------------------------------------- */
+
+/* The serving mapping: the degrees given; TP not given is the widest that
+ * divides the heads and the hidden size and fits one domain (the lowest
+ * latency that stays on the scale-up links); PP 1; DP the rest. */
+static bool serve_mapping(const FlagArgs *a, const Cluster *c, const Workload *w, Mapping *m)
+{
+    memset(m, 0, sizeof *m);
+    m->cp = m->ep = m->interleave = m->etp = 1;
+    m->pp = a->set[FLAG_PP] ? flags_int(a, FLAG_PP) : 1;
+    m->tp = a->set[FLAG_TP] ? flags_int(a, FLAG_TP) : 1;
+    for (int t = 2; !a->set[FLAG_TP] && t <= c->domain_gpus && t <= c->n_gpus / m->pp; t++)
+        if (w->heads % t == 0 && w->hidden % t == 0 && (c->n_gpus / m->pp) % t == 0)
+            m->tp = t;
+    char err[300];
+    if (a->set[FLAG_DP]) {
+        m->dp = flags_int(a, FLAG_DP);
+        return true;
+    }
+    if (!mapping_derive_dp(m, c->n_gpus, err, sizeof err)) {
+        cli_usage_error("eval: %s", err);
+        return false;
+    }
+    return true;
+}
+
+static void print_serve_json(FILE *out, const Cluster *c, const Workload *w, const Mapping *m,
+                             ServeLoad load, const ServeResult *r)
+{
+    fputs("{\"system\":", out);
+    json_string(out, c->system_id);
+    fprintf(out, ",\"gpus\":%d,\"domain_gpus\":%d", c->n_gpus, c->domain_gpus);
+    json_next_string(out, "model", w->id);
+    fprintf(out, ",\"mapping\":{\"tp\":%d,\"pp\":%d,\"dp\":%d},\"batch\":%d,\"context\":%d", m->tp,
+            m->pp, m->dp, load.batch, load.context);
+    json_next_number(out, "token_s", r->token_s);
+    json_next_number(out, "tokens_per_s", r->tokens_per_s);
+    json_next_number(out, "user_tokens_per_s", r->user_tokens_per_s);
+    fprintf(out, ",\"replicas\":%d,\"fits\":%s", r->replicas, r->fits ? "true" : "false");
+    json_next_number(out, "mem_per_gpu_bytes", r->mem_per_gpu_bytes);
+    json_next_number(out, "weight_bytes", r->weight_bytes);
+    json_next_number(out, "kv_bytes", r->kv_bytes);
+    json_next_number(out, "hbm_bytes", r->hbm_bytes);
+    fprintf(out, ",\"tp_domains\":%d", r->tp_domains);
+    json_next_string(out, "bottleneck", serve_part_name(r->bottleneck));
+    fputs(",\"parts\":{", out);
+    for (int i = 0; i < SERVE_PART_COUNT; i++) {
+        fprintf(out, "%s\"%s\":", i ? "," : "", serve_part_key((ServePart)i));
+        json_number(out, r->part_s[i]);
+    }
+    fputs("}}\n", out);
+}
+
+static void print_serve_table(FILE *out, const Cluster *c, const Workload *w, const Mapping *m,
+                              ServeLoad load, const ServeResult *r)
+{
+    char a[40], b[40], why[200];
+    const WorkloadPreset *wp = workload_preset_find(w->id);
+    fprintf(out, "Serving %s on %d x %s: TP %d x PP %d, %d replica%s, batch %d, context %d\n",
+            wp ? wp->name : "custom model", c->n_gpus, c->gpu.name, m->tp, m->pp, r->replicas,
+            r->replicas == 1 ? "" : "s", load.batch, load.context);
+    units_format(UNITS_TIME, r->token_s, true, a, sizeof a);
+    fprintf(out, "\n  time per token   %s (%.0f tokens/s per user)\n", a, r->user_tokens_per_s);
+    units_format_si(r->tokens_per_s, a, sizeof a);
+    fprintf(out, "  tokens/s         %s over all replicas\n", a);
+    units_format(UNITS_BYTES, r->mem_per_gpu_bytes, true, a, sizeof a);
+    units_format(UNITS_BYTES, r->hbm_bytes, true, b, sizeof b);
+    fprintf(out, "  memory per %-5s %s of %s: %s\n", hw_noun(&c->gpu, 0), a, b,
+            r->fits ? "fits" : "DOES NOT FIT");
+    fprintf(out, "\n  %-13s %10s %7s\n", "part", "time", "share");
+    for (int p = 0; p < SERVE_PART_COUNT; p++) {
+        units_format(UNITS_TIME, r->part_s[p], true, a, sizeof a);
+        double share = r->token_s > 0 ? 100 * r->part_s[p] / r->token_s : 0;
+        fprintf(out, "  %-13s %10s %6.1f%%\n", serve_part_name((ServePart)p), a, share);
+    }
+    fprintf(out, "\nbottleneck: %s\n", serve_bottleneck(r, why, sizeof why));
+}
+
+static int eval_serve(const FlagArgs *a, bool json)
+{
+    Cluster c;
+    Workload w;
+    SweepOptions given;
+    if (!evalflags_build("eval", a, &c, &w, &given))
+        return CLI_USAGE;
+    Mapping m;
+    if (!serve_mapping(a, &c, &w, &m))
+        return CLI_USAGE;
+    ServeLoad load = {a->set[FLAG_BATCH] ? flags_int(a, FLAG_BATCH) : 1,
+                      a->set[FLAG_CONTEXT] ? flags_int(a, FLAG_CONTEXT) : w.seq};
+    ServeResult r;
+    char err[300];
+    if (!serve_eval(&c, &w, &m, NULL, load, &r, err, sizeof err))
+        return cli_usage_error("eval: %s", err);
+    if (json)
+        print_serve_json(stdout, &c, &w, &m, load, &r);
+    else
+        print_serve_table(stdout, &c, &w, &m, load, &r);
+    return CLI_OK;
+}
+
 int cmd_eval(int argc, char **argv)
 {
     FlagArgs a;
@@ -313,6 +423,10 @@ int cmd_eval(int argc, char **argv)
         else if (a.set[FLAG_JSON])
             return cli_usage_error("eval: --json and --format text disagree");
     }
+    if (a.set[FLAG_CONTEXT] && !a.set[FLAG_SERVE])
+        return cli_usage_error("eval: --context needs --serve");
+    if (a.set[FLAG_SERVE])
+        return eval_serve(&a, json);
     Cluster c;
     Workload w;
     Mapping m;

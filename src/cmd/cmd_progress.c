@@ -70,9 +70,14 @@ static void text_lesson(FILE *out, const Progress *p, const CatalogEntry *e, con
             scn++;
             met += progress_scenario_met(p, e->id, i);
         }
-        if (k != PAGE_QUIZ && k != PAGE_PREDICT)
+        bool guess = k == PAGE_SCENARIO && lesson_scenario_guess(l, i, NULL);
+        if (k != PAGE_QUIZ && k != PAGE_PREDICT && !guess)
             continue;
         ProgressQuestion r = progress_json_question(p, e->id, i);
+        if (guess) { /* answered: nothing left to do (right counts the first try) */
+            r.tried = r.tries > 0;
+            r.right = r.tries > 0;
+        }
         q++;
         tried += r.tried;
         right += r.right;

@@ -20,13 +20,13 @@
 #include "cmd/json.h"
 #include "draw/canvas.h"
 #include "draw/charts.h"
+#include "draw/scenario_view.h"
 #include "draw/series.h"
 #include "draw/svg.h"
 #include "draw/text.h"
 #include "draw/views.h"
 #include "model/collective.h"
 #include "model/step.h"
-#include "ui/screen_play.h"
 
 #include <errno.h>
 #include <math.h>
@@ -395,30 +395,43 @@ static int render_build(const RenderOpts *o, const FlagArgs *a, Cluster *c, Work
     return CLI_OK;
 }
 
-/* The scenario screen of free play on c, w, m at w x h, as text. */
+/* The scenario screen's picture of free play on c, w, m at width x height,
+ * as text: its title, then what draw/scenario_view.c draws on the screen
+ * (the keys' footer is the terminal's). */
+#define RENDER_SCENARIO_MIN_W 80
+#define RENDER_SCENARIO_MIN_H 24
+#define RENDER_SCENARIO_MAX_W 250
+#define RENDER_SCENARIO_MAX_H 70
 static int render_scenario(const RenderOpts *o, const Cluster *c, const Workload *w,
                            const Mapping *m)
 {
-    int width = o->width ? o->width : SCREEN_MIN_W, height = o->height ? o->height : SCREEN_MIN_H;
-    if (!screen_size_ok(width, height) || width > SCREEN_MAX_W || height > SCREEN_MAX_H)
+    int width = o->width ? o->width : RENDER_SCENARIO_MIN_W;
+    int height = o->height ? o->height : RENDER_SCENARIO_MIN_H;
+    if (width < RENDER_SCENARIO_MIN_W || width > RENDER_SCENARIO_MAX_W ||
+        height < RENDER_SCENARIO_MIN_H || height > RENDER_SCENARIO_MAX_H)
         return cli_usage_error("render: the scenario screen takes --width %d to %d and "
                                "--height %d to %d",
-                               SCREEN_MIN_W, SCREEN_MAX_W, SCREEN_MIN_H, SCREEN_MAX_H);
+                               RENDER_SCENARIO_MIN_W, RENDER_SCENARIO_MAX_W, RENDER_SCENARIO_MIN_H,
+                               RENDER_SCENARIO_MAX_H);
     char err[300];
     Scenario *s = scenario_new(c, w, m, NULL, SCN_ALLOW_ALL, err, sizeof err);
     if (!s)
         return cli_usage_error("render: %s", err);
-    PlayState ps;
-    screen_play_init(&ps, s, NULL);
-    if (o->cursor >= 0)
-        ps.page.scn.cursor = o->cursor;
     Canvas *cv = canvas_new(width, height);
     canvas_set_ascii(cv, o->ascii);
-    ScreenCursor cur;
-    screen_play_draw(cv, &ps, &cur);
+    char title[300];
+    snprintf(title, sizeof title, "Free play %s %s, %d %s %s %s", o->ascii ? "-" : "—", c->name,
+             c->n_gpus, hw_noun(&c->gpu, HW_NOUN_MANY), o->ascii ? "-" : "·", w->id);
+    int top = text_title_rule(cv, title, "free play");
+    canvas_put_text_max(cv, 1, top, width - 2, "Change anything: there is no goal.", STYLE_BOLD);
+    ScenarioScreen sv = scenario_view_state(s);
+    if (o->cursor >= 0)
+        sv.cursor = o->cursor;
+    ScenarioDrawn out;
+    scenario_view_draw(cv, &sv, top + 2, height - 3, &out);
     render_print(cv, height, false);
     canvas_free(cv);
-    screen_play_fini(&ps);
+    scenario_free(s);
     return CLI_OK;
 }
 

@@ -113,6 +113,7 @@ typedef struct {
     int n_places;
     long long active_s;
     int done, started, first_try, questions, hints;
+    int predictions, predictions_first; /* of the questions: predictions before a move */
     int practice_tried, practice_first;
 } Student;
 
@@ -233,6 +234,10 @@ static void report_questions(Report *r, Student *st, Place *pl, const char *less
         if (tried && tries > 0) { /* tries 0: a version 1 file, the first try not kept */
             pl->questions++;
             pl->first_try += first;
+            if (strcmp(kind, "prediction") == 0) {
+                st->predictions++;
+                st->predictions_first += first;
+            }
             Miss *m = report_miss(r, lesson, page, title, kind);
             if (m) {
                 m->tried++;
@@ -846,6 +851,19 @@ static void report_text_scores(FILE *out, const Report *r)
         put_cell(out, w->name, 20);
         fprintf(out, " %-8d %-8d %-16s %-6d %s\n", w->done, w->started, ft, w->hints, pr);
     }
+    /* a scenario's prediction before a move, among the first tries above */
+    bool any = false;
+    for (int i = 0; i < r->n_st; i++)
+        any |= r->st[i].predictions > 0;
+    if (!any)
+        return;
+    fputs("Of them, predictions before a move, right at the first try:", out);
+    for (int i = 0; i < r->n_st; i++) {
+        fputs(i ? ", " : " ", out);
+        put_cell(out, r->st[i].name, 0);
+        fprintf(out, " %d/%d", r->st[i].predictions_first, r->st[i].predictions);
+    }
+    fputc('\n', out);
 }
 
 static void report_text_misses(FILE *out, const Report *r)
@@ -993,9 +1011,10 @@ static void report_json_student(FILE *out, const Report *r, const Student *w)
     json_next_string(out, "duplicates", w->dups);
     fprintf(out,
             ",\"last_active\":%lld,\"done\":%d,\"started\":%d,\"questions\":%d,\"first_try\":%d,"
-            "\"hints\":%d,\"practice_tried\":%d,\"practice_first_try\":%d,\"lessons\":{",
+            "\"hints\":%d,\"practice_tried\":%d,\"practice_first_try\":%d,\"predictions\":%d,"
+            "\"predictions_first_try\":%d,\"lessons\":{",
             w->active_s, w->done, w->started, w->questions, w->first_try, w->hints,
-            w->practice_tried, w->practice_first);
+            w->practice_tried, w->practice_first, w->predictions, w->predictions_first);
     for (int c = 0; c < r->n_cols; c++) {
         const Place *pl = report_place_of(w, c);
         fputs(c ? "," : "", out);

@@ -76,6 +76,8 @@ static const struct {
     [FLAG_ZERO] = {"zero", NULL, FLAG_INT, JOB},
     [FLAG_ETP] = {"etp", NULL, FLAG_INT, JOB},
     [FLAG_SHARD] = {"shard", NULL, FLAG_INT, JOB},
+    [FLAG_SERVE] = {"serve", NULL, FLAG_NO_VALUE, FLAGS_EVAL},
+    [FLAG_CONTEXT] = {"context", NULL, FLAG_INT, FLAGS_EVAL},
     [FLAG_JSON] = {"json", NULL, FLAG_NO_VALUE,
                    FLAGS_EVAL | FLAGS_SWEEP | FLAGS_PRACTICE | FLAGS_PROGRESS | FLAGS_REPORT},
     [FLAG_FORMAT] = {"format", NULL, FLAG_STRING, JOB},

@@ -77,6 +77,8 @@ typedef enum {
     FLAG_ZERO,
     FLAG_ETP,
     FLAG_SHARD,
+    FLAG_SERVE,   /* eval: a decode step of serving instead of a training step */
+    FLAG_CONTEXT, /* eval --serve: tokens of KV cache per sequence */
     /* output */
     FLAG_JSON,
     FLAG_FORMAT,

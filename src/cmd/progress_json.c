@@ -29,6 +29,18 @@ ProgressQuestion progress_json_question(const Progress *p, const char *id, int p
     return q;
 }
 
+/* A scenario's prediction before a marked move: its record's first try and
+ * tries are the prediction's ("solved" is the goal's, not this question's).
+ * It asks once: answered is all there is to do, so right is answered and
+ * first_try says whether it was right. */
+static ProgressQuestion progress_json_prediction(const Progress *p, const char *id, int page)
+{
+    ProgressQuestion q = progress_json_question(p, id, page);
+    q.tried = q.tries > 0;
+    q.right = q.tried;
+    return q;
+}
+
 static const char *progress_json_status(ProgressStatus s)
 {
     return s == PROGRESS_DONE ? "done" : s == PROGRESS_STARTED ? "started" : "new";
@@ -90,6 +102,9 @@ static void progress_json_lesson(FILE *out, const Progress *p, const char *id, c
         if (k == PAGE_QUIZ || k == PAGE_PREDICT)
             progress_json_question_put(out, nq++, i, progress_json_kind(k),
                                        lesson_page_title(l, i), progress_json_question(p, id, i));
+        else if (k == PAGE_SCENARIO && lesson_scenario_guess(l, i, NULL))
+            progress_json_question_put(out, nq++, i, "prediction", lesson_page_title(l, i),
+                                       progress_json_prediction(p, id, i));
     }
     fputs("],\"scenarios\":[", out);
     for (int i = 0; i < pages; i++)

@@ -7,8 +7,8 @@
  *    "lessons": [{"id", "title", "status": "new"|"started"|"done",
  *                 "pages", "last_page", "last_page_title", "last_page_kind",
  *                 "last_active": SECONDS, "hints",
- *                 "questions": [{"page", "kind": "quiz"|"predict", "title",
- *                                "tried", "right", "first_try", "tries"}],
+ *                 "questions": [{"page", "kind": "quiz"|"predict"|"prediction",
+ *                                "title", "tried", "right", "first_try", "tries"}],
  *                 "scenarios": [{"page", "title", "met", "hints"}]}],
  *    "practice": {"mapping"|"predict"|"bottleneck":
  *                 {"tried", "first_try", "streak"}, "level": N}}
@@ -20,7 +20,9 @@
  * handed in, and readers take them as optional. A lesson the record holds
  * but the lessons folder lacks is listed from the record alone: its title
  * is its id, pages 0 (not known), questions only those tried (kind
- * "question"), scenarios only those met or hinted.
+ * "question"), scenarios only those met or hinted. A "prediction" is a
+ * scenario page's question before a marked move; it asks once, so right
+ * means answered and first_try whether the answer was right.
  */
 #ifndef SCALELAB_CMD_PROGRESS_JSON_H
 #define SCALELAB_CMD_PROGRESS_JSON_H

@@ -24,9 +24,6 @@ static const Style part_style[STEP_PART_COUNT] = {
 };
 static const char *const part_utf8[STEP_PART_COUNT] = {"█", "▓", "▒", "░", "▄", "▀"};
 static const char *const part_ascii[STEP_PART_COUNT] = {"#", "T", "P", ".", "D", "E"};
-/* The same words as step_part_name, kept here so charts need no step code. */
-static const char *const part_name[STEP_PART_COUNT] = {"compute", "TP", "PP",
-                                                       "bubble",  "DP", "EP"};
 
 Style chart_part_style(StepPart part)
 {
@@ -49,10 +46,46 @@ static const char *chart_time(double s, bool ascii, char *buf, size_t n)
     return units_format(UNITS_TIME, s, ascii, buf, n);
 }
 
-static double chart_parts_total(const StepResult *r)
+ChartParts chart_parts_step(const StepResult *r)
+{
+    ChartParts b;
+    memset(&b, 0, sizeof b);
+    b.n = STEP_PART_COUNT;
+    b.total_s = r->step_s;
+    for (int p = 0; p < STEP_PART_COUNT; p++) {
+        b.part_s[p] = r->part_s[p];
+        b.name[p] = step_part_name((StepPart)p);
+        b.glyph[p][0] = part_utf8[p];
+        b.glyph[p][1] = part_ascii[p];
+        b.style[p] = part_style[p];
+    }
+    return b;
+}
+
+ChartParts chart_parts_serve(const ServeResult *r)
+{
+    /* weights like compute, the KV cache like the bubble's light fill, the
+     * all-reduces like TP, the network like DP: distinct glyphs in one bar */
+    static const int look[SERVE_PART_COUNT] = {STEP_COMPUTE, STEP_BUBBLE, STEP_PP, STEP_TP,
+                                               STEP_DP};
+    ChartParts b;
+    memset(&b, 0, sizeof b);
+    b.n = SERVE_PART_COUNT;
+    b.total_s = r->token_s;
+    for (int p = 0; p < SERVE_PART_COUNT; p++) {
+        b.part_s[p] = r->part_s[p];
+        b.name[p] = serve_part_name((ServePart)p);
+        b.glyph[p][0] = part_utf8[look[p]];
+        b.glyph[p][1] = part_ascii[look[p]];
+        b.style[p] = part_style[look[p]];
+    }
+    return b;
+}
+
+static double chart_parts_total(const ChartParts *r)
 {
     double t = 0;
-    for (int p = 0; p < STEP_PART_COUNT; p++)
+    for (int p = 0; p < r->n; p++)
         t += r->part_s[p] > 0 ? r->part_s[p] : 0;
     return t;
 }
@@ -60,23 +93,22 @@ static double chart_parts_total(const StepResult *r)
 /* One bar: label, time, then the segments scaled so that `scale` seconds
  * fill bar_w columns. */
 static void chart_bar_row(Canvas *c, int x, int y, int label_w, int bar_w, const char *label,
-                          const StepResult *r, double scale, bool ascii)
+                          const ChartParts *r, double scale, bool ascii)
 {
     char t[32], head[64];
-    snprintf(head, sizeof head, "%s%s", label, chart_time(r->step_s, ascii, t, sizeof t));
+    snprintf(head, sizeof head, "%s%s", label, chart_time(r->total_s, ascii, t, sizeof t));
     canvas_put_text_max(c, x, y, label_w - 1, head, STYLE_BOLD);
     if (!(scale > 0))
         return;
     double cum = 0;
     int prev = 0;
-    for (int p = 0; p < STEP_PART_COUNT; p++) {
+    for (int p = 0; p < r->n; p++) {
         double v = r->part_s[p] > 0 ? r->part_s[p] : 0;
         cum += v;
         int end = (int)lround(cum / scale * bar_w);
         if (end > bar_w)
             end = bar_w;
-        canvas_fill(c, x + label_w + prev, y, end - prev, 1, chart_part_glyph((StepPart)p, ascii),
-                    chart_part_style((StepPart)p));
+        canvas_fill(c, x + label_w + prev, y, end - prev, 1, r->glyph[p][ascii], r->style[p]);
         prev = end;
     }
 }
@@ -97,8 +129,88 @@ const char *chart_target_glyph(bool ascii)
     return ascii ? "|" : "┃";
 }
 
-static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult *r,
-                               const StepResult *ref, double target_s)
+/* Legend: glyph, name, time; parts that take no time are left out (the
+ * first is always listed), then the goal's mark. Wraps onto more rows.
+ * Returns the rows used. */
+/* The legend's items (the parts shown, then the goal's mark) into items;
+ * returns how many. */
+static int chart_legend_items(const ChartParts *r, const ChartParts *ref, double target_s,
+                              bool target, bool ascii, char items[][96], int *part)
+{
+    int n = 0;
+    char t[32];
+    for (int p = 0; p < r->n; p++) {
+        if (p != 0 && !(r->part_s[p] > 0) && !(ref && ref->part_s[p] > 0))
+            continue;
+        snprintf(items[n], 96, "%s %s %s", r->glyph[p][ascii], r->name[p],
+                 chart_time(r->part_s[p], ascii, t, sizeof t));
+        part[n++] = p;
+    }
+    if (target) {
+        snprintf(items[n], 96, "%s goal %s", chart_target_glyph(ascii),
+                 chart_time(target_s, ascii, t, sizeof t));
+        part[n++] = -1;
+    }
+    return n;
+}
+
+/* Items two spaces apart, one when that keeps them on one row; wraps. */
+static int chart_legend(Canvas *c, int x, int y, int w, const ChartParts *r, const ChartParts *ref,
+                        double target_s, bool target, bool ascii)
+{
+    char items[CHART_PARTS_MAX + 1][96];
+    int part[CHART_PARTS_MAX + 1];
+    int n = chart_legend_items(r, ref, target_s, target, ascii, items, part);
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += utf8_width(items[i]) + (i ? 2 : 0);
+    int gap = total > w && total - (n - 1) <= w ? 1 : 2;
+    int col = 0, lrow = 0;
+    for (int i = 0; i < n; i++) {
+        int iw = utf8_width(items[i]);
+        if (col > 0 && col + iw > w) {
+            col = 0;
+            lrow++;
+        }
+        if (part[i] < 0) {
+            canvas_put_text_max(c, x + col, y + lrow, w - col, items[i], STYLE_WARNING);
+            break;
+        }
+        int p = part[i];
+        canvas_put_glyph(c, x + col, y + lrow, r->glyph[p][ascii], r->style[p]);
+        canvas_put_text_max(c, x + col + 1, y + lrow, w - col - 1,
+                            items[i] + strlen(r->glyph[p][ascii]), STYLE_LABEL);
+        col += iw + gap;
+    }
+    return lrow + 1;
+}
+
+/* "+0.42 s (+35%) against the start: slower." When judge is false (the goal
+ * is met, or the start was no fair comparison) the change is told without a
+ * verdict. */
+static void chart_change(Canvas *c, int x, int y, int w, const ChartParts *r,
+                         const ChartParts *ref, bool judge, bool ascii)
+{
+    double d = r->total_s - ref->total_s;
+    double pct = 100 * d / ref->total_s;
+    char t[32], line[160];
+    chart_time(fabs(d), ascii, t, sizeof t);
+    Style st = STYLE_NORMAL;
+    if (fabs(pct) < 0.5) {
+        snprintf(line, sizeof line, "Same as the start (%s%s).", d < 0 ? "-" : "+", t);
+    } else if (!judge) {
+        snprintf(line, sizeof line, "%s%s (%+.0f%%) against the start.", d < 0 ? "-" : "+", t,
+                 pct);
+    } else {
+        snprintf(line, sizeof line, "%s%s (%+.0f%%) against the start: %s.", d < 0 ? "-" : "+", t,
+                 pct, d < 0 ? "faster" : "slower");
+        st = d < 0 ? STYLE_GOOD : STYLE_BAD;
+    }
+    canvas_put_text_max(c, x, y, w, line, st);
+}
+
+int chart_parts_bar(Canvas *c, int x, int y, int w, const ChartParts *r, const ChartParts *ref,
+                    double target_s, int flags)
 {
     if (!c || !r || w <= 0)
         return 0;
@@ -107,8 +219,7 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
     if (label_w > w / 3)
         label_w = w / 3;
     int bar_w = w - label_w;
-    double total = chart_parts_total(r);
-    double scale = total;
+    double scale = chart_parts_total(r);
     if (ref && chart_parts_total(ref) > scale)
         scale = chart_parts_total(ref);
     bool target = target_s > 0 && isfinite(target_s) && bar_w > 1;
@@ -120,55 +231,21 @@ static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult 
         chart_bar_row(c, x, y + row++, label_w, bar_w, "start ", ref, scale, ascii);
     if (target && scale > 0)
         chart_target_mark(c, x + label_w, y, row, bar_w, target_s, scale, ascii);
-    /* Legend: glyph, name, time; parts that take no time are left out
-     * (compute is always listed), then the goal's mark. Wraps onto a
-     * second row. */
-    int col = 0, lrow = 0;
-    for (int p = 0; p < STEP_PART_COUNT; p++) {
-        if (p != STEP_COMPUTE && !(r->part_s[p] > 0) && !(ref && ref->part_s[p] > 0))
-            continue;
-        char t[32], item[96];
-        snprintf(item, sizeof item, "%s %s %s", chart_part_glyph((StepPart)p, ascii), part_name[p],
-                 chart_time(r->part_s[p], ascii, t, sizeof t));
-        int iw = utf8_width(item);
-        if (col > 0 && col + iw > w) {
-            col = 0;
-            lrow++;
-        }
-        canvas_put_glyph(c, x + col, y + row + lrow, chart_part_glyph((StepPart)p, ascii),
-                         chart_part_style((StepPart)p));
-        canvas_put_text_max(c, x + col + 1, y + row + lrow, w - col - 1,
-                            item + strlen(chart_part_glyph((StepPart)p, ascii)), STYLE_LABEL);
-        col += iw + 2;
-    }
-    if (target) {
-        char t[32], item[96];
-        snprintf(item, sizeof item, "%s goal %s", chart_target_glyph(ascii),
-                 chart_time(target_s, ascii, t, sizeof t));
-        int iw = utf8_width(item);
-        if (col > 0 && col + iw > w) {
-            col = 0;
-            lrow++;
-        }
-        canvas_put_text_max(c, x + col, y + row + lrow, w - col, item, STYLE_WARNING);
-    }
-    row += lrow + 1;
-    if (ref && ref->step_s > 0) {
-        double d = r->step_s - ref->step_s;
-        double pct = 100 * d / ref->step_s;
-        char t[32], line[160];
-        chart_time(fabs(d), ascii, t, sizeof t);
-        Style st = STYLE_NORMAL;
-        if (fabs(pct) < 0.5)
-            snprintf(line, sizeof line, "Same as the start (%s%s).", d < 0 ? "-" : "+", t);
-        else {
-            snprintf(line, sizeof line, "%s%s (%+.0f%%) against the start: %s.", d < 0 ? "-" : "+",
-                     t, pct, d < 0 ? "faster" : "slower");
-            st = d < 0 ? STYLE_GOOD : STYLE_BAD;
-        }
-        canvas_put_text_max(c, x, y + row++, w, line, st);
-    }
+    row += chart_legend(c, x, y + row, w, r, ref, target_s, target, ascii);
+    if (ref && ref->total_s > 0 && !(flags & CHART_NO_CHANGE))
+        chart_change(c, x, y + row++, w, r, ref, flags & CHART_JUDGE, ascii);
     return row;
+}
+
+static int chart_step_bar_with(Canvas *c, int x, int y, int w, const StepResult *r,
+                               const StepResult *ref, double target_s)
+{
+    if (!r)
+        return 0;
+    ChartParts now = chart_parts_step(r), start;
+    if (ref)
+        start = chart_parts_step(ref);
+    return chart_parts_bar(c, x, y, w, &now, ref ? &start : NULL, target_s, CHART_JUDGE);
 }
 
 int chart_step_bar(Canvas *c, int x, int y, int w, const StepResult *r, const StepResult *ref)
@@ -293,9 +370,10 @@ char *chart_step_bar_describe(const StepResult *r, const StepResult *ref, bool a
     if (ref)
         strbuf_add(&b, "   At the start");
     strbuf_add(&b, "\n");
-    double total = chart_parts_total(r);
+    ChartParts parts = chart_parts_step(r);
+    double total = chart_parts_total(&parts);
     for (int p = 0; p < STEP_PART_COUNT; p++) {
-        strbuf_addf(&b, "%-10s %-11s %4.0f%%", part_name[p],
+        strbuf_addf(&b, "%-10s %-11s %4.0f%%", step_part_name((StepPart)p),
                     chart_time(r->part_s[p], ascii, t, sizeof t),
                     total > 0 ? 100 * r->part_s[p] / total : 0);
         if (ref)

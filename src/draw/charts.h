@@ -16,6 +16,7 @@
 #define SCALELAB_DRAW_CHARTS_H
 
 #include "draw/canvas.h"
+#include "model/serve.h"
 #include "model/step.h"
 #include "model/sweep.h"
 #include "model/units.h"
@@ -24,6 +25,28 @@
 /* The style and fill glyph of each step part (same order as StepPart). */
 Style chart_part_style(StepPart part);
 const char *chart_part_glyph(StepPart part, bool ascii);
+
+/* A stacked bar's parts: the training step's (chart_parts_step) or the
+ * parts of a served token (chart_parts_serve), each with its name, fill
+ * glyph (UTF-8, ASCII) and style, and the bar's total. */
+#define CHART_PARTS_MAX 8
+typedef struct {
+    int n;
+    double total_s;
+    double part_s[CHART_PARTS_MAX];
+    const char *name[CHART_PARTS_MAX];
+    const char *glyph[CHART_PARTS_MAX][2]; /* [0] UTF-8, [1] ASCII */
+    Style style[CHART_PARTS_MAX];
+} ChartParts;
+ChartParts chart_parts_step(const StepResult *r);
+ChartParts chart_parts_serve(const ServeResult *r);
+/* The bar of any parts (as chart_step_bar_target). Flags: CHART_JUDGE tells
+ * the change against the start as "faster" or "slower" (without it, no
+ * verdict: a goal that is met is never called slower); CHART_NO_CHANGE
+ * leaves the change line out (the two bars carry their times). */
+enum { CHART_JUDGE = 1, CHART_NO_CHANGE = 2 };
+int chart_parts_bar(Canvas *c, int x, int y, int w, const ChartParts *r, const ChartParts *ref,
+                    double target_s, int flags);
 
 /* Draws the bar at (x, y), w columns wide. Returns the rows used (the bar,
  * its legend and the delta line; 3 to 5 rows depending on w). r NULL: draws

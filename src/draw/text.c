@@ -286,3 +286,68 @@ int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, 
     }
     return L.line;
 }
+
+/* --- inline markup in running text -------------------------------------- */
+
+/* s as one paragraph of running text: single newlines become spaces, a
+ * blank line stays a line break, inline markup is flattened into styles. */
+static char *inline_flatten(const char *s, Style st, unsigned char **styles)
+{
+    StrBuf joined = {0};
+    for (const char *p = s; *p; p++) {
+        if (*p != '\n') {
+            strbuf_addc(&joined, *p);
+            continue;
+        }
+        size_t sp = 1;
+        while (p[sp] == ' ' || p[sp] == '\t')
+            sp++;
+        if (p[sp] == '\n') { /* a blank line: keep one break */
+            strbuf_addc(&joined, '\n');
+            p += sp;
+        } else if (p[sp] != '\0') {
+            strbuf_addc(&joined, ' ');
+        }
+    }
+    char *text = strbuf_take(&joined);
+    StrBuf b = {0};
+    *styles = flatten_inline(text, strlen(text), st, &b);
+    free(text);
+    return strbuf_take(&b);
+}
+
+int text_draw_inline(Canvas *c, int x, int y, int w, int h, const char *s, Style st)
+{
+    if (!s)
+        return 0;
+    unsigned char *styles;
+    char *plain = inline_flatten(s, st, &styles);
+    int n = 0;
+    size_t off = 0, len = strlen(plain);
+    do {
+        size_t next, line = text_wrap_line(plain + off, w, &next);
+        if (c && n < h)
+            draw_styled(c, x, y + n, plain + off, line, styles + off, st);
+        off += next;
+        n++;
+    } while (off < len);
+    free(plain);
+    free(styles);
+    return n;
+}
+
+int text_inline_count(const char *s, int w)
+{
+    return text_draw_inline(NULL, 0, 0, w, 0, s, STYLE_NORMAL);
+}
+
+int text_title_rule(Canvas *c, const char *title, const char *right)
+{
+    int w = canvas_width(c);
+    int rw = right ? utf8_width(right) : 0;
+    canvas_put_text_max(c, 1, 0, w - rw - 3, title, STYLE_HEADING);
+    if (right)
+        canvas_put_text(c, w - rw - 1, 0, right, STYLE_DIM);
+    canvas_hline(c, 0, 1, w, LINE_LIGHT, STYLE_FRAME);
+    return 2;
+}

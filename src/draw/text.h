@@ -37,4 +37,16 @@ int text_draw_wrapped(Canvas *c, int x, int y, int w, int h, const char *s, Styl
  * caller can scroll. On an ASCII canvas bullets draw as '-' instead of '•'. */
 int text_draw_markup(Canvas *c, int x, int y, int w, int h, const char *markup, int scroll);
 
+/* Running text with inline markup (*emphasis*, `code`), as a page's
+ * paragraph: single newlines join lines, a blank line breaks one, the
+ * markers are not drawn. Draws into the w x h box at (x, y) (c NULL: only
+ * counts) and returns the lines the whole text needs. text_inline_count
+ * counts without drawing. */
+int text_draw_inline(Canvas *c, int x, int y, int w, int h, const char *s, Style st);
+int text_inline_count(const char *s, int w);
+
+/* A screen's title on row 0 (right right-aligned, may be NULL) and a rule on
+ * row 1; returns the first free row (2). */
+int text_title_rule(Canvas *c, const char *title, const char *right);
+
 #endif

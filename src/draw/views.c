@@ -60,14 +60,21 @@ static int view_domain_size(const Cluster *c)
     return c->domain_gpus < c->n_gpus ? c->domain_gpus : c->n_gpus;
 }
 
-/* The rank on a GPU, or -1. */
+/* The rank on a GPU, or -1 (a free, failed or busy GPU, or none). Without
+ * a placement, ranks fill the usable GPUs in order, as the scheduler does. */
 static int view_rank_on(const ViewInput *in, int gpu)
 {
-    if (gpu < 0 || gpu >= in->cluster->n_gpus)
+    const Cluster *c = in->cluster;
+    if (gpu < 0 || gpu >= cluster_machine_gpus(c))
         return -1;
-    if (!in->placement)
-        return gpu;
-    return placement_rank_on(in->placement, gpu);
+    if (in->placement)
+        return placement_rank_on(in->placement, gpu);
+    if (cluster_gpu_state(c, gpu) != CLUSTER_GPU_UP)
+        return -1;
+    int rank = gpu;
+    for (int i = 0; i < c->n_down && c->down[i].first < gpu; i++)
+        rank -= c->down[i].count;
+    return rank < c->n_gpus ? rank : -1;
 }
 
 /* Group id of the GPU's rank along colour_by, -1 without a mapping. */
@@ -83,8 +90,12 @@ static int view_group_of(const ViewInput *in, int gpu)
 
 char view_gpu_letter(const ViewInput *in, int gpu)
 {
-    if (!in || !in->cluster || gpu < 0 || gpu >= in->cluster->n_gpus)
+    if (!in || !in->cluster || gpu < 0 || gpu >= cluster_machine_gpus(in->cluster))
         return '.';
+    if (view_rank_on(in, gpu) < 0) { /* runs no rank: why */
+        ClusterGpuState st = cluster_gpu_state(in->cluster, gpu);
+        return st == CLUSTER_GPU_FAILED ? 'x' : st == CLUSTER_GPU_BUSY ? '#' : '.';
+    }
     int g = view_group_of(in, gpu);
     if (g < 0)
         return 'G';
@@ -95,8 +106,8 @@ static Style view_gpu_style(const ViewInput *in, int gpu)
 {
     if (gpu == in->cursor_gpu)
         return STYLE_CURSOR;
-    if (gpu < 0 || gpu >= in->cluster->n_gpus)
-        return STYLE_DIM;
+    if (view_rank_on(in, gpu) < 0)
+        return cluster_gpu_state(in->cluster, gpu) == CLUSTER_GPU_FAILED ? STYLE_BAD : STYLE_DIM;
     int g = view_group_of(in, gpu);
     if (g >= 0 && g == in->cursor_group)
         return STYLE_SELECTED;
@@ -108,9 +119,7 @@ static Style view_gpu_style(const ViewInput *in, int gpu)
 static void view_put_gpu(Canvas *cv, int x, int y, const ViewInput *in, int gpu)
 {
     char s[2] = {view_gpu_letter(in, gpu), '\0'};
-    if (gpu >= in->cluster->n_gpus)
-        s[0] = '.';
-    else if (in->cursor_group >= 0 && view_group_of(in, gpu) == in->cursor_group)
+    if (in->cursor_group >= 0 && view_group_of(in, gpu) == in->cursor_group)
         s[0] = (char)(s[0] - 'A' + 'a'); /* selected without colour: lower case */
     canvas_put_text(cv, x, y, s, view_gpu_style(in, gpu));
 }
@@ -309,7 +318,7 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
                  mapping_dim_name(in->colour_by), 'A' + in->cursor_group % 26);
         view_text(cv, x, y++, w, buf, STYLE_SELECTED);
     }
-    if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
+    if (in->cursor_gpu >= 0 && in->cursor_gpu < cluster_machine_gpus(c)) {
         int g = in->cursor_gpu;
         snprintf(buf, sizeof buf, "%s cursor: %s %d, %s %d, leaf %d", a ? "^" : "▲",
                  hw_noun(&c->gpu, HW_NOUN_CAP), g, noun, cluster_domain_of(c, g) + 1,
@@ -370,7 +379,7 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
     const Cluster *c = in->cluster;
     bool a = canvas_is_ascii(cv);
     int n = c->domain_gpus;
-    int first = dom * c->domain_gpus;
+    int first = cluster_domain_first(c, dom);
     int top = (n + 1) / 2, pitch = 7, bx = 2;
     char buf[1024];
     const SystemSpec *sys = hw_system_find(c->system_id);
@@ -395,8 +404,10 @@ static int view_rack_server(Canvas *cv, int w, int h, const ViewInput *in, int d
         if (in->cursor_group >= 0 && view_group_of(in, gpu) == in->cursor_group)
             letter = (char)(letter - 'A' + 'a');
         snprintf(label, sizeof label, "%c%d", letter, i);
-        if (gpu >= c->n_gpus)
+        if (gpu >= cluster_machine_gpus(c))
             snprintf(label, sizeof label, "--");
+        else if (view_rank_on(in, gpu) < 0)
+            snprintf(label, sizeof label, "%c%c", letter, letter);
         bool cur = gpu == in->cursor_gpu;
         if (cur)
             canvas_put_text(cv, x + 1, gy + 1, ">", STYLE_CURSOR);
@@ -492,7 +503,7 @@ static int view_rack_nvl(Canvas *cv, int w, int h, const ViewInput *in, int dom)
     int rows = left > sw_trays ? left : sw_trays;
     if (right > rows)
         rows = right;
-    int first = dom * c->domain_gpus;
+    int first = cluster_domain_first(c, dom);
     char buf[1024];
     snprintf(buf, sizeof buf, "one rack = one NVLink domain of %d %s %s", n, a ? "x" : "×",
              c->gpu.name);
@@ -683,7 +694,7 @@ static int view_rack_torus(Canvas *cv, int w, int h, const ViewInput *in, int do
     int grid_rows = d[1];
     if (lh > rows_fit)
         grid_rows = rows_fit >= 3 ? (rows_fit - 1) / 2 : 1;
-    int first = dom * c->domain_gpus, y0 = 3;
+    int first = cluster_domain_first(c, dom), y0 = 3;
     for (int z = 0; z < shown; z++) {
         int x0 = z * (lw + gap);
         snprintf(buf, sizeof buf, "z=%d", z);
@@ -799,7 +810,7 @@ static void view_draw_domain(Canvas *cv, int x, int y, const DomainShape *s, int
     snprintf(num, sizeof num, "%d", dom + 1);
     if ((int)strlen(num) <= s->box_w - 4)
         canvas_put_text(cv, x + 1, y, num, STYLE_DIM);
-    int first = dom * c->domain_gpus;
+    int first = cluster_domain_first(c, dom);
     int n = c->domain_gpus;
     for (int i = 0; i < s->cols * s->rows && i < n; i++) {
         int gx = x + 1 + i % s->cols, gy = y + 1 + i / s->cols;
@@ -875,8 +886,8 @@ typedef struct {
 /* The leaves GPUs [g0, g1] hang from. */
 static void view_leaf_range(const Cluster *c, int g0, int g1, int *lo, int *hi)
 {
-    if (g1 >= c->n_gpus)
-        g1 = c->n_gpus - 1;
+    if (g1 >= cluster_machine_gpus(c))
+        g1 = cluster_machine_gpus(c) - 1;
     *lo = cluster_leaf_of(c, g0);
     *hi = cluster_leaf_of(c, g1);
     if (*lo < 0 || *lo > *hi)
@@ -935,7 +946,7 @@ static void view_fabric_domains(Canvas *cv, int x0, int y_dom, int w, const View
     for (int i = 0; i < row->nd; i++) {
         row->x[i] = x0 + i * pitch;
         view_draw_domain(cv, row->x[i], y_dom, &s, row->ids[i], in);
-        int g0 = row->ids[i] * c->domain_gpus;
+        int g0 = cluster_domain_first(c, row->ids[i]);
         view_leaf_range(c, g0, g0 + view_domain_size(c) - 1, &row->leaf_lo[i], &row->leaf_hi[i]);
         if (i > 0 && row->ids[i] != row->ids[i - 1] + 1)
             canvas_put_text(cv, row->x[i] - 1, y_dom + s.box_h / 2, "…", STYLE_DIM);
@@ -1128,6 +1139,7 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
 }
 
 /* "DGX H100: 256 GPUs = 32 servers of 8, 8 leaves, 4 spines (1:1), 2 sites",
+ * "GB200 NVL72: 128 of 216 GPUs in 3 racks of 72, ..." for a job on part of a machine,
  * with or without the system's name and the oversubscription ratio. */
 static void view_fabric_title(const Cluster *cl, bool name, bool ratio, char *buf, size_t n)
 {
@@ -1138,10 +1150,17 @@ static void view_fabric_title(const Cluster *cl, bool name, bool ratio, char *bu
         snprintf(r, sizeof r, " (%g:1)", cl->oversub);
     if (cl->sites > 1)
         snprintf(sites, sizeof sites, ", %d sites", cl->sites);
-    snprintf(buf, n, "%s%s%d %s = %d %s of %d, %d lea%s, %d spine%s%s%s", name ? cl->name : "",
-             name ? ": " : "", cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), domains,
-             view_domain_noun(cl, domains != 1), cl->domain_gpus, leaves,
-             leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", r, sites);
+    /* a job on part of a machine: "128 of 216 GPUs in 3 racks of 72" */
+    char count[64];
+    int machine = cluster_machine_gpus(cl);
+    if (machine > cl->n_gpus)
+        snprintf(count, sizeof count, "%d of %d %s in", cl->n_gpus, machine,
+                 hw_noun(&cl->gpu, HW_NOUN_MANY));
+    else
+        snprintf(count, sizeof count, "%d %s =", cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY));
+    snprintf(buf, n, "%s%s%s %d %s of %d, %d lea%s, %d spine%s%s%s", name ? cl->name : "",
+             name ? ": " : "", count, domains, view_domain_noun(cl, domains != 1), cl->domain_gpus,
+             leaves, leaves == 1 ? "f" : "ves", spines, spines == 1 ? "" : "s", r, sites);
 }
 
 int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
@@ -1263,7 +1282,7 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
         strcat(s, ".");
         desc_wrap(&b, s, width);
     }
-    if (in->cursor_gpu >= 0 && in->cursor_gpu < c->n_gpus) {
+    if (in->cursor_gpu >= 0 && in->cursor_gpu < cluster_machine_gpus(c)) {
         snprintf(s, sizeof s, "The cursor is on %s %d in %s %d, under leaf %d.",
                  hw_noun(&c->gpu, 0), in->cursor_gpu, view_domain_noun(c, false),
                  cluster_domain_of(c, in->cursor_gpu) + 1, cluster_leaf_of(c, in->cursor_gpu) + 1);

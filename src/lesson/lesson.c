@@ -76,6 +76,10 @@ typedef struct {
     int n_solution;
     int par;
     LessonTarget target;
+    bool has_guess; /* predict = { at =, ask = }: a prediction before a move */
+    GuessSpec guess;
+    bool serving; /* serve = { batch =, context = }: judged as serving */
+    ServeLoad load;
     /* presenter steps: moves (scenario) or pieces of text (other pages) */
     char **steps;
     int n_steps;
@@ -153,7 +157,7 @@ static const WireField page_fields[] = {
     WIRE_F_CHARS(Page, chart_x),
     WIRE_F_INT(Page, chart_n, 0, LESSON_CHART_MAX_POINTS),
     WIRE_F_DOUBLES(Page, chart_values, -DBL_MAX, DBL_MAX),
-    WIRE_F_INT(Page, allow, 0, SCN_ALLOW_ALL),
+    WIRE_F_INT(Page, allow, 0, SCN_ALLOW_ALL | SCN_ALLOW_GROUP_DIMS),
     WIRE_F_LIST(Page, start, n_start, MAX_ITEMS, NULL, 0),
     WIRE_F_STR(Page, goal_text, 0),
     WIRE_F_INT(Page, goal_line, 0, INT_MAX),
@@ -168,6 +172,13 @@ static const WireField page_fields[] = {
     WIRE_F_DOUBLE(Page, target.tokens_per_s, 0, DBL_MAX),
     WIRE_F_DOUBLE(Page, target.power_w, 0, DBL_MAX),
     WIRE_F_DOUBLE(Page, target.mem_per_gpu_bytes, 0, DBL_MAX),
+    WIRE_F_DOUBLE(Page, target.token_s, 0, DBL_MAX),
+    WIRE_F_BOOL(Page, has_guess),
+    WIRE_F_INT(Page, guess.at, GUESS_AT_ANY, GUESS_AT_COUNT - 1),
+    WIRE_F_INT(Page, guess.ask, GUESS_CHANGE, GUESS_PART),
+    WIRE_F_BOOL(Page, serving),
+    WIRE_F_INT(Page, load.batch, 0, 1000000),
+    WIRE_F_INT(Page, load.context, 0, 100000000),
     WIRE_F_LIST(Page, steps, n_steps, MAX_ITEMS, NULL, 0),
     WIRE_F_LIST(Page, choices, n_choices, MAX_ITEMS, choice_fields, WIRE_N(choice_fields)),
     WIRE_F_BOOL(Page, calc),
@@ -588,9 +599,17 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
     static const struct {
         const char *name;
         unsigned bit;
-    } names[] = {{"move", SCN_ALLOW_MOVE},     {"degrees", SCN_ALLOW_DEGREES},
-                 {"micro", SCN_ALLOW_MICRO},   {"domain", SCN_ALLOW_DOMAIN},
-                 {"system", SCN_ALLOW_SYSTEM}, {"search", SCN_ALLOW_SEARCH}};
+    } names[] = {{"move", SCN_ALLOW_MOVE},
+                 {"degrees", SCN_ALLOW_DEGREES},
+                 {"micro", SCN_ALLOW_MICRO},
+                 {"domain", SCN_ALLOW_DOMAIN},
+                 {"system", SCN_ALLOW_SYSTEM},
+                 {"search", SCN_ALLOW_SEARCH},
+                 {"groups", SCN_ALLOW_GROUPS},
+                 {"tp groups", SCN_ALLOW_GROUPS | SCN_ALLOW_GROUP_DIM(DIM_TP)},
+                 {"pp groups", SCN_ALLOW_GROUPS | SCN_ALLOW_GROUP_DIM(DIM_PP)},
+                 {"dp groups", SCN_ALLOW_GROUPS | SCN_ALLOW_GROUP_DIM(DIM_DP)},
+                 {"ep groups", SCN_ALLOW_GROUPS | SCN_ALLOW_GROUP_DIM(DIM_EP)}};
     unsigned allow = 0;
     lua_Integer len = list_len(L, -1, what, "allow", MAX_ITEMS);
     for (lua_Integer i = 1; i <= len; i++) {
@@ -601,8 +620,8 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
                 bit = names[k].bit;
         if (!bit)
             sandbox_error(L,
-                          "%s: allow[%I] = '%s' is not one of move, degrees, micro, domain, "
-                          "system, search",
+                          "%s: allow[%I] = '%s' is not one of move, groups, tp groups, pp "
+                          "groups, dp groups, ep groups, degrees, micro, domain, system, search",
                           what, i, s);
         allow |= bit;
         lua_pop(L, 1);
@@ -629,7 +648,8 @@ static void read_debrief(lua_State *L, int idx, const char *what, Page *p, int p
     p->debrief_fn = true;
 }
 
-/* goal.target = { step_s =, tokens_per_s =, power_w =, mem_per_gpu_bytes = },
+/* goal.target = { step_s =, tokens_per_s =, power_w =, mem_per_gpu_bytes =,
+ * token_s = },
  * or the same keys in the goal table g itself. */
 static void read_target(lua_State *L, int g, const char *what, Page *p)
 {
@@ -644,9 +664,70 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     num_field(L, t, "tokens_per_s", tw, &x->tokens_per_s);
     num_field(L, t, "power_w", tw, &x->power_w);
     num_field(L, t, "mem_per_gpu_bytes", tw, &x->mem_per_gpu_bytes);
-    if (x->step_s < 0 || x->tokens_per_s < 0 || x->power_w < 0 || x->mem_per_gpu_bytes < 0)
+    num_field(L, t, "token_s", tw, &x->token_s);
+    if (x->step_s < 0 || x->tokens_per_s < 0 || x->power_w < 0 || x->mem_per_gpu_bytes < 0 ||
+        x->token_s < 0)
         sandbox_error(L, "%s: target values must be above 0", tw);
     lua_pop(L, 1);
+}
+
+/* predict = { at = "group", ask = "change" }: the learner predicts what the
+ * first move of that kind will do before the screen shows it. */
+static void read_guess(lua_State *L, int idx, const char *what, Page *p)
+{
+    int t = lua_getfield(L, idx, "predict");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        sandbox_error(L, "%s: 'predict' must be a table { at = \"group\", ask = \"change\" }",
+                      what);
+    int g = lua_gettop(L);
+    char *at = dup_field(L, g, "at", "predict", false);
+    char *ask = dup_field(L, g, "ask", "predict", false);
+    GuessSpec spec = {GUESS_AT_ANY, GUESS_CHANGE};
+    bool ok_at = !at || guess_at_parse(at, &spec.at),
+         ok_ask = !ask || guess_ask_parse(ask, &spec.ask);
+    free(at);
+    free(ask);
+    if (!ok_at)
+        sandbox_error(L,
+                      "%s: predict.at must be one of any, group, swap, degree, micro, domain, "
+                      "system",
+                      what);
+    if (!ok_ask)
+        sandbox_error(L,
+                      "%s: predict.ask must be \"change\" (faster or slower, by how much) or "
+                      "\"part\" (which part of the bar changes most)",
+                      what);
+    lua_pop(L, 1);
+    p->has_guess = true;
+    p->guess = spec;
+}
+
+/* serve = { batch = 8, context = 4096 }: the scenario is judged as serving
+ * (serve.h) with that many sequences per replica and tokens of context. */
+static void read_serve(lua_State *L, int idx, const char *what, Page *p)
+{
+    int t = lua_getfield(L, idx, "serve");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        sandbox_error(L, "%s: 'serve' must be a table { batch = 8, context = 4096 }", what);
+    int g = lua_gettop(L);
+    double batch = 1, context = p->workload.seq;
+    num_field(L, g, "batch", "serve", &batch);
+    num_field(L, g, "context", "serve", &context);
+    if (batch != floor(batch) || batch < 1 || batch > 1e6 || context != floor(context) ||
+        context < 1 || context > 1e8)
+        sandbox_error(L, "%s: serve.batch and serve.context must be whole numbers of at least 1",
+                      what);
+    lua_pop(L, 1);
+    p->serving = true;
+    p->load = (ServeLoad){(int)batch, (int)context};
 }
 
 static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, int page)
@@ -668,6 +749,8 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
     if (num_field(L, idx, "par", what, &par) && (par != floor(par) || par < 1 || par > MAX_ITEMS))
         sandbox_error(L, "%s: 'par' must be a whole number of moves (1 to %d)", what, MAX_ITEMS);
     p->par = (int)par;
+    read_guess(L, idx, what, p);
+    read_serve(L, idx, what, p);
     read_debrief(L, idx, what, p, page);
     if (lua_getfield(L, idx, "goal") != LUA_TTABLE)
         sandbox_error(L,
@@ -1343,6 +1426,10 @@ Scenario *lesson_scenario_start(const Lesson *l, int page, char *err, size_t err
     Scenario *fresh = scenario_new(scenario_cluster(s), scenario_workload(s), scenario_mapping(s),
                                    scenario_placement(s), p->allow, why, sizeof why);
     scenario_free(s);
+    if (fresh && p->serving && !scenario_set_serving(fresh, p->load, why, sizeof why)) {
+        scenario_free(fresh);
+        fresh = NULL;
+    }
     if (!fresh && err && err_len)
         msg_set(err, err_len, "%s:%d: the starting scenario is not legal: %s", lesson_path(l),
                 p->line, why);
@@ -1408,12 +1495,28 @@ void lesson_state_of(const Scenario *s, LessonState *st)
     st->has_start = start != NULL;
     if (start)
         st->start = *start;
+    const ServeResult *serve = scenario_serve(s), *serve_start = scenario_serve_start(s);
+    st->serving = serve && serve_start;
+    if (st->serving) {
+        st->serve = *serve;
+        st->serve_start = *serve_start;
+    }
 }
 
-/* The goal's r table for the state st (lesson_api_push_result). */
+/* The goal's r table for the state st (lesson_api_push_result), with
+ * .serve and .start.serve for a serving scenario (lesson_api_push_serve). */
 static void push_state(lua_State *L, const LessonState *st)
 {
     lesson_api_push_result(L, &st->r, &st->c, &st->m, st->mb, st->has_start ? &st->start : NULL);
+    if (!st->serving)
+        return;
+    lesson_api_push_serve(L, &st->serve);
+    lua_setfield(L, -2, "serve");
+    if (lua_getfield(L, -1, "start") == LUA_TTABLE) {
+        lesson_api_push_serve(L, &st->serve_start);
+        lua_setfield(L, -2, "serve");
+    }
+    lua_pop(L, 1);
 }
 
 typedef struct {
@@ -1478,6 +1581,26 @@ int lesson_goal_local(Lesson *l, int page, const LessonState *st, char *why, siz
     return met;
 }
 
+bool lesson_scenario_guess(const Lesson *l, int page, GuessSpec *out)
+{
+    const Page *p = scenario_page(l, page);
+    if (!p || !p->has_guess)
+        return false;
+    if (out)
+        *out = p->guess;
+    return true;
+}
+
+bool lesson_scenario_serve(const Lesson *l, int page, ServeLoad *out)
+{
+    const Page *p = scenario_page(l, page);
+    if (!p || !p->serving)
+        return false;
+    if (out)
+        *out = p->load;
+    return true;
+}
+
 int lesson_scenario_par(const Lesson *l, int page)
 {
     const Page *p = scenario_page(l, page);
@@ -1490,7 +1613,7 @@ bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out)
     if (out)
         *out = p ? p->target : (LessonTarget){0};
     return p && (p->target.step_s > 0 || p->target.tokens_per_s > 0 || p->target.power_w > 0 ||
-                 p->target.mem_per_gpu_bytes > 0);
+                 p->target.mem_per_gpu_bytes > 0 || p->target.token_s > 0);
 }
 
 typedef struct {
@@ -1521,20 +1644,21 @@ static int run_debrief(lua_State *L)
     return 1;
 }
 
-/* "You took 5 moves (par 3); you used search." */
+/* "12 key presses, par 8: over par by 4." (moves counts key presses). */
 void lesson_debrief_line(const Lesson *l, int page, const LessonPlay *play, char *buf, size_t n)
 {
     const Page *p = scenario_page(l, page);
     int par = p ? p->par : 0;
-    int len;
-    if (par > 0)
-        len = snprintf(buf, n, "You took %d move%s, par %d%s", play->moves,
-                       play->moves == 1 ? "" : "s", par,
-                       play->moves < par    ? ": under par!"
-                       : play->moves == par ? ": on par."
-                                            : ".");
+    int len, k = play->moves;
+    const char *presses = k == 1 ? "key press" : "key presses";
+    if (par > 0 && k == par)
+        len = snprintf(buf, n, "%d %s: on par.", k, presses);
+    else if (par > 0 && k > par)
+        len = snprintf(buf, n, "%d %s, par %d: over par by %d.", k, presses, par, k - par);
+    else if (par > 0)
+        len = snprintf(buf, n, "%d %s, par %d: you beat par by %d!", k, presses, par, par - k);
     else
-        len = snprintf(buf, n, "You took %d move%s.", play->moves, play->moves == 1 ? "" : "s");
+        len = snprintf(buf, n, "%d %s.", k, presses);
     if (play->used_search && len > 0 && (size_t)len < n)
         snprintf(buf + len, n - (size_t)len, " You used search to find it.");
 }
@@ -1684,9 +1808,9 @@ static void check_steps(Lesson *l, int page)
     scenario_free(s);
 }
 
-/* par, when given, is the reference solution's length, and a scenario
- * worth a par needs at least two moves. */
-static void check_par(Lesson *l, int page)
+/* par, when given, is the key presses of the reference solution as the
+ * keys type it, and a scenario worth a par needs at least two. */
+static void check_par(Lesson *l, int page, int presses)
 {
     Page *p = &l->pages[page];
     if (p->par == 0)
@@ -1696,11 +1820,29 @@ static void check_par(Lesson *l, int page)
         line = p->line;
     if (p->par < 2)
         problem_add(&l->problems,
-                    "%s:%d: par = %d: a scenario needs at least two moves that interact", l->path,
-                    line, p->par);
-    else if (p->par != p->n_solution)
-        problem_add(&l->problems, "%s:%d: par = %d but the reference solution has %d move%s",
-                    l->path, line, p->par, p->n_solution, p->n_solution == 1 ? "" : "s");
+                    "%s:%d: par = %d: a scenario needs at least two key presses that interact",
+                    l->path, line, p->par);
+    else if (p->par != presses)
+        problem_add(&l->problems,
+                    "%s:%d: par = %d but the reference solution takes %d key press%s to type",
+                    l->path, line, p->par, presses, presses == 1 ? "" : "es");
+}
+
+GuessAt lesson_move_kind(const char *move)
+{
+    static const struct {
+        const char *verb;
+        GuessAt at;
+    } kinds[] = {{"group", GUESS_AT_GROUP},  {"swap", GUESS_AT_SWAP}, {"tp", GUESS_AT_DEGREE},
+                 {"pp", GUESS_AT_DEGREE},    {"dp", GUESS_AT_DEGREE}, {"ep", GUESS_AT_DEGREE},
+                 {"cp", GUESS_AT_DEGREE},    {"mb", GUESS_AT_MICRO},  {"domain", GUESS_AT_DOMAIN},
+                 {"system", GUESS_AT_SYSTEM}};
+    char verb[16] = "";
+    sscanf(move ? move : "", "%15s", verb);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(verb, kinds[i].verb) == 0)
+            return kinds[i].at;
+    return GUESS_AT_ANY;
 }
 
 /* A debrief function must run on the solved state and return text. */
@@ -1710,14 +1852,13 @@ static void check_debrief(Lesson *l, int page, const Scenario *s)
     if (!p->debrief_fn)
         return;
     char out[MSG_LEN * 2], err[MSG_LEN] = "";
-    LessonPlay play = {.moves = p->n_solution};
+    LessonPlay play = {.moves = p->par};
     if (!lesson_scenario_debrief_for(l, page, s, &play, out, sizeof out, err, sizeof err))
         problem_add(&l->problems, "%s", err);
 }
 
 static void check_scenario(Lesson *l, int page)
 {
-    check_par(l, page);
     Page *p = &l->pages[page];
     char err[MSG_LEN], why[MSG_LEN];
     Scenario *s = lesson_scenario_start(l, page, err, sizeof err);
@@ -1744,14 +1885,25 @@ static void check_scenario(Lesson *l, int page)
         scenario_free(s);
         return;
     }
+    int presses = 0;
+    bool guessed = !p->has_guess;
     for (int i = 0; i < p->n_solution; i++) {
-        if (!scenario_apply_text(s, p->solution[i], why, sizeof why)) {
+        int typed;
+        guessed = guessed || guess_at_matches(p->guess.at, lesson_move_kind(p->solution[i]));
+        if (!scenario_type_text(s, p->solution[i], &typed, why, sizeof why)) {
             problem_add(&l->problems, "%s:%d: solution move %d '%s': %s", l->path, p->line, i + 1,
                         p->solution[i], why);
             scenario_free(s);
             return;
         }
+        presses += typed;
     }
+    check_par(l, page, presses);
+    if (!guessed)
+        problem_add(&l->problems,
+                    "%s:%d: predict.at = \"%s\" but the reference solution makes no such move: "
+                    "the learner who follows it is never asked",
+                    l->path, p->line, guess_at_name(p->guess.at));
     met = lesson_scenario_goal_met(l, page, s, why, sizeof why, err, sizeof err);
     if (met < 0)
         problem_add(&l->problems, "%s", err);
@@ -1844,6 +1996,8 @@ static bool page_arrived(const Page *p, char *why, size_t n)
     if (p->kind == PAGE_SCENARIO &&
         (!p->has_goal || !p->goal_text || p->cluster[0].n_gpus > SCENARIO_MAX_GPUS))
         return msg_fail(why, n, "a scenario without its goal or too large");
+    if (p->serving != (p->load.batch >= 1 && p->load.context >= 1))
+        return msg_fail(why, n, "a serving load without its batch or context");
     if (p->kind == PAGE_PREDICT) {
         PredictSpec spec;
         char e[MSG_LEN];

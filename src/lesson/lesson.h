@@ -21,6 +21,7 @@
 #define SCALELAB_LESSON_LESSON_H
 
 #include "base/msg.h"
+#include "learn/guess.h"
 #include "learn/predict.h"
 #include "learn/scenario.h"
 #include <stdbool.h>
@@ -103,7 +104,17 @@ int lesson_scenario_hint_count(const Lesson *l, int page);
 const char *lesson_scenario_hint(const Lesson *l, int page, int i);
 /* The debrief as written when it is a string ("" when it is a function). */
 const char *lesson_scenario_debrief(const Lesson *l, int page);
-/* par: moves of the reference solution (0 when the page declares none). */
+/* A prediction before a move (`predict = { at =, ask = }`): the kind of
+ * move it waits for and the question; false when the page has none. */
+bool lesson_scenario_guess(const Lesson *l, int page, GuessSpec *out);
+/* A serving scenario (`serve = { batch =, context = }`): its load; false
+ * when the page is judged as training. */
+bool lesson_scenario_serve(const Lesson *l, int page, ServeLoad *out);
+/* The kind of a move in scenario_apply_text form ("group tp 3 to 8": a
+ * group move), GUESS_AT_ANY when it is none of them. */
+GuessAt lesson_move_kind(const char *move);
+/* par: key presses of the reference solution as the keys type it (0 when
+ * the page declares none). */
 int lesson_scenario_par(const Lesson *l, int page);
 /* The goal as numbers to draw (goal.target = { step_s =, ... }, or those
  * keys in the goal table itself); a field is 0 when not given. */
@@ -112,11 +123,12 @@ typedef struct {
     double tokens_per_s;      /* at least */
     double power_w;           /* at most */
     double mem_per_gpu_bytes; /* at most */
+    double token_s;           /* at most: a serving scenario's time per token */
 } LessonTarget;
 bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out);
 /* What the learner did, for the debrief and the goal's r table. */
 typedef struct {
-    int moves;        /* moves from the start to the final state */
+    int moves;        /* key presses from the start to the final state (scenario_presses) */
     int hints;        /* hints revealed */
     bool used_search; /* a search result was applied */
 } LessonPlay;

@@ -14,8 +14,10 @@
 #include "lesson/lesson_api.h"
 
 #include "base/msg.h"
+#include "learn/scenario.h"
 #include "lesson/sandbox.h"
 #include "model/hw.h"
+#include "model/serve.h"
 #include "model/units.h"
 
 #include <float.h>
@@ -301,6 +303,109 @@ static int api_models(lua_State *L)
 
 /* ---- readers ------------------------------------------------------------ */
 
+/* One entry of failed = { 8, 9, "12-15" }: a GPU id or a range "A-B". */
+static void read_down_entry(lua_State *L, const char *what, const char *k, lua_Integer i,
+                            int *first, int *last)
+{
+    int isnum;
+    lua_Integer v = lua_tointegerx(L, -1, &isnum);
+    if (isnum && lua_type(L, -1) == LUA_TNUMBER) {
+        *first = *last = (int)(v < 0 ? -1 : v > CLUSTER_MAX_GPUS ? CLUSTER_MAX_GPUS : v);
+        return;
+    }
+    const char *t = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    char *end;
+    long a = t ? strtol(t, &end, 10) : -1, b = a;
+    if (t && *end == '-')
+        b = strtol(end + 1, &end, 10);
+    if (!t || *end || a < 0 || b < a || b > CLUSTER_MAX_GPUS)
+        sandbox_error(L, "%s.%s[%I] must be a GPU id or a range like \"8-11\"", what, k, i);
+    *first = (int)a;
+    *last = (int)b;
+}
+
+/* failed = {...} or busy = {...}: GPUs that run no rank of the job. */
+static void read_down(lua_State *L, int idx, const char *what, const char *k,
+                      ClusterGpuState state, Cluster *c)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE)
+        sandbox_error(L, "%s.%s must be a list of GPU ids or ranges, like { 8, 9, \"12-15\" }",
+                      what, k);
+    lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= len; i++) {
+        int first, last;
+        lua_rawgeti(L, -1, i);
+        read_down_entry(L, what, k, i, &first, &last);
+        lua_pop(L, 1);
+        char err[MSG_LEN];
+        /* consecutive ids join the range before them */
+        ClusterDown *prev = c->n_down > 0 ? &c->down[c->n_down - 1] : NULL;
+        if (prev && prev->state == state && prev->first + prev->count == first)
+            prev->count += last - first + 1;
+        else if (!cluster_add_down(c, first, last - first + 1, state, err, sizeof err))
+            sandbox_error(L, "%s.%s[%I]: %s", what, k, i, err);
+    }
+    lua_pop(L, 1);
+}
+
+/* The machine around the job: machine_gpus, failed, busy and domains (a
+ * list of domain sizes in GPU order, for a mixed machine). */
+static void read_machine(lua_State *L, int idx, const char *what, Cluster *c)
+{
+    if (lua_getfield(L, idx, "domains") == LUA_TTABLE) {
+        lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
+        long long total = 0;
+        int widest = 0;
+        for (lua_Integer i = 1; i <= len; i++) {
+            int isnum;
+            lua_rawgeti(L, -1, i);
+            lua_Integer v = lua_tointegerx(L, -1, &isnum);
+            lua_pop(L, 1);
+            if (!isnum || v < 1 || v > CLUSTER_MAX_GPUS)
+                sandbox_error(L, "%s.domains[%I] must be a number of GPUs", what, i);
+            ClusterRun *last = c->n_runs ? &c->runs[c->n_runs - 1] : NULL;
+            if (last && last->gpus == v)
+                last->domains++;
+            else if (c->n_runs == CLUSTER_RUNS_MAX)
+                sandbox_error(L, "%s.domains: at most %d runs of equal domains", what,
+                              CLUSTER_RUNS_MAX);
+            else
+                c->runs[c->n_runs++] = (ClusterRun){1, (int)v};
+            total += v;
+            widest = v > widest ? (int)v : widest;
+        }
+        if (total > CLUSTER_MAX_GPUS)
+            sandbox_error(L, "%s.domains hold too many GPUs", what);
+        c->domain_gpus = widest;
+        c->machine_gpus = (int)total;
+    } else if (!lua_isnil(L, -1)) {
+        sandbox_error(L, "%s.domains must be a list of domain sizes, like { 72, 8, 8 }", what);
+    }
+    lua_pop(L, 1);
+    int machine = opt_int_field(L, idx, what, "machine_gpus", 0, 1, CLUSTER_MAX_GPUS);
+    if (machine)
+        c->machine_gpus = machine;
+    /* without machine_gpus, the down GPUs come on top of the job's */
+    bool sized = c->machine_gpus > 0;
+    if (!sized)
+        c->machine_gpus = CLUSTER_MAX_GPUS; /* room while the lists are read */
+    read_down(L, idx, what, "failed", CLUSTER_GPU_FAILED, c);
+    read_down(L, idx, what, "busy", CLUSTER_GPU_BUSY, c);
+    if (!sized) {
+        int down = 0;
+        for (int i = 0; i < c->n_down; i++)
+            down += c->down[i].count;
+        c->machine_gpus = c->n_gpus + down;
+    }
+    if (c->machine_gpus == c->n_gpus && c->n_down == 0 && c->n_runs == 0)
+        c->machine_gpus = 0;
+}
+
 void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
 {
     idx = lua_absindex(L, idx);
@@ -311,9 +416,10 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     }
     if (lua_type(L, idx) != LUA_TTABLE)
         sandbox_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
-    static const char *const known[] = {"system",        "gpus",    "domain", "up",
-                                        "out",           "oversub", "sites",  "across",
-                                        "gpus_per_leaf", "rails",   NULL};
+    static const char *const known[] = {"system",        "gpus",    "domain",       "up",
+                                        "out",           "oversub", "sites",        "across",
+                                        "gpus_per_leaf", "rails",   "machine_gpus", "failed",
+                                        "busy",          "domains", "across_lat",   NULL};
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
@@ -341,6 +447,8 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         c.out_bytes_per_s = v;
     if (opt_quantity_field(L, idx, what, "across", UNITS_BANDWIDTH, &v))
         c.across_bytes_per_s = v;
+    if (opt_quantity_field(L, idx, what, "across_lat", UNITS_TIME, &v))
+        c.across_lat_s = v;
     if (opt_quantity_field(L, idx, what, "oversub", UNITS_COUNT, &v)) {
         if (v < 1)
             sandbox_error(L, "%s.oversub must be at least 1", what);
@@ -349,6 +457,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     if (c.sites > 1 && !(c.across_bytes_per_s > 0))
         sandbox_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)",
                       what, c.sites);
+    read_machine(L, idx, what, &c);
     if (!cluster_check(&c, err, sizeof err))
         sandbox_error(L, "%s: %s", what, err);
     *out = c;
@@ -562,32 +671,193 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
 /* What one scalelab.step costs beyond the meter's charge for its arguments:
  * building the cluster and a step evaluation take about 10 us, some 2,500
  * instructions' time. */
-#define STEP_UNITS 2500.0
+#define STEP_UNITS         2500.0
+#define SCENARIO_GPU_UNITS 200.0
+
+void lesson_api_push_serve(lua_State *L, const ServeResult *r)
+{
+    lua_createtable(L, 0, 12);
+    set_num(L, "token_s", r->token_s);
+    set_num(L, "tokens_per_s", r->tokens_per_s);
+    set_num(L, "user_tokens_per_s", r->user_tokens_per_s);
+    set_int(L, "replicas", r->replicas);
+    set_bool(L, "fits", r->fits);
+    set_num(L, "mem_per_gpu_bytes", r->mem_per_gpu_bytes);
+    set_num(L, "weight_bytes", r->weight_bytes);
+    set_num(L, "kv_bytes", r->kv_bytes);
+    set_num(L, "hbm_bytes", r->hbm_bytes);
+    set_int(L, "tp_domains", r->tp_domains);
+    set_str(L, "bottleneck_part", serve_part_name(r->bottleneck));
+    lua_createtable(L, 0, SERVE_PART_COUNT);
+    for (int i = 0; i < SERVE_PART_COUNT; i++)
+        set_num(L, serve_part_key((ServePart)i), r->part_s[i]);
+    lua_setfield(L, -2, "parts");
+}
 
 /* scalelab.step{cluster=, workload=, mapping=} */
-static int api_step(lua_State *L)
+#define STEP_MOVES_MAX 64
+
+/* The cluster, workload and mapping of the table at 1 (fn names the caller
+ * in errors). */
+static void read_job(lua_State *L, const char *fn, Cluster *c, Workload *w, Mapping *m)
+{
+    lua_getfield(L, 1, "cluster");
+    if (lua_isnil(L, -1))
+        sandbox_error(L, "%s: cluster is missing", fn);
+    lesson_api_cluster(L, -1, "cluster", c);
+    lua_getfield(L, 1, "workload");
+    lesson_api_workload(L, -1, "workload", w);
+    lua_getfield(L, 1, "mapping");
+    lesson_api_mapping(L, -1, "mapping", c, w, m);
+    lua_pop(L, 3);
+}
+
+/* moves = { "group tp 68 to 132", ... } of scalelab.step, copied out before
+ * any C heap is held (a bad entry raises here). Returns the count. */
+static int step_moves(lua_State *L, char moves[][64])
+{
+    int t = lua_getfield(L, 1, "moves");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (t != LUA_TTABLE)
+        sandbox_error(L, "scalelab.step: moves must be a list of moves like { \"swap 3 12\" }");
+    lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
+    if (len > STEP_MOVES_MAX)
+        sandbox_error(L, "scalelab.step: at most %d moves", STEP_MOVES_MAX);
+    for (lua_Integer i = 1; i <= len; i++) {
+        if (lua_rawgeti(L, -1, i) != LUA_TSTRING || lua_rawlen(L, -1) >= 64)
+            sandbox_error(L, "scalelab.step: moves[%I] must be a move like \"swap 3 12\"", i);
+        snprintf(moves[i - 1], 64, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return (int)len;
+}
+
+/* The job and the moves of {cluster=, workload=, mapping=, moves=} at 1;
+ * returns how many moves. */
+static int api_job_moves(lua_State *L, const char *name, Cluster *c, Workload *w, Mapping *m,
+                         char (*moves)[64])
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    sandbox_charge(L, STEP_UNITS, "scalelab.step");
-    static const char *const known[] = {"cluster", "workload", "mapping", NULL};
-    check_known(L, 1, "scalelab.step", known);
+    sandbox_charge(L, STEP_UNITS, name);
+    static const char *const known[] = {"cluster", "workload", "mapping", "moves", NULL};
+    check_known(L, 1, name, known);
+    read_job(L, name, c, w, m);
+    int n = step_moves(L, moves);
+    /* Moves need a scenario: a placement of every GPU, made and changed per
+     * move (about 0.8 us, 200 instructions' time, per GPU). */
+    if (n > 0)
+        sandbox_charge(L, SCENARIO_GPU_UNITS * cluster_machine_gpus(c) * (n + 1.0), name);
+    return n;
+}
+
+/* The scenario the job starts after its moves, made as typed keys (their
+ * presses added to *presses) or as moves; a bad job or move raises name's
+ * error (nothing is left allocated). */
+static Scenario *api_run_moves(lua_State *L, const char *name, const Cluster *c, const Workload *w,
+                               const Mapping *m, char (*moves)[64], int n, bool typed,
+                               int *presses)
+{
+    char err[MSG_LEN] = "";
+    Scenario *s = scenario_new(c, w, m, NULL, SCN_ALLOW_ALL, err, sizeof err);
+    for (int i = 0; s && i < n; i++) {
+        char why[MSG_LEN];
+        int k = 0;
+        bool ok = typed ? scenario_type_text(s, moves[i], &k, why, sizeof why)
+                        : scenario_apply_text(s, moves[i], why, sizeof why);
+        if (!ok) {
+            msg_set(err, sizeof err, "move %d '%s': %s", i + 1, moves[i], why);
+            scenario_free(s);
+            s = NULL;
+        } else if (presses) {
+            *presses += k;
+        }
+    }
+    if (!s)
+        sandbox_error(L, "%s: %s", name, err);
+    return s;
+}
+
+/* scalelab.step{cluster=, workload=, mapping=, moves=}: moves, when given,
+ * are made on the scenario these start, as a learner would make them (the
+ * way to compute a target that needs GPUs moved). */
+static int api_step(lua_State *L)
+{
+    Cluster c;
+    Workload w;
+    Mapping m;
+    char moves[STEP_MOVES_MAX][64];
+    int n_moves = api_job_moves(L, "scalelab.step", &c, &w, &m, moves);
+    char err[MSG_LEN] = "";
+    if (n_moves == 0) { /* no placement to hold: the model's closed forms */
+        StepResult r;
+        if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
+            return luaL_error(L, "scalelab.step: %s", err);
+        lesson_api_push_result(L, &r, &c, &m, w.micro_batch, NULL);
+        return 1;
+    }
+    Scenario *s = api_run_moves(L, "scalelab.step", &c, &w, &m, moves, n_moves, false, NULL);
+    StepResult r = *scenario_result(s);
+    Cluster sc = *scenario_cluster(s);
+    Mapping sm = *scenario_mapping(s);
+    int mb = scenario_workload(s)->micro_batch;
+    scenario_free(s);
+    lesson_api_push_result(L, &r, &sc, &sm, mb, NULL);
+    return 1;
+}
+
+/* scalelab.presses{cluster=, workload=, mapping=, moves=}: the key presses
+ * that type the moves from that start, as a scenario counts them (for a
+ * par computed from moves a lesson works out itself). */
+static int api_presses(lua_State *L)
+{
+    Cluster c;
+    Workload w;
+    Mapping m;
+    char moves[STEP_MOVES_MAX][64];
+    int n_moves = api_job_moves(L, "scalelab.presses", &c, &w, &m, moves), total = 0;
+    Scenario *s = api_run_moves(L, "scalelab.presses", &c, &w, &m, moves, n_moves, true, &total);
+    scenario_free(s);
+    lua_pushinteger(L, total);
+    return 1;
+}
+
+/* scalelab.serve{cluster=, workload=, mapping=, batch=, context=}: one
+ * decode step (serve.h), as the table r.serve of a serving scenario. */
+static int api_serve(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    sandbox_charge(L, STEP_UNITS, "scalelab.serve");
+    static const char *const known[] = {"cluster", "workload", "mapping",
+                                        "batch",   "context",  NULL};
+    check_known(L, 1, "scalelab.serve", known);
     Cluster c;
     Workload w;
     Mapping m;
     lua_getfield(L, 1, "cluster");
     if (lua_isnil(L, -1))
-        sandbox_error(L, "scalelab.step: cluster is missing");
+        sandbox_error(L, "scalelab.serve: cluster is missing");
     lesson_api_cluster(L, -1, "cluster", &c);
     lua_getfield(L, 1, "workload");
     lesson_api_workload(L, -1, "workload", &w);
+    lua_pop(L, 2);
+    ServeLoad load = {opt_int_field(L, 1, "scalelab.serve", "batch", 1, 1, 1000000),
+                      opt_int_field(L, 1, "scalelab.serve", "context", w.seq, 1, 100000000)};
+    /* the training rules on the global batch do not apply to serving */
+    Workload one = w;
     lua_getfield(L, 1, "mapping");
-    lesson_api_mapping(L, -1, "mapping", &c, &w, &m);
-    lua_pop(L, 3);
-    StepResult r;
+    one.global_batch = c.n_gpus;
+    one.micro_batch = 1;
+    lesson_api_mapping(L, -1, "mapping", &c, &one, &m);
+    lua_pop(L, 1);
+    ServeResult r;
     char err[MSG_LEN];
-    if (step_eval(&c, &w, &m, NULL, NULL, &r, err, sizeof err) != STEP_OK)
-        return luaL_error(L, "scalelab.step: %s", err);
-    lesson_api_push_result(L, &r, &c, &m, w.micro_batch, NULL);
+    if (!serve_eval(&c, &w, &m, NULL, load, &r, err, sizeof err))
+        return luaL_error(L, "scalelab.serve: %s", err);
+    lesson_api_push_serve(L, &r);
     return 1;
 }
 
@@ -693,9 +963,48 @@ static int api_moves(lua_State *L)
  * and its result; what cost runs is charged by cost itself). */
 #define PAIR_CALL_STEPS 20.0
 
-/* cost(a, b) for the function at index 2 and the values at indexes a, b. */
+/* The step time of the set-up setup(a, b) returns (the function at index
+ * 8), math.huge when it cannot be built, does not fit in memory or
+ * accept(r) (index 9, may be nil) says no: what lessons used to write by
+ * hand around pcall(scalelab.step, ...). */
+static double pair_setup_cost(lua_State *L, int a, int b)
+{
+    lua_pushcfunction(L, api_step);
+    lua_pushvalue(L, 8);
+    lua_pushvalue(L, a);
+    lua_pushvalue(L, b);
+    lua_call(L, 2, 1); /* the set-up table: an error in setup is the author's */
+    if (lua_type(L, -1) != LUA_TTABLE)
+        sandbox_error(L,
+                      "scalelab.pair_target: setup must return a table { cluster =, workload =, "
+                      "mapping = }, not %s",
+                      luaL_typename(L, -1));
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) { /* an illegal set-up: no candidate */
+        lua_pop(L, 1);
+        return HUGE_VAL;
+    }
+    lua_getfield(L, -1, "fits");
+    bool fits = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (fits && !lua_isnil(L, 9)) {
+        lua_pushvalue(L, 9);
+        lua_pushvalue(L, -2);
+        lua_call(L, 1, 1);
+        fits = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_getfield(L, -1, "step_s");
+    double t = fits ? lua_tonumber(L, -1) : HUGE_VAL;
+    lua_pop(L, 2);
+    return t;
+}
+
+/* cost(a, b) for the function at index 2 (or setup at 8) and the values at
+ * indexes a, b. */
 static double pair_cost(lua_State *L, int a, int b)
 {
+    if (lua_isnil(L, 2))
+        return pair_setup_cost(L, a, b);
     lua_pushvalue(L, 2);
     lua_pushvalue(L, a);
     lua_pushvalue(L, b);
@@ -719,20 +1028,25 @@ static double pair_cost(lua_State *L, int a, int b)
  * on ties, a outer), and a target between them, their geometric mean. */
 static int api_pair_target(lua_State *L)
 {
-    static const char *const known[] = {"cost", "a", "b", "start", NULL};
+    static const char *const known[] = {"cost", "setup", "accept", "a", "b", "start", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     check_known(L, 1, "scalelab.pair_target", known);
     lua_settop(L, 1);
-    lua_getfield(L, 1, "cost");  /* 2 */
-    lua_getfield(L, 1, "a");     /* 3 */
-    lua_getfield(L, 1, "b");     /* 4 */
-    lua_getfield(L, 1, "start"); /* 5 */
-    if (lua_type(L, 2) != LUA_TFUNCTION || lua_type(L, 3) != LUA_TTABLE ||
-        lua_type(L, 4) != LUA_TTABLE || lua_type(L, 5) != LUA_TTABLE)
-        return luaL_error(L, "scalelab.pair_target: needs cost (a function), a and b (lists) "
-                             "and start ({a, b})");
-    lua_rawgeti(L, 5, 1); /* 6: a0 */
-    lua_rawgeti(L, 5, 2); /* 7: b0 */
+    lua_getfield(L, 1, "cost");   /* 2 */
+    lua_getfield(L, 1, "a");      /* 3 */
+    lua_getfield(L, 1, "b");      /* 4 */
+    lua_getfield(L, 1, "start");  /* 5 */
+    lua_rawgeti(L, 5, 1);         /* 6: a0 */
+    lua_rawgeti(L, 5, 2);         /* 7: b0 */
+    lua_getfield(L, 1, "setup");  /* 8 */
+    lua_getfield(L, 1, "accept"); /* 9 */
+    bool one_way = lua_type(L, 2) == LUA_TFUNCTION
+                       ? lua_isnil(L, 8)
+                       : lua_isnil(L, 2) && lua_type(L, 8) == LUA_TFUNCTION;
+    if (!one_way || lua_type(L, 3) != LUA_TTABLE || lua_type(L, 4) != LUA_TTABLE ||
+        lua_type(L, 5) != LUA_TTABLE || (!lua_isnil(L, 9) && lua_type(L, 9) != LUA_TFUNCTION))
+        return luaL_error(L, "scalelab.pair_target: needs cost or setup (one function), a and b "
+                             "(lists), start ({a, b}), and optionally accept (a function)");
     if (lua_isnil(L, 6) || lua_isnil(L, 7))
         return luaL_error(L, "scalelab.pair_target: start must be {a, b}");
     lua_Integer na = (lua_Integer)lua_rawlen(L, 3), nb = (lua_Integer)lua_rawlen(L, 4);
@@ -1087,6 +1401,8 @@ void lesson_api_open(lua_State *L)
         {"models", api_models},
         {"cluster", api_cluster},
         {"step", api_step},
+        {"serve", api_serve},
+        {"presses", api_presses},
         {"diagram", api_diagram},
         {"text_page", api_text_page},
         {"quiz", api_quiz_page},
@@ -1140,6 +1456,19 @@ static void cluster_put(Wire *w, const void *value)
     wire_f64(w, c->out_bytes_per_s);
     wire_f64(w, c->across_bytes_per_s);
     wire_f64(w, c->oversub);
+    wire_f64(w, c->across_lat_s);
+    wire_i32(w, c->machine_gpus); /* the machine around the job (read_machine) */
+    wire_i32(w, c->n_down);
+    for (int i = 0; i < c->n_down; i++) {
+        wire_i32(w, c->down[i].first);
+        wire_i32(w, c->down[i].count);
+        wire_i32(w, (int)c->down[i].state);
+    }
+    wire_i32(w, c->n_runs);
+    for (int i = 0; i < c->n_runs; i++) {
+        wire_i32(w, c->runs[i].domains);
+        wire_i32(w, c->runs[i].gpus);
+    }
 }
 
 static bool cluster_get(WireIn *r, void *value)
@@ -1164,6 +1493,21 @@ static bool cluster_get(WireIn *r, void *value)
     c.out_bytes_per_s = wire_get_f64(r, DBL_MIN, DBL_MAX);
     c.across_bytes_per_s = wire_get_f64(r, 0, DBL_MAX);
     c.oversub = wire_get_f64(r, 1, DBL_MAX);
+    c.across_lat_s = wire_get_f64(r, 0, DBL_MAX);
+    c.machine_gpus = wire_get_i32(r, 0, CLUSTER_MAX_GPUS);
+    c.n_down = wire_get_i32(r, 0, CLUSTER_DOWN_MAX);
+    for (int i = 0; i < c.n_down && wire_ok(r); i++) {
+        c.down[i].first = wire_get_i32(r, 0, CLUSTER_MAX_GPUS);
+        c.down[i].count = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+        c.down[i].state = (ClusterGpuState)wire_get_i32(r, CLUSTER_GPU_FAILED, CLUSTER_GPU_BUSY);
+    }
+    c.n_runs = wire_get_i32(r, 0, CLUSTER_RUNS_MAX);
+    for (int i = 0; i < c.n_runs && wire_ok(r); i++) {
+        c.runs[i].domains = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+        c.runs[i].gpus = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+    }
+    /* cluster_check holds the machine together: down ranges inside it and
+     * apart, runs that add up, enough usable GPUs for the job. */
     if (!wire_ok(r) || (c.sites > 1 && !(c.across_bytes_per_s > 0)) ||
         !cluster_check(&c, err, sizeof err))
         return false;

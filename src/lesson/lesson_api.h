@@ -14,6 +14,7 @@
 #include "lesson/wire.h"
 #include "model/cluster.h"
 #include "model/mapping.h"
+#include "model/serve.h"
 #include "model/step.h"
 #include "model/workload.h"
 
@@ -39,6 +40,9 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
  * scenario's start result). */
 void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c, const Mapping *m,
                             int mb, const StepResult *start);
+
+/* Pushes a decode step's table (format: lessons/AUTHORING.md, r.serve). */
+void lesson_api_push_serve(lua_State *L, const ServeResult *r);
 
 /* Clusters, workloads and mappings of pages, sent from the lesson host to
  * scalelab (wire.h): the cluster as its preset and the fields a lesson may

@@ -24,6 +24,8 @@ typedef struct {
     Mapping m;
     int mb;
     bool has_start;
+    bool serving; /* a serving scenario: serve and serve_start hold its decode steps */
+    ServeResult serve, serve_start;
 } LessonState;
 
 void lesson_state_of(const Scenario *s, LessonState *st);

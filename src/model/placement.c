@@ -21,21 +21,50 @@ static void work_free(PlacementWork *sc);
 static void work_moved(PlacementWork *sc, int rank, int gpu);
 static void work_hand_over(Placement *to, const Placement *from);
 
-Placement *placement_new(int n_ranks)
+/* n_ranks ranks over n_gpus GPUs, rank r on GPU r (the rest free). */
+static Placement *placement_alloc(int n_ranks, int n_gpus)
 {
-    if (n_ranks < 1 || n_ranks > CLUSTER_MAX_GPUS)
+    if (n_ranks < 1 || n_ranks > CLUSTER_MAX_GPUS || n_gpus < n_ranks || n_gpus > CLUSTER_MAX_GPUS)
         return NULL;
     Placement *p = xmem_alloc(sizeof *p);
     p->n = n_ranks;
+    p->slots = n_gpus;
     p->moved = 0;
     p->gpu_of = xmem_alloc((size_t)n_ranks * sizeof *p->gpu_of);
-    p->rank_on = xmem_alloc((size_t)n_ranks * sizeof *p->rank_on);
+    p->rank_on = xmem_alloc((size_t)n_gpus * sizeof *p->rank_on);
     p->moved_list = xmem_alloc((size_t)n_ranks * sizeof *p->moved_list);
     p->moved_pos = xmem_alloc((size_t)n_ranks * sizeof *p->moved_pos);
     p->scratch = NULL;
     for (int i = 0; i < n_ranks; i++) {
         p->gpu_of[i] = p->rank_on[i] = i;
         p->moved_pos[i] = -1;
+    }
+    for (int g = n_ranks; g < n_gpus; g++)
+        p->rank_on[g] = -1;
+    return p;
+}
+
+Placement *placement_new(int n_ranks)
+{
+    return placement_alloc(n_ranks, n_ranks);
+}
+
+static void placement_track(Placement *p, int r);
+
+Placement *placement_for_machine(const Cluster *c)
+{
+    if (!c || cluster_usable_gpus(c) < c->n_gpus)
+        return NULL;
+    Placement *p = placement_alloc(c->n_gpus, cluster_machine_gpus(c));
+    if (!p || c->n_down == 0)
+        return p;
+    for (int g = 0; g < p->slots; g++)
+        p->rank_on[g] = -1;
+    for (int r = 0; r < p->n; r++) {
+        int g = cluster_nth_usable(c, r);
+        p->gpu_of[r] = g;
+        p->rank_on[g] = r;
+        placement_track(p, r);
     }
     return p;
 }
@@ -55,14 +84,38 @@ static void placement_track(Placement *p, int r)
     }
 }
 
+Placement *placement_from(int n_ranks, int n_gpus, const int *gpu_of)
+{
+    Placement *p = placement_alloc(n_ranks, n_gpus);
+    if (!p || !gpu_of)
+        return p;
+    for (int g = 0; g < n_gpus; g++)
+        p->rank_on[g] = -1;
+    for (int r = 0; r < n_ranks; r++) {
+        int g = gpu_of[r];
+        if (g < 0 || g >= n_gpus || p->rank_on[g] >= 0) {
+            placement_free(p);
+            return NULL;
+        }
+        p->gpu_of[r] = g;
+        p->rank_on[g] = r;
+    }
+    p->moved = 0;
+    for (int r = 0; r < n_ranks; r++) {
+        p->moved_pos[r] = -1;
+        placement_track(p, r);
+    }
+    return p;
+}
+
 Placement *placement_dup(const Placement *p)
 {
     if (!p)
         return NULL;
-    Placement *q = placement_new(p->n);
+    Placement *q = placement_alloc(p->n, p->slots);
     q->moved = p->moved;
     memcpy(q->gpu_of, p->gpu_of, (size_t)p->n * sizeof *q->gpu_of);
-    memcpy(q->rank_on, p->rank_on, (size_t)p->n * sizeof *q->rank_on);
+    memcpy(q->rank_on, p->rank_on, (size_t)p->slots * sizeof *q->rank_on);
     memcpy(q->moved_list, p->moved_list, (size_t)p->n * sizeof *q->moved_list);
     memcpy(q->moved_pos, p->moved_pos, (size_t)p->n * sizeof *q->moved_pos);
     work_hand_over(q, p);
@@ -86,6 +139,11 @@ int placement_size(const Placement *p)
     return p ? p->n : 0;
 }
 
+int placement_gpus(const Placement *p)
+{
+    return p ? p->slots : 0;
+}
+
 int placement_gpu_of(const Placement *p, int rank)
 {
     return (p && rank >= 0 && rank < p->n) ? p->gpu_of[rank] : -1;
@@ -93,29 +151,33 @@ int placement_gpu_of(const Placement *p, int rank)
 
 int placement_rank_on(const Placement *p, int gpu)
 {
-    return (p && gpu >= 0 && gpu < p->n) ? p->rank_on[gpu] : -1;
+    return (p && gpu >= 0 && gpu < p->slots) ? p->rank_on[gpu] : -1;
 }
 
 bool placement_is_default(const Placement *p)
 {
-    return !p || p->moved == 0;
+    return !p || (p->moved == 0 && p->slots == p->n);
 }
 
 bool placement_swap_gpus(Placement *p, int gpu_a, int gpu_b)
 {
-    if (!p || gpu_a < 0 || gpu_b < 0 || gpu_a >= p->n || gpu_b >= p->n)
+    if (!p || gpu_a < 0 || gpu_b < 0 || gpu_a >= p->slots || gpu_b >= p->slots)
         return false;
     if (gpu_a == gpu_b)
         return true;
     int ra = p->rank_on[gpu_a], rb = p->rank_on[gpu_b];
     p->rank_on[gpu_a] = rb;
     p->rank_on[gpu_b] = ra;
-    p->gpu_of[ra] = gpu_b;
-    p->gpu_of[rb] = gpu_a;
-    placement_track(p, ra);
-    placement_track(p, rb);
-    work_moved(p->scratch, ra, gpu_b);
-    work_moved(p->scratch, rb, gpu_a);
+    if (ra >= 0) {
+        p->gpu_of[ra] = gpu_b;
+        placement_track(p, ra);
+        work_moved(p->scratch, ra, gpu_b);
+    }
+    if (rb >= 0) {
+        p->gpu_of[rb] = gpu_a;
+        placement_track(p, rb);
+        work_moved(p->scratch, rb, gpu_a);
+    }
     return true;
 }
 
@@ -127,6 +189,8 @@ static void work_free(PlacementWork *sc)
         return;
     for (int t = 0; t < 3; t++)
         free(sc->block[t]);
+    for (int t = 0; t < PLACEMENT_MACHINE_TIERS; t++)
+        free(sc->mblock[t]);
     free(sc->bstamp);
     free(sc->gstamp);
     free(sc->count);
@@ -151,8 +215,9 @@ PlacementWork *placement_work(const Placement *p)
     Placement *q = (Placement *)p;
     if (!q->scratch) {
         PlacementWork *sc = xmem_calloc(1, sizeof *sc);
-        size_t n = (size_t)p->n;
-        sc->n = p->n;
+        /* block ids are below the GPU count, group ids below the rank count */
+        size_t n = (size_t)p->slots;
+        sc->n = p->slots;
         sc->bstamp = xmem_calloc(n, sizeof *sc->bstamp);
         sc->gstamp = xmem_calloc(n, sizeof *sc->gstamp);
         sc->count = xmem_alloc(n * sizeof *sc->count);
@@ -197,7 +262,8 @@ const int *placement_work_blocks(PlacementWork *sc, const Placement *p, int t, l
     int b = 0;
     long long left = S;
     for (int g = 0; g < sc->n; g++) {
-        sc->block[t][p->rank_on[g]] = b;
+        if (p->rank_on[g] >= 0)
+            sc->block[t][p->rank_on[g]] = b;
         if (--left == 0) {
             b++;
             left = S;
@@ -205,4 +271,19 @@ const int *placement_work_blocks(PlacementWork *sc, const Placement *p, int t, l
     }
     sc->block_size[t] = S;
     return sc->block[t];
+}
+
+const int *placement_work_machine(PlacementWork *sc, const Placement *p, const Cluster *c, int t)
+{
+    if (!sc->mblock[t])
+        sc->mblock[t] = xmem_alloc((size_t)p->n * sizeof *sc->mblock[t]);
+    int *out = sc->mblock[t];
+    for (int r = 0; r < p->n; r++) {
+        int g = p->gpu_of[r];
+        out[r] = t == 0   ? cluster_domain_of(c, g)
+                 : t == 1 ? cluster_leaf_block_of(c, g)
+                 : t == 2 ? cluster_site_of(c, g)
+                          : cluster_rail_of(c, g);
+    }
+    return out;
 }

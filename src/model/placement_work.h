@@ -16,22 +16,28 @@
 #ifndef SCALELAB_MODEL_PLACEMENT_WORK_H
 #define SCALELAB_MODEL_PLACEMENT_WORK_H
 
+#include "model/cluster.h"
 #include "model/placement.h"
 
+/* Tiers of a machine's blocks (domain, leaf block, site, rail). */
+#define PLACEMENT_MACHINE_TIERS 4
+
 typedef struct PlacementWork {
-    int n;
-    long long block_size[3]; /* 0: block[t] not built */
-    int *block[3];           /* rank -> block id, per tier */
-    unsigned *bstamp;        /* block id -> stamp of the group counted last */
-    unsigned *gstamp;        /* group id -> stamp of the pass that saw it */
-    int *count;              /* block id -> members of the current group */
-    int *touched;            /* blocks the current group touched */
-    int *ids;                /* 2n: one group's GPUs, then their blocks */
-    unsigned gen;            /* last stamp handed out */
+    int n;                                /* GPUs: block ids and group ids are below it */
+    long long block_size[3];              /* 0: block[t] not built */
+    int *block[3];                        /* rank -> block id, per tier */
+    unsigned *bstamp;                     /* block id -> stamp of the group counted last */
+    unsigned *gstamp;                     /* group id -> stamp of the pass that saw it */
+    int *count;                           /* block id -> members of the current group */
+    int *touched;                         /* blocks the current group touched */
+    int *ids;                             /* 2n: one group's GPUs, then their blocks */
+    unsigned gen;                         /* last stamp handed out */
+    int *mblock[PLACEMENT_MACHINE_TIERS]; /* rank -> block of an irregular machine's tier */
 } PlacementWork;
 
 struct Placement {
-    int n;
+    int n;                  /* ranks */
+    int slots;              /* GPUs, >= n: the rest run no rank (rank_on -1) */
     int moved;              /* ranks not on their default GPU */
     int *gpu_of;            /* rank -> GPU */
     int *rank_on;           /* GPU -> rank */
@@ -47,5 +53,10 @@ unsigned placement_work_stamp(PlacementWork *sc);
 /* rank -> block of tier t (0 domain, 1 leaf, 2 site) for blocks of S GPUs,
  * built once per size and kept in step by placement_swap_gpus. */
 const int *placement_work_blocks(PlacementWork *sc, const Placement *p, int t, long long S);
+/* rank -> block of tier t (0 domain, 1 leaf block, 2 site, 3 rail) of an
+ * irregular machine (cluster.h), from the cluster's own functions: built
+ * afresh on every call, O(ranks x the cluster's lookups), for the small
+ * machines of scenarios. */
+const int *placement_work_machine(PlacementWork *sc, const Placement *p, const Cluster *c, int t);
 
 #endif

@@ -611,11 +611,163 @@ static long long groups_per_class(const Mapping *m, const Cluster *c, int kind)
     return per_b * (a_alike ? g.s1 : 1);
 }
 
+/* ---- spans on an irregular machine (exact) ------------------------------- */
+
+/* A machine with spares, down GPUs, mixed domains or leaves that restart at
+ * a site (cluster_is_regular false) is not a run of equal blocks, so no
+ * closed form applies: every group is walked, each member's blocks taken
+ * from cluster.c's own functions (cluster_domain_of, cluster_leaf_block_of,
+ * cluster_site_of, cluster_rail_of), which therefore agree with the views.
+ * Such machines are the small ones of scenarios; the cost is O(ranks x the
+ * lookups) per dimension. */
+
+/* Positions seen, for the rail rule without work memory. */
+#define RAIL_SEEN_MAX 1024
+
+/* The span of one group under the machine's default fill (rank r on the
+ * r-th usable GPU, no work memory): members come in increasing GPU order and
+ * every tier's blocks grow with the GPU id, so blocks are counted as runs. */
+static GroupSpan span_fill_group(const Cluster *c, const DimWalk *w, long long base)
+{
+    int size = (int)(w->n1 * w->n2);
+    GroupSpan s = {size, 0, size, 0, false};
+    int pd = -1, ps = -1, run = 0, first_leaf = -1, np = 0;
+    bool rails = cluster_rail_unit_gpus(c) > 0, pairwise = c->domain_gpus > RAIL_SEEN_MAX;
+    unsigned char seen[RAIL_SEEN_MAX] = {0};
+    for (int q = 0; q < size; q++) {
+        int g = cluster_nth_usable(c, (int)walk_member(w, base, q));
+        if (g < 0) /* fewer usable GPUs than ranks: cluster_check says so */
+            break;
+        int d = cluster_domain_of(c, g), l = cluster_leaf_block_of(c, g),
+            t = cluster_site_of(c, g);
+        if (d != pd) {
+            if (s.domains > 0 && run < s.min_per_domain)
+                s.min_per_domain = run;
+            s.domains++;
+            run = 0;
+            pd = d;
+        }
+        run++;
+        if (q == 0)
+            first_leaf = l;
+        s.crosses_leaf |= l != first_leaf;
+        if (t != ps) {
+            s.sites++;
+            ps = t;
+        }
+        int pos = rails ? cluster_rail_of(c, g) : 0;
+        if (rails && !pairwise && !seen[pos]) {
+            seen[pos] = 1;
+            np++;
+        } else if (rails && pairwise) { /* a domain too wide for the table: count by hand */
+            bool again = false;
+            for (int k = 0; k < q && !again; k++)
+                again =
+                    cluster_rail_of(c, cluster_nth_usable(c, (int)walk_member(w, base, k))) == pos;
+            np += !again;
+        }
+    }
+    if (run < s.min_per_domain)
+        s.min_per_domain = run;
+    if (rails && s.domains > 1 && !s.crosses_leaf)
+        s.crosses_leaf = (long long)s.domains * np != size;
+    return s;
+}
+
+/* The span of one group of an explicit placement from the rank -> block
+ * tables of each tier (blk[0] domain, [1] leaf block, [2] site, [3] rail;
+ * NULL where not needed). */
+static GroupSpan span_machine_group(PlacementWork *sc, const int *const blk[4], const DimWalk *w,
+                                    long long base)
+{
+    int size = (int)(w->n1 * w->n2), mn;
+    GroupSpan s = {size, 1, size, 1, false};
+    tally_group(sc, blk[0], w, base, &s.domains, &s.min_per_domain);
+    s.crosses_leaf = group_crosses(blk[1], w, base);
+    if (blk[3] && s.domains > 1 && !s.crosses_leaf) {
+        int np;
+        tally_group(sc, blk[3], w, base, &np, &mn);
+        s.crosses_leaf = (long long)s.domains * np != size;
+    }
+    if (blk[2])
+        tally_group(sc, blk[2], w, base, &s.sites, &mn);
+    return s;
+}
+
+/* Whether p places the job on the machine (one slot per machine GPU);
+ * otherwise the machine's default fill is meant. */
+static bool placed_on_machine(const Placement *p, const Cluster *c)
+{
+    return p && placement_gpus(p) == cluster_machine_gpus(c) && !placement_is_default(p);
+}
+
+/* The span of the group starting at base on an irregular machine. */
+static GroupSpan span_machine_one(const Cluster *c, const Placement *p, const DimWalk *w,
+                                  long long base, const int *const blk[4])
+{
+    if (!placed_on_machine(p, c))
+        return span_fill_group(c, w, base);
+    return span_machine_group(placement_work(p), blk, w, base);
+}
+
+/* The rank -> block tables of p's ranks on an irregular machine. */
+static void machine_blocks(const Cluster *c, const Placement *p, const int *blk[4])
+{
+    for (int t = 0; t < 4; t++)
+        blk[t] = NULL;
+    if (!placed_on_machine(p, c))
+        return;
+    PlacementWork *sc = placement_work(p);
+    blk[0] = placement_work_machine(sc, p, c, 0);
+    blk[1] = placement_work_machine(sc, p, c, 1);
+    if (c->sites > 1)
+        blk[2] = placement_work_machine(sc, p, c, 2);
+    if (cluster_rail_unit_gpus(c) > 0)
+        blk[3] = placement_work_machine(sc, p, c, 3);
+}
+
+/* Calls fn(ctx, base, span) for every group of kind on an irregular
+ * machine, in the order of the groups' bases. */
+static void machine_each(const Mapping *m, const Cluster *c, const Placement *p, int kind,
+                         void (*fn)(void *ctx, long long base, GroupSpan s), void *ctx)
+{
+    DimWalk w = dim_walk(m, kind);
+    const int *blk[4];
+    machine_blocks(c, p, blk);
+    long long his = w.world / w.H, step = w.s1 * w.n1;
+    for (long long hi = 0; hi < his; hi++)
+        for (long long mid = 0; mid < w.M; mid++)
+            for (long long lo = 0; lo < w.s1; lo++) {
+                long long base = lo + mid * step + hi * w.H;
+                fn(ctx, base, span_machine_one(c, p, &w, base, blk));
+            }
+}
+
+static void machine_worst_fn(void *ctx, long long base, GroupSpan s)
+{
+    GroupSpan *worst = ctx;
+    (void)base;
+    merge_span(worst, s, worst->size == 0);
+}
+
+static GroupSpan worst_machine(const Mapping *m, const Cluster *c, const Placement *p, int kind)
+{
+    GroupSpan worst = {0, 0, 0, 0, false};
+    machine_each(m, c, p, kind, machine_worst_fn, &worst);
+    return worst;
+}
+
 static GroupSpan worst_of_kind(const Mapping *m, const Cluster *c, const Placement *p, int d)
 {
     GroupSpan none = {0, 0, 0, 0, false};
     if (!mapping_has_layout(m) || !c || d < 0 || d >= KIND_COUNT)
         return none;
+    if (kind_size(m, d) <= 1) {
+        GroupSpan one = {kind_size(m, d), 1, 1, 1, false};
+        return one;
+    }
+    if (!cluster_is_regular(c))
+        return mapping_world(m) == c->n_gpus ? worst_machine(m, c, p, d) : none;
     if (placement_is_default(p))
         return worst_span_default(m, c, d);
     int world = mapping_world(m);
@@ -726,7 +878,88 @@ GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, 
         return none;
     DimWalk w = dim_walk(m, d);
     long long base = walk_base(&w, rank);
+    if (!cluster_is_regular(c)) {
+        const int *blk[4];
+        machine_blocks(c, p, blk);
+        return span_machine_one(c, p, &w, base, blk);
+    }
     if (placement_is_default(p))
         return span_default_exact(c, &w, base);
     return span_by_division(placement_work(p), p, c, &w, base);
+}
+
+/* ---- which groups cross ---------------------------------------------------- */
+
+/* Calls fn for the first rank of every group of d (coordinate 0 along d),
+ * in rank order, until it returns false or limit groups were seen. */
+static void each_group_head(const Mapping *m, MappingDim d, long long limit,
+                            bool (*fn)(void *ctx, int rank), void *ctx)
+{
+    int world = mapping_world(m);
+    long long seen = 0;
+    for (int r = 0; r < world && seen < limit; r++) {
+        if (mapping_coord(m, r, d) != 0)
+            continue;
+        seen++;
+        if (!fn(ctx, r))
+            return;
+    }
+}
+
+typedef struct {
+    const Mapping *m;
+    const Cluster *c;
+    const Placement *p;
+    MappingDim d;
+    SpanCross what;
+    int *ids, max, n;
+    bool first_only;
+} CrossWalk;
+
+static bool crosses(GroupSpan s, SpanCross what)
+{
+    return what == SPAN_CROSS_DOMAIN  ? s.domains > 1
+           : what == SPAN_CROSS_SPINE ? s.crosses_leaf
+                                      : s.sites > 1;
+}
+
+static bool cross_fn(void *ctx, int rank)
+{
+    CrossWalk *cw = ctx;
+    if (!crosses(span_of_group(cw->m, cw->c, cw->p, cw->d, rank), cw->what))
+        return true;
+    int id = mapping_group_of(cw->m, rank, cw->d);
+    /* heads come in rank order, not always in id order: insert sorted */
+    int at = cw->n < cw->max ? cw->n : cw->max;
+    if (cw->ids) {
+        while (at > 0 && cw->ids[at - 1] > id) {
+            if (at < cw->max)
+                cw->ids[at] = cw->ids[at - 1];
+            at--;
+        }
+        if (at < cw->max)
+            cw->ids[at] = id;
+    }
+    cw->n++;
+    return !cw->first_only;
+}
+
+int span_crossing_groups(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
+                         SpanCross what, int *ids, int max)
+{
+    if (!mapping_has_layout(m) || !c || d < 0 || d >= DIM_COUNT || mapping_dim_size(m, d) <= 1)
+        return 0;
+    CrossWalk cw = {m, c, p, d, what, ids, max < 0 ? 0 : max, 0, false};
+    each_group_head(m, d, mapping_world(m), cross_fn, &cw);
+    return cw.n;
+}
+
+int span_first_straddler(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
+{
+    if (!mapping_has_layout(m) || !c || d < 0 || d >= DIM_COUNT || mapping_dim_size(m, d) <= 1)
+        return -1;
+    int id = -1;
+    CrossWalk cw = {m, c, p, d, SPAN_CROSS_DOMAIN, &id, 1, 0, true};
+    each_group_head(m, d, SPAN_STRADDLER_WALK, cross_fn, &cw);
+    return cw.n > 0 ? id : -1;
 }

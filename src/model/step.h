@@ -146,6 +146,14 @@ typedef struct {
     double mem_act_mb;     /* activations one micro-batch keeps in the stage */
     double offload_s;      /* host-link time per step not hidden behind compute */
     WlFramework framework; /* resolved */
+    /* ---- facts the screens show beside the numbers (step_eval only) ----
+     * Per dimension, the id (mapping_group_of) of the first group that spans
+     * more than one scale-up domain, -1 when none does (or, on a very large
+     * cluster, none is found among the first groups: span_first_straddler).
+     * step_eval_spans and step_eval_prepared, which know no placement, leave
+     * every entry -1. The memory verdict's figures are mem_per_gpu_bytes
+     * (need) and hbm_bytes (have). */
+    int straddle_group[DIM_COUNT];
 } StepResult;
 
 typedef enum {
@@ -218,7 +226,11 @@ StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Map
                               const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
                               StepDetail detail, StepResult *out, char *err, size_t err_len);
 
-const char *step_part_name(StepPart part); /* "compute", "TP", "PP", "bubble", "DP", "EP" */
+/* The one table of the parts' names: short ("compute", "TP", "PP",
+ * "bubble", "DP", "EP") for bars and keys, and in words ("TP all-reduce",
+ * "pipeline bubble", ...) for sentences. */
+const char *step_part_name(StepPart part);
+const char *step_part_words(StepPart part);
 
 /* The framework a workload runs under on a cluster: its own, or for
  * WL_FW_AUTO JAX on chips programmed through XLA only (TPU, Trainium) and

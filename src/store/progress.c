@@ -857,20 +857,36 @@ bool progress_exercise(const Progress *p, const char *lesson_id, int page, Progr
     return r != NULL;
 }
 
-bool progress_record_try(Progress *p, const char *lesson_id, int page, int answer, bool right,
-                         char *err, size_t err_len)
+/* One try at a page's question: the first is kept, tries counted. */
+static PageRec *progress_try(Progress *p, const char *lesson_id, int page, bool right, char *err,
+                             size_t err_len)
 {
     LessonRec *l = progress_touch(p, lesson_id, err, err_len);
     if (!l)
-        return false;
+        return NULL;
     PageRec *r = progress_page_get(l, page);
     if (r->first < 0)
         r->first = right ? 1 : 0;
     if (r->tries < 1000000)
         r->tries++;
+    return r;
+}
+
+bool progress_record_try(Progress *p, const char *lesson_id, int page, int answer, bool right,
+                         char *err, size_t err_len)
+{
+    PageRec *r = progress_try(p, lesson_id, page, right, err, err_len);
+    if (!r)
+        return false;
     r->answer = answer < -1 ? -1 : answer;
     r->correct = r->correct || right;
     return progress_save(p, err, err_len);
+}
+
+bool progress_record_prediction(Progress *p, const char *lesson_id, int page, bool right,
+                                char *err, size_t err_len)
+{
+    return progress_try(p, lesson_id, page, right, err, err_len) && progress_save(p, err, err_len);
 }
 
 bool progress_record_review(Progress *p, const char *lesson_id, int page, bool right_at_once,

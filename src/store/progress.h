@@ -95,6 +95,11 @@ bool progress_exercise(const Progress *p, const char *lesson_id, int page, Progr
  * up, and the page stays solved once right. */
 bool progress_record_try(Progress *p, const char *lesson_id, int page, int answer, bool right,
                          char *err, size_t err_len);
+/* A prediction on a scenario page (before a move the lesson marks): the
+ * first one is kept as the page's first try and tries count up, as for a
+ * question; the scenario's goal is not touched. */
+bool progress_record_prediction(Progress *p, const char *lesson_id, int page, bool right,
+                                char *err, size_t err_len);
 /* A page replayed in a review, answered right at once or not. */
 bool progress_record_review(Progress *p, const char *lesson_id, int page, bool right_at_once,
                             char *err, size_t err_len);

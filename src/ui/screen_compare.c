@@ -55,26 +55,6 @@ void screen_compare_side_fini(CompareSide *s)
 
 /* ---- the sentence ---- */
 
-const char *screen_compare_part_words(StepPart part)
-{
-    switch (part) {
-    case STEP_COMPUTE:
-        return "compute";
-    case STEP_TP:
-        return "TP all-reduce";
-    case STEP_PP:
-        return "PP sends";
-    case STEP_BUBBLE:
-        return "pipeline bubble";
-    case STEP_DP:
-        return "DP gradient reduction";
-    case STEP_EP:
-        return "EP all-to-all";
-    default:
-        return "?";
-    }
-}
-
 StepPart screen_compare_main_part(const StepResult *a, const StepResult *b)
 {
     StepPart best = STEP_COMPUTE;
@@ -116,7 +96,7 @@ void screen_compare_sentence(const char *label_a, int gpus_a, const StepResult *
                         ratio < 1.1 ? "%s: %s %.2fx faster than %s; %s is the difference"
                                     : "%s: %s %.1fx faster than %s; %s is the difference",
                         gpus, a_fast ? label_a : label_b, ratio, a_fast ? label_b : label_a,
-                        screen_compare_part_words(screen_compare_main_part(a, b)));
+                        step_part_words(screen_compare_main_part(a, b)));
     }
     if (used < 0 || (size_t)used >= n)
         return;

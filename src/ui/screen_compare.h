@@ -39,9 +39,8 @@ void screen_compare_side_error(CompareSide *s, const char *label, const char *er
 void screen_compare_side_fini(CompareSide *s);
 
 /* The part whose exposed time differs most between a and b (compute when
- * nothing differs), and its words ("TP all-reduce", "pipeline bubble"). */
+ * nothing differs); step_part_words names it. */
 StepPart screen_compare_main_part(const StepResult *a, const StepResult *b);
-const char *screen_compare_part_words(StepPart part);
 
 /* The difference in words, from the two results alone: the accelerator
  * counts in `nouns` ("Same 512 GPUs", "512 vs 576 chips"; NULL: "GPUs"), which side is faster and

@@ -210,7 +210,7 @@ static void screen_present_check(PresentState *ps)
         msg_set(ps->why, sizeof ps->why, "%s", err);
     if (ps->goal != 1)
         return;
-    LessonPlay play = {ps->step, 0, false};
+    LessonPlay play = {scenario_presses(ps->s), 0, false};
     lesson_scenario_debrief_for(ps->lesson, ps->page, ps->s, &play, ps->debrief,
                                 sizeof ps->debrief, err, sizeof err);
     /* A debrief written over several source lines reads as one paragraph
@@ -357,7 +357,7 @@ static void screen_present_effect(PresentState *ps, const char *move, bool ascii
         return;
     }
     snprintf(ps->effect, sizeof ps->effect, "%s: %s %s %s %s, step %+.0f%%", move,
-             screen_compare_part_words(part),
+             step_part_words(part),
              units_format(UNITS_TIME, a->part_s[part], ascii, t0, sizeof t0), ascii ? "->" : "→",
              units_format(UNITS_TIME, b->part_s[part], ascii, t1, sizeof t1), pct);
 }

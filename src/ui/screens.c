@@ -37,11 +37,7 @@ int screen_frame(Canvas *c, const char *title, const char *right, const char *fo
                  const char *footer2)
 {
     int w = canvas_width(c), h = canvas_height(c);
-    int rw = right ? utf8_width(right) : 0;
-    canvas_put_text_max(c, 1, 0, w - rw - 3, title, STYLE_HEADING);
-    if (right)
-        canvas_put_text(c, w - rw - 1, 0, right, STYLE_DIM);
-    canvas_hline(c, 0, 1, w, LINE_LIGHT, STYLE_FRAME);
+    text_title_rule(c, title, right);
     if (footer2) {
         canvas_put_text_max(c, 1, h - 2, w - 2, footer1, STYLE_DIM);
         canvas_put_text_max(c, 1, h - 1, w - 2, footer2, STYLE_DIM);

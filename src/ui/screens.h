@@ -106,6 +106,7 @@ typedef struct {
     char last[200];                /* the effect of the last move */
     int hints;                     /* hints revealed */
     int explain;                   /* StepPart being explained, -1 none */
+    int fresh;                     /* the last key's answer: SCENARIO_FRESH_* */
     bool met;                      /* the goal was met at least once (debrief shown) */
     char debrief[2048];            /* the debrief for the state that met the goal */
     bool used_search;              /* a search result was applied */
@@ -113,6 +114,10 @@ typedef struct {
     struct SweepView *sweep;       /* owned: the search view (s), NULL until first used */
     int moves;                     /* moves made since the page opened (undo is not one) */
     bool confirm_quit;             /* q asked "leave unsaved?"; q again leaves */
+    /* a prediction before a marked move (lesson_scenario_guess) */
+    bool guessing;     /* the move is made, its result hidden until 1..n answers */
+    bool guessed;      /* answered on this visit: not asked again */
+    char verdict[300]; /* the graded answer */
 } ScenarioView;
 
 /* ---- a lesson page (screen_page.c) ---- */

@@ -4,7 +4,7 @@
 local U = scalelab.units
 local dgx = scalelab.system("dgx-h100")
 
-local cluster = { system = "dgx-h100", gpus = 16 }
+local cluster = { system = "hgx-h200", gpus = 16 }  -- 141 GB per GPU: TP 8 x PP 2 fits
 local workload = { model = "llama3-70b", batch = 64, mb = 1 }
 local inside = scalelab.step { cluster = cluster, workload = workload,
                                mapping = { tp = 8, pp = 2, dp = 1 } }
@@ -38,22 +38,24 @@ return {
                 { name = "bandwidth", value = bytes / dgx.up_bytes_per_s } },
       formula = "time = latency + bytes / bandwidth = " .. U.format("time", t) },
     { kind = "scenario", title = "Fix the split", par = 2,
-      text = "TP 16 spans both servers. Make every TP group fit in one.",
+      text = "Two GPUs traded places: both TP groups span both servers. Put them back.",
       cluster = cluster, workload = workload,
-      mapping = { tp = 16, pp = 1, dp = 1 },
-      allow = { "degrees", "search" },
+      mapping = { tp = 8, pp = 2, dp = 1 },
+      start = { "swap 0 8" },
+      allow = { "move", "search" },
+      predict = { at = "swap", ask = "change" },
       goal = { text = "Step under " .. U.format("time", inside.step_s * 1.05) .. ".",
                target = { step_s = inside.step_s * 1.05 },
                check = function(r)
-                 if r.step_s < inside.step_s * 1.05 then return true end
-                 return false, "step is " .. U.format("time", r.step_s)
+                 if r.fits and r.step_s < inside.step_s * 1.05 then return true end
+                 return false, r.fits and "step is " .. U.format("time", r.step_s) or "it does not fit"
                end },
-      hints = { "Which group crosses the network?", "Try TP 8 and PP 2." },
+      hints = { "Which group crosses the network?", "Swap GPUs 0 and 8 back." },
       debrief = function(r)
         return scalelab.fill("You ended at TP {tp} PP {pp}: {step} per step, {moves} moves.",
           { tp = r.mapping.tp, pp = r.mapping.pp, step = U.format("time", r.step_s),
             moves = r.moves })
       end,
-      solution = { "tp 8", "pp 2" } },
+      solution = { "swap 0 8" } },
   },
 }

@@ -70,8 +70,18 @@ ok "sweep pins a setting given" '"zero":1,[^}]*"recompute":"none"' \
   sweep --system dgx-h100 --gpus 64 --model llama3-8b --zero 1 --recompute none --json --top 1
 ok "eval batch 1" '"dp":1,' eval --gpus 128 --batch 1 --model llama3-8b --domain 2 --json
 
+# serving: the decode step per token, its parts, and JSON with the same parts
+ok "serve table" '^  time per token +[0-9.]+ ms' \
+  eval --serve --system dgx-h100 --gpus 8 --model llama3-70b --tp 8 --precision fp8 --batch 16
+ok "serve parts" '^  network +[0-9.]+ (ms|us|µs)' \
+  eval --serve --system dgx-h100 --gpus 16 --model llama3-70b --tp 16 --precision fp8
+ok "serve json" '^\{"system":"dgx-h100".*"batch":16,"context":4096,"token_s":[0-9].*"parts":\{"weights_s":[^}]*"kv_s":[^}]*"tp_s":[^}]*"network_s":[0-9.e+-]+\}\}$' \
+  eval --serve --system dgx-h100 --gpus 8 --model llama3-70b --tp 8 --batch 16 --context 4096 --json
+
 usage "unknown flag" "unknown flag '--bogus'" eval --bogus
 usage "missing value" "needs a value" eval --tp
+usage "serve batch" "--batch must be at least 1" eval --serve --batch 0
+usage "context alone" "--context needs --serve" eval --context 5
 usage "bits vs bytes" "did you mean 1.8 TB/s" eval --up "1.8 TB"
 usage "10^9 GPUs" "more than scalelab models" eval --gpus 1000000000
 usage "not whole" "does not divide the 64 GPUs" eval --gpus 64 --tp 3

@@ -77,16 +77,16 @@ wait_for "time = latency + bytes / bandwidth"
 
 # --- the scenario: par, the goal's mark, search recorded ---
 keys n
-wait_for "moves 0, par 2"
+wait_for "keys 0, par 2"
 wait_for "┃ goal"
 keys s
 wait_for "Best mappings"
 keys Enter
 wait_for "[met"
-wait_for "You took 1 move, par 2: under par! You used search to find it."
+wait_for "1 key press, par 2: you beat par by 1! You used search to find it."
 # the lesson's own words on the final state, where the screen has room
 T resize-window -t s -x 120 -y 40
-wait_for "You ended at TP 1 PP 1:"
+wait_for "You ended at TP 8 PP 2:"
 T resize-window -t s -x 80 -y 24
 
 # --- the menu: first tries and the review ---

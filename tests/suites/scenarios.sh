@@ -4,7 +4,8 @@
 # at 80x24: h makes a hint appear, the first move of the page's reference
 # solution makes its message appear, and playing the whole solution with
 # the keys meets the goal and shows the whole debrief (scrolled with j when
-# it needs more rows than the screen has). The moves come from the lesson
+# it needs more rows than the screen has); a prediction the lesson marks is
+# asked before the move's step shows, and graded. The moves come from the lesson
 # itself (`present --shot PAGE.STEP` names the next move), so the test
 # follows the lessons as they change.
 bin=${1:?usage: tests/suites/scenarios.sh BINARY}
@@ -41,7 +42,8 @@ cursor_to() {
 play() {
   set -- "$1" "$2" "$3" $4
   f=$1 pg=$2 k=$3; shift 3
-  dom=$(shot "$f" "$pg" "$k" | sed -n 's/.* GPUs = [0-9]* [a-z]* of \([0-9]*\),.*/\1/p' | head -n 1)
+  # "128 GPUs = 16 servers of 8," or, on part of a machine, "128 of 144 GPUs in 2 racks of 72,"
+  dom=$(shot "$f" "$pg" "$k" | sed -nE 's/.* GPUs (=|in) [0-9]+ [a-z]+ of ([0-9]+),.*/\2/p' | head -n 1)
   case $1 in
     tp|pp|dp|ep)
       cur=$(stat_of "$(echo "$1" | tr a-z A-Z)"); keys "$(degree_key "$1" "$2" "${cur:-1}")" ;;
@@ -49,29 +51,33 @@ play() {
     domain) # the domain sizes step through divisors of the unit: press until it is reached
       key=-; [ "${dom:-0}" -lt "$2" ] && key=+
       i=0
-      while ! screen | grep -q "domain [0-9]* ($2 GPUs)" && [ $i -lt 16 ]; do
+      while ! screen | grep -q "domains of $2 [A-Za-z]* now" && [ $i -lt 16 ]; do
         keys "$key"; i=$((i + 1)); poll 2 screen_changed
       done ;;
     system)
-      want=$(shot "$f" "$pg" $((k + 1)) | sed -n 's/^  \(.*\): [0-9]* GPUs = .*/\1/p' | head -n 1)
+      want=$(shot "$f" "$pg" $((k + 1)) | sed -nE 's/^  (.*): [0-9]+ (of [0-9]+ )?GPUs (=|in) .*/\1/p' | head -n 1)
       i=0
       while [ $i -lt 40 ]; do
         keys ]; i=$((i + 1))
         seen "$want" 1 >/dev/null 2>&1 && screen | grep -q "mb[0-9]* [·|] $want" && break
       done ;;
     swap) cursor_to "$2" "${dom:-8}"; keys Space; cursor_to "$3" "${dom:-8}"; keys Enter ;;
-    group)
+    group) # "group tp GPU to AT": pick GPU's group with g (again for the
+      # next kind), drop it on GPU AT; "group tp GPU DOMAIN": on the domain's first
       cursor_to "$3" "${dom:-8}"
       dim=$(echo "$2" | tr a-z A-Z); i=0
       keys g
       while ! seen "The $dim group of GPU" 1 && [ $i -lt 4 ]; do keys g; i=$((i + 1)); done
-      cursor_to $(($4 * ${dom:-8})) "${dom:-8}"; keys Enter ;;
+      if [ "$4" = to ]; then at=$5; else at=$(($4 * ${dom:-8})); fi
+      cursor_to "$at" "${dom:-8}"; keys Enter ;;
     *) no "$f page $pg: cannot play '$*' with keys"; return 1 ;;
   esac
 }
 
-pages=0
-for f in lessons/[0-9]*.lua; do
+pages=0 guesses=0
+# SCENARIO_LESSONS="lessons/05-*.lua" plays only those (the counts below
+# then do not apply)
+for f in ${SCENARIO_LESSONS:-lessons/[0-9]*.lua}; do
   n_pages=$(shot "$f" 1 0 | sed -n 's/.* \([0-9]*\)\/\([0-9]*\) [·|] [0-9:]*$/\2/p' | tail -n 1)
   session 80 24 "env HOME=$tmp/home XDG_STATE_HOME=$tmp/state LC_ALL=$utf8 $bin $f; \
 echo EXITED-\$?; sleep 60"
@@ -90,13 +96,21 @@ echo EXITED-\$?; sleep 60"
         mv=$(shot "$f" "$p" "$k" | sed -n 's/^  Next > //p' | head -n 1)
         [ -n "$mv" ] || { no "$f page $p: no move $k in the presenter's view"; break; }
         play "$f" "$p" "$k" "$mv" || break
+        # a prediction the lesson marks: the question comes before the new
+        # step; any answer is graded, then the move shows
+        if seen "Before you see it:" 1; then
+          keys 1
+          seen "Your prediction:" 5 || no "$f page $p: the prediction is not graded"
+          guesses=$((guesses + 1))
+        fi
         if [ "$k" = 0 ]; then
           seen "Last move:" 5 || seen "Goal met!" 1 ||
             no "$f page $p: the move '$mv' shows no message"
         fi
         k=$((k + 1))
       done
-      seen "[met" 5 || no "$f page $p: the solution does not meet the goal on screen"
+      seen "Goal met!" 5 || seen "[met" 1 ||
+        no "$f page $p: the solution does not meet the goal on screen"
       if seen "Debrief:" 5; then
         # the whole debrief: scroll to its end when the screen cannot hold it
         i=0
@@ -118,6 +132,9 @@ echo EXITED-\$?; sleep 60"
     done
   done
 done
-[ "$pages" -ge 12 ] || no "only $pages scenario pages found"
-[ $fail = 0 ] && echo "$suite: ok ($pages scenario pages: hint, first move, debrief)"
+if [ -z "${SCENARIO_LESSONS:-}" ]; then
+  [ "$pages" -ge 12 ] || no "only $pages scenario pages found"
+  [ "$guesses" -ge 4 ] || no "only $guesses predictions before a move were asked"
+fi
+[ $fail = 0 ] && echo "$suite: ok ($pages scenario pages: hint, first move, debrief; $guesses predictions)"
 exit $fail

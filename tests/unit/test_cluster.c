@@ -231,9 +231,113 @@ static void test_cluster_overridden_links_are_named_by_figure(void **state)
     cluster_set_out_bw(NULL, 1); /* accepts NULL */
 }
 
+/* A machine around the job: 2 GB200 racks (144 GPUs) for a 128-GPU job,
+ * GPUs 16-19 failed (a tray), 100-103 busy. Usable: 144 - 8 = 136. The
+ * scheduler's fill: rank r on the r-th usable GPU, so rank 16 lands on GPU
+ * 20 (past the tray); 96 GPUs below 100 are up, so rank 95 is on GPU 99 and
+ * rank 96 on GPU 104 (past the busy range). */
+static void test_cluster_machine_with_holes(void **state)
+{
+    (void)state;
+    Cluster c;
+    char err[200];
+    assert_true(cluster_from_system(&c, "gb200-nvl72", 128, err, sizeof err));
+    assert_true(cluster_is_regular(&c));
+    assert_int_equal(cluster_machine_gpus(&c), 128);
+    c.machine_gpus = 144;
+    assert_false(cluster_is_regular(&c)); /* spares */
+    assert_true(cluster_add_down(&c, 100, 4, CLUSTER_GPU_BUSY, err, sizeof err));
+    assert_true(cluster_add_down(&c, 16, 4, CLUSTER_GPU_FAILED, err, sizeof err));
+    assert_int_equal(c.down[0].first, 16); /* kept sorted */
+    assert_true(cluster_check(&c, err, sizeof err));
+    assert_int_equal(cluster_machine_gpus(&c), 144);
+    assert_int_equal(cluster_usable_gpus(&c), 136);
+    assert_int_equal(cluster_gpu_state(&c, 15), CLUSTER_GPU_UP);
+    assert_int_equal(cluster_gpu_state(&c, 16), CLUSTER_GPU_FAILED);
+    assert_int_equal(cluster_gpu_state(&c, 103), CLUSTER_GPU_BUSY);
+    assert_int_equal(cluster_gpu_state(&c, 144), CLUSTER_GPU_FAILED); /* no such GPU */
+    assert_int_equal(cluster_nth_usable(&c, 15), 15);
+    assert_int_equal(cluster_nth_usable(&c, 16), 20);
+    assert_int_equal(cluster_nth_usable(&c, 95), 99);
+    assert_int_equal(cluster_nth_usable(&c, 96), 104);
+    assert_int_equal(cluster_nth_usable(&c, 135), 143);
+    assert_int_equal(cluster_nth_usable(&c, 136), -1);
+    /* the domains are the machine's: 2 racks, the second holding GPU 143 */
+    assert_int_equal(cluster_domain_count(&c), 2);
+    assert_int_equal(cluster_domain_of(&c, 143), 1);
+    assert_int_equal(cluster_domain_of(&c, 144), -1);
+    /* ranges that cannot be */
+    check_err(cluster_add_down(&c, 18, 4, CLUSTER_GPU_FAILED, err, sizeof err), err, "down twice");
+    check_err(cluster_add_down(&c, 140, 8, CLUSTER_GPU_FAILED, err, sizeof err), err,
+              "not all in the machine");
+    /* too few GPUs left up for the job */
+    assert_true(cluster_add_down(&c, 72, 10, CLUSTER_GPU_FAILED, err, sizeof err));
+    check_err(cluster_check(&c, err, sizeof err), err,
+              "the job needs 128 GPUs but the machine has only 126 that are up");
+}
+
+/* A mixed machine: one 72-GPU rack, then four 8-GPU servers (104 GPUs).
+ * Domain d starts at 0, 72, 80, 88, 96; GPU 85 is in server 2 (domain 2). */
+static void test_cluster_mixed_domains(void **state)
+{
+    (void)state;
+    Cluster c;
+    char err[200];
+    assert_true(cluster_from_system(&c, "gb200-nvl72", 104, err, sizeof err));
+    c.n_runs = 2;
+    c.runs[0] = (ClusterRun){1, 72};
+    c.runs[1] = (ClusterRun){4, 8};
+    assert_true(cluster_check(&c, err, sizeof err));
+    assert_false(cluster_is_regular(&c));
+    assert_int_equal(cluster_domain_count(&c), 5);
+    assert_int_equal(cluster_domain_first(&c, 0), 0);
+    assert_int_equal(cluster_domain_first(&c, 1), 72);
+    assert_int_equal(cluster_domain_first(&c, 4), 96);
+    assert_int_equal(cluster_domain_first(&c, 5), -1);
+    assert_int_equal(cluster_domain_size(&c, 0), 72);
+    assert_int_equal(cluster_domain_size(&c, 3), 8);
+    assert_int_equal(cluster_domain_of(&c, 71), 0);
+    assert_int_equal(cluster_domain_of(&c, 72), 1);
+    assert_int_equal(cluster_domain_of(&c, 85), 2);
+    assert_int_equal(cluster_domain_of(&c, 103), 4);
+    c.runs[1].domains = 3; /* 96 GPUs for a machine of 104 */
+    check_err(cluster_check(&c, err, sizeof err), err,
+              "the domains hold 96 GPUs but the machine has 104");
+    c.runs[0] = (ClusterRun){1, 24}; /* 24 + 80 = 104, but 80 is wider than 72 */
+    c.runs[1] = (ClusterRun){1, 80};
+    check_err(cluster_check(&c, err, sizeof err), err, "must be the widest domain");
+}
+
+/* Leaves of a multi-site cluster restart at each site: 2 sites of 24 DGX
+ * A100 GPUs (3 servers) under leaves of 16. Site 0: leaves {0-15} {16-23};
+ * site 1: {24-39} {40-47}: 4 leaves, where blocks that ignore sites would
+ * give 3 and put GPUs 16-31 (both sites) under one leaf. */
+static void test_cluster_leaves_restart_at_sites(void **state)
+{
+    (void)state;
+    Cluster c;
+    char err[200];
+    assert_true(cluster_from_system(&c, "dgx-a100", 48, err, sizeof err));
+    c.gpus_per_leaf = 16;
+    c.sites = 2;
+    c.across_bytes_per_s = 400e9;
+    assert_true(cluster_check(&c, err, sizeof err));
+    assert_int_equal(cluster_site_first(&c, 1), 24);
+    assert_int_equal(cluster_leaf_count(&c), 4);
+    int want[] = {0, 0, 1, 1, 2, 2, 3, 3};
+    int at[] = {0, 15, 16, 23, 24, 39, 40, 47};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(cluster_leaf_of(&c, at[i]), want[i]);
+    assert_int_equal(cluster_leaf_block_of(&c, 23), cluster_leaf_block_of(&c, 16));
+    assert_true(cluster_leaf_block_of(&c, 23) != cluster_leaf_block_of(&c, 24));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cluster_machine_with_holes),
+        cmocka_unit_test(test_cluster_mixed_domains),
+        cmocka_unit_test(test_cluster_leaves_restart_at_sites),
         cmocka_unit_test(test_cluster_from_system_copies_preset),
         cmocka_unit_test(test_cluster_from_system_rejects_unknown_and_huge),
         cmocka_unit_test(test_cluster_domain_leaf_site_of),

@@ -313,8 +313,54 @@ static void test_lesson_api_scenario_helpers(void **state)
                  "api.lua:1: scalelab.pair_target: cost must return a number (math.huge where "
                  "the set-up fails), not nil");
     expect_error("return scalelab.pair_target { cost = 1, a = {}, b = {}, start = {} }",
-                 "api.lua:1: scalelab.pair_target: needs cost (a function), a and b (lists) "
-                 "and start ({a, b})");
+                 "api.lua:1: scalelab.pair_target: needs cost or setup (one function), a and b "
+                 "(lists), start ({a, b}), and optionally accept (a function)");
+    /* setup instead of cost: the set-ups the model cannot build (TP 3 does
+     * not divide 8 GPUs) or that do not fit cost math.huge, accept filters:
+     * on 8 H100s Llama 3 8B at TP 1, 2, 4, 8 (start TP 8 on a DGX H100). */
+    expect_ok("local seen = 0\n"
+              "local t = scalelab.pair_target {\n"
+              "  setup = function(system, tp) seen = seen + 1\n"
+              "    return { cluster = { system = system, gpus = 8 },\n"
+              "      workload = { model = 'llama3-8b', batch = 64, mb = 1 },\n"
+              "      mapping = { tp = tp, pp = 1, zero = 1 } } end,\n"
+              "  accept = function(r) return r.cluster.system ~= 'dgx-b200' end,\n"
+              "  a = { 'dgx-h100', 'hgx-h200', 'dgx-b200' }, b = { 3, 8, 2 },\n"
+              "  start = { 'dgx-h100', 8 } }\n"
+              "assert(t.a == 'hgx-h200' and seen == 2 + 2 + 2 * 2)\n"
+              "return t");
+    expect_error("return scalelab.pair_target { setup = function() return 1 end,\n"
+                 "  a = { 1, 2 }, b = { 1, 2 }, start = { 1, 1 } }",
+                 "api.lua:1: scalelab.pair_target: setup must return a table { cluster =, "
+                 "workload =, mapping = }, not number");
+    /* presses: "tp 2" from TP 8 is T, T; "system hgx-h200" one ] from the
+     * DGX H100 (the presets' order); "swap 0 8" Space, Enter */
+    expect_ok("local n = scalelab.presses { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+              "  workload = { model = 'llama3-8b', batch = 64, mb = 1 },\n"
+              "  mapping = { tp = 8, pp = 1 }, moves = { 'tp 2', 'swap 0 8' } }\n"
+              "assert(n == 4, n)\n"
+              "return n");
+    expect_error("return scalelab.presses { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+                 "  mapping = { tp = 8, pp = 1 }, moves = { 'tp 3' } }",
+                 "api.lua:1: scalelab.presses: move 1 'tp 3': T steps from 4 to 2, past 3");
+    /* step with moves: GPUs 0 and 8 traded, both TP groups cross servers */
+    expect_ok("local job = { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+              "  workload = { model = 'llama3-8b', batch = 64, mb = 1 },\n"
+              "  mapping = { tp = 8, pp = 1 } }\n"
+              "local a = scalelab.step(job)\n"
+              "job.moves = { 'swap 0 8' }\n"
+              "local b = scalelab.step(job)\n"
+              "assert(a.span.tp.domains == 1 and b.span.tp.domains == 2 and b.step_s > a.step_s)\n"
+              "return b");
+    /* serve: the parts add up to the time per token; DP is the replicas */
+    expect_ok("local r = scalelab.serve { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+              "  workload = { model = 'llama3-70b' }, mapping = { tp = 8, pp = 1 },\n"
+              "  batch = 8, context = 4096 }\n"
+              "local p = r.parts\n"
+              "local sum = p.weights_s + p.kv_s + p.compute_s + p.tp_s + p.network_s\n"
+              "assert(math.abs(sum - r.token_s) < 1e-12 and r.replicas == 2 and r.fits)\n"
+              "assert(math.abs(r.tokens_per_s - 2 * 8 / r.token_s) < 1e-6)\n"
+              "return r");
     /* fits_under: not fitting is false with no reason (the screen gives it). */
     expect_ok("local r = { fits = false, step_s = 1 }\n"
               "assert(select('#', scalelab.fits_under(r, 2)) == 1)\n"
@@ -389,7 +435,7 @@ static void test_lesson_api_every_function_documented(void **state)
         }
         lua_settop(L, 0);
     }
-    assert_int_equal(checked, 23); /* 19 in scalelab, 4 in scalelab.units */
+    assert_int_equal(checked, 25); /* 21 in scalelab, 4 in scalelab.units */
     sandbox_free(sb);
 }
 

@@ -461,7 +461,10 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
         int gpu = placement_gpu_of(p, q);
         s.size++;
         dom_count[gpu / c->domain_gpus]++;
-        leaf_count[gpu / block]++;
+        /* a leaf (or rail unit) stands in one site: blocks restart at each */
+        int site = gpu / c->domain_gpus / dom_per_site, site_gpus = dom_per_site * c->domain_gpus;
+        int per_site = (site_gpus + block - 1) / block;
+        leaf_count[site * per_site + (gpu - site * site_gpus) / block]++;
         at[gpu / c->domain_gpus][gpu % c->domain_gpus] = true;
         pos_used[gpu % c->domain_gpus] = true;
         site_count[gpu / c->domain_gpus / dom_per_site]++;
@@ -643,9 +646,136 @@ static void test_mapping_shuffled_spans_are_stable(void **state)
     placement_free(p);
 }
 
+static Mapping tpdp(int tp, int pp, int dp)
+{
+    Mapping m = {.tp = tp, .cp = 1, .pp = pp, .dp = dp, .ep = 1, .interleave = 1};
+    return m;
+}
+
+/* Two GB200 racks (144 GPUs), a 128-rank TP 16 job, GPUs 16-19 failed. The
+ * fill skips the tray: ranks 0-15 on GPUs 0-15, ranks 16-67 on 20-71, ranks
+ * 68-127 on 72-131. TP group 4 (ranks 64-79) has 4 ranks in rack 0 (GPUs
+ * 68-71) and 12 in rack 1: it alone crosses. Gathering it in rack 1 (its
+ * ranks 64-67 onto the free GPUs 132-135) leaves no group across. */
+static void test_mapping_spans_around_a_failed_tray(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("gb200-nvl72", 128);
+    char err[200];
+    c.machine_gpus = 144;
+    assert_true(cluster_add_down(&c, 16, 4, CLUSTER_GPU_FAILED, err, sizeof err));
+    Mapping m = tpdp(16, 1, 8);
+    GroupSpan w = span_worst(&m, &c, NULL, DIM_TP);
+    assert_int_equal(w.domains, 2);
+    assert_int_equal(w.min_per_domain, 4);
+    int ids[8];
+    assert_int_equal(span_crossing_groups(&m, &c, NULL, DIM_TP, SPAN_CROSS_DOMAIN, ids, 8), 1);
+    assert_int_equal(ids[0], 4);
+    assert_int_equal(span_first_straddler(&m, &c, NULL, DIM_TP), 4);
+    /* the machine's own placement says the same as none */
+    Placement *fill = placement_for_machine(&c);
+    for (int d = 0; d < DIM_COUNT; d++) {
+        GroupSpan a = span_worst(&m, &c, NULL, (MappingDim)d);
+        GroupSpan b = span_worst(&m, &c, fill, (MappingDim)d);
+        assert_int_equal(a.domains, b.domains);
+        assert_int_equal(a.min_per_domain, b.min_per_domain);
+        assert_int_equal(a.crosses_leaf, b.crosses_leaf);
+    }
+    placement_free(fill);
+    int gpu_of[128];
+    for (int r = 0; r < 128; r++)
+        gpu_of[r] = cluster_nth_usable(&c, r);
+    for (int r = 64; r < 68; r++)
+        gpu_of[r] = 132 + (r - 64);
+    Placement *moved = placement_from(128, 144, gpu_of);
+    assert_non_null(moved);
+    assert_int_equal(placement_rank_on(moved, 68), -1); /* left free */
+    assert_int_equal(span_worst(&m, &c, moved, DIM_TP).domains, 1);
+    assert_int_equal(span_crossing_groups(&m, &c, moved, DIM_TP, SPAN_CROSS_DOMAIN, NULL, 0), 0);
+    assert_int_equal(span_first_straddler(&m, &c, moved, DIM_TP), -1);
+    placement_free(moved);
+}
+
+/* A failed GPU never runs a rank: placement_from refuses nothing itself,
+ * but the fill and every count keep off it. */
+static void test_mapping_fill_keeps_off_down_gpus(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("dgx-h100", 16);
+    char err[200];
+    c.machine_gpus = 24;
+    assert_true(cluster_add_down(&c, 0, 8, CLUSTER_GPU_BUSY, err, sizeof err));
+    Placement *p = placement_for_machine(&c);
+    for (int g = 0; g < 8; g++)
+        assert_int_equal(placement_rank_on(p, g), -1);
+    assert_int_equal(placement_gpu_of(p, 0), 8);
+    assert_int_equal(placement_gpu_of(p, 15), 23);
+    placement_free(p);
+    /* the job's two servers are servers 1 and 2: TP 8 fits each */
+    Mapping m = tpdp(8, 1, 2);
+    assert_int_equal(span_worst(&m, &c, NULL, DIM_TP).domains, 1);
+    assert_int_equal(span_worst(&m, &c, NULL, DIM_DP).domains, 2);
+}
+
+/* Which groups climb to the spine, and which cross the site link.
+ * DGX A100 (no rails), leaves of 16: TP 8 DP 4 over 32 GPUs puts each DP
+ * group {r, r+8, r+16, r+24} under both leaves, every TP group under one.
+ * Two sites of 16 (servers 0-1 and 2-3): the same DP groups cross the site
+ * link, no TP group does. */
+static void test_mapping_groups_that_cross_spine_and_site(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("dgx-a100", 32);
+    c.gpus_per_leaf = 16;
+    Mapping m = tpdp(8, 1, 4);
+    int ids[16];
+    assert_int_equal(span_crossing_groups(&m, &c, NULL, DIM_DP, SPAN_CROSS_SPINE, ids, 16), 8);
+    assert_int_equal(ids[7], 7);
+    assert_int_equal(span_crossing_groups(&m, &c, NULL, DIM_TP, SPAN_CROSS_SPINE, ids, 16), 0);
+    assert_int_equal(span_crossing_groups(&m, &c, NULL, DIM_DP, SPAN_CROSS_SITE, ids, 16), 0);
+    c.sites = 2;
+    c.across_bytes_per_s = 400e9;
+    char err[200];
+    assert_true(cluster_check(&c, err, sizeof err));
+    assert_int_equal(span_crossing_groups(&m, &c, NULL, DIM_DP, SPAN_CROSS_SITE, ids, 2), 8);
+    assert_int_equal(ids[1], 1); /* only max written */
+    assert_int_equal(span_crossing_groups(&m, &c, NULL, DIM_TP, SPAN_CROSS_SITE, ids, 16), 0);
+    assert_int_equal(span_worst(&m, &c, NULL, DIM_DP).sites, 2);
+}
+
+/* Rails (DGX H100 SuperPOD): GPU k of each server on leaf k. TP 8 DP 8 over
+ * 64 GPUs: each DP group keeps one position (ranks r, r+8, ...: GPU r of
+ * every server), so it stays on rail leaf r; TP 4 DP 16 keeps positions 0
+ * and 4 in every server, also aligned. Swapping GPUs 8 and 9 puts rank 8
+ * (DP group 0) on position 1 of server 1 while the rest of its group sits
+ * at position 0: that group, and group 1 (rank 9 now at position 0), climb
+ * to the spine. */
+static void test_mapping_rails_keep_dp_on_one_leaf(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("dgx-h100", 64);
+    assert_true(cluster_rail_unit_gpus(&c) > 0);
+    Mapping same = tpdp(8, 1, 8), pairs = tpdp(4, 1, 16);
+    assert_int_equal(span_crossing_groups(&same, &c, NULL, DIM_DP, SPAN_CROSS_SPINE, NULL, 0), 0);
+    assert_false(span_worst(&same, &c, NULL, DIM_DP).crosses_leaf);
+    assert_int_equal(span_crossing_groups(&pairs, &c, NULL, DIM_DP, SPAN_CROSS_SPINE, NULL, 0), 0);
+    Placement *p = placement_new(64);
+    assert_true(placement_swap_gpus(p, 8, 9));
+    int ids[8];
+    assert_int_equal(span_crossing_groups(&same, &c, p, DIM_DP, SPAN_CROSS_SPINE, ids, 8), 2);
+    assert_int_equal(ids[0], 0);
+    assert_int_equal(ids[1], 1);
+    assert_true(span_worst(&same, &c, p, DIM_DP).crosses_leaf);
+    placement_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mapping_spans_around_a_failed_tray),
+        cmocka_unit_test(test_mapping_fill_keeps_off_down_gpus),
+        cmocka_unit_test(test_mapping_groups_that_cross_spine_and_site),
+        cmocka_unit_test(test_mapping_rails_keep_dp_on_one_leaf),
         cmocka_unit_test(test_mapping_check_names_the_constraint),
         cmocka_unit_test(test_mapping_coordinates),
         cmocka_unit_test(test_mapping_set_degree_rebalances),

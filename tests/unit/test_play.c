@@ -397,7 +397,7 @@ static void test_play_tpu_says_chips(void **state)
             if (strstr(text, "GPU"))
                 fail_msg("\"GPU\" on a TPU screen:\n%s", text);
             assert_non_null(strstr(text, "TPU v5p pod slice, 256 chips"));
-            assert_non_null(strstr(text, ascii ? "Chip 0 | domain 0" : "Chip 0 · domain 0"));
+            assert_non_null(strstr(text, ascii ? "Chip 0 | slice 0" : "Chip 0 · slice 0"));
             assert_non_null(
                 strstr(text, ascii ? "TP group A (chips 0-3)" : "TP group A (chips 0–3)"));
             assert_non_null(strstr(text, "Chip 0 picked: move to another chip"));

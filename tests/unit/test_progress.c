@@ -340,6 +340,34 @@ static void test_progress_bad_header_and_numbers_are_corrupt(void **state)
     }
 }
 
+/* A prediction on a scenario page is a first try (the menu's count) but
+ * never the scenario's goal: wrong first, right later, the goal still unmet;
+ * kept across a reload. */
+static void test_progress_prediction_is_a_first_try(void **state)
+{
+    Fixture *f = *state;
+    char note[256], err[256];
+    Progress *p = progress_open(f->path, note, sizeof note);
+    assert_true(progress_record_prediction(p, "lab", 6, false, err, sizeof err));
+    assert_true(progress_record_prediction(p, "lab", 6, true, err, sizeof err));
+    ProgressExercise e;
+    assert_true(progress_exercise(p, "lab", 6, &e));
+    assert_int_equal(e.first, 0);
+    assert_int_equal(e.tries, 2);
+    assert_false(e.solved); /* the goal is the scenario's, not the prediction's */
+    assert_false(progress_scenario_met(p, "lab", 6));
+    progress_free(p);
+    p = progress_open(f->path, note, sizeof note);
+    int right = -1;
+    assert_int_equal(progress_first_tries(p, "lab", &right), 1);
+    assert_int_equal(right, 0);
+    assert_true(progress_needs_review(p, "lab", 6));
+    assert_true(progress_set_scenario_met(p, "lab", 6, err, sizeof err));
+    assert_true(progress_exercise(p, "lab", 6, &e));
+    assert_int_equal(e.first, 0); /* meeting the goal does not rewrite the first try */
+    progress_free(p);
+}
+
 static void test_progress_exercises_round_trip(void **state)
 {
     Fixture *f = *state;
@@ -708,6 +736,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_default_path_prefers_xdg),
         cmocka_unit_test_setup_teardown(test_progress_missing_file_is_empty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_prediction_is_a_first_try, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_round_trip_survives_reopen, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_exercises_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_reads_version_1, setup, teardown),

@@ -149,9 +149,38 @@ static void test_text_markup_lone_star_is_literal(void **state)
     canvas_free(c);
 }
 
+/* A hint's running text: the markers vanish, the emphasis keeps its style
+ * across the wrap, the rest keeps the style given, and the count without a
+ * canvas is the lines drawn. "Press *g* on the group, then `Enter`." in 16
+ * columns: "Press g on the" / "group, then" / "Enter." */
+static void test_text_inline_hint(void **state)
+{
+    (void)state;
+    const char *hint = "Press *g* on the group, then `Enter`.";
+    Canvas *c = canvas_new(16, 4);
+    int n = text_draw_inline(c, 0, 0, 16, 4, hint, STYLE_DIM);
+    assert_int_equal(n, 3);
+    assert_int_equal(text_inline_count(hint, 16), 3);
+    tl_assert_dump(c, false, "Press g on the\ngroup, then\nEnter.\n\n");
+    assert_int_equal(canvas_cell(c, 6, 0)->style, STYLE_EMPH); /* g */
+    assert_int_equal(canvas_cell(c, 0, 0)->style, STYLE_DIM);
+    assert_int_equal(canvas_cell(c, 0, 2)->style, STYLE_CODE); /* E of Enter */
+    assert_int_equal(canvas_cell(c, 5, 2)->style, STYLE_DIM);  /* the full stop */
+    /* h = 1 draws one line but counts all */
+    canvas_clear(c);
+    assert_int_equal(text_draw_inline(c, 0, 0, 16, 1, hint, STYLE_DIM), 3);
+    tl_assert_dump(c, false, "Press g on the\n\n\n\n");
+    /* a lone star is a star */
+    canvas_clear(c);
+    text_draw_inline(c, 0, 0, 16, 4, "8 * 9 = 72", STYLE_NORMAL);
+    tl_assert_dump(c, false, "8 * 9 = 72\n\n\n\n");
+    canvas_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_inline_hint),
         cmocka_unit_test(test_text_decode_valid_and_invalid),
         cmocka_unit_test(test_text_width_east_asian_and_combining),
         cmocka_unit_test(test_text_wrap_breaks_at_spaces),

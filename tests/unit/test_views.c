@@ -12,6 +12,7 @@
 // clang-format on
 
 #include "base/utf8.h"
+#include "draw/cluster_grid.h"
 #include "draw/text.h"
 #include "draw/views.h"
 
@@ -88,6 +89,7 @@ static void test_views_letters_follow_tp_groups(void **state)
     assert_int_equal(view_gpu_letter(&in, 0), 'B');
     assert_int_equal(view_gpu_letter(&in, 17), 'A');
     placement_free(p);
+    in.placement = NULL;
     in.mapping = NULL;
     assert_int_equal(view_gpu_letter(&in, 0), 'G');
 }
@@ -503,6 +505,162 @@ static char *every_view(const Cluster *c)
  * expected phrases are the views' sentences with the noun put in by hand:
  * "per chip" (bandwidth figures), "Chips are lettered" (a sentence start),
  * "cursor: Chip 3", "The cursor is on chip 3" (the cursor lines). */
+/* A machine with holes: 128 ranks on two GB300 racks (144 GPUs), GPUs
+ * 16-19 failed, 140-143 held by another job. The default fill skips the
+ * holes: ranks 0-15 on GPUs 0-15 (TP group A), ranks 16-31 on GPUs 20-35
+ * (group B), rank 127 on GPU 131; GPUs 132-139 free. */
+static Cluster holed_gb300(void)
+{
+    Cluster c = make_cluster("gb300-nvl72", 128);
+    char err[200];
+    c.machine_gpus = 144;
+    assert_true(cluster_add_down(&c, 16, 4, CLUSTER_GPU_FAILED, err, sizeof err));
+    assert_true(cluster_add_down(&c, 140, 4, CLUSTER_GPU_BUSY, err, sizeof err));
+    assert_true(cluster_check(&c, err, sizeof err));
+    return c;
+}
+
+static void test_views_machine_draws_down_gpus(void **state)
+{
+    (void)state;
+    Cluster c = holed_gb300();
+    Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
+    ViewInput in = view_input_default(&c);
+    in.mapping = &m;
+    assert_int_equal(view_gpu_letter(&in, 15), 'A');
+    for (int g = 16; g < 20; g++)
+        assert_int_equal(view_gpu_letter(&in, g), 'x');
+    assert_int_equal(view_gpu_letter(&in, 20), 'B');
+    assert_int_equal(view_gpu_letter(&in, 131), 'H');
+    assert_int_equal(view_gpu_letter(&in, 132), '.');
+    assert_int_equal(view_gpu_letter(&in, 140), '#');
+    /* the same with the machine's placement, and in the drawn rack pair:
+     * row 1 of rack 1 is GPUs 0-17, row 2 GPUs 18-35 */
+    Placement *p = placement_for_machine(&c);
+    in.placement = p;
+    assert_int_equal(view_gpu_letter(&in, 20), 'B');
+    assert_int_equal(view_gpu_letter(&in, 18), 'x');
+    char *t = draw(VIEW_FABRIC, &in, 100, 30, true, NULL);
+    assert_contains(t, "GB300 NVL72: 128 of 144 GPUs in 2 racks of 72");
+    assert_contains(t, "AAAAAAAAAAAAAAAAxx");
+    assert_contains(t, "xxBBBBBBBBBBBBBBBB");
+    assert_contains(t, "........####");
+    free(t);
+    placement_free(p);
+}
+
+/* Draws the scenario grid; returns its text (caller frees). */
+static char *grid(const ClusterView *v, int w, int h, ClusterShown *shown)
+{
+    Canvas *cv = canvas_new(w, h);
+    CanvasPoint cur;
+    cluster_grid_draw(cv, 0, 0, w, h, v, &cur, shown);
+    char *t = canvas_to_text(cv);
+    canvas_free(cv);
+    return t;
+}
+
+static void test_views_grid_draws_holes_and_names_them(void **state)
+{
+    (void)state;
+    Cluster c = holed_gb300();
+    Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
+    Placement *p = placement_for_machine(&c);
+    ClusterView v = {&c, &m, p, DIM_TP, 17, -1, -1};
+    ClusterShown shown;
+    char *t = grid(&v, 80, 10, &shown);
+    assert_contains(t, "A A x x x x B B");
+    assert_contains(t, "H H . . . . . . . . # # # #");
+    free(t);
+    char line[256];
+    cluster_grid_cursor_line(&v, &shown, true, 80, line, sizeof line);
+    assert_contains(line, "GPU 17");
+    assert_contains(line, "failed: runs nothing");
+    v.cursor = 141;
+    cluster_grid_cursor_line(&v, &shown, true, 80, line, sizeof line);
+    assert_contains(line, "another job's");
+    v.cursor = 20; /* a working GPU names its group by the letter drawn */
+    free(grid(&v, 80, 10, &shown));
+    cluster_grid_cursor_line(&v, &shown, true, 80, line, sizeof line);
+    assert_contains(line, "TP group B (GPUs 20-35)");
+    placement_free(p);
+}
+
+/* Two sites of three DGX H100 servers, leaves of 16 GPUs: each site under
+ * its own rule, and the leaves restart at the site boundary (a leaf never
+ * spans two data centres): site 0 has leaves of GPUs 0-15 and 16-23, site
+ * 1 of 24-39 and 40-47. The cursor line names the site and the leaf. */
+static void test_views_grid_sites_are_ruled_and_named(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-a100", 48);
+    assert_int_equal(cluster_rail_unit_gpus(&c), 0); /* leaves by blocks, not rails */
+    c.sites = 2;
+    c.gpus_per_leaf = 16;
+    c.across_bytes_per_s = 400e9; /* 3.2 Tb/s between the sites */
+    c.across_lat_s = 50e-6;
+    char err[200];
+    if (!cluster_check(&c, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(cluster_leaf_of(&c, 16), cluster_leaf_of(&c, 23));
+    assert_true(cluster_leaf_of(&c, 23) != cluster_leaf_of(&c, 24));
+    assert_int_equal(cluster_leaf_of(&c, 24), cluster_leaf_of(&c, 39));
+    assert_true(cluster_leaf_of(&c, 39) != cluster_leaf_of(&c, 40));
+    assert_int_equal(cluster_leaf_count(&c), 4);
+    Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 6, .ep = 1, .interleave = 1};
+    ClusterView v = {&c, &m, NULL, DIM_TP, 40, -1, -1};
+    ClusterShown shown;
+    char *t = grid(&v, 80, 20, &shown);
+    char *s1 = strstr(t, "site 0: servers 0-2"), *s2 = strstr(t, "site 1: servers 3-5");
+    if (!s1 || !s2)
+        fail_msg("no site rules in:\n%s", t);
+    assert_true(s1 < s2);
+    free(t);
+    char line[256];
+    cluster_grid_cursor_line(&v, &shown, true, 120, line, sizeof line);
+    assert_contains(line, "GPU 40 | server 5");
+    assert_contains(line, "site 1");
+    char want[32];
+    snprintf(want, sizeof want, "leaf %d", cluster_leaf_of(&c, 40));
+    assert_contains(line, want);
+}
+
+/* A rail-optimized DGX H100 SuperPOD: GPU k of every server in a unit goes
+ * to leaf k (rail k). GPUs 0 and 8 share a leaf; 0 and 1 do not; the cursor
+ * line names the rail. */
+static void test_views_grid_names_the_rail(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("dgx-h100", 64);
+    assert_true(cluster_rail_unit_gpus(&c) > 0);
+    assert_int_equal(cluster_leaf_of(&c, 0), cluster_leaf_of(&c, 8));
+    assert_true(cluster_leaf_of(&c, 0) != cluster_leaf_of(&c, 1));
+    assert_int_equal(cluster_rail_of(&c, 13), 5);
+    Mapping m = {.tp = 8, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
+    ClusterView v = {&c, &m, NULL, DIM_TP, 13, -1, -1};
+    ClusterShown shown;
+    free(grid(&v, 80, 20, &shown));
+    char line[256];
+    cluster_grid_cursor_line(&v, &shown, true, 160, line, sizeof line);
+    assert_contains(line, "GPU 13 | server 1");
+    assert_contains(line, "rail 5");
+}
+
+/* TPU chips are chips: the grid's cursor line says what the preset says. */
+static void test_views_grid_names_the_chip(void **state)
+{
+    (void)state;
+    Cluster c = make_cluster("tpu-v5p", 128);
+    Mapping m = {.tp = 16, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
+    ClusterView v = {&c, &m, NULL, DIM_TP, 3, -1, -1};
+    ClusterShown shown;
+    free(grid(&v, 80, 20, &shown));
+    char line[256];
+    cluster_grid_cursor_line(&v, &shown, true, 80, line, sizeof line);
+    assert_contains(line, "Chip 3 | slice 0 (128 chips)");
+    assert_null(strstr(line, "GPU"));
+}
+
 static void test_views_accelerators_named_as_preset_says(void **state)
 {
     (void)state;
@@ -557,6 +715,11 @@ int main(void)
         cmocka_unit_test(test_views_odd_inputs_stay_in_the_box),
         cmocka_unit_test(test_views_16k_cluster_draws_aggregated),
         cmocka_unit_test(test_views_accelerators_named_as_preset_says),
+        cmocka_unit_test(test_views_machine_draws_down_gpus),
+        cmocka_unit_test(test_views_grid_draws_holes_and_names_them),
+        cmocka_unit_test(test_views_grid_sites_are_ruled_and_named),
+        cmocka_unit_test(test_views_grid_names_the_chip),
+        cmocka_unit_test(test_views_grid_names_the_rail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
