@@ -14,6 +14,7 @@
 #include "lesson/lesson_api.h"
 
 #include "base/msg.h"
+#include "base/strbuf.h"
 #include "learn/scenario.h"
 #include "lesson/sandbox.h"
 #include "model/hw.h"
@@ -116,6 +117,21 @@ static const char *opt_str_field(lua_State *L, int idx, const char *k, char *buf
     return buf;
 }
 
+/* The "known: a, b, c" list of an unknown name (base/strbuf.h), whole, in
+ * a userdata the Lua error that follows leaves to the collector. */
+static const char *joined(lua_State *L, int count, StrBufNameAt name_at, const void *ctx)
+{
+    size_t n = strbuf_join_into(NULL, 0, count, name_at, ctx);
+    char *s = lua_newuserdatauv(L, n + 1, 0);
+    strbuf_join_into(s, n + 1, count, name_at, ctx);
+    return s;
+}
+
+static const char *known_at(int i, const void *ctx)
+{
+    return ((const char *const *)ctx)[i];
+}
+
 /* Rejects fields the reader does not know: a typo must not pass silently. */
 static void check_known(lua_State *L, int idx, const char *what, const char *const *known)
 {
@@ -131,11 +147,10 @@ static void check_known(lua_State *L, int idx, const char *what, const char *con
         for (int i = 0; known[i] && !found; i++)
             found = strcmp(key, known[i]) == 0;
         if (!found) {
-            char list[300] = "";
-            for (int i = 0; known[i]; i++) {
-                size_t used = strlen(list);
-                snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", known[i]);
-            }
+            int n = 0;
+            while (known[n])
+                n++;
+            const char *list = joined(L, n, known_at, known);
             sandbox_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
         }
     }
@@ -224,28 +239,10 @@ static void push_workload(lua_State *L, const Workload *w, const char *name, con
     set_num(L, "model_flops", workload_model_flops(w));
 }
 
-_Noreturn static void unknown_id(lua_State *L, const char *kind, const char *id, int count,
-                                 const char *(*id_at)(int))
+static int unknown_id(lua_State *L, const char *kind, const char *id, int count,
+                      StrBufNameAt id_at)
 {
-    char names[400] = "";
-    for (int i = 0; i < count; i++) {
-        size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", id_at(i));
-    }
-    sandbox_error(L, "unknown %s '%s' (known: %s)", kind, id, names);
-}
-
-static const char *gpu_id_at(int i)
-{
-    return hw_gpu_at(i)->id;
-}
-static const char *system_id_at(int i)
-{
-    return hw_system_at(i)->id;
-}
-static const char *model_id_at(int i)
-{
-    return workload_preset_at(i)->id;
+    return luaL_error(L, "unknown %s '%s' (known: %s)", kind, id, joined(L, count, id_at, NULL));
 }
 
 static int api_gpu(lua_State *L)
@@ -253,7 +250,7 @@ static int api_gpu(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const GpuSpec *g = hw_gpu_find(id);
     if (!g)
-        unknown_id(L, "GPU", id, hw_gpu_count(), gpu_id_at);
+        return unknown_id(L, "GPU", id, hw_gpu_count(), hw_gpu_id_at);
     push_gpu(L, g);
     return 1;
 }
@@ -263,7 +260,7 @@ static int api_system(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const SystemSpec *s = hw_system_find(id);
     if (!s)
-        unknown_id(L, "system", id, hw_system_count(), system_id_at);
+        return unknown_id(L, "system", id, hw_system_count(), hw_system_id_at);
     push_system(L, s);
     return 1;
 }
@@ -273,16 +270,16 @@ static int api_model(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const WorkloadPreset *p = workload_preset_find(id);
     if (!p)
-        unknown_id(L, "model", id, workload_preset_count(), model_id_at);
+        return unknown_id(L, "model", id, workload_preset_count(), workload_preset_id_at);
     push_workload(L, &p->w, p->name, p->source);
     return 1;
 }
 
-static int push_id_list(lua_State *L, int count, const char *(*id_at)(int))
+static int push_id_list(lua_State *L, int count, StrBufNameAt id_at)
 {
     lua_createtable(L, count, 0);
     for (int i = 0; i < count; i++) {
-        lua_pushstring(L, id_at(i));
+        lua_pushstring(L, id_at(i, NULL));
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -290,15 +287,15 @@ static int push_id_list(lua_State *L, int count, const char *(*id_at)(int))
 
 static int api_gpus(lua_State *L)
 {
-    return push_id_list(L, hw_gpu_count(), gpu_id_at);
+    return push_id_list(L, hw_gpu_count(), hw_gpu_id_at);
 }
 static int api_systems(lua_State *L)
 {
-    return push_id_list(L, hw_system_count(), system_id_at);
+    return push_id_list(L, hw_system_count(), hw_system_id_at);
 }
 static int api_models(lua_State *L)
 {
-    return push_id_list(L, workload_preset_count(), model_id_at);
+    return push_id_list(L, workload_preset_count(), workload_preset_id_at);
 }
 
 /* ---- readers ------------------------------------------------------------ */
@@ -489,7 +486,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
                       what);
     p = workload_preset_find(id);
     if (!p)
-        unknown_id(L, "model", id, workload_preset_count(), model_id_at);
+        unknown_id(L, "model", id, workload_preset_count(), workload_preset_id_at);
     Workload w = p->w;
     const int big = 1 << 30;
     w.global_batch = opt_int_field(L, idx, what, "batch", w.global_batch, 1, big);
