@@ -196,7 +196,8 @@ static void test_lesson_api_cluster_object(void **state)
                  "api.lua:2: bad argument #1 to 'rawset' (table expected, got scalelab.cluster)");
     expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
                  "return c.domain_of({}, 1)",
-                 "api.lua:2: bad argument #1 to 'domain_of' (scalelab.cluster expected, got "
+                 "api.lua:2: bad argument #1 to 'scalelab.cluster.domain_of' (scalelab.cluster "
+                 "expected, got "
                  "table)");
     expect_error("local c = scalelab.cluster { system = 'dgx-h100', gpus = 16 }\n"
                  "local d = scalelab.cluster { system = 'dgx-h100', gpus = 8 }\n"
