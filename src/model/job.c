@@ -37,11 +37,13 @@ void job_set_sites(Cluster *c, int sites)
 /* Sharding gradients or weights over the whole data-parallel group (ZeRO 2
  * or 3, FSDP's way) without a pipeline is PyTorch's FSDP on GPUs: Megatron
  * runs shard the optimizer (its distributed optimizer) and pipeline their
- * big models; chips programmed through XLA only run JAX whatever is given
- * (step_framework). */
+ * big models. A mixture-of-experts model stays on Megatron-Core and its
+ * expert parallelism ("MoE parallel folding", Liu et al. 2025,
+ * arXiv:2504.14960); chips programmed through XLA only run JAX whatever is
+ * given (step_framework). */
 void job_framework(Workload *w, const Cluster *c, int zero, int pp)
 {
-    if (w->framework != WL_FW_AUTO || zero < 2 || pp > 1)
+    if (w->framework != WL_FW_AUTO || zero < 2 || pp > 1 || workload_is_moe(w))
         return;
     if (!kernel_arch(&c->gpu)->compiled_only)
         w->framework = WL_FW_PYTORCH;

@@ -18,8 +18,8 @@
  *                 (WL_AUTO), which step.c resolves for the framework
  *                 (its header comment states each)
  *   framework     auto: JAX on chips programmed through XLA only; PyTorch
- *                 (FSDP) on GPUs when ZeRO 2 or 3 runs without a pipeline;
- *                 Megatron otherwise (job_framework)
+ *                 (FSDP) on GPUs when ZeRO 2 or 3 runs a dense model
+ *                 without a pipeline; Megatron otherwise (job_framework)
  *   across_lat    1 ms one way between sites when sites > 1 (light in
  *                 fibre at ~5 us/km: sites ~200 km apart [U]); `across`
  *                 is the whole site-to-site link per direction, shared by
