@@ -387,13 +387,12 @@ static int render_build(const RenderOpts *o, const FlagArgs *a, Cluster *c, Work
     if (!evalflags_build("render", a, c, w, &given))
         return CLI_USAGE;
     bool mapped = given.tp || given.pp || given.dp || given.ep || given.cp || given.etp ||
-                  given.shard || given.interleave || given.micro_batch ||
-                  given.zero != SWEEP_FREE;
+                  given.shard || given.interleave || given.micro_batch || given.zero != SWEEP_FREE;
     evalflags_pin_as_eval(w, &given);
     char err[300];
     *have_m = sweep_find_mapping(c, w, &given, m, NULL, err, sizeof err);
-    bool picture = (o->view == VIEW_RACK || o->view == VIEW_FABRIC) && !o->load && !o->json &&
-                   !mapped;
+    bool picture =
+        (o->view == VIEW_RACK || o->view == VIEW_FABRIC) && !o->load && !o->json && !mapped;
     if (!*have_m && !picture)
         return cli_usage_error("render: %s", err);
     if (!*have_m)

@@ -36,8 +36,8 @@
 
 SweepOptions sweep_options_default(void)
 {
-    SweepOptions o = {0,    0, 0, 0,          0,          0,          JOB_DEFAULT_ZERO, -1,
-                      NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP, 0, SWEEP_KEEP};
+    SweepOptions o = {0, 0, 0,          0,          0,          0, JOB_DEFAULT_ZERO, -1, NULL,
+                      0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP, 0, SWEEP_KEEP};
     return o;
 }
 
