@@ -489,7 +489,7 @@ static const SystemSpec systems[] = {
         .domain_gpus = 8,     /* 8 GPUs on NVLink + NVSwitch (DeepSeek-V3 §3.1) [P] */
         .default_gpus = 2048, /* DeepSeek-V3's cluster: 2,048 H800 (§3.1) [P] */
         .up_kind = HW_UP_SWITCHED,
-        .up_link = "NVLink 4 (export, 400 GB/s)",
+        .up_link = "NVLink 4, export-limited",
         .up_bytes_per_s = 400e9 / 2, /* 400 GB/s bidir spec [S]; DeepSeek measured ~160 GB/s
                                       * usable (§3.2.2) [P] */
         .up_lat_s = NVLINK_STEP_LAT_S,
