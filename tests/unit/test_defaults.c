@@ -129,8 +129,7 @@ static int eval_args(const Job *j, char *argv[40], char store[20][64])
     int argc = 0, s = 0;
     argv[argc++] = (char *)"eval";
 #define FLAG_S(name, value) (argv[argc++] = (char *)(name), argv[argc++] = (char *)(value))
-#define FLAG_I(name, value)                                                                        \
-    (snprintf(store[s], 64, "%d", (value)), FLAG_S(name, store[s]), s++)
+#define FLAG_I(name, value) (snprintf(store[s], 64, "%d", (value)), FLAG_S(name, store[s]), s++)
     FLAG_S("--system", j->system);
     FLAG_I("--gpus", j->gpus);
     FLAG_S("--model", j->model);
