@@ -179,7 +179,7 @@ static bool case_eval(const Case *k, StepResult *r, Cluster *c, Workload *w, Map
         o.interleave = 0;
     if (!a.set[FLAG_RECOMPUTE])
         o.recompute = SWEEP_FREE;
-    if (!a.set[FLAG_OFFLOAD])
+    if (!a.set[FLAG_OFFLOAD] && !a.set[FLAG_RECOMPUTE]) /* a stated policy states its offload */
         o.offload = SWEEP_FREE;
     o.alt_top = 0;
     char err[300];
