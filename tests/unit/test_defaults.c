@@ -160,18 +160,6 @@ static int eval_args(const Job *j, char *argv[40], char store[20][64])
     return argc;
 }
 
-static double json_num(const char *text, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = strstr(text, pat);
-    if (!p) {
-        print_error("key %s missing in %.200s\n", key, text);
-        fail();
-    }
-    return strtod(p + strlen(pat), NULL);
-}
-
 static bool close_to(double a, double b)
 {
     return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
@@ -195,8 +183,9 @@ static void test_defaults_lesson_and_eval_agree(void **state)
             print_error("job %zu: eval failed: %s\n", i, r->err);
             fail();
         }
-        double step = json_num(r->out, "step_s"), mem = json_num(r->out, "mem_per_gpu_bytes");
-        double zero = json_num(r->out, "zero");
+        double step = tl_json_num(r->out, "step_s"),
+               mem = tl_json_num(r->out, "mem_per_gpu_bytes");
+        double zero = tl_json_num(r->out, "zero");
         if (!close_to(step, lesson[0]) || !close_to(mem, lesson[1]) || zero != lesson[2]) {
             print_error("job %zu: lesson %.6g s %.6g B ZeRO %g, eval %.6g s %.6g B ZeRO %g\n%s\n",
                         i, lesson[0], lesson[1], lesson[2], step, mem, zero, src);
