@@ -23,6 +23,7 @@
 #include "lesson/lesson_local.h"
 #include "lesson/sandbox.h"
 #include "lesson/wire.h"
+#include "model/job.h"
 #include "model/units.h"
 
 #include <float.h>
@@ -578,11 +579,12 @@ static void read_setup(lua_State *L, int idx, int wl_idx, const char *what, Page
     bool has_map = lua_getfield(L, idx, "mapping") != LUA_TNIL;
     snprintf(name, sizeof name, "%s.mapping", what);
     if (!has_wl && !has_map && !need_workload) {
-        Mapping m = {
-            .tp = 1, .cp = 1, .pp = 1, .dp = p->cluster[side].n_gpus, .ep = 1, .interleave = 1};
-        p->mapping[side] = m;
+        p->mapping[side] = job_mapping_default();
+        p->mapping[side].dp = p->cluster[side].n_gpus;
     } else {
         lesson_api_mapping(L, -1, name, &p->cluster[side], &p->workload, &p->mapping[side]);
+        if (side == 0) /* the page's one workload runs as its first job says */
+            job_framework(&p->workload, &p->cluster[0], p->mapping[0].zero, p->mapping[0].pp);
     }
     lua_pop(L, 1);
 }

@@ -18,6 +18,7 @@
 #include "learn/scenario.h"
 #include "lesson/sandbox.h"
 #include "model/hw.h"
+#include "model/job.h"
 #include "model/serve.h"
 #include "model/units.h"
 
@@ -428,7 +429,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     if (!cluster_from_system(&c, sys, gpus, err, sizeof err))
         sandbox_error(L, "%s: %s", what, err);
     c.domain_gpus = opt_int_field(L, idx, what, "domain", c.domain_gpus, 1, CLUSTER_MAX_GPUS);
-    c.sites = opt_int_field(L, idx, what, "sites", c.sites, 1, 1000);
+    job_set_sites(&c, opt_int_field(L, idx, what, "sites", c.sites, 1, 1000));
     c.gpus_per_leaf =
         opt_int_field(L, idx, what, "gpus_per_leaf", c.gpus_per_leaf, 1, CLUSTER_MAX_GPUS);
     int rails = lua_getfield(L, idx, "rails");
@@ -533,8 +534,7 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
                         const Workload *w, Mapping *out)
 {
     idx = lua_absindex(L, idx);
-    Mapping m = {
-        .tp = 1, .cp = 1, .pp = 1, .dp = 0, .ep = 1, .interleave = 1, .zero = 0, .etp = 1};
+    Mapping m = job_mapping_default();
     if (!lua_isnoneornil(L, idx)) {
         if (lua_type(L, idx) != LUA_TTABLE)
             sandbox_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
@@ -547,14 +547,12 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
         m.cp = opt_int_field(L, idx, what, "cp", 1, 1, big);
         m.ep = opt_int_field(L, idx, what, "ep", 1, 1, big);
         m.dp = opt_int_field(L, idx, what, "dp", 0, 1, big);
-        m.interleave = opt_int_field(L, idx, what, "interleave", 1, 1, 1000);
-        m.zero = opt_int_field(L, idx, what, "zero", 0, 0, 3);
+        m.interleave = opt_int_field(L, idx, what, "interleave", m.interleave, 1, 1000);
+        m.zero = opt_int_field(L, idx, what, "zero", m.zero, 0, 3);
         m.etp = opt_int_field(L, idx, what, "etp", 1, 1, big);
     }
     char err[MSG_LEN];
-    if (m.dp == 0 && !mapping_derive_dp(&m, c->n_gpus, err, sizeof err))
-        sandbox_error(L, "%s: %s", what, err);
-    if (!mapping_check(&m, c, w, err, sizeof err))
+    if (!job_check(&m, c, w, err, sizeof err))
         sandbox_error(L, "%s: %s", what, err);
     *out = m;
 }
@@ -707,6 +705,7 @@ static void read_job(lua_State *L, const char *fn, Cluster *c, Workload *w, Mapp
     lua_getfield(L, 1, "mapping");
     lesson_api_mapping(L, -1, "mapping", c, w, m);
     lua_pop(L, 3);
+    job_framework(w, c, m->zero, m->pp);
 }
 
 /* moves = { "group tp 68 to 132", ... } of scalelab.step, copied out before

@@ -174,6 +174,14 @@ if has_command render; then
   usage "render: width 0" "--width" render rack --width 0
   usage "render: width 100000" "--width" render rack --width 100000
   usage "render: 10^9 GPUs" "more than scalelab models" render fabric --gpus 1000000000
+  # a mapping given is checked as eval checks it, in eval's words, even for a
+  # picture that needs no mapping
+  usage "render: --tp 7 on 64 GPUs" "TP 7 does not divide the 64 GPUs" render fabric --gpus 64 --tp 7
+  usage "render rack: --tp 4 --pp 3" "TP 4 x PP 3 = 12 does not divide" render rack --gpus 64 --tp 4 --pp 3
+  e=$("$bin" eval --gpus 64 --tp 7 2>&1 >/dev/null | sed 's/^scalelab eval: //')
+  r=$("$bin" render fabric --gpus 64 --tp 7 2>&1 >/dev/null | sed 's/^scalelab render: //')
+  if [ -n "$e" ] && [ "$e" = "$r" ]; then pass=$((pass + 1)); say "ok render and eval: $r"
+  else bad "render says '$r' where eval says '$e'"; fi
 else
   skipped "render: no 'render' command yet"
 fi

@@ -263,7 +263,7 @@ static void test_lesson_check_points_at_lines(void **state)
     static const char *const want[] = {
         "tests/lessons/typos.lua:2: lesson: 'title' is missing",
         "tests/lessons/typos.lua:7: pages[1].cluster: unknown field 'domian'",
-        "tests/lessons/typos.lua:11: pages[2].mapping: TP 3 x CP 1 x PP 1 = 3 does not divide",
+        "tests/lessons/typos.lua:11: pages[2].mapping: TP 3 does not divide the 16 GPUs",
         "tests/lessons/typos.lua:12: pages[3]: a quiz needs 2 to 64 choices (has 1)",
     };
     for (int i = 0; i < 4; i++)
