@@ -1968,10 +1968,14 @@ void lesson_to_wire(const Lesson *l, Wire *w)
     wire_put_struct(w, l, lesson_fields, WIRE_N(lesson_fields));
 }
 
+/* The mapping a page without one gets (read_setup): every GPU in
+ * DP, unchecked, since a diagram of the machine needs no batch that
+ * divides. */
 static bool mapping_is_default(const Mapping *m, const Cluster *c)
 {
-    return m->tp == 1 && m->cp == 1 && m->pp == 1 && m->dp == c->n_gpus && m->ep == 1 &&
-           m->interleave == 1 && m->zero == 0 && m->etp == 0;
+    Mapping d = job_mapping_default();
+    d.dp = c->n_gpus;
+    return memcmp(m, &d, sizeof d) == 0;
 }
 
 /* What the readers above guarantee of a page that loaded, and the wire
