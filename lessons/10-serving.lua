@@ -11,8 +11,8 @@
 -- every weight once" for a dense model at small batch: jax-ml/scaling-book,
 -- "All about Transformer Inference". The floors below ignore KV-cache reads.
 -- An NVL72 rack can be partitioned along its 18 compute trays of 4 GPUs (NVIDIA
--- GB200 NVL72 / NMX partition documentation): 16 trays make a 64-GPU domain;
--- the scenario assumes that partition, with 8 GPUs per rack kept spare.
+-- GB200 NVL72 / NMX partition documentation): 2 trays make the scenario's
+-- 8-GPU partitions, 14 the 56-GPU one beside them, 16 the quiz's 64-GPU domain.
 
 local U = scalelab.units
 local fill = scalelab.fill
@@ -40,33 +40,53 @@ local PRED_TP = 16
 local pred_read = weights / (PRED_TP * rg.hbm_bytes_per_s)
 local pred_hops = 2 * m.layers * nvl.up_lat_s
 
--- Scenario: two racks, each partitioned to 64 GPUs (16 trays), serve the 1T
--- model in FP8 to many users at once: 16 sequences per replica, 4,096
--- tokens of context each. Judged by the decode step (scalelab.serve, the
--- model's serving side): each user's time per token and all replicas'
--- tokens per second, which pull against each other: wide TP cuts the time
--- per token, but leaves fewer replicas.
-local DOMAIN = 64
-local cluster = { system = "gb200-nvl72", gpus = 128, domain = DOMAIN }
+-- Scenario: a serving job of 64 GPUs on two GB200 NVL72 racks. Rack 0's
+-- NVLink is split into partitions of whole trays (NMX partitioning, as
+-- above): two of 8 GPUs and one of 56 that another job holds; rack 1 is one
+-- 72-GPU domain. The scheduler hands out GPUs in order: the two small
+-- partitions, then 48 GPUs of rack 1, with 24 left free there. It serves
+-- the 1T model in FP8, 16 sequences per replica with 4,096 tokens of
+-- context each, judged by the decode step (scalelab.serve): each user's
+-- rate and all replicas' tokens per second pull against each other (wide
+-- TP cuts the time per token but leaves fewer replicas; PP cuts neither),
+-- and a TP group wider than a partition is fast only inside rack 1.
+local PART = 8
+local RACK = nvl.domain_gpus
+local cluster = { system = "gb200-nvl72", gpus = 64, machine_gpus = 2 * RACK,
+                  domains = { PART, PART, RACK - 2 * PART, RACK },
+                  busy = { 2 * PART .. "-" .. RACK - 1 } }
 local workload = { model = "megatron-1t", batch = 64, mb = 1, precision = "fp8" }
 local LOAD = { batch = 16, context = 4096 }
 local start_map = { tp = 8, pp = 2, zero = 1 }
-local function served(map)
-  local ok, r = pcall(scalelab.serve, { cluster = cluster, workload = workload, mapping = map,
-    batch = LOAD.batch, context = LOAD.context })
-  return ok and r or nil
+-- The same replicas on tidy machines: 64 GPUs in one 72-GPU domain (every
+-- group inside rack 1) or in 8-GPU domains (every TP 16 group across two).
+local function served(domain, tp, pp)
+  return scalelab.serve { cluster = { system = "gb200-nvl72", gpus = 64, domain = domain },
+    workload = workload, mapping = { tp = tp, pp = pp or 1 },
+    batch = LOAD.batch, context = LOAD.context }
 end
-local start_srv = served(start_map)
-local best = served({ tp = 32, pp = 1 })
-local narrow = served({ tp = 16, pp = 1 })
-local USER_RATE = 100                           -- tokens/s for each user
+local start_srv = served(PART, 8, 2)
+local narrow = served(RACK, 8)                  -- fast enough for the crowd, not for each user
+local fit = served(RACK, 16)                    -- the answer: TP 16, all inside rack 1
+local wide = served(RACK, 32)                   -- faster tokens, half the replicas
+local staged = served(RACK, 16, 2)              -- PP 2: half the replicas, no faster
+local split = served(PART, 16)                  -- TP 16 across two partitions
+local USER_RATE = 60                            -- tokens/s for each user
 local LATENCY_S = 1 / USER_RATE
--- The crowd's rate: between what TP 16 (fast enough for the crowd, too slow
--- for each user) and TP 32 give, so that both goals bind.
-local CROWD = math.floor(best.tokens_per_s * 0.9 / 100) * 100
-assert(best.token_s < LATENCY_S and narrow.token_s > LATENCY_S and
-  best.tokens_per_s > CROWD and served({ tp = 32, pp = 2 }).tokens_per_s < CROWD,
-  "re-tune the serving scenario")
+-- The crowd's rate: between what TP 32 (fast enough for each user, too few
+-- replicas) and TP 16 give, so that both goals bind.
+local CROWD = math.floor(math.sqrt(fit.tokens_per_s * wide.tokens_per_s) / 100) * 100
+assert(fit.token_s < LATENCY_S and split.token_s > LATENCY_S and start_srv.token_s > LATENCY_S
+  and narrow.token_s > LATENCY_S and wide.token_s < LATENCY_S and fit.tokens_per_s > CROWD
+  and wide.tokens_per_s < CROWD and staged.tokens_per_s < CROWD, "re-tune the serving scenario")
+local STRAY, FREE = 0, RACK + 48                -- the TP 16 group in rack 0; rack 1's first free GPU
+local fix = { "pp 1", "tp 16", "group tp " .. STRAY .. " to " .. FREE }
+local function thousands(x)                     -- 4000 -> "4,000"
+  local t = string.format("%.0f", x)
+  return (t:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
+local QUIZ_DOMAIN = 64                          -- the quiz's partition: 16 trays
 
 local function ms(s) return U.format("time", s) end
 
@@ -81,10 +101,13 @@ local V = {
   bw = U.format("bandwidth", bg.hbm_bytes_per_s),
   server_read = ms(server_read), server_tok = ms(server_tok),
   up_lat = ms(nvl.up_lat_s), out_lat = ms(nvl.out_lat_s),
-  latency = ms(LATENCY_S), domain = DOMAIN, user_rate = USER_RATE,
-  crowd = string.format("%d", CROWD), start_token = ms(start_srv.token_s),
-  start_rate = string.format("%.0f", start_srv.tokens_per_s),
-  best_rate = string.format("%.0f", best.tokens_per_s),
+  latency = ms(LATENCY_S), domain = QUIZ_DOMAIN, user_rate = USER_RATE,
+  crowd = thousands(CROWD), start_token = ms(start_srv.token_s),
+  fit_token = ms(fit.token_s), split_token = ms(split.token_s),
+  split_rate = string.format("%.0f", split.user_tokens_per_s),
+  wide_rate = thousands(wide.tokens_per_s), part = PART,
+  free = 2 * RACK - FREE, rack = RACK,
+  staged_rate = thousands(staged.tokens_per_s),
   server_rate = string.format("%.0f", 1 / server_tok),
   pred_tp = PRED_TP, rbw = U.format("bandwidth", rg.hbm_bytes_per_s),
   pred_t = ms(pred_read + pred_hops),
@@ -171,12 +194,12 @@ flexible way to grow.
 ]] },
 
     { kind = "scenario", title = "Fast and plenty", text = fill([[
-Racks split to {domain} GPUs serve the 1T model to 16 users per replica: now
-{start_token} a token. Each user needs {user_rate} tokens/s; the crowd {crowd}.]], V),
+The 1T model on 64 GPUs, TP 8 x PP 2, 16 users a replica: two {part}-GPU NVLink
+partitions, then 48 GPUs of a whole rack (the last). Now {start_token} a token.]], V),
       cluster = cluster, workload = workload, mapping = start_map,
       serve = LOAD,
-      allow = { "degrees" },
-      predict = { at = "degree", ask = "part" },
+      allow = { "degrees", "tp groups" },
+      predict = { at = "group", ask = "change" },
       goal = {
         text = "Each user " .. USER_RATE .. " tokens/s or more; all replicas " .. V.crowd
           .. " tokens/s or more.",
@@ -184,36 +207,39 @@ Racks split to {domain} GPUs serve the 1T model to 16 users per replica: now
         check = function(r)
           local s = r.serve
           if not s.fits then return false, "the weights and the users' KV cache do not fit" end
-          if s.tp_domains > 1 then return false, "a TP group spans two domains: every token "
-            .. "waits on the NIC" end
           if s.token_s > LATENCY_S then
             return false, string.format("a token takes %s: %.0f tokens/s per user", ms(s.token_s),
               s.user_tokens_per_s)
           end
           if s.tokens_per_s < CROWD then
-            return false, string.format("%.0f tokens/s over %d replicas; the crowd needs %s",
-              s.tokens_per_s, s.replicas, V.crowd)
+            return false, string.format("%s tokens/s over %d replicas; the crowd needs %s",
+              thousands(s.tokens_per_s), s.replicas, V.crowd)
           end
           return true
         end },
       hints = {
-        "The bar is one token: reading the weights is most of it. How many GPUs share that read?",
-        "PP does not speed up one token: its stages run one after another. It only takes "
-          .. "GPUs that could be replicas.",
-        "The widest TP that divides " .. m.heads .. " heads inside a " .. DOMAIN .. "-GPU "
-          .. "domain, and no PP.",
+        "Each user wants a fast token, the crowd many replicas. Which degree makes a token "
+          .. "faster, and which only takes GPUs that could be replicas?",
+        fill("PP does not speed up a token (its stages run one after another) and halves the "
+          .. "replicas: {staged_rate} tokens/s at TP 16 x PP 2. TP 16 makes a token in "
+          .. "{fit_token} inside one NVLink domain, {split_token} across two partitions.", V),
+        "PP 1 and TP 16; then g on the TP group in the two small partitions, and Enter on a "
+          .. "free GPU of the whole rack.",
       },
       debrief = function(r)
         local s = r.serve
         return fill([[
 You serve with TP {tp} x PP {pp}: {t} a token ({rate} tokens/s for each
-user) from {dp} replicas, {all} tokens/s together. Wide TP inside the
-NVLink domain split the weight reads; dropping PP gave its GPUs back
-as replicas, and throughput with them.
+user) from {dp} replicas, {all} tokens/s together. TP 16 is the narrowest
+TP fast enough for each user, so it leaves the most replicas for the
+crowd (TP 32: {wide_rate}); PP only took replicas away. TP 16 is fast
+only inside one NVLink domain: across two partitions its all-reduces
+waited on the NICs ({split_token} a token): wide groups go on the rack.
 ]], scalelab.facts(r, { t = ms(s.token_s), rate = string.format("%.0f", s.user_tokens_per_s),
-      all = string.format("%.0f", s.tokens_per_s) }))
+      all = thousands(s.tokens_per_s), wide_rate = V.wide_rate,
+      split_token = V.split_token }))
       end,
-      solution = { "tp 16", "tp 32", "pp 1" }, par = 3 },
+      solution = fix, par = 4 },
 
     { kind = "diagram", title = "Replicas on a fabric", view = "fabric",
       cluster = { system = "dgx-h100", gpus = 128 },

@@ -19,18 +19,34 @@ local U = scalelab.units
 local fill = scalelab.fill
 
 -- Case 1: a dense model on 8-GPU servers, set up badly: TP across servers,
--- and micro-batches so large that the pipeline's bubble is a sixth of the
--- step. Smaller micro-batches shrink the bubble but pay more, smaller
--- all-reduces: the two decisions pull against each other.
-local c1 = { system = "dgx-h100", gpus = 128 }
+-- micro-batches so large that the pipeline idles, and a placement the
+-- scheduler left: GPU 127, the last of server 15, has failed, so the ranks
+-- fill the GPUs that are up in order and rank 127 lands on the spare server
+-- 16. Every TP group then fits a server but one, which still crosses the
+-- network, and every step waits for it. Three fixes, two that pull against
+-- each other: fewer pipeline stages would shrink the bubble but do not fit
+-- in 80 GB, so the bubble must shrink by smaller micro-batches instead.
+local c1 = { system = "dgx-h100", gpus = 128, machine_gpus = 136, failed = { 127 } }
 local w1 = { model = "gpt3-175b", batch = 128, mb = 4 }
 local m1 = { tp = 32, pp = 4, dp = 1, zero = 1 }
-local fix1 = { "tp 16", "tp 8", "mb 2" }
-local good1 = scalelab.step { cluster = c1, workload = w1, mapping = m1, moves = fix1 }
-local tp_only1 = scalelab.step { cluster = c1, workload = w1, mapping = m1,
-  moves = { "tp 16", "tp 8" } }
-local bad1 = scalelab.step { cluster = c1, workload = w1, mapping = m1 }
-local target1 = math.sqrt(good1.step_s * tp_only1.step_s)
+local STRAY = 120                     -- the first GPU of the straddling TP 8 group
+local SPARE = 129                     -- a free GPU of the spare server
+local gather1 = "group tp " .. STRAY .. " to " .. SPARE
+local fix1 = { "tp 16", "tp 8", gather1, "mb 2" }
+local function step1(moves)
+  return scalelab.step { cluster = c1, workload = w1, mapping = m1, moves = moves }
+end
+local bad1 = step1(nil)
+local good1 = step1(fix1)
+local placed1 = step1({ "tp 16", "tp 8", gather1 })           -- the bubble left as it was
+local stray1 = step1({ "tp 16", "tp 8", "mb 2", "mb 1" })    -- the stray group left
+local pp2 = step1({ "tp 16", "tp 8", "pp 2", gather1 })       -- the bubble halved by PP
+local target1 = math.sqrt(good1.step_s * placed1.step_s)
+assert(good1.fits and good1.step_s < target1 and placed1.step_s > target1 and
+  stray1.step_s > target1 and not pp2.fits and pp2.step_s < placed1.step_s,
+  "re-tune case 1: it no longer needs TP in a server, the stray group and the micro-batch")
+-- micro-batches each pipeline runs at TP 8 (DP = GPUs / (TP x PP))
+local micro1 = w1.batch // (c1.gpus // (8 * m1.pp)) // w1.mb
 
 -- Compute of one case-1 step at the GPUs' dense peak: 6 x params x tokens.
 local gpt3 = scalelab.model("gpt3-175b")
@@ -82,6 +98,9 @@ local function mw(w) return string.format("%.2f MW", w / 1e6) end
 
 local V = {
   bad1 = U.format("time", bad1.step_s), target1 = U.format("time", target1),
+  placed1 = U.format("time", placed1.step_s), stray1 = U.format("time", stray1.step_s),
+  pp2_mem = U.format("bytes", pp2.mem_per_gpu_bytes), hbm1 = U.format("bytes", h100.hbm_bytes),
+  pp2_step = U.format("time", pp2.step_s), micro1 = micro1,
   bad2 = U.format("time", bad2.step_s), target2 = U.format("time", target2),
   at64 = U.format("time", at64), at72 = U.format("time", at72), rack = RACK,
   peak_step = U.format("time", peak_step_s), tokens1 = tokens1,
@@ -132,9 +151,9 @@ Training costs about 6 FLOP per parameter per token.
 
     { kind = "scenario", title = "Case 1: tune the mapping", text = fill([[
 GPT-3 175B on 16 DGX H100s, TP 32 x PP 4, micro-batches of 4: {bad1}.
-TP crosses servers and the pipeline idles: fix both.]], V),
+GPU 127 failed, so rank 127 runs on the spare server. Fix all three.]], V),
       cluster = c1, workload = w1, mapping = m1,
-      allow = { "degrees", "micro" },
+      allow = { "degrees", "micro", "tp groups" },
       predict = { at = "micro", ask = "part" },
       goal = {
         text = "Fit in memory with a step under " .. V.target1 .. ".",
@@ -143,20 +162,25 @@ TP crosses servers and the pipeline idles: fix both.]], V),
           return scalelab.fits_under(r, target1)
         end },
       hints = {
-        "Find the tier problem first, then look at the bubble.",
-        "TP 32 spans four servers. With micro-batches of 4 each pipeline has only 8 of them "
-          .. "to fill its 4 stages.",
-        "TP inside a server, then smaller micro-batches: more of them keep the stages busy.",
+        "Three problems, in the order of their cost: the tier TP talks on, one group a failed "
+          .. "GPU pushed out of place, and the pipeline's idle time.",
+        fill("TP 8 fills a server, but the group with rank 127 still crosses the network and "
+          .. "every step waits for it ({stray1} even with micro-batches of 1). PP 2 would shrink "
+          .. "the bubble, but needs {pp2_mem} of {hbm1} per GPU.", V),
+        "TP 8 first (a new mapping deals the ranks out again); then g on the group that "
+          .. "straddles two servers, Enter on a free GPU of the spare one; then halve the "
+          .. "micro-batch.",
       },
       debrief = function(r)
         return fill([[
 You ended at TP {tp} x PP {pp} x DP {dp}, micro-batch {mb}: {step} a
-step (from {bad1}). TP on NVLink ({h_up} each way), and micro-batches
-small enough to keep the stages busy: the bubble is {bubble_pct} of the
-step, though each smaller micro-batch pays its all-reduces again.
+step (from {bad1}). TP talks on one server's NVLink ({h_up} each way);
+the group left across the network had held every step back, as all
+stages wait for the slowest. Fewer stages would not fit in memory, so
+smaller micro-batches cut the bubble, now {bubble_pct} of the step.
 ]], scalelab.facts(r, { bad1 = V.bad1, h_up = V.h_up }))
       end,
-      solution = fix1, par = 3 },
+      solution = fix1, par = 5 },
 
     { kind = "diagram", title = "Case 2: a mixture of experts", view = "fabric",
       cluster = { system = "gb200-nvl72", gpus = 128, domain = 8 },

@@ -28,9 +28,25 @@ degree_key() { # MOVE-WORD TARGET CURRENT
              mb) up=m dn=M ;; *) return 1 ;; esac
   [ "${3:-1}" -lt "$2" ] && echo "$up" || echo "$dn"
 }
-# cursor_to GPU DOMAIN_SIZE: arrow keys from where the cursor is.
+# cursor_to GPU DOMAIN_SIZE: arrow keys from where the cursor is. On a
+# machine of equal domains Down and Up move one domain, so the keys can be
+# counted; where domains differ in size (a rack beside partitions of
+# another), each key is read back from the cursor line instead.
+cursor_moved() { [ "$(cursor_gpu)" != "$before" ]; }
+cursor_key() { before=$(cursor_gpu); keys "$1"; poll 3 cursor_moved; r=$?; at=$(cursor_gpu); return $r; }
 cursor_to() {
   at=$(cursor_gpu); [ -n "$at" ] || at=0
+  if [ "$2" = mixed ]; then
+    while [ "$at" -gt "$1" ]; do cursor_key Up || break; done
+    while [ "$at" -lt "$1" ]; do
+      cursor_key Down || break
+      if [ "$at" -gt "$1" ]; then cursor_key Up; break; fi
+    done
+    while [ "$at" -lt "$1" ]; do cursor_key Right || break; done
+    while [ "$at" -gt "$1" ]; do cursor_key Left || break; done
+    wait_for "GPU $1 "
+    return
+  fi
   while [ $((at + $2)) -le "$1" ]; do keys Down; at=$((at + $2)); done
   while [ "$at" -gt "$1" ] && [ $((at - $2)) -ge 0 ] && [ $((at - $2)) -ge $(($1 - $2 + 1)) ]; do
     keys Up; at=$((at - $2)); done
@@ -44,6 +60,9 @@ play() {
   f=$1 pg=$2 k=$3; shift 3
   # "128 GPUs = 16 servers of 8," or, on part of a machine, "128 of 144 GPUs in 2 racks of 72,"
   dom=$(shot "$f" "$pg" "$k" | sed -nE 's/.* GPUs (=|in) [0-9]+ [a-z]+ of ([0-9]+),.*/\2/p' | head -n 1)
+  # a machine of domains of different sizes: the grid draws each domain in a
+  # box as wide as the largest, so a smaller one ends in blanks
+  screen | grep -qE '║[^║ ]+ +║' && dom=mixed
   case $1 in
     tp|pp|dp|ep)
       cur=$(stat_of "$(echo "$1" | tr a-z A-Z)"); keys "$(degree_key "$1" "$2" "${cur:-1}")" ;;

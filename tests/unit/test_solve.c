@@ -234,7 +234,8 @@ static bool is_lesson(const char *name)
  * fewest presses, having tried every shorter sequence; for the placement
  * scenarios (they let groups or GPUs move), the setting keys alone never
  * meet the goal, and random mashing of them never does; elsewhere at most
- * 1 walk in 5 gets there. */
+ * 1 walk in 10 gets there (tests/suites/lessons.sh holds the track to 5 in
+ * 100 through `check --solve`, naming the pages still above it). */
 static void test_solve_every_shipped_par(void **state)
 {
     (void)state;
@@ -287,7 +288,7 @@ static void test_solve_every_shipped_par(void **state)
             SolveMash mash;
             solve_mash(s, 100, 10, 1, page_goal, &g, &mash);
             assert_int_equal(mash.status, SOLVE_FOUND);
-            int most = allow & (SCN_ALLOW_MOVE | SCN_ALLOW_GROUPS) ? 0 : 20;
+            int most = allow & (SCN_ALLOW_MOVE | SCN_ALLOW_GROUPS) ? 0 : 10;
             if (mash.met > most)
                 fail_msg("%s page %d: %d of 100 random walks of the setting keys meet the goal "
                          "(at most %d)",
@@ -298,7 +299,7 @@ static void test_solve_every_shipped_par(void **state)
     }
     closedir(d);
     assert_true(scenarios >= 12);
-    assert_true(placement >= 5);
+    assert_true(placement >= 7);
     /* the lazy test bites: most placement scenarios do offer setting keys */
     assert_true(lazy_keys >= 4);
     assert_true(guesses >= 4);
