@@ -81,7 +81,9 @@ endif
 pkg           = $(shell $(PKG_CONFIG) $(1) $(2) 2>/dev/null)
 CURSES_CFLAGS = $(call pkg,--cflags,ncursesw)
 LUA_CFLAGS    = $(call pkg,--cflags,lua5.4)
-PKG_LIBS      = $(call pkg,--libs,ncursesw lua5.4)
+PKG_LIBS      = $(call pkg,--libs,ncursesw lua5.4 libseccomp)
+# libseccomp: the lesson host's system-call filter (src/lesson/host.c).
+SECCOMP_CFLAGS = -DSCALELAB_SECCOMP $(call pkg,--cflags,libseccomp)
 CMOCKA_CFLAGS = $(call pkg,--cflags,cmocka)
 CMOCKA_LIBS   = $(call pkg,--libs,cmocka)
 
@@ -94,7 +96,7 @@ CMOCKA_LIBS   = $(call pkg,--libs,cmocka)
 GUARD = scripts/layer-guard
 $(BUILD)/src/%.o:        LAYER_CPPFLAGS = -I$(GUARD)/no-curses -I$(GUARD)/no-lua
 $(BUILD)/src/ui/%.o:     LAYER_CPPFLAGS = -I$(GUARD)/no-lua $(CURSES_CFLAGS)
-$(BUILD)/src/lesson/%.o: LAYER_CPPFLAGS = -I$(GUARD)/no-curses $(LUA_CFLAGS)
+$(BUILD)/src/lesson/%.o: LAYER_CPPFLAGS = -I$(GUARD)/no-curses $(LUA_CFLAGS) $(SECCOMP_CFLAGS)
 TEST_CPPFLAGS = $(CURSES_CFLAGS) $(LUA_CFLAGS)
 
 COMPILE = $(CC) $(SCALELAB_CPPFLAGS) $(DATADIR_CPPFLAGS) $(LAYER_CPPFLAGS) $(CPPFLAGS) \

@@ -53,7 +53,7 @@ Between servers it has one NIC: ]] ..
     { kind = "scenario", title = "Fix the split",
       text = "TP 16 spans both servers. Make every TP group fit in one.",
       cluster = cluster, workload = workload,
-      mapping = { tp = 16, pp = 1, dp = 1 },     -- the starting state
+      mapping = { tp = 16, pp = 1, dp = 1, zero = 0 }, -- the start; zero: 1 if not given
       allow = { "degrees" },    -- moves allowed: move, degrees, micro, domain, system, search
       goal = { text = "Step under " .. U.format("time", target_s) .. ".",
                target = { step_s = target_s },   -- drawn as a mark on the step bar

@@ -6,6 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Unicode bidirectional and format controls a terminal may obey: U+061C
+ * (Arabic letter mark), U+200E-U+200F (LRM, RLM), U+202A-U+202E (LRE, RLE,
+ * PDF, LRO, RLO), U+2066-U+2069 (LRI, RLI, FSI, PDI). A right-to-left
+ * override in a message would reorder what follows it on the screen. */
+static bool escape_is_bidi(const unsigned char *s, size_t seq)
+{
+    if (seq == 2)
+        return s[0] == 0xd8 && s[1] == 0x9c;
+    if (seq != 3 || s[0] != 0xe2)
+        return false;
+    return (s[1] == 0x80 && (s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xaa && s[2] <= 0xae))) ||
+           (s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9);
+}
+
 void escape_text(const char *msg, size_t msg_len, char *out, size_t out_len)
 {
     if (!out || out_len == 0)
@@ -34,6 +48,8 @@ void escape_text(const char *msg, size_t msg_len, char *out, size_t out_len)
             valid = false; /* overlong */
         if (valid && seq == 4 && c == 0xf0 && s[i + 1] < 0x90)
             valid = false;
+        if (valid && escape_is_bidi(s + i, seq))
+            valid = false; /* written byte by byte as \xNN, like C1 */
         if (valid) {
             memcpy(piece, s + i, seq);
             plen = seq;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* escape — what scalelab prints of text it did not write (lesson titles and
  * messages, file names, progress fields) reaches a terminal as plain,
- * printable text: control characters, DEL, invalid UTF-8 and C1 controls are
- * written as \n, \t, \r and \xNN escapes, so no byte can move the cursor,
- * change colours or hide what follows.
+ * printable text: control characters, DEL, invalid UTF-8, C1 controls and
+ * the Unicode bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E,
+ * U+2066-U+2069) are written as \n, \t, \r and \xNN escapes, so no byte can
+ * move the cursor, change colours, reorder or hide what follows.
  *
  * Part of src/base, the bottom layer: pure C, no other dependency.
  */

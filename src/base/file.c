@@ -7,10 +7,20 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Under a file-size limit (ulimit -f) a write past it raises SIGXFSZ, whose
+ * default ends the process: ignored from the start of every scalelab
+ * program, so the write fails with EFBIG instead and is reported as the
+ * write error it is (file_write, and cli_finish for standard output). */
+__attribute__((constructor)) static void file_ignore_sigxfsz(void)
+{
+    signal(SIGXFSZ, SIG_IGN);
+}
 
 static char *file_fail(FileProblem *why, FileStatus status, int errnum)
 {

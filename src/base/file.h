@@ -12,7 +12,9 @@
  * Errors: file_read reports a FileProblem the caller words for its own
  * context (file_problem_text gives a default); file_write returns false,
  * leaves errno at the cause and writes one line through msg_set. Neither
- * prints. Part of src/base, the bottom layer: depends on msg and xmem.
+ * prints. A write past a file-size limit (ulimit -f) is an EFBIG error like
+ * any other: every program linking this file ignores SIGXFSZ from its
+ * start. Part of src/base, the bottom layer: depends on msg and xmem.
  */
 #ifndef SCALELAB_BASE_FILE_H
 #define SCALELAB_BASE_FILE_H

@@ -376,19 +376,23 @@ static int render_svg(const RenderOpts *o, const Canvas *cv, int rows, const cha
 }
 
 /* The cluster, workload and mapping of the flags. A rack or fabric picture
- * needs no training batch: when no mapping splits it, the picture is drawn
- * without group letters (have_m false). Everything else needs the mapping
- * and says why there is none. */
+ * needs no training batch: when no mapping flag is given and no mapping
+ * splits the batch, the picture is drawn without group letters (have_m
+ * false). A mapping given is checked as eval checks it, and everything
+ * else needs the mapping: both say why there is none. */
 static int render_build(const RenderOpts *o, const FlagArgs *a, Cluster *c, Workload *w,
                         Mapping *m, bool *have_m)
 {
     SweepOptions given;
     if (!evalflags_build("render", a, c, w, &given))
         return CLI_USAGE;
+    bool mapped = given.tp || given.pp || given.dp || given.ep || given.cp || given.etp ||
+                  given.shard || given.interleave || given.micro_batch || given.zero != SWEEP_FREE;
     evalflags_pin_as_eval(w, &given);
     char err[300];
     *have_m = sweep_find_mapping(c, w, &given, m, NULL, err, sizeof err);
-    bool picture = (o->view == VIEW_RACK || o->view == VIEW_FABRIC) && !o->load && !o->json;
+    bool picture =
+        (o->view == VIEW_RACK || o->view == VIEW_FABRIC) && !o->load && !o->json && !mapped;
     if (!*have_m && !picture)
         return cli_usage_error("render: %s", err);
     if (!*have_m)

@@ -10,6 +10,7 @@
 #include "base/strbuf.h"
 #include "cmd/cli.h"
 #include "model/hw.h"
+#include "model/job.h"
 #include "model/kernel.h"
 #include "model/units.h"
 
@@ -154,11 +155,8 @@ static bool build_cluster(const char *cmd, const FlagArgs *a, Cluster *c)
         c->power_cap_w = w;
         custom = true;
     }
-    if (a->set[FLAG_SITES]) {
-        c->sites = flags_int(a, FLAG_SITES);
-        /* fibre at ~5 us/km: 1 ms one way is ~200 km apart [U] */
-        c->across_lat_s = 1e-3;
-    }
+    if (a->set[FLAG_SITES])
+        job_set_sites(c, flags_int(a, FLAG_SITES)); /* with the default latency (job.h) */
     if (a->set[FLAG_ACROSS])
         c->across_bytes_per_s = a->num[FLAG_ACROSS];
     if (a->set[FLAG_ACROSS_LAT])
@@ -673,25 +671,18 @@ void evalflags_pin_as_eval(const Workload *w, SweepOptions *o)
 {
     o->micro_batch = w->micro_batch;
     if (!o->interleave)
-        o->interleave = 1;
+        o->interleave = JOB_DEFAULT_INTERLEAVE;
     if (o->zero == SWEEP_FREE)
-        o->zero = 1;
+        o->zero = JOB_DEFAULT_ZERO;
     o->recompute = o->seq_parallel = o->tp_overlap = SWEEP_KEEP; /* eval runs what it is told */
 }
 
-/* --framework not given: the software the run's own settings point to.
- * Sharding gradients or weights over the whole data-parallel group (--zero
- * 2 or 3, FSDP's way) without a pipeline is PyTorch's FSDP on GPUs:
- * Megatron runs shard the optimizer (its distributed optimizer) and
- * pipeline their big models; chips programmed through XLA only run JAX
- * whatever is given (step_framework). */
+/* --framework not given: the software the run's own settings point to
+ * (job_framework's rule, which lessons follow too). */
 static void infer_framework(const FlagArgs *a, const Cluster *c, Workload *w)
 {
-    if (a->set[FLAG_FRAMEWORK] || !a->set[FLAG_ZERO] || a->num[FLAG_ZERO] < 2 ||
-        (a->set[FLAG_PP] && a->num[FLAG_PP] > 1))
-        return;
-    if (!kernel_arch(&c->gpu)->compiled_only)
-        w->framework = WL_FW_PYTORCH;
+    if (!a->set[FLAG_FRAMEWORK] && a->set[FLAG_ZERO])
+        job_framework(w, c, flags_int(a, FLAG_ZERO), a->set[FLAG_PP] ? flags_int(a, FLAG_PP) : 0);
 }
 
 bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,

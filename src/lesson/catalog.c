@@ -18,6 +18,7 @@
 #include "base/xmem.h"
 #include "lesson/lesson.h"
 #include "lesson/sandbox.h"
+#include "store/aside.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -76,7 +77,8 @@ static bool is_dir(const char *path)
  * pages, tab-separated, strings escaped (\t \n \\). A line is used only
  * when path (the folder's real path + name), size and mtime all match.
  * Anything malformed, truncated or over CACHE_MAX_BYTES voids the whole
- * file (it is rewritten); strings read back are sanitized again, so a
+ * file (it is set aside, store/aside.h, and written afresh); strings read
+ * back are sanitized again, so a
  * tampered cache cannot send escapes to the terminal. Written to a temp
  * file and renamed, only when something changed; never when the folder
  * cannot be made or when no lesson loaded. */
@@ -93,9 +95,10 @@ typedef struct {
 typedef struct {
     CacheLine *lines;
     int n;
-    bool dirty;     /* something to write */
-    bool any_ok;    /* at least one lesson of this folder loaded */
-    char *dir_real; /* realpath of the folder, NULL: no cache */
+    bool dirty;      /* something to write */
+    bool unreadable; /* a file is there that is no cache of ours: set aside before writing */
+    bool any_ok;     /* at least one lesson of this folder loaded */
+    char *dir_real;  /* realpath of the folder, NULL: no cache */
     size_t dir_len;
     CacheLine *fresh; /* lessons loaded this time, to be cached */
     int n_fresh;
@@ -216,11 +219,15 @@ static void cache_read(Cache *c)
 {
     char *path = cache_file_path();
     size_t len = 0;
-    char *buf = path ? file_read(path, CACHE_MAX_BYTES, &len, NULL) : NULL;
+    FileProblem why = {FILE_MISSING, 0, 0, NULL};
+    char *buf = path ? file_read(path, CACHE_MAX_BYTES, &len, &why) : NULL;
     free(path);
     c->dirty = true;
-    if (!buf)
+    c->unreadable = true; /* until it parses */
+    if (!buf) {
+        c->unreadable = why.status != FILE_MISSING;
         return;
+    }
     size_t vlen = strlen(CACHE_VERSION);
     if (len < vlen + 1 || memcmp(buf, CACHE_VERSION "\n", vlen + 1) != 0 || buf[len - 1] != '\n' ||
         memchr(buf, '\0', len)) {
@@ -247,6 +254,7 @@ static void cache_read(Cache *c)
             return;
         }
     c->dirty = false;
+    c->unreadable = false;
 }
 
 static void cache_escape(FILE *f, const char *s)
@@ -309,11 +317,10 @@ static void cache_write(Cache *c)
     *slash = '\0';
     bool ok = xdg_mkdirs(path, NULL, 0);
     *slash = '/';
-    if (!ok) {
-        free(path);
-        return;
-    }
-    file_write(path, FILE_PRIVATE, cache_put_all, c, NULL, 0);
+    /* A cache that did not read is kept (store/aside.h), never replaced;
+     * when it cannot be moved, nothing is written. */
+    if (ok && (!c->unreadable || aside_keep(path, NULL, 0)))
+        file_write(path, FILE_PRIVATE, cache_put_all, c, NULL, 0);
     free(path);
 }
 

@@ -14,9 +14,11 @@
  * Header cache: the header fields of lessons that loaded are kept in
  * $XDG_CACHE_HOME/scalelab/catalog (else ~/.cache/scalelab/catalog), keyed
  * by real path, size and mtime (ns); an unchanged file is not run again.
- * The cache is only a speed-up: a bad or unwritable one is ignored
- * silently, errors are never cached, and it is written (temp file +
- * rename) only when something changed and at least one lesson loaded.
+ * The cache is only a speed-up: a bad one is set aside under a name of its
+ * own (store/aside.h) and an unwritable one ignored, silently; errors are
+ * never cached, and it is written (temp file + rename) only when something
+ * changed and at least one lesson loaded. A lesson not in the cache is
+ * loaded in a lesson host of its own (lesson_load_quick).
  *
  * Ownership: catalog_load returns a Catalog the caller frees with
  * catalog_free (NULL accepted). Entry pointers and their strings live until

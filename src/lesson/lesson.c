@@ -18,11 +18,17 @@
 #include "base/msg.h"
 #include "base/xmem.h"
 #include "learn/quiz.h"
+#include "lesson/host.h"
 #include "lesson/lesson_api.h"
+#include "lesson/lesson_local.h"
 #include "lesson/sandbox.h"
+#include "lesson/wire.h"
+#include "model/job.h"
 #include "model/units.h"
 
+#include <float.h>
 #include <lauxlib.h>
+#include <limits.h>
 #include <lua.h>
 #include <math.h>
 #include <stdarg.h>
@@ -98,7 +104,7 @@ typedef struct {
 } Problems;
 
 struct Lesson {
-    Sandbox *sb;
+    Sandbox *sb; /* the lesson's Lua state, in the process that runs it; NULL in scalelab */
     char *path;
     char *id, *title, *summary, *track;
     int order, minutes;
@@ -109,6 +115,104 @@ struct Lesson {
     int n_kind_lines;
     bool renew_goals; /* interactive: each goal check gets a fresh budget */
     Problems problems;
+    Host *host;   /* the lesson host running it for scalelab, NULL when gone or local */
+    char *source; /* the file's text as loaded, to start a fresh host with */
+    size_t source_len;
+    bool quick; /* loaded with the catalog's limits */
+};
+
+/* ---- what crosses from the lesson host ------------------------------------
+ * The host loads a lesson and sends it to scalelab whole, as these tables
+ * say (wire.h): a member added to Page or Lesson gets a line here, beside
+ * it, or is marked WIRE_F_LOCAL when it belongs to the process that runs
+ * the Lua (test_lesson compares every byte of every shipped lesson loaded
+ * both ways, so a member left out fails it). Ranges are what the readers
+ * below allow; lesson_from_wire checks the rest (page_arrived). */
+static const WireField choice_fields[] = {
+    WIRE_F_STR(QuizChoice, text, 0),
+    WIRE_F_BOOL(QuizChoice, correct),
+    WIRE_F_STR(QuizChoice, explain, 0),
+};
+
+static const WireField term_fields[] = {
+    WIRE_F_STR(PredictTerm, name, 0),
+    WIRE_F_DOUBLE(PredictTerm, value, -DBL_MAX, DBL_MAX),
+};
+
+static const WireField slip_fields[] = {
+    WIRE_F_INT(PredictSlip, kind, PREDICT_SLIP_BITS, PREDICT_SLIP_COMPLEMENT),
+    WIRE_F_DOUBLE(PredictSlip, factor, 0, DBL_MAX),
+};
+
+static const WireField page_fields[] = {
+    WIRE_F_INT(Page, kind, PAGE_TEXT, PAGE_PREDICT),
+    WIRE_F_INT(Page, line, 0, INT_MAX),
+    WIRE_F_STR(Page, title, 0),
+    WIRE_F_STR(Page, text, 0),
+    WIRE_F_INT(Page, view, PAGE_VIEW_RACK, PAGE_VIEW_CHART),
+    WIRE_F_BOOL(Page, has_cluster),
+    WIRE_F_CUSTOMS(Page, cluster, lesson_api_cluster_codec),
+    WIRE_F_CUSTOM(Page, workload, lesson_api_workload_codec),
+    WIRE_F_CUSTOMS(Page, mapping, lesson_api_mapping_codec),
+    WIRE_F_CHARS2(Page, label),
+    WIRE_F_CHARS(Page, chart_x),
+    WIRE_F_INT(Page, chart_n, 0, LESSON_CHART_MAX_POINTS),
+    WIRE_F_DOUBLES(Page, chart_values, -DBL_MAX, DBL_MAX),
+    WIRE_F_INT(Page, allow, 0, SCN_ALLOW_ALL | SCN_ALLOW_GROUP_DIMS),
+    WIRE_F_LIST(Page, start, n_start, MAX_ITEMS, NULL, 0),
+    WIRE_F_STR(Page, goal_text, 0),
+    WIRE_F_INT(Page, goal_line, 0, INT_MAX),
+    WIRE_F_BOOL(Page, has_goal),
+    WIRE_F_LIST(Page, hints, n_hints, MAX_ITEMS, NULL, 0),
+    WIRE_F_STR(Page, debrief, 0),
+    WIRE_F_BOOL(Page, debrief_fn),
+    WIRE_F_INT(Page, debrief_line, 0, INT_MAX),
+    WIRE_F_LIST(Page, solution, n_solution, MAX_ITEMS, NULL, 0),
+    WIRE_F_INT(Page, par, 0, MAX_ITEMS),
+    WIRE_F_DOUBLE(Page, target.step_s, 0, DBL_MAX),
+    WIRE_F_DOUBLE(Page, target.tokens_per_s, 0, DBL_MAX),
+    WIRE_F_DOUBLE(Page, target.power_w, 0, DBL_MAX),
+    WIRE_F_DOUBLE(Page, target.mem_per_gpu_bytes, 0, DBL_MAX),
+    WIRE_F_DOUBLE(Page, target.token_s, 0, DBL_MAX),
+    WIRE_F_BOOL(Page, has_guess),
+    WIRE_F_INT(Page, guess.at, GUESS_AT_ANY, GUESS_AT_COUNT - 1),
+    WIRE_F_INT(Page, guess.ask, GUESS_CHANGE, GUESS_PART),
+    WIRE_F_BOOL(Page, serving),
+    WIRE_F_INT(Page, load.batch, 0, 1000000),
+    WIRE_F_INT(Page, load.context, 0, 100000000),
+    WIRE_F_LIST(Page, steps, n_steps, MAX_ITEMS, NULL, 0),
+    WIRE_F_LIST(Page, choices, n_choices, MAX_ITEMS, choice_fields, WIRE_N(choice_fields)),
+    WIRE_F_BOOL(Page, calc),
+    WIRE_F_STR(Page, question, 0),
+    WIRE_F_STR(Page, unit, 0),
+    WIRE_F_STR(Page, formula, 0),
+    WIRE_F_DOUBLE(Page, answer, -DBL_MAX, DBL_MAX),
+    WIRE_F_DOUBLE(Page, tolerance, -DBL_MAX, DBL_MAX),
+    WIRE_F_LIST(Page, terms, n_terms, MAX_ITEMS, term_fields, WIRE_N(term_fields)),
+    WIRE_F_STRUCTS(Page, slips, slip_fields, WIRE_N(slip_fields)),
+    WIRE_F_INT(Page, n_slips, 0, PREDICT_MAX_SLIPS),
+    WIRE_F_BOOL(Page, ok),
+};
+
+static const WireField lesson_fields[] = {
+    WIRE_F_LOCAL(Lesson, sb),
+    WIRE_F_LOCAL(Lesson, path),
+    WIRE_F_STR(Lesson, id, 0),
+    WIRE_F_STR(Lesson, title, 0),
+    WIRE_F_STR(Lesson, summary, 0),
+    WIRE_F_STR(Lesson, track, 0),
+    WIRE_F_INT(Lesson, order, -1000000, 1000000),
+    WIRE_F_INT(Lesson, minutes, -1000000, 1000000),
+    WIRE_F_LIST(Lesson, pages, n_pages, MAX_PAGES, page_fields, WIRE_N(page_fields)),
+    WIRE_F_INT(Lesson, return_line, 0, INT_MAX),
+    WIRE_F_LOCAL(Lesson, kind_lines), /* line lookups while reading, in the host */
+    WIRE_F_LOCAL(Lesson, n_kind_lines),
+    WIRE_F_LOCAL(Lesson, renew_goals),
+    WIRE_F_LOCAL(Lesson, problems), /* a lesson with problems does not cross */
+    WIRE_F_LOCAL(Lesson, host),
+    WIRE_F_LOCAL(Lesson, source),
+    WIRE_F_LOCAL(Lesson, source_len),
+    WIRE_F_LOCAL(Lesson, quick),
 };
 
 /* ---- problems --------------------------------------------------------- */
@@ -184,6 +288,8 @@ void lesson_free(Lesson *l)
     if (!l)
         return;
     sandbox_free(l->sb);
+    host_free(l->host);
+    free(l->source);
     for (int i = 0; i < l->n_pages; i++)
         page_free(&l->pages[i]);
     free(l->pages);
@@ -335,12 +441,12 @@ static char *take_string(lua_State *L, const char *what, const char *k)
     size_t len;
     const char *s = lua_tolstring(L, -1, &len);
     if (strlen(s) != len)
-        luaL_error(L, "%s: '%s' contains a NUL byte", what, k);
+        sandbox_error(L, "%s: '%s' contains a NUL byte", what, k);
     if (!sandbox_copy_charge(sandbox_of(L), len + 1))
-        luaL_error(L,
-                   "%s: '%s': the lesson's texts pass %d MB in all, the most scalelab "
-                   "reads from one lesson",
-                   what, k, (int)(sandbox_limits_default().copy_bytes >> 20));
+        sandbox_error(L,
+                      "%s: '%s': the lesson's texts pass %d MB in all, the most scalelab "
+                      "reads from one lesson",
+                      what, k, (int)(sandbox_limits_default().copy_bytes >> 20));
     return xmem_strdup(s);
 }
 
@@ -354,8 +460,8 @@ static lua_Integer list_len(lua_State *L, int idx, const char *what, const char 
     lua_Integer n = lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
     if (!isnum || n < 0 || n > max)
-        luaL_error(L, "%s: '%s' must be a list of at most %I entries (its length is %s)", what, k,
-                   max, isnum ? "out of range" : "not a whole number");
+        sandbox_error(L, "%s: '%s' must be a list of at most %I entries (its length is %s)", what,
+                      k, max, isnum ? "out of range" : "not a whole number");
     return n;
 }
 
@@ -365,12 +471,12 @@ static char *dup_field(lua_State *L, int idx, const char *k, const char *what, b
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         if (required)
-            luaL_error(L, "%s: '%s' is missing", what, k);
+            sandbox_error(L, "%s: '%s' is missing", what, k);
         return NULL;
     }
     if (t != LUA_TSTRING) {
         lua_pop(L, 1);
-        luaL_error(L, "%s: '%s' must be a string (got %s)", what, k, lua_typename(L, t));
+        sandbox_error(L, "%s: '%s' must be a string (got %s)", what, k, lua_typename(L, t));
     }
     char *copy = take_string(L, what, k);
     lua_pop(L, 1);
@@ -388,12 +494,12 @@ static void read_strings(lua_State *L, int idx, const char *k, const char *what,
         return;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: '%s' must be a list of strings", what, k);
+        sandbox_error(L, "%s: '%s' must be a list of strings", what, k);
     lua_Integer len = list_len(L, -1, what, k, MAX_ITEMS);
     *out = xmem_calloc((size_t)len + 1, sizeof **out);
     for (lua_Integer i = 1; i <= len; i++) {
         if (lua_geti(L, -1, i) != LUA_TSTRING)
-            luaL_error(L, "%s: %s[%I] must be a string", what, k, i);
+            sandbox_error(L, "%s: %s[%I] must be a string", what, k, i);
         (*out)[i - 1] = take_string(L, what, k);
         *n = (int)i;
         lua_pop(L, 1);
@@ -410,11 +516,11 @@ static bool num_field(lua_State *L, int idx, const char *k, const char *what, do
         return false;
     }
     if (t != LUA_TNUMBER)
-        luaL_error(L, "%s: '%s' must be a number (got %s)", what, k, lua_typename(L, t));
+        sandbox_error(L, "%s: '%s' must be a number (got %s)", what, k, lua_typename(L, t));
     *out = lua_tonumber(L, -1);
     lua_pop(L, 1);
     if (!isfinite(*out))
-        luaL_error(L, "%s: '%s' must be a finite number", what, k);
+        sandbox_error(L, "%s: '%s' must be a finite number", what, k);
     return true;
 }
 
@@ -423,7 +529,7 @@ static bool bool_field(lua_State *L, int idx, const char *k, const char *what)
 {
     int t = lua_getfield(L, idx, k);
     if (t != LUA_TNIL && t != LUA_TBOOLEAN)
-        luaL_error(L, "%s: '%s' must be true or false", what, k);
+        sandbox_error(L, "%s: '%s' must be true or false", what, k);
     bool v = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return v;
@@ -434,7 +540,7 @@ static void read_view(lua_State *L, int idx, const char *what, Page *p)
     char buf[32] = "rack";
     if (lua_getfield(L, idx, "view") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "%s: 'view' must be a string", what);
+            sandbox_error(L, "%s: 'view' must be a string", what);
         snprintf(buf, sizeof buf, "%s", lua_tostring(L, -1));
     }
     lua_pop(L, 1);
@@ -447,7 +553,7 @@ static void read_view(lua_State *L, int idx, const char *what, Page *p)
     else if (strcmp(buf, "chart") == 0)
         p->view = PAGE_VIEW_CHART;
     else
-        luaL_error(L, "%s: unknown view '%s' (rack, fabric, bar or chart)", what, buf);
+        sandbox_error(L, "%s: unknown view '%s' (rack, fabric, bar or chart)", what, buf);
 }
 
 /* cluster/workload/mapping of the table at idx into side `side`. */
@@ -457,7 +563,7 @@ static void read_setup(lua_State *L, int idx, int wl_idx, const char *what, Page
     char name[96];
     lua_getfield(L, idx, "cluster");
     if (lua_isnil(L, -1))
-        luaL_error(L, "%s: 'cluster' is missing", what);
+        sandbox_error(L, "%s: 'cluster' is missing", what);
     snprintf(name, sizeof name, "%s.cluster", what);
     lesson_api_cluster(L, -1, name, &p->cluster[side]);
     lua_pop(L, 1);
@@ -465,7 +571,7 @@ static void read_setup(lua_State *L, int idx, int wl_idx, const char *what, Page
     bool has_wl = lua_getfield(L, wl_idx, "workload") != LUA_TNIL;
     if (side == 0) {
         if (!has_wl && need_workload)
-            luaL_error(L, "%s: 'workload' is missing", what);
+            sandbox_error(L, "%s: 'workload' is missing", what);
         snprintf(name, sizeof name, "%s.workload", what);
         lesson_api_workload(L, -1, name, &p->workload);
     }
@@ -473,11 +579,12 @@ static void read_setup(lua_State *L, int idx, int wl_idx, const char *what, Page
     bool has_map = lua_getfield(L, idx, "mapping") != LUA_TNIL;
     snprintf(name, sizeof name, "%s.mapping", what);
     if (!has_wl && !has_map && !need_workload) {
-        Mapping m = {
-            .tp = 1, .cp = 1, .pp = 1, .dp = p->cluster[side].n_gpus, .ep = 1, .interleave = 1};
-        p->mapping[side] = m;
+        p->mapping[side] = job_mapping_default();
+        p->mapping[side].dp = p->cluster[side].n_gpus;
     } else {
         lesson_api_mapping(L, -1, name, &p->cluster[side], &p->workload, &p->mapping[side]);
+        if (side == 0) /* the page's one workload runs as its first job says */
+            job_framework(&p->workload, &p->cluster[0], p->mapping[0].zero, p->mapping[0].pp);
     }
     lua_pop(L, 1);
 }
@@ -490,7 +597,7 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
         return SCN_ALLOW_LESSON_DEFAULT;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: 'allow' must be a list like { \"move\", \"degrees\" }", what);
+        sandbox_error(L, "%s: 'allow' must be a list like { \"move\", \"degrees\" }", what);
     static const struct {
         const char *name;
         unsigned bit;
@@ -514,10 +621,10 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
             if (strcmp(s, names[k].name) == 0)
                 bit = names[k].bit;
         if (!bit)
-            luaL_error(L,
-                       "%s: allow[%I] = '%s' is not one of move, groups, tp groups, pp "
-                       "groups, dp groups, ep groups, degrees, micro, domain, system, search",
-                       what, i, s);
+            sandbox_error(L,
+                          "%s: allow[%I] = '%s' is not one of move, groups, tp groups, pp "
+                          "groups, dp groups, ep groups, degrees, micro, domain, system, search",
+                          what, i, s);
         allow |= bit;
         lua_pop(L, 1);
     }
@@ -551,7 +658,7 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     char tw[48];
     bool nested = lua_getfield(L, g, "target") == LUA_TTABLE;
     if (!nested && !lua_isnil(L, -1))
-        luaL_error(L, "%s: goal.target must be a table like { step_s = 2.5 }", what);
+        sandbox_error(L, "%s: goal.target must be a table like { step_s = 2.5 }", what);
     int t = nested ? lua_gettop(L) : g;
     snprintf(tw, sizeof tw, "%s: goal%s", what, nested ? ".target" : "");
     LessonTarget *x = &p->target;
@@ -562,7 +669,7 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     num_field(L, t, "token_s", tw, &x->token_s);
     if (x->step_s < 0 || x->tokens_per_s < 0 || x->power_w < 0 || x->mem_per_gpu_bytes < 0 ||
         x->token_s < 0)
-        luaL_error(L, "%s: target values must be above 0", tw);
+        sandbox_error(L, "%s: target values must be above 0", tw);
     lua_pop(L, 1);
 }
 
@@ -576,7 +683,8 @@ static void read_guess(lua_State *L, int idx, const char *what, Page *p)
         return;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: 'predict' must be a table { at = \"group\", ask = \"change\" }", what);
+        sandbox_error(L, "%s: 'predict' must be a table { at = \"group\", ask = \"change\" }",
+                      what);
     int g = lua_gettop(L);
     char *at = dup_field(L, g, "at", "predict", false);
     char *ask = dup_field(L, g, "ask", "predict", false);
@@ -586,15 +694,15 @@ static void read_guess(lua_State *L, int idx, const char *what, Page *p)
     free(at);
     free(ask);
     if (!ok_at)
-        luaL_error(L,
-                   "%s: predict.at must be one of any, group, swap, degree, micro, domain, "
-                   "system",
-                   what);
+        sandbox_error(L,
+                      "%s: predict.at must be one of any, group, swap, degree, micro, domain, "
+                      "system",
+                      what);
     if (!ok_ask)
-        luaL_error(L,
-                   "%s: predict.ask must be \"change\" (faster or slower, by how much) or "
-                   "\"part\" (which part of the bar changes most)",
-                   what);
+        sandbox_error(L,
+                      "%s: predict.ask must be \"change\" (faster or slower, by how much) or "
+                      "\"part\" (which part of the bar changes most)",
+                      what);
     lua_pop(L, 1);
     p->has_guess = true;
     p->guess = spec;
@@ -610,15 +718,15 @@ static void read_serve(lua_State *L, int idx, const char *what, Page *p)
         return;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: 'serve' must be a table { batch = 8, context = 4096 }", what);
+        sandbox_error(L, "%s: 'serve' must be a table { batch = 8, context = 4096 }", what);
     int g = lua_gettop(L);
     double batch = 1, context = p->workload.seq;
     num_field(L, g, "batch", "serve", &batch);
     num_field(L, g, "context", "serve", &context);
     if (batch != floor(batch) || batch < 1 || batch > 1e6 || context != floor(context) ||
         context < 1 || context > 1e8)
-        luaL_error(L, "%s: serve.batch and serve.context must be whole numbers of at least 1",
-                   what);
+        sandbox_error(L, "%s: serve.batch and serve.context must be whole numbers of at least 1",
+                      what);
     lua_pop(L, 1);
     p->serving = true;
     p->load = (ServeLoad){(int)batch, (int)context};
@@ -631,34 +739,34 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
     /* A scenario keeps an explicit placement: starting it costs O(GPUs),
      * about 0.5 s per million, so it is bounded here. */
     if (p->cluster[0].n_gpus > SCENARIO_MAX_GPUS)
-        luaL_error(L,
-                   "%s.cluster: %d GPUs is too many for a scenario (at most %d); show "
-                   "bigger clusters on a diagram or compare page",
-                   what, p->cluster[0].n_gpus, SCENARIO_MAX_GPUS);
+        sandbox_error(L,
+                      "%s.cluster: %d GPUs is too many for a scenario (at most %d); show "
+                      "bigger clusters on a diagram or compare page",
+                      what, p->cluster[0].n_gpus, SCENARIO_MAX_GPUS);
     p->allow = read_allow(L, idx, what);
     read_strings(L, idx, "start", what, &p->start, &p->n_start);
     read_strings(L, idx, "hints", what, &p->hints, &p->n_hints);
     read_strings(L, idx, "solution", what, &p->solution, &p->n_solution);
     double par = 0;
     if (num_field(L, idx, "par", what, &par) && (par != floor(par) || par < 1 || par > MAX_ITEMS))
-        luaL_error(L, "%s: 'par' must be a whole number of moves (1 to %d)", what, MAX_ITEMS);
+        sandbox_error(L, "%s: 'par' must be a whole number of moves (1 to %d)", what, MAX_ITEMS);
     p->par = (int)par;
     read_guess(L, idx, what, p);
     read_serve(L, idx, what, p);
     read_debrief(L, idx, what, p, page);
     if (lua_getfield(L, idx, "goal") != LUA_TTABLE)
-        luaL_error(L,
-                   "%s: 'goal' must be a table { text = \"...\", check = function(r) ... "
-                   "end }",
-                   what);
+        sandbox_error(L,
+                      "%s: 'goal' must be a table { text = \"...\", check = function(r) ... "
+                      "end }",
+                      what);
     int g = lua_gettop(L);
     p->goal_text = dup_field(L, g, "text", "goal", true);
     read_target(L, g, what, p);
     if (lua_getfield(L, g, "check") != LUA_TFUNCTION)
-        luaL_error(L,
-                   "%s: goal.check must be a function(r) returning true when the goal is "
-                   "met",
-                   what);
+        sandbox_error(L,
+                      "%s: goal.check must be a function(r) returning true when the goal is "
+                      "met",
+                      what);
     lua_Debug ar;
     lua_pushvalue(L, -1);
     if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0)
@@ -675,17 +783,17 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
 static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
 {
     if (lua_getfield(L, idx, "choices") != LUA_TTABLE)
-        luaL_error(L, "%s: 'choices' must be a list of { text =, correct =, explain = }", what);
+        sandbox_error(L, "%s: 'choices' must be a list of { text =, correct =, explain = }", what);
     lua_Integer len = list_len(L, -1, what, "choices", MAX_ITEMS);
     if (len < 2)
-        luaL_error(L, "%s: a quiz needs 2 to %d choices (has %I)", what, MAX_ITEMS, len);
+        sandbox_error(L, "%s: a quiz needs 2 to %d choices (has %I)", what, MAX_ITEMS, len);
     p->choices = xmem_calloc((size_t)len, sizeof *p->choices);
     int n_correct = 0;
     for (lua_Integer i = 1; i <= len; i++) {
         char cw[64];
         snprintf(cw, sizeof cw, "%s: choices[%d]", what, (int)i);
         if (lua_geti(L, -1, i) != LUA_TTABLE)
-            luaL_error(L, "%s must be a table { text =, correct =, explain = }", cw);
+            sandbox_error(L, "%s must be a table { text =, correct =, explain = }", cw);
         int c = lua_gettop(L);
         QuizChoice *q = &p->choices[i - 1];
         q->text = dup_field(L, c, "text", cw, true);
@@ -693,14 +801,14 @@ static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
         q->explain = dup_field(L, c, "explain", cw, true);
         int t = lua_getfield(L, c, "correct");
         if (t != LUA_TNIL && t != LUA_TBOOLEAN)
-            luaL_error(L, "%s: 'correct' must be true or false", cw);
+            sandbox_error(L, "%s: 'correct' must be true or false", cw);
         q->correct = lua_toboolean(L, -1);
         n_correct += q->correct;
         lua_pop(L, 2);
     }
     lua_pop(L, 1);
     if (n_correct == 0)
-        luaL_error(L, "%s: no choice is marked correct = true", what);
+        sandbox_error(L, "%s: no choice is marked correct = true", what);
     p->calc = bool_field(L, idx, "calc", what);
 }
 
@@ -713,21 +821,21 @@ static void read_terms(lua_State *L, int idx, const char *what, Page *p)
         return;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: 'terms' must be a list of { name =, value = }", what);
+        sandbox_error(L, "%s: 'terms' must be a list of { name =, value = }", what);
     lua_Integer len = luaL_len(L, -1);
     if (len > MAX_ITEMS)
-        luaL_error(L, "%s: 'terms' has %I entries (at most %d)", what, len, MAX_ITEMS);
+        sandbox_error(L, "%s: 'terms' has %I entries (at most %d)", what, len, MAX_ITEMS);
     p->terms = xmem_calloc((size_t)len + 1, sizeof *p->terms);
     for (lua_Integer i = 1; i <= len; i++) {
         char tw[64];
         snprintf(tw, sizeof tw, "%s: terms[%d]", what, (int)i);
         if (lua_geti(L, -1, i) != LUA_TTABLE)
-            luaL_error(L, "%s must be a table { name = \"latency\", value = 2e-6 }", tw);
+            sandbox_error(L, "%s must be a table { name = \"latency\", value = 2e-6 }", tw);
         int c = lua_gettop(L);
         p->terms[i - 1].name = dup_field(L, c, "name", tw, true);
         p->n_terms = (int)i;
         if (!num_field(L, c, "value", tw, &p->terms[i - 1].value))
-            luaL_error(L, "%s: 'value' is missing", tw);
+            sandbox_error(L, "%s: 'value' is missing", tw);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -741,25 +849,25 @@ static void read_slip(lua_State *L, const char *what, Page *p)
                                 "per_server = N, per_rack = N";
     bool keyed = lua_type(L, -2) == LUA_TSTRING;
     if (!keyed && lua_type(L, -1) != LUA_TSTRING)
-        luaL_error(L, "%s: 'slips' holds names and counts: { %s }", what, known);
+        sandbox_error(L, "%s: 'slips' holds names and counts: { %s }", what, known);
     const char *name = lua_tostring(L, keyed ? -2 : -1);
     int k = predict_slip_find(name);
     if (k < 0)
-        luaL_error(L, "%s: unknown slip '%s' (slips = { %s })", what, name, known);
+        sandbox_error(L, "%s: unknown slip '%s' (slips = { %s })", what, name, known);
     bool count = predict_slip_takes_count((PredictSlipKind)k);
     if (count != keyed)
-        luaL_error(L,
-                   count ? "%s: slip '%s' takes the GPUs of one: %s = 8"
-                         : "%s: slip '%s' goes in the list: slips = { \"%s\" }",
-                   what, name, name);
+        sandbox_error(L,
+                      count ? "%s: slip '%s' takes the GPUs of one: %s = 8"
+                            : "%s: slip '%s' goes in the list: slips = { \"%s\" }",
+                      what, name, name);
     double factor = 0;
     if (count && (!lua_isinteger(L, -1) || (factor = (double)lua_tointeger(L, -1)) < 2))
-        luaL_error(L, "%s: '%s' must be a whole number of GPUs, 2 or more", what, name);
+        sandbox_error(L, "%s: '%s' must be a whole number of GPUs, 2 or more", what, name);
     for (int i = 0; i < p->n_slips; i++)
         if (p->slips[i].kind == (PredictSlipKind)k)
-            luaL_error(L, "%s: slip '%s' is named twice", what, name);
+            sandbox_error(L, "%s: slip '%s' is named twice", what, name);
     if (p->n_slips >= PREDICT_MAX_SLIPS)
-        luaL_error(L, "%s: 'slips' names at most %d slips", what, PREDICT_MAX_SLIPS);
+        sandbox_error(L, "%s: 'slips' names at most %d slips", what, PREDICT_MAX_SLIPS);
     p->slips[p->n_slips++] = (PredictSlip){(PredictSlipKind)k, factor};
 }
 
@@ -774,7 +882,7 @@ static void read_slips(lua_State *L, int idx, const char *what, Page *p)
         return;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s: 'slips' must be a table such as { \"bits\", per_rack = 72 }", what);
+        sandbox_error(L, "%s: 'slips' must be a table such as { \"bits\", per_rack = 72 }", what);
     lua_pushnil(L);
     while (lua_next(L, -2)) {
         read_slip(L, what, p);
@@ -797,14 +905,14 @@ static void read_predict(lua_State *L, int idx, const char *what, Page *p)
     if (!predict_unit_known(p->unit, NULL)) {
         char u[40];
         snprintf(u, sizeof u, "%s", p->unit);
-        luaL_error(L, "%s: unit '%s' is not one of s, B, B/s, b/s, FLOP/s, FLOP, W or \"\"", what,
-                   u);
+        sandbox_error(L, "%s: unit '%s' is not one of s, B, B/s, b/s, FLOP/s, FLOP, W or \"\"",
+                      what, u);
     }
     if (!num_field(L, idx, "answer", what, &p->answer))
-        luaL_error(L, "%s: 'answer' is missing (a number in base units, from the model)", what);
+        sandbox_error(L, "%s: 'answer' is missing (a number in base units, from the model)", what);
     num_field(L, idx, "tolerance", what, &p->tolerance);
     if (lua_getfield(L, idx, "tolerance") != LUA_TNIL && p->tolerance == 0)
-        luaL_error(L, "%s: 'tolerance' must be a fraction in (0, 1], e.g. 0.2 for 20%%", what);
+        sandbox_error(L, "%s: 'tolerance' must be a fraction in (0, 1], e.g. 0.2 for 20%%", what);
     lua_pop(L, 1);
     read_terms(L, idx, what, p);
     read_slips(L, idx, what, p);
@@ -812,13 +920,14 @@ static void read_predict(lua_State *L, int idx, const char *what, Page *p)
     lesson_predict_spec_of(p, &spec);
     char why[MSG_LEN];
     if (!predict_spec_check(&spec, why, sizeof why))
-        luaL_error(L, "%s: %s", what, why);
+        sandbox_error(L, "%s: %s", what, why);
 }
 
 static void read_chart(lua_State *L, int idx, const char *what, Page *p)
 {
     if (lua_getfield(L, idx, "chart") != LUA_TTABLE)
-        luaL_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }", what);
+        sandbox_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }",
+                      what);
     int c = lua_gettop(L);
     char *x = dup_field(L, c, "x", "chart", true);
     snprintf(p->chart_x, sizeof p->chart_x, "%s", x);
@@ -828,19 +937,19 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
     for (int i = 0; xs[i]; i++)
         ok = ok || strcmp(p->chart_x, xs[i]) == 0;
     if (!ok)
-        luaL_error(L, "%s: chart.x '%s' is not one of tp, pp, dp, ep, cp, mb, domain, gpus", what,
-                   p->chart_x);
+        sandbox_error(L, "%s: chart.x '%s' is not one of tp, pp, dp, ep, cp, mb, domain, gpus",
+                      what, p->chart_x);
     if (lua_getfield(L, c, "values") != LUA_TTABLE)
-        luaL_error(L, "%s: chart.values must be a list of numbers", what);
+        sandbox_error(L, "%s: chart.values must be a list of numbers", what);
     lua_Integer len = list_len(L, -1, what, "chart.values", LESSON_CHART_MAX_POINTS);
     if (len < 1)
-        luaL_error(L, "%s: chart.values needs 1 to %d numbers", what, LESSON_CHART_MAX_POINTS);
+        sandbox_error(L, "%s: chart.values needs 1 to %d numbers", what, LESSON_CHART_MAX_POINTS);
     for (lua_Integer i = 1; i <= len; i++) {
         int isnum;
         lua_geti(L, -1, i);
         p->chart_values[i - 1] = lua_tonumberx(L, -1, &isnum);
-        if (!isnum)
-            luaL_error(L, "%s: chart.values[%I] is not a number", what, i);
+        if (!isnum || !isfinite(p->chart_values[i - 1]))
+            sandbox_error(L, "%s: chart.values[%I] is not a finite number", what, i);
         lua_pop(L, 1);
     }
     p->chart_n = (int)len;
@@ -859,9 +968,9 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
         return;
     if (p->kind == PAGE_SCENARIO) {
         if (t != LUA_TTABLE)
-            luaL_error(L,
-                       "%s: a scenario's 'steps' must be a list of moves like { \"swap 3 12\" }",
-                       what);
+            sandbox_error(
+                L, "%s: a scenario's 'steps' must be a list of moves like { \"swap 3 12\" }",
+                what);
         read_strings(L, idx, "steps", what, &p->steps, &p->n_steps);
         return;
     }
@@ -870,10 +979,10 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
     bool paras = mode && strcmp(mode, "paragraphs") == 0;
     free(mode);
     if (!lines && !paras)
-        luaL_error(L,
-                   "%s: 'steps' must be \"lines\" or \"paragraphs\" (a list of moves only "
-                   "on a scenario page)",
-                   what);
+        sandbox_error(L,
+                      "%s: 'steps' must be \"lines\" or \"paragraphs\" (a list of moves only "
+                      "on a scenario page)",
+                      what);
     const char *s = p->text ? p->text : "";
     p->steps = xmem_calloc(MAX_ITEMS + 1, sizeof *p->steps);
     while (*s) {
@@ -900,7 +1009,7 @@ static void read_steps(lua_State *L, int idx, const char *what, Page *p)
         while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
             len--;
         if (p->n_steps == MAX_ITEMS)
-            luaL_error(L, "%s: 'steps' makes more than %d pieces", what, MAX_ITEMS);
+            sandbox_error(L, "%s: 'steps' makes more than %d pieces", what, MAX_ITEMS);
         char *piece = xmem_calloc(len + 1, 1);
         memcpy(piece, s, len);
         p->steps[p->n_steps++] = piece;
@@ -999,7 +1108,7 @@ static int int_field(lua_State *L, int idx, const char *k)
     lua_Integer v = lua_isnil(L, -1) ? 0 : lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
     if (!isnum || v < -1000000 || v > 1000000)
-        luaL_error(L, "lesson: '%s' must be a whole number", k);
+        sandbox_error(L, "lesson: '%s' must be a whole number", k);
     return (int)v;
 }
 
@@ -1077,9 +1186,11 @@ static int keep_lesson(lua_State *L)
     return 0;
 }
 
-/* Loads, reads and collects problems; returns the Lesson even when it has
- * problems (l->problems.n > 0), NULL only without a sandbox. */
-static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
+/* Reads the lesson in text (the file at path) under lim and collects its
+ * problems; returns the Lesson even when it has problems (l->problems.n >
+ * 0), with its pages read as far as they could be. */
+static Lesson *lesson_read(const char *path, const char *text, size_t len,
+                           const SandboxLimits *lim)
 {
     Lesson *l = xmem_calloc(1, sizeof *l);
     l->path = xmem_strdup(path ? path : "");
@@ -1094,7 +1205,7 @@ static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
         problem_add(&l->problems, "%s", err);
         return l;
     }
-    if (!sandbox_run_file(l->sb, l->path, err, sizeof err)) {
+    if (!sandbox_run_string(l->sb, text, len, err, sizeof err)) {
         problem_add(&l->problems, "%s", err);
         return l;
     }
@@ -1126,34 +1237,56 @@ static Lesson *lesson_read(const char *path, const SandboxLimits *lim)
     return l;
 }
 
-static Lesson *lesson_load_with(const char *path, const SandboxLimits *lim, char *err,
-                                size_t err_len)
+Lesson *lesson_read_text(const char *path, const char *text, size_t len, bool quick)
 {
-    Lesson *l = lesson_read(path, lim);
+    SandboxLimits lim = quick ? sandbox_limits_catalog() : sandbox_limits_default();
+    Lesson *l = lesson_read(path, text, len, &lim);
+    /* Loading runs on one budget; after it, each goal check (a learner's
+     * move) gets its own, so a long session never runs dry. `check` and
+     * the catalog keep the one budget. */
+    l->renew_goals = !quick;
+    l->quick = quick;
+    return l;
+}
+
+int lesson_problem_count(const Lesson *l)
+{
+    return l ? l->problems.n : 0;
+}
+
+const char *lesson_problem(const Lesson *l, int i)
+{
+    return l && i >= 0 && i < l->problems.n ? l->problems.lines[i] : "";
+}
+
+Lesson *lesson_load_local(const char *path, bool quick, char *err, size_t err_len)
+{
+    char name[256];
+    lesson_shown_name(path, name, sizeof name);
+    size_t len;
+    char *text =
+        sandbox_read_file(name, path, sandbox_limits_default().file_bytes, &len, err, err_len);
+    if (!text)
+        return NULL;
+    Lesson *l = lesson_read_text(path, text, len, quick);
+    free(text);
     if (l->problems.n > 0) {
-        if (err && err_len)
-            msg_set(err, err_len, "%s", l->problems.lines[0]);
+        msg_set(err, err_len, "%s", l->problems.lines[0]);
         lesson_free(l);
         return NULL;
     }
     return l;
 }
 
-/* Loading runs on one budget; after it, each goal check (a learner's move)
- * gets its own, so a long session never runs dry. */
-Lesson *lesson_load(const char *path, char *err, size_t err_len)
+void lesson_shown_name(const char *path, char *buf, size_t n)
 {
-    SandboxLimits lim = sandbox_limits_default();
-    Lesson *l = lesson_load_with(path, &lim, err, err_len);
-    if (l)
-        l->renew_goals = true;
-    return l;
+    const char *p = path ? path : "lesson";
+    escape_text(p, strlen(p), buf, n);
 }
 
-Lesson *lesson_load_quick(const char *path, char *err, size_t err_len)
+bool lesson_is_local(const Lesson *l)
 {
-    SandboxLimits lim = sandbox_limits_catalog();
-    return lesson_load_with(path, &lim, err, err_len);
+    return l && l->sb;
 }
 
 /* ---- accessors ------------------------------------------------------------- */
@@ -1214,7 +1347,7 @@ const char *lesson_page_text(const Lesson *l, int page)
     return p && p->text ? p->text : "";
 }
 
-int lesson_debug_stack_top(const Lesson *l)
+int lesson_stack_local(const Lesson *l)
 {
     return l && l->sb ? lua_gettop(sandbox_state(l->sb)) : -1;
 }
@@ -1353,9 +1486,44 @@ const char *lesson_scenario_solution_move(const Lesson *l, int page, int i)
     return p && i >= 0 && i < p->n_solution ? p->solution[i] : "";
 }
 
+void lesson_state_of(const Scenario *s, LessonState *st)
+{
+    memset(st, 0, sizeof *st);
+    st->r = *scenario_result(s);
+    st->c = *scenario_cluster(s);
+    st->m = *scenario_mapping(s);
+    st->mb = scenario_workload(s)->micro_batch;
+    const StepResult *start = scenario_start_result(s);
+    st->has_start = start != NULL;
+    if (start)
+        st->start = *start;
+    const ServeResult *serve = scenario_serve(s), *serve_start = scenario_serve_start(s);
+    st->serving = serve && serve_start;
+    if (st->serving) {
+        st->serve = *serve;
+        st->serve_start = *serve_start;
+    }
+}
+
+/* The goal's r table for the state st (lesson_api_push_result), with
+ * .serve and .start.serve for a serving scenario (lesson_api_push_serve). */
+static void push_state(lua_State *L, const LessonState *st)
+{
+    lesson_api_push_result(L, &st->r, &st->c, &st->m, st->mb, st->has_start ? &st->start : NULL);
+    if (!st->serving)
+        return;
+    lesson_api_push_serve(L, &st->serve);
+    lua_setfield(L, -2, "serve");
+    if (lua_getfield(L, -1, "start") == LUA_TTABLE) {
+        lesson_api_push_serve(L, &st->serve_start);
+        lua_setfield(L, -2, "serve");
+    }
+    lua_pop(L, 1);
+}
+
 typedef struct {
     int page;
-    const Scenario *s;
+    const LessonState *st;
 } GoalCtx;
 
 /* Runs in the sandbox: builds r and calls the goal; returns (met, why). */
@@ -1364,18 +1532,23 @@ static int run_goal(lua_State *L)
     GoalCtx *g = lua_touserdata(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, GOALS_KEY);
     lua_rawgeti(L, -1, g->page + 1);
-    lesson_api_push_scenario_result(L, g->s);
+    push_state(L, g->st);
     lua_call(L, 1, 2);
     return 2;
 }
 
-int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, size_t why_len,
-                             char *err, size_t err_len)
+bool lesson_page_has_goal(const Lesson *l, int page)
+{
+    return scenario_page(l, page) != NULL;
+}
+
+int lesson_goal_local(Lesson *l, int page, const LessonState *st, char *why, size_t why_len,
+                      char *err, size_t err_len)
 {
     if (why && why_len)
         why[0] = '\0';
     const Page *p = scenario_page(l, page);
-    if (!p || !s) {
+    if (!p || !st || !l->sb) {
         if (err && err_len)
             msg_set(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
         return -1;
@@ -1384,7 +1557,7 @@ int lesson_scenario_goal_met(Lesson *l, int page, const Scenario *s, char *why, 
     int top = lua_gettop(L);
     if (l->renew_goals)
         sandbox_renew(l->sb);
-    GoalCtx g = {.page = page, .s = s};
+    GoalCtx g = {.page = page, .st = st};
     char e[MSG_LEN];
     lua_pushcfunction(L, run_goal);
     lua_pushlightuserdata(L, &g);
@@ -1447,7 +1620,7 @@ bool lesson_scenario_target(const Lesson *l, int page, LessonTarget *out)
 
 typedef struct {
     int page, par;
-    const Scenario *s;
+    const LessonState *st;
     const LessonPlay *play;
 } DebriefCtx;
 
@@ -1458,7 +1631,7 @@ static int run_debrief(lua_State *L)
     DebriefCtx *d = lua_touserdata(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, DEBRIEFS_KEY);
     lua_rawgeti(L, -1, d->page + 1);
-    lesson_api_push_scenario_result(L, d->s);
+    push_state(L, d->st);
     lua_pushinteger(L, d->play->moves);
     lua_setfield(L, -2, "moves");
     lua_pushinteger(L, d->par);
@@ -1474,17 +1647,18 @@ static int run_debrief(lua_State *L)
 }
 
 /* "12 key presses, par 8: over par by 4." (moves counts key presses). */
-static void debrief_play_line(const Page *p, const LessonPlay *play, char *buf, size_t n)
+void lesson_debrief_line(const Lesson *l, int page, const LessonPlay *play, char *buf, size_t n)
 {
+    const Page *p = scenario_page(l, page);
+    int par = p ? p->par : 0;
     int len, k = play->moves;
     const char *presses = k == 1 ? "key press" : "key presses";
-    if (p->par > 0 && k == p->par)
+    if (par > 0 && k == par)
         len = snprintf(buf, n, "%d %s: on par.", k, presses);
-    else if (p->par > 0 && k > p->par)
-        len = snprintf(buf, n, "%d %s, par %d: over par by %d.", k, presses, p->par, k - p->par);
-    else if (p->par > 0)
-        len =
-            snprintf(buf, n, "%d %s, par %d: you beat par by %d!", k, presses, p->par, p->par - k);
+    else if (par > 0 && k > par)
+        len = snprintf(buf, n, "%d %s, par %d: over par by %d.", k, presses, par, k - par);
+    else if (par > 0)
+        len = snprintf(buf, n, "%d %s, par %d: you beat par by %d!", k, presses, par, par - k);
     else
         len = snprintf(buf, n, "%d %s.", k, presses);
     if (play->used_search && len > 0 && (size_t)len < n)
@@ -1493,7 +1667,7 @@ static void debrief_play_line(const Page *p, const LessonPlay *play, char *buf, 
 
 /* The text a debrief function returned, as markup: newlines kept, other
  * control characters made blanks, cut to fit. */
-static void debrief_copy(const char *r, size_t len, char *out, size_t n)
+void lesson_text_copy(const char *r, size_t len, char *out, size_t n)
 {
     size_t o = 0;
     for (size_t i = 0; i < len && o + 1 < n; i++) {
@@ -1503,8 +1677,8 @@ static void debrief_copy(const char *r, size_t len, char *out, size_t n)
     out[o] = '\0';
 }
 
-bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const LessonPlay *play,
-                                 char *out, size_t out_len, char *err, size_t err_len)
+bool lesson_debrief_local(Lesson *l, int page, const LessonState *st, const LessonPlay *play,
+                          char *out, size_t out_len, char *err, size_t err_len)
 {
     if (!out || out_len == 0)
         return false;
@@ -1513,25 +1687,25 @@ bool lesson_scenario_debrief_for(Lesson *l, int page, const Scenario *s, const L
     LessonPlay none = {0};
     if (!play)
         play = &none;
-    if (!p || !s) {
+    if (!p || !st || !l->sb) {
         if (err && err_len)
             msg_set(err, err_len, "%s: page %d is not a scenario", lesson_path(l), page + 1);
         return false;
     }
     char line[200], text[MSG_LEN * 2] = "";
-    debrief_play_line(p, play, line, sizeof line);
+    lesson_debrief_line(l, page, play, line, sizeof line);
     bool ok = true;
     if (p->debrief_fn) {
         lua_State *L = sandbox_state(l->sb);
         int top = lua_gettop(L);
-        DebriefCtx d = {.page = page, .par = p->par, .s = s, .play = play};
+        DebriefCtx d = {.page = page, .par = p->par, .st = st, .play = play};
         char e[MSG_LEN];
         lua_pushcfunction(L, run_debrief);
         lua_pushlightuserdata(L, &d);
         if (sandbox_call(l->sb, 1, 1, e, sizeof e)) {
             size_t len;
             const char *r = lua_tolstring(L, -1, &len);
-            debrief_copy(r, len, text, sizeof text);
+            lesson_text_copy(r, len, text, sizeof text);
         } else {
             const char *name = sandbox_name(l->sb);
             size_t nl = strlen(name);
@@ -1759,11 +1933,11 @@ static void check_diagram(Lesson *l, int page)
     }
 }
 
-int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, char *id,
-                         size_t id_len)
+int lesson_check_local(const char *path, const char *text, size_t len, LessonReportFn report,
+                       void *ctx, char *id, size_t id_len)
 {
     SandboxLimits lim = sandbox_limits_default();
-    Lesson *l = lesson_read(path, &lim);
+    Lesson *l = lesson_read(path, text, len, &lim);
     for (int i = 0; i < l->n_pages; i++) {
         if (!l->pages[i].ok)
             continue;
@@ -1787,7 +1961,115 @@ int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, cha
     return n;
 }
 
-int lesson_check_file(const char *path, LessonReportFn report, void *ctx)
+/* ---- across the lesson host (lesson_local.h) --------------------------------- */
+
+void lesson_to_wire(const Lesson *l, Wire *w)
 {
-    return lesson_check_file_id(path, report, ctx, NULL, 0);
+    wire_put_struct(w, l, lesson_fields, WIRE_N(lesson_fields));
+}
+
+/* The mapping a page without one gets (read_setup): every GPU in
+ * DP, unchecked, since a diagram of the machine needs no batch that
+ * divides. */
+static bool mapping_is_default(const Mapping *m, const Cluster *c)
+{
+    Mapping d = job_mapping_default();
+    d.dp = c->n_gpus;
+    return memcmp(m, &d, sizeof d) == 0;
+}
+
+/* What the readers above guarantee of a page that loaded, and the wire
+ * cannot say by ranges alone: checked again in scalelab for a page that
+ * came from the lesson host, so no page it sends can make scalelab's own
+ * code fail. False with why. */
+static bool page_arrived(const Page *p, char *why, size_t n)
+{
+    if (!p->ok || !p->title)
+        return msg_fail(why, n, "a page that did not load");
+    int sides = p->kind == PAGE_COMPARE ? 2 : 1;
+    bool needs_cluster =
+        p->kind == PAGE_DIAGRAM || p->kind == PAGE_SCENARIO || p->kind == PAGE_COMPARE;
+    if (needs_cluster != p->has_cluster)
+        return msg_fail(why, n, "a page with a cluster where none belongs, or none");
+    for (int s = 0; p->has_cluster && s < sides; s++) {
+        char e[MSG_LEN];
+        if (!p->cluster[s].system_id[0] || !p->workload.id[0])
+            return msg_fail(why, n, "a page without its cluster or workload");
+        if (!mapping_is_default(&p->mapping[s], &p->cluster[s]) &&
+            !mapping_check(&p->mapping[s], &p->cluster[s], &p->workload, e, sizeof e))
+            return msg_fail(why, n, "a mapping that does not fit: %s", e);
+    }
+    if (p->kind == PAGE_SCENARIO &&
+        (!p->has_goal || !p->goal_text || p->cluster[0].n_gpus > SCENARIO_MAX_GPUS))
+        return msg_fail(why, n, "a scenario without its goal or too large");
+    if (p->serving != (p->load.batch >= 1 && p->load.context >= 1))
+        return msg_fail(why, n, "a serving load without its batch or context");
+    if (p->kind == PAGE_PREDICT) {
+        PredictSpec spec;
+        char e[MSG_LEN];
+        lesson_predict_spec_of(p, &spec);
+        if (!p->question || !p->unit || !predict_unit_known(p->unit, NULL) ||
+            !predict_spec_check(&spec, e, sizeof e))
+            return msg_fail(why, n, "a predict page that does not check");
+    }
+    return true;
+}
+
+Lesson *lesson_from_wire(const char *path, WireIn *r, char *why, size_t n)
+{
+    Lesson *l = xmem_calloc(1, sizeof *l);
+    l->path = xmem_strdup(path ? path : "");
+    char e[MSG_LEN] = "";
+    bool ok = wire_get_struct(r, l, lesson_fields, WIRE_N(lesson_fields));
+    if (!ok)
+        msg_set(e, sizeof e, "%s", r->why);
+    else if (r->left != 0)
+        ok = msg_fail(e, sizeof e, "bytes after the lesson");
+    else if (l->n_pages < 1 || !l->id || !l->id[0] || !l->title || !l->summary || !l->track)
+        ok = msg_fail(e, sizeof e, "a lesson without its header");
+    for (const char *c = ok ? l->id : ""; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+            ok = msg_fail(e, sizeof e, "an id with characters ids may not hold");
+    for (int i = 0; ok && i < l->n_pages; i++)
+        ok = page_arrived(&l->pages[i], e, sizeof e);
+    if (!ok) {
+        msg_set(why, n, "%s", e);
+        lesson_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+bool lesson_same(const Lesson *a, const Lesson *b, char *why, size_t n)
+{
+    return wire_same_struct(a, b, sizeof *a, lesson_fields, WIRE_N(lesson_fields), why, n);
+}
+
+void lesson_attach_host(Lesson *l, Host *h, char *source, size_t len, bool quick)
+{
+    l->host = h;
+    l->source = source;
+    l->source_len = len;
+    l->quick = quick;
+}
+
+Host *lesson_host(const Lesson *l)
+{
+    return l ? l->host : NULL;
+}
+
+void lesson_set_host(Lesson *l, Host *h)
+{
+    l->host = h;
+}
+
+const char *lesson_source(const Lesson *l, size_t *len)
+{
+    *len = l ? l->source_len : 0;
+    return l ? l->source : NULL;
+}
+
+bool lesson_is_quick(const Lesson *l)
+{
+    return l && l->quick;
 }

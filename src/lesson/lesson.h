@@ -3,8 +3,11 @@
  *
  * A lesson is a Lua file that returns { id, title, summary, track, order,
  * pages = {...} } (format: lessons/AUTHORING.md). Lessons are untrusted: each
- * Lesson owns one fresh sandboxed lua_State with instruction, time, memory
- * and pattern limits; nothing here lets a script touch files or processes.
+ * runs in a lesson host, a child process with OS limits (lesson/host.h), in
+ * one fresh sandboxed lua_State with instruction, time, memory and pattern
+ * limits; nothing here lets a script touch files or processes. The host
+ * sends the loaded pages over; the accessors below read that copy, and the
+ * goal and debrief calls travel to the host (which a crash replaces).
  *
  * Every error is one line "file:line: message", escaped so no control
  * character reaches the terminal. This header does not include lua.h: only

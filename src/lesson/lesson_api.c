@@ -15,10 +15,14 @@
 
 #include "base/msg.h"
 #include "base/strbuf.h"
+#include "learn/scenario.h"
+#include "lesson/sandbox.h"
 #include "model/hw.h"
+#include "model/job.h"
 #include "model/serve.h"
 #include "model/units.h"
 
+#include <float.h>
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,9 +70,9 @@ static int opt_int_field(lua_State *L, int idx, const char *what, const char *k,
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
     if (!isnum)
-        luaL_error(L, "%s.%s must be a whole number", what, k);
+        sandbox_error(L, "%s.%s must be a whole number", what, k);
     if (v < lo || v > hi)
-        luaL_error(L, "%s.%s = %I is out of range (%d to %d)", what, k, v, lo, hi);
+        sandbox_error(L, "%s.%s = %I is out of range (%d to %d)", what, k, v, lo, hi);
     return (int)v;
 }
 
@@ -85,16 +89,16 @@ static bool opt_quantity_field(lua_State *L, int idx, const char *what, const ch
         *out = lua_tonumber(L, -1);
         lua_pop(L, 1);
         if (!(*out > 0) || !isfinite(*out))
-            luaL_error(L, "%s.%s must be a positive number", what, k);
+            sandbox_error(L, "%s.%s must be a positive number", what, k);
         return true;
     }
     if (t != LUA_TSTRING)
-        luaL_error(L, "%s.%s must be a number or text like \"800 Gb/s\"", what, k);
+        sandbox_error(L, "%s.%s must be a number or text like \"800 Gb/s\"", what, k);
     char err[MSG_LEN];
     bool ok = units_parse(kind, lua_tostring(L, -1), out, err, sizeof err);
     lua_pop(L, 1);
     if (!ok)
-        luaL_error(L, "%s.%s: %s", what, k, err);
+        sandbox_error(L, "%s.%s: %s", what, k, err);
     return true;
 }
 
@@ -107,7 +111,7 @@ static const char *opt_str_field(lua_State *L, int idx, const char *k, char *buf
     }
     if (t != LUA_TSTRING) {
         lua_pop(L, 1);
-        luaL_error(L, "field '%s' must be a string", k);
+        sandbox_error(L, "field '%s' must be a string", k);
     }
     snprintf(buf, n, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
@@ -135,9 +139,10 @@ static void check_known(lua_State *L, int idx, const char *what, const char *con
     idx = lua_absindex(L, idx);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
+        sandbox_charge(L, 4, what); /* a table of a million keys is a million steps */
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "%s: keys must be names", what);
+            sandbox_error(L, "%s: keys must be names", what);
         const char *key = lua_tostring(L, -1);
         bool found = false;
         for (int i = 0; known[i] && !found; i++)
@@ -147,7 +152,7 @@ static void check_known(lua_State *L, int idx, const char *what, const char *con
             while (known[n])
                 n++;
             const char *list = joined(L, n, known_at, known);
-            luaL_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
+            sandbox_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
         }
     }
 }
@@ -312,7 +317,7 @@ static void read_down_entry(lua_State *L, const char *what, const char *k, lua_I
     if (t && *end == '-')
         b = strtol(end + 1, &end, 10);
     if (!t || *end || a < 0 || b < a || b > CLUSTER_MAX_GPUS)
-        luaL_error(L, "%s.%s[%I] must be a GPU id or a range like \"8-11\"", what, k, i);
+        sandbox_error(L, "%s.%s[%I] must be a GPU id or a range like \"8-11\"", what, k, i);
     *first = (int)a;
     *last = (int)b;
 }
@@ -327,8 +332,8 @@ static void read_down(lua_State *L, int idx, const char *what, const char *k,
         return;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "%s.%s must be a list of GPU ids or ranges, like { 8, 9, \"12-15\" }", what,
-                   k);
+        sandbox_error(L, "%s.%s must be a list of GPU ids or ranges, like { 8, 9, \"12-15\" }",
+                      what, k);
     lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
     for (lua_Integer i = 1; i <= len; i++) {
         int first, last;
@@ -341,7 +346,7 @@ static void read_down(lua_State *L, int idx, const char *what, const char *k,
         if (prev && prev->state == state && prev->first + prev->count == first)
             prev->count += last - first + 1;
         else if (!cluster_add_down(c, first, last - first + 1, state, err, sizeof err))
-            luaL_error(L, "%s.%s[%I]: %s", what, k, i, err);
+            sandbox_error(L, "%s.%s[%I]: %s", what, k, i, err);
     }
     lua_pop(L, 1);
 }
@@ -360,24 +365,24 @@ static void read_machine(lua_State *L, int idx, const char *what, Cluster *c)
             lua_Integer v = lua_tointegerx(L, -1, &isnum);
             lua_pop(L, 1);
             if (!isnum || v < 1 || v > CLUSTER_MAX_GPUS)
-                luaL_error(L, "%s.domains[%I] must be a number of GPUs", what, i);
+                sandbox_error(L, "%s.domains[%I] must be a number of GPUs", what, i);
             ClusterRun *last = c->n_runs ? &c->runs[c->n_runs - 1] : NULL;
             if (last && last->gpus == v)
                 last->domains++;
             else if (c->n_runs == CLUSTER_RUNS_MAX)
-                luaL_error(L, "%s.domains: at most %d runs of equal domains", what,
-                           CLUSTER_RUNS_MAX);
+                sandbox_error(L, "%s.domains: at most %d runs of equal domains", what,
+                              CLUSTER_RUNS_MAX);
             else
                 c->runs[c->n_runs++] = (ClusterRun){1, (int)v};
             total += v;
             widest = v > widest ? (int)v : widest;
         }
         if (total > CLUSTER_MAX_GPUS)
-            luaL_error(L, "%s.domains hold too many GPUs", what);
+            sandbox_error(L, "%s.domains hold too many GPUs", what);
         c->domain_gpus = widest;
         c->machine_gpus = (int)total;
     } else if (!lua_isnil(L, -1)) {
-        luaL_error(L, "%s.domains must be a list of domain sizes, like { 72, 8, 8 }", what);
+        sandbox_error(L, "%s.domains must be a list of domain sizes, like { 72, 8, 8 }", what);
     }
     lua_pop(L, 1);
     int machine = opt_int_field(L, idx, what, "machine_gpus", 0, 1, CLUSTER_MAX_GPUS);
@@ -408,7 +413,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         return;
     }
     if (lua_type(L, idx) != LUA_TTABLE)
-        luaL_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
+        sandbox_error(L, "%s must be a table like { system = \"dgx-h100\", gpus = 64 }", what);
     static const char *const known[] = {"system",        "gpus",    "domain",       "up",
                                         "out",           "oversub", "sites",        "across",
                                         "gpus_per_leaf", "rails",   "machine_gpus", "failed",
@@ -416,19 +421,20 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
-        luaL_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")", what);
+        sandbox_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")",
+                      what);
     int gpus = opt_int_field(L, idx, what, "gpus", 0, 1, CLUSTER_MAX_GPUS);
     char err[MSG_LEN];
     Cluster c;
     if (!cluster_from_system(&c, sys, gpus, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+        sandbox_error(L, "%s: %s", what, err);
     c.domain_gpus = opt_int_field(L, idx, what, "domain", c.domain_gpus, 1, CLUSTER_MAX_GPUS);
-    c.sites = opt_int_field(L, idx, what, "sites", c.sites, 1, 1000);
+    job_set_sites(&c, opt_int_field(L, idx, what, "sites", c.sites, 1, 1000));
     c.gpus_per_leaf =
         opt_int_field(L, idx, what, "gpus_per_leaf", c.gpus_per_leaf, 1, CLUSTER_MAX_GPUS);
     int rails = lua_getfield(L, idx, "rails");
     if (rails != LUA_TNIL && rails != LUA_TBOOLEAN)
-        luaL_error(L, "%s.rails must be true or false (rail-optimized leaves)", what);
+        sandbox_error(L, "%s.rails must be true or false (rail-optimized leaves)", what);
     if (rails == LUA_TBOOLEAN)
         c.rail_optimized = lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -443,15 +449,15 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
         c.across_lat_s = v;
     if (opt_quantity_field(L, idx, what, "oversub", UNITS_COUNT, &v)) {
         if (v < 1)
-            luaL_error(L, "%s.oversub must be at least 1", what);
+            sandbox_error(L, "%s.oversub must be at least 1", what);
         c.oversub = v;
     }
     if (c.sites > 1 && !(c.across_bytes_per_s > 0))
-        luaL_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)", what,
-                   c.sites);
+        sandbox_error(L, "%s: sites = %d needs across = \"...\" (the site-to-site bandwidth)",
+                      what, c.sites);
     read_machine(L, idx, what, &c);
     if (!cluster_check(&c, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+        sandbox_error(L, "%s: %s", what, err);
     *out = c;
 }
 
@@ -462,12 +468,12 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     if (lua_isnoneornil(L, idx)) {
         p = workload_preset_find("llama3-8b");
         if (!p)
-            luaL_error(L, "%s: no default workload preset", what);
+            sandbox_error(L, "%s: no default workload preset", what);
         *out = p->w;
         return;
     }
     if (lua_type(L, idx) != LUA_TTABLE)
-        luaL_error(L, "%s must be a table like { model = \"llama3-70b\", batch = 512 }", what);
+        sandbox_error(L, "%s must be a table like { model = \"llama3-70b\", batch = 512 }", what);
     static const char *const known[] = {
         "model", "batch", "mb",      "seq",  "layers",    "hidden",    "heads", "kv_heads",
         "ffn",   "vocab", "experts", "topk", "recompute", "precision", NULL,
@@ -475,10 +481,10 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     check_known(L, idx, what, known);
     char id[64];
     if (!opt_str_field(L, idx, "model", id, sizeof id))
-        luaL_error(L,
-                   "%s.model is missing (one of the workload presets, e.g. "
-                   "\"llama3-70b\")",
-                   what);
+        sandbox_error(L,
+                      "%s.model is missing (one of the workload presets, e.g. "
+                      "\"llama3-70b\")",
+                      what);
     p = workload_preset_find(id);
     if (!p)
         unknown_id(L, "model", id, workload_preset_count(), workload_preset_id_at);
@@ -508,7 +514,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
         else if (strcmp(buf, "full") == 0)
             w.recompute = WL_RECOMPUTE_FULL;
         else
-            luaL_error(L, "%s.recompute must be \"none\", \"selective\" or \"full\"", what);
+            sandbox_error(L, "%s.recompute must be \"none\", \"selective\" or \"full\"", what);
     }
     if (opt_str_field(L, idx, "precision", buf, sizeof buf)) {
         if (strcmp(buf, "bf16") == 0)
@@ -516,11 +522,11 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
         else if (strcmp(buf, "fp8") == 0)
             w.precision = WL_FP8;
         else
-            luaL_error(L, "%s.precision must be \"bf16\" or \"fp8\"", what);
+            sandbox_error(L, "%s.precision must be \"bf16\" or \"fp8\"", what);
     }
     char err[MSG_LEN];
     if (!workload_check(&w, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+        sandbox_error(L, "%s: %s", what, err);
     *out = w;
 }
 
@@ -528,11 +534,10 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
                         const Workload *w, Mapping *out)
 {
     idx = lua_absindex(L, idx);
-    Mapping m = {
-        .tp = 1, .cp = 1, .pp = 1, .dp = 0, .ep = 1, .interleave = 1, .zero = 0, .etp = 1};
+    Mapping m = job_mapping_default();
     if (!lua_isnoneornil(L, idx)) {
         if (lua_type(L, idx) != LUA_TTABLE)
-            luaL_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
+            sandbox_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
         static const char *const known[] = {"tp",         "pp",   "dp",  "ep", "cp",
                                             "interleave", "zero", "etp", NULL};
         check_known(L, idx, what, known);
@@ -542,15 +547,13 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
         m.cp = opt_int_field(L, idx, what, "cp", 1, 1, big);
         m.ep = opt_int_field(L, idx, what, "ep", 1, 1, big);
         m.dp = opt_int_field(L, idx, what, "dp", 0, 1, big);
-        m.interleave = opt_int_field(L, idx, what, "interleave", 1, 1, 1000);
-        m.zero = opt_int_field(L, idx, what, "zero", 0, 0, 3);
+        m.interleave = opt_int_field(L, idx, what, "interleave", m.interleave, 1, 1000);
+        m.zero = opt_int_field(L, idx, what, "zero", m.zero, 0, 3);
         m.etp = opt_int_field(L, idx, what, "etp", 1, 1, big);
     }
     char err[MSG_LEN];
-    if (m.dp == 0 && !mapping_derive_dp(&m, c->n_gpus, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
-    if (!mapping_check(&m, c, w, err, sizeof err))
-        luaL_error(L, "%s: %s", what, err);
+    if (!job_check(&m, c, w, err, sizeof err))
+        sandbox_error(L, "%s: %s", what, err);
     *out = m;
 }
 
@@ -660,19 +663,11 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
     }
 }
 
-void lesson_api_push_scenario_result(lua_State *L, const Scenario *s)
-{
-    lesson_api_push_result(L, scenario_result(s), scenario_cluster(s), scenario_mapping(s),
-                           scenario_workload(s)->micro_batch, scenario_start_result(s));
-    if (scenario_serve(s)) {
-        lesson_api_push_serve(L, scenario_serve(s));
-        lua_setfield(L, -2, "serve");
-        lua_getfield(L, -1, "start");
-        lesson_api_push_serve(L, scenario_serve_start(s));
-        lua_setfield(L, -2, "serve");
-        lua_pop(L, 1);
-    }
-}
+/* What one scalelab.step costs beyond the meter's charge for its arguments:
+ * building the cluster and a step evaluation take about 10 us, some 2,500
+ * instructions' time. */
+#define STEP_UNITS         2500.0
+#define SCENARIO_GPU_UNITS 200.0
 
 void lesson_api_push_serve(lua_State *L, const ServeResult *r)
 {
@@ -703,13 +698,14 @@ static void read_job(lua_State *L, const char *fn, Cluster *c, Workload *w, Mapp
 {
     lua_getfield(L, 1, "cluster");
     if (lua_isnil(L, -1))
-        luaL_error(L, "%s: cluster is missing", fn);
+        sandbox_error(L, "%s: cluster is missing", fn);
     lesson_api_cluster(L, -1, "cluster", c);
     lua_getfield(L, 1, "workload");
     lesson_api_workload(L, -1, "workload", w);
     lua_getfield(L, 1, "mapping");
     lesson_api_mapping(L, -1, "mapping", c, w, m);
     lua_pop(L, 3);
+    job_framework(w, c, m->zero, m->pp);
 }
 
 /* moves = { "group tp 68 to 132", ... } of scalelab.step, copied out before
@@ -722,13 +718,13 @@ static int step_moves(lua_State *L, char moves[][64])
         return 0;
     }
     if (t != LUA_TTABLE)
-        luaL_error(L, "scalelab.step: moves must be a list of moves like { \"swap 3 12\" }");
+        sandbox_error(L, "scalelab.step: moves must be a list of moves like { \"swap 3 12\" }");
     lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
     if (len > STEP_MOVES_MAX)
-        luaL_error(L, "scalelab.step: at most %d moves", STEP_MOVES_MAX);
+        sandbox_error(L, "scalelab.step: at most %d moves", STEP_MOVES_MAX);
     for (lua_Integer i = 1; i <= len; i++) {
         if (lua_rawgeti(L, -1, i) != LUA_TSTRING || lua_rawlen(L, -1) >= 64)
-            luaL_error(L, "scalelab.step: moves[%I] must be a move like \"swap 3 12\"", i);
+            sandbox_error(L, "scalelab.step: moves[%I] must be a move like \"swap 3 12\"", i);
         snprintf(moves[i - 1], 64, "%s", lua_tostring(L, -1));
         lua_pop(L, 1);
     }
@@ -742,10 +738,16 @@ static int api_job_moves(lua_State *L, const char *name, Cluster *c, Workload *w
                          char (*moves)[64])
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    sandbox_charge(L, STEP_UNITS, name);
     static const char *const known[] = {"cluster", "workload", "mapping", "moves", NULL};
     check_known(L, 1, name, known);
     read_job(L, name, c, w, m);
-    return step_moves(L, moves);
+    int n = step_moves(L, moves);
+    /* Moves need a scenario: a placement of every GPU, made and changed per
+     * move (about 0.8 us, 200 instructions' time, per GPU). */
+    if (n > 0)
+        sandbox_charge(L, SCENARIO_GPU_UNITS * cluster_machine_gpus(c) * (n + 1.0), name);
+    return n;
 }
 
 /* The scenario the job starts after its moves, made as typed keys (their
@@ -771,7 +773,7 @@ static Scenario *api_run_moves(lua_State *L, const char *name, const Cluster *c,
         }
     }
     if (!s)
-        luaL_error(L, "%s: %s", name, err);
+        sandbox_error(L, "%s: %s", name, err);
     return s;
 }
 
@@ -824,6 +826,7 @@ static int api_presses(lua_State *L)
 static int api_serve(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    sandbox_charge(L, STEP_UNITS, "scalelab.serve");
     static const char *const known[] = {"cluster", "workload", "mapping",
                                         "batch",   "context",  NULL};
     check_known(L, 1, "scalelab.serve", known);
@@ -832,7 +835,7 @@ static int api_serve(lua_State *L)
     Mapping m;
     lua_getfield(L, 1, "cluster");
     if (lua_isnil(L, -1))
-        luaL_error(L, "scalelab.serve: cluster is missing");
+        sandbox_error(L, "scalelab.serve: cluster is missing");
     lesson_api_cluster(L, -1, "cluster", &c);
     lua_getfield(L, 1, "workload");
     lesson_api_workload(L, -1, "workload", &w);
@@ -952,6 +955,10 @@ static int api_moves(lua_State *L)
     return 1;
 }
 
+/* Steps charged for each call pair_target makes into cost (the call from C
+ * and its result; what cost runs is charged by cost itself). */
+#define PAIR_CALL_STEPS 20.0
+
 /* The step time of the set-up setup(a, b) returns (the function at index
  * 8), math.huge when it cannot be built, does not fit in memory or
  * accept(r) (index 9, may be nil) says no: what lessons used to write by
@@ -964,10 +971,10 @@ static double pair_setup_cost(lua_State *L, int a, int b)
     lua_pushvalue(L, b);
     lua_call(L, 2, 1); /* the set-up table: an error in setup is the author's */
     if (lua_type(L, -1) != LUA_TTABLE)
-        luaL_error(L,
-                   "scalelab.pair_target: setup must return a table { cluster =, workload =, "
-                   "mapping = }, not %s",
-                   luaL_typename(L, -1));
+        sandbox_error(L,
+                      "scalelab.pair_target: setup must return a table { cluster =, workload =, "
+                      "mapping = }, not %s",
+                      luaL_typename(L, -1));
     if (lua_pcall(L, 1, 1, 0) != LUA_OK) { /* an illegal set-up: no candidate */
         lua_pop(L, 1);
         return HUGE_VAL;
@@ -999,10 +1006,10 @@ static double pair_cost(lua_State *L, int a, int b)
     lua_pushvalue(L, b);
     lua_call(L, 2, 1);
     if (lua_type(L, -1) != LUA_TNUMBER)
-        luaL_error(L,
-                   "scalelab.pair_target: cost must return a number (math.huge where "
-                   "the set-up fails), not %s",
-                   luaL_typename(L, -1));
+        sandbox_error(L,
+                      "scalelab.pair_target: cost must return a number (math.huge where "
+                      "the set-up fails), not %s",
+                      luaL_typename(L, -1));
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return v;
@@ -1039,6 +1046,9 @@ static int api_pair_target(lua_State *L)
     if (lua_isnil(L, 6) || lua_isnil(L, 7))
         return luaL_error(L, "scalelab.pair_target: start must be {a, b}");
     lua_Integer na = (lua_Integer)lua_rawlen(L, 3), nb = (lua_Integer)lua_rawlen(L, 4);
+    /* (na + 1) x (nb + 1) calls from this C loop: charged before it starts. */
+    sandbox_charge(L, ((double)na + 1.0) * ((double)nb + 1.0) * PAIR_CALL_STEPS,
+                   "scalelab.pair_target");
     double single = HUGE_VAL, pair = HUGE_VAL;
     lua_Integer pa = 0, pb = 0;
     for (lua_Integer j = 1; j <= nb; j++) {
@@ -1114,7 +1124,8 @@ static double facts_num(lua_State *L, int idx, const char *k)
 {
     lua_getfield(L, idx, k);
     if (lua_type(L, -1) != LUA_TNUMBER)
-        luaL_error(L, "scalelab.facts: r has no number %s (give it a goal's or debrief's r)", k);
+        sandbox_error(L, "scalelab.facts: r has no number %s (give it a goal's or debrief's r)",
+                      k);
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return v;
@@ -1130,7 +1141,7 @@ static void facts_set(lua_State *L, const char *k, UnitsKind kind, double v)
 static int facts_table(lua_State *L, int idx, const char *k)
 {
     if (lua_getfield(L, idx, k) != LUA_TTABLE)
-        luaL_error(L, "scalelab.facts: r has no table %s (give it a goal's or debrief's r)", k);
+        sandbox_error(L, "scalelab.facts: r has no table %s (give it a goal's or debrief's r)", k);
     return lua_gettop(L);
 }
 
@@ -1168,6 +1179,7 @@ static int api_facts(lua_State *L)
     if (lua_istable(L, 2)) {
         lua_pushnil(L);
         while (lua_next(L, 2)) {
+            sandbox_charge(L, 4, "scalelab.facts");
             lua_pushvalue(L, -2);
             lua_insert(L, -2);
             lua_settable(L, -4);
@@ -1239,21 +1251,18 @@ static int cluster_m_spines(lua_State *L)
     return 1;
 }
 
-/* Read-only fields: c.gpus, c.domain_gpus, c.up_bytes_per_s, ... */
+/* Read-only fields: c.gpus, c.domain_gpus, c.up_bytes_per_s, ...; methods
+ * come from the table in upvalue 1, whose C functions are metered
+ * (lesson_api_open): a method handed out raw could be given to C code that
+ * calls it in a loop no hook sees. */
 static int cluster_index(lua_State *L)
 {
     const Cluster *c = check_cluster(L, 1);
     const char *k = luaL_checkstring(L, 2);
-    static const luaL_Reg methods[] = {
-        {"domain_of", cluster_m_domain_of}, {"site_of", cluster_m_site_of},
-        {"domains", cluster_m_domains},     {"leaves", cluster_m_leaves},
-        {"spines", cluster_m_spines},       {NULL, NULL},
-    };
-    for (int i = 0; methods[i].name; i++)
-        if (strcmp(k, methods[i].name) == 0) {
-            lua_pushcfunction(L, methods[i].func);
-            return 1;
-        }
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TFUNCTION)
+        return 1;
+    lua_pop(L, 1);
     if (strcmp(k, "system") == 0)
         lua_pushstring(L, c->system_id);
     else if (strcmp(k, "name") == 0)
@@ -1349,18 +1358,35 @@ static int api_predict_page(lua_State *L)
     return api_page(L, "predict");
 }
 
-void lesson_api_open(lua_State *L)
+/* The metatable of scalelab.cluster objects. Every C function in it, and
+ * every method, is metered like the library's own (sandbox_meter_table):
+ * the VM calls metamethods with no hook in between, and a lesson can hold
+ * a method as a value. A new kind of API object does the same. */
+static void open_cluster_type(lua_State *L)
 {
+    static const luaL_Reg methods[] = {
+        {"domain_of", cluster_m_domain_of}, {"site_of", cluster_m_site_of},
+        {"domains", cluster_m_domains},     {"leaves", cluster_m_leaves},
+        {"spines", cluster_m_spines},       {NULL, NULL},
+    };
     luaL_newmetatable(L, CLUSTER_MT);
-    lua_pushcfunction(L, cluster_index);
+    luaL_newlib(L, methods);
+    sandbox_meter_table(L, -1, CLUSTER_MT);
+    lua_pushcclosure(L, cluster_index, 1);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, cluster_newindex);
     lua_setfield(L, -2, "__newindex");
     lua_pushcfunction(L, cluster_tostring);
     lua_setfield(L, -2, "__tostring");
+    sandbox_meter_table(L, -1, CLUSTER_MT);
     lua_pushliteral(L, CLUSTER_MT);
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);
+}
+
+void lesson_api_open(lua_State *L)
+{
+    open_cluster_type(L);
 
     static const luaL_Reg api[] = {
         {"gpu", api_gpu},
@@ -1401,3 +1427,167 @@ void lesson_api_open(lua_State *L)
     lua_setfield(L, -2, "scalelab");
     lua_pop(L, 1);
 }
+
+/* ---- clusters, workloads and mappings on the wire ------------------------ */
+
+/* A cluster a lesson makes is a system preset with these fields set
+ * (lesson_api_cluster), so they are all that crosses from the lesson host:
+ * the parent builds the cluster again from them with the model's own code
+ * and checks, and nothing the host sends can be a cluster the model would
+ * not make. A field lesson_api_cluster sets must be here too; the transport
+ * test (test_lesson) compares every byte of every shipped lesson's pages. */
+static void cluster_put(Wire *w, const void *value)
+{
+    const Cluster *c = value;
+    wire_u8(w, c->system_id[0] != '\0');
+    if (!c->system_id[0])
+        return; /* a page without a cluster */
+    wire_str(w, c->system_id);
+    wire_i32(w, c->n_gpus);
+    wire_i32(w, c->domain_gpus);
+    wire_i32(w, c->sites);
+    wire_i32(w, c->gpus_per_leaf);
+    wire_u8(w, c->rail_optimized);
+    wire_f64(w, c->up_bytes_per_s);
+    wire_f64(w, c->out_bytes_per_s);
+    wire_f64(w, c->across_bytes_per_s);
+    wire_f64(w, c->oversub);
+    wire_f64(w, c->across_lat_s);
+    wire_i32(w, c->machine_gpus); /* the machine around the job (read_machine) */
+    wire_i32(w, c->n_down);
+    for (int i = 0; i < c->n_down; i++) {
+        wire_i32(w, c->down[i].first);
+        wire_i32(w, c->down[i].count);
+        wire_i32(w, (int)c->down[i].state);
+    }
+    wire_i32(w, c->n_runs);
+    for (int i = 0; i < c->n_runs; i++) {
+        wire_i32(w, c->runs[i].domains);
+        wire_i32(w, c->runs[i].gpus);
+    }
+}
+
+static bool cluster_get(WireIn *r, void *value)
+{
+    Cluster *out = value;
+    memset(out, 0, sizeof *out);
+    if (!wire_get_u8(r, 1))
+        return wire_ok(r);
+    char *sys = wire_get_str(r, sizeof out->system_id - 1, NULL);
+    Cluster c;
+    int gpus = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+    char err[MSG_LEN];
+    bool ok = sys && wire_ok(r) && cluster_from_system(&c, sys, gpus, err, sizeof err);
+    free(sys);
+    if (!ok)
+        return false;
+    c.domain_gpus = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+    c.sites = wire_get_i32(r, 1, 1000);
+    c.gpus_per_leaf = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+    c.rail_optimized = wire_get_u8(r, 1) != 0;
+    c.up_bytes_per_s = wire_get_f64(r, DBL_MIN, DBL_MAX);
+    c.out_bytes_per_s = wire_get_f64(r, DBL_MIN, DBL_MAX);
+    c.across_bytes_per_s = wire_get_f64(r, 0, DBL_MAX);
+    c.oversub = wire_get_f64(r, 1, DBL_MAX);
+    c.across_lat_s = wire_get_f64(r, 0, DBL_MAX);
+    c.machine_gpus = wire_get_i32(r, 0, CLUSTER_MAX_GPUS);
+    c.n_down = wire_get_i32(r, 0, CLUSTER_DOWN_MAX);
+    for (int i = 0; i < c.n_down && wire_ok(r); i++) {
+        c.down[i].first = wire_get_i32(r, 0, CLUSTER_MAX_GPUS);
+        c.down[i].count = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+        c.down[i].state = (ClusterGpuState)wire_get_i32(r, CLUSTER_GPU_FAILED, CLUSTER_GPU_BUSY);
+    }
+    c.n_runs = wire_get_i32(r, 0, CLUSTER_RUNS_MAX);
+    for (int i = 0; i < c.n_runs && wire_ok(r); i++) {
+        c.runs[i].domains = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+        c.runs[i].gpus = wire_get_i32(r, 1, CLUSTER_MAX_GPUS);
+    }
+    /* cluster_check holds the machine together: down ranges inside it and
+     * apart, runs that add up, enough usable GPUs for the job. */
+    if (!wire_ok(r) || (c.sites > 1 && !(c.across_bytes_per_s > 0)) ||
+        !cluster_check(&c, err, sizeof err))
+        return false;
+    *out = c;
+    return true;
+}
+
+/* A workload is a preset with these fields set (lesson_api_workload);
+ * built again the same way on the parent's side. */
+static void workload_put(Wire *w, const void *value)
+{
+    const Workload *x = value;
+    wire_u8(w, x->id[0] != '\0');
+    if (!x->id[0])
+        return;
+    wire_str(w, x->id);
+    const int ints[] = {x->global_batch,  x->micro_batch, x->seq,      x->layers,
+                        x->hidden,        x->heads,       x->kv_heads, x->ffn,
+                        x->vocab,         x->experts,     x->topk,     (int)x->recompute,
+                        (int)x->precision};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        wire_i32(w, ints[i]);
+}
+
+static bool workload_get(WireIn *r, void *value)
+{
+    Workload *out = value;
+    memset(out, 0, sizeof *out);
+    if (!wire_get_u8(r, 1))
+        return wire_ok(r);
+    char *id = wire_get_str(r, sizeof out->id - 1, NULL);
+    const WorkloadPreset *p = id ? workload_preset_find(id) : NULL;
+    free(id);
+    if (!p)
+        return false;
+    Workload w = p->w;
+    const int big = 1 << 30;
+    w.global_batch = wire_get_i32(r, 1, big);
+    w.micro_batch = wire_get_i32(r, 1, big);
+    w.seq = wire_get_i32(r, 1, big);
+    w.layers = wire_get_i32(r, 1, 100000);
+    w.hidden = wire_get_i32(r, 1, big);
+    if (w.layers != p->w.layers || w.hidden != p->w.hidden)
+        w.params = 0; /* derived from the new shape, as lesson_api_workload does */
+    w.heads = wire_get_i32(r, 1, big);
+    w.kv_heads = wire_get_i32(r, 1, big);
+    w.ffn = wire_get_i32(r, 1, big);
+    w.vocab = wire_get_i32(r, 1, big);
+    w.experts = wire_get_i32(r, 0, 100000);
+    w.topk = wire_get_i32(r, 0, 100000);
+    w.recompute = (WlRecompute)wire_get_i32(r, WL_RECOMPUTE_NONE, WL_RECOMPUTE_FULL);
+    w.precision = (WlPrecision)wire_get_i32(r, WL_BF16, WL_FP8);
+    char err[MSG_LEN];
+    if (!wire_ok(r) || !workload_check(&w, err, sizeof err))
+        return false;
+    *out = w;
+    return true;
+}
+
+/* A mapping is its eight degrees, each in range here; whether they fit the
+ * page's cluster and workload is the page's check (lesson.c). */
+static void mapping_put(Wire *w, const void *value)
+{
+    const Mapping *m = value;
+    const int v[] = {m->tp, m->cp, m->pp, m->dp, m->ep, m->interleave, m->zero, m->etp};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        wire_i32(w, v[i]);
+}
+
+static bool mapping_get(WireIn *r, void *value)
+{
+    Mapping *m = value;
+    const int big = CLUSTER_MAX_GPUS;
+    m->tp = wire_get_i32(r, 0, big);
+    m->cp = wire_get_i32(r, 0, big);
+    m->pp = wire_get_i32(r, 0, big);
+    m->dp = wire_get_i32(r, 0, big);
+    m->ep = wire_get_i32(r, 0, big);
+    m->interleave = wire_get_i32(r, 0, 1000);
+    m->zero = wire_get_i32(r, 0, 3);
+    m->etp = wire_get_i32(r, 0, big);
+    return wire_ok(r);
+}
+
+const WireCodec lesson_api_cluster_codec = {cluster_put, cluster_get};
+const WireCodec lesson_api_workload_codec = {workload_put, workload_get};
+const WireCodec lesson_api_mapping_codec = {mapping_put, mapping_get};

@@ -11,7 +11,7 @@
 #ifndef SCALELAB_LESSON_LESSON_API_H
 #define SCALELAB_LESSON_LESSON_API_H
 
-#include "learn/scenario.h"
+#include "lesson/wire.h"
 #include "model/cluster.h"
 #include "model/mapping.h"
 #include "model/serve.h"
@@ -41,11 +41,16 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
 void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c, const Mapping *m,
                             int mb, const StepResult *start);
 
-/* Pushes the table goal and debrief functions see for a scenario's current
- * state: lesson_api_push_result with its cluster, mapping and start, and
- * for a serving scenario .serve (and .start.serve), lesson_api_push_serve. */
-void lesson_api_push_scenario_result(lua_State *L, const Scenario *s);
 /* Pushes a decode step's table (format: lessons/AUTHORING.md, r.serve). */
 void lesson_api_push_serve(lua_State *L, const ServeResult *r);
+
+/* Clusters, workloads and mappings of pages, sent from the lesson host to
+ * scalelab (wire.h): the cluster as its preset and the fields a lesson may
+ * set, built again and checked by the receiving end; the workload likewise;
+ * the mapping as its degrees, each in range. A page without a cluster
+ * (all zero) travels as one byte. */
+extern const WireCodec lesson_api_cluster_codec;
+extern const WireCodec lesson_api_workload_codec;
+extern const WireCodec lesson_api_mapping_codec;
 
 #endif

@@ -30,10 +30,12 @@
 #include <lualib.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +52,9 @@
  * string building inside VM instructions (.., tostring) is bounded as well. */
 #define BYTES_PER_UNIT       16.0
 #define ALLOC_BYTES_PER_UNIT 16
+/* What a metered call costs before its own work: the wrapper's checks, the
+ * call and its results take about 200 ns, some 40 instructions' time. */
+#define CALL_UNITS 40.0
 
 struct Sandbox {
     lua_State *L;
@@ -74,6 +79,10 @@ struct Sandbox {
     char last_line[LUA_IDSIZE + 16]; /* last position the hook saw (memory errors) */
     char *source;                    /* text of the last chunk run, for line lookups */
     size_t source_len;
+    unsigned hooks;                      /* hook calls, for sampling the line (sb_hook) */
+    uintptr_t cstack_base;               /* C stack address when the entry point started */
+    size_t cstack_max;                   /* C stack an entry point may use (sb_cstack_deep) */
+    lua_CFunction raw_error, raw_assert; /* handed out unmetered on purpose (sb_meter_results) */
 };
 
 /* Why these limits: a lesson builds a few tables and calls the model a
@@ -247,6 +256,18 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 /* ---- limits: the hook and the meter ------------------------------------ */
 
+_Noreturn void sandbox_error(lua_State *L, const char *fmt, ...)
+{
+    va_list ap;
+    luaL_where(L, 1);
+    va_start(ap, fmt);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    lua_error(L);
+    abort(); /* lua_error longjmps: never reached */
+}
+
 double sandbox_seconds_left(const Sandbox *sb)
 {
     return sb ? sb->deadline_s - clock_now_s() : 0.0;
@@ -265,6 +286,49 @@ void sandbox_set_poll(SandboxPollFn fn, void *ctx)
 {
     sb_poll_fn = fn;
     sb_poll_ctx = ctx;
+}
+
+void sandbox_cancel_clear(void)
+{
+    sb_cancelled = 0;
+}
+
+bool sandbox_poll_now(double running_s)
+{
+    if (!sb_cancelled && sb_poll_fn && sb_poll_fn(sb_poll_ctx, running_s))
+        sb_cancelled = 1;
+    return sb_cancelled != 0;
+}
+
+/* Where the script runs, for the lesson host (host.c): the line of the
+ * lesson file last seen by the hook or a metered call, so a host that dies
+ * inside a C call can be reported at its line; and a test hook run at each
+ * metered call. Both NULL outside a host. */
+static volatile int *sb_line_sink;
+static void (*sb_call_hook)(const char *name);
+
+void sandbox_set_line_sink(volatile int *line)
+{
+    sb_line_sink = line;
+}
+
+void sandbox_set_call_hook(void (*fn)(const char *name))
+{
+    sb_call_hook = fn;
+}
+
+/* Stores the line of stack level `level` when it is in the lesson file. */
+static void sb_note_line(Sandbox *sb, lua_State *L, lua_Debug *ar, int level)
+{
+    lua_Debug mine;
+    if (!ar) {
+        if (!lua_getstack(L, level, &mine))
+            return;
+        ar = &mine;
+    }
+    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0 && ar->source &&
+        strcmp(ar->source, sb->chunkname) == 0)
+        *sb_line_sink = ar->currentline;
 }
 
 /* Every limit but the budget charge itself: the deadline, Esc (through the
@@ -298,8 +362,15 @@ static void sb_check(Sandbox *sb, lua_State *L)
     }
 }
 
+/* lua_error, visibly never returning (for the compiler and the analyzers). */
+_Noreturn static void sb_throw(lua_State *L)
+{
+    lua_error(L);
+    abort(); /* lua_error longjmps: never reached */
+}
+
 /* Raises the abort message at the position of stack level `level`. */
-static int sb_raise_abort(lua_State *L, int level)
+_Noreturn static void sb_raise_abort(lua_State *L, int level)
 {
     Sandbox *sb = sandbox_of(L);
     luaL_where(L, level);
@@ -311,12 +382,14 @@ static int sb_raise_abort(lua_State *L, int level)
     }
     lua_pushstring(L, sb->abort_msg);
     lua_concat(L, 2);
-    return lua_error(L);
+    sb_throw(L);
 }
 
 static void sb_hook(lua_State *L, lua_Debug *ar)
 {
     Sandbox *sb = sandbox_of(L);
+    if (sb_line_sink && (++sb->hooks & 15) == 0) /* every 4,000 instructions */
+        sb_note_line(sb, L, ar, 0);
     sb->budget -= HOOK_EVERY;
     sb_check(sb, L);
     if (sb->aborting) {
@@ -357,6 +430,11 @@ void sandbox_renew(Sandbox *sb)
     sb->deadline_s = clock_now_s() + sb->limits.seconds;
 }
 
+void sandbox_charge(lua_State *L, double units, const char *fname)
+{
+    sb_charge(L, units, fname);
+}
+
 bool sandbox_copy_charge(Sandbox *sb, size_t n)
 {
     if (!sb || n > sb->limits.copy_bytes - sb->copied)
@@ -367,6 +445,7 @@ bool sandbox_copy_charge(Sandbox *sb, size_t n)
 
 static void sb_arm(Sandbox *sb)
 {
+    sb->cstack_base = (uintptr_t)__builtin_frame_address(0);
     sb->aborting = false;
     sb_cancelled = 0;
     sb->polled_s = 0;
@@ -376,6 +455,31 @@ static void sb_arm(Sandbox *sb)
     sb->where[0] = '\0';
     sb->last_line[0] = '\0';
     sb->entry_s = clock_now_s();
+}
+
+/* C stack used since the entry point started, measured from frame
+ * addresses (a sanitizer's fake stack moves locals, not frames). Lua bounds
+ * the C calls of one thread itself (LUAI_MAXCCALLS), but 5.4.4's
+ * coroutine.close starts the closed thread's count at zero, so __close
+ * handlers that close coroutines nest without end (lua.org/bugs.html):
+ * every wrapper that can nest measures the stack as well. */
+static bool sb_cstack_deep(const Sandbox *sb)
+{
+    uintptr_t a = (uintptr_t)__builtin_frame_address(0);
+    size_t used = a < sb->cstack_base ? sb->cstack_base - a : a - sb->cstack_base;
+    return used > sb->cstack_max;
+}
+
+/* What the C stack may grow by in one entry point: 1 MiB (200 nested Lua
+ * calls through metamethods and wrappers use a fifth of it), less under a
+ * small stack limit. */
+static size_t sb_cstack_allowed(void)
+{
+    struct rlimit rl;
+    size_t max = 1u << 20;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < max)
+        max = (size_t)rl.rlim_cur / 4;
+    return max;
 }
 
 /* ---- wrapped base functions ------------------------------------------ */
@@ -394,24 +498,40 @@ static bool sb_is_overflow(lua_State *L, int status, int idx)
     return strstr(m, "stack overflow") != NULL;
 }
 
-static void sb_trip_overflow(Sandbox *sb)
+/* A full stack as a limit. why is Lua's message when there is one: its
+ * luaL_checkstack form, "stack overflow (string slice too long)", names
+ * values asked for at once, not nesting, and keeps its words. */
+static void sb_trip_overflow(Sandbox *sb, const char *why)
 {
-    char msg[160];
-    snprintf(msg, sizeof msg, "stack overflow (more than %d nested calls): endless recursion?",
-             sb->limits.depth);
+    char msg[200];
+    const char *at = why ? strstr(why, "stack overflow (") : NULL;
+    const char *end = at ? strchr(at, ')') : NULL;
+    if (at && end && end - at < 120)
+        snprintf(msg, sizeof msg, "%.*s: more values at once than the Lua stack holds",
+                 (int)(end - at + 1), at);
+    else
+        snprintf(msg, sizeof msg, "stack overflow (more than %d nested calls): endless recursion?",
+                 sb->limits.depth);
     sb_trip(sb, msg);
 }
 
+/* Nesting through C (sb_cstack_deep) as a limit. */
+static void sb_trip_cstack(Sandbox *sb)
+{
+    sb_trip(sb, "C stack overflow (calls nested too deep through C: coroutines closing "
+                "coroutines, callbacks calling back): endless recursion?");
+}
+
 /* A memory error caught by the script is an abort too: the cap stands. */
-static int sb_raise_memory(lua_State *L)
+_Noreturn static void sb_raise_memory(lua_State *L)
 {
     Sandbox *sb = sandbox_of(L);
     sb_trip_memory(sb);
     if (sb->last_line[0]) { /* where the block was refused, noted by the allocator */
         lua_pushfstring(L, "%s: %s", sb->last_line, sb->abort_msg);
-        return lua_error(L);
+        sb_throw(L);
     }
-    return luaL_error(L, "%s", sb->abort_msg);
+    sandbox_error(L, "%s", sb->abort_msg);
 }
 
 /* After a protected call or resume failed with the error at idx: raises
@@ -422,14 +542,14 @@ static void sb_reraise_limits(lua_State *L, int status, int idx)
     if (status == LUA_ERRMEM || sb->mem_tripped)
         sb_raise_memory(L);
     if (!sb->aborting && sb_is_overflow(L, status, idx))
-        sb_trip_overflow(sb);
+        sb_trip_overflow(sb, lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL);
     if (sb->aborting) {
         lua_pushvalue(L, idx);
         if (!strstr(lua_tostring(L, -1) ? lua_tostring(L, -1) : "", sb->abort_msg)) {
             lua_pop(L, 1);
             sb_raise_abort(L, 1);
         }
-        lua_error(L);
+        sb_throw(L);
     }
 }
 
@@ -453,7 +573,9 @@ static void sb_check_depth(lua_State *L)
     Sandbox *sb = sandbox_of(L);
     lua_Debug deep;
     if (!sb->aborting && lua_getstack(L, sb->limits.depth, &deep))
-        sb_trip_overflow(sb);
+        sb_trip_overflow(sb, NULL);
+    else if (!sb->aborting && sb_cstack_deep(sb))
+        sb_trip_cstack(sb);
     if (sb->aborting)
         sb_raise_abort(L, 1);
 }
@@ -552,13 +674,18 @@ static int sb_wrap(lua_State *L)
     return 1;
 }
 
-/* coroutine.close: a coroutine that died of an error keeps its <close>
- * variables unrun (see sb_wrap_call); others close as usual. (Lessons
- * cannot declare <close> variables at all: sb_check_source.) */
+/* coroutine.close: a coroutine that died of an error keeps its to-be-closed
+ * values unclosed (see sb_wrap_call); others close as usual. Lessons cannot
+ * declare <close> variables (sb_check_source), but a generic for's fourth
+ * value is to be closed too, and its __close may close another coroutine
+ * whose own __close closes a third: the nesting is checked here (C stack,
+ * sb_cstack_deep) and a limit tripped inside a handler, which the original
+ * returns as (false, message), is raised again. */
 static int sb_close(lua_State *L)
 {
     lua_State *co = lua_tothread(L, 1);
     luaL_argexpected(L, co, 1, "coroutine");
+    sb_check_depth(L);
     int st = lua_status(co);
     if (st != LUA_OK && st != LUA_YIELD) {
         luaL_pushfail(L);
@@ -569,6 +696,8 @@ static int sb_close(lua_State *L)
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    if (sandbox_of(L)->aborting)
+        sb_raise_abort(L, 1);
     return lua_gettop(L);
 }
 
@@ -603,32 +732,97 @@ static int sb_collectgarbage(lua_State *L)
     return 1;
 }
 
-/* Lua 5.4.4 bugs reachable from source text (lua.org/bugs.html): wrong code
- * for <const> locals (with _ENV and in bitwise operations), a 'break' that
- * skips closing a <close> variable, and a C-stack overflow when
- * coroutine.close nests inside __close handlers. Lessons need neither
- * attribute, so any "<const>" or "<close>" in a chunk is refused (also inside
- * strings and comments: the scan is lexical, not a parser). Returns the
- * line of the first one, 0 when there is none. */
-static int sb_check_source(const char *text, size_t len)
+/* The level of a long bracket at s[i] ("[[" 0, "[==[" 2), -1 when none. */
+static int sb_long_bracket(const char *s, size_t len, size_t i)
 {
-    int line = 1;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\n')
-            line++;
-        if (text[i] != '<')
+    size_t j = i + 1;
+    while (j < len && s[j] == '=')
+        j++;
+    return j < len && s[j] == '[' ? (int)(j - i - 1) : -1;
+}
+
+/* Skips a long string or comment opening at s[i] with the given level; returns
+ * the index after its close (len when it never closes), counting lines. */
+static size_t sb_skip_long(const char *s, size_t len, size_t i, int level, int *line)
+{
+    for (i += (size_t)level + 2; i < len; i++) {
+        if (s[i] == '\n')
+            (*line)++;
+        if (s[i] != ']')
             continue;
         size_t j = i + 1;
-        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+        while (j < len && s[j] == '=')
             j++;
-        if (j + 5 > len ||
-            (memcmp(text + j, "const", 5) != 0 && memcmp(text + j, "close", 5) != 0))
-            continue;
-        j += 5;
-        while (j < len && (text[j] == ' ' || text[j] == '\t'))
-            j++;
-        if (j < len && text[j] == '>')
-            return line;
+        if (j < len && s[j] == ']' && j - i - 1 == (size_t)level)
+            return j + 1;
+    }
+    return len;
+}
+
+static bool sb_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Lua 5.4.4 bugs reachable from source text (lua.org/bugs.html): wrong code
+ * for <const> locals (with _ENV and in bitwise operations) and a 'break' that
+ * skips closing a <close> variable. Lessons need neither attribute, so the
+ * tokens '<' const '>' and '<' close '>' are refused wherever Lua's lexer
+ * would see them: white space, line breaks and comments between them
+ * included, words inside strings and comments not. The scan is Lua's lexer
+ * reduced to what tells tokens apart (names, strings, long brackets,
+ * comments; numbers are names here). Returns the line of the '<', 0 when
+ * there is none. */
+static int sb_check_source(const char *s, size_t len)
+{
+    int line = 1, state = 0, at = 0; /* state: 1 after '<', 2 after '<' const */
+    size_t i = 0;
+    while (i < len) {
+        char c = s[i];
+        if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            line += c == '\n';
+            i++;
+        } else if (c == '-' && i + 1 < len && s[i + 1] == '-') {
+            int level = i + 2 < len && s[i + 2] == '[' ? sb_long_bracket(s, len, i + 2) : -1;
+            if (level >= 0) {
+                i = sb_skip_long(s, len, i + 2, level, &line);
+            } else {
+                while (i < len && s[i] != '\n')
+                    i++;
+            }
+        } else if (c == '[' && sb_long_bracket(s, len, i) >= 0) {
+            i = sb_skip_long(s, len, i, sb_long_bracket(s, len, i), &line);
+            state = 0;
+        } else if (c == '"' || c == '\'') {
+            for (i++; i < len && s[i] != c && s[i] != '\n'; i++)
+                if (s[i] == '\\' && i + 1 < len) {
+                    line += s[i + 1] == '\n';
+                    i++;
+                }
+            i++;
+            state = 0;
+        } else if (sb_name_char(c)) {
+            size_t j = i;
+            while (j < len && (sb_name_char(s[j]) || s[j] == '.' ||
+                               ((s[j] == '+' || s[j] == '-') && strchr("eEpP", s[j - 1]) &&
+                                s[i] >= '0' && s[i] <= '9')))
+                j++;
+            bool attr =
+                j - i == 5 && (memcmp(s + i, "const", 5) == 0 || memcmp(s + i, "close", 5) == 0);
+            state = state == 1 && attr ? 2 : 0;
+            i = j;
+        } else {
+            bool two = i + 1 < len && (s[i + 1] == '=' || s[i + 1] == c);
+            if (c == '>' && state == 2 && !two)
+                return at;
+            state = c == '<' && !two ? 1 : 0;
+            if (state == 1)
+                at = line;
+            i += two && (c == '<' || c == '>' || c == '=' || c == '~' || c == '/' || c == ':' ||
+                         c == '.')
+                     ? 2
+                     : 1;
+        }
     }
     return 0;
 }
@@ -723,9 +917,26 @@ static int sb_os_index(lua_State *L)
 
 /* ---- the meter: a cost estimate for every C function ------------------- */
 
-/* The longest run of subject bytes that one pattern item (single-character
- * class p..ep) matches, as Lua's matcher decides it (lstrlib's
- * singlematch, with the same <ctype.h> classes). */
+/* Lua's pattern matcher (lstrlib.c) costs what this section estimates:
+ * each single-character class is a set of bytes (ByteSet, built in one pass
+ * over the class however long it is), each repetition tries every length up
+ * to the longest run of subject bytes in its set, and each try walks the
+ * pattern again, a [set] byte by byte. */
+typedef struct {
+    uint8_t bit[32];
+} ByteSet;
+
+static void bs_add(ByteSet *b, int c)
+{
+    b->bit[c >> 3] |= (uint8_t)(1u << (c & 7));
+}
+
+static bool bs_has(const ByteSet *b, int c)
+{
+    return (b->bit[c >> 3] >> (c & 7)) & 1u;
+}
+
+/* The classes %a, %d, ... (lstrlib's match_class, same <ctype.h>). */
 static bool pc_class(int c, int cl)
 {
     bool res;
@@ -766,41 +977,70 @@ static bool pc_class(int c, int cl)
     return isupper(cl) ? !res : res;
 }
 
-static bool pc_single(int c, const char *p, const char *ep)
+typedef struct {
+    ByteSet cls[256]; /* %X as a set, computed at the first use in one estimate */
+    bool have[256];
+} ClassCache;
+
+static void bs_or_class(ByteSet *b, ClassCache *k, int cl)
 {
-    if (*p == '.')
-        return true;
-    if (*p == '%')
-        return p + 1 < ep && pc_class(c, (unsigned char)p[1]);
-    if (*p != '[')
-        return (unsigned char)*p == c;
+    if (!k->have[cl]) {
+        memset(&k->cls[cl], 0, sizeof k->cls[cl]);
+        for (int c = 0; c < 256; c++)
+            if (pc_class(c, cl))
+                bs_add(&k->cls[cl], c);
+        k->have[cl] = true;
+    }
+    for (int i = 0; i < 32; i++)
+        b->bit[i] |= k->cls[cl].bit[i];
+}
+
+/* The bytes the single-character class p..ep matches (lstrlib's
+ * singlematch and matchbracketclass for every byte at once). */
+static void pc_set_of(const char *p, const char *ep, ByteSet *out, ClassCache *k)
+{
+    memset(out, 0, sizeof *out);
+    if (*p == '.') {
+        memset(out, 0xff, sizeof *out);
+        return;
+    }
+    if (*p == '%') {
+        if (p + 1 < ep)
+            bs_or_class(out, k, (unsigned char)p[1]);
+        return;
+    }
+    if (*p != '[') {
+        bs_add(out, (unsigned char)*p);
+        return;
+    }
     const char *end = ep - 1; /* the closing ']' */
-    bool sig = true;
+    bool neg = false;
     if (p + 1 < end && p[1] == '^') {
-        sig = false;
+        neg = true;
         p++;
     }
     while (++p < end) {
         if (*p == '%' && p + 1 < end) {
             p++;
-            if (pc_class(c, (unsigned char)*p))
-                return sig;
+            bs_or_class(out, k, (unsigned char)*p);
         } else if (p + 2 < end && p[1] == '-') {
+            for (int c = (unsigned char)*p; c <= (unsigned char)p[2]; c++)
+                bs_add(out, c);
             p += 2;
-            if ((unsigned char)p[-2] <= c && c <= (unsigned char)*p)
-                return sig;
-        } else if ((unsigned char)*p == c) {
-            return sig;
+        } else {
+            bs_add(out, (unsigned char)*p);
         }
     }
-    return !sig;
+    if (neg)
+        for (int i = 0; i < 32; i++)
+            out->bit[i] = (uint8_t)~out->bit[i];
 }
 
-static size_t pc_longest_run(const char *s, size_t ls, const char *p, const char *ep)
+static size_t pc_longest_run(const char *s, size_t ls, const ByteSet *set)
 {
     size_t best = 0, run = 0;
     for (size_t i = 0; i < ls; i++) {
-        run = pc_single((unsigned char)s[i], p, ep) ? run + 1 : 0;
+        run = bs_has(set, (unsigned char)s[i]) ? run + 1 : 0;
         if (run > best)
             best = run;
     }
@@ -839,9 +1079,12 @@ typedef struct {
  * pattern opens with a plain character starts only where it occurs); a
  * repetition tries every length up to the longest run its class matches
  * (%b and back-references up to the whole subject); each ? doubles; each
- * combination walks the whole pattern, which covers the length of sets. */
+ * combination walks the whole pattern, which covers the length of sets.
+ * With measure false only the repetitions and options are counted, in one
+ * pass over the pattern: what measuring will cost is known before it runs
+ * (each repetition's run scans the subject once). */
 static PatternCost pattern_cost(const char *s, size_t ls, const char *p, size_t lp,
-                                bool may_anchor)
+                                bool may_anchor, bool measure, ClassCache *k)
 {
     PatternCost pc = {1.0, (double)ls + 1.0, 0, 0};
     const char *pe = p + lp, *q = p;
@@ -852,7 +1095,7 @@ static PatternCost pattern_cost(const char *s, size_t ls, const char *p, size_t 
     const char *first = q;
     while (first < pe && *first == '(')
         first++;
-    if (pc.starts > 1.0 && first < pe && !strchr("^$*+?.([%-)", *first) &&
+    if (measure && pc.starts > 1.0 && first < pe && !strchr("^$*+?.([%-)", *first) &&
         (first + 1 >= pe || !strchr("*+?-", first[1]))) {
         double n = 1.0;
         for (const char *hit = s; (hit = memchr(hit, *first, ls - (size_t)(hit - s))) != NULL;
@@ -880,7 +1123,11 @@ static PatternCost pattern_cost(const char *s, size_t ls, const char *p, size_t 
         }
         const char *ep = pc_class_end(q, pe);
         if (ep < pe && (*ep == '*' || *ep == '+' || *ep == '-')) {
-            combos *= (double)pc_longest_run(s, ls, q, ep) + 1.0;
+            if (measure) {
+                ByteSet set;
+                pc_set_of(q, ep, &set, k);
+                combos *= (double)pc_longest_run(s, ls, &set) + 1.0;
+            }
             pc.reps++;
             ep++;
         } else if (ep < pe && *ep == '?') {
@@ -894,7 +1141,9 @@ static PatternCost pattern_cost(const char *s, size_t ls, const char *p, size_t 
 }
 
 /* Refuses a pattern call above the per-call cap with advice, then charges
- * its worst case (plus extra, e.g. gsub's replacement work). */
+ * its worst case (plus extra, e.g. gsub's replacement work). The estimate's
+ * own work (a scan of the subject per repetition, a pass over each class,
+ * up to 256 bytes per range) is bounded and charged first. */
 static void pattern_guard(lua_State *L, const char *fname, bool is_find, bool may_anchor,
                           double extra)
 {
@@ -904,13 +1153,22 @@ static void pattern_guard(lua_State *L, const char *fname, bool is_find, bool ma
     const char *p = luaL_checklstring(L, 2, &lp);
     double cost;
     PatternCost pc = {0, 0, 0, 0};
-    if (is_find && lua_toboolean(L, 4))
+    if (is_find && lua_toboolean(L, 4)) {
         cost = ((double)ls + 1.0) * ((double)lp + 1.0) / BYTES_PER_UNIT; /* memchr + memcmp */
-    else {
-        pc = pattern_cost(s, ls, p, lp, may_anchor);
-        cost = pc.starts * pc.per_start;
+    } else {
+        pc = pattern_cost(s, ls, p, lp, may_anchor, false, NULL);
+        double scans = ((double)ls * (pc.reps + 1) + (double)lp * 256.0) / BYTES_PER_UNIT;
+        if (scans > sb->limits.pattern_steps) {
+            cost = scans;
+        } else {
+            sb_charge(L, scans, fname);
+            ClassCache *k = xmem_alloc(sizeof *k);
+            memset(k->have, 0, sizeof k->have);
+            pc = pattern_cost(s, ls, p, lp, may_anchor, true, k);
+            free(k);
+            cost = pc.starts * pc.per_start;
+        }
     }
-    cost += (double)ls * (pc.reps + 1) / BYTES_PER_UNIT; /* the estimate's own scans */
     if (cost > sb->limits.pattern_steps) {
         char msg[400];
         snprintf(msg, sizeof msg,
@@ -918,9 +1176,45 @@ static void pattern_guard(lua_State *L, const char *fname, bool is_find, bool ma
                  "items: up to %.1e steps, limit %.0e); anchor it with ^, use fewer * + -, "
                  "split the text first, or use string.find(s, p, 1, true) for plain text",
                  fname, ls, pc.reps, pc.opts, cost, sb->limits.pattern_steps);
-        luaL_error(L, "%s", msg);
+        sandbox_error(L, "%s", msg);
     }
     sb_charge(L, cost + extra, fname);
+}
+
+static int sb_metered(lua_State *L);
+static int sb_randomseed(lua_State *L);
+
+/* The C functions handed out unmetered on purpose: the wrappers, which
+ * check depth and limits themselves, and error and assert, whose level 1
+ * must stay the script's line. */
+static bool sb_own_wrapper(const Sandbox *sb, lua_CFunction f)
+{
+    return f == sb_metered || f == sb_pcall || f == sb_xpcall || f == sb_resume || f == sb_wrap ||
+           f == sb_wrap_call || f == sb_close || f == sb_randomseed || f == sb->raw_error ||
+           f == sb->raw_assert;
+}
+
+/* Every C function a metered call hands back (pairs' next, the iterators of
+ * ipairs, gmatch and utf8.codes, an API object's method) is metered too,
+ * under the name of the call that made it: a raw C function given to C
+ * code that calls it in a loop (a cost function, a sort comparison) would
+ * run with no hook to see it and nothing charged. */
+static int sb_meter_results(lua_State *L)
+{
+    Sandbox *sb = sandbox_of(L);
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        lua_CFunction f = lua_tocfunction(L, i);
+        if (!f || sb_own_wrapper(sb, f))
+            continue;
+        luaL_checkstack(L, 3, "metering a returned function");
+        lua_pushvalue(L, i);
+        lua_pushlightuserdata(L, NULL);
+        lua_pushvalue(L, lua_upvalueindex(3));
+        lua_pushcclosure(L, sb_metered, 3);
+        lua_replace(L, i);
+    }
+    return n;
 }
 
 /* Calls the original function (upvalue 1) with all arguments; a yield in
@@ -929,7 +1223,7 @@ static int call_original_k(lua_State *L, int status, lua_KContext ctx)
 {
     (void)status;
     (void)ctx;
-    return lua_gettop(L);
+    return sb_meter_results(L);
 }
 
 static int call_original(lua_State *L)
@@ -938,7 +1232,7 @@ static int call_original(lua_State *L)
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_callk(L, n, LUA_MULTRET, 0, call_original_k);
-    return lua_gettop(L);
+    return sb_meter_results(L);
 }
 
 static double str_len_arg(lua_State *L, int i)
@@ -1011,7 +1305,7 @@ static double cost_rep(lua_State *L)
         snprintf(msg, sizeof msg,
                  "string.rep: result too large (%.0f bytes from %.0f copies; limit %zu MB)", total,
                  (double)n, sb->limits.string_bytes >> 20);
-        luaL_error(L, "%s", msg);
+        sandbox_error(L, "%s", msg);
     }
     return (double)n / 4.0 + total / BYTES_PER_UNIT; /* n memcpy calls */
 }
@@ -1044,8 +1338,8 @@ static void table_guard(lua_State *L, int arg, const char *fname)
         int t = lua_rawget(L, -2);
         lua_pop(L, 1);
         if (t != LUA_TNIL)
-            luaL_error(L, "%s: not allowed on a table with a %s metamethod in lessons", fname,
-                       events[i]);
+            sandbox_error(L, "%s: not allowed on a table with a %s metamethod in lessons", fname,
+                          events[i]);
     }
     lua_pop(L, 1);
 }
@@ -1058,7 +1352,7 @@ static double range_cost(lua_State *L, lua_Integer from, lua_Integer to, const c
     if (to < from)
         return 1;
     if ((lua_Unsigned)to - (lua_Unsigned)from >= RANGE_MAX)
-        luaL_error(L, "%s: range too large (more than %d elements)", fname, RANGE_MAX);
+        sandbox_error(L, "%s: range too large (more than %d elements)", fname, RANGE_MAX);
     return ((double)(to - from) + 1.0) * per;
 }
 
@@ -1144,10 +1438,10 @@ static double cost_codes(lua_State *L)
                    : c >= 0xf0 && c < 0xf8 ? 4
                                            : 0;
         if (n == 0 || i + n > ls)
-            luaL_error(L, "invalid UTF-8 code");
+            sandbox_error(L, "invalid UTF-8 code");
         for (size_t k = 1; k < n; k++)
             if ((s[i + k] & 0xc0) != 0x80)
-                luaL_error(L, "invalid UTF-8 code");
+                sandbox_error(L, "invalid UTF-8 code");
         i += n;
     }
     return (double)ls / BYTES_PER_UNIT + 1.0;
@@ -1174,8 +1468,12 @@ static int sb_metered(lua_State *L)
     CostFn cost = (CostFn)(uintptr_t)lua_touserdata(L, lua_upvalueindex(2));
     const char *name = lua_tostring(L, lua_upvalueindex(3));
     sb_check_depth(L);
-    double units = cost ? cost(L) : (double)lua_gettop(L) + 1.0;
+    if (sb_line_sink)
+        sb_note_line(sandbox_of(L), L, NULL, 1);
+    double units = (cost ? cost(L) : (double)lua_gettop(L) + 1.0) + CALL_UNITS;
     sb_charge(L, units, name);
+    if (sb_call_hook)
+        sb_call_hook(name);
     return call_original(L);
 }
 
@@ -1344,6 +1642,8 @@ static void push_small_libs(lua_State *L, int env, int utf8lib, int oslib)
     lua_newtable(L);
     lua_pushcfunction(L, sb_os_index);
     lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0); /* getmetatable(os) hands out no C function */
+    lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
     lua_setfield(L, env, "os");
 }
@@ -1387,8 +1687,10 @@ static int sb_build_env(lua_State *L)
     /* error and assert stay as they are: O(1), and their position (level 1,
      * the caller) must be the script's line, not the meter's. */
     lua_getfield(L, base, "error");
+    sandbox_of(L)->raw_error = lua_tocfunction(L, -1);
     lua_setfield(L, env, "error");
     lua_getfield(L, base, "assert");
+    sandbox_of(L)->raw_assert = lua_tocfunction(L, -1);
     lua_setfield(L, env, "assert");
     /* pcall and xpcall check depth and re-raise limits themselves; metering
      * them too would double their C-stack use. */
@@ -1424,6 +1726,8 @@ static int sb_build_env(lua_State *L)
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, sb_env_newindex);
     lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0); /* nor getmetatable(_G): strict globals stay on */
+    lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, env);
 
     lua_pushvalue(L, env);
@@ -1459,6 +1763,19 @@ static bool has_position(const char *msg, size_t len, const char *prefix)
         digits++;
     }
     return digits > 0 && i < len && msg[i] == ':';
+}
+
+/* Lua names a file of more than LUA_IDSIZE bytes by its tail ("...lessons/
+ * x.lua:3:"); messages name it as given, so editors and scripts find it. */
+static void sb_full_name(const Sandbox *sb, char *err, size_t err_len)
+{
+    size_t n = strlen(sb->short_src);
+    if (strcmp(sb->short_src, sb->name) == 0 || strncmp(err, sb->short_src, n) != 0 ||
+        err[n] != ':')
+        return;
+    char full[MSG_LEN + 256];
+    snprintf(full, sizeof full, "%s%s", sb->name, err + n);
+    msg_set(err, err_len, "%s", full);
 }
 
 /* Formats the error object on top of the stack (not popped) into err.
@@ -1512,6 +1829,7 @@ static void sb_format_error(Sandbox *sb, int status, char *err, size_t err_len)
     } else {
         msg_set(err, err_len, "%s: %s", sb->name, escaped);
     }
+    sb_full_name(sb, err, err_len);
 }
 
 /* ---- life cycle and entry points --------------------------------------- */
@@ -1529,6 +1847,7 @@ Sandbox *sandbox_new(const char *name, const SandboxLimits *limits)
     sprintf(sb->load_chunkname, "=%s [load]", safe);
     if (strlen(sb->load_chunkname) >= LUA_IDSIZE)
         sprintf(sb->load_chunkname, "=[load]");
+    sb->cstack_max = sb_cstack_allowed();
     sb->L = lua_newstate(sb_alloc, sb);
     if (!sb->L) {
         sandbox_free(sb);
@@ -1660,7 +1979,7 @@ static bool sb_run_buffer(Sandbox *sb, const char *text, size_t len, char *err, 
         sb->where[0] = '\0';
         sb_format_error(sb, status, err, err_len);
         lua_settop(L, top);
-        if (!has_position(err, strlen(err), sb->short_src)) {
+        if (!has_position(err, strlen(err), sb->name)) {
             /* the parser's own limit ("C stack overflow") names no line */
             char msg[MSG_LEN];
             const char *m = err + strlen(sb->name);
@@ -1684,27 +2003,34 @@ bool sandbox_run_string(Sandbox *sb, const char *text, size_t len, char *err, si
     return sb_run_buffer(sb, text ? text : "", text ? len : 0, err, err_len);
 }
 
+char *sandbox_read_file(const char *name, const char *path, size_t cap, size_t *len, char *err,
+                        size_t err_len)
+{
+    FileProblem why;
+    char *buf = file_read(path, cap, len, &why);
+    if (buf)
+        return buf;
+    if (why.status == FILE_NOT_REGULAR)
+        msg_set(err, err_len, "%s:1: not a lesson file (%s): give a .lua text file", name,
+                why.kind);
+    else if (why.status == FILE_TOO_LARGE)
+        msg_set(err, err_len,
+                "%s:1: file too large (%lld bytes, limit %zu): a lesson is a "
+                "small Lua text file",
+                name, why.size, cap);
+    else
+        msg_set(err, err_len, "%s:1: %s: %s", name,
+                why.status == FILE_CANNOT_READ ? "cannot read" : "cannot open",
+                strerror(why.errnum));
+    return NULL;
+}
+
 bool sandbox_run_file(Sandbox *sb, const char *path, char *err, size_t err_len)
 {
-    size_t cap = sb->limits.file_bytes;
     size_t len;
-    FileProblem why;
-    char *buf = file_read(path, cap, &len, &why);
-    if (!buf) {
-        if (why.status == FILE_NOT_REGULAR)
-            msg_set(err, err_len, "%s:1: not a lesson file (%s): give a .lua text file", sb->name,
-                    why.kind);
-        else if (why.status == FILE_TOO_LARGE)
-            msg_set(err, err_len,
-                    "%s:1: file too large (%lld bytes, limit %zu): a lesson is a "
-                    "small Lua text file",
-                    sb->name, why.size, cap);
-        else
-            msg_set(err, err_len, "%s:1: %s: %s", sb->name,
-                    why.status == FILE_CANNOT_READ ? "cannot read" : "cannot open",
-                    strerror(why.errnum));
+    char *buf = sandbox_read_file(sb->name, path, sb->limits.file_bytes, &len, err, err_len);
+    if (!buf)
         return false;
-    }
     bool ok = sb_run_buffer(sb, buf, len, err, err_len);
     free(buf);
     return ok;

@@ -69,8 +69,14 @@ const char *sandbox_source(const Sandbox *sb, size_t *len);
  * limits. On success pushes the chunk's first result and returns true; on
  * failure pushes nothing and writes "file:line: message" into err. */
 bool sandbox_run_file(Sandbox *sb, const char *path, char *err, size_t err_len);
-/* Same for a chunk held in memory (tests, reload from an editor buffer). */
+/* Same for a chunk held in memory (the lesson host, which gets the file's
+ * text from its parent; tests). */
 bool sandbox_run_string(Sandbox *sb, const char *text, size_t len, char *err, size_t err_len);
+/* The file reading of sandbox_run_file alone: the text of path (at most cap
+ * bytes, a regular file, opened without blocking), or NULL with
+ * "name:1: why" in err. The caller frees it. */
+char *sandbox_read_file(const char *name, const char *path, size_t cap, size_t *len, char *err,
+                        size_t err_len);
 
 /* Calls the function below nargs arguments on the stack with nresults
  * results, under the file's budget and deadline (one budget per Sandbox,
@@ -111,6 +117,32 @@ typedef bool (*SandboxPollFn)(void *ctx, double running_s);
 void sandbox_set_poll(SandboxPollFn fn, void *ctx);
 #define SANDBOX_BUSY_S 0.2
 #define SANDBOX_POLL_S 0.05
+
+/* For C functions of the API: charges units (VM instructions) to the budget
+ * as the meter does before a call, for work a C loop does call by call
+ * (scalelab.pair_target's cost calls, a scan of a table's keys); raises the
+ * limit's message when the budget is spent. */
+void sandbox_charge(struct lua_State *L, double units, const char *fname);
+
+/* luaL_error for helpers that return no int: raises "position: message"
+ * (lua_pushfstring's formats) and never returns, so the compiler and the
+ * analyzers see control end there. Lua C functions write
+ * `return luaL_error(...)`. */
+_Noreturn void sandbox_error(struct lua_State *L, const char *fmt, ...);
+
+/* For the lesson host (host.c), in its child process only. The line of the
+ * lesson file last seen by the hook or a metered call goes to *line (NULL:
+ * nowhere), so a host that dies inside a C call is reported at its line;
+ * fn runs before each metered call with the call's name (tests' fault
+ * points; NULL: none). */
+void sandbox_set_line_sink(volatile int *line);
+void sandbox_set_call_hook(void (*fn)(const char *name));
+
+/* For the host's parent, which waits on the child instead of running the
+ * script: clears the flag of sandbox_cancel, and runs the poll function
+ * (sandbox_set_poll) now; true when it or sandbox_cancel asks to stop. */
+void sandbox_cancel_clear(void);
+bool sandbox_poll_now(double running_s);
 
 /* Meters every C function of the table at index t (named lib.NAME in
  * messages): each call is charged to the budget by its arguments' sizes

@@ -891,19 +891,19 @@ GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, 
 /* ---- which groups cross ---------------------------------------------------- */
 
 /* Calls fn for the first rank of every group of d (coordinate 0 along d),
- * in rank order, until it returns false or limit groups were seen. */
+ * in rank order, until it returns false or limit groups were seen. The
+ * heads are the walk's bases (walk_base): lo + mid x s1 x n1 + hi x H, so
+ * they are counted out directly, not found among all the ranks. */
 static void each_group_head(const Mapping *m, MappingDim d, long long limit,
                             bool (*fn)(void *ctx, int rank), void *ctx)
 {
-    int world = mapping_world(m);
+    DimWalk w = dim_walk(m, d);
     long long seen = 0;
-    for (int r = 0; r < world && seen < limit; r++) {
-        if (mapping_coord(m, r, d) != 0)
-            continue;
-        seen++;
-        if (!fn(ctx, r))
-            return;
-    }
+    for (long long hi = 0; hi * w.H < w.world; hi++)
+        for (long long mid = 0; mid < w.M; mid++)
+            for (long long lo = 0; lo < w.s1; lo++)
+                if (seen++ >= limit || !fn(ctx, (int)(lo + mid * w.s1 * w.n1 + hi * w.H)))
+                    return;
 }
 
 typedef struct {
@@ -914,6 +914,8 @@ typedef struct {
     SpanCross what;
     int *ids, max, n;
     bool first_only;
+    bool by_ends; /* default placement, regular machine, domains: crossing_group */
+    DimWalk w;    /* d's walk, when by_ends */
 } CrossWalk;
 
 static bool crosses(GroupSpan s, SpanCross what)
@@ -923,10 +925,34 @@ static bool crosses(GroupSpan s, SpanCross what)
                                       : s.sites > 1;
 }
 
+/* Whether the group of `rank` crosses what cw asks about. With the default
+ * placement on a regular machine a GPU is its rank and a domain a run of
+ * consecutive GPUs, so a group is in one domain when its lowest and highest
+ * GPUs are: two divisions instead of a walk over the group (a 1,024-wide
+ * DP group would cost more than the rest of the evaluation). */
+static bool crossing_group(const CrossWalk *cw, int rank)
+{
+    if (cw->by_ends) {
+        const DimWalk *w = &cw->w;
+        long long lo = walk_base(w, rank);
+        long long hi = lo + (w->n2 - 1) * w->s2 + (w->n1 - 1) * w->s1;
+        return cluster_domain_of(cw->c, (int)lo) != cluster_domain_of(cw->c, (int)hi);
+    }
+    return crosses(span_of_group(cw->m, cw->c, cw->p, cw->d, rank), cw->what);
+}
+
+static void cross_walk_prepare(CrossWalk *cw)
+{
+    cw->by_ends =
+        cw->what == SPAN_CROSS_DOMAIN && placement_is_default(cw->p) && cluster_is_regular(cw->c);
+    if (cw->by_ends)
+        cw->w = dim_walk(cw->m, cw->d);
+}
+
 static bool cross_fn(void *ctx, int rank)
 {
     CrossWalk *cw = ctx;
-    if (!crosses(span_of_group(cw->m, cw->c, cw->p, cw->d, rank), cw->what))
+    if (!crossing_group(cw, rank))
         return true;
     int id = mapping_group_of(cw->m, rank, cw->d);
     /* heads come in rank order, not always in id order: insert sorted */
@@ -949,7 +975,8 @@ int span_crossing_groups(const Mapping *m, const Cluster *c, const Placement *p,
 {
     if (!mapping_has_layout(m) || !c || d < 0 || d >= DIM_COUNT || mapping_dim_size(m, d) <= 1)
         return 0;
-    CrossWalk cw = {m, c, p, d, what, ids, max < 0 ? 0 : max, 0, false};
+    CrossWalk cw = {m, c, p, d, what, ids, max < 0 ? 0 : max, 0, false, false, {0}};
+    cross_walk_prepare(&cw);
     each_group_head(m, d, mapping_world(m), cross_fn, &cw);
     return cw.n;
 }
@@ -959,7 +986,8 @@ int span_first_straddler(const Mapping *m, const Cluster *c, const Placement *p,
     if (!mapping_has_layout(m) || !c || d < 0 || d >= DIM_COUNT || mapping_dim_size(m, d) <= 1)
         return -1;
     int id = -1;
-    CrossWalk cw = {m, c, p, d, SPAN_CROSS_DOMAIN, &id, 1, 0, true};
+    CrossWalk cw = {m, c, p, d, SPAN_CROSS_DOMAIN, &id, 1, 0, true, false, {0}};
+    cross_walk_prepare(&cw);
     each_group_head(m, d, SPAN_STRADDLER_WALK, cross_fn, &cw);
     return cw.n > 0 ? id : -1;
 }

@@ -22,6 +22,7 @@
 #include "base/msg.h"
 #include "base/xmem.h"
 #include "model/balance.h"
+#include "model/job.h"
 #include "model/units.h"
 
 #include <math.h>
@@ -35,8 +36,8 @@
 
 SweepOptions sweep_options_default(void)
 {
-    SweepOptions o = {0,    0, 0, 0,          0,          0,          1, -1,
-                      NULL, 0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP, 0, SWEEP_KEEP};
+    SweepOptions o = {0, 0, 0,          0,          0,          0, JOB_DEFAULT_ZERO, -1, NULL,
+                      0, 0, SWEEP_KEEP, SWEEP_KEEP, SWEEP_KEEP, 0, SWEEP_KEEP};
     return o;
 }
 
@@ -214,41 +215,8 @@ static bool options_check(const SweepOptions *o, int n, char *err, size_t err_le
             msg_set(err, err_len, "%s setting %d is out of range", kname[i], knob[i]);
             return false;
         }
-    /* All of TP, PP and DP given must multiply to the GPUs; fewer must
-     * divide them on their own ("TP 8 x DP 3 = 24 does not divide the 64
-     * GPUs"). */
-    if (o->tp && o->pp && o->dp) {
-        long long all = (long long)o->tp * (o->cp ? o->cp : 1) * o->pp * o->dp;
-        if (all != n) {
-            msg_set(err, err_len,
-                    "TP %d x CP %d x PP %d x DP %d = %lld GPUs, but the cluster has %d", o->tp,
-                    o->cp ? o->cp : 1, o->pp, o->dp, all, n);
-            return false;
-        }
-    }
-    const int deg[] = {o->tp, o->cp, o->pp, o->dp};
-    const char *dn[] = {"TP", "CP", "PP", "DP"};
-    long long given = 1;
-    char names_given[80] = "";
-    int n_given = 0;
-    for (int i = 0; i < 4; i++) {
-        if (deg[i] == 0)
-            continue;
-        given *= deg[i];
-        size_t used = strlen(names_given);
-        snprintf(names_given + used, sizeof names_given - used, "%s%s %d", used ? " x " : "",
-                 dn[i], deg[i]);
-        n_given++;
-        if (given > n || n % given != 0) {
-            if (n_given > 1)
-                msg_set(err, err_len, "%s = %lld does not divide the %d GPUs", names_given, given,
-                        n);
-            else
-                msg_set(err, err_len, "%s does not divide the %d GPUs", names_given, n);
-            return false;
-        }
-    }
-    return true;
+    /* the degrees given against the GPUs, with the words every front end uses */
+    return job_check_degrees(n, o->tp, o->cp, o->pp, o->dp, err, err_len);
 }
 
 /* Why nothing was legal: mapping_check's words on the mapping the options
@@ -263,7 +231,7 @@ static void explain_none(const Cluster *c, const Workload *w, const SweepOptions
                  1,
                  o->ep ? o->ep : 1,
                  o->interleave ? o->interleave : 1,
-                 o->zero == SWEEP_FREE ? 1 : o->zero,
+                 o->zero == SWEEP_FREE ? JOB_DEFAULT_ZERO : o->zero,
                  o->etp,
                  o->shard};
     long long model = (long long)m.tp * m.cp * m.pp;

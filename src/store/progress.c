@@ -19,7 +19,9 @@
  *   practice KIND TRIED FIRST_TRY STREAK      (one per exercise kind)
  *   practice-level LEVEL
  * Any other line, a bad number or a missing header makes the file corrupt:
- * it is renamed to "<path>.corrupt" and the store starts empty. Lesson ids
+ * it is set aside under a name of its own ("<path>.corrupt-<time>-<n>",
+ * store/aside.h) and the store starts empty; so is one found unreadable
+ * when a save reads the file to merge it. Lesson ids
  * never contain white space (progress_id_ok refuses them).
  *
  * Safety: the file is read through file_read (regular files only, opened
@@ -38,6 +40,7 @@
 #include "base/msg.h"
 #include "base/xdg.h"
 #include "base/xmem.h"
+#include "store/aside.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -476,23 +479,20 @@ static Progress *progress_open_file(const char *path, char *note, size_t note_le
         return p;
     }
     progress_clear(p);
-    size_t alen = strlen(path) + sizeof ".corrupt";
-    char *aside = xmem_alloc(alen);
-    snprintf(aside, alen, "%s.corrupt", path);
-    if (rename(path, aside) == 0) {
+    char aside[4200];
+    if (aside_keep(path, aside, sizeof aside)) {
         if (note && note_len)
             msg_set(note, note_len,
-                    "progress file %s was unreadable (%s): moved to %s, starting afresh", path,
+                    "progress file %s was unreadable (%s): set aside as %s, starting afresh", path,
                     why, aside);
     } else if (note && note_len) {
         msg_set(note, note_len,
-                "progress file %s is unreadable (%s) and could not be moved aside (%s): "
+                "progress file %s is unreadable (%s) and could not be set aside (%s): "
                 "progress will not be kept",
                 path, why, strerror(errno));
         free(p->path);
         p->path = NULL;
     }
-    free(aside);
     return p;
 }
 
@@ -745,9 +745,20 @@ static bool progress_write(Progress *p, char *err, size_t err_len)
     }
     Progress disk = {.path = p->path};
     char why[MSG_LEN];
-    if (progress_read(&disk, why, sizeof why) == 0)
+    int rc = progress_read(&disk, why, sizeof why);
+    if (rc == 0)
         progress_merge(p, &disk);
     progress_clear(&disk);
+    if (rc != 0 && !aside_keep(p->path, NULL, 0)) {
+        /* Unreadable since it was opened (another program, a disk error):
+         * it is kept, never written over. */
+        int e = errno;
+        close(lock);
+        msg_set(err, err_len,
+                "cannot save %s: it became unreadable (%s) and cannot be set aside: %s", p->path,
+                why, strerror(e));
+        return false;
+    }
     bool ok = file_write(p->path, FILE_PRIVATE, progress_put_all, p, NULL, 0);
     int e = errno;
     if (ok) {

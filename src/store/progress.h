@@ -7,7 +7,8 @@
  * as short text lines, rewritten whole after every change: temporary file in
  * the same folder, fsync, rename, so a kill at any moment leaves either the
  * old file or the new one. A file that cannot be read or parsed is reported
- * once (progress_open's note), moved aside to "<path>.corrupt" and a fresh
+ * once (progress_open's note), set aside under a name of its own ("<path>.corrupt-<UTC
+ * time>-<n>", never overwriting an earlier one) and a fresh
  * store is started; nothing here aborts or prints.
  *
  * No curses, no Lua. Lesson ids are the catalog's ids; ids with white space

@@ -454,9 +454,10 @@ bool term_busy_poll(void *ctx, double running_s)
     wint_t ch;
     int r;
     while (!stop && (r = get_wch(&ch)) != ERR) {
-        stop = r == OK && (ch == 27 || ch == 3);
+        /* q stops the script too, and is kept so the screen then quits */
+        stop = r == OK && (ch == 27 || ch == 3 || ch == 'q');
         int key = term_key_code(r, ch);
-        if (!stop && key != UIK_NONE &&
+        if ((!stop || ch == 'q') && key != UIK_NONE &&
             term_pending_n < (int)(sizeof term_pending / sizeof term_pending[0]))
             term_pending[term_pending_n++] = key;
     }

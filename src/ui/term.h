@@ -46,9 +46,11 @@ int term_read_key(void);
 int term_read_key_timeout(int ms);
 /* For sandbox_set_poll while a lesson script runs long: shows "running…
  * Esc to stop" on the bottom line and reads keys without waiting. True
- * (stop the script) on Esc or Ctrl-C (whose SIGINT then does not quit the
- * program) or another quit signal; other keys are kept and term_read_key
- * returns them next, in the order typed. */
+ * (stop the script) on Esc, q or Ctrl-C (whose SIGINT then does not quit the
+ * program) or another quit signal; q and other keys are kept and
+ * term_read_key returns them next, in the order typed. The lesson host's
+ * parent calls it while it waits (lesson/host.h), so these keys answer at
+ * once whatever the lesson does. */
 bool term_busy_poll(void *ctx, double running_s);
 /* The quit signal that arrived (0 when none). */
 int term_quit_signal(void);

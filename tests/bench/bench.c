@@ -18,6 +18,11 @@
  *   memory   ru_maxrss from wait4 of a child: the UI with the largest lesson
  *            file open, and the largest sweep (the most candidates of the jobs
  *            above: DeepSeek-V3 on 1,024 GB200) run by `scalelab sweep`.
+ *   host     the lesson host (src/lesson/host.h): a goal check's round trip
+ *            through it (wall clock, the first scenario of the shipped
+ *            lessons, against the same goal run in this process), and the
+ *            menu's catalog of lessons/ from the header cache (no host runs)
+ *            and without it (one host per lesson).
  *
  * Lines whose subject cannot run yet (a command not wired) say "n/a" and
  * why, never a made-up figure. Not a unit test: timing belongs here only.
@@ -33,6 +38,9 @@
 #include "draw/charts.h"
 #include "draw/text.h"
 #include "draw/views.h"
+#include "lesson/catalog.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_local.h"
 #include "model/cluster.h"
 #include "model/mapping.h"
 #include "model/span.h"
@@ -667,6 +675,116 @@ static void bench_memory(const char *bin)
     line(w2, value, "< 16 MB", kb < 16 * 1024);
 }
 
+/* The first scenario page of the shipped lessons, by file name. */
+static bool first_scenario(char *path, size_t len, int *page)
+{
+    for (int i = 1; i < 100; i++) {
+        char pattern[64];
+        snprintf(pattern, sizeof pattern, "lessons/%02d-", i);
+        DIR *d = opendir("lessons");
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+            if (strncmp(e->d_name, pattern + 8, 3) == 0) {
+                char p[512], err[600];
+                snprintf(p, sizeof p, "lessons/%s", e->d_name);
+                Lesson *l = lesson_load_local(p, false, err, sizeof err);
+                for (int k = 0; l && k < lesson_page_count(l); k++)
+                    if (lesson_page_kind(l, k) == PAGE_SCENARIO) {
+                        snprintf(path, len, "%s", p);
+                        *page = k;
+                        lesson_free(l);
+                        closedir(d);
+                        return true;
+                    }
+                lesson_free(l);
+            }
+        if (d)
+            closedir(d);
+    }
+    return false;
+}
+
+/* Median seconds per goal check of page over REPEATS batches of n calls. */
+static double time_goals(Lesson *l, int page, const Scenario *s, int n, bool wall)
+{
+    char why[600], err[600];
+    double t[REPEATS];
+    for (int k = 0; k < REPEATS; k++) {
+        double t0 = wall ? now_s() : cpu_s();
+        for (int i = 0; i < n; i++)
+            lesson_scenario_goal_met(l, page, s, why, sizeof why, err, sizeof err);
+        t[k] = ((wall ? now_s() : cpu_s()) - t0) / n;
+    }
+    return median(t, REPEATS);
+}
+
+static void bench_host(void)
+{
+    char path[512], err[600], what[700], value[64];
+    int page;
+    if (!first_scenario(path, sizeof path, &page)) {
+        line_na("host: goal check round trip", "no scenario in lessons/");
+        return;
+    }
+    Lesson *local = lesson_load_local(path, false, err, sizeof err);
+    Lesson *remote = lesson_load(path, err, sizeof err);
+    Scenario *s = local ? lesson_scenario_start(local, page, err, sizeof err) : NULL;
+    if (!remote || !s) {
+        line_na("host: goal check round trip", err);
+    } else {
+        double in = time_goals(local, page, s, 200, false);
+        double through = time_goals(remote, page, s, 200, true);
+        fmt_time(in, value, sizeof value);
+        snprintf(what, sizeof what, "host: the same goal in this process (%s p%d)", path + 8,
+                 page + 1);
+        printf("%-60s %20s  (baseline, no target)\n", what, value);
+        fmt_time(through, value, sizeof value);
+        line("host: goal check round trip through the lesson host", value, "< 1 ms",
+             through < 1e-3);
+    }
+    scenario_free(s);
+    lesson_free(local);
+    lesson_free(remote);
+
+    char cache[] = "/tmp/scalelab-bench-cache-XXXXXX";
+    if (!mkdtemp(cache)) {
+        line_na("host: menu start from the cache", "no temporary folder");
+        return;
+    }
+    setenv("XDG_CACHE_HOME", cache, 1);
+    double t[REPEATS];
+    int n = 0;
+    for (int k = 0; k < REPEATS; k++) {
+        char file[600];
+        snprintf(file, sizeof file, "%s/scalelab/catalog", cache);
+        unlink(file); /* cold: every lesson loaded in a host of its own */
+        double t0 = now_s();
+        Catalog *c = catalog_load("lessons", err, sizeof err);
+        t[k] = now_s() - t0;
+        n = catalog_count(c);
+        catalog_free(c);
+    }
+    double cold = median(t, REPEATS);
+    for (int k = 0; k < REPEATS; k++) {
+        double t0 = now_s();
+        Catalog *c = catalog_load("lessons", err, sizeof err);
+        t[k] = now_s() - t0;
+        catalog_free(c);
+    }
+    double warm = median(t, REPEATS);
+    snprintf(what, sizeof what, "host: menu start, catalog of %d lessons from the cache", n);
+    fmt_time(warm, value, sizeof value);
+    line(what, value, "< 2 ms", warm < 2e-3);
+    snprintf(what, sizeof what, "host: menu start, %d lessons without the cache (hosts)", n);
+    fmt_time(cold, value, sizeof value);
+    line(what, value, "< 250 ms", cold < 0.25);
+    char rm[700];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", cache);
+    if (system(rm) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", cache);
+    unsetenv("XDG_CACHE_HOME");
+}
+
 int main(void)
 {
     const char *bin = getenv("SCALELAB_BIN");
@@ -727,6 +845,7 @@ int main(void)
     bench_startup(bin);
     bench_idle(bin);
     bench_memory(bin);
+    bench_host();
     printf("%d target%s missed\n", misses, misses == 1 ? "" : "s");
     return 0;
 }

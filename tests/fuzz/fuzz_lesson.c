@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_lesson — libFuzzer harness for loading an untrusted lesson file.
  *
- * The bytes are written to a temporary file and go through, in turn:
- *   1. lesson_load_quick (the loader with the catalog's tighter limits, so a
- *      looping input costs a quarter second): on success every accessor of
- *      every page is read, diagrams built, scenarios started and their goal
- *      functions run in the sandbox;
- *   2. lesson_check_file, exactly as `scalelab check` runs it;
+ * scalelab runs lesson code in a lesson host (a child process); the harness
+ * runs the host's side in its own process (lesson_local.h), so the fuzzer
+ * sees the coverage, and fuzzes what scalelab reads from a host. The bytes
+ * are written to a temporary file and go through, in turn:
+ *   1. lesson_load_local with the catalog's tighter limits (a looping input
+ *      costs a quarter second): on success every accessor of every page is
+ *      read, diagrams built, scenarios started and their goal functions run
+ *      in the sandbox; then the lesson is encoded as a host sends it and
+ *      read back (lesson_from_wire), which must give the same lesson
+ *      (lesson_same);
+ *   2. lesson_check_local, what `scalelab check` runs in its host;
  *   3. the raw sandbox (sandbox_run_string): when the chunk returns a table,
  *      every function among its fields and its pages' fields is called like
- *      a goal, with the stack checked after each entry point.
+ *      a goal, with the stack checked after each entry point;
+ *   4. the bytes as a host's answer (lesson_from_wire): refused, or a lesson
+ *      every accessor reads safely.
  * Checked beyond "no crash, no sanitizer report, no hang past -timeout":
  * every error and every problem line is one non-empty line that starts with
  * the file's name and holds no control character (escape sequences must
@@ -19,7 +26,9 @@
  */
 #include "learn/scenario.h"
 #include "lesson/lesson.h"
+#include "lesson/lesson_local.h"
 #include "lesson/sandbox.h"
+#include "lesson/wire.h"
 #include "model/mapping.h"
 
 #include <lua.h>
@@ -209,20 +218,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
     char err[MSG_LEN];
-    Lesson *l = lesson_load_quick(path, err, sizeof err);
-    if (l)
+    Lesson *l = lesson_load_local(path, true, err, sizeof err);
+    if (l) {
         walk(l);
-    else
+        Wire w;
+        wire_init(&w);
+        lesson_to_wire(l, &w);
+        WireIn r = wire_in(w.buf, w.len);
+        Lesson *back = lesson_from_wire(path, &r, err, sizeof err);
+        if (!back || !lesson_same(l, back, err, sizeof err))
+            abort(); /* what a host sends of a lesson that loaded must arrive whole */
+        lesson_free(back);
+        wire_free(&w);
+    } else {
         check_err(err, path);
+    }
     lesson_free(l);
     /* report() checks each line against the name and counts them. */
     ReportCtx ctx;
     snprintf(ctx.name, sizeof ctx.name, "%s", path);
     ctx.lines = 0;
-    int problems = lesson_check_file(path, report, &ctx);
+    int problems = lesson_check_local(path, (const char *)data, size, report, &ctx, NULL, 0);
     if (problems < 0 || (problems > 0 && ctx.lines == 0))
         abort();
     run("fuzz.lua", data, size, false);
+    WireIn answer = wire_in(data, size);
+    Lesson *m = lesson_from_wire("answer.lua", &answer, err, sizeof err);
+    if (m)
+        walk(m); /* no host behind it: its goals say so, as errors */
+    lesson_free(m);
     unlink(path);
     return 0;
 }

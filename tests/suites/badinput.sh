@@ -174,6 +174,14 @@ if has_command render; then
   usage "render: width 0" "--width" render rack --width 0
   usage "render: width 100000" "--width" render rack --width 100000
   usage "render: 10^9 GPUs" "more than scalelab models" render fabric --gpus 1000000000
+  # a mapping given is checked as eval checks it, in eval's words, even for a
+  # picture that needs no mapping
+  usage "render: --tp 7 on 64 GPUs" "TP 7 does not divide the 64 GPUs" render fabric --gpus 64 --tp 7
+  usage "render rack: --tp 4 --pp 3" "TP 4 x PP 3 = 12 does not divide" render rack --gpus 64 --tp 4 --pp 3
+  e=$("$bin" eval --gpus 64 --tp 7 2>&1 >/dev/null | sed 's/^scalelab eval: //')
+  r=$("$bin" render fabric --gpus 64 --tp 7 2>&1 >/dev/null | sed 's/^scalelab render: //')
+  if [ -n "$e" ] && [ "$e" = "$r" ]; then pass=$((pass + 1)); say "ok render and eval: $r"
+  else bad "render says '$r' where eval says '$e'"; fi
 else
   skipped "render: no 'render' command yet"
 fi
@@ -325,6 +333,116 @@ if has_command present; then
     bad "1 MB present script: exit $rc: $(head -c 200 "$T/err")"
   else pass=$((pass + 1)); fi
 fi
+
+echo "badinput: every hostile lesson file through check (3 s) and list (2 s)"
+# Bytes that act on a terminal: C0 but tab and newline, DEL, C1 (UTF-8), and
+# the Unicode bidirectional controls (U+061C, U+200E-F, U+202A-E, U+2066-9).
+raw_bytes() {
+  LC_ALL=C grep -q "$ctl" "$@" && return 0
+  for b in '\302[\200-\237]' '\330\234' '\342\200[\216\217\252-\256]' '\342\201[\246-\251]'; do
+    LC_ALL=C grep -q "$(printf "$b")" "$@" && return 0
+  done
+  return 1
+}
+# secs START: seconds since START (a date +%s.%N), for the report.
+since() { echo "$(date +%s.%N) $1" | awk '{ printf "%.2f", $1 - $2 }'; }
+mkdir -p "$T/state/scalelab"
+printf 'scalelab-progress 3\nseed 00000000000000aa\nlesson e2e-basics started 1 1700000000\n' \
+  >"$T/state/scalelab/progress"
+cp "$T/state/scalelab/progress" "$T/progress.before"
+slow_check=0 slow_check_f="" slow_list=0 slow_list_f="" nfiles=0
+# hostile_case NAME FILE [ENV...]: check and list of FILE (list: FILE alone in
+# a folder, beside a good lesson), each within its limit, exit 0 or 1, a
+# FILE or FILE:LINE message on exit 1, no signal, no raw byte on the output.
+hostile_case() {
+  name=$1 file=$2; shift 2
+  start=$(date +%s.%N)
+  run 6 env "$@" "$bin" check "$file"
+  took=$(since "$start")
+  cat "$T/out" >>"$T/err"
+  cp "$T/err" "$T/check.out"
+  why=""
+  case $rc in 0|1) ;; *) why="check exit $rc" ;; esac
+  awk "BEGIN { exit !($took > 3.0) }" && why="${why:+$why; }check took ${took}s (limit 3 s)"
+  raw_bytes "$T/err" && why="${why:+$why; }raw control or bidi byte in check's output"
+  if [ "$rc" = 1 ] && grep -Ev "^$file(:[0-9]+)?: ." "$T/err" | grep -q .; then
+    why="${why:+$why; }not every line is FILE[:LINE]: $(head -c 160 "$T/err")"
+  fi
+  [ -n "$side" ] && why="${why:+$why; }check changed files: $side"
+  awk "BEGIN { exit !($took > $slow_check) }" && { slow_check=$took; slow_check_f=$name; }
+  d=$T/in/list-$nfiles
+  mkdir -p "$d"
+  cp "$file" "$d/"
+  cp "$repo/tests/e2e/lessons/02-e2e-second.lua" "$d/"
+  # No header cache (its folder cannot be made under /proc): the time is the
+  # lessons', not a disk's fsync on a busy machine.
+  start=$(date +%s.%N)
+  run 6 env XDG_CACHE_HOME=/proc/self/no-cache "$@" "$bin" --list --lessons "$d"
+  took=$(since "$start")
+  case $rc in 0|1) ;; *) why="${why:+$why; }list exit $rc" ;; esac
+  awk "BEGIN { exit !($took > 2.0) }" && why="${why:+$why; }list took ${took}s (limit 2 s)"
+  raw_bytes "$T/out" "$T/err" && why="${why:+$why; }raw control or bidi byte in list's output"
+  grep -q "e2e-second" "$T/out" || why="${why:+$why; }the good lesson beside it is not listed"
+  if [ "$rc" = 1 ] && ! grep "^  ! " "$T/out" | grep -Eq "$d/[^:]*(:[0-9]+)?: ."; then
+    why="${why:+$why; }list's error line has no FILE[:LINE]: $(grep '^  ! ' "$T/out" | head -c 160)"
+  fi
+  [ -n "$side" ] && why="${why:+$why; }list changed files: $side"
+  awk "BEGIN { exit !($took > $slow_list) }" && { slow_list=$took; slow_list_f=$name; }
+  cmp -s "$T/state/scalelab/progress" "$T/progress.before" ||
+    why="${why:+$why; }the progress file changed"
+  nfiles=$((nfiles + 1))
+  if [ -n "$why" ]; then bad "hostile $name: $why"; else pass=$((pass + 1)); say "ok hostile $name"; fi
+}
+for f in "$repo"/tests/lessons/hostile/*.lua; do
+  hostile_case "$(basename "$f")" "$f"
+done
+# Hosts that fail for real (tests only: SCALELAB_TEST_FAULTS=1 and a marker
+# line): a crash, an abort, a loop and a wait in C, a forbidden system call,
+# a kill of the parent, memory without end, bytes no one asked for.
+fault_file() {
+  f=$T/in/fault-$1.lua
+  printf -- '-- scalelab-test-fault: %s start\n' "$1" >"$f"
+  printf 'return { id = "fault-%s", title = "t", pages = { { kind = "text", title = "t", text = "t" } } }\n' \
+    "$1" >>"$f"
+}
+# Without the seccomp filter and RLIMIT_AS (a sanitizer or valgrind build)
+# a system call is not refused: the harmless one (opening a file to read)
+# tells, and then the kinds that rely on the filter are skipped.
+fault_file syscall
+filtered=yes
+SCALELAB_TEST_FAULTS=1 "$bin" check "$f" >/dev/null 2>&1 && filtered=no
+kinds="segv abort exit spin stall garbage huge"
+if [ "$filtered" = yes ]; then kinds="$kinds syscall kill fork oom"
+else skipped "host faults syscall, kill, fork, oom: this build has no seccomp filter"; fi
+for kind in $kinds; do
+  fault_file "$kind"
+  hostile_case "fault $kind" "$f" SCALELAB_TEST_FAULTS=1
+  grep -q "^$f: the lesson stopped: " "$T/check.out" ||
+    bad "fault $kind: check says no 'the lesson stopped': $(head -c 200 "$T/check.out")"
+done
+echo "badinput: $nfiles hostile files: slowest check ${slow_check}s ($slow_check_f), slowest list ${slow_list}s ($slow_list_f)"
+
+echo "badinput: files scalelab keeps"
+# Two unreadable progress files in a row: each kept byte for byte under a
+# name of its own, neither overwritten.
+pd=$T/in/pstate
+mkdir -p "$pd/scalelab"
+for n in 1 2; do
+  printf 'learner record %s\n' "$n" >"$pd/scalelab/progress"
+  XDG_STATE_HOME=$pd "$bin" --list --lessons "$repo/tests/e2e/lessons" >/dev/null 2>&1
+done
+kept=$(ls "$pd/scalelab" | grep -c '^progress\.corrupt-')
+if [ "$kept" != 2 ]; then bad "two corrupt progress files: $kept kept, want 2"
+elif ! cat "$pd"/scalelab/progress.corrupt-* | sort | tr '\n' '|' | grep -q '^learner record 1|learner record 2|$'; then
+  bad "two corrupt progress files: their bytes were not kept"
+else pass=$((pass + 1)); say "ok two corrupt progress files both kept"; fi
+# Under a file-size limit a write is a write error, never SIGXFSZ.
+run 10 sh -c "ulimit -f 1; exec \"$bin\" render rack --system gb200-nvl72 --svg big.svg"
+if [ "$rc" -gt 128 ]; then bad "render --svg under ulimit -f: killed by signal $((rc - 128))"
+elif [ "$rc" = 0 ] || ! grep -q "File too large" "$T/err"; then
+  bad "render --svg under ulimit -f: exit $rc, $(head -c 200 "$T/err")"
+elif [ -e "$T/work/big.svg" ]; then bad "render --svg under ulimit -f: left a partial big.svg"
+else pass=$((pass + 1)); say "ok render --svg under ulimit -f: $(head -n 1 "$T/err")"; fi
 
 echo "badinput: $pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]

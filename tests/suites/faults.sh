@@ -225,6 +225,7 @@ for kind in corrupt truncated folder binary readonly; do
         xdg=$d/ro; mkdir -p "$xdg"; chmod 555 "$xdg"
       fi ;;
   esac
+  [ -f "$p" ] && cp "$p" "$d/original"
   start "$c" XDG_STATE_HOME="$xdg" -- --lessons "$lessons" || { bad "$c: tmux could not start"; continue; }
   if ! seen "E2E basics" 5; then
     bad "$c: no menu: $(screen | grep . | head -n 3 | tr '\n' '|') $(cat "$d/stderr" 2>/dev/null)"
@@ -250,15 +251,133 @@ $(screen)"
   [ -n "$note" ] || why="${why:+$why; }no note about the progress file on screen"
   case $kind in
     corrupt|truncated|binary)
-      [ -f "$p.corrupt" ] || why="${why:+$why; }the bad file was not moved aside to progress.corrupt"
-      mv "$p.corrupt" "$d/aside" 2>/dev/null
+      # Set aside byte for byte under a name of its own (progress.corrupt-TIME-N).
+      kept=$(ls "$p".corrupt-* 2>/dev/null | head -n 1)
+      if [ -z "$kept" ]; then why="${why:+$why; }the bad file was not set aside as progress.corrupt-*"
+      elif ! cmp -s "$kept" "$d/original"; then why="${why:+$why; }$kept is not the bad file as it was"
+      fi
+      [ -n "$kept" ] && mv "$kept" "$d/aside" 2>/dev/null
       w=$(progress_ok "$p") || why="${why:+$why; }new progress file: $w" ;;
     folder)
-      [ -d "$p" ] && [ -f "$p/keep" ] || [ -f "$p.corrupt/keep" ] ||
+      { [ -d "$p" ] && [ -f "$p/keep" ]; } || ls "$p".corrupt-*/keep >/dev/null 2>&1 ||
         why="${why:+$why; }the folder in the way lost its content" ;;
     readonly) ;;
   esac
   if [ -n "$why" ]; then bad "$c: $why"; else ok "$c: $note"; fi
+  finish "$c"
+done
+
+echo "faults: lessons whose host crashes or hangs"
+# Real failures of the lesson host (tests only: SCALELAB_TEST_FAULTS=1 and a
+# marker line): a lesson that crashes its host with SIGSEGV when loaded is an
+# error entry in the menu and an error page when opened, and the menu and
+# the other lessons go on; a goal stuck in C, where no Lua hook runs,
+# answers Esc and q within a second. The terminal is restored and the
+# progress file stays byte for byte what it was (the crash) or keeps every
+# earlier record (the stuck goal).
+hl=$tmp/hostlessons
+mkdir -p "$hl"
+cp "$lessons/01-e2e-basics.lua" "$hl/"
+{ echo '-- scalelab-test-fault: segv load'
+  echo 'return { id = "crashes", title = "Crashes its host", order = 5, pages = {'
+  echo '  { kind = "text", title = "t", text = "never shown" } } }'; } >"$hl/05-crash.lua"
+{ echo '-- scalelab-test-fault: spin call:string.rep'
+  echo 'return { id = "stuck", title = "Stuck in C", order = 6, pages = {'
+  echo '  { kind = "scenario", title = "Stuck", text = "The goal never returns.",'
+  echo '    cluster = { system = "dgx-h100", gpus = 16 },'
+  echo '    workload = { model = "llama3-8b", batch = 32, mb = 1 },'
+  echo '    mapping = { tp = 8, pp = 1, dp = 2 },'
+  echo '    goal = { text = "Wait.", check = function(r) return #string.rep("x", 3) == 0 end },'
+  echo '    solution = { "swap 3 11" } } } }'; } >"$tmp/06-stuck.lua"
+# The screen as one line (a message the page wraps still reads whole).
+flat() { screen | tr '\n' ' ' | tr -s ' '; }
+on_flat() { flat | grep -qF -- "$1"; }
+seen_flat() { poll "${2:-5}" on_flat "$1"; }
+seed_progress() {
+  mkdir -p "$1/state/scalelab"
+  printf 'scalelab-progress 3\nseed 00000000000000aa\nlesson e2e-basics started 2 1700000000\n' \
+    >"$1/state/scalelab/progress"
+  cp "$1/state/scalelab/progress" "$1/progress.before"
+}
+# The crash: listed as an error, opened as an error page, Esc back, then the
+# good lesson still opens; q; progress unchanged.
+c=host-crash
+mkdir -p "$tmp/$c"; seed_progress "$tmp/$c"
+start "$c" SCALELAB_TEST_FAULTS=1 -- --lessons "$hl" || bad "$c: tmux could not start"
+why=""
+if ! seen "E2E basics" 5; then why="no menu: $(screen | grep . | head -n 3 | tr '\n' '|')"
+elif ! screen | grep -q "05-crash.lua.*does not load"; then
+  why="the crashing lesson is not an error in the menu: $(screen | grep -i crash | head -n 2)"
+else
+  keys j
+  seen_flat "05-crash.lua: the lesson stopped" ||
+    why="the menu does not say why the entry does not load"
+  keys Enter
+  if ! seen_flat "This page has an error: $hl/05-crash.lua: the lesson stopped: it crashed (SIGSEGV)"; then
+    why="no error page for the crash: $(screen | grep . | head -n 4 | tr '\n' '|')"
+  else
+    keys Escape
+    if ! seen "scalelab - lessons" 5; then why="Esc did not go back to the menu"
+    else
+      keys k; keys Enter
+      # It resumes where the seeded record says (page 3): progress was read.
+      seen "E2E basics — page 3/3" 5 || why="the good lesson did not open after the crash"
+      keys Escape; seen "scalelab - lessons" 5 || true
+    fi
+  fi
+fi
+keys q
+rc=$(wait_rc "$c" 5) || { why="${why:+$why; }did not quit on q"; rc=x; }
+[ "$rc" = 0 ] || why="${why:+$why; }exit $rc: $(head -c 200 "$tmp/$c/stderr")"
+cmp -s "$tmp/$c/before" "$tmp/$c/after" || why="${why:+$why; }terminal not restored"
+w=$(progress_ok "$tmp/$c/state/scalelab/progress") || why="${why:+$why; }progress: $w"
+if [ -n "$why" ]; then bad "$c: $why"; else ok "$c: error entry, error page, menu and lessons go on"; fi
+finish "$c"
+# The same crash, opened and left without touching another lesson: the
+# progress file is byte for byte what it was.
+c=host-crash-only
+mkdir -p "$tmp/$c"; seed_progress "$tmp/$c"
+start "$c" SCALELAB_TEST_FAULTS=1 -- "$hl/05-crash.lua" || bad "$c: tmux could not start"
+why=""
+seen_flat "05-crash.lua: the lesson stopped: it crashed (SIGSEGV)" ||
+  why="no error page: $(screen | grep . | head -n 5 | tr '\n' '|')"
+keys q
+rc=$(wait_rc "$c" 5) || { why="${why:+$why; }did not quit on q"; rc=x; }
+cmp -s "$tmp/$c/before" "$tmp/$c/after" || why="${why:+$why; }terminal not restored"
+cmp -s "$tmp/$c/state/scalelab/progress" "$tmp/$c/progress.before" ||
+  why="${why:+$why; }the progress file changed"
+if [ -n "$why" ]; then bad "$c: $why"; else ok "$c: progress byte for byte the same"; fi
+finish "$c"
+# A goal stuck in C: Esc stops it within a second, with the line named;
+# then q during another stuck run leaves within a second.
+for key in Escape q; do
+  c=host-stuck-$key
+  mkdir -p "$tmp/$c"; seed_progress "$tmp/$c"
+  start "$c" SCALELAB_TEST_FAULTS=1 -- "$tmp/06-stuck.lua" || { bad "$c: tmux could not start"; continue; }
+  why=""
+  if ! seen "Esc to stop" 5; then why="the goal never showed 'running': $(screen | grep . | tail -n 3 | tr '\n' '|')"
+  else
+    t0=$(date +%s%N)
+    keys "$key"
+    if [ "$key" = Escape ]; then
+      seen_flat "stopped by the learner" 3 || why="Esc did not stop the goal: $(flat | tail -c 300)"
+    else
+      wait_rc "$c" 3 >/dev/null || why="q did not leave while the goal ran"
+    fi
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    [ "$ms" -le 1000 ] || why="${why:+$why; }answered $key after ${ms} ms (limit 1 s)"
+    if [ "$key" = Escape ]; then
+      on_flat "06-stuck.lua:7: stopped by the learner (Esc or Ctrl-C) while still running" ||
+        why="${why:+$why; }the message does not name the goal's line 7: $(flat | tail -c 300)"
+      keys q
+      wait_rc "$c" 5 >/dev/null || why="${why:+$why; }did not quit on q afterwards"
+    fi
+  fi
+  cmp -s "$tmp/$c/before" "$tmp/$c/after" || why="${why:+$why; }terminal not restored"
+  w=$(progress_ok "$tmp/$c/state/scalelab/progress") || why="${why:+$why; }progress: $w"
+  grep -q '^lesson e2e-basics started 2 ' "$tmp/$c/state/scalelab/progress" ||
+    why="${why:+$why; }an earlier record was lost"
+  if [ -n "$why" ]; then bad "$c: $why"; else ok "$c: answered in ${ms} ms"; fi
   finish "$c"
 done
 

@@ -4,7 +4,8 @@
  * a folder of hostile files listed in bounded time, the default folder
  * lookup, and the header cache ($XDG_CACHE_HOME/scalelab/catalog, pointed
  * at a temporary folder): a second load reads it, a changed file is loaded
- * again, a corrupt cache is ignored and rewritten, an entry with an error
+ * again, a corrupt cache is ignored, kept byte for byte under a name of its
+ * own (never overwritten) and written afresh, an entry with an error
  * is never cached, and control characters in it are sanitized. Each test
  * builds its folder under /tmp and removes it.
  */
@@ -19,6 +20,7 @@
 
 #include "testlib.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +282,29 @@ static void test_catalog_cache_unchanged_not_rewritten(void **state)
     assert_int_equal((long)st.st_mtim.tv_sec, 1000000000L);
 }
 
+/* The caches set aside in folder sub ("catalog.corrupt-..."): how many,
+ * and whether one of them holds exactly text. */
+static int kept_caches(const char *sub, const char *text, bool *found)
+{
+    DIR *d = opendir(sub);
+    int n = 0;
+    struct dirent *e;
+    *found = false;
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, "catalog.corrupt-", 16) != 0)
+            continue;
+        n++;
+        char path[400];
+        snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+        char *got = tl_read_file(path);
+        *found = *found || (got && strcmp(got, text) == 0);
+        free(got);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
 static void test_catalog_cache_corrupt_ignored(void **state)
 {
     (void)state;
@@ -315,8 +340,11 @@ static void test_catalog_cache_corrupt_ignored(void **state)
         Catalog *c = catalog_load(dir, NULL, 0);
         assert_string_equal(title_of(c, "alpha"), "T alpha");
         catalog_free(c);
-        /* ...and it was rewritten with the real title. */
+        /* ...rewritten with the real title, the bad one kept as it was. */
         assert_non_null(strstr(cache_text(), "\talpha\tT alpha\t"));
+        bool found;
+        assert_int_equal(kept_caches(sub, text, &found), (int)i + 1);
+        assert_true(found);
     }
     /* The same line in a good file is used: the corruptions above were
      * the only reason it was not. */

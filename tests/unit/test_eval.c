@@ -159,19 +159,6 @@ static bool json_valid(const char *text)
     return end && *js_ws(end) == '\0';
 }
 
-/* The number after "key": in text (first occurrence). */
-static double json_num(const char *text, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = strstr(text, pat);
-    if (!p) {
-        print_error("key %s missing in %s\n", key, text);
-        fail();
-    }
-    return strtod(p + strlen(pat), NULL);
-}
-
 /* Exactly one line on stderr, starting "scalelab eval:", containing want;
  * nothing on stdout. */
 static void check_usage_error(int rc, const char *want)
@@ -219,7 +206,7 @@ static void test_eval_json_has_contract_keys(void **state)
     }
     assert_null(strstr(out_buf, "nan"));
     assert_null(strstr(out_buf, "inf"));
-    assert_true(json_num(out_buf, "step_s") > 0);
+    assert_true(tl_json_num(out_buf, "step_s") > 0);
     /* one object on one line */
     assert_int_equal(strchr(out_buf, '\n') - out_buf, (long)strlen(out_buf) - 1);
 
@@ -247,7 +234,7 @@ static void test_eval_balances_tp_groups_that_straddle(void **state)
     assert_int_equal(rc, 0);
     assert_true(json_valid(out_buf));
     CONTAINS(out_buf, "\"placement\":\"balanced\"");
-    double balanced = json_num(out_buf, "step_s");
+    double balanced = tl_json_num(out_buf, "step_s");
     Cluster c = tl_preset("dgx-a100", 96);
     c.domain_gpus = 9;
     Workload w = tl_model("gpt3-175b");
@@ -280,39 +267,39 @@ static void test_eval_derives_dp_and_gpus(void **state)
     int rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--tp", "8",
                       "--pp", "2", "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_int_equal((int)json_num(out_buf, "dp"), 4);
-    assert_int_equal((int)json_num(out_buf, "gpus"), 64);
+    assert_int_equal((int)tl_json_num(out_buf, "dp"), 4);
+    assert_int_equal((int)tl_json_num(out_buf, "gpus"), 64);
     /* no --gpus: TP 8 x PP 4 x DP 2 = 64 GPUs */
     rc = run_eval("--system", "dgx-a100", "--model", "gpt3-175b", "--tp", "8", "--pp", "4", "--dp",
                   "2", "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_int_equal((int)json_num(out_buf, "gpus"), 64);
-    assert_int_equal((int)json_num(out_buf, "pp"), 4);
+    assert_int_equal((int)tl_json_num(out_buf, "gpus"), 64);
+    assert_int_equal((int)tl_json_num(out_buf, "pp"), 4);
     /* --pp and --dp without --tp: TP = 64 / (1 x 4) = 16 */
     rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--pp", "1",
                   "--dp", "4", "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_int_equal((int)json_num(out_buf, "tp"), 16);
+    assert_int_equal((int)tl_json_num(out_buf, "tp"), 16);
     /* --dp without --pp: PP = 64 / (8 x 1 x 4) = 2 */
     rc = run_eval("--system", "dgx-a100", "--gpus", "64", "--model", "gpt3-175b", "--tp", "8",
                   "--dp", "4", "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_int_equal((int)json_num(out_buf, "pp"), 2);
+    assert_int_equal((int)tl_json_num(out_buf, "pp"), 2);
     /* nothing given but batch 1: the one search finds DP 1 (TP x PP = 128;
      * TP spilling out of 2-GPU domains is slow, not illegal) */
     rc = run_eval("--gpus", "128", "--batch", "1", "--model", "llama3-8b", "--domain", "2",
                   "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_int_equal((int)json_num(out_buf, "dp"), 1);
-    assert_int_equal((int)(json_num(out_buf, "tp") * json_num(out_buf, "pp")), 128);
+    assert_int_equal((int)tl_json_num(out_buf, "dp"), 1);
+    assert_int_equal((int)(tl_json_num(out_buf, "tp") * tl_json_num(out_buf, "pp")), 128);
     /* experts fold over TP x DP: EP 64 x ETP 1 divides TP 2 x DP 32 = 64
      * (EP 64 does not divide DP 32); EDP = 64 / 64 = 1 */
     rc = run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp", "2", "--dp",
                   "32", "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_int_equal((int)json_num(out_buf, "ep"), 64);
-    assert_int_equal((int)json_num(out_buf, "etp"), 1);
-    assert_int_equal((int)json_num(out_buf, "edp"), 1);
+    assert_int_equal((int)tl_json_num(out_buf, "ep"), 64);
+    assert_int_equal((int)tl_json_num(out_buf, "etp"), 1);
+    assert_int_equal((int)tl_json_num(out_buf, "edp"), 1);
     check_usage_error(run_eval("--gpus", "64", "--model", "deepseek-v3", "--ep", "64", "--tp", "2",
                                "--dp", "32", "--etp", "2", NULL),
                       "EP 64 x ETP 2 = 128 does not divide TP 2 x CP 1 x DP 32 = 64");
@@ -348,16 +335,16 @@ static void test_eval_flags_override_preset(void **state)
     int rc = run_eval("--system", "gb200-nvl72", "--gpus", "128", "--model", "llama3-70b", "--tp",
                       "8", "--pp", "1", "--json", NULL);
     assert_int_equal(rc, 0);
-    double inside = json_num(out_buf, "step_s");
-    assert_int_equal((int)json_num(out_buf, "domain_gpus"), 72);
+    double inside = tl_json_num(out_buf, "step_s");
+    assert_int_equal((int)tl_json_num(out_buf, "domain_gpus"), 72);
     /* --domain 4 overrides the preset: every TP 8 group now spans 2 domains
      * and runs its all-reduces over the 50 GB/s NICs, not 900 GB/s NVLink */
     rc = run_eval("--system", "gb200-nvl72", "--gpus", "128", "--model", "llama3-70b", "--tp", "8",
                   "--pp", "1", "--domain", "4", "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_int_equal((int)json_num(out_buf, "domain_gpus"), 4);
+    assert_int_equal((int)tl_json_num(out_buf, "domain_gpus"), 4);
     assert_non_null(strstr(out_buf, "\"system\":\"custom\""));
-    assert_true(json_num(out_buf, "step_s") > 1.3 * inside);
+    assert_true(tl_json_num(out_buf, "step_s") > 1.3 * inside);
 
     /* --out 100G: 100 Gb/s = 12.5 GB/s shows in the table */
     rc = run_eval("--system", "dgx-h100", "--out", "100G", "--model", "llama3-8b", NULL);
@@ -372,11 +359,11 @@ static void test_eval_flags_override_preset(void **state)
     rc = run_eval("--system", "dgx-h100", "--gpus", "256", "--oversub", "2", "--model",
                   "llama3-8b", "--tp", "8", "--pp", "1", "--json", NULL);
     assert_int_equal(rc, 0);
-    double dp_rails = json_num(out_buf, "dp_s");
+    double dp_rails = tl_json_num(out_buf, "dp_s");
     rc = run_eval("--system", "dgx-h100", "--gpus", "256", "--oversub", "2", "--rails", "off",
                   "--model", "llama3-8b", "--tp", "8", "--pp", "1", "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_true(json_num(out_buf, "dp_s") > 1.5 * dp_rails);
+    assert_true(tl_json_num(out_buf, "dp_s") > 1.5 * dp_rails);
     rc = run_eval("--system", "dgx-h100", "--rails", "maybe", NULL);
     assert_int_equal(rc, 2);
     assert_non_null(strstr(err_buf, "--rails must be on or off (got 'maybe')"));
@@ -384,7 +371,7 @@ static void test_eval_flags_override_preset(void **state)
     /* --gpu swaps the accelerator: same cluster, H200 has 141 GB */
     rc = run_eval("--system", "dgx-h100", "--gpu", "h200", "--model", "llama3-8b", "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_true(json_num(out_buf, "hbm_bytes") == 141e9);
+    assert_true(tl_json_num(out_buf, "hbm_bytes") == 141e9);
 }
 
 static void test_eval_bad_flags_exit_2_with_one_line(void **state)
@@ -504,13 +491,13 @@ static void test_eval_every_preset_pair_answers(void **state)
             Cluster c;
             assert_true(cluster_from_system(&c, sys, 0, NULL, 0));
             const Workload *w = &workload_preset_at(j)->w;
-            Mapping m = {.tp = (int)json_num(out_buf, "tp"),
-                         .cp = (int)json_num(out_buf, "cp"),
-                         .pp = (int)json_num(out_buf, "pp"),
-                         .dp = (int)json_num(out_buf, "dp"),
-                         .ep = (int)json_num(out_buf, "ep"),
+            Mapping m = {.tp = (int)tl_json_num(out_buf, "tp"),
+                         .cp = (int)tl_json_num(out_buf, "cp"),
+                         .pp = (int)tl_json_num(out_buf, "pp"),
+                         .dp = (int)tl_json_num(out_buf, "dp"),
+                         .ep = (int)tl_json_num(out_buf, "ep"),
                          .interleave = 1,
-                         .zero = (int)json_num(out_buf, "zero")};
+                         .zero = (int)tl_json_num(out_buf, "zero")};
             StepResult r;
             double t0 = thread_cpu_s();
             for (int k = 0; k < 20; k++)

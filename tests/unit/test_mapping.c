@@ -18,6 +18,7 @@
 
 #include "testlib.h"
 
+#include "base/xmem.h"
 #include "model/mapping.h"
 #include "model/placement.h"
 #include "model/span.h"
@@ -696,6 +697,57 @@ static void test_mapping_spans_around_a_failed_tray(void **state)
     placement_free(moved);
 }
 
+/* With the default placement the groups that cross a domain are counted from
+ * each group's lowest and highest GPU (span.c); here every rank's domain is
+ * looked at instead, for mappings whose groups are strided (DP, PP) or mixed
+ * (EP, CP), on domains that divide the groups and domains that do not. */
+static void test_mapping_default_crossing_groups_brute_force(void **state)
+{
+    (void)state;
+    const int shapes[][5] = {{8, 1, 1, 4, 32}, {16, 1, 1, 2, 32}, {4, 1, 4, 2, 16},
+                             {2, 2, 1, 8, 8},  {4, 2, 8, 2, 16},  {8, 1, 1, 1, 9}};
+    const int domains[] = {8, 36, 72};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t j = 0; j < sizeof domains / sizeof domains[0]; j++) {
+            Mapping m = shape_mapping(shapes[i]);
+            int world = mapping_world(&m);
+            Cluster c = hand_cluster(world, domains[j], 4 * domains[j], 1);
+            for (int d = 0; d < DIM_COUNT; d++) {
+                int n_groups = world / mapping_dim_size(&m, (MappingDim)d);
+                int *first = xmem_alloc((size_t)n_groups * sizeof *first);
+                bool *cross = xmem_alloc((size_t)n_groups * sizeof *cross);
+                for (int g = 0; g < n_groups; g++)
+                    first[g] = -1, cross[g] = false;
+                for (int r = 0; r < world; r++) {
+                    int g = mapping_group_of(&m, r, (MappingDim)d);
+                    int dom = cluster_domain_of(&c, r);
+                    if (first[g] < 0)
+                        first[g] = dom;
+                    else if (first[g] != dom)
+                        cross[g] = true;
+                }
+                int want = 0, want_first = -1;
+                for (int g = 0; g < n_groups; g++)
+                    if (cross[g]) {
+                        want++;
+                        if (want_first < 0)
+                            want_first = g;
+                    }
+                if (mapping_dim_size(&m, (MappingDim)d) <= 1)
+                    want = 0, want_first = -1;
+                assert_int_equal(
+                    span_crossing_groups(&m, &c, NULL, (MappingDim)d, SPAN_CROSS_DOMAIN, NULL, 0),
+                    want);
+                int id = span_first_straddler(&m, &c, NULL, (MappingDim)d);
+                assert_int_equal(id >= 0, want_first >= 0);
+                if (id >= 0)
+                    assert_true(cross[id]);
+                free(first);
+                free(cross);
+            }
+        }
+}
+
 /* A failed GPU never runs a rank: placement_from refuses nothing itself,
  * but the fill and every count keep off it. */
 static void test_mapping_fill_keeps_off_down_gpus(void **state)
@@ -785,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_mapping_closed_form_matches_walk),
         cmocka_unit_test(test_mapping_explicit_walk_matches_closed_form),
         cmocka_unit_test(test_mapping_explicit_spans_match_brute_force),
+        cmocka_unit_test(test_mapping_default_crossing_groups_brute_force),
         cmocka_unit_test(test_mapping_explicit_placement_spans),
         cmocka_unit_test(test_mapping_shuffled_spans_are_stable),
     };

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_progress — the learner's record: default path, round trip through the
- * file, atomic save, and a corrupt file reported once and moved aside. Each
- * test works in its own temporary folder. */
+ * file, atomic save, and a corrupt file reported once and set aside under a
+ * name of its own, never overwritten (a second corrupt file, and one found
+ * corrupt at a save, each keep theirs). Each test works in its own
+ * temporary folder. */
 #include "store/progress.h"
 
 /* cmocka.h needs these four first. */
@@ -210,23 +212,91 @@ static void test_progress_fifo_big_and_many_records(void **state)
         fprintf(fp, "page l1 1 0 1 -1 0\n");
     fclose(fp);
     p = progress_open(f->path, note, sizeof note);
-    assert_non_null(strstr(note, "moved to"));
+    assert_non_null(strstr(note, "set aside as"));
+    progress_free(p);
+}
+
+/* The files of dir whose names start with prefix, sorted, into names (at
+ * most max); returns how many there are. */
+static int names_with(const char *dir, const char *prefix, char names[][512], int max)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n < max)
+            snprintf(names[n++], sizeof names[0], "%s/%s", dir, e->d_name);
+    if (d)
+        closedir(d);
+    for (int i = 1; i < n; i++) /* insertion sort: a handful of names */
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char t[512];
+            memcpy(t, names[j], sizeof t);
+            memcpy(names[j], names[j - 1], sizeof t);
+            memcpy(names[j - 1], t, sizeof t);
+        }
+    return n;
+}
+
+/* Each unreadable file keeps its bytes under a name of its own: the second
+ * one set aside in the same second does not replace the first. */
+static void test_progress_two_corrupt_files_both_kept(void **state)
+{
+    Fixture *f = *state;
+    char note[512], names[4][512];
+    mkdir(f->sub, 0700);
+    tl_write_file(f->path, "first learner record\n");
+    progress_free(progress_open(f->path, note, sizeof note));
+    assert_non_null(strstr(note, "set aside as"));
+    tl_write_file(f->path, "second learner record\n");
+    progress_free(progress_open(f->path, note, sizeof note));
+    assert_non_null(strstr(note, "set aside as"));
+    assert_int_equal(names_with(f->sub, "progress.corrupt-", names, 4), 2);
+    char *a = tl_read_file(names[0]), *b = tl_read_file(names[1]);
+    /* Same second: counters 1 and 2, in that order; else the earlier time. */
+    assert_string_equal(a, "first learner record\n");
+    assert_string_equal(b, "second learner record\n");
+    free(a);
+    free(b);
+    assert_non_null(strstr(names[0], "progress.corrupt-"));
+}
+
+/* A file that turns unreadable after it was opened (another program wrote
+ * over it) is set aside by the next save, not written over. */
+static void test_progress_corrupt_at_save_kept(void **state)
+{
+    Fixture *f = *state;
+    char names[4][512];
+    Progress *p = progress_open(f->path, NULL, 0);
+    assert_true(progress_visit(p, "intro", 1, NULL, 0));
+    tl_write_file(f->path, "an editor saved this here\n");
+    assert_true(progress_visit(p, "intro", 2, NULL, 0));
+    progress_free(p);
+    assert_int_equal(names_with(f->sub, "progress.corrupt-", names, 4), 1);
+    char *kept = tl_read_file(names[0]);
+    assert_string_equal(kept, "an editor saved this here\n");
+    free(kept);
+    p = progress_open(f->path, NULL, 0);
+    assert_int_equal(progress_page(p, "intro"), 2);
     progress_free(p);
 }
 
 static void test_progress_corrupt_file_moved_aside_once(void **state)
 {
     Fixture *f = *state;
-    char note[512], aside[160];
+    char note[512], aside[512];
     mkdir(f->sub, 0700);
     tl_write_file(f->path, "scalelab-progress 1\nlesson intro started 2\ngarbage here\n");
     Progress *p = progress_open(f->path, note, sizeof note);
     assert_non_null(p);
     assert_non_null(strstr(note, "line 3 does not parse"));
-    assert_non_null(strstr(note, "moved to"));
+    assert_non_null(strstr(note, "set aside as"));
     /* Nothing of the bad file is trusted. */
     assert_int_equal(progress_status(p, "intro"), PROGRESS_NEW);
-    snprintf(aside, sizeof aside, "%s.corrupt", f->path);
+    char names[2][512];
+    assert_int_equal(names_with(f->sub, "progress.corrupt-", names, 2), 1);
+    snprintf(aside, sizeof aside, "%s", names[0]);
+    assert_non_null(strstr(note, aside));
     assert_int_equal(access(aside, F_OK), 0);
     assert_int_equal(access(f->path, F_OK), -1);
     assert_true(progress_visit(p, "intro", 1, NULL, 0));
@@ -683,6 +753,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_progress_planted_symlinks_not_followed, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_progress_fifo_big_and_many_records, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_two_corrupt_files_both_kept, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_progress_corrupt_at_save_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_corrupt_file_moved_aside_once, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_progress_bad_header_and_numbers_are_corrupt, setup,

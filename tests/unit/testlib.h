@@ -61,6 +61,20 @@ static inline void tl_near(double got, double want, double rel, const char *what
 }
 #define NEAR(got, want, rel) tl_near((got), (want), (rel), #got, __FILE__, __LINE__)
 
+/* The number after "key": in JSON text (its first occurrence); fails the
+ * test when the key is missing. */
+static inline double tl_json_num(const char *text, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(text, pat);
+    if (!p) {
+        print_error("key %s missing in %.200s\n", key, text);
+        fail();
+    }
+    return strtod(p + strlen(pat), NULL);
+}
+
 static inline void tl_contains(const char *s, const char *part, const char *file, int line)
 {
     if (!s || !strstr(s, part)) {
