@@ -247,7 +247,8 @@ static void cache_read(Cache *c)
         i += n + 1;
     }
     free(buf);
-    qsort(c->lines, (size_t)c->n, sizeof *c->lines, cache_line_cmp);
+    if (c->n > 1)
+        qsort(c->lines, (size_t)c->n, sizeof *c->lines, cache_line_cmp);
     for (int i = 1; i < c->n; i++)
         if (strcmp(c->lines[i - 1].f[0], c->lines[i].f[0]) == 0) {
             cache_drop_lines(c); /* the same path twice: not written by us */

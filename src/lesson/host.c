@@ -352,12 +352,14 @@ void host_fault(const char *kind)
         void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         host_sink = p != MAP_FAILED;
     } else if (strcmp(kind, "oom") == 0) {
-        for (;;) { /* address space, touched a page per MB: RLIMIT_AS ends it */
-            char *p = malloc(1u << 20);
+        static void *kept; /* each block links the last: all reachable, none leaked */
+        for (;;) {         /* address space, touched a page per MB: RLIMIT_AS ends it */
+            void **p = malloc(1u << 20);
             if (!p)
                 abort();
-            p[0] = 1;
-            host_sink += p[0];
+            *p = kept;
+            kept = p;
+            host_sink++;
         }
     } else if (strcmp(kind, "garbage") == 0) {
         uint32_t len = 7;

@@ -494,6 +494,7 @@ static void test_host_mangled_answers_refused(void **state)
         lesson_free(m);
     }
     unsigned char *copy = malloc(w.len);
+    assert_non_null(copy);
     for (size_t i = 0; i < w.len; i++) {
         static const unsigned char bytes[] = {0x00, 0xff, 0x7f, 0x80, 0x01};
         for (size_t k = 0; k < sizeof bytes; k++) {

@@ -435,7 +435,7 @@ static void test_lessons_solutions_through_the_screen(void **state)
             if (lesson_page_kind(l, p) != PAGE_SCENARIO)
                 continue;
             PageState ps;
-            char where[300];
+            char where[340];
             snprintf(where, sizeof where, "%s page %d", t->path[i], p + 1);
             screen_page_init(&ps, l, t->path[i], NULL, NULL, p);
             assert_non_null(ps.scn.s);
