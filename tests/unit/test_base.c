@@ -3,7 +3,8 @@
  * what is not a regular file (without blocking on a FIFO) and what is over
  * the limit; file_write replaces atomically (a failed write keeps the old
  * file and leaves no temporary), FILE_NEW never replaces, FILE_PRIVATE is
- * 0600; the monotonic clock moves forward. */
+ * 0600; the monotonic clock moves forward; names_nearest finds the name a
+ * typo meant and nothing for a word that is far from every name. */
 // clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 
 #include "base/clock.h"
 #include "base/file.h"
+#include "base/names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -192,6 +194,36 @@ static void test_base_clock_moves_forward(void **state)
     assert_true(dt < 5.0 * tl_slowdown());
 }
 
+static void test_base_names_nearest(void **state)
+{
+    (void)state;
+    static const char *const page[] = {"kind", "title",    "text",     "cluster", "choices",
+                                       "solution", "tolerance", "debrief", "summary", "formula",
+                                       "hints",    NULL};
+    assert_string_equal(names_nearest("tolerence", page), "tolerance"); /* changed */
+    assert_string_equal(names_nearest("clustr", page), "cluster");      /* deleted */
+    assert_string_equal(names_nearest("chioces", page), "choices");     /* swapped */
+    assert_string_equal(names_nearest("debreif", page), "debrief");     /* swapped */
+    assert_string_equal(names_nearest("soluton", page), "solution");
+    assert_string_equal(names_nearest("hint", page), "hints"); /* inserted */
+    assert_string_equal(names_nearest("Title", page), "title");
+    assert_null(names_nearest("title", page));      /* known: nothing to suggest */
+    assert_null(names_nearest("zzzzzz", page));     /* far from every name */
+    assert_null(names_nearest("x", page));          /* short words: one edit at most */
+    static const char *const parts[] = {"compute_s", "tp_s", "bubble_s", "dp_s", NULL};
+    assert_string_equal(names_nearest("bubble", parts), "bubble_s"); /* 2 edits */
+    assert_string_equal(names_nearest("comp", parts), "compute_s");  /* a prefix */
+    assert_null(names_nearest("computation_s", parts)); /* neither begins the other */
+    assert_null(names_nearest("co", parts)); /* too short a prefix */
+    static const char *const ties[] = {"tp", "pp", NULL};
+    assert_string_equal(names_nearest("xp", ties), "tp"); /* the first on ties */
+    char long_word[200];
+    memset(long_word, 'a', sizeof long_word - 1);
+    long_word[sizeof long_word - 1] = '\0';
+    static const char *const as[] = {"aaab", NULL};
+    assert_string_equal(names_nearest(long_word, as), "aaab"); /* prefix only, no table */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_base_atomic_replace),
         cmocka_unit_test(test_base_new_file_never_replaces),
         cmocka_unit_test(test_base_clock_moves_forward),
+        cmocka_unit_test(test_base_names_nearest),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
