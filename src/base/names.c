@@ -41,6 +41,14 @@ static bool shares_prefix(const char *a, size_t n, const char *b, size_t m)
     return k >= 3 && strncmp(a, b, k) == 0;
 }
 
+static size_t common(const char *a, const char *b)
+{
+    size_t k = 0;
+    while (a[k] && a[k] == b[k])
+        k++;
+    return k;
+}
+
 const char *names_nearest(const char *word, const char *const *known)
 {
     if (!word || !known)
@@ -56,7 +64,7 @@ const char *names_nearest(const char *word, const char *const *known)
         if (n > NAMES_MAX || m > NAMES_MAX)
             continue;
         size_t d = distance(word, n, known[i], m);
-        if (d < best_d) {
+        if (d < best_d || (d == best_d && common(word, known[i]) > common(word, best))) {
             best_d = d;
             best = known[i];
         }

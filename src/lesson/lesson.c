@@ -112,6 +112,11 @@ struct Lesson {
     int return_line;
     int *kind_lines; /* line of each `kind =` in the source, in order */
     int n_kind_lines;
+    const char *source_text; /* the sandbox's copy of the file, while it is read */
+    struct SrcField *fields; /* every `name =` of the source (scan_lines) */
+    int n_fields;
+    int *page_starts; /* the line where each page of a literal `pages = {` starts */
+    int n_page_starts;
     bool renew_goals; /* interactive: each goal check gets a fresh budget */
     Problems problems;
     Host *host;   /* the lesson host running it for scalelab, NULL when gone or local */
@@ -206,6 +211,11 @@ static const WireField lesson_fields[] = {
     WIRE_F_INT(Lesson, return_line, 0, INT_MAX),
     WIRE_F_LOCAL(Lesson, kind_lines), /* line lookups while reading, in the host */
     WIRE_F_LOCAL(Lesson, n_kind_lines),
+    WIRE_F_LOCAL(Lesson, source_text),
+    WIRE_F_LOCAL(Lesson, fields),
+    WIRE_F_LOCAL(Lesson, n_fields),
+    WIRE_F_LOCAL(Lesson, page_starts),
+    WIRE_F_LOCAL(Lesson, n_page_starts),
     WIRE_F_LOCAL(Lesson, renew_goals),
     WIRE_F_LOCAL(Lesson, problems), /* a lesson with problems does not cross */
     WIRE_F_LOCAL(Lesson, host),
@@ -298,45 +308,276 @@ void lesson_free(Lesson *l)
     free(l->summary);
     free(l->track);
     free(l->kind_lines);
+    free(l->fields);
+    free(l->page_starts);
     problems_free(&l->problems);
     free(l);
 }
 
-/* ---- source lines ------------------------------------------------------- */
+/* ---- source lines -------------------------------------------------------
+ * Lua tables keep no lines, so messages about fields find them in the
+ * source text: a small lexer (strings, long strings and comments skipped,
+ * so a word in them fools nothing) records every `name =` with its line,
+ * its brace depth and the field whose table holds it (`cluster = { gpus =
+ * 16 }`: gpus's parent is cluster), the line where each element of the
+ * literal `pages = { ... }` starts, and the `return` at a line's start. */
+
+typedef struct SrcField {
+    size_t off;   /* the name in the source */
+    int len;      /* its bytes */
+    int line;     /* of the name */
+    int depth;    /* braces around it */
+    int parent;   /* the field whose `= {` holds it, -1 for none */
+} SrcField;
+
+typedef struct {
+    const char *s;
+    size_t len, i;
+    int line;
+} Lex;
+
+/* Skips the long bracket at x->i ([[, [==[ ...) to its end, counting lines;
+ * false (nothing skipped) when x->i starts none. */
+static bool lex_long(Lex *x)
+{
+    size_t j = x->i + 1;
+    int eq = 0;
+    while (j < x->len && x->s[j] == '=')
+        eq++, j++;
+    if (j >= x->len || x->s[j] != '[')
+        return false;
+    for (j++; j < x->len; j++) {
+        if (x->s[j] == '\n')
+            x->line++;
+        else if (x->s[j] == ']') {
+            size_t k = j + 1;
+            int e = 0;
+            while (k < x->len && x->s[k] == '=')
+                e++, k++;
+            if (e == eq && k < x->len && x->s[k] == ']') {
+                x->i = k + 1;
+                return true;
+            }
+        }
+    }
+    x->i = x->len;
+    return true;
+}
+
+/* Skips the quoted string at x->i (escapes, \z, a line break ends it). */
+static void lex_quoted(Lex *x)
+{
+    char q = x->s[x->i++];
+    while (x->i < x->len) {
+        char c = x->s[x->i++];
+        if (c == q)
+            return;
+        if (c == '\n') {
+            x->line++;
+            return;
+        }
+        if (c != '\\' || x->i >= x->len)
+            continue;
+        bool z = x->s[x->i] == 'z';
+        x->line += x->s[x->i] == '\n';
+        x->i++;
+        while (z && x->i < x->len && strchr(" \t\r\n", x->s[x->i]))
+            x->line += x->s[x->i++] == '\n';
+    }
+}
+
+static bool ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool ident_char(char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+#define SCAN_DEPTH 256
+
+typedef struct {
+    int owner[SCAN_DEPTH]; /* the field each open brace belongs to, -1 none */
+    int depth;
+    int pending;     /* the field whose `=` came last, until the next token */
+    int pages_depth; /* depth inside the literal pages list, -1 outside */
+    bool elem_start; /* the next token there starts a page */
+    int *starts, n_starts;
+} Scan;
+
+static int scan_parent(const Scan *sc)
+{
+    for (int d = sc->depth < SCAN_DEPTH ? sc->depth : SCAN_DEPTH; d > 0; d--)
+        if (sc->owner[d - 1] >= 0)
+            return sc->owner[d - 1];
+    return -1;
+}
+
+static void scan_brace(Lesson *l, Scan *sc, char c)
+{
+    const char *s = l->source_text;
+    if (c == '{') {
+        int owner = sc->pending;
+        if (sc->depth < SCAN_DEPTH)
+            sc->owner[sc->depth] = owner;
+        sc->depth++;
+        if (owner >= 0 && l->fields[owner].len == 5 &&
+            memcmp(s + l->fields[owner].off, "pages", 5) == 0) {
+            sc->pages_depth = sc->depth;
+            sc->elem_start = true;
+            sc->n_starts = 0;
+        }
+    } else if (c == '}') {
+        if (sc->depth == sc->pages_depth) {
+            sc->pages_depth = -1;
+            free(l->page_starts);
+            l->page_starts = sc->starts;
+            l->n_page_starts = sc->n_starts;
+            sc->starts = NULL;
+            sc->n_starts = 0;
+        }
+        sc->depth -= sc->depth > 0;
+    } else if ((c == ',' || c == ';') && sc->depth == sc->pages_depth) {
+        sc->elem_start = true;
+    }
+}
+
+static void scan_field(Lesson *l, Scan *sc, size_t off, int len, int line)
+{
+    if (l->n_fields % 256 == 0)
+        l->fields = xmem_realloc(l->fields, (size_t)(l->n_fields + 256) * sizeof *l->fields);
+    l->fields[l->n_fields] =
+        (SrcField){.off = off, .len = len, .line = line, .depth = sc->depth,
+                   .parent = scan_parent(sc)};
+    sc->pending = l->n_fields++;
+    if (len == 4 && memcmp(l->source_text + off, "kind", 4) == 0) {
+        l->kind_lines = xmem_realloc(l->kind_lines, (size_t)(l->n_kind_lines + 1) * sizeof(int));
+        l->kind_lines[l->n_kind_lines++] = line;
+    }
+}
 
 static void scan_lines(Lesson *l)
 {
     size_t len;
-    const char *s = sandbox_source(l->sb, &len);
-    int line = 1;
+    l->source_text = sandbox_source(l->sb, &len);
+    Lex x = {l->source_text, len, 0, 1};
+    Scan sc = {.pending = -1, .pages_depth = -1};
     l->return_line = 1;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '\n') {
-            line++;
+    while (x.i < x.len) {
+        const char *s = x.s;
+        char c = s[x.i];
+        if (c == '\n' || c == ' ' || c == '\t' || c == '\r') {
+            x.line += c == '\n';
+            x.i++;
             continue;
         }
-        bool line_start = i == 0 || s[i - 1] == '\n';
-        if (line_start && strncmp(s + i, "return", 6) == 0)
-            l->return_line = line;
-        if (strncmp(s + i, "kind", 4) == 0 &&
-            (i == 0 || !(s[i - 1] == '_' || (s[i - 1] >= 'a' && s[i - 1] <= 'z')))) {
-            size_t j = i + 4;
-            while (j < len && (s[j] == ' ' || s[j] == '\t'))
+        if (c == '-' && x.i + 1 < x.len && s[x.i + 1] == '-') {
+            x.i += 2;
+            if (!(x.i < x.len && s[x.i] == '[' && lex_long(&x)))
+                while (x.i < x.len && s[x.i] != '\n')
+                    x.i++;
+            continue;
+        }
+        if (sc.elem_start && sc.depth == sc.pages_depth && c != '}') {
+            sc.starts = xmem_realloc(sc.starts, (size_t)(sc.n_starts + 1) * sizeof(int));
+            sc.starts[sc.n_starts++] = x.line;
+        }
+        sc.elem_start = false;
+        int pending = sc.pending;
+        sc.pending = -1;
+        if (c == '"' || c == '\'') {
+            lex_quoted(&x);
+        } else if (c == '[' && lex_long(&x)) {
+        } else if (ident_start(c)) {
+            size_t j = x.i;
+            while (j < x.len && ident_char(s[j]))
                 j++;
-            if (j < len && s[j] == '=' && (j + 1 >= len || s[j + 1] != '=')) {
-                l->kind_lines =
-                    xmem_realloc(l->kind_lines, (size_t)(l->n_kind_lines + 1) * sizeof(int));
-                l->kind_lines[l->n_kind_lines++] = line;
+            if (j - x.i == 6 && memcmp(s + x.i, "return", 6) == 0 &&
+                (x.i == 0 || s[x.i - 1] == '\n'))
+                l->return_line = x.line;
+            size_t k = j;
+            while (k < x.len && (s[k] == ' ' || s[k] == '\t'))
+                k++;
+            if (k < x.len && s[k] == '=' && (k + 1 >= x.len || s[k + 1] != '=') && j - x.i < 64) {
+                scan_field(l, &sc, x.i, (int)(j - x.i), x.line);
+                j = k + 1;
             }
+            x.i = j;
+        } else if (c >= '0' && c <= '9') {
+            while (x.i < x.len && (ident_char(s[x.i]) || s[x.i] == '.'))
+                x.i++;
+        } else {
+            sc.pending = c == '{' ? pending : -1;
+            scan_brace(l, &sc, c);
+            sc.pending = -1;
+            x.i++;
         }
     }
+    free(sc.starts);
 }
 
-/* Refines a line for a message about lines [from, to): the first line there
- * holding the first 'quoted' word of msg (a bad value or field name), else
- * from. Lua tables keep no lines, so this reads the source text. */
-/* The first line in [from, to) where word appears as a value ("word") or
- * as a field (word =); 0 when none. */
+static bool field_is(const Lesson *l, int f, const char *name, size_t n)
+{
+    return (size_t)l->fields[f].len == n && memcmp(l->source_text + l->fields[f].off, name, n) == 0;
+}
+
+/* How many of the last parts of path (n parts) field f and its parents
+ * name, from the last: 0 when f is not named parts[n - 1]. */
+static int field_score(const Lesson *l, int f, char parts[][64], int n)
+{
+    int score = 0;
+    for (int k = n - 1; k >= 0 && f >= 0; k--, f = l->fields[f].parent) {
+        if (!field_is(l, f, parts[k], strlen(parts[k])))
+            break;
+        score++;
+    }
+    return score;
+}
+
+/* The line of the field path ("cluster.gpus": dotted, the last part the
+ * field) in source lines [from, to): the field that matches most of its
+ * last parts, then the shallowest, then the first; outside them the one
+ * field of the file that matches it whole. 0 when none. */
+static int field_line(const Lesson *l, int from, int to, const char *path)
+{
+    char parts[8][64];
+    int n = 0;
+    for (const char *p = path; *p && n < 8;) {
+        size_t k = strcspn(p, ".");
+        if (k > 0 && k < sizeof parts[0]) {
+            memcpy(parts[n], p, k);
+            parts[n++][k] = '\0';
+        }
+        p += k + (p[k] == '.');
+    }
+    if (n == 0)
+        return 0;
+    int best = -1, best_score = 0, whole = -1, wholes = 0;
+    for (int f = 0; f < l->n_fields; f++) {
+        int score = field_score(l, f, parts, n);
+        if (score == 0)
+            continue;
+        if (score == n) {
+            whole = f;
+            wholes++;
+        }
+        if (l->fields[f].line < from || l->fields[f].line >= to)
+            continue;
+        if (score > best_score ||
+            (score == best_score && l->fields[f].depth < l->fields[best].depth)) {
+            best = f;
+            best_score = score;
+        }
+    }
+    if (best >= 0)
+        return l->fields[best].line;
+    return wholes == 1 ? l->fields[whole].line : 0;
+}
+
+/* The first line in [from, to) where word appears quoted ("word", a bad
+ * value); 0 when none. */
 static int find_word_line(const Lesson *l, int from, int to, const char *word)
 {
     size_t wl = strlen(word), len;
@@ -351,59 +592,117 @@ static int find_word_line(const Lesson *l, int from, int to, const char *word)
         }
         if (line < from || i + wl > len || memcmp(src + i, word, wl) != 0)
             continue;
-        bool quoted = i > 0 && (src[i - 1] == '"' || src[i - 1] == '\'');
-        size_t j = i + wl;
-        while (j < len && (src[j] == ' ' || src[j] == '\t'))
-            j++;
-        if (quoted || (j < len && src[j] == '=' && (j + 1 >= len || src[j + 1] != '=')))
+        if (i > 0 && (src[i - 1] == '"' || src[i - 1] == '\''))
             return line;
     }
     return 0;
 }
 
-/* Refines the line of a message about source lines [from, to): the line of
- * the first 'quoted' word of msg (a bad value or field name), else of the
- * field the message names ("pages[2].mapping: ..."), else from. Lua tables
- * keep no lines, so this reads the source text. */
+/* The dotted field path a reader's name for a table means: "pages[3].left
+ * .cluster" is "left.cluster", "pages[2]: choices[1]" is "choices" (the
+ * page and list indices dropped, ": " a separator like '.'). Appends to
+ * path (n bytes). */
+static void path_of(const char *what, size_t wlen, char *path, size_t n)
+{
+    size_t i = 0;
+    while (i < wlen) {
+        size_t k = i;
+        while (k < wlen && what[k] != '.' && what[k] != ':' && what[k] != '[' && what[k] != ' ')
+            k++;
+        bool page = k - i == 5 && memcmp(what + i, "pages", 5) == 0 && k < wlen && what[k] == '[';
+        if (k > i && !page) {
+            size_t used = strlen(path);
+            snprintf(path + used, n - used, "%s%.*s", used ? "." : "", (int)(k - i), what + i);
+        }
+        while (k < wlen && what[k] != '.' && what[k] != ':' && what[k] != ' ')
+            k++; /* past an index */
+        while (k < wlen && (what[k] == '.' || what[k] == ':' || what[k] == ' '))
+            k++;
+        i = k;
+    }
+}
+
+/* Whether s (n bytes) reads as a reader's name for a table or field:
+ * names, dots and [N] indices only. */
+static bool looks_like_path(const char *s, size_t n)
+{
+    if (n == 0 || !ident_start(s[0]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!ident_char(s[i]) && s[i] != '.' && s[i] != '[' && s[i] != ']')
+            return false;
+    return true;
+}
+
+/* Refines the line of a message about source lines [from, to). Messages
+ * read "WHAT: 'FIELD' must be ...", "WHAT: unknown system 'x'", "WHAT:
+ * goal.check must be ...": the line of WHAT's FIELD (or of the dotted name
+ * that starts the sentence), else of the first 'quoted' value, else of
+ * WHAT itself, else from. */
 static int refine_line(const Lesson *l, int from, int to, const char *msg)
 {
-    char word[64];
     size_t nl = strlen(sandbox_name(l->sb));
     if (strncmp(msg, sandbox_name(l->sb), nl) == 0 && msg[nl] == ':' && msg[nl + 1] == ' ')
         msg += nl + 2;
+    char path[256] = "", word[64] = "";
+    const char *seg = msg;
+    for (;;) { /* WHAT: segments that are names */
+        const char *end = strstr(seg, ": ");
+        if (!end || !looks_like_path(seg, (size_t)(end - seg)))
+            break;
+        path_of(seg, (size_t)(end - seg), path, sizeof path);
+        seg = end + 2;
+    }
+    size_t what_len = strlen(path);
+    if (seg[0] == '\'') { /* 'FIELD' must ... */
+        const char *e = strchr(seg + 1, '\'');
+        if (e && e - seg - 1 > 0 && e - seg - 1 < 60 && looks_like_path(seg + 1, (size_t)(e - seg - 1)))
+            path_of(seg + 1, (size_t)(e - seg - 1), path, sizeof path);
+    } else { /* goal.check must ..., pages[2].cluster.gpus must ... */
+        size_t k = strcspn(seg, " ");
+        if (looks_like_path(seg, k) && memchr(seg, '.', k))
+            path_of(seg, k, path, sizeof path);
+    }
+    int line = strlen(path) > what_len ? field_line(l, from, to, path) : 0;
     const char *q = strchr(msg, '\'');
     const char *e = q ? strchr(q + 1, '\'') : NULL;
-    if (q && e && e - q >= 2 && e - q <= 60) {
+    if (!line && q && e && e - q >= 2 && e - q <= 60) {
         memcpy(word, q + 1, (size_t)(e - q - 1));
         word[e - q - 1] = '\0';
-        int line = find_word_line(l, from, to, word);
-        if (line)
-            return line;
+        line = find_word_line(l, from, to, word);
     }
-    const char *colon = strstr(msg, ": ");
-    const char *dot = colon ? memchr(msg, '.', (size_t)(colon - msg)) : NULL;
-    if (dot) {
-        const char *last = dot;
-        for (const char *p = dot; p < colon; p++)
-            if (*p == '.')
-                last = p;
-        size_t n = (size_t)(colon - last - 1);
-        if (n > 0 && n < sizeof word) {
-            memcpy(word, last + 1, n);
-            word[n] = '\0';
-            int line = find_word_line(l, from, to, word);
-            if (line)
-                return line;
-        }
-    }
-    return from;
+    if (!line && path[0])
+        line = field_line(l, from, to, path);
+    return line ? line : from;
 }
 
-static int page_line(const Lesson *l, int page)
+/* Source lines [*from, *to) of page i; returns the line messages about it
+ * name: its `kind =`, else where it starts in a literal pages list, else
+ * the `return`. */
+static int page_range(const Lesson *l, int i, int *from, int *to)
 {
-    if (l->n_kind_lines == l->n_pages && page >= 0 && page < l->n_pages)
-        return l->kind_lines[page];
-    return l->return_line;
+    if (l->n_page_starts == l->n_pages) {
+        *from = l->page_starts[i];
+        *to = i + 1 < l->n_pages ? l->page_starts[i + 1] : 1 << 30;
+        for (int k = 0; k < l->n_kind_lines; k++)
+            if (l->kind_lines[k] >= *from && l->kind_lines[k] < *to)
+                return l->kind_lines[k];
+        return *from;
+    }
+    if (l->n_kind_lines == l->n_pages) {
+        *from = l->kind_lines[i];
+        *to = i + 1 < l->n_pages ? l->kind_lines[i + 1] : 1 << 30;
+        return *from;
+    }
+    *from = l->return_line;
+    *to = *from + 1;
+    return *from;
+}
+
+/* Where the lesson's own fields are: from the `return` to the first page. */
+static int header_end(const Lesson *l)
+{
+    return l->n_page_starts ? l->page_starts[0] : l->n_kind_lines ? l->kind_lines[0] : 1 << 30;
 }
 
 static void lesson_predict_spec_of(const Page *p, PredictSpec *out)
@@ -421,8 +720,66 @@ static void lesson_predict_spec_of(const Page *p, PredictSpec *out)
 
 typedef struct {
     Lesson *l;
-    int page; /* page being read */
+    int page;     /* page being read, -1 for the lesson's own fields */
+    int from, to; /* its source lines */
 } ReadCtx;
+
+/* An unknown field (the field sink while pages are read): a problem at the
+ * field's line, with the name it was probably meant to be. */
+static void field_unknown(void *ctx, const char *what, const char *key, const char *near,
+                          const char *const *known)
+{
+    ReadCtx *c = ctx;
+    Lesson *l = c->l;
+    char path[256] = "";
+    path_of(what, strlen(what), path, sizeof path);
+    size_t used = strlen(path);
+    snprintf(path + used, sizeof path - used, "%s%s", used ? "." : "", key);
+    int line = field_line(l, c->from, c->to, path);
+    if (!line)
+        line = c->page >= 0 ? l->pages[c->page].line : c->from;
+    if (near) {
+        problem_add(&l->problems, "%s:%d: %s: unknown field '%s': did you mean '%s'?",
+                    sandbox_name(l->sb), line, what, key, near);
+        return;
+    }
+    char list[400];
+    lesson_api_known_list(known, list, sizeof list);
+    problem_add(&l->problems, "%s:%d: %s: unknown field '%s' (known: %s)", sandbox_name(l->sb),
+                line, what, key, list);
+}
+
+/* Whether msg holds word as a whole word ('word', goal.word, word). */
+static bool holds_word(const char *msg, const char *word, size_t n)
+{
+    for (const char *m = strstr(msg, word); m; m = strstr(m + 1, word))
+        if ((m == msg || !ident_char(m[-1])) && !ident_char(m[n]))
+            return true;
+    return false;
+}
+
+/* Whether a problem from index first on suggested a name that msg names:
+ * msg then follows from that typo ("'cluster' is missing" after "'clustr':
+ * did you mean 'cluster'?"). */
+static bool page_meant(const Lesson *l, int first, const char *msg)
+{
+    static const char mark[] = "did you mean '";
+    for (int i = first; i < l->problems.n; i++) {
+        const char *m = strstr(l->problems.lines[i], mark);
+        if (!m)
+            continue;
+        char word[72];
+        m += sizeof mark - 1;
+        size_t n = strcspn(m, "'");
+        if (n == 0 || n > 64)
+            continue;
+        snprintf(word, sizeof word, "%.*s", (int)n, m);
+        if (holds_word(msg, word, n))
+            return true;
+    }
+    return false;
+}
+
 
 /* The lesson table sits at index 1 of the loader's stack frame? No: it is
  * kept in the registry under this key between calls. */
@@ -648,6 +1005,22 @@ static void read_debrief(lua_State *L, int idx, const char *what, Page *p, int p
     p->debrief_fn = true;
 }
 
+/* The fields each table of a page may have: anything else is a typo. */
+#define TARGET_FIELDS "step_s", "tokens_per_s", "power_w", "mem_per_gpu_bytes", "token_s"
+static const char *const target_fields[] = {TARGET_FIELDS, NULL};
+static const char *const goal_fields[] = {"text", "check", "target", TARGET_FIELDS, NULL};
+#define PAGE_FIELDS "kind", "title", "text", "steps"
+static const char *const page_known[][20] = {
+    [PAGE_TEXT] = {PAGE_FIELDS, NULL},
+    [PAGE_DIAGRAM] = {PAGE_FIELDS, "view", "cluster", "workload", "mapping", "chart", NULL},
+    [PAGE_SCENARIO] = {PAGE_FIELDS, "cluster", "workload", "mapping", "start", "allow", "predict",
+                       "goal", "hints", "debrief", "solution", "par", "serve", NULL},
+    [PAGE_QUIZ] = {PAGE_FIELDS, "choices", "calc", NULL},
+    [PAGE_COMPARE] = {PAGE_FIELDS, "workload", "left", "right", NULL},
+    [PAGE_PREDICT] = {PAGE_FIELDS, "question", "unit", "answer", "tolerance", "terms", "slips",
+                      "formula", NULL},
+};
+
 /* goal.target = { step_s =, tokens_per_s =, power_w =, mem_per_gpu_bytes =,
  * token_s = },
  * or the same keys in the goal table g itself. */
@@ -658,7 +1031,9 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     if (!nested && !lua_isnil(L, -1))
         sandbox_error(L, "%s: goal.target must be a table like { step_s = 2.5 }", what);
     int t = nested ? lua_gettop(L) : g;
-    snprintf(tw, sizeof tw, "%s: goal%s", what, nested ? ".target" : "");
+    snprintf(tw, sizeof tw, "%s.goal%s", what, nested ? ".target" : "");
+    if (nested)
+        lesson_api_check_known(L, t, tw, target_fields);
     LessonTarget *x = &p->target;
     num_field(L, t, "step_s", tw, &x->step_s);
     num_field(L, t, "tokens_per_s", tw, &x->tokens_per_s);
@@ -684,8 +1059,12 @@ static void read_guess(lua_State *L, int idx, const char *what, Page *p)
         sandbox_error(L, "%s: 'predict' must be a table { at = \"group\", ask = \"change\" }",
                       what);
     int g = lua_gettop(L);
-    char *at = dup_field(L, g, "at", "predict", false);
-    char *ask = dup_field(L, g, "ask", "predict", false);
+    static const char *const known[] = {"at", "ask", NULL};
+    char gw[48];
+    snprintf(gw, sizeof gw, "%s.predict", what);
+    lesson_api_check_known(L, g, gw, known);
+    char *at = dup_field(L, g, "at", gw, false);
+    char *ask = dup_field(L, g, "ask", gw, false);
     GuessSpec spec = {GUESS_AT_ANY, GUESS_CHANGE};
     bool ok_at = !at || guess_at_parse(at, &spec.at),
          ok_ask = !ask || guess_ask_parse(ask, &spec.ask);
@@ -718,9 +1097,13 @@ static void read_serve(lua_State *L, int idx, const char *what, Page *p)
     if (t != LUA_TTABLE)
         sandbox_error(L, "%s: 'serve' must be a table { batch = 8, context = 4096 }", what);
     int g = lua_gettop(L);
+    static const char *const known[] = {"batch", "context", NULL};
+    char sw[48];
+    snprintf(sw, sizeof sw, "%s.serve", what);
+    lesson_api_check_known(L, g, sw, known);
     double batch = 1, context = p->workload.seq;
-    num_field(L, g, "batch", "serve", &batch);
-    num_field(L, g, "context", "serve", &context);
+    num_field(L, g, "batch", sw, &batch);
+    num_field(L, g, "context", sw, &context);
     if (batch != floor(batch) || batch < 1 || batch > 1e6 || context != floor(context) ||
         context < 1 || context > 1e8)
         sandbox_error(L, "%s: serve.batch and serve.context must be whole numbers of at least 1",
@@ -758,7 +1141,10 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
                       "end }",
                       what);
     int g = lua_gettop(L);
-    p->goal_text = dup_field(L, g, "text", "goal", true);
+    char gw[48];
+    snprintf(gw, sizeof gw, "%s.goal", what);
+    lesson_api_check_known(L, g, gw, goal_fields);
+    p->goal_text = dup_field(L, g, "text", gw, true);
     read_target(L, g, what, p);
     if (lua_getfield(L, g, "check") != LUA_TFUNCTION)
         sandbox_error(L,
@@ -793,6 +1179,8 @@ static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
         if (lua_geti(L, -1, i) != LUA_TTABLE)
             sandbox_error(L, "%s must be a table { text =, correct =, explain = }", cw);
         int c = lua_gettop(L);
+        static const char *const known[] = {"text", "correct", "explain", NULL};
+        lesson_api_check_known(L, c, cw, known);
         QuizChoice *q = &p->choices[i - 1];
         q->text = dup_field(L, c, "text", cw, true);
         p->n_choices = (int)i;
@@ -830,6 +1218,8 @@ static void read_terms(lua_State *L, int idx, const char *what, Page *p)
         if (lua_geti(L, -1, i) != LUA_TTABLE)
             sandbox_error(L, "%s must be a table { name = \"latency\", value = 2e-6 }", tw);
         int c = lua_gettop(L);
+        static const char *const known[] = {"name", "value", NULL};
+        lesson_api_check_known(L, c, tw, known);
         p->terms[i - 1].name = dup_field(L, c, "name", tw, true);
         p->n_terms = (int)i;
         if (!num_field(L, c, "value", tw, &p->terms[i - 1].value))
@@ -927,7 +1317,11 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
         sandbox_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }",
                       what);
     int c = lua_gettop(L);
-    char *x = dup_field(L, c, "x", "chart", true);
+    static const char *const known[] = {"x", "values", NULL};
+    char cw[48];
+    snprintf(cw, sizeof cw, "%s.chart", what);
+    lesson_api_check_known(L, c, cw, known);
+    char *x = dup_field(L, c, "x", cw, true);
     snprintf(p->chart_x, sizeof p->chart_x, "%s", x);
     free(x);
     static const char *const xs[] = {"tp", "pp", "dp", "ep", "cp", "mb", "domain", "gpus", NULL};
@@ -1052,6 +1446,7 @@ static int read_page(lua_State *L)
     }
     free(kind);
     p->kind = kinds[found].kind;
+    lesson_api_check_known(L, idx, what, page_known[p->kind]);
     p->title = dup_field(L, idx, "title", what, true);
     p->text = dup_field(L, idx, "text", what,
                         p->kind == PAGE_TEXT || p->kind == PAGE_QUIZ || p->kind == PAGE_PREDICT);
@@ -1085,6 +1480,8 @@ static int read_page(lua_State *L)
                                   "%s: '%s' must be a table { label =, cluster =, "
                                   "mapping = }",
                                   what, sides[s]);
+            static const char *const known[] = {"label", "cluster", "mapping", NULL};
+            lesson_api_check_known(L, -1, sw, known);
             char *label = dup_field(L, -1, "label", sw, true);
             snprintf(p->label[s], sizeof p->label[s], "%s", label);
             free(label);
@@ -1102,9 +1499,11 @@ static int read_page(lua_State *L)
 static int int_field(lua_State *L, int idx, const char *k)
 {
     int isnum = 1;
-    lua_getfield(L, idx, k);
-    lua_Integer v = lua_isnil(L, -1) ? 0 : lua_tointegerx(L, -1, &isnum);
+    int t = lua_getfield(L, idx, k);
+    lua_Integer v = t == LUA_TNIL ? 0 : lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
+    if (t != LUA_TNIL && t != LUA_TNUMBER)
+        sandbox_error(L, "lesson: '%s' must be a whole number, not a %s", k, lua_typename(L, t));
     if (!isnum || v < -1000000 || v > 1000000)
         sandbox_error(L, "lesson: '%s' must be a whole number", k);
     return (int)v;
@@ -1123,6 +1522,9 @@ static int read_header(lua_State *L)
                           luaL_typename(L, idx));
     /* A missing id or title is reported without stopping, so the pages
      * are still checked. */
+    static const char *const known[] = {"id",    "title",   "summary", "track",
+                                        "order", "minutes", "pages",   NULL};
+    lesson_api_check_known(L, idx, "lesson", known);
     l->id = dup_field(L, idx, "id", "lesson", false);
     if (!l->id || !l->id[0]) {
         problem_add(&l->problems,
@@ -1214,24 +1616,26 @@ static Lesson *lesson_read(const char *path, const char *text, size_t len,
         return l;
     }
     scan_lines(l);
-    ReadCtx ctx = {.l = l, .page = -1};
+    ReadCtx ctx = {.l = l, .page = -1, .from = l->return_line, .to = header_end(l)};
+    LessonFieldSink sink = {field_unknown, &ctx};
+    lesson_api_set_field_sink(L, &sink);
     if (!sandbox_protect(l->sb, read_header, &ctx, err, sizeof err)) {
-        problem_from_err(
-            l, refine_line(l, l->return_line, l->n_kind_lines ? l->kind_lines[0] : 1 << 30, err),
-            err);
+        problem_from_err(l, refine_line(l, ctx.from, ctx.to, err), err);
+        lesson_api_set_field_sink(L, NULL);
         return l;
     }
     for (int i = 0; i < l->n_pages; i++) {
-        l->pages[i].line = page_line(l, i);
+        l->pages[i].line = page_range(l, i, &ctx.from, &ctx.to);
         ctx.page = i;
+        int before = l->problems.n;
         if (!sandbox_protect(l->sb, read_page, &ctx, err, sizeof err)) {
-            int to = l->n_kind_lines != l->n_pages ? l->pages[i].line + 1
-                     : i + 1 < l->n_pages          ? l->kind_lines[i + 1]
-                                                   : 1 << 30;
-            problem_from_err(l, refine_line(l, l->pages[i].line, to, err), err);
+            /* "'cluster' is missing" after "'clustr': did you mean 'cluster'?" says nothing new */
+            if (!page_meant(l, before, err))
+                problem_from_err(l, refine_line(l, ctx.from, ctx.to, err), err);
         } else
             l->pages[i].ok = true;
     }
+    lesson_api_set_field_sink(L, NULL);
     return l;
 }
 
@@ -1510,10 +1914,10 @@ static void push_state(lua_State *L, const LessonState *st)
     lesson_api_push_result(L, &st->r, &st->c, &st->m, st->mb, st->has_start ? &st->start : NULL);
     if (!st->serving)
         return;
-    lesson_api_push_serve(L, &st->serve);
+    lesson_api_push_serve(L, &st->serve, "r.serve");
     lua_setfield(L, -2, "serve");
     if (lua_getfield(L, -1, "start") == LUA_TTABLE) {
-        lesson_api_push_serve(L, &st->serve_start);
+        lesson_api_push_serve(L, &st->serve_start, "r.start.serve");
         lua_setfield(L, -2, "serve");
     }
     lua_pop(L, 1);
@@ -1815,7 +2219,9 @@ static void check_par(Lesson *l, int page, int presses)
     Page *p = &l->pages[page];
     if (p->par == 0)
         return;
-    int line = find_word_line(l, p->line, p->line + 400, "par");
+    int from, to;
+    page_range(l, page, &from, &to);
+    int line = field_line(l, from, to, "par");
     if (!line)
         line = p->line;
     if (p->par < 2)

@@ -216,7 +216,10 @@ static void test_base_names_nearest(void **state)
     assert_null(names_nearest("computation_s", parts)); /* neither begins the other */
     assert_null(names_nearest("co", parts)); /* too short a prefix */
     static const char *const ties[] = {"tp", "pp", NULL};
-    assert_string_equal(names_nearest("xp", ties), "tp"); /* the first on ties */
+    assert_string_equal(names_nearest("xp", ties), "tp");  /* the first on ties */
+    assert_string_equal(names_nearest("ppp", ties), "pp"); /* the one sharing the start */
+    static const char *const sorted[] = {"pp", "tp", NULL};
+    assert_string_equal(names_nearest("tpp", sorted), "tp");
     char long_word[200];
     memset(long_word, 'a', sizeof long_word - 1);
     long_word[sizeof long_word - 1] = '\0';
