@@ -16,6 +16,7 @@
 
 #include "base/escape.h"
 #include "base/msg.h"
+#include "base/names.h"
 #include "base/xmem.h"
 #include "learn/quiz.h"
 #include "lesson/host.h"
@@ -260,6 +261,28 @@ static void problem_from_err(Lesson *l, int line, const char *err)
         problem_add(&l->problems, "%s", err);
 }
 
+/* The line a problem names ("NAME:LINE: ..."), 0 when it names none. */
+static long problem_line(const Lesson *l, const char *line)
+{
+    const char *name = l->sb ? sandbox_name(l->sb) : l->path;
+    size_t n = strlen(name);
+    if (strncmp(line, name, n) != 0 || line[n] != ':')
+        return 0;
+    return strtol(line + n + 1, NULL, 10);
+}
+
+/* The problems in the order of their lines (stable), as an editor lists them. */
+static void problems_sort(Lesson *l)
+{
+    char **v = l->problems.lines;
+    for (int i = 1; i < l->problems.n; i++)
+        for (int j = i; j > 0 && problem_line(l, v[j]) < problem_line(l, v[j - 1]); j--) {
+            char *tmp = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = tmp;
+        }
+}
+
 /* ---- free --------------------------------------------------------------- */
 
 static void free_list(char **v, int n)
@@ -323,11 +346,11 @@ void lesson_free(Lesson *l)
  * literal `pages = { ... }` starts, and the `return` at a line's start. */
 
 typedef struct SrcField {
-    size_t off;   /* the name in the source */
-    int len;      /* its bytes */
-    int line;     /* of the name */
-    int depth;    /* braces around it */
-    int parent;   /* the field whose `= {` holds it, -1 for none */
+    size_t off; /* the name in the source */
+    int len;    /* its bytes */
+    int line;   /* of the name */
+    int depth;  /* braces around it */
+    int parent; /* the field whose `= {` holds it, -1 for none */
 } SrcField;
 
 typedef struct {
@@ -448,9 +471,8 @@ static void scan_field(Lesson *l, Scan *sc, size_t off, int len, int line)
 {
     if (l->n_fields % 256 == 0)
         l->fields = xmem_realloc(l->fields, (size_t)(l->n_fields + 256) * sizeof *l->fields);
-    l->fields[l->n_fields] =
-        (SrcField){.off = off, .len = len, .line = line, .depth = sc->depth,
-                   .parent = scan_parent(sc)};
+    l->fields[l->n_fields] = (SrcField){
+        .off = off, .len = len, .line = line, .depth = sc->depth, .parent = scan_parent(sc)};
     sc->pending = l->n_fields++;
     if (len == 4 && memcmp(l->source_text + off, "kind", 4) == 0) {
         l->kind_lines = xmem_realloc(l->kind_lines, (size_t)(l->n_kind_lines + 1) * sizeof(int));
@@ -520,7 +542,8 @@ static void scan_lines(Lesson *l)
 
 static bool field_is(const Lesson *l, int f, const char *name, size_t n)
 {
-    return (size_t)l->fields[f].len == n && memcmp(l->source_text + l->fields[f].off, name, n) == 0;
+    return (size_t)l->fields[f].len == n &&
+           memcmp(l->source_text + l->fields[f].off, name, n) == 0;
 }
 
 /* How many of the last parts of path (n parts) field f and its parents
@@ -656,7 +679,8 @@ static int refine_line(const Lesson *l, int from, int to, const char *msg)
     size_t what_len = strlen(path);
     if (seg[0] == '\'') { /* 'FIELD' must ... */
         const char *e = strchr(seg + 1, '\'');
-        if (e && e - seg - 1 > 0 && e - seg - 1 < 60 && looks_like_path(seg + 1, (size_t)(e - seg - 1)))
+        if (e && e - seg - 1 > 0 && e - seg - 1 < 60 &&
+            looks_like_path(seg + 1, (size_t)(e - seg - 1)))
             path_of(seg + 1, (size_t)(e - seg - 1), path, sizeof path);
     } else { /* goal.check must ..., pages[2].cluster.gpus must ... */
         size_t k = strcspn(seg, " ");
@@ -780,7 +804,6 @@ static bool page_meant(const Lesson *l, int first, const char *msg)
     return false;
 }
 
-
 /* The lesson table sits at index 1 of the loader's stack frame? No: it is
  * kept in the registry under this key between calls. */
 static const char LESSON_KEY[] = "scalelab.lesson";
@@ -832,7 +855,7 @@ static char *dup_field(lua_State *L, int idx, const char *k, const char *what, b
     }
     if (t != LUA_TSTRING) {
         lua_pop(L, 1);
-        sandbox_error(L, "%s: '%s' must be a string (got %s)", what, k, lua_typename(L, t));
+        sandbox_error(L, "%s: '%s' must be a string, not a %s", what, k, lua_typename(L, t));
     }
     char *copy = take_string(L, what, k);
     lua_pop(L, 1);
@@ -975,6 +998,13 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
             if (strcmp(s, names[k].name) == 0)
                 bit = names[k].bit;
+        const char *names_only[sizeof names / sizeof names[0] + 1];
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            names_only[k] = names[k].name;
+        names_only[sizeof names / sizeof names[0]] = NULL;
+        const char *near = bit ? NULL : names_nearest(s, names_only);
+        if (near)
+            sandbox_error(L, "%s: allow[%I] = '%s': did you mean '%s'?", what, i, s, near);
         if (!bit)
             sandbox_error(L,
                           "%s: allow[%I] = '%s' is not one of move, groups, tp groups, pp "
@@ -1240,8 +1270,14 @@ static void read_slip(lua_State *L, const char *what, Page *p)
         sandbox_error(L, "%s: 'slips' holds names and counts: { %s }", what, known);
     const char *name = lua_tostring(L, keyed ? -2 : -1);
     int k = predict_slip_find(name);
-    if (k < 0)
+    if (k < 0) {
+        static const char *const names[] = {"bits",       "directions", "fp32", "complement",
+                                            "per_server", "per_rack",   NULL};
+        const char *near = names_nearest(name, names);
+        if (near)
+            sandbox_error(L, "%s: unknown slip '%s': did you mean '%s'?", what, name, near);
         sandbox_error(L, "%s: unknown slip '%s' (slips = { %s })", what, name, known);
+    }
     bool count = predict_slip_takes_count((PredictSlipKind)k);
     if (count != keyed)
         sandbox_error(L,
@@ -1636,6 +1672,7 @@ static Lesson *lesson_read(const char *path, const char *text, size_t len,
             l->pages[i].ok = true;
     }
     lesson_api_set_field_sink(L, NULL);
+    problems_sort(l);
     return l;
 }
 
@@ -2263,6 +2300,57 @@ static void check_debrief(Lesson *l, int page, const Scenario *s)
         problem_add(&l->problems, "%s", err);
 }
 
+/* Whether a problem of page already said "did you mean 'name'?". */
+static bool page_suggested(const Lesson *l, int page, const char *name)
+{
+    char at[32], meant[96];
+    snprintf(at, sizeof at, ": pages[%d]", page + 1);
+    snprintf(meant, sizeof meant, "did you mean '%s'?", name);
+    for (int i = 0; i < l->problems.n; i++)
+        if (strstr(l->problems.lines[i], at) && strstr(l->problems.lines[i], meant))
+            return true;
+    return false;
+}
+
+/* "the goal is already met at the start": with what the start reaches and
+ * what the goal asks, so the author sees which of the two to change. */
+static void already_met(Lesson *l, int page, const Scenario *s)
+{
+    const Page *p = &l->pages[page];
+    char at[160], want[200] = "", a[32], b[32];
+    const ServeResult *serve = scenario_serve(s);
+    const StepResult *r = scenario_result(s);
+    if (serve)
+        snprintf(at, sizeof at, "%s per token, %s",
+                 units_format(UNITS_TIME, serve->token_s, false, a, sizeof a),
+                 serve->fits ? "fits" : "does not fit");
+    else
+        snprintf(at, sizeof at, "step %s, %s",
+                 units_format(UNITS_TIME, r->step_s, false, a, sizeof a),
+                 r->fits ? "fits" : "does not fit");
+    const LessonTarget *t = &p->target;
+    struct {
+        const char *name;
+        double v;
+        UnitsKind kind;
+    } ts[] = {{"step_s", t->step_s, UNITS_TIME},
+              {"tokens_per_s", t->tokens_per_s, UNITS_COUNT},
+              {"power_w", t->power_w, UNITS_POWER},
+              {"mem_per_gpu_bytes", t->mem_per_gpu_bytes, UNITS_BYTES},
+              {"token_s", t->token_s, UNITS_TIME}};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        if (!(ts[i].v > 0))
+            continue;
+        size_t used = strlen(want);
+        snprintf(want + used, sizeof want - used, "%s%s %s", used ? ", " : "; target ", ts[i].name,
+                 units_format(ts[i].kind, ts[i].v, false, b, sizeof b));
+    }
+    problem_add(&l->problems,
+                "%s:%d: the goal is already met at the start (%s): goal \"%s\"%s; change the "
+                "start (mapping, cluster, start moves) or the goal",
+                l->path, p->goal_line, at, p->goal_text ? p->goal_text : "", want);
+}
+
 static void check_scenario(Lesson *l, int page)
 {
     Page *p = &l->pages[page];
@@ -2281,13 +2369,13 @@ static void check_scenario(Lesson *l, int page)
         return; /* the same error would come again after the solution */
     }
     if (met > 0)
-        problem_add(&l->problems, "%s:%d: the goal is already met at the start", l->path,
-                    p->goal_line);
+        already_met(l, page, s);
     if (p->n_solution == 0) {
-        problem_add(&l->problems,
-                    "%s:%d: scenario has no reference solution (solution = "
-                    "{ \"tp 8\", ... })",
-                    l->path, p->line);
+        if (!page_suggested(l, page, "solution"))
+            problem_add(&l->problems,
+                        "%s:%d: scenario has no reference solution (solution = "
+                        "{ \"tp 8\", ... })",
+                        l->path, p->line);
         scenario_free(s);
         return;
     }
@@ -2356,6 +2444,7 @@ int lesson_check_local(const char *path, const char *text, size_t len, LessonRep
         else if (l->pages[i].kind == PAGE_DIAGRAM || l->pages[i].kind == PAGE_COMPARE)
             check_diagram(l, i);
     }
+    problems_sort(l);
     int n = l->problems.n;
     for (int i = 0; report && i < n; i++)
         report(ctx, l->problems.lines[i]);

@@ -613,8 +613,8 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
  * scenarios, what the learner did in debriefs) read as nil where absent, so
  * `if r.serve then` keeps working. */
 static const char STRICT_KEY[] = "scalelab.strict";
-static const char *const optional_fields[] = {"start", "serve", "moves", "par", "hints", "search",
-                                              NULL};
+static const char *const optional_fields[] = {"start", "serve",  "moves", "par",
+                                              "hints", "search", NULL};
 
 static int strict_index(lua_State *L)
 {

@@ -197,9 +197,9 @@ static void test_base_clock_moves_forward(void **state)
 static void test_base_names_nearest(void **state)
 {
     (void)state;
-    static const char *const page[] = {"kind", "title",    "text",     "cluster", "choices",
-                                       "solution", "tolerance", "debrief", "summary", "formula",
-                                       "hints",    NULL};
+    static const char *const page[] = {"kind",    "title",    "text",      "cluster",
+                                       "choices", "solution", "tolerance", "debrief",
+                                       "summary", "formula",  "hints",     NULL};
     assert_string_equal(names_nearest("tolerence", page), "tolerance"); /* changed */
     assert_string_equal(names_nearest("clustr", page), "cluster");      /* deleted */
     assert_string_equal(names_nearest("chioces", page), "choices");     /* swapped */
@@ -207,14 +207,14 @@ static void test_base_names_nearest(void **state)
     assert_string_equal(names_nearest("soluton", page), "solution");
     assert_string_equal(names_nearest("hint", page), "hints"); /* inserted */
     assert_string_equal(names_nearest("Title", page), "title");
-    assert_null(names_nearest("title", page));      /* known: nothing to suggest */
-    assert_null(names_nearest("zzzzzz", page));     /* far from every name */
-    assert_null(names_nearest("x", page));          /* short words: one edit at most */
+    assert_null(names_nearest("title", page));  /* known: nothing to suggest */
+    assert_null(names_nearest("zzzzzz", page)); /* far from every name */
+    assert_null(names_nearest("x", page));      /* short words: one edit at most */
     static const char *const parts[] = {"compute_s", "tp_s", "bubble_s", "dp_s", NULL};
     assert_string_equal(names_nearest("bubble", parts), "bubble_s"); /* 2 edits */
     assert_string_equal(names_nearest("comp", parts), "compute_s");  /* a prefix */
-    assert_null(names_nearest("computation_s", parts)); /* neither begins the other */
-    assert_null(names_nearest("co", parts)); /* too short a prefix */
+    assert_null(names_nearest("computation_s", parts));              /* neither begins the other */
+    assert_null(names_nearest("co", parts));                         /* too short a prefix */
     static const char *const ties[] = {"tp", "pp", NULL};
     assert_string_equal(names_nearest("xp", ties), "tp");  /* the first on ties */
     assert_string_equal(names_nearest("ppp", ties), "pp"); /* the one sharing the start */
