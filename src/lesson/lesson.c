@@ -271,12 +271,13 @@ static long problem_line(const Lesson *l, const char *line)
     return strtol(line + n + 1, NULL, 10);
 }
 
-/* The problems in the order of their lines (stable), as an editor lists them. */
-static void problems_sort(Lesson *l)
+/* Problems from index first on in the order of their lines (stable): a
+ * page's unknown fields come in the order of a hash table. */
+static void problems_sort(Lesson *l, int first)
 {
     char **v = l->problems.lines;
-    for (int i = 1; i < l->problems.n; i++)
-        for (int j = i; j > 0 && problem_line(l, v[j]) < problem_line(l, v[j - 1]); j--) {
+    for (int i = first + 1; i < l->problems.n; i++)
+        for (int j = i; j > first && problem_line(l, v[j]) < problem_line(l, v[j - 1]); j--) {
             char *tmp = v[j];
             v[j] = v[j - 1];
             v[j - 1] = tmp;
@@ -1655,8 +1656,11 @@ static Lesson *lesson_read(const char *path, const char *text, size_t len,
     ReadCtx ctx = {.l = l, .page = -1, .from = l->return_line, .to = header_end(l)};
     LessonFieldSink sink = {field_unknown, &ctx};
     lesson_api_set_field_sink(L, &sink);
-    if (!sandbox_protect(l->sb, read_header, &ctx, err, sizeof err)) {
+    bool header = sandbox_protect(l->sb, read_header, &ctx, err, sizeof err);
+    if (!header)
         problem_from_err(l, refine_line(l, ctx.from, ctx.to, err), err);
+    problems_sort(l, 0);
+    if (!header) {
         lesson_api_set_field_sink(L, NULL);
         return l;
     }
@@ -1670,9 +1674,9 @@ static Lesson *lesson_read(const char *path, const char *text, size_t len,
                 problem_from_err(l, refine_line(l, ctx.from, ctx.to, err), err);
         } else
             l->pages[i].ok = true;
+        problems_sort(l, before);
     }
     lesson_api_set_field_sink(L, NULL);
-    problems_sort(l);
     return l;
 }
 
@@ -2444,7 +2448,6 @@ int lesson_check_local(const char *path, const char *text, size_t len, LessonRep
         else if (l->pages[i].kind == PAGE_DIAGRAM || l->pages[i].kind == PAGE_COMPARE)
             check_diagram(l, i);
     }
-    problems_sort(l);
     int n = l->problems.n;
     for (int i = 0; report && i < n; i++)
         report(ctx, l->problems.lines[i]);
