@@ -103,6 +103,17 @@ typedef struct {
     int n;
 } Problems;
 
+/* What scalelab.note recorded: bounded, for a lesson is untrusted. */
+#define NOTES_MAX      200
+#define NOTE_MAX_BYTES 400
+#define NOTES_BYTES    (32 << 10)
+
+typedef struct {
+    int page; /* 0-based; -1: the lesson's own code, outside any page */
+    int line;
+    char *text; /* escaped */
+} LessonNote;
+
 struct Lesson {
     Sandbox *sb; /* the lesson's Lua state, in the process that runs it; NULL in scalelab */
     char *path;
@@ -124,6 +135,12 @@ struct Lesson {
     char *source; /* the file's text as loaded, to start a fresh host with */
     size_t source_len;
     bool quick; /* loaded with the catalog's limits */
+    LessonNote *notes;
+    int n_notes;
+    int notes_dropped;  /* past NOTES_MAX or NOTES_BYTES */
+    size_t notes_bytes; /* of the texts kept */
+    int note_page;      /* the page whose goal or debrief runs, -1 while the file loads */
+    LessonNoteSink note_sink;
 };
 
 /* ---- what crosses from the lesson host ------------------------------------
@@ -199,6 +216,12 @@ static const WireField page_fields[] = {
     WIRE_F_BOOL(Page, ok),
 };
 
+static const WireField note_fields[] = {
+    WIRE_F_INT(LessonNote, page, -1, MAX_PAGES - 1),
+    WIRE_F_INT(LessonNote, line, 0, INT_MAX),
+    WIRE_F_STR(LessonNote, text, NOTE_MAX_BYTES * 4 + 8),
+};
+
 static const WireField lesson_fields[] = {
     WIRE_F_LOCAL(Lesson, sb),
     WIRE_F_LOCAL(Lesson, path),
@@ -223,6 +246,11 @@ static const WireField lesson_fields[] = {
     WIRE_F_LOCAL(Lesson, source),
     WIRE_F_LOCAL(Lesson, source_len),
     WIRE_F_LOCAL(Lesson, quick),
+    WIRE_F_LIST(Lesson, notes, n_notes, NOTES_MAX, note_fields, WIRE_N(note_fields)),
+    WIRE_F_INT(Lesson, notes_dropped, 0, INT_MAX),
+    WIRE_F_LOCAL(Lesson, notes_bytes),
+    WIRE_F_LOCAL(Lesson, note_page),
+    WIRE_F_LOCAL(Lesson, note_sink),
 };
 
 /* ---- problems --------------------------------------------------------- */
@@ -334,6 +362,9 @@ void lesson_free(Lesson *l)
     free(l->kind_lines);
     free(l->fields);
     free(l->page_starts);
+    for (int i = 0; i < l->n_notes; i++)
+        free(l->notes[i].text);
+    free(l->notes);
     problems_free(&l->problems);
     free(l);
 }
@@ -739,6 +770,60 @@ static void lesson_predict_spec_of(const Page *p, PredictSpec *out)
                          .n_terms = p->n_terms,
                          .slips = p->slips,
                          .n_slips = p->n_slips};
+}
+
+/* ---- notes ------------------------------------------------------------------ */
+
+static void note_add(void *ctx, int line, const char *text, size_t len)
+{
+    Lesson *l = ctx;
+    char shown[NOTE_MAX_BYTES * 4 + 8];
+    escape_text(text, len < NOTE_MAX_BYTES ? len : NOTE_MAX_BYTES, shown, sizeof shown);
+    if (len > NOTE_MAX_BYTES)
+        snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "...");
+    size_t n = strlen(shown);
+    if (l->n_notes >= NOTES_MAX || l->notes_bytes + n > NOTES_BYTES) {
+        l->notes_dropped++;
+        return;
+    }
+    l->notes = xmem_realloc(l->notes, (size_t)(l->n_notes + 1) * sizeof *l->notes);
+    l->notes[l->n_notes++] = (LessonNote){l->note_page, line > 0 ? line : 0, xmem_strdup(shown)};
+    l->notes_bytes += n;
+}
+
+/* A note made while the file loaded belongs to the page whose lines hold
+ * its call, else to the lesson. */
+static void notes_place(Lesson *l)
+{
+    for (int i = 0; i < l->n_notes; i++) {
+        for (int p = 0; l->notes[i].page < 0 && p < l->n_pages; p++) {
+            int from, to;
+            page_range(l, p, &from, &to);
+            bool known = l->n_page_starts == l->n_pages || l->n_kind_lines == l->n_pages;
+            if (known && l->notes[i].line >= from && l->notes[i].line < to)
+                l->notes[i].page = p;
+        }
+    }
+}
+
+int lesson_note_count(const Lesson *l)
+{
+    return l ? l->n_notes : 0;
+}
+
+const char *lesson_note(const Lesson *l, int i, int *page, int *line)
+{
+    bool in = l && i >= 0 && i < l->n_notes;
+    if (page)
+        *page = in ? l->notes[i].page : -1;
+    if (line)
+        *line = in ? l->notes[i].line : 0;
+    return in ? l->notes[i].text : "";
+}
+
+int lesson_notes_dropped(const Lesson *l)
+{
+    return l ? l->notes_dropped : 0;
 }
 
 /* ---- reading the lesson table (inside sandbox_protect) --------------------- */
@@ -1642,6 +1727,9 @@ static Lesson *lesson_read(const char *path, const char *text, size_t len,
         problem_add(&l->problems, "%s", err);
         return l;
     }
+    l->note_page = -1;
+    l->note_sink = (LessonNoteSink){note_add, l};
+    lesson_api_set_note_sink(L, &l->note_sink);
     if (!sandbox_run_string(l->sb, text, len, err, sizeof err)) {
         problem_add(&l->problems, "%s", err);
         return l;
@@ -1657,6 +1745,7 @@ static Lesson *lesson_read(const char *path, const char *text, size_t len,
     LessonFieldSink sink = {field_unknown, &ctx};
     lesson_api_set_field_sink(L, &sink);
     bool header = sandbox_protect(l->sb, read_header, &ctx, err, sizeof err);
+    notes_place(l);
     if (!header)
         problem_from_err(l, refine_line(l, ctx.from, ctx.to, err), err);
     problems_sort(l, 0);
@@ -2004,7 +2093,10 @@ int lesson_goal_local(Lesson *l, int page, const LessonState *st, char *why, siz
     char e[MSG_LEN];
     lua_pushcfunction(L, run_goal);
     lua_pushlightuserdata(L, &g);
-    if (!sandbox_call(l->sb, 1, 2, e, sizeof e)) {
+    l->note_page = page;
+    bool ran = sandbox_call(l->sb, 1, 2, e, sizeof e);
+    l->note_page = -1;
+    if (!ran) {
         const char *name = sandbox_name(l->sb);
         size_t n = strlen(name);
         if (err && err_len) {
@@ -2145,7 +2237,10 @@ bool lesson_debrief_local(Lesson *l, int page, const LessonState *st, const Less
         char e[MSG_LEN];
         lua_pushcfunction(L, run_debrief);
         lua_pushlightuserdata(L, &d);
-        if (sandbox_call(l->sb, 1, 1, e, sizeof e)) {
+        l->note_page = page;
+        bool ran = sandbox_call(l->sb, 1, 1, e, sizeof e);
+        l->note_page = -1;
+        if (ran) {
             size_t len;
             const char *r = lua_tolstring(L, -1, &len);
             lesson_text_copy(r, len, text, sizeof text);
@@ -2429,8 +2524,19 @@ static void check_diagram(Lesson *l, int page)
     }
 }
 
+/* "FILE:LINE: page N: note" (or "lesson:" for a note outside the pages). */
+void lesson_note_line(const Lesson *l, int i, char *buf, size_t n)
+{
+    int page, line;
+    const char *text = lesson_note(l, i, &page, &line);
+    char where[32] = "lesson";
+    if (page >= 0)
+        snprintf(where, sizeof where, "page %d", page + 1);
+    snprintf(buf, n, "%s:%d: %s: %s", l->sb ? sandbox_name(l->sb) : l->path, line, where, text);
+}
+
 int lesson_check_local(const char *path, const char *text, size_t len, LessonReportFn report,
-                       void *ctx, char *id, size_t id_len)
+                       LessonReportFn note, void *ctx, char *id, size_t id_len)
 {
     SandboxLimits lim = sandbox_limits_default();
     Lesson *l = lesson_read(path, text, len, &lim);
@@ -2451,6 +2557,17 @@ int lesson_check_local(const char *path, const char *text, size_t len, LessonRep
     int n = l->problems.n;
     for (int i = 0; report && i < n; i++)
         report(ctx, l->problems.lines[i]);
+    for (int i = 0; note && i < l->n_notes; i++) {
+        char line[NOTE_MAX_BYTES * 4 + 300];
+        lesson_note_line(l, i, line, sizeof line);
+        note(ctx, line);
+    }
+    if (note && l->notes_dropped) {
+        char line[300];
+        snprintf(line, sizeof line, "%s:%d: lesson: %d more notes not kept (at most %d, %d KB)",
+                 l->path, l->return_line, l->notes_dropped, NOTES_MAX, NOTES_BYTES >> 10);
+        note(ctx, line);
+    }
     if (id && id_len)
         snprintf(id, id_len, "%s", n == 0 && l->id ? l->id : "");
     lesson_free(l);

@@ -985,6 +985,121 @@ static int api_serve(lua_State *L)
     return 1;
 }
 
+/* ---- notes ---------------------------------------------------------------- */
+
+static const char NOTE_SINK_KEY[] = "scalelab.note_sink";
+
+void lesson_api_set_note_sink(lua_State *L, const LessonNoteSink *sink)
+{
+    if (sink)
+        lua_pushlightuserdata(L, (void *)sink);
+    else
+        lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, NOTE_SINK_KEY);
+}
+
+/* Value at idx as a note shows it: as tostring does, but a table shallowly,
+ * "{ 1, 2, a = 3, b = {...} }" (its list part, then its names in order). */
+static void lua_rawget_name(lua_State *L, int idx, const char *k)
+{
+    lua_pushstring(L, k);
+    lua_rawget(L, idx);
+}
+
+/* An entry of a table a note shows: strings quoted, tables not opened. */
+static void note_entry(lua_State *L, luaL_Buffer *b)
+{
+    if (lua_type(L, -1) == LUA_TTABLE)
+        lua_pushliteral(L, "{...}");
+    else if (lua_type(L, -1) == LUA_TSTRING)
+        lua_pushfstring(L, "\"%s\"", lua_tostring(L, -1));
+    else
+        luaL_tolstring(L, -1, NULL);
+    lua_remove(L, -2);
+    luaL_addvalue(b);
+}
+
+static void note_value(lua_State *L, int idx, luaL_Buffer *b)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE || luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+        if (lua_type(L, idx) == LUA_TTABLE)
+            lua_pop(L, 1);
+        luaL_tolstring(L, idx, NULL);
+        luaL_addvalue(b);
+        return;
+    }
+    luaL_addstring(b, "{");
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+    int shown = 0;
+    for (lua_Integer i = 1; i <= n && shown < 32; i++, shown++) {
+        luaL_addstring(b, shown ? ", " : " ");
+        lua_rawgeti(L, idx, i);
+        note_entry(L, b);
+    }
+    const char *names[33];
+    int k = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) { /* the stack as it was when it ends: the buffer's rule */
+        sandbox_charge(L, 4, "scalelab.note");
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            int j = k++;
+            for (; j > 0 && strcmp(names[j - 1], lua_tostring(L, -1)) > 0; j--)
+                names[j] = names[j - 1];
+            names[j] = lua_tostring(L, -1); /* a key of the table: the string lives */
+        }
+        if (k == 32) {
+            lua_pop(L, 1);
+            break;
+        }
+    }
+    for (int i = 0; i < k; i++, shown++) {
+        lua_pushfstring(L, "%s%s = ", shown ? ", " : " ", names[i]);
+        luaL_addvalue(b);
+        lua_rawget_name(L, idx, names[i]);
+        note_entry(L, b);
+    }
+    luaL_addstring(b, shown ? " }" : "}");
+}
+
+/* scalelab.note(fmt, ...) or scalelab.note(value): a line for the author
+ * (`scalelab check --notes`, the program's author view), never shown to a
+ * learner; recorded with the line of the call. */
+static int api_note(lua_State *L)
+{
+    int n = lua_gettop(L);
+    if (n == 0)
+        return luaL_error(L, "scalelab.note: give a value, or a format and its values");
+    if (n >= 2 && lua_type(L, 1) == LUA_TSTRING) {
+        lua_getglobal(L, "string");
+        if (lua_type(L, -1) != LUA_TTABLE || lua_getfield(L, -1, "format") != LUA_TFUNCTION)
+            return luaL_error(L, "scalelab.note: string.format is gone");
+        lua_insert(L, 1);
+        lua_pop(L, 1);
+        lua_call(L, n, 1);
+    } else {
+        luaL_Buffer b;
+        lua_settop(L, 1);
+        luaL_buffinit(L, &b);
+        note_value(L, 1, &b);
+        luaL_pushresult(&b);
+    }
+    lua_Debug ar;
+    int line = 0; /* of the Lua code that called (past the meter's C wrapper) */
+    for (int level = 1; line <= 0 && level < 4 && lua_getstack(L, level, &ar); level++)
+        if (lua_getinfo(L, "l", &ar))
+            line = ar.currentline;
+    lua_getfield(L, LUA_REGISTRYINDEX, NOTE_SINK_KEY);
+    const LessonNoteSink *sink = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    if (sink && text)
+        sink->note(sink->ctx, line, text, len);
+    return 0;
+}
+
 /* ---- units ------------------------------------------------------------- */
 
 static UnitsKind check_kind(lua_State *L, int arg)
@@ -1538,6 +1653,7 @@ void lesson_api_open(lua_State *L)
         {"pair_target", api_pair_target},
         {"fits_under", api_fits_under},
         {"facts", api_facts},
+        {"note", api_note},
         {NULL, NULL},
     };
     luaL_newlib(L, api);

@@ -57,6 +57,14 @@ typedef struct {
 void lesson_api_set_field_sink(lua_State *L, const LessonFieldSink *sink); /* NULL: raise */
 /* Checks the string keys of the table at idx against known (NULL-ended). */
 void lesson_api_check_known(lua_State *L, int idx, const char *what, const char *const *known);
+/* Where scalelab.note sends its text (len bytes) and the line of the call;
+ * without a sink notes are dropped. */
+typedef struct {
+    void (*note)(void *ctx, int line, const char *text, size_t len);
+    void *ctx;
+} LessonNoteSink;
+void lesson_api_set_note_sink(lua_State *L, const LessonNoteSink *sink);
+
 /* known as "a, b, c" into buf. */
 void lesson_api_known_list(const char *const *known, char *buf, size_t n);
 
