@@ -137,9 +137,10 @@ struct Lesson {
     bool quick; /* loaded with the catalog's limits */
     LessonNote *notes;
     int n_notes;
-    int notes_dropped;  /* past NOTES_MAX or NOTES_BYTES */
-    size_t notes_bytes; /* of the texts kept */
-    int note_page;      /* the page whose goal or debrief runs, -1 while the file loads */
+    int notes_dropped;      /* past NOTES_MAX or NOTES_BYTES */
+    int notes_dropped_line; /* of the first of them */
+    size_t notes_bytes;     /* of the texts kept */
+    int note_page;          /* the page whose goal or debrief runs, -1 while the file loads */
     LessonNoteSink note_sink;
 };
 
@@ -248,6 +249,7 @@ static const WireField lesson_fields[] = {
     WIRE_F_LOCAL(Lesson, quick),
     WIRE_F_LIST(Lesson, notes, n_notes, NOTES_MAX, note_fields, WIRE_N(note_fields)),
     WIRE_F_INT(Lesson, notes_dropped, 0, INT_MAX),
+    WIRE_F_LOCAL(Lesson, notes_dropped_line),
     WIRE_F_LOCAL(Lesson, notes_bytes),
     WIRE_F_LOCAL(Lesson, note_page),
     WIRE_F_LOCAL(Lesson, note_sink),
@@ -783,7 +785,8 @@ static void note_add(void *ctx, int line, const char *text, size_t len)
         snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "...");
     size_t n = strlen(shown);
     if (l->n_notes >= NOTES_MAX || l->notes_bytes + n > NOTES_BYTES) {
-        l->notes_dropped++;
+        if (l->notes_dropped++ == 0)
+            l->notes_dropped_line = line;
         return;
     }
     l->notes = xmem_realloc(l->notes, (size_t)(l->n_notes + 1) * sizeof *l->notes);
@@ -2565,7 +2568,7 @@ int lesson_check_local(const char *path, const char *text, size_t len, LessonRep
     if (note && l->notes_dropped) {
         char line[300];
         snprintf(line, sizeof line, "%s:%d: lesson: %d more notes not kept (at most %d, %d KB)",
-                 l->path, l->return_line, l->notes_dropped, NOTES_MAX, NOTES_BYTES >> 10);
+                 l->path, l->notes_dropped_line, l->notes_dropped, NOTES_MAX, NOTES_BYTES >> 10);
         note(ctx, line);
     }
     if (id && id_len)
