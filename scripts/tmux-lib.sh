@@ -19,7 +19,12 @@ tmp=$(mktemp -d "/tmp/scalelab-$suite.XXXXXX")
 sock=scalelab-$suite-$$
 fail=0
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"; }
+# A program the server's end hangs up on may still be saving its progress
+# into $tmp for a moment: a second try removes what it wrote meanwhile.
+cleanup() {
+  T kill-server >/dev/null 2>&1; chmod -R u+rwx "$tmp" 2>/dev/null
+  rm -rf "$tmp" 2>/dev/null || { sleep 1; rm -rf "$tmp"; }
+}
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 

@@ -4,14 +4,13 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void msg_set(char *err, size_t err_len, const char *fmt, ...)
 {
-    if (!err || err_len == 0)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, err_len, fmt, ap);
+    msg_vset(err, err_len, fmt, ap);
     va_end(ap);
 }
 
@@ -28,5 +27,13 @@ void msg_vset(char *err, size_t err_len, const char *fmt, va_list ap)
 {
     if (!err || err_len == 0)
         return;
-    vsnprintf(err, err_len, fmt, ap);
+    int n = vsnprintf(err, err_len, fmt, ap);
+    if (n < 0 || (size_t)n < err_len || err_len < 4)
+        return;
+    /* Cut: say so with "...", never in the middle of a UTF-8 character
+     * (a continuation byte at the cut belongs to a character begun before). */
+    size_t end = err_len - 4;
+    while (end > 0 && ((unsigned char)err[end] & 0xC0) == 0x80)
+        end--;
+    memcpy(err + end, "...", 4);
 }

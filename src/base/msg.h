@@ -7,6 +7,8 @@
 #ifndef SCALELAB_BASE_MSG_H
 #define SCALELAB_BASE_MSG_H
 
+#include "base/attr.h"
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,16 +17,15 @@
  * "file:line: " prefix and a reason of a few lines' worth. */
 #define MSG_LEN 512
 
-/* Writes the formatted message into err (cut to err_len, always
- * terminated). err may be NULL or err_len 0: then nothing is written. */
-void msg_set(char *err, size_t err_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Writes the formatted message into err, always terminated. A message
+ * longer than err_len is cut at a character boundary and ends in "...", so
+ * a cut never passes for the whole. err may be NULL or err_len 0: then
+ * nothing is written. */
+void msg_set(char *err, size_t err_len, const char *fmt, ...) ATTR_PRINTF(3, 4);
 /* msg_set, then false: `return msg_fail(err, err_len, ...)` for a check
  * that refuses. */
-bool msg_fail(char *err, size_t err_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+bool msg_fail(char *err, size_t err_len, const char *fmt, ...) ATTR_PRINTF(3, 4);
 /* msg_set for a caller that has its own variable arguments. */
-void msg_vset(char *err, size_t err_len, const char *fmt, va_list ap)
-    __attribute__((format(printf, 3, 0)));
+void msg_vset(char *err, size_t err_len, const char *fmt, va_list ap) ATTR_PRINTF(3, 0);
 
 #endif

@@ -69,3 +69,31 @@ void strbuf_free(StrBuf *b)
     b->s = NULL;
     b->len = b->cap = 0;
 }
+
+size_t strbuf_join_into(char *buf, size_t len, int count, StrBufNameAt name_at, const void *ctx)
+{
+    size_t need = 0;
+    for (int i = 0; i < count; i++) {
+        const char *name = name_at(i, ctx);
+        const char *parts[2] = {i ? ", " : "", name ? name : ""};
+        for (int k = 0; k < 2; k++) {
+            size_t n = strlen(parts[k]);
+            if (need < len) {
+                size_t room = len - 1 - need;
+                memcpy(buf + need, parts[k], n < room ? n : room);
+            }
+            need += n;
+        }
+    }
+    if (len > 0)
+        buf[need < len ? need : len - 1] = '\0';
+    return need;
+}
+
+char *strbuf_join(int count, StrBufNameAt name_at, const void *ctx)
+{
+    size_t n = strbuf_join_into(NULL, 0, count, name_at, ctx);
+    char *s = xmem_alloc(n + 1);
+    strbuf_join_into(s, n + 1, count, name_at, ctx);
+    return s;
+}

@@ -10,6 +10,8 @@
 #ifndef SCALELAB_BASE_STRBUF_H
 #define SCALELAB_BASE_STRBUF_H
 
+#include "base/attr.h"
+
 #include <stddef.h>
 
 typedef struct {
@@ -20,9 +22,21 @@ typedef struct {
 void strbuf_add(StrBuf *b, const char *s);
 void strbuf_add_n(StrBuf *b, const char *s, size_t n);
 void strbuf_addc(StrBuf *b, char ch);
-void strbuf_addf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_addf(StrBuf *b, const char *fmt, ...) ATTR_PRINTF(2, 3);
 /* Returns the string (never NULL: "" when empty) and resets b. Caller frees. */
-char *strbuf_take(StrBuf *b);
+char *strbuf_take(StrBuf *b) ATTR_RETURNS_NONNULL;
 void strbuf_free(StrBuf *b);
+
+/* A list of names for a message, "unknown GPU 'x' (known: a100, h100, ...)":
+ * name_at(0, ctx) .. name_at(count - 1, ctx) joined by ", ". Every name is
+ * there, however many: nothing is cut. */
+typedef const char *(*StrBufNameAt)(int i, const void *ctx);
+/* The list, allocated (through xmem): caller frees. */
+char *strbuf_join(int count, StrBufNameAt name_at, const void *ctx) ATTR_RETURNS_NONNULL;
+/* The list into buf as snprintf writes: at most len bytes, terminated when
+ * len > 0. Returns the length of the whole list, so a caller sizes buf with
+ * a first call (buf NULL, len 0); for memory that is not ours to allocate
+ * with xmem, such as a Lua userdata. */
+size_t strbuf_join_into(char *buf, size_t len, int count, StrBufNameAt name_at, const void *ctx);
 
 #endif

@@ -7,8 +7,25 @@
  */
 #include "base/utf8.h"
 
+#include <langinfo.h>
+#include <locale.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+
+bool utf8_env_is_utf8(void)
+{
+    const char *now = setlocale(LC_CTYPE, NULL);
+    char *saved = now ? strdup(now) : NULL;
+    bool utf8 = false;
+    if (setlocale(LC_CTYPE, "")) {
+        const char *cs = nl_langinfo(CODESET);
+        utf8 = cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+    }
+    setlocale(LC_CTYPE, saved ? saved : "C");
+    free(saved);
+    return utf8;
+}
 
 size_t utf8_decode(const char *s, uint32_t *cp)
 {

@@ -6,11 +6,13 @@
  * zero-width characters = 0, everything else = 1). Invalid UTF-8 counts one
  * column per bad byte, so measuring never fails.
  *
- * Part of src/base, the bottom layer: pure C, no other dependency.
+ * Part of src/base, the bottom layer: pure C, no other dependency. The one
+ * thing here that asks the locale is utf8_env_is_utf8, for what to print.
  */
 #ifndef SCALELAB_BASE_UTF8_H
 #define SCALELAB_BASE_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,5 +24,12 @@ int utf8_cp_width(uint32_t cp);
 /* Display width of a NUL-terminated UTF-8 string (of its first n bytes). */
 int utf8_width(const char *s);
 int utf8_width_n(const char *s, size_t n);
+
+/* True when the user's locale (LC_ALL, else LC_CTYPE, else LANG, as
+ * setlocale reads them) has the UTF-8 character set: what decides between
+ * UTF-8 drawing and ASCII for the screen and for `render`. A locale that is
+ * not installed is the C locale: ASCII. The program's own locale is left as
+ * it was. */
+bool utf8_env_is_utf8(void);
 
 #endif

@@ -7,28 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xmem_check(void *p, size_t size)
+/* The policy itself: one line on stderr, then abort(). */
+ATTR_NORETURN static void xmem_fail(void)
 {
-    if (!p && size) {
-        fputs("scalelab: out of memory\n", stderr);
-        abort();
-    }
+    fputs("scalelab: out of memory\n", stderr);
+    abort();
+}
+
+static void *xmem_check(void *p)
+{
+    if (!p)
+        xmem_fail();
     return p;
 }
 
 void *xmem_alloc(size_t size)
 {
-    return xmem_check(malloc(size ? size : 1), size);
+    return xmem_check(malloc(size ? size : 1));
 }
 
 void *xmem_calloc(size_t count, size_t size)
 {
-    return xmem_check(calloc(count ? count : 1, size ? size : 1), count * size);
+    return xmem_check(calloc(count ? count : 1, size ? size : 1));
 }
 
 void *xmem_realloc(void *ptr, size_t size)
 {
-    return xmem_check(realloc(ptr, size ? size : 1), size);
+    return xmem_check(realloc(ptr, size ? size : 1));
 }
 
 char *xmem_strdup(const char *s)

@@ -8,11 +8,16 @@
 #ifndef SCALELAB_BASE_XMEM_H
 #define SCALELAB_BASE_XMEM_H
 
+#include "base/attr.h"
+
 #include <stddef.h>
 
-void *xmem_alloc(size_t size);
-void *xmem_calloc(size_t count, size_t size);
-void *xmem_realloc(void *ptr, size_t size);
-char *xmem_strdup(const char *s);
+/* Never NULL: each returns memory (size 0 gives a valid 1-byte block) or
+ * does not return. The caller frees with free(). */
+void *xmem_alloc(size_t size) ATTR_MALLOC ATTR_RETURNS_NONNULL;
+/* Zeroed; aborts also when count * size overflows. */
+void *xmem_calloc(size_t count, size_t size) ATTR_MALLOC ATTR_RETURNS_NONNULL;
+void *xmem_realloc(void *ptr, size_t size) ATTR_RETURNS_NONNULL;
+char *xmem_strdup(const char *s) ATTR_MALLOC ATTR_RETURNS_NONNULL;
 
 #endif

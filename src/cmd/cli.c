@@ -4,12 +4,19 @@
 #include "cmd/cli.h"
 
 #include "base/escape.h"
+#include "base/strbuf.h"
+#include "base/utf8.h"
+#include "base/xmem.h"
+#include "draw/text.h"
+#include "lesson/catalog.h"
 #include "ui/app.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The one table. Order is the order of --help. */
 static const CliCommand commands[] = {
@@ -73,8 +80,13 @@ const char *cli_current_command(void)
 
 static int cli_verror(int status, const char *fmt, va_list ap)
 {
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_list measure;
+    va_copy(measure, ap);
+    int n = vsnprintf(NULL, 0, fmt, measure);
+    va_end(measure);
+    size_t len = n > 0 ? (size_t)n : 0;
+    char *msg = xmem_alloc(len + 1);
+    vsnprintf(msg, len + 1, fmt, ap);
     const char *name = cli_current, *text = msg;
     /* "eval: ..." from code shared between commands: the prefix is ours. */
     const char *colon = strstr(msg, ": ");
@@ -89,10 +101,14 @@ static int cli_verror(int status, const char *fmt, va_list ap)
             }
     }
     /* The message may quote the command line, a file or a lesson: shown
-     * through the one escaping function, never raw. */
-    char shown[1024];
-    escape_text(text, strlen(text), shown, sizeof shown);
+     * through the one escaping function, never raw, and whole (an escape
+     * is at most 4 bytes per byte). */
+    size_t text_len = strlen(text), shown_len = 4 * text_len + 1;
+    char *shown = xmem_alloc(shown_len);
+    escape_text(text, text_len, shown, shown_len);
     fprintf(stderr, "scalelab%s%s: %s\n", name ? " " : "", name ? name : "", shown);
+    free(shown);
+    free(msg);
     return status;
 }
 
@@ -114,12 +130,23 @@ int cli_usage_error(const char *fmt, ...)
     return rc;
 }
 
-bool cli_wants_help(int argc, char **argv)
+/* True when one of argv[1..] before "--" is a or b. */
+static bool cli_has_option(int argc, char **argv, const char *a, const char *b)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        if (strcmp(argv[i], a) == 0 || strcmp(argv[i], b) == 0)
             return true;
     return false;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+    return cli_has_option(argc, argv, "--help", "-h");
+}
+
+bool cli_wants_version(int argc, char **argv)
+{
+    return cli_has_option(argc, argv, "--version", "-V");
 }
 
 int cli_finish(int status)
@@ -132,6 +159,36 @@ int cli_finish(int status)
         return CLI_FAIL;
     cli_error(CLI_FAIL, "write error: %s", err ? strerror(err) : "standard output failed");
     return CLI_FAIL;
+}
+
+const char *cli_guide_path(const char *name, char *buf, size_t n)
+{
+    char assets[4096], path[4200];
+    const char *in_tree = strcmp(name, "AUTHORING.md") == 0 ? "../lessons/" : "../";
+    if (catalog_assets_dir(assets, sizeof assets)) {
+        const char *where[] = {in_tree, "../../doc/scalelab/"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s%s", assets, where[i], name);
+            char *real = access(path, R_OK) == 0 ? realpath(path, NULL) : NULL;
+            bool fits = real && strlen(real) < n;
+            if (fits)
+                memcpy(buf, real, strlen(real) + 1);
+            free(real);
+            if (fits)
+                return buf;
+        }
+    }
+    snprintf(buf, n, "%s/%s", SCALELAB_DOCDIR, name);
+    return buf;
+}
+
+void cli_print_wrapped(FILE *out, const char *s, int width, const char *lead, int indent)
+{
+    StrBuf b = {0};
+    text_wrap_append(&b, s, width, utf8_width(lead), indent);
+    fputs(lead, out);
+    fputs(b.s ? b.s : "", out);
+    strbuf_free(&b);
 }
 
 void cli_usage(FILE *out)
@@ -243,5 +300,7 @@ int cli_run(int argc, char **argv)
         }
     if (dashdash == argc - 1)
         argc--;
+    if (cli_wants_version(argc - 1, argv + 1))
+        return cmd_version(1, argv + 1);
     return cmd->run(argc - 1, argv + 1);
 }

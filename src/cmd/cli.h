@@ -15,12 +15,13 @@
 #ifndef SCALELAB_CMD_CLI_H
 #define SCALELAB_CMD_CLI_H
 
+#include "base/attr.h"
 #include "ui/app.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#define SCALELAB_VERSION "0.1.0"
+#define SCALELAB_VERSION "3.0"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_NO_TERMINAL = APP_NO_TERMINAL };
 
@@ -48,16 +49,32 @@ const char *cli_current_command(void);
  * with a command's name and ": " ("eval: --gpus ...") has that name taken
  * as the command when none is running and dropped otherwise, so an error
  * raised by shared code is named by the command the user typed. */
-int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_error(int status, const char *fmt, ...) ATTR_PRINTF(2, 3);
 /* cli_error(CLI_USAGE, ...): bad usage. */
-int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_usage_error(const char *fmt, ...) ATTR_PRINTF(1, 2);
 /* True when argv[i] is "--help" or "-h" among the options (before "--"). */
 bool cli_wants_help(int argc, char **argv);
+/* The same for "--version" or "-V": every command answers it with the top
+ * level's version line (cli_run does, before the command runs). */
+bool cli_wants_version(int argc, char **argv);
 /* Ends the program's output: flushes stdout and returns status, or 1 after
  * one line "scalelab COMMAND: write error: REASON" when standard output
  * could not be written (a full disk, /dev/full). A reader that went away
  * (EPIPE, `| head -1`) ends the program quietly with status 1. */
 int cli_finish(int status);
+
+/* Where the guide NAME (README.md, AUTHORING.md, SECURITY.md, NEWS.md) is
+ * for this program: in the tree it was built in (beside the assets it
+ * reads, lessons/AUTHORING.md for the authoring guide), else in the
+ * installed doc folder beside its share folder (PREFIX/share/doc/scalelab),
+ * else in the doc folder it was built for (SCALELAB_DOCDIR). The one place
+ * that knows; returns buf (a path that may not exist in the last case). */
+const char *cli_guide_path(const char *name, char *buf, size_t n);
+
+/* Prints s wrapped to width columns (draw/text.h, text_wrap_append: the
+ * first line after lead, the others after indent spaces, "- " bullets
+ * hanging): the one way a command prints prose. */
+void cli_print_wrapped(FILE *out, const char *s, int width, const char *lead, int indent);
 
 /* Commands (src/cmd/cmd_*.c). */
 int cmd_help(int argc, char **argv);

@@ -11,8 +11,10 @@
  * with file_write's FILE_NEW, O_EXCL, so a race cannot overwrite either). Bad names and files
  * that cannot be written: one line on stderr, exit 2.
  *
- * The skeleton, assets/new-lesson.lua, has every page kind a first lesson
- * needs: text, diagram, scenario (goal with a target, hints, a debrief from
+ * The skeleton, assets/new-lesson.lua, names the authoring guide where this
+ * program finds it (cli_guide_path: the tree's lessons/AUTHORING.md, or the
+ * installed share/doc/scalelab/AUTHORING.md), and has every page kind a
+ * first lesson needs: text, diagram, scenario (goal with a target, hints, a debrief from
  * the final state, a reference solution that meets the goal, par), quiz,
  * predict and a closing summary text page, each commented with what to
  * change. tests/suites/new.sh checks that what it writes is the asset with
@@ -31,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define NEW_ID_MAX   48   /* longest lesson id we make */
 #define NEW_NAME_MAX 1024 /* longest NAME or path we accept */
@@ -47,37 +48,13 @@ static const char new_help[] =
 
 /* The skeleton is assets/new-lesson.lua (found like the presets: beside
  * the program, in the install's share folder, or SCALELAB_ASSETS). @ID@,
- * @TITLE@ and @GUIDE@ (the authoring guide, new_guide) are replaced;
+ * @TITLE@ and @GUIDE@ (the authoring guide, cli_guide_path) are replaced;
  * everything else is written as is. It is also
  * the complete example of lessons/AUTHORING.md, which the lesson tests load
  * as this command writes it: its scenario is TP 16 over two 8-GPU servers,
  * solved by TP 8 x PP 2. */
 #define NEW_SKELETON     "new-lesson.lua"
 #define NEW_SKELETON_MAX (256u << 10)
-
-/* The authoring guide an author of a skeleton from assets folder dir
- * reads: lessons/AUTHORING.md of the source tree the assets belong to,
- * else the installed copy, in the doc folder of the prefix the data folder
- * was configured with (PREFIX/share/doc/scalelab beside
- * PREFIX/share/scalelab). */
-static void new_guide(const char *dir, char *out, size_t n)
-{
-    char probe[4200], real[PATH_MAX];
-    snprintf(probe, sizeof probe, "%s/../lessons/AUTHORING.md", dir);
-    if (access(probe, R_OK) == 0 && realpath(probe, real)) {
-        snprintf(out, n, "%s", real);
-        return;
-    }
-#ifdef SCALELAB_DOCDIR
-    snprintf(out, n, "%s/AUTHORING.md", SCALELAB_DOCDIR);
-#else
-    const char *data = SCALELAB_DATADIR;
-    size_t len = strlen(data);
-    if (len > 9 && strcmp(data + len - 9, "/scalelab") == 0)
-        len -= 9;
-    snprintf(out, n, "%.*s/doc/scalelab/AUTHORING.md", (int)len, data);
-#endif
-}
 
 /* Reads the skeleton and names the guide; NULL with a one-line reason. */
 static char *new_skeleton_read(char *guide, size_t guide_len, char *err, size_t err_len)
@@ -87,7 +64,13 @@ static char *new_skeleton_read(char *guide, size_t guide_len, char *err, size_t 
         msg_set(err, err_len, "cannot find the assets folder (set SCALELAB_ASSETS)");
         return NULL;
     }
-    new_guide(dir, guide, guide_len);
+    /* where this program's guide is (cli.h, the one place that knows); it
+     * goes into a Lua comment, so a control byte in a folder's name must
+     * not end the comment */
+    cli_guide_path("AUTHORING.md", guide, guide_len);
+    for (char *g = guide; *g; g++)
+        if ((unsigned char)*g < 0x20 || *g == 0x7f)
+            *g = '?';
     snprintf(path, sizeof path, "%s/%s", dir, NEW_SKELETON);
     size_t len;
     FileProblem why;

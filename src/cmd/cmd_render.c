@@ -14,6 +14,7 @@
  */
 #include "base/file.h"
 #include "base/msg.h"
+#include "base/utf8.h"
 #include "base/xmem.h"
 #include "cmd/cli.h"
 #include "cmd/evalflags.h"
@@ -171,7 +172,7 @@ static int render_opts(const FlagArgs *a, RenderOpts *o)
         return cli_usage_error("render: unknown view '%s' (rack, fabric, bar, chart or "
                                "scenario)",
                                a->operand[0]);
-    o->ascii = a->set[FLAG_ASCII];
+    o->ascii = a->set[FLAG_ASCII] || !utf8_env_is_utf8(); /* as the screen decides */
     o->describe = a->set[FLAG_DESCRIBE];
     o->load = a->set[FLAG_LOAD];
     if (!render_numbers(a, o))

@@ -30,6 +30,7 @@
 #include "cmd/flags.h"
 #include "cmd/json.h"
 #include "cmd/progress_json.h"
+#include "draw/text.h"
 #include "learn/predict.h"
 #include "lesson/catalog.h"
 #include "store/progress.h"
@@ -596,34 +597,19 @@ static void put_cell(FILE *out, const char *s, int width)
         fputc(' ', out);
 }
 
-/* Writes text wrapped at REPORT_WIDTH, the first line after `first`
- * columns already used, the next ones indented by indent. */
+/* Writes text (escaped: it quotes the students' files) wrapped at
+ * REPORT_WIDTH, the first line after `first` columns already used, the
+ * next ones indented by indent (draw/text.h's text_wrap_append). */
 static void put_wrapped(FILE *out, const char *text, int first, int indent)
 {
-    char buf[4096];
-    escape_text(text, strlen(text), buf, sizeof buf);
-    int col = first;
-    bool line_start = true;
-    for (const char *s = buf; *s;) {
-        size_t wl = strcspn(s, " ");
-        int ww = utf8_width_n(s, wl);
-        if (!line_start && col + 1 + ww > REPORT_WIDTH) {
-            fprintf(out, "\n%*s", indent, "");
-            col = indent;
-            line_start = true;
-        }
-        if (!line_start) {
-            fputc(' ', out);
-            col++;
-        }
-        fwrite(s, 1, wl, out);
-        col += ww;
-        line_start = false;
-        s += wl;
-        while (*s == ' ')
-            s++;
-    }
-    fputc('\n', out);
+    size_t n = strlen(text), cap = 4 * n + 1; /* an escape is at most 4 bytes a byte */
+    char *shown = xmem_alloc(cap);
+    escape_text(text, n, shown, cap);
+    StrBuf b = {0};
+    text_wrap_append(&b, shown, REPORT_WIDTH, first, indent);
+    fputs(b.s ? b.s : "\n", out);
+    strbuf_free(&b);
+    free(shown);
 }
 
 static void report_text_head(FILE *out, const Report *r)

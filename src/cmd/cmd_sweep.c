@@ -276,33 +276,6 @@ static void print_chart(FILE *out, const Cluster *c, const Workload *w, const Sw
     print_series(out, &s, mark, title, "domain", ascii);
 }
 
-/* Prints text after lead, wrapped at spaces to 80 columns, continuation
- * lines indented like the text. */
-static void print_wrapped(FILE *out, const char *lead, const char *text)
-{
-    const int width = 80, indent = (int)strlen(lead);
-    fputs(lead, out);
-    int col = indent;
-    const char *p = text;
-    while (*p) {
-        const char *sp = strchr(p, ' ');
-        int len = sp ? (int)(sp - p) : (int)strlen(p);
-        if (col > indent && col + 1 + len > width) {
-            fprintf(out, "\n%*s", indent, "");
-            col = indent;
-        } else if (col > indent) {
-            fputc(' ', out);
-            col++;
-        }
-        fprintf(out, "%.*s", len, p);
-        col += len;
-        p += len;
-        while (*p == ' ')
-            p++;
-    }
-    fputc('\n', out);
-}
-
 static void print_table(FILE *out, const Cluster *c, const Workload *w, const SweepOptions *so,
                         const SweepResult *r, int top, bool chart, bool ascii, const char *explain,
                         const StepResult *best)
@@ -337,7 +310,7 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
     fprintf(out, "  settings: ZeRO %d, recompute %s, sequence parallelism %s, TP overlap %s\n",
             e->m.zero, recompute_word(e->recompute), e->sp_on ? "on" : "off",
             e->overlap_on ? "on" : "off");
-    print_wrapped(out, "  where: ", explain);
+    cli_print_wrapped(out, explain, 80, "  where: ", 9);
     if (e->place == SWEEP_PLACE_DP_INNER)
         fputs("  placement: data-parallel ranks share a domain, pipeline stages outermost "
               "(TP, EP, DP, PP)\n",
@@ -350,10 +323,10 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
                  "TP groups balanced over neighbouring domains, none split with fewer than %d "
                  "on a side (with ranks in order, as few as %d)",
                  part, balance_default_min_part(c->n_gpus, c->domain_gpus, e->m.tp));
-        print_wrapped(out, "  placement: ", why);
+        cli_print_wrapped(out, why, 80, "  placement: ", 13);
     } else
         fputs("  placement: the default, TP innermost, then EP, PP, DP\n", out);
-    print_wrapped(out, "  bottleneck: ", best->bottleneck);
+    cli_print_wrapped(out, best->bottleneck, 80, "  bottleneck: ", 14);
     /* the runner-up with another TP degree, to show what the choice is worth */
     for (int i = 1; i < r->n; i++) {
         const SweepEntry *x = &r->entries[i];

@@ -7,6 +7,7 @@
  */
 #include "cmd/evalflags.h"
 
+#include "base/strbuf.h"
 #include "cmd/cli.h"
 #include "model/hw.h"
 #include "model/kernel.h"
@@ -14,6 +15,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EVAL_MAX_PARAMS 1e18 /* a sanity cap on input, a million times GPT-3 */
@@ -99,13 +101,9 @@ static bool build_cluster(const char *cmd, const FlagArgs *a, Cluster *c)
     if (a->set[FLAG_GPU]) {
         const GpuSpec *g = hw_gpu_find(a->str[FLAG_GPU]);
         if (!g) {
-            char names[200] = "";
-            for (int i = 0; i < hw_gpu_count(); i++) {
-                size_t used = strlen(names);
-                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                         hw_gpu_at(i)->id);
-            }
+            char *names = strbuf_join(hw_gpu_count(), hw_gpu_id_at, NULL);
             cli_usage_error("%s: unknown GPU '%s' (known: %s)", cmd, a->str[FLAG_GPU], names);
+            free(names);
             return false;
         }
         if (strcmp(g->id, c->gpu.id) != 0)
@@ -183,13 +181,9 @@ static bool workload_start(const char *cmd, const FlagArgs *a, Workload *w)
     if (model || !shape) {
         const WorkloadPreset *p = workload_preset_find(model ? model : EVAL_DEFAULT_MODEL);
         if (!p) {
-            char names[200] = "";
-            for (int i = 0; i < workload_preset_count(); i++) {
-                size_t used = strlen(names);
-                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                         workload_preset_at(i)->id);
-            }
+            char *names = strbuf_join(workload_preset_count(), workload_preset_id_at, NULL);
             cli_usage_error("%s: unknown model '%s' (known: %s)", cmd, model, names);
+            free(names);
             return false;
         }
         *w = p->w;
@@ -317,29 +311,176 @@ static bool parse_words(const char *cmd, const char *flag, const char *text,
     return true;
 }
 
-/* --recompute none|selective|full, or the parts recomputed: core_attn
- * (= selective), norm, act, mlp, attn, comma-separated (Megatron-Core's
- * --recompute-modules). */
+/* MaxText's remat policies (maxtext layers/decoders.py get_remat_policy)
+ * as the parts they recompute: each lets JAX save the named GEMM outputs
+ * and recomputes the rest from the layer input; norms and the activation are
+ * never saved by name. JAX saves only what backward needs, so the MLP's
+ * output (mlpwo), named by some policies, is never kept: the next layer's
+ * input is. The *_offloaded ones send what they save to host. */
+typedef struct {
+    const char *name;
+    int mask;
+    bool host;
+} RematPolicy;
+
+#define RC_MAXTEXT (WL_RC_NORM | WL_RC_MLP_ACT) /* never named, so always redone */
+static const RematPolicy remat_policies[] = {
+    {"minimal", RC_MAXTEXT | WL_RC_CORE_ATTN, false},
+    {"minimal_with_context", RC_MAXTEXT, false},
+    {"minimal_flash", RC_MAXTEXT, false},
+    {"minimal_offloaded", RC_MAXTEXT | WL_RC_CORE_ATTN, true},
+    {"save_dot_with_context_except_mlp", RC_MAXTEXT | WL_RC_MLP_IN, false},
+    {"save_dot_except_mlpwi", RC_MAXTEXT | WL_RC_CORE_ATTN | WL_RC_MLP_IN, false},
+    {"save_dot_except_mlp", RC_MAXTEXT | WL_RC_CORE_ATTN | WL_RC_MLP_IN, false},
+    {"save_qkv_proj", RC_MAXTEXT | WL_RC_CORE_ATTN | WL_RC_OPROJ | WL_RC_MLP_IN, false},
+    {"qkv_proj_offloaded", RC_MAXTEXT | WL_RC_CORE_ATTN | WL_RC_OPROJ | WL_RC_MLP_IN, true},
+    {"save_out_proj", RC_MAXTEXT | WL_RC_Q | WL_RC_KV | WL_RC_CORE_ATTN | WL_RC_MLP_IN, false},
+};
+
+/* MaxText's custom policy, "custom:NAME=device|offload|remat,...": every
+ * tensor not named is recomputed but the layer input (device unless
+ * named). */
+static bool parse_remat_custom(const char *cmd, const char *text, Workload *w)
+{
+    static const char *const names[] = {"decoder_layer_input",
+                                        "query_proj",
+                                        "key_proj",
+                                        "value_proj",
+                                        "kv_proj",
+                                        "qkv_proj",
+                                        "context",
+                                        "out_proj",
+                                        "mlpwi",
+                                        "mlpwi_0",
+                                        "mlpwi_1",
+                                        "mlpwo"};
+    static const int tensor[] = {WL_T_INPUT,  WL_T_Q,           WL_T_KV,      WL_T_KV,
+                                 WL_T_KV,     WL_T_Q | WL_T_KV, WL_T_CONTEXT, WL_T_OUT,
+                                 WL_T_MLP_IN, WL_T_MLP_IN,      WL_T_MLP_IN,  0};
+    int saved = WL_T_INPUT, host = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *p = buf, *e; p && *p; p = e) {
+        e = strchr(p, ',');
+        if (e)
+            *e++ = '\0';
+        char *where = strchr(p, '=');
+        int k = -1, n = (int)(sizeof names / sizeof names[0]);
+        if (where)
+            *where++ = '\0';
+        for (int i = 0; i < n && k < 0; i++)
+            if (strcmp(p, names[i]) == 0)
+                k = i;
+        bool dev = where && strcmp(where, "device") == 0,
+             off = where && strcmp(where, "offload") == 0;
+        if (k < 0 || !(dev || off || (where && strcmp(where, "remat") == 0))) {
+            cli_usage_error("%s: --recompute custom: each item must be NAME=device|offload|remat "
+                            "with NAME one of MaxText's decoder_layer_input, query_proj, "
+                            "key_proj, value_proj, qkv_proj, context, out_proj, mlpwi, mlpwo "
+                            "(got '%s')",
+                            cmd, text);
+            return false;
+        }
+        saved = dev || off ? saved | tensor[k] : saved & ~tensor[k];
+        host = off ? host | tensor[k] : host & ~tensor[k];
+    }
+    if (!(saved & WL_T_INPUT)) {
+        cli_usage_error("%s: --recompute custom: decoder_layer_input cannot be recomputed", cmd);
+        return false;
+    }
+    const struct {
+        int t, part;
+    } drop[] = {{WL_T_Q, WL_RC_Q},
+                {WL_T_KV, WL_RC_KV},
+                {WL_T_CONTEXT, WL_RC_CORE_ATTN},
+                {WL_T_OUT, WL_RC_OPROJ},
+                {WL_T_MLP_IN, WL_RC_MLP_IN}};
+    int mask = RC_MAXTEXT;
+    for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
+        if (!(saved & drop[i].t))
+            mask |= drop[i].part;
+    w->recompute = WL_RECOMPUTE_SELECTIVE;
+    w->recompute_mods = mask;
+    w->act_host = host;
+    if (host)
+        w->offload |= WL_OFFLOAD_ACTIVATIONS;
+    return true;
+}
+
+/* --recompute none|selective|full, the parts recomputed: core_attn (=
+ * selective), norm, act, mlp, attn, op, q, kv, oproj, mlp_in,
+ * comma-separated (Megatron-Core's --recompute-modules and finer), one of
+ * MaxText's remat policies, or its custom policy (parse_remat_custom). */
 static bool parse_recompute(const char *cmd, const char *text, Workload *w)
 {
     static const char *const words[] = {"none", "selective", "full"};
     static const WlRecompute kinds[] = {WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE,
                                         WL_RECOMPUTE_FULL};
+    w->act_host = 0;
     for (int i = 0; i < 3; i++)
         if (strcmp(text, words[i]) == 0) {
             w->recompute = kinds[i];
             w->recompute_mods = 0;
             return true;
         }
-    static const char *const parts[] = {"core_attn", "norm", "act", "mlp", "attn", "op"};
-    static const int bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM, WL_RC_MLP_ACT,
-                               WL_RC_MLP,       WL_RC_ATTN, WL_RC_OP};
+    if (strncmp(text, "custom:", 7) == 0)
+        return parse_remat_custom(cmd, text + 7, w);
+    for (size_t i = 0; i < sizeof remat_policies / sizeof remat_policies[0]; i++)
+        if (strcmp(text, remat_policies[i].name) == 0) {
+            w->recompute = WL_RECOMPUTE_SELECTIVE;
+            w->recompute_mods = remat_policies[i].mask;
+            if (remat_policies[i].host)
+                w->offload |= WL_OFFLOAD_ACTIVATIONS;
+            return true;
+        }
+    static const char *const parts[] = {"core_attn", "norm", "act", "mlp",   "attn",
+                                        "op",        "q",    "kv",  "oproj", "mlp_in"};
+    static const int bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM,  WL_RC_MLP_ACT, WL_RC_MLP,
+                               WL_RC_ATTN,      WL_RC_OP,    WL_RC_Q,       WL_RC_KV,
+                               WL_RC_OPROJ,     WL_RC_MLP_IN};
     int mask;
-    if (!parse_words(cmd, "recompute", text, parts, bits, 6,
-                     "none, selective, full or parts from core_attn,norm,act,mlp,attn,op", &mask))
+    if (!parse_words(cmd, "recompute", text, parts, bits, 10,
+                     "none, selective, full, parts from core_attn,norm,act,mlp,attn,op,q,kv,"
+                     "oproj,mlp_in, a MaxText remat policy (minimal, save_qkv_proj, ...) or "
+                     "custom:NAME=device|offload|remat,...",
+                     &mask))
         return false;
     w->recompute = WL_RECOMPUTE_SELECTIVE;
     w->recompute_mods = mask;
+    return true;
+}
+
+/* --optimizer-state weights=fp32|bf16,grads=...,mu=...,nu=... (any of
+ * them): the dtypes of the training state, the rest the framework's. */
+static bool parse_opt_state(const char *cmd, const char *text, Workload *w)
+{
+    static const char *const names[] = {"weights", "grads", "mu", "nu", "moments"};
+    double *slot[] = {&w->master_bytes, &w->grad_bytes, &w->mu_bytes, &w->nu_bytes, NULL};
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *p = buf, *e; p && *p; p = e) {
+        e = strchr(p, ',');
+        if (e)
+            *e++ = '\0';
+        char *dt = strchr(p, '=');
+        int k = -1;
+        if (dt)
+            *dt++ = '\0';
+        for (int i = 0; i < 5 && k < 0; i++)
+            if (strcmp(p, names[i]) == 0)
+                k = i;
+        double b = !dt ? 0 : strcmp(dt, "fp32") == 0 ? 4.0 : strcmp(dt, "bf16") == 0 ? 2.0 : 0;
+        if (k < 0 || b == 0) {
+            cli_usage_error("%s: --optimizer-state must be items NAME=fp32|bf16 with NAME "
+                            "weights, grads, mu, nu or moments (got '%s')",
+                            cmd, text);
+            return false;
+        }
+        if (slot[k])
+            *slot[k] = b;
+        else
+            w->mu_bytes = w->nu_bytes = b;
+    }
     return true;
 }
 
@@ -367,8 +508,17 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
         return false;
     if (a->set[FLAG_RECOMPUTE_LAYERS])
         w->recompute_layers = flags_int(a, FLAG_RECOMPUTE_LAYERS);
+    int policy_offload = w->offload & WL_OFFLOAD_ACTIVATIONS; /* a remat policy's own */
     if (a->set[FLAG_OFFLOAD] && !parse_offload(cmd, a->str[FLAG_OFFLOAD], w))
         return false;
+    w->offload |= policy_offload;
+    if (a->set[FLAG_OPT_STATE] && !parse_opt_state(cmd, a->str[FLAG_OPT_STATE], w))
+        return false;
+    if (a->set[FLAG_LOSS_CHUNKS]) {
+        if (!need_positive(cmd, a, FLAG_LOSS_CHUNKS))
+            return false;
+        w->loss_chunks = flags_int(a, FLAG_LOSS_CHUNKS);
+    }
     if (a->set[FLAG_CAPACITY]) {
         w->capacity_factor = a->num[FLAG_CAPACITY];
         if (!(w->capacity_factor >= 1 && w->capacity_factor <= 64)) {
@@ -386,6 +536,13 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
     }
     if (a->set[FLAG_SWIGLU] && !on_off(cmd, a, FLAG_SWIGLU, &w->swiglu))
         return false;
+    if (a->set[FLAG_PP_SPLIT]) {
+        static const char *const words[] = {"even", "cost"};
+        int k = pick_word(cmd, a, FLAG_PP_SPLIT, words, 2, "even or cost");
+        if (k < 0)
+            return false;
+        w->pp_by_cost = k == 1 ? WL_ON : WL_OFF;
+    }
     if (a->set[FLAG_FRAMEWORK] &&
         !workload_framework_parse(a->str[FLAG_FRAMEWORK], &w->framework)) {
         cli_usage_error("%s: --framework must be auto, megatron, pytorch, pytorch-compile, jax or "
@@ -408,9 +565,10 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
     static const char *const sw_words[] = {"auto", "on", "off"};
     static const WlSwitch sw_values[] = {WL_AUTO, WL_ON, WL_OFF};
     const FlagId sw_flags[] = {FLAG_SEQ_PARALLEL, FLAG_TP_OVERLAP, FLAG_PP_OVERLAP,
-                               FLAG_DP_OVERLAP,   FLAG_EP_OVERLAP, FLAG_FUSED_LOSS};
-    WlSwitch *sw_slot[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap,
-                           &w->dp_overlap,   &w->ep_overlap, &w->fused_loss};
+                               FLAG_DP_OVERLAP,   FLAG_EP_OVERLAP, FLAG_FUSED_LOSS,
+                               FLAG_DROPOUT};
+    WlSwitch *sw_slot[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap, &w->dp_overlap,
+                           &w->ep_overlap,   &w->fused_loss, &w->dropout};
     for (size_t i = 0; i < sizeof sw_flags / sizeof sw_flags[0]; i++) {
         if (!a->set[sw_flags[i]])
             continue;

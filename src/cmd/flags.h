@@ -64,6 +64,10 @@ typedef enum {
     FLAG_CAPACITY,
     FLAG_RECOMPUTE_LAYERS,
     FLAG_OFFLOAD,
+    FLAG_OPT_STATE,
+    FLAG_LOSS_CHUNKS,
+    FLAG_DROPOUT,
+    FLAG_PP_SPLIT,
     /* hardware the run used */
     FLAG_HBM,
     FLAG_POWER,

@@ -4,9 +4,11 @@
 
 #include "base/msg.h"
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "base/xmem.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +33,21 @@ void json_string(FILE *out, const char *s)
             fputs("\\r", out);
             break;
         default:
-            if (*p < 0x20 || *p == 0x7f)
+            if (*p < 0x20 || *p == 0x7f) {
                 fprintf(out, "\\u%04x", *p);
-            else
+            } else if (*p < 0x80) {
                 fputc(*p, out);
+            } else {
+                /* UTF-8 as it is; a byte that is not part of a valid
+                 * character (JSON text must be UTF-8) as U+FFFD. */
+                uint32_t cp;
+                size_t n = utf8_decode((const char *)p, &cp);
+                if (n == 1)
+                    fputs("\\ufffd", out);
+                else
+                    fwrite(p, 1, n, out);
+                p += n - 1;
+            }
         }
     }
     fputc('"', out);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* json — the one JSON writer of the headless commands (eval, sweep, render):
  * strings escaped so any bytes give valid JSON (quotes, backslashes and
- * control characters, DEL included), numbers with ten significant digits and
- * null for NaN or infinity, which JSON cannot hold.
+ * control characters, DEL included; a byte that is not part of valid UTF-8
+ * becomes \ufffd, since JSON text is UTF-8), numbers with ten significant
+ * digits and null for NaN or infinity, which JSON cannot hold.
  *
  * And the one reader, for files people hand in (`scalelab report` reads the
  * `progress --json` files of a class): RFC 8259 values into a tree, with a

@@ -81,9 +81,11 @@ static void sheet_put(FILE *out, const char *lead, const char *text, bool markup
     canvas_free(c);
 }
 
-/* a then b in a string the caller frees. */
+/* a then b in a string the caller frees (NULL reads as ""). */
 static char *joined(const char *a, const char *b)
 {
+    a = a ? a : "";
+    b = b ? b : "";
     size_t n = strlen(a) + strlen(b) + 1;
     char *s = xmem_alloc(n);
     snprintf(s, n, "%s%s", a, b);

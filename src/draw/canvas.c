@@ -12,6 +12,7 @@
 #include "base/utf8.h"
 #include "base/xmem.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,21 +158,31 @@ static Cell *cell_at(Canvas *c, int x, int y)
     return (Cell *)canvas_cell(c, x, y);
 }
 
+static bool cell_in(const Canvas *c, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < c->w && y < c->h;
+}
+
+/* The cell at (x, y), which the caller has checked is on the canvas. */
+static Cell *cell_on(Canvas *c, int x, int y)
+{
+    assert(cell_in(c, x, y));
+    return &c->cells[(size_t)y * (size_t)c->w + (size_t)x];
+}
+
 /* Makes (x, y) safe to overwrite: a wide glyph it is part of is blanked. */
 static void cell_unshare(Canvas *c, int x, int y)
 {
-    Cell *t = cell_at(c, x, y);
-    if (!t)
+    if (!cell_in(c, x, y))
         return;
+    Cell *t = cell_on(c, x, y);
     if (t->width == 0) {
-        Cell *left = cell_at(c, x - 1, y);
-        if (left)
-            cell_blank(left);
+        if (cell_in(c, x - 1, y))
+            cell_blank(cell_on(c, x - 1, y));
         cell_blank(t);
     } else if (t->width == 2) {
-        Cell *right = cell_at(c, x + 1, y);
-        if (right)
-            cell_blank(right);
+        if (cell_in(c, x + 1, y))
+            cell_blank(cell_on(c, x + 1, y));
         cell_blank(t);
     }
 }
@@ -224,7 +235,7 @@ static void put_char(Canvas *c, int x, int y, const char *s, size_t n, int cw, S
     cell_unshare(c, x, y);
     if (cw == 2)
         cell_unshare(c, x + 1, y);
-    Cell *t = cell_at(c, x, y);
+    Cell *t = cell_on(c, x, y);
     if (n > 4)
         n = 4;
     memcpy(t->glyph, s, n);
@@ -480,10 +491,10 @@ void canvas_blit(Canvas *dst, int x, int y, const Canvas *src)
             cell_unshare(dst, dx, y + j);
             if (s->width == 2)
                 cell_unshare(dst, dx + 1, y + j);
-            Cell *t = cell_at(dst, dx, y + j);
+            Cell *t = cell_on(dst, dx, y + j);
             *t = *s;
             if (s->width == 2) {
-                Cell *r = cell_at(dst, dx + 1, y + j);
+                Cell *r = cell_on(dst, dx + 1, y + j);
                 *r = s[1];
                 if (dst->ascii)
                     cell_to_ascii(r);

@@ -88,6 +88,31 @@ int text_wrap_count(const char *s, int width)
     return n;
 }
 
+void text_wrap_append(StrBuf *b, const char *s, int width, int first_w, int indent)
+{
+    bool first = true;
+    const char *p = s;
+    do {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        int hang = len >= 2 && p[0] == '-' && p[1] == ' ' ? 2 : 0;
+        if (len == 0 && !first)
+            strbuf_addc(b, '\n');
+        for (size_t at = 0; at < len || (first && len == 0); first = false) {
+            int pre = first ? first_w : indent + (at ? hang : 0);
+            size_t next, n = text_wrap_line(p + at, width - pre > 1 ? width - pre : 1, &next);
+            if (!first)
+                strbuf_addf(b, "%*s", n ? pre : 0, "");
+            strbuf_add_n(b, p + at, n);
+            strbuf_addc(b, '\n');
+            if (next == 0)
+                break;
+            at += next;
+        }
+        p = nl ? nl + 1 : NULL;
+    } while (p && *p);
+}
+
 /* Draws bytes s[0..n) with per-byte styles (st may be NULL: style one). */
 static void draw_styled(Canvas *c, int x, int y, const char *s, size_t n, const unsigned char *st,
                         Style one)

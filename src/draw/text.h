@@ -14,6 +14,7 @@
 #ifndef SCALELAB_DRAW_TEXT_H
 #define SCALELAB_DRAW_TEXT_H
 
+#include "base/strbuf.h"
 #include "draw/canvas.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,6 +28,15 @@
 size_t text_wrap_line(const char *s, int width, size_t *next);
 /* Number of lines text_wrap_line makes of s (at least 1). */
 int text_wrap_count(const char *s, int width);
+
+/* Text to print rather than draw (a command's output, --describe): s
+ * appended to b in lines of at most width columns, each ending in '\n'.
+ * Each line of s is wrapped by text_wrap_line. The first line continues
+ * one that already holds `first` columns (a lead the caller printed);
+ * every other line starts with indent spaces, and a line of s that starts
+ * with "- " hangs its continuation lines two columns further, under its
+ * text. An empty line of s stays empty; a last '\n' adds none. */
+void text_wrap_append(StrBuf *b, const char *s, int width, int first, int indent);
 
 /* Draws plain text wrapped into the w x h box at (x, y). Returns the number
  * of lines the whole text needs (drawn or not). */

@@ -1094,7 +1094,9 @@ static int view_fabric_spines(Canvas *cv, int x0, int y_spine, const FabricRow *
     int sp_drawn = spines <= sp_fit ? spines : sp_fit < 1 ? 1 : sp_fit;
     int sp_total = sp_drawn * sp_pitch - 2;
     int sx0 = x0 + (row->total_w - sp_total) / 2 > x0 ? x0 + (row->total_w - sp_total) / 2 : x0;
-    int bus_l = leaf_mid[0], bus_r = leaf_mid[n_leaf - 1], y_bus = y_spine + 3;
+    /* a row without leaves (a site past the last domain) has no bus to span */
+    int bus_l = n_leaf > 0 ? leaf_mid[0] : sx0 + sp_w / 2;
+    int bus_r = n_leaf > 0 ? leaf_mid[n_leaf - 1] : bus_l, y_bus = y_spine + 3;
     char buf[32];
     for (int k = 0; k < sp_drawn; k++) {
         int sx = sx0 + k * sp_pitch, mx = sx + sp_w / 2;
@@ -1131,8 +1133,9 @@ static int view_fabric_site(Canvas *cv, int x0, int y0, int w, const ViewInput *
     view_fabric_domains(cv, x0, y_dom, w, in, site, &row);
     int leaf_mid[FABRIC_MAX_LEAF_BOXES];
     int n_leaf = view_fabric_leaves(cv, x0, y_leaf, y_dom, &row, in, leaf_mid);
-    int mid =
-        no_spine ? leaf_mid[0] : view_fabric_spines(cv, x0, y0, &row, in, site, leaf_mid, n_leaf);
+    int mid = !no_spine    ? view_fabric_spines(cv, x0, y0, &row, in, site, leaf_mid, n_leaf)
+              : n_leaf > 0 ? leaf_mid[0]
+                           : x0 + w / 2;
     if (spine_mid_x)
         *spine_mid_x = mid;
     return y_dom + row.s.box_h;
@@ -1215,17 +1218,6 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
 
 /* --- descriptions ------------------------------------------------------- */
 
-static void desc_wrap(StrBuf *b, const char *s, int width)
-{
-    size_t off = 0, len = strlen(s);
-    do {
-        size_t next, line = text_wrap_line(s + off, width, &next);
-        strbuf_add_n(b, s + off, line);
-        strbuf_addc(b, '\n');
-        off += next;
-    } while (off < len);
-}
-
 static void desc_row(StrBuf *b, const char *k, const char *v)
 {
     strbuf_addf(b, "  %-22s %s\n", k, v);
@@ -1258,7 +1250,7 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
                  cluster_leaf_count(c), cluster_spine_count(c), c->oversub,
                  c->sites > 1 ? ", spread over several sites" : "");
     }
-    desc_wrap(&b, s, width);
+    text_wrap_append(&b, s, width, 0, 0);
     view_up_figure(c, a, fig, sizeof fig);
     units_format_bits_bytes(c->out_bytes_per_s, v, sizeof v);
     view_ratio(view_drop(c), r, sizeof r);
@@ -1267,26 +1259,26 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
              "%s less.",
              view_domain_noun(c, false), hw_noun(&c->gpu, HW_NOUN_MANY), fig, hw_noun(&c->gpu, 0),
              v, c->out_link, r);
-    desc_wrap(&b, s, width);
+    text_wrap_append(&b, s, width, 0, 0);
     if (c->sites > 1) {
         snprintf(s, sizeof s, "The %d sites are joined by a scale-across link of %s each way.",
                  c->sites, view_bw(c->across_bytes_per_s, a, t1, sizeof t1));
-        desc_wrap(&b, s, width);
+        text_wrap_append(&b, s, width, 0, 0);
     }
     if (in->mapping) {
         view_group_sentence(in, s, sizeof s);
-        desc_wrap(&b, s, width);
+        text_wrap_append(&b, s, width, 0, 0);
     }
     if (in->result) {
         view_load_sentence(in, s, sizeof s);
         strcat(s, ".");
-        desc_wrap(&b, s, width);
+        text_wrap_append(&b, s, width, 0, 0);
     }
     if (in->cursor_gpu >= 0 && in->cursor_gpu < cluster_machine_gpus(c)) {
         snprintf(s, sizeof s, "The cursor is on %s %d in %s %d, under leaf %d.",
                  hw_noun(&c->gpu, 0), in->cursor_gpu, view_domain_noun(c, false),
                  cluster_domain_of(c, in->cursor_gpu) + 1, cluster_leaf_of(c, in->cursor_gpu) + 1);
-        desc_wrap(&b, s, width);
+        text_wrap_append(&b, s, width, 0, 0);
     }
     snprintf(v, sizeof v, "Per %s, each way", hw_noun(&c->gpu, 0));
     strbuf_addf(&b, "\nTier          %-20sReach\n", v);

@@ -995,8 +995,8 @@ bool practice_grade_tier(const Practice *p, PracticeTier t, char *msg, size_t ms
     /* Why the choice is wrong, as the question to ask of the group. */
     static const char *const hint[PRACTICE_TIER_COUNT] = {
         "Are all its members in one domain? Read off each one's domain",
-        "Do its members in other domains share one leaf (or, on rails, their positions in one "
-        "unit)?",
+        ("Do its members in other domains share one leaf (or, on rails, their positions in one "
+         "unit)?"),
         "Do its members reach more than one leaf, or mix rail positions?",
         "Are its members in more than one site?",
     };

@@ -602,7 +602,7 @@ bool scenario_set_system(Scenario *s, const char *system_id, char *err, size_t e
     if (!cluster_from_system(&c, system_id, s->cur.c.n_gpus, err, err_len))
         return false;
     if (strcmp(c.system_id, s->cur.c.system_id) == 0) {
-        msg_set(err, err_len, "the cluster is already a %s", c.name);
+        msg_set(err, err_len, "the job already runs on %s", c.name);
         return false;
     }
     c.sites = s->cur.c.sites;

@@ -318,7 +318,14 @@ static int goal_of(Search *S, int cl)
     uint64_t h = base_key(cl, scenario_workload(ws)->micro_batch, scenario_mapping(ws));
     h = fnv(h, scenario_result(ws), sizeof(StepResult));
     const ServeResult *sr = scenario_serve(ws);
-    h = nonzero(sr ? fnv(h, sr, sizeof *sr) : h);
+    if (sr)
+        h = fnv(h, sr, sizeof *sr);
+    const Placement *p = scenario_placement(ws);
+    for (int r = 0; S->lim->goal_reads_placement && r < placement_size(p); r++) {
+        int g = placement_gpu_of(p, r);
+        h = fnv(h, &g, sizeof g);
+    }
+    h = nonzero(h);
     long j = table_slot(&S->memo, h);
     if (S->memo.keys[j] == h)
         return S->memo.vals[j];
@@ -581,7 +588,7 @@ static void expand(Search *S, long node)
 
 SolveLimits solve_limits_default(const Scenario *s)
 {
-    SolveLimits l = {scenario_allowed(s) & ~SCN_ALLOW_SEARCH, 12, 200000};
+    SolveLimits l = {scenario_allowed(s) & ~SCN_ALLOW_SEARCH, 12, 200000, false};
     return l;
 }
 

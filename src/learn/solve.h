@@ -43,6 +43,10 @@ typedef struct {
     unsigned allow;  /* moves the search may make, within the scenario's own allow */
     int max_presses; /* sequences of at most this many presses */
     long max_states; /* distinct states kept at most */
+    /* The goal reads where each rank sits, not only the step result (a
+     * lesson's goal sees the result table alone, so the goal is run once
+     * per distinct result; a C goal that reads the placement sets this). */
+    bool goal_reads_placement;
 } SolveLimits;
 
 /* The defaults: the scenario's moves, 12 presses, 200,000 states. */

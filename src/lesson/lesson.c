@@ -17,6 +17,7 @@
 #include "base/escape.h"
 #include "base/msg.h"
 #include "base/names.h"
+#include "base/strbuf.h"
 #include "base/xmem.h"
 #include "learn/quiz.h"
 #include "lesson/host.h"
@@ -856,10 +857,10 @@ static void field_unknown(void *ctx, const char *what, const char *key, const ch
                     sandbox_name(l->sb), line, what, key, near);
         return;
     }
-    char list[400];
-    lesson_api_known_list(known, list, sizeof list);
+    char *list = strbuf_join(lesson_api_known_count(known), lesson_api_known_at, known);
     problem_add(&l->problems, "%s:%d: %s: unknown field '%s' (known: %s)", sandbox_name(l->sb),
                 line, what, key, list);
+    free(list);
 }
 
 /* Whether msg holds word as a whole word ('word', goal.word, word). */

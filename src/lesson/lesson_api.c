@@ -15,6 +15,7 @@
 
 #include "base/msg.h"
 #include "base/names.h"
+#include "base/strbuf.h"
 #include "learn/scenario.h"
 #include "lesson/sandbox.h"
 #include "model/hw.h"
@@ -121,6 +122,29 @@ static const char *opt_str_field(lua_State *L, int idx, const char *k, char *buf
 
 /* ---- fields a reader does not know --------------------------------------- */
 
+/* The "known: a, b, c" list of an unknown name (base/strbuf.h), whole, in
+ * a userdata the Lua error that follows leaves to the collector. */
+static const char *joined(lua_State *L, int count, StrBufNameAt name_at, const void *ctx)
+{
+    size_t n = strbuf_join_into(NULL, 0, count, name_at, ctx);
+    char *s = lua_newuserdatauv(L, n + 1, 0);
+    strbuf_join_into(s, n + 1, count, name_at, ctx);
+    return s;
+}
+
+const char *lesson_api_known_at(int i, const void *ctx)
+{
+    return ((const char *const *)ctx)[i];
+}
+
+int lesson_api_known_count(const char *const *known)
+{
+    int n = 0;
+    while (known[n])
+        n++;
+    return n;
+}
+
 static const char FIELD_SINK_KEY[] = "scalelab.field_sink";
 
 void lesson_api_set_field_sink(lua_State *L, const LessonFieldSink *sink)
@@ -138,15 +162,6 @@ static const LessonFieldSink *field_sink(lua_State *L)
     const LessonFieldSink *sink = lua_touserdata(L, -1);
     lua_pop(L, 1);
     return sink;
-}
-
-void lesson_api_known_list(const char *const *known, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    for (int i = 0; known[i]; i++) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, n - used, "%s%s", i ? ", " : "", known[i]);
-    }
 }
 
 /* Rejects fields the reader does not know, so a typo never passes
@@ -176,8 +191,7 @@ void lesson_api_check_known(lua_State *L, int idx, const char *what, const char 
         }
         if (near)
             sandbox_error(L, "%s: unknown field '%s': did you mean '%s'?", what, key, near);
-        char list[400];
-        lesson_api_known_list(known, list, sizeof list);
+        const char *list = joined(L, lesson_api_known_count(known), lesson_api_known_at, known);
         sandbox_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
     }
 }
@@ -265,28 +279,10 @@ static void push_workload(lua_State *L, const Workload *w, const char *name, con
     set_num(L, "model_flops", workload_model_flops(w));
 }
 
-_Noreturn static void unknown_id(lua_State *L, const char *kind, const char *id, int count,
-                                 const char *(*id_at)(int))
+static int unknown_id(lua_State *L, const char *kind, const char *id, int count,
+                      StrBufNameAt id_at)
 {
-    char names[400] = "";
-    for (int i = 0; i < count; i++) {
-        size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", id_at(i));
-    }
-    sandbox_error(L, "unknown %s '%s' (known: %s)", kind, id, names);
-}
-
-static const char *gpu_id_at(int i)
-{
-    return hw_gpu_at(i)->id;
-}
-static const char *system_id_at(int i)
-{
-    return hw_system_at(i)->id;
-}
-static const char *model_id_at(int i)
-{
-    return workload_preset_at(i)->id;
+    return luaL_error(L, "unknown %s '%s' (known: %s)", kind, id, joined(L, count, id_at, NULL));
 }
 
 static int api_gpu(lua_State *L)
@@ -294,7 +290,7 @@ static int api_gpu(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const GpuSpec *g = hw_gpu_find(id);
     if (!g)
-        unknown_id(L, "GPU", id, hw_gpu_count(), gpu_id_at);
+        return unknown_id(L, "GPU", id, hw_gpu_count(), hw_gpu_id_at);
     push_gpu(L, g);
     return 1;
 }
@@ -304,7 +300,7 @@ static int api_system(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const SystemSpec *s = hw_system_find(id);
     if (!s)
-        unknown_id(L, "system", id, hw_system_count(), system_id_at);
+        return unknown_id(L, "system", id, hw_system_count(), hw_system_id_at);
     push_system(L, s);
     return 1;
 }
@@ -314,16 +310,16 @@ static int api_model(lua_State *L)
     const char *id = luaL_checkstring(L, 1);
     const WorkloadPreset *p = workload_preset_find(id);
     if (!p)
-        unknown_id(L, "model", id, workload_preset_count(), model_id_at);
+        return unknown_id(L, "model", id, workload_preset_count(), workload_preset_id_at);
     push_workload(L, &p->w, p->name, p->source);
     return 1;
 }
 
-static int push_id_list(lua_State *L, int count, const char *(*id_at)(int))
+static int push_id_list(lua_State *L, int count, StrBufNameAt id_at)
 {
     lua_createtable(L, count, 0);
     for (int i = 0; i < count; i++) {
-        lua_pushstring(L, id_at(i));
+        lua_pushstring(L, id_at(i, NULL));
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -331,15 +327,15 @@ static int push_id_list(lua_State *L, int count, const char *(*id_at)(int))
 
 static int api_gpus(lua_State *L)
 {
-    return push_id_list(L, hw_gpu_count(), gpu_id_at);
+    return push_id_list(L, hw_gpu_count(), hw_gpu_id_at);
 }
 static int api_systems(lua_State *L)
 {
-    return push_id_list(L, hw_system_count(), system_id_at);
+    return push_id_list(L, hw_system_count(), hw_system_id_at);
 }
 static int api_models(lua_State *L)
 {
-    return push_id_list(L, workload_preset_count(), model_id_at);
+    return push_id_list(L, workload_preset_count(), workload_preset_id_at);
 }
 
 /* ---- readers ------------------------------------------------------------ */
@@ -530,7 +526,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
                       what);
     p = workload_preset_find(id);
     if (!p)
-        unknown_id(L, "model", id, workload_preset_count(), model_id_at);
+        unknown_id(L, "model", id, workload_preset_count(), workload_preset_id_at);
     Workload w = p->w;
     const int big = 1 << 30;
     w.global_batch = opt_int_field(L, idx, what, "batch", w.global_batch, 1, big);
@@ -643,8 +639,8 @@ static int strict_index(lua_State *L)
         }
     }
     keys[n] = NULL;
-    char list[400], near[80] = "";
-    lesson_api_known_list(keys, list, sizeof list);
+    char near[80] = "";
+    const char *list = joined(L, n, lesson_api_known_at, keys);
     const char *best = names_nearest(k, keys);
     if (best)
         snprintf(near, sizeof near, ": did you mean '%s'?", best);

@@ -65,8 +65,9 @@ typedef struct {
 } LessonNoteSink;
 void lesson_api_set_note_sink(lua_State *L, const LessonNoteSink *sink);
 
-/* known as "a, b, c" into buf. */
-void lesson_api_known_list(const char *const *known, char *buf, size_t n);
+/* For strbuf_join over a NULL-ended list of names: entry i, and the count. */
+const char *lesson_api_known_at(int i, const void *ctx);
+int lesson_api_known_count(const char *const *known);
 
 /* Clusters, workloads and mappings of pages, sent from the lesson host to
  * scalelab (wire.h): the cluster as its preset and the fields a lesson may

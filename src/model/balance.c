@@ -18,6 +18,7 @@
 
 #include "base/xmem.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@ static int owed_state(const Balance *b, int a, int c)
 /* One domain's moves from every state reached before it. */
 static void expand_domain(Balance *b, int i, int p)
 {
+    assert(p >= 1); /* parts are whole GPUs: the packed moves hold no negative part */
     const int t = b->t, S = b->states, cap = domain_cap(b, i);
     const int32_t *before = i > 0 ? b->move + (size_t)(i - 1) * S : NULL;
     int32_t *row = b->move + (size_t)i * S;

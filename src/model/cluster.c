@@ -17,12 +17,14 @@
  */
 #include "model/cluster.h"
 #include "base/msg.h"
+#include "base/strbuf.h"
 
 #include "model/units.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void copy_str(char *dst, size_t len, const char *src)
@@ -50,14 +52,10 @@ bool cluster_from_system(Cluster *c, const char *system_id, int n_gpus, char *er
     }
     const SystemSpec *s = hw_system_find(system_id);
     if (!s) {
-        char names[512] = "";
-        for (int i = 0; i < hw_system_count(); i++) {
-            size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                     hw_system_at(i)->id);
-        }
+        char *names = strbuf_join(hw_system_count(), hw_system_id_at, NULL);
         msg_set(err, err_len, "unknown system '%s' (known: %s)", system_id ? system_id : "",
                 names);
+        free(names);
         return false;
     }
     const GpuSpec *g = hw_gpu_find(s->gpu_id);
@@ -503,8 +501,10 @@ int cluster_leaf_count(const Cluster *c)
 
 int cluster_spine_count(const Cluster *c)
 {
+    if (!c)
+        return 0;
     int leaves = cluster_leaf_count(c);
-    int sites = c && c->sites > 1 ? c->sites : 1;
+    int sites = c->sites > 1 ? c->sites : 1;
     if (leaves <= 1 && sites == 1)
         return 0;
     double oversub = c->oversub >= 1 ? c->oversub : 1;

@@ -489,7 +489,7 @@ static const SystemSpec systems[] = {
         .domain_gpus = 8,     /* 8 GPUs on NVLink + NVSwitch (DeepSeek-V3 §3.1) [P] */
         .default_gpus = 2048, /* DeepSeek-V3's cluster: 2,048 H800 (§3.1) [P] */
         .up_kind = HW_UP_SWITCHED,
-        .up_link = "NVLink 4 (export, 400 GB/s)",
+        .up_link = "NVLink 4, export-limited",
         .up_bytes_per_s = 400e9 / 2, /* 400 GB/s bidir spec [S]; DeepSeek measured ~160 GB/s
                                       * usable (§3.2.2) [P] */
         .up_lat_s = NVLINK_STEP_LAT_S,
@@ -766,6 +766,13 @@ const GpuSpec *hw_gpu_at(int i)
     return i >= 0 && i < COUNT_OF(gpus) ? &gpus[i] : NULL;
 }
 
+const char *hw_gpu_id_at(int i, const void *ctx)
+{
+    (void)ctx;
+    const GpuSpec *g = hw_gpu_at(i);
+    return g ? g->id : "";
+}
+
 const GpuSpec *hw_gpu_find(const char *id)
 {
     if (!id)
@@ -798,6 +805,13 @@ int hw_system_count(void)
 const SystemSpec *hw_system_at(int i)
 {
     return i >= 0 && i < COUNT_OF(systems) ? &systems[i] : NULL;
+}
+
+const char *hw_system_id_at(int i, const void *ctx)
+{
+    (void)ctx;
+    const SystemSpec *s = hw_system_at(i);
+    return s ? s->id : "";
 }
 
 const SystemSpec *hw_system_find(const char *id)

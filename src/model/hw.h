@@ -76,6 +76,9 @@ typedef struct {
 int hw_gpu_count(void);
 const GpuSpec *hw_gpu_at(int i);
 const GpuSpec *hw_gpu_find(const char *id); /* NULL when unknown */
+/* hw_gpu_at(i)->id in the shape strbuf_join takes (ctx unused), for the
+ * "known: ..." list of an unknown id; hw_system_id_at likewise. */
+const char *hw_gpu_id_at(int i, const void *ctx);
 
 /* Forms of an accelerator's noun, combined with |. */
 enum { HW_NOUN_MANY = 1, HW_NOUN_CAP = 2 };
@@ -89,5 +92,6 @@ const char *hw_noun(const GpuSpec *g, int form);
 int hw_system_count(void);
 const SystemSpec *hw_system_at(int i);
 const SystemSpec *hw_system_find(const char *id); /* NULL when unknown */
+const char *hw_system_id_at(int i, const void *ctx);
 
 #endif

@@ -76,7 +76,7 @@ static void gemm3_bf16(Gemms *g, double M, double N, double K, double *f, double
 /* Activation bytes per token of one layer, by what recompute can drop. */
 typedef struct {
     double input, norm, resid, drop; /* replicated over TP (or split with SP) */
-    double qkv, core, fc1, act;      /* split over TP */
+    double q, kv, core, fc1, act;    /* split over TP */
 } ActBytes;
 
 /* The query/key/value projections; fills the QKV part and slot 0. */
@@ -93,11 +93,14 @@ static void attn_proj(const Step *S, Gemms *g, LayerCost *lc, double *bwd)
         } else {
             gemm3(g, T, q / t, h, 1, &f1, &b1), f += f1, b += b1;
         }
+        double fq = f;
         gemm3(g, T, w->kv_lora + 64.0, h, 1, &f1, &b1), f += f1, b += b1;
         gemm3(g, T, w->heads * (dqk - 64 + dv) / t, w->kv_lora, 1, &f1, &b1), f += f1, b += b1;
-    } else {
+        lc->q_share = f > 0 ? fq / f : 0;
+    } else { /* one fused GEMM: the queries' share by width */
         double kvh = w->kv_heads / t > 1 ? w->kv_heads / t : 1;
         gemm3(g, T, q / t + kvh * (dqk + dv), h, 1, &f, &b);
+        lc->q_share = (q / t) / (q / t + kvh * (dqk + dv));
     }
     lc->part_fwd_s[LP_QKV] = f;
     lc->tp_gemm_s[0][0] = f, lc->tp_gemm_s[1][0] = b;
@@ -148,7 +151,8 @@ static void mlp(const Step *S, Gemms *g, bool moe, LayerCost *lc, double *bwd)
         gemm3(g, T, h, F / t, 1, &f2, &b2);
         lc->tp_gemm_s[0][2] = f1, lc->tp_gemm_s[1][2] = b1;
         lc->tp_gemm_s[0][3] = f2, lc->tp_gemm_s[1][3] = b2;
-        lc->part_fwd_s[LP_MLP] = f1 + f2;
+        lc->part_fwd_s[LP_MLP] = f1;
+        lc->part_fwd_s[LP_MLP_OUT] = f2;
         *bwd += b1 + b2;
         return;
     }
@@ -160,20 +164,23 @@ static void mlp(const Step *S, Gemms *g, bool moe, LayerCost *lc, double *bwd)
     int groups = local >= 1 ? (int)local : 1;
     gemm3(g, Te, gf * w->ffn / etp, h, groups, &f1, &b1);
     gemm3(g, Te, h, w->ffn / etp, groups, &f2, &b2);
-    f += f1 + f2, b += b1 + b2;
+    double fo = f2;
+    f += f1, b += b1 + b2;
     lc->tp_gemm_s[0][2] = f1, lc->tp_gemm_s[1][2] = b1;
     lc->tp_gemm_s[0][3] = f2, lc->tp_gemm_s[1][3] = b2;
     if (w->shared_experts > 0) {
         double Fs = (double)w->ffn * w->shared_experts;
         gemm3(g, T, gf * Fs / t, h, 1, &f1, &b1);
         gemm3(g, T, h, Fs / t, 1, &f2, &b2);
-        f += f1 + f2, b += b1 + b2;
+        f += f1, fo += f2, b += b1 + b2;
     }
     lc->part_fwd_s[LP_MLP] = f;
+    lc->part_fwd_s[LP_MLP_OUT] = fo;
     *bwd += b;
 }
 
-/* Activation bytes per token by part (see the header). */
+/* Activation bytes per token by part (see the header); the dropout masks
+ * only with dropout (Workload.dropout). */
 static ActBytes layer_act(const Step *S, bool moe)
 {
     const Workload *w = S->w;
@@ -185,10 +192,13 @@ static ActBytes layer_act(const Step *S, bool moe)
     a.input = 2.0 * h / rep;
     a.norm = 2.0 * (2.0 * h * in) / rep;
     a.resid = 2.0 * h / rep;
-    a.drop = w->swiglu ? 0 : 2.0 * h / rep;
-    a.qkv = 2.0 * (q / t + kvh * (dqk + dv));
-    if (w->kv_lora > 0)
-        a.qkv += 2.0 * (w->q_lora + w->kv_lora) * in; /* the latents, inputs of the up GEMMs */
+    a.drop = S->dropout ? 2.0 * h / rep : 0;
+    a.q = 2.0 * q / t;
+    a.kv = 2.0 * kvh * (dqk + dv);
+    if (w->kv_lora > 0) { /* the latents, inputs of the up GEMMs */
+        a.q += 2.0 * w->q_lora * in;
+        a.kv += 2.0 * w->kv_lora * in;
+    }
     a.core = 2.0 * v / t * in;
     if (!w->flash_attention)
         a.core += 5.0 * w->heads * S->s / t; /* scores, softmax, dropout mask */
@@ -235,33 +245,95 @@ static EagerBytes eager_bytes(const Step *S, bool moe)
     return x;
 }
 
-/* What the recompute mask keeps of a. */
-static double kept_bytes(const ActBytes *a, int mask, bool full)
+/* What the recompute mask keeps of a, on the device and (offloading
+ * activations) in host memory: a kept tensor named in host (WL_T_*, every
+ * one when host is -1) goes there. Full recompute keeps the layer input;
+ * torchtitan's per-op policy the input, attention and every other matmul's
+ * output; otherwise every tensor but the dropped parts' (the whole
+ * attention or MLP module drops its norm's output too). */
+typedef struct {
+    double dev, host;
+    int host_mask;
+} Kept;
+
+static void keep(Kept *k, double bytes, int tensor)
 {
+    if (k->host_mask == -1 || (tensor && (k->host_mask & tensor)))
+        k->host += bytes;
+    else
+        k->dev += bytes;
+}
+
+static Kept kept_bytes(const ActBytes *a, int mask, bool full, int host_mask)
+{
+    Kept k = {0, 0, host_mask};
+    keep(&k, a->input, WL_T_INPUT);
     if (full)
-        return a->input;
+        return k;
     bool attn = mask & WL_RC_ATTN, mlpw = mask & WL_RC_MLP;
-    if ((mask & WL_RC_OP) && !attn && !mlpw) /* the input, attention, every other matmul */
-        return a->input + a->core + 0.5 * (a->qkv + a->fc1 + a->resid);
-    double k = a->input + a->resid + a->drop;
-    if (!(mask & WL_RC_NORM) && !attn)
-        k += 0.5 * a->norm;
-    if (!(mask & WL_RC_NORM) && !mlpw)
-        k += 0.5 * a->norm;
-    if (!attn)
-        k += a->qkv;
+    if ((mask & WL_RC_OP) && !attn && !mlpw) { /* the input, attention, every other matmul */
+        keep(&k, a->core, WL_T_CONTEXT);
+        keep(&k, 0.5 * (a->q + a->kv + a->fc1 + a->resid), 0);
+        return k;
+    }
+    keep(&k, a->drop, 0);
+    if (!(mask & WL_RC_OPROJ))
+        keep(&k, a->resid, WL_T_OUT);
+    if (!(mask & WL_RC_NORM))
+        keep(&k, (attn ? 0 : 0.5 * a->norm) + (mlpw ? 0 : 0.5 * a->norm), 0);
+    if (!attn && !(mask & WL_RC_Q))
+        keep(&k, a->q, WL_T_Q);
+    if (!attn && !(mask & WL_RC_KV))
+        keep(&k, a->kv, WL_T_KV);
     if (!attn && !(mask & WL_RC_CORE_ATTN))
-        k += a->core;
-    if (!mlpw)
-        k += a->fc1;
+        keep(&k, a->core, WL_T_CONTEXT);
+    if (!mlpw && !(mask & WL_RC_MLP_IN))
+        keep(&k, a->fc1, WL_T_MLP_IN);
     if (!mlpw && !(mask & WL_RC_MLP_ACT))
-        k += a->act;
+        keep(&k, a->act, 0);
     return k;
 }
 
 static double act_total(const ActBytes *a)
 {
-    return a->input + a->norm + a->resid + a->drop + a->qkv + a->core + a->fc1 + a->act;
+    return a->input + a->norm + a->resid + a->drop + a->q + a->kv + a->core + a->fc1 + a->act;
+}
+
+/* The forward time recompute adds to backward, from what the mask drops
+ * (see kept_bytes): each dropped tensor's part runs again (a dropped query
+ * or key/value projection its share of the fused GEMM); a module that
+ * reruns whole (S->rerun) also redoes its last GEMM, whose output backward
+ * does not need (the output projection of attention, the MLP's second
+ * GEMM), which XLA prunes. Full recompute is the whole forward, or under
+ * XLA all but the MLP's second GEMM. */
+static double recompute_s(const Step *S, const LayerCost *lc)
+{
+    const double *p = lc->part_fwd_s;
+    int m = S->rc_mask;
+    if (S->full)
+        return lc->fwd_s - (S->rerun ? 0 : p[LP_MLP_OUT]);
+    bool attn = m & WL_RC_ATTN, mlpw = m & WL_RC_MLP;
+    if ((m & WL_RC_OP) && !attn && !mlpw) /* see kept_bytes */
+        return p[LP_NORM] + p[LP_ACT] +
+               0.5 * (p[LP_QKV] + p[LP_OPROJ] + p[LP_MLP] + p[LP_MLP_OUT]);
+    double rc = 0;
+    if (attn || (m & WL_RC_Q))
+        rc += lc->q_share * p[LP_QKV];
+    if (attn || (m & WL_RC_KV))
+        rc += (1 - lc->q_share) * p[LP_QKV];
+    if (attn || (m & WL_RC_CORE_ATTN))
+        rc += p[LP_CORE];
+    if ((attn && S->rerun) || (m & WL_RC_OPROJ))
+        rc += p[LP_OPROJ];
+    if (mlpw || (m & WL_RC_MLP_IN))
+        rc += p[LP_MLP];
+    if (mlpw || (m & WL_RC_MLP_ACT))
+        rc += p[LP_ACT];
+    if (mlpw && S->rerun)
+        rc += p[LP_MLP_OUT];
+    if (m & WL_RC_NORM)
+        rc += p[LP_NORM];
+    return rc;
 }
 
 /* One layer of a kind. */
@@ -278,8 +350,8 @@ static void layer_cost(const Step *S, const KernelCtx *k, bool moe, LayerCost *l
     lc->tp_gemm_s[0][1] = f, lc->tp_gemm_s[1][1] = b;
     bwd += b;
     mlp(S, &g, moe, lc, &bwd);
-    lc->gemm_s = lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_OPROJ] + lc->part_fwd_s[LP_MLP] + bwd -
-                 (lc->attn_s - lc->part_fwd_s[LP_CORE]);
+    lc->gemm_s = lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_OPROJ] + lc->part_fwd_s[LP_MLP] +
+                 lc->part_fwd_s[LP_MLP_OUT] + bwd - (lc->attn_s - lc->part_fwd_s[LP_CORE]);
     lc->flops += g.flops;
     /* element-wise: a third forward, two thirds backward; the activation's
      * share and the rest (norms, residuals) apart for recompute */
@@ -294,48 +366,37 @@ static void layer_cost(const Step *S, const KernelCtx *k, bool moe, LayerCost *l
     double cast = kernel_stream_s(k, g.cast_bytes) / 3.0; /* a third in forward */
     lc->part_fwd_s[LP_ACT] = e_act;
     lc->part_fwd_s[LP_NORM] = e_all - e_act + cast;
-    lc->part_fwd_s[LP_MLP] += permute;
+    lc->part_fwd_s[LP_MLP] += 0.5 * permute;
+    lc->part_fwd_s[LP_MLP_OUT] += 0.5 * permute;
     lc->stream_s = 3.0 * (e_all + cast) + 2.0 * permute;
     lc->fwd_s = 0;
     for (int i = 0; i < LP_COUNT; i++)
         lc->fwd_s += lc->part_fwd_s[i];
     lc->bwd_s = bwd + 2.0 * (e_all + cast) + permute;
-    int m = S->rc_mask;
-    double rc = 0;
-    if (S->full)
-        rc = lc->fwd_s;
-    else {
-        if (m & WL_RC_ATTN)
-            rc += lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_CORE] + lc->part_fwd_s[LP_OPROJ];
-        else if (m & WL_RC_CORE_ATTN)
-            rc += lc->part_fwd_s[LP_CORE];
-        if (m & WL_RC_MLP)
-            rc += lc->part_fwd_s[LP_MLP] + lc->part_fwd_s[LP_ACT];
-        else if (m & WL_RC_MLP_ACT)
-            rc += lc->part_fwd_s[LP_ACT];
-        if (m & WL_RC_NORM)
-            rc += lc->part_fwd_s[LP_NORM];
-        if ((m & WL_RC_OP) && !(m & (WL_RC_ATTN | WL_RC_MLP))) /* see kept_bytes */
-            rc =
-                lc->part_fwd_s[LP_NORM] + lc->part_fwd_s[LP_ACT] +
-                0.5 * (lc->part_fwd_s[LP_QKV] + lc->part_fwd_s[LP_OPROJ] + lc->part_fwd_s[LP_MLP]);
-    }
-    lc->recompute_s = rc;
+    lc->recompute_s = recompute_s(S, lc);
 }
 
 void layer_memory(Step *S)
 {
     double T = S->b * S->s_loc;
     S->stored_dense = S->full_dense = S->stored_moe = S->full_moe = 0;
+    S->host_dense = S->host_moe = 0;
+    int host = !(S->w->offload & WL_OFFLOAD_ACTIVATIONS) ? 0
+               : S->w->act_host                          ? S->w->act_host
+                                                         : -1;
     if (S->dense_in_stage > 0 || !S->moe) {
         ActBytes a = layer_act(S, false);
+        Kept k = kept_bytes(&a, S->rc_mask, S->full, host);
         S->full_dense = T * act_total(&a);
-        S->stored_dense = T * kept_bytes(&a, S->rc_mask, S->full);
+        S->stored_dense = T * (k.dev + k.host);
+        S->host_dense = T * k.host;
     }
     if (S->moe) {
         ActBytes a = layer_act(S, true);
+        Kept k = kept_bytes(&a, S->rc_mask, S->full, host);
         S->full_moe = T * act_total(&a);
-        S->stored_moe = T * kept_bytes(&a, S->rc_mask, S->full);
+        S->stored_moe = T * (k.dev + k.host);
+        S->host_moe = T * k.host;
     }
 }
 

@@ -113,6 +113,8 @@ Placement *placement_dup(const Placement *p)
     if (!p)
         return NULL;
     Placement *q = placement_alloc(p->n, p->slots);
+    if (!q)
+        return NULL;
     q->moved = p->moved;
     memcpy(q->gpu_of, p->gpu_of, (size_t)p->n * sizeof *q->gpu_of);
     memcpy(q->rank_on, p->rank_on, (size_t)p->slots * sizeof *q->rank_on);

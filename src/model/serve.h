@@ -38,7 +38,7 @@
  * or scheduling time. Engines land above them (TensorRT-LLM's published
  * H100 FP8 table: Llama 2 70B, TP 4, batch 64, 128 in and 2048 out,
  * 2,616 tokens/s over 4 GPUs, about 24.5 ms a step where this floor gives
- * 8.4 ms: docs/source/performance.md, v0.6.1); test_serve keeps the model
+ * 8.4 ms: NVIDIA/TensorRT-LLM (`docs/source/performance.md`, v0.6.1); test_serve keeps the model
  * below that and within 4x of it.
  *
  * Memory per GPU: its weights plus its KV cache (batch x context).

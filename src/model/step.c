@@ -85,12 +85,40 @@ StepParams step_params_default(void)
     return p;
 }
 
+/* Frameworks that keep a BF16 copy of the weights beside an FP32 master
+ * (Megatron's mixed precision, DeepSpeed's ZeRO); FSDP2 and JAX make their
+ * BF16 copies per layer as they run and keep only the parameters. */
+static bool keeps_copy(WlFramework f)
+{
+    return f == WL_FW_MEGATRON || f == WL_FW_AUTO || f == WL_FW_DEEPSPEED;
+}
+
+/* The parameters' and moments' bytes: the workload's, or FP32. */
+static double dtype_or_fp32(const Workload *w, double bytes)
+{
+    return w && bytes > 0 ? bytes : 4.0;
+}
+
+StepStateBytes step_state_bytes_per_param_w(WlFramework f, const Workload *w)
+{
+    double master = dtype_or_fp32(w, w ? w->master_bytes : 0);
+    double mu = dtype_or_fp32(w, w ? w->mu_bytes : 0), nu = dtype_or_fp32(w, w ? w->nu_bytes : 0);
+    /* gradients: Megatron's FP32 main_grad, DeepSpeed's FP16 of 2021, the
+     * parameters' own dtype in FSDP2 and JAX */
+    double grads = f == WL_FW_DEEPSPEED ? 2.0 : keeps_copy(f) ? 4.0 : master;
+    if (w && w->grad_bytes > 0)
+        grads = w->grad_bytes;
+    StepStateBytes b = {master, grads, mu + nu};
+    if (keeps_copy(f)) { /* the BF16 weights; the master, when FP32, beside the moments */
+        b.weights = 2.0;
+        b.optimizer += master > 2.0 ? master : 0;
+    }
+    return b;
+}
+
 StepStateBytes step_state_bytes_per_param_of(WlFramework f)
 {
-    StepStateBytes meg = {2.0, 4.0, 12.0}; /* BF16 weights, FP32 gradients, FP32 master + Adam */
-    StepStateBytes fp32 = {4.0, 4.0, 8.0}; /* FP32 weights (the master), gradients, moments */
-    StepStateBytes ds = {2.0, 2.0, 12.0};  /* FP16 weights and gradients, FP32 master + Adam */
-    return f == WL_FW_DEEPSPEED ? ds : f == WL_FW_MEGATRON || f == WL_FW_AUTO ? meg : fp32;
+    return step_state_bytes_per_param_w(f, NULL);
 }
 
 StepStateBytes step_state_bytes_per_param(void)
@@ -105,7 +133,13 @@ StepStateBytes step_state_bytes(double params, int zero, double shard)
 
 StepStateBytes step_state_bytes_of(WlFramework f, double params, int zero, double shard)
 {
-    StepStateBytes b = step_state_bytes_per_param_of(f);
+    return step_state_bytes_w(f, NULL, params, zero, shard);
+}
+
+StepStateBytes step_state_bytes_w(WlFramework f, const Workload *w, double params, int zero,
+                                  double shard)
+{
+    StepStateBytes b = step_state_bytes_per_param_w(f, w);
     double n = shard >= 1 ? shard : 1;
     b.weights *= params / (zero >= 3 ? n : 1);
     b.grads *= params / (zero >= 2 ? n : 1);
@@ -310,6 +344,28 @@ static bool on_or(WlSwitch sw, bool dflt)
     return sw == WL_AUTO ? dflt : sw == WL_ON;
 }
 
+/* nanotron's cut by cost (models/base.py): blocks in order, each with its
+ * cost (a layer 4 a d h + 3 F h, the output layer V h, the rest 0), go to
+ * the current stage, which closes once the running sum passes (r+1)/p of
+ * the total. The last stage then holds the layers past (p-1)/p of it; the
+ * others share the rest. */
+static void stages_by_cost(Step *S)
+{
+    const Workload *w = S->w;
+    double d = workload_q_dim(w) / w->heads, F = w->dense_ffn > 0 ? w->dense_ffn : w->ffn;
+    double layer = 4.0 * w->heads * d * w->hidden + (w->swiglu ? 3.0 : 2.0) * F * w->hidden;
+    double out = (double)w->vocab * w->hidden, total = w->layers * layer + out;
+    double cut = total * (S->pp - 1) / S->pp; /* the last threshold before the last stage */
+    int last = w->layers - (int)floor(cut / layer);
+    if (last < 1)
+        last = 1;
+    if (last > w->layers - (S->pp - 1))
+        last = w->layers - (int)(S->pp - 1);
+    S->Ls = last;
+    S->L_other = (w->layers - last + (int)S->pp - 2) / ((int)S->pp - 1);
+    S->Lc = S->Ls;
+}
+
 /* Sizes, settings and parameter counts shared by the terms. */
 static void step_setup(Step *S, StepResult *r)
 {
@@ -321,6 +377,8 @@ static void step_setup(Step *S, StepResult *r)
     S->mb = (double)w->global_batch / (S->d * S->b);
     S->Ls = (w->layers + m->pp - 1) / m->pp;
     S->Lc = (w->layers + m->pp * m->interleave - 1) / (m->pp * m->interleave);
+    if (m->pp > 1 && m->interleave == 1 && w->pp_by_cost == WL_ON)
+        stages_by_cost(S);
     S->act_b = workload_act_bytes(w);
     S->full = w->recompute == WL_RECOMPUTE_FULL;
     S->selective = w->recompute == WL_RECOMPUTE_SELECTIVE;
@@ -332,6 +390,9 @@ static void step_setup(Step *S, StepResult *r)
     WlFramework fw = S->f->framework;
     S->gather_b = S->fp8 && fw != WL_FW_DEEPSPEED && fw != WL_FW_JAX ? 1.0 : S->act_b;
     S->rc_mask = workload_recompute_mask(w);
+    S->xla = S->f->framework == WL_FW_JAX;
+    S->rerun = !S->xla;
+    S->dropout = on_or(w->dropout, !w->swiglu && !S->xla);
     S->rc_layers = S->rc_mask == 0                                          ? 0
                    : w->recompute_layers > 0 && w->recompute_layers < S->Ls ? w->recompute_layers
                                                                             : S->Ls;
@@ -365,14 +426,17 @@ static void step_setup(Step *S, StepResult *r)
     S->n_expert = S->Ls * expert_layer / ((double)mapping_etp(m) * S->e);
     /* the last stage's logits: 4 bytes each with a fused loss (Megatron's
      * vocab-parallel cross entropy in FP32, flash-attn's in-place Triton
-     * loss, XLA's); PyTorch's own cross entropy (autocast runs it in FP32)
-     * holds the BF16 logits, their FP32 copy and its log-softmax at its peak
-     * (2 + 4 + 4), torch.compile the BF16 logits and an FP32 log-softmax
-     * (2 + 4) [D from the ops, U] */
+     * loss); 2 under XLA, whose BF16 logits (MaxText's dtype, its
+     * logits_dot_in_fp32 off) take their gradient in the same buffer;
+     * PyTorch's own cross entropy (autocast runs it in FP32) holds the BF16
+     * logits, their FP32 copy and its log-softmax at its peak (2 + 4 + 4),
+     * torch.compile the BF16 logits and an FP32 log-softmax (2 + 4) [D from
+     * the ops, U] */
     KernelStack ks = S->f->kern.stack;
     bool fused_loss = on_or(w->fused_loss, ks == KERNEL_FUSED || ks == KERNEL_XLA);
-    double logit_b = fused_loss ? 4.0 : ks == KERNEL_COMPILED ? 6.0 : 10.0;
+    double logit_b = fused_loss ? (S->xla ? 2.0 : 4.0) : ks == KERNEL_COMPILED ? 6.0 : 10.0;
     S->logits = S->b * S->s_loc * S->V / S->t * logit_b;
+    S->logits_held = S->logits / (w->loss_chunks > 1 ? w->loss_chunks : 1);
 }
 
 /* compute = the stage's layers (layer.c) + the output layer and loss, one
@@ -386,6 +450,11 @@ static void step_compute(Step *S, StepResult *r)
     r->mb_stream_s = nd * S->dense.stream_s + nm * S->moe_cost.stream_s;
     r->mb_recompute_s = frac * (nd * S->dense.recompute_s + nm * S->moe_cost.recompute_s);
     r->mb_gemm_s += S->logits_s;
+    /* cut by cost, a stage without the output layer may pace the pipeline */
+    if (S->L_other > 0) {
+        double other = S->L_other * (r->mb_compute_s - S->logits_s) / S->Ls;
+        r->mb_compute_s = fmax(r->mb_compute_s, other);
+    }
     r->clock = S->f->kern.clock;
     r->params.compute_efficiency = S->f->P.compute_efficiency;
 }
@@ -773,32 +842,40 @@ static void step_dp(Step *S, StepResult *r, const GroupSpan *edp_given)
     }
 }
 
-/* optimizer: Adam reads and writes ~30 bytes per locally updated parameter
- * (fp32 master, m, v, the gradient and the BF16 copy) at the achievable HBM
- * rate. Offloaded (ZeRO-Offload; Megatron --optimizer-cpu-offload): the
- * gradients go down (4 bytes) and the new BF16 weights up (2) over the host
- * link, and the CPU runs Adam over host memory at the link's rate again
- * (the host DRAM each GPU's share of a socket can stream, about a PCIe link's
- * worth [U]). */
+/* optimizer: Adam reads the parameters it updates, their gradients and
+ * both moments and writes the parameters and moments back, plus the BF16
+ * copy where the framework keeps one: 30 bytes per locally updated
+ * parameter under Megatron (fp32 master, m, v, the gradient and the BF16
+ * copy), 28 under FSDP2 and JAX, at the achievable HBM rate. Offloaded
+ * (ZeRO-Offload; Megatron --optimizer-cpu-offload): the gradients go down
+ * (4 bytes) and the new BF16 weights up (2) over the host link, and the CPU
+ * runs Adam over host memory at the link's rate again (the host DRAM each
+ * GPU's share of a socket can stream, about a PCIe link's worth [U]). */
 static void step_optimizer(const Step *S, StepResult *r)
 {
     int shard = mapping_shard(S->m), edp = mapping_edp(S->m);
     WlFramework fw = S->f->framework;
-    StepStateBytes d = step_state_bytes_of(fw, S->n_dense, S->m->zero, shard);
-    StepStateBytes e = step_state_bytes_of(fw, S->n_expert, S->m->zero, edp);
+    StepStateBytes d = step_state_bytes_w(fw, S->w, S->n_dense, S->m->zero, shard);
+    StepStateBytes e = step_state_bytes_w(fw, S->w, S->n_expert, S->m->zero, edp);
+    StepStateBytes per = step_state_bytes_per_param_w(fw, S->w);
     /* parameters this GPU updates */
-    double opt = (d.optimizer + e.optimizer) / step_state_bytes_per_param_of(fw).optimizer;
+    double opt = (d.optimizer + e.optimizer) / per.optimizer;
+    double master = dtype_or_fp32(S->w, S->w->master_bytes);
+    double moments = dtype_or_fp32(S->w, S->w->mu_bytes) + dtype_or_fp32(S->w, S->w->nu_bytes);
+    bool copy = keeps_copy(fw) && master > per.weights; /* an FP32 master and a BF16 copy */
+    double traffic =
+        2.0 * (copy ? master : per.weights) + per.grads + 2.0 * moments + (copy ? per.weights : 0);
     r->mem_weights = d.weights + e.weights;
     r->mem_grads = d.grads + e.grads;
     r->mem_optimizer = d.optimizer + e.optimizer;
     if (S->w->offload & WL_OFFLOAD_OPTIMIZER) {
         double host = S->c->host_bytes_per_s > 0 ? S->c->host_bytes_per_s : 32e9;
-        r->optimizer_s = (6.0 * opt + 30.0 * opt) / host;
+        r->optimizer_s = (6.0 * opt + traffic * opt) / host;
         r->mem_host_bytes += r->mem_optimizer;
         r->mem_optimizer = 0;
         return;
     }
-    r->optimizer_s = kernel_stream_s(&S->f->kern, 30.0 * opt);
+    r->optimizer_s = kernel_stream_s(&S->f->kern, traffic * opt);
 }
 
 /* Offload of weights and activations to host memory over the host link,
@@ -820,6 +897,18 @@ static void step_offload(const Step *S, StepResult *r, double act_bytes)
         bytes += (2.0 * S->act_b + 4.0) * n / (S->m->zero >= 3 ? mapping_shard(S->m) : 1);
     double t = bytes / host, c = r->mb_compute_s;
     r->offload_s = S->mb * (t > c ? t - c : 0);
+}
+
+/* The largest weight matrix of a layer on this GPU: a projection, an MLP
+ * matrix, or one of the local experts' stacked matrices. */
+static double largest_matrix(const Step *S)
+{
+    const Workload *w = S->w;
+    double F = w->dense_ffn > 0 && S->moe ? w->dense_ffn : w->ffn, q = workload_q_dim(w);
+    double big = S->h * fmax(q, F) / S->t;
+    if (S->moe)
+        big = fmax(big, S->h * (double)w->ffn * w->experts / (S->e * mapping_etp(S->m)));
+    return big * S->f->pscale;
 }
 
 /* Memory per GPU as the framework allocates it: the static state by the one
@@ -844,13 +933,14 @@ static void step_offload(const Step *S, StepResult *r, double act_bytes)
  * 10% under PyTorch's FSDP, whose per-layer gathers allocate and free as
  * they go (torchtitan's published peaks are its allocator's reserved
  * bytes), none under XLA, which plans its buffers [U]. */
-static void step_memory(const Step *S, StepResult *r)
+static void step_memory(Step *S, StepResult *r)
 {
     const Mapping *m = S->m;
     const Workload *w = S->w;
     const int rem = w->layers % m->pp;
-    const double L_first = w->layers / m->pp;
-    const double L_last = (rem == 0 || m->pp - rem >= 2) ? w->layers / m->pp : S->Ls;
+    const double L_first = S->L_other > 0 ? S->L_other : w->layers / m->pp;
+    const double L_last =
+        S->L_other > 0 || !(rem == 0 || m->pp - rem >= 2) ? S->Ls : w->layers / m->pp;
     double in_flight = fmin(S->mb, S->pp);
     double interleave = m->interleave > 1 ? 1 + (S->pp - 1) / (S->pp * S->v) : 1;
     /* per layer of the stage: recomputing layers keep what their policy
@@ -860,16 +950,20 @@ static void step_memory(const Step *S, StepResult *r)
     double keep_d = rc * S->stored_dense + (1 - rc) * S->full_dense;
     double keep_m = rc * S->stored_moe + (1 - rc) * S->full_moe;
     double per_layer = (1 - moe_share) * keep_d + moe_share * keep_m;
+    /* of which offloaded: the host share of what the policy keeps */
+    double host_d = S->stored_dense > 0 ? S->host_dense / S->stored_dense : 0;
+    double host_m = S->stored_moe > 0 ? S->host_moe / S->stored_moe : 0;
+    double host = (1 - moe_share) * keep_d * host_d + moe_share * keep_m * host_m;
     r->mem_act_mb = per_layer * S->Ls; /* one micro-batch through the stage */
+    S->host_act_mb = host * S->Ls;
     double working = S->full ? fmax(S->full_dense, S->full_moe) : 0;
-    double first = per_layer * L_first * in_flight * interleave + working;
-    double last = per_layer * L_last + S->logits + working;
-    r->mem_logits = S->logits;
-    if (w->offload & WL_OFFLOAD_ACTIVATIONS) { /* two layers' worth stay on the GPU */
-        r->mem_host_bytes += fmax(first, last) - 2.0 * per_layer;
-        first = fmin(first, 2.0 * per_layer * in_flight + working);
-        last = fmin(last, 2.0 * per_layer + S->logits + working);
-    }
+    double n_first = L_first * in_flight * interleave;
+    /* offloaded tensors: two layers' worth stay on the device */
+    double first = (per_layer - host) * n_first + fmin(n_first, 2.0 * in_flight) * host + working;
+    double last =
+        (per_layer - host) * L_last + fmin(L_last, 2.0) * host + S->logits_held + working;
+    r->mem_logits = S->logits_held;
+    r->mem_host_bytes += host * fmax(0, fmax(n_first, L_last) - 2.0);
     r->mem_activations = fmax(first, last);
     double n_local = S->n_dense + S->n_expert;
     if (w->offload & WL_OFFLOAD_WEIGHTS) { /* two layers' weights stay on the GPU */
@@ -885,11 +979,22 @@ static void step_memory(const Step *S, StepResult *r)
      * them; torchao casts an FP8 copy per GEMM and frees it */
     r->mem_fp8_copies = 0;
     /* ZeRO-3: two layers gathered (the running one and the prefetched one),
-     * parameters and their gradients; under a pipeline the whole stage's
-     * parameters and FP32 gradients, unsharded (fsdp_keeps_stage) */
-    double gathered = fsdp_keeps_stage(S) ? (S->act_b + 4.0) * n_local
-                      : m->zero >= 3      ? 2.0 * 2.0 * S->act_b * n_local / S->Ls
-                                          : 0;
+     * parameters and their gradients (FSDP's unit is the layer); under a
+     * pipeline the whole stage's parameters and FP32 gradients, unsharded
+     * (fsdp_keeps_stage). XLA gathers each weight and reduce-scatters each
+     * gradient on its own, its scheduler one weight ahead: one layer's
+     * weights and its largest matrix again [D from XLA's latency-hiding
+     * scheduler, U]. DeepSpeed's ZeRO-3 of 2021 fetches one tensor at a
+     * time and waits for it: the largest tensor and its gradient. */
+    double layer = n_local / S->Ls, gathered = 0;
+    if (fsdp_keeps_stage(S))
+        gathered = (S->act_b + 4.0) * n_local;
+    else if (m->zero >= 3 && zero3_per_tensor(S))
+        gathered = 2.0 * S->act_b * fmin(layer, largest_matrix(S));
+    else if (m->zero >= 3 && S->xla)
+        gathered = S->act_b * (layer + fmin(layer, largest_matrix(S)));
+    else if (m->zero >= 3)
+        gathered = 4.0 * S->act_b * layer;
     double ub = r->tp_overlap ? 3.0 * S->b * S->s_loc * S->h * S->act_b : 0;
     /* XLA chips (TPU, Trainium) keep no CUDA context and plan every buffer
      * ahead of the step: a small runtime reserve and no fragmentation [U] */
@@ -1049,7 +1154,7 @@ static void step_run(const StepPrep *f, const Workload *w, const Mapping *m, con
     r->comm_slowdown_s = S.mb * S.comm_slow_s;
     step_bubble(&S, r);
     step_dp(&S, r, edp_given);
-    step_offload(&S, r, r->mem_act_mb);
+    step_offload(&S, r, S.host_act_mb);
     step_rates(&S, r);
 }
 

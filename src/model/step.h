@@ -86,6 +86,14 @@ StepStateBytes step_state_bytes_per_param_of(WlFramework f);
  * 3: + weights), Megatron's rule; _of: the framework's. */
 StepStateBytes step_state_bytes(double params, int zero, double shard);
 StepStateBytes step_state_bytes_of(WlFramework f, double params, int zero, double shard);
+/* The same with a workload's own dtypes (Workload.master_bytes, grad_bytes,
+ * mu_bytes, nu_bytes; w NULL = the framework's): a framework that keeps a
+ * BF16 copy of the weights (Megatron, DeepSpeed) holds 2 bytes of weights
+ * and counts an FP32 master with the moments; the others hold the
+ * parameters themselves as the weights. */
+StepStateBytes step_state_bytes_per_param_w(WlFramework f, const Workload *w);
+StepStateBytes step_state_bytes_w(WlFramework f, const Workload *w, double params, int zero,
+                                  double shard);
 
 typedef struct {
     double step_s;

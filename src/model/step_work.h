@@ -15,8 +15,9 @@ typedef enum {
     LP_QKV,  /* the query/key/value projections (MLA: its five GEMMs but O) */
     LP_CORE, /* attention itself (FlashAttention, or scores and softmax) */
     LP_OPROJ,
-    LP_ACT, /* the MLP activation (element-wise) */
-    LP_MLP, /* the MLP's GEMMs; MoE: router, permutation, experts, shared experts */
+    LP_ACT,     /* the MLP activation (element-wise) */
+    LP_MLP,     /* the MLP's first GEMMs; MoE: router, permutation, experts', shared experts' */
+    LP_MLP_OUT, /* the MLP's second GEMM; MoE: the experts' and shared experts', un-permutation */
     LP_COUNT
 } LayerPart;
 
@@ -30,6 +31,7 @@ typedef struct {
     double gemm_s, attn_s, stream_s; /* fwd + bwd totals by kernel kind */
     double flops;                    /* FLOPs done, fwd + bwd */
     double recompute_s;              /* forward time of the parts recomputed */
+    double q_share;                  /* the query projections' share of LP_QKV */
 } LayerCost;
 
 typedef struct {
@@ -42,6 +44,7 @@ typedef struct {
     StepParams P;      /* f's, with dp_overlap 0 when the workload turns it off */
     double t, pp, d, e, v, b, s, h, L, V, s_loc, mb;
     int Ls, Lc;
+    int L_other; /* layers of the other stages' largest, when cut by cost (else 0) */
     double act_b;
     double gather_b; /* bytes per parameter the ZeRO/FSDP weight all-gather moves */
     bool full, selective, moe, sp, fp8;
@@ -52,10 +55,17 @@ typedef struct {
     double dense_in_stage; /* dense layers of the last stage */
     LayerCost dense, moe_cost;
     /* activations one layer keeps per micro-batch: under the recompute
-     * policy (stored) and with none (full), dense and MoE */
-    double stored_dense, full_dense, stored_moe, full_moe;
-    double logits_s;          /* the output layer and loss, fwd + bwd */
-    double logits;            /* bytes of the last stage's logits, per micro-batch */
+     * policy (stored, of which host goes to host memory when activations
+     * are offloaded) and with none (full), dense and MoE */
+    double stored_dense, full_dense, stored_moe, full_moe, host_dense, host_moe;
+    double host_act_mb; /* of one micro-batch's activations in the stage, the offloaded ones */
+    bool xla;           /* JAX/XLA runs it (its buffers, pruned recompute) */
+    bool dropout;       /* resolved (Workload.dropout) */
+    bool rerun;         /* recompute reruns whole modules (PyTorch's checkpoint, Megatron's),
+                         * not only what backward needs (XLA prunes the rest) */
+    double logits_s;    /* the output layer and loss, fwd + bwd */
+    double logits;      /* bytes of the last stage's logits, per micro-batch */
+    double logits_held; /* of those, held at once (one chunk of a chunked loss) */
     double n_dense, n_expert; /* parameters held by one GPU */
     double t_tp, t_pp, t_ep;  /* exposed TP (+CP), PP and EP time of one micro-batch */
     double comm_slow_s;       /* compute lost to the SMs that overlapped communication takes */

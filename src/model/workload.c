@@ -181,6 +181,13 @@ const WorkloadPreset *workload_preset_at(int i)
     return (i >= 0 && i < N_PRESETS) ? &presets[i] : NULL;
 }
 
+const char *workload_preset_id_at(int i, const void *ctx)
+{
+    (void)ctx;
+    const WorkloadPreset *p = workload_preset_at(i);
+    return p ? p->id : "";
+}
+
 const WorkloadPreset *workload_preset_find(const char *id)
 {
     if (!id)
@@ -256,17 +263,27 @@ double workload_v_dim(const Workload *w)
  * §2.1.1): Q through h x q_lora then q_lora x heads*d_qk (direct when
  * q_lora = 0), K and V through h x (kv_lora + 64) then kv_lora x
  * heads*(d_qk - 64 + d_v), O v_dim x h. */
-static double attn_proj_params(const Workload *w)
+typedef struct {
+    double q, kv, o;
+} AttnParams;
+
+static AttnParams attn_proj_split(const Workload *w)
 {
     double h = w->hidden, q = workload_q_dim(w), v = workload_v_dim(w);
     double dqk = q / w->heads, dv = v / w->heads;
+    AttnParams p = {h * q, h * w->kv_heads * (dqk + dv), v * h};
     if (w->kv_lora > 0) {
-        double qp = w->q_lora > 0 ? h * w->q_lora + (double)w->q_lora * q : h * q;
-        double kvp = h * (w->kv_lora + MLA_ROPE_DIM) +
-                     (double)w->kv_lora * w->heads * (dqk - MLA_ROPE_DIM + dv);
-        return qp + kvp + v * h;
+        p.q = w->q_lora > 0 ? h * w->q_lora + (double)w->q_lora * q : h * q;
+        p.kv = h * (w->kv_lora + MLA_ROPE_DIM) +
+               (double)w->kv_lora * w->heads * (dqk - MLA_ROPE_DIM + dv);
     }
-    return h * q + h * w->kv_heads * (dqk + dv) + v * h;
+    return p;
+}
+
+static double attn_proj_params(const Workload *w)
+{
+    AttnParams p = attn_proj_split(w);
+    return p.q + p.kv + p.o;
 }
 
 double workload_layer_fwd_flops_per_token(const Workload *w, int layer)
@@ -412,14 +429,20 @@ static double layer_recompute_fwd(const Workload *w, int layer, bool unused)
     if (w->recompute == WL_RECOMPUTE_FULL)
         return workload_layer_fwd_flops_per_token(w, layer);
     double score = attn_score_fwd_flops_per_token(w), f = 0;
-    if (mask & WL_RC_ATTN)
+    AttnParams p = attn_proj_split(w);
+    double mlp = workload_layer_fwd_flops_per_token(w, layer) - 2.0 * attn_proj_params(w) - score;
+    if (mask & WL_RC_ATTN) {
         f += 2.0 * attn_proj_params(w) + score;
-    else if (mask & WL_RC_CORE_ATTN)
-        f += score;
+    } else if ((mask & WL_RC_OP) && !(mask & WL_RC_MLP)) { /* every other matmul */
+        return 0.5 * (workload_layer_fwd_flops_per_token(w, layer) - score);
+    } else {
+        f += (mask & WL_RC_CORE_ATTN ? score : 0) + (mask & WL_RC_Q ? 2.0 * p.q : 0) +
+             (mask & WL_RC_KV ? 2.0 * p.kv : 0) + (mask & WL_RC_OPROJ ? 2.0 * p.o : 0);
+    }
     if (mask & WL_RC_MLP)
-        f += workload_layer_fwd_flops_per_token(w, layer) - 2.0 * attn_proj_params(w) - score;
-    else if (mask & WL_RC_OP) /* every other matmul */
-        f += 0.5 * (workload_layer_fwd_flops_per_token(w, layer) - score);
+        f += mlp;
+    else if (mask & WL_RC_MLP_IN) /* the first GEMMs: 2 of 3 gated, 1 of 2 plain */
+        f += mlp * (gate_factor(w) - 1) / gate_factor(w);
     return f;
 }
 
@@ -533,8 +556,16 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
     }
     if (w->recompute < WL_RECOMPUTE_NONE || w->recompute > WL_RECOMPUTE_FULL)
         return msg_fail(err, err_len, "unknown recompute policy");
-    if (w->recompute_mods < 0 || w->recompute_mods > 63)
+    if (w->recompute_mods < 0 || w->recompute_mods > WL_RC_ALL_PARTS)
         return msg_fail(err, err_len, "unknown recompute parts");
+    if (w->act_host < 0 || w->act_host > WL_T_ALL)
+        return msg_fail(err, err_len, "unknown offloaded tensors");
+    const double st[4] = {w->master_bytes, w->grad_bytes, w->mu_bytes, w->nu_bytes};
+    for (int i = 0; i < 4; i++)
+        if (!(st[i] == 0 || st[i] == 2 || st[i] == 4))
+            return msg_fail(err, err_len, "training state bytes must be 2 or 4 (0: default)");
+    if (w->loss_chunks < 0)
+        return msg_fail(err, err_len, "loss chunks must be 1 or more (0: default)");
     if (w->recompute_layers < 0 || w->recompute_layers > w->layers)
         return msg_fail(err, err_len, "recomputed layers must be between 0 and the %d layers",
                         w->layers);
@@ -546,9 +577,9 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
                         w->capacity_factor);
     if (w->precision != WL_BF16 && w->precision != WL_FP8)
         return msg_fail(err, err_len, "unknown precision");
-    const WlSwitch sw[6] = {w->seq_parallel, w->tp_overlap, w->pp_overlap,
-                            w->dp_overlap,   w->ep_overlap, w->fused_loss};
-    for (int i = 0; i < 6; i++)
+    const WlSwitch sw[8] = {w->seq_parallel, w->tp_overlap, w->pp_overlap, w->dp_overlap,
+                            w->ep_overlap,   w->fused_loss, w->dropout,    w->pp_by_cost};
+    for (int i = 0; i < 8; i++)
         if (sw[i] < WL_AUTO || sw[i] > WL_OFF)
             return msg_fail(err, err_len, "unknown on/off setting");
     if (w->flash_version < 0 || w->flash_version > 3)

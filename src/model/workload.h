@@ -29,7 +29,27 @@ enum {
     WL_RC_OP = 1 << 5,        /* PyTorch's per-op selective checkpointing (torchtitan's
                                * "op" policy): every element-wise op and every other
                                * matmul redone, attention and the other matmuls kept */
+    /* Finer parts, as MaxText's remat policies name the tensors a layer saves
+     * (its query_proj, key_proj, value_proj, out_proj and mlpwi): the tensor
+     * dropped and the GEMM that made it run again in backward */
+    WL_RC_Q = 1 << 6,      /* the query projection */
+    WL_RC_KV = 1 << 7,     /* the key and value projections */
+    WL_RC_OPROJ = 1 << 8,  /* the attention block's output: its GEMM again for the residual */
+    WL_RC_MLP_IN = 1 << 9, /* the MLP's first GEMM outputs: that GEMM again, not the second */
 };
+#define WL_RC_ALL_PARTS ((WL_RC_MLP_IN << 1) - 1)
+/* The tensors a layer keeps for backward by MaxText's names, for
+ * Workload.act_host: which of those kept go to host memory when activations
+ * are offloaded (the others stay on the device). */
+enum {
+    WL_T_INPUT = 1 << 0,   /* decoder_layer_input: the layer's input */
+    WL_T_Q = 1 << 1,       /* query_proj */
+    WL_T_KV = 1 << 2,      /* key_proj, value_proj */
+    WL_T_CONTEXT = 1 << 3, /* context: attention's output */
+    WL_T_OUT = 1 << 4,     /* out_proj: the attention block's output */
+    WL_T_MLP_IN = 1 << 5,  /* mlpwi: the MLP's first GEMM outputs */
+};
+#define WL_T_ALL ((WL_T_MLP_IN << 1) - 1)
 /* What lives in host memory instead of HBM (offload over the host link),
  * combined with |. */
 enum {
@@ -94,7 +114,15 @@ typedef struct {
     int recompute_layers; /* with full recompute: layers per stage recomputed (the rest
                            * store everything); 0 = all */
     int offload;          /* WL_OFFLOAD_* */
+    int act_host;         /* with WL_OFFLOAD_ACTIVATIONS: the kept WL_T_* tensors that go to
+                           * host memory (0 = every kept activation) */
     WlPrecision precision;
+    /* The training state's bytes per parameter, 0 = the framework's (step.h,
+     * step_state_bytes_per_param_of): the parameters the optimizer updates
+     * (4: an FP32 master; 2: BF16 with no master copy, MaxText
+     * weight_dtype=bfloat16), their gradients, Adam's two moments (MaxText
+     * mu_dtype, Megatron-Core --exp-avg-dtype and --exp-avg-sq-dtype). */
+    double master_bytes, grad_bytes, mu_bytes, nu_bytes;
     /* How the framework runs it (Megatron-Core names; defaults in step.c):
      * sequence parallelism (Korthikanti et al. 2022) shards norms and
      * dropout over the TP group and turns each TP all-reduce into a
@@ -115,6 +143,20 @@ typedef struct {
      * uses); WL_AUTO = the framework's (fused in Megatron and XLA, PyTorch's
      * own cross entropy otherwise). */
     WlSwitch fused_loss;
+    /* Dropout after attention and the MLP (its masks kept for backward);
+     * WL_AUTO = on for GPT-style layers (Megatron's hidden-dropout 0.1),
+     * off for gated ones and under JAX (MaxText's dropout_rate 0). */
+    WlSwitch dropout;
+    /* How the layers are cut into pipeline stages: WL_AUTO (0) evenly
+     * (Megatron: ceil(L/p) on the slowest, the short stages at the ends);
+     * WL_ON by compute cost with the output layer counted (nanotron's
+     * get_block_compute_costs: a layer its linear weights, the output layer
+     * V x h), so the last stage holds fewer layers. */
+    WlSwitch pp_by_cost;
+    /* The output layer and loss run over this many chunks of the tokens, so
+     * one chunk's logits are ever held (MaxText num_vocab_tiling, chunked
+     * cross-entropy kernels); 0 or 1 = all at once. */
+    int loss_chunks;
     WlFramework framework;
 } Workload;
 
@@ -128,6 +170,8 @@ typedef struct {
 int workload_preset_count(void);
 const WorkloadPreset *workload_preset_at(int i);
 const WorkloadPreset *workload_preset_find(const char *id); /* NULL when unknown */
+/* workload_preset_at(i)->id in the shape strbuf_join takes (ctx unused). */
+const char *workload_preset_id_at(int i, const void *ctx);
 
 bool workload_is_moe(const Workload *w);
 

@@ -135,44 +135,37 @@ static bool screen_play_tables(StrBuf *b, const Cluster *c, const Workload *w, c
     return true;
 }
 
-/* Swaps that turn the default placement into pl (at most max; returns the
- * count needed, writing the moves only when it is <= max). */
+/* Swaps that turn the default placement into pl, written to b when there
+ * are at most max of them; returns how many are needed. Each GPU in turn
+ * gets its rank from whichever GPU holds it so far (placement_swap_gpus on
+ * a default placement), so n - 1 swaps at most. */
 static int screen_play_swaps(StrBuf *b, const Placement *pl, int n, int max)
 {
     if (!pl || placement_is_default(pl))
         return 0;
-    int *rank_on = xmem_alloc((size_t)n * sizeof *rank_on);
-    int *gpu_of = xmem_alloc((size_t)n * sizeof *gpu_of);
-    for (int g = 0; g < n; g++)
-        rank_on[g] = gpu_of[g] = g;
+    Placement *q = placement_new(n);
+    if (!q)
+        return 0;
+    StrBuf moves = {0};
     int count = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int g = 0; g < n; g++)
-            rank_on[g] = gpu_of[g] = g;
-        count = 0;
-        for (int g = 0; g < n; g++) {
-            int want = placement_rank_on(pl, g);
-            if (want < 0 || want >= n || rank_on[g] == want)
-                continue;
-            int h = gpu_of[want];
-            if (pass == 1)
-                strbuf_addf(b, "%s\"swap %d %d\"",
-                            count == 0       ? "\n        "
-                            : count % 6 == 0 ? ",\n        "
-                                             : ", ",
-                            g, h);
-            int r = rank_on[g];
-            rank_on[g] = want;
-            rank_on[h] = r;
-            gpu_of[want] = g;
-            gpu_of[r] = h;
-            count++;
-        }
-        if (count > max)
-            break;
+    for (int g = 0; g < n; g++) {
+        int want = placement_rank_on(pl, g);
+        if (want < 0 || placement_rank_on(q, g) == want)
+            continue;
+        int h = placement_gpu_of(q, want);
+        if (count < max)
+            strbuf_addf(&moves, "%s\"swap %d %d\"",
+                        count == 0       ? "\n        "
+                        : count % 6 == 0 ? ",\n        "
+                                         : ", ",
+                        g, h);
+        placement_swap_gpus(q, g, h);
+        count++;
     }
-    free(rank_on);
-    free(gpu_of);
+    if (count <= max && moves.s)
+        strbuf_add(b, moves.s);
+    strbuf_free(&moves);
+    placement_free(q);
     return count;
 }
 

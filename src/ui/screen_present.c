@@ -101,6 +101,8 @@ int screen_present_banner(Canvas *c, int x, int y, int w, const char *text)
     int rows = half ? 3 : 5;
     for (size_t i = 0; i < n; i++) {
         const char *const *g = screen_present_glyph(up[i]);
+        if (!g) /* every letter of up was found above; this says so to the analyzers */
+            continue;
         for (int col = 0; col < 3; col++) {
             for (int r = 0; r < rows; r++) {
                 const char *glyph = NULL;

@@ -159,7 +159,7 @@ void screen_sweep_draw(Canvas *c, const SweepView *v, const Scenario *s, int x, 
              hw_noun(&cl->gpu, HW_NOUN_MANY), wl->id);
     canvas_put_text_max(c, x, y++, w, line, STYLE_HEADING);
     if (v->err[0]) {
-        y += text_draw_wrapped(c, x, y, w, end - y - 1, v->err, STYLE_BAD);
+        text_draw_wrapped(c, x, y, w, end - y - 1, v->err, STYLE_BAD);
         canvas_put_text_max(c, x, end - 1, w, "Esc back to the scenario", STYLE_DIM);
         return;
     }

@@ -20,7 +20,6 @@
 #include "ui/keys.h"
 
 #include <curses.h>
-#include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -78,7 +77,7 @@ static void term_restore_now(void)
 }
 
 /* Dies of sig (its default action) from a signal handler. */
-static void term_die_now(int sig)
+ATTR_NORETURN static void term_die_now(int sig)
 {
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
@@ -220,8 +219,7 @@ bool term_start(char *err, size_t err_len)
     /* String comparisons (lesson scripts' <, table.sort) stay byte-wise, so
      * their cost is what the sandbox's meter assumes. */
     setlocale(LC_COLLATE, "C");
-    const char *cs = nl_langinfo(CODESET);
-    term_ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
+    term_ascii = !utf8_env_is_utf8();
     term_install_signals();
     term_have_tio = tcgetattr(STDIN_FILENO, &term_saved_tio) == 0;
 

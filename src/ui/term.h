@@ -16,6 +16,7 @@
 #ifndef SCALELAB_UI_TERM_H
 #define SCALELAB_UI_TERM_H
 
+#include "base/attr.h"
 #include "draw/canvas.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,6 +56,6 @@ bool term_busy_poll(void *ctx, double running_s);
 int term_quit_signal(void);
 /* After the caller saved its state: stops curses and ends the process the
  * way the signal would have (default action, re-raised). */
-void term_die_by_signal(int sig);
+void term_die_by_signal(int sig) ATTR_NORETURN;
 
 #endif

@@ -376,8 +376,9 @@ static double ru_cpu_s(const struct rusage *ru)
 }
 
 /* Runs argv on a new 80x24 pseudo-terminal. After the first burst of output
- * (or 3 s), sends `keys`, then waits up to 2 s for the exit before SIGTERM. */
-static bool pty_run(char *const argv[], const char *keys, PtyRun *out)
+ * (or 3 s) and hold_s more seconds, sends `keys`, then waits up to 2 s for
+ * the exit before SIGTERM. */
+static bool pty_run(char *const argv[], const char *keys, double hold_s, PtyRun *out)
 {
     memset(out, 0, sizeof *out);
     out->first_frame_s = -1;
@@ -415,10 +416,10 @@ static bool pty_run(char *const argv[], const char *keys, PtyRun *out)
     size_t head_len = 0;
     double last = -1;
     bool sent = false, done = false;
-    double deadline = t0 + 3.0;
+    double deadline = t0 + 3.0, hold_end = 0;
     while (!done) {
         struct pollfd pf = {master, POLLIN, 0};
-        int wait_ms = last < 0 ? (int)((deadline - now_s()) * 1000) : 50;
+        int wait_ms = last < 0 || now_s() < hold_end ? (int)((deadline - now_s()) * 1000) : 50;
         if (wait_ms < 0)
             wait_ms = 0;
         int k = poll(&pf, 1, wait_ms);
@@ -439,8 +440,14 @@ static bool pty_run(char *const argv[], const char *keys, PtyRun *out)
         }
         if (k > 0) /* POLLHUP: the child closed the terminal */
             break;
-        if (!sent && (last >= 0 || now_s() >= deadline)) {
-            if (last >= 0)
+        if (!sent && last >= 0 && hold_s > 0) { /* the first frame is out: hold */
+            out->first_frame_s = last - t0;
+            hold_end = now_s() + hold_s;
+            deadline = hold_end;
+            hold_s = 0;
+        }
+        if (!sent && now_s() >= hold_end && (last >= 0 || now_s() >= deadline)) {
+            if (last >= 0 && out->first_frame_s < 0)
                 out->first_frame_s = last - t0;
             if (keys && write(master, keys, strlen(keys)) < 0)
                 break;
@@ -538,7 +545,7 @@ static void bench_startup(const char *bin)
     int got = 0;
     PtyRun pr;
     for (int k = 0; k < REPEATS; k++) {
-        if (!pty_run(argv, "q", &pr) || pr.first_frame_s < 0)
+        if (!pty_run(argv, "q", 0, &pr) || pr.first_frame_s < 0)
             break;
         bool ui = !(WIFEXITED(pr.status) && WEXITSTATUS(pr.status) == 2);
         if (!ui)
@@ -604,6 +611,31 @@ static bool largest_lesson(char *path, size_t len)
     return best >= 0;
 }
 
+/* Idle CPU with a lesson open: the UI checks the file once a second (a
+ * key-read timeout, no other wake-up). The CPU of a run held open IDLE_S
+ * seconds after its first frame, less that of a run that leaves at once. */
+#define IDLE_S 3.0
+static void bench_idle(const char *bin)
+{
+    char lesson[512], what[600];
+    if (!largest_lesson(lesson, sizeof lesson)) {
+        line_na("idle CPU: UI with a lesson open", "no lessons/ folder");
+        return;
+    }
+    snprintf(what, sizeof what, "idle CPU: UI with %s open, %.0f s", lesson, IDLE_S);
+    char *argv[] = {(char *)bin, lesson, NULL};
+    PtyRun quick, held;
+    if (!pty_run(argv, "\033", 0, &quick) || !pty_run(argv, "\033", IDLE_S, &held) ||
+        quick.first_frame_s < 0 || held.first_frame_s < 0) {
+        line_na(what, "the lesson did not open");
+        return;
+    }
+    double share = (held.cpu_s - quick.cpu_s) / IDLE_S;
+    char value[64];
+    snprintf(value, sizeof value, "%.2f%% of a core", 100 * (share > 0 ? share : 0));
+    line(what, value, "< 1%", share < 0.01);
+}
+
 static void bench_memory(const char *bin)
 {
     char lesson[512], what[600];
@@ -613,7 +645,7 @@ static void bench_memory(const char *bin)
         snprintf(what, sizeof what, "peak memory: UI with %s open", lesson);
         char *argv[] = {(char *)bin, lesson, NULL};
         PtyRun pr;
-        bool ok = pty_run(argv, "\033q", &pr);
+        bool ok = pty_run(argv, "\033q", 0, &pr);
         bool ui =
             ok && pr.first_frame_s >= 0 && !(WIFEXITED(pr.status) && WEXITSTATUS(pr.status) == 2);
         if (!ui) {
@@ -811,6 +843,7 @@ int main(void)
         bench_frame(frames[i].what, frames[i].sys, frames[i].n, frames[i].model, frames[i].w,
                     frames[i].h, frames[i].rack);
     bench_startup(bin);
+    bench_idle(bin);
     bench_memory(bin);
     bench_host();
     printf("%d target%s missed\n", misses, misses == 1 ? "" : "s");

@@ -44,12 +44,6 @@ run() {
   before=$(snapshot)
   (cd "$T/work" && exec timeout -k 2 "$secs" "$@") >"$T/out" 2>"$T/err" </dev/null
   rc=$?
-  # 126: the binary was being relinked by a parallel `make`; try once more.
-  if [ "$rc" = 126 ]; then
-    sleep 2
-    (cd "$T/work" && exec timeout -k 2 "$secs" "$@") >"$T/out" 2>"$T/err" </dev/null
-    rc=$?
-  fi
   after=$(snapshot)
   side=""
   [ "$before" = "$after" ] || side=$(printf '%s\n%s\n' "$before" "$after" | sort | uniq -u | head -3)

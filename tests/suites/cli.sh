@@ -135,5 +135,13 @@ for v in $(grep -rhoE 'getenv\("[A-Z_]+"\)' src | sed 's/.*("\(.*\)")/\1/' | sor
     no "$man: ENVIRONMENT does not name $v, which the program reads"
 done
 
+# One version everywhere: what --version prints is the newest release of
+# NEWS.md and the version the man page names.
+version=$("$bin" --version | sed -n 's/^scalelab //p')
+[ -n "$version" ] || no "--version prints no version"
+news=$(sed -n 's/^## \([0-9][0-9.]*\) .*/\1/p' NEWS.md | head -n 1)
+[ "$news" = "$version" ] || no "NEWS.md's newest release is '$news', --version says '$version'"
+head -n 1 "$man" | grep -q "\"scalelab $version\"" || no "$man names another version: $(head -n 1 "$man")"
+
 [ $fail = 0 ] && echo "cli: ok ($nflags flags in step with $man)"
 exit $fail

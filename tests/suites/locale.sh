@@ -4,7 +4,8 @@
 # (de_DE.UTF-8, built here with localedef when the machine has none) the
 # scenario screen, the lesson file `w` writes, the SVG `S` writes and the
 # headless commands are byte for byte what they are in C.UTF-8, and a
-# bandwidth typed as "1.5 TB/s" means 1.5 TB/s.
+# bandwidth typed as "1.5 TB/s" means 1.5 TB/s. `render` prints ASCII in a
+# locale that is not UTF-8 (C, POSIX), box drawing in one that is.
 bin=${1:?usage: tests/suites/locale.sh BINARY}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 suite=locale
@@ -45,6 +46,23 @@ for args in "eval --system dgx-h100 --gpus 64 --model llama3-70b --up 1.5TB/s --
   run "$de" "$tmp/de" $args > "$tmp/de.out" 2>&1
   cmp -s "$tmp/c.out" "$tmp/de.out" || no "'$args' differs under $de: $(diff "$tmp/c.out" "$tmp/de.out" | head -n 4)"
 done
+# --- render draws as the screen does: ASCII unless the locale is UTF-8 ---
+high=$(printf '[\200-\377]')
+for l in C POSIX; do
+  run $l "$tmp/c" render rack --system gb300-nvl72 --gpus 144 >"$tmp/r.out" 2>&1 ||
+    no "render rack under LC_ALL=$l failed: $(head -c 200 "$tmp/r.out")"
+  LC_ALL=C grep -q "$high" "$tmp/r.out" &&
+    no "render rack under LC_ALL=$l prints UTF-8: $(LC_ALL=C grep -m 1 "$high" "$tmp/r.out")"
+  [ -s "$tmp/r.out" ] || no "render rack under LC_ALL=$l printed nothing"
+done
+for l in C.UTF-8 "$de"; do
+  run "$l" "$tmp/c" render rack --system gb300-nvl72 --gpus 144 | grep -q '║' ||
+    no "render rack under LC_ALL=$l draws no box lines"
+  run "$l" "$tmp/c" render rack --system gb300-nvl72 --gpus 144 --ascii | LC_ALL=C grep -q "$high" &&
+    no "render --ascii under LC_ALL=$l prints UTF-8"
+done
+# The screen itself, the same way: LANG=C is checked by scripts/e2e-tmux.
+
 run "$de" "$tmp/de" eval --system dgx-h100 --gpus 64 --model llama3-70b --up 1.5TB/s |
   grep -q "1.50 TB/s" || no "--up 1.5TB/s is not read as 1.5 TB/s under $de"
 

@@ -31,6 +31,7 @@ static int check_layout(const Placement *p, int n, int d, int t)
     }
     int domains = (n + d - 1) / d, least = t;
     int *split_at = calloc((size_t)domains, sizeof *split_at); /* groups split at edge i|i+1 */
+    assert_non_null(split_at);
     for (int grp = 0; grp < n / t; grp++) {
         int lo = domains, hi = -1, in_lo = 0, in_hi = 0;
         for (int j = 0; j < t; j++) {

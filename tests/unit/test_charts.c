@@ -42,8 +42,8 @@ static char *row_text(const Canvas *c, int y)
     for (int i = 0; i < y; i++)
         p = strchr(p, '\n') + 1;
     char *nl = strchr(p, '\n');
-    *nl = '\0';
-    char *out = strdup(p);
+    char *out = strndup(p, nl ? (size_t)(nl - p) : strlen(p));
+    assert_non_null(out);
     free(all);
     return out;
 }

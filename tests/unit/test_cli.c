@@ -73,6 +73,65 @@ static void test_cli_version_prints_the_one_version(void **state)
     assert_string_equal(r.out, "scalelab " SCALELAB_VERSION "\n");
 }
 
+/* Every command of the table answers --version with the top level's text,
+ * wherever --version stands among its options, and not after "--". */
+static void test_cli_version_on_every_command(void **state)
+{
+    (void)state;
+    char *top[] = {"scalelab", "--version", NULL};
+    Run want = run(2, top);
+    assert_int_equal(cli_command_count() > 10, 1);
+    for (int i = 0; i < cli_command_count(); i++) {
+        char *name = (char *)cli_command_at(i)->name;
+        char *argv[] = {"scalelab", name, "--version", NULL};
+        Run r = run(3, argv);
+        if (r.status != 0 || strcmp(r.out, want.out) != 0 || r.err[0]) {
+            print_error("scalelab %s --version: exit %d, out '%s', err '%s'\n", name, r.status,
+                        r.out, r.err);
+            fail();
+        }
+    }
+    char *late[] = {"scalelab", "eval", "--gpus", "8", "--version", NULL};
+    Run r = run(5, late);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, want.out);
+    /* After "--" it is an operand: check looks for a file of that name. */
+    char *operand[] = {"scalelab", "check", "--", "--version", NULL};
+    r = run(4, operand);
+    assert_int_not_equal(r.status, 0);
+    assert_null(strstr(r.out, SCALELAB_VERSION));
+}
+
+/* The one prose printer: columns, not bytes (a UTF-8 character is one
+ * column), lead then indent, bullets hanging, numbers kept with their
+ * units, nothing past the width. */
+static void test_cli_print_wrapped(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    cli_print_wrapped(
+        f,
+        "\u00b5\u00b5\u00b5\u00b5 \u00b5\u00b5\u00b5\u00b5 \u00b5 1234567890 400 Gb/s\n"
+        "- a bullet that wraps here\n\nlast",
+        20, "  lead: ", 4);
+    char got[512] = "";
+    rewind(f);
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    got[n] = '\0';
+    fclose(f);
+    /* "  lead: " is 8 columns: 12 left for "µµµµ µµµµ µ" (11 columns, 19
+     * bytes: a byte counter breaks after the first word); then 16 columns,
+     * and "400 Gb/s" moves whole rather than leave its number behind. */
+    assert_string_equal(got, "  lead: \u00b5\u00b5\u00b5\u00b5 \u00b5\u00b5\u00b5\u00b5 \u00b5\n"
+                             "    1234567890\n"
+                             "    400 Gb/s\n"
+                             "    - a bullet that\n"
+                             "      wraps here\n"
+                             "\n"
+                             "    last\n");
+}
+
 static void test_cli_unknown_option_is_one_line_exit_2(void **state)
 {
     (void)state;
@@ -206,6 +265,8 @@ int main(void)
         cmocka_unit_test(test_cli_help_lists_every_command),
         cmocka_unit_test(test_cli_short_help_is_the_same),
         cmocka_unit_test(test_cli_version_prints_the_one_version),
+        cmocka_unit_test(test_cli_version_on_every_command),
+        cmocka_unit_test(test_cli_print_wrapped),
         cmocka_unit_test(test_cli_unknown_option_is_one_line_exit_2),
         cmocka_unit_test(test_cli_unknown_command_is_one_line_exit_2),
         cmocka_unit_test(test_cli_extra_arguments_are_refused),

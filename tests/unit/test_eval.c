@@ -405,7 +405,7 @@ static void test_eval_bad_flags_exit_2_with_one_line(void **state)
         {{"--system", "dgx-h1000"}, "unknown system 'dgx-h1000'"},
         {{"--model", "gpt5"}, "unknown model 'gpt5'"},
         {{"--gpu", "h300"}, "unknown GPU 'h300'"},
-        {{"--recompute", "some"}, "none, selective, full or parts"},
+        {{"--recompute", "some"}, "none, selective, full, parts from"},
         {{"--precision", "fp4"}, "bf16 or fp8"},
         {{"--format", "xml"}, "json or text"},
         {{"--zero", "4"}, "0, 1, 2 or 3"},

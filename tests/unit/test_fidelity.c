@@ -179,7 +179,7 @@ static bool case_eval(const Case *k, StepResult *r, Cluster *c, Workload *w, Map
         o.interleave = 0;
     if (!a.set[FLAG_RECOMPUTE])
         o.recompute = SWEEP_FREE;
-    if (!a.set[FLAG_OFFLOAD])
+    if (!a.set[FLAG_OFFLOAD] && !a.set[FLAG_RECOMPUTE]) /* a stated policy states its offload */
         o.offload = SWEEP_FREE;
     o.alt_top = 0;
     char err[300];
@@ -474,8 +474,11 @@ static const Outcome *outcome_of(const char *id, const Case **k)
  * time metric inverts). */
 static void ratio_of(const char *a, const char *b, double *model, double *published)
 {
-    const Case *ka, *kb;
+    const Case *ka = NULL, *kb = NULL;
     const Outcome *oa = outcome_of(a, &ka), *ob = outcome_of(b, &kb);
+    *model = *published = 0;
+    if (!oa || !ob || !ka || !kb) /* outcome_of has failed the test */
+        return;
     bool sec = strcmp(ka->metric, "SEC") == 0;
     *model = sec ? ob->got / oa->got : oa->got / ob->got;
     *published = sec ? kb->published / ka->published : ka->published / kb->published;

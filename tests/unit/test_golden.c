@@ -111,6 +111,7 @@ static void test_golden_bad_usage_exits_2(void **state)
 
 int main(void)
 {
+    setenv("LC_ALL", "C.UTF-8", 1); /* render draws UTF-8 only in a UTF-8 locale */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_all_cases_match),
         cmocka_unit_test(test_golden_bad_usage_exits_2),

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* test_json — the reader of handed-in JSON files: values and escapes as RFC
- * 8259 defines them (worked by hand), errors with their line, and the limits
- * that keep any bytes from crashing or exhausting it.
+/* test_json — the writer of the headless commands' JSON: json_string over
+ * every control byte, DEL, the characters JSON escapes and invalid UTF-8
+ * gives RFC 8259 text (each expected string worked by hand from section 7),
+ * which the reader reads back; and the reader of handed-in JSON files:
+ * values and escapes as RFC 8259 defines them (worked by hand), errors with
+ * their line, and the limits that keep any bytes from crashing or
+ * exhausting it.
  */
 // clang-format off
 #include <setjmp.h>
@@ -11,6 +15,7 @@
 #include <cmocka.h>
 // clang-format on
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +24,93 @@
 static JsonValue *parse(const char *s, char *err, size_t err_len)
 {
     return json_parse(s, strlen(s), err, err_len);
+}
+
+/* What json_string writes for s (at most 63 bytes of output). */
+static const char *written(const char *s)
+{
+    static char buf[64];
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    json_string(f, s);
+    rewind(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Every byte from 0x01 to 0x20 and 0x7f on its own: the control bytes as
+ * \u00XX (\n, \t and \r in their short forms), the space as it is. */
+static void test_json_string_control_bytes(void **state)
+{
+    (void)state;
+    for (int b = 0x01; b <= 0x20; b++) {
+        char in[2] = {(char)b, '\0'}, want[16];
+        if (b == '\n')
+            snprintf(want, sizeof want, "\"\\n\"");
+        else if (b == '\t')
+            snprintf(want, sizeof want, "\"\\t\"");
+        else if (b == '\r')
+            snprintf(want, sizeof want, "\"\\r\"");
+        else if (b == 0x20)
+            snprintf(want, sizeof want, "\" \"");
+        else
+            snprintf(want, sizeof want, "\"\\u%04x\"", b);
+        if (strcmp(written(in), want) != 0) {
+            print_error("byte 0x%02x: wrote %s, want %s\n", b, written(in), want);
+            fail();
+        }
+    }
+    assert_string_equal(written("\x7f"), "\"\\u007f\"");
+    /* 0x00 ends a C string: an empty string, and NULL is one too. */
+    assert_string_equal(written(""), "\"\"");
+    assert_string_equal(written(NULL), "\"\"");
+    assert_string_equal(written("a\"b\\c/d"), "\"a\\\"b\\\\c/d\"");
+    assert_string_equal(written("x\x1fy\x1bz"), "\"x\\u001fy\\u001bz\"");
+}
+
+/* Valid UTF-8 as it is; each byte of an invalid sequence as U+FFFD: a lone
+ * continuation byte, 0xff, an overlong "/" (C0 AF), a surrogate (ED A0 80,
+ * U+D800), a sequence cut short by the end or by an ASCII byte, a code
+ * point past U+10FFFF (F4 90 80 80). */
+static void test_json_string_invalid_utf8(void **state)
+{
+    (void)state;
+    assert_string_equal(written("\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80"),
+                        "\"\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80\"");
+    assert_string_equal(written("a\x80"
+                                "b"),
+                        "\"a\\ufffdb\"");
+    assert_string_equal(written("\xff"), "\"\\ufffd\"");
+    assert_string_equal(written("\xc0\xaf"), "\"\\ufffd\\ufffd\"");
+    assert_string_equal(written("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+    assert_string_equal(written("\xe2\x82"), "\"\\ufffd\\ufffd\"");
+    assert_string_equal(written("\xe2x"), "\"\\ufffdx\"");
+    assert_string_equal(written("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+    /* What it writes reads back: every byte 0x01-0xff in one string. */
+    char all[256];
+    for (int b = 1; b < 256; b++)
+        all[b - 1] = (char)b;
+    all[255] = '\0';
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    json_string(f, all);
+    long len = ftell(f);
+    char *text = calloc(1, (size_t)len + 1);
+    assert_non_null(text);
+    rewind(f);
+    assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    for (long i = 0; i < len; i++) /* no raw control byte, no byte that is not UTF-8 */
+        assert_true((unsigned char)text[i] >= 0x20 && (unsigned char)text[i] < 0x7f);
+    char err[200];
+    JsonValue *v = json_parse(text, (size_t)len, err, sizeof err);
+    assert_non_null(v);
+    assert_int_equal(v->type, JSON_STRING);
+    assert_int_equal(strncmp(v->str, all, 127), 0); /* ASCII and controls come back */
+    free(text);
+    json_free(v);
 }
 
 static void test_json_values(void **state)
@@ -120,6 +212,8 @@ static void test_json_limits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_string_control_bytes),
+        cmocka_unit_test(test_json_string_invalid_utf8),
         cmocka_unit_test(test_json_values),
         cmocka_unit_test(test_json_escapes),
         cmocka_unit_test(test_json_errors),

@@ -434,6 +434,7 @@ static int check_source(const char *src, char *first, size_t first_len)
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
     fputs(src, f);
     fclose(f);
     char buf[512] = "";

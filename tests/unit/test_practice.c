@@ -620,7 +620,7 @@ static void check_articles(const char *s, const char *what, uint64_t seed, int *
                         next);
             fail();
         }
-        if (strcmp(want, "an") == 0 && isupper((unsigned char)next[0]))
+        if (want && strcmp(want, "an") == 0 && isupper((unsigned char)next[0]))
             (*vowel_names)++;
     }
 }
@@ -657,6 +657,7 @@ static void test_practice_articles(void **state)
 static char *squeezed(const char *s)
 {
     char *out = malloc(strlen(s) + 1), *o = out;
+    assert_non_null(out);
     bool space = false;
     for (; *s; s++) {
         if (isspace((unsigned char)*s)) {

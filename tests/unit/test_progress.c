@@ -196,6 +196,7 @@ static void test_progress_fifo_big_and_many_records(void **state)
     progress_free(p);
     unlink(f->path);
     FILE *fp = fopen(f->path, "w");
+    assert_non_null(fp);
     fputs("scalelab-progress 1\n", fp);
     for (int i = 0; i < 4000; i++)
         fprintf(fp, "lesson l%d started 1\npage l%d 1 0 1 -1 0\n", i, i);
@@ -206,6 +207,7 @@ static void test_progress_fifo_big_and_many_records(void **state)
     assert_int_equal(progress_status(p, "l17"), PROGRESS_STARTED);
     progress_free(p);
     fp = fopen(f->path, "a");
+    assert_non_null(fp);
     for (int i = 0; i < 60000; i++) /* past the 1 MiB cap */
         fprintf(fp, "page l1 1 0 1 -1 0\n");
     fclose(fp);

@@ -377,6 +377,7 @@ static void test_sandbox_hostile_files(void **state)
     /* Random bytes (fixed seed), NUL bytes. */
     snprintf(path, sizeof path, "%s/random.lua", dir);
     f = fopen(path, "wb");
+    assert_non_null(f);
     srand(7);
     for (int i = 0; i < 4096; i++)
         fputc(1 + rand() % 255, f);
@@ -388,6 +389,7 @@ static void test_sandbox_hostile_files(void **state)
 
     snprintf(path, sizeof path, "%s/nul.lua", dir);
     f = fopen(path, "wb");
+    assert_non_null(f);
     fwrite("return 1\n-- \0 hidden\n", 1, 21, f);
     fclose(f);
     assert_false(sandbox_run_file(sb, path, err, sizeof err));

@@ -48,6 +48,7 @@ static Scenario *make(unsigned allow)
 static int setup(void **state)
 {
     Fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
     f->s = make(SCN_ALLOW_ALL);
     *state = f;
     return 0;

@@ -255,6 +255,7 @@ typedef struct {
 static int page_setup(void **state)
 {
     PageFixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
     char err[MSG_LEN] = "";
     f->lesson = lesson_load(E2E_LESSON, err, sizeof err);
     if (!f->lesson) {

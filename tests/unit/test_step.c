@@ -203,6 +203,22 @@ static void test_step_pipeline_bubble_and_sends(void **state)
     char why[400];
     step_explain(&c, &w, &m, &r, STEP_BUBBLE, why, sizeof why);
     assert_non_null(strstr(why, "the slowest sets the pace"));
+    /* Cut by cost (nanotron): a layer costs 4 h^2 + 2 F h = 12,582,912, the
+     * output layer V h with V = 49,152 is 4 layers; 16 layers + 4 = 20 over
+     * PP 2: the first stage closes once the sum passes 10 (10 layers), the
+     * last holds 6 + the output layer. The 10-layer stage paces the pipe:
+     * 10 x 29,360,128 FLOPs a token (as above) against the even cut's
+     * 8 x 29,360,128 + 2 V h = 100,663,296: 0.875 of its compute. */
+    w.layers = 16;
+    w.vocab = 49152;
+    w.global_batch = 16;
+    m.interleave = 1;
+    StepResult even = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    assert_int_equal(even.layers_per_stage, 8);
+    w.pp_by_cost = WL_ON;
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    assert_int_equal(r.layers_per_stage, 6);
+    NEAR(r.mb_compute_s, even.mb_compute_s * 0.875, 1e-9);
 }
 
 static void test_step_recompute_and_zero(void **state)
@@ -254,6 +270,101 @@ static void test_step_recompute_and_zero(void **state)
     m.zero = 1;
     r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(r.part_s[STEP_DP], 0.75 * (54530048.0 + 27265024.0) / 100e9, 1e-9);
+}
+
+/* MaxText's remat policies on the tiny job under JAX (TP 2 with sequence
+ * parallelism, no dropout under XLA). Bytes kept per token of a layer:
+ * input 2h/2 = 1,024, the two norm outputs 2,048, the residual (the
+ * attention block's output) 1,024, Q 2 x 1024/2 = 1,024, K and V 2 x 4
+ * heads x 256 = 2,048, attention's output 1,024, the MLP's first GEMM
+ * 2 x 4096/2 = 4,096 and its activation 4,096.
+ *   minimal (recomputes attention, norms, activation): 1,024 + 1,024 +
+ *     1,024 + 2,048 + 4,096 = 9,216
+ *   save_qkv_proj (also the output projection and the MLP's first GEMM):
+ *     1,024 + 1,024 + 2,048 = 4,096; full: the input, 1,024
+ * x 1,024 tokens x 2 layers. Recomputed forward at 50 TFLOP/s, per layer:
+ * attention 2 x (2 x 1024 x 1024 x 128 x 4 heads) = 2,147,483,648 FLOP =
+ * 42.94967296 us, the output projection 2 x 1024 x 1024 x 512 = 21.47483648
+ * us, the MLP's first GEMM 85.89934592 us, QKV 2 x 1024 x 1024 x 1536 =
+ * 64.42450944 us, the MLP's second 85.89934592 us. Full under XLA skips the
+ * second MLP GEMM (backward never needs its output); Megatron reruns the
+ * whole layer. */
+static void test_step_remat_policies(void **state)
+{
+    (void)state;
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
+    w.framework = WL_FW_JAX;
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    const double us = 1e-6, attn = 42.94967296 * us, oproj = 21.47483648 * us;
+    const double fc = 85.89934592 * us, qkv = 64.42450944 * us;
+    w.recompute = WL_RECOMPUTE_SELECTIVE;
+    w.recompute_mods = WL_RC_CORE_ATTN | WL_RC_NORM | WL_RC_MLP_ACT; /* minimal */
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mem_act_mb, 9216.0 * 1024 * 2, 1e-12);
+    NEAR(r.mb_recompute_s, 2 * attn, 1e-9);
+    w.recompute_mods |= WL_RC_OPROJ | WL_RC_MLP_IN; /* save_qkv_proj */
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mem_act_mb, 4096.0 * 1024 * 2, 1e-12);
+    NEAR(r.mb_recompute_s, 2 * (attn + oproj + fc), 1e-9);
+    w.recompute = WL_RECOMPUTE_FULL;
+    w.recompute_mods = 0;
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mem_act_mb, 1024.0 * 1024 * 2, 1e-12);
+    NEAR(r.mb_recompute_s, 2 * (qkv + attn + oproj + fc), 1e-9);
+    w.framework = WL_FW_MEGATRON;
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mb_recompute_s, 2 * (qkv + attn + oproj + 2 * fc), 1e-9);
+    /* Custom: the layer input to host, Q, K and V kept on the device (4
+     * layers, so two of them stay on the device): the device keeps 3,072
+     * bytes a token of every layer and the input of two; the host the
+     * input of the other two. Recomputed: attention, the output
+     * projection, the MLP's first GEMM. */
+    w.framework = WL_FW_JAX;
+    w.layers = 4;
+    w.recompute = WL_RECOMPUTE_SELECTIVE;
+    w.recompute_mods = WL_RC_CORE_ATTN | WL_RC_NORM | WL_RC_MLP_ACT | WL_RC_OPROJ | WL_RC_MLP_IN;
+    w.offload = WL_OFFLOAD_ACTIVATIONS;
+    w.act_host = WL_T_INPUT;
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mem_host_bytes, 1024.0 * 1024 * 2, 1e-12);
+    NEAR(r.mem_activations - r.mem_logits, (3072.0 * 4 + 1024.0 * 2) * 1024, 1e-12);
+    NEAR(r.mb_recompute_s, 4 * (attn + oproj + fc), 1e-9);
+}
+
+/* The training state's dtypes: JAX's default is 4 + 4 + 8 bytes per
+ * parameter (FP32 parameters, gradients, moments); MaxText's
+ * weight_dtype=bfloat16 with its moments inheriting it, 2 + 2 + 4;
+ * Megatron with BF16 first moments (--exp-avg-dtype bf16) 2 + 4 + (4 master
+ * + 2 + 4). A loss over 4 chunks holds a quarter of the logits: under XLA
+ * 1,024 tokens x 1000/2 x 2 bytes = 1,024,000. Per GPU 13,632,512
+ * parameters (test_step_tiny_job_by_hand). */
+static void test_step_state_dtypes_and_loss_chunks(void **state)
+{
+    (void)state;
+    Cluster c = tl_tiny_cluster(8, 8);
+    Workload w = tl_tiny_workload();
+    Mapping m = {.tp = 2, .cp = 1, .pp = 1, .dp = 4, .ep = 1, .interleave = 1};
+    const double n = 13632512.0;
+    w.framework = WL_FW_JAX;
+    StepResult r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mem_weights + r.mem_grads + r.mem_optimizer, 16 * n, 1e-12);
+    NEAR(r.mem_logits, 1024000.0, 1e-12);
+    w.master_bytes = 2, w.mu_bytes = 2, w.nu_bytes = 2, w.loss_chunks = 4;
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mem_weights, 2 * n, 1e-12);
+    NEAR(r.mem_grads, 2 * n, 1e-12);
+    NEAR(r.mem_optimizer, 4 * n, 1e-12);
+    NEAR(r.mem_logits, 1024000.0 / 4, 1e-12);
+    w = tl_tiny_workload();
+    w.mu_bytes = 2;
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(r.mem_weights, 2 * n, 1e-12);
+    NEAR(r.mem_grads, 4 * n, 1e-12);
+    NEAR(r.mem_optimizer, 10 * n, 1e-12);
+    /* Adam reads the master, gradient and moments and writes the master,
+     * moments and BF16 copy: 2 x 4 + 4 + 2 x 6 + 2 = 26 bytes at 1 TB/s */
+    NEAR(r.optimizer_s, 26 * n / 1e12, 1e-9);
 }
 
 static void test_step_expert_all_to_all(void **state)
@@ -611,6 +722,8 @@ int main(void)
         cmocka_unit_test(test_step_memory_bound_term_and_overlap),
         cmocka_unit_test(test_step_pipeline_bubble_and_sends),
         cmocka_unit_test(test_step_recompute_and_zero),
+        cmocka_unit_test(test_step_remat_policies),
+        cmocka_unit_test(test_step_state_dtypes_and_loss_chunks),
         cmocka_unit_test(test_step_expert_all_to_all),
         cmocka_unit_test(test_step_fp8_and_uneven_stages),
         cmocka_unit_test(test_step_seq_parallel_and_overlaps),

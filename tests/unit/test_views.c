@@ -12,6 +12,7 @@
 // clang-format on
 
 #include "base/utf8.h"
+#include "base/xmem.h"
 #include "draw/cluster_grid.h"
 #include "draw/text.h"
 #include "draw/views.h"
@@ -48,6 +49,7 @@ static char *draw(ViewKind k, const ViewInput *in, int w, int h, bool ascii, int
 static void assert_contains(const char *text, const char *want)
 {
     char *flat = strdup(text);
+    assert_non_null(flat);
     for (char *p = flat; *p; p++)
         if (*p == '\n')
             *p = ' ';
@@ -488,7 +490,7 @@ static char *every_view(const Cluster *c)
                                   view_describe((ViewKind)k, &in, widths[i], ascii)};
                 for (int j = 0; j < 2; j++) {
                     size_t n = strlen(parts[j]);
-                    all = realloc(all, len + n + 1);
+                    all = xmem_realloc(all, len + n + 1);
                     memcpy(all + len, parts[j], n + 1);
                     len += n;
                     free(parts[j]);
