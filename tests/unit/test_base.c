@@ -230,73 +230,75 @@ static void test_base_names_nearest(void **state)
     long_word[sizeof long_word - 1] = '\0';
     static const char *const as[] = {"aaaa", NULL};
     assert_string_equal(names_nearest(long_word, as), "aaaa"); /* prefix only, no table */
-    static void test_base_msg_cut_says_so(void **state)
-    {
-        (void)state;
-        char err[16];
-        msg_set(err, sizeof err, "%s", "short");
-        assert_string_equal(err, "short");
-        msg_set(err, sizeof err, "%s", "exactly 15 char");
-        assert_string_equal(err, "exactly 15 char");
-        msg_set(err, sizeof err, "%s", "sixteen chars!!!");
-        assert_string_equal(err, "sixteen char...");
-        /* "a" then eight two-byte characters (17 bytes): the cut at byte 12
-         * falls inside the sixth, which goes whole. */
-        msg_set(err, sizeof err, "a%s", "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9");
-        assert_string_equal(err, "a\u00e9\u00e9\u00e9\u00e9\u00e9...");
-        /* The same length with a one-byte start: the cut falls between two. */
-        msg_set(err, sizeof err, "ab%s", "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9");
-        assert_string_equal(err, "ab\u00e9\u00e9\u00e9\u00e9\u00e9...");
-        char tiny[3];
-        msg_set(tiny, sizeof tiny, "%s", "abcdef");
-        assert_string_equal(tiny, "ab");
-        msg_set(NULL, 10, "%s", "nothing"); /* no buffer: nothing written, no crash */
-    }
+}
 
-    static const char *name_at(int i, const void *ctx)
-    {
-        static char names[400][8];
-        (void)ctx;
-        snprintf(names[i], sizeof names[i], "id%d", i);
-        return names[i];
-    }
+static void test_base_msg_cut_says_so(void **state)
+{
+    (void)state;
+    char err[16];
+    msg_set(err, sizeof err, "%s", "short");
+    assert_string_equal(err, "short");
+    msg_set(err, sizeof err, "%s", "exactly 15 char");
+    assert_string_equal(err, "exactly 15 char");
+    msg_set(err, sizeof err, "%s", "sixteen chars!!!");
+    assert_string_equal(err, "sixteen char...");
+    /* "a" then eight two-byte characters (17 bytes): the cut at byte 12
+     * falls inside the sixth, which goes whole. */
+    msg_set(err, sizeof err, "a%s", "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9");
+    assert_string_equal(err, "a\u00e9\u00e9\u00e9\u00e9\u00e9...");
+    /* The same length with a one-byte start: the cut falls between two. */
+    msg_set(err, sizeof err, "ab%s", "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9");
+    assert_string_equal(err, "ab\u00e9\u00e9\u00e9\u00e9\u00e9...");
+    char tiny[3];
+    msg_set(tiny, sizeof tiny, "%s", "abcdef");
+    assert_string_equal(tiny, "ab");
+    msg_set(NULL, 10, "%s", "nothing"); /* no buffer: nothing written, no crash */
+}
 
-    static void test_base_join_keeps_every_name(void **state)
-    {
-        (void)state;
-        char *none = strbuf_join(0, name_at, NULL);
-        assert_string_equal(none, "");
-        free(none);
-        char *three = strbuf_join(3, name_at, NULL);
-        assert_string_equal(three, "id0, id1, id2");
-        free(three);
-        /* 400 names, longer than any fixed message buffer: all of them, the
-         * last one whole at the end. */
-        char *many = strbuf_join(400, name_at, NULL);
-        size_t want = 0;
-        for (int i = 0; i < 400; i++)
-            want += strlen(name_at(i, NULL)) + (i ? 2 : 0);
-        assert_int_equal(strlen(many), want);
-        assert_non_null(strstr(many, ", id398, id399"));
-        assert_int_equal(strncmp(many, "id0, id1, ", 10), 0);
-        free(many);
-        /* Into a buffer: the whole length comes back, the buffer holds what fits. */
-        char buf[8];
-        assert_int_equal(strbuf_join_into(buf, sizeof buf, 3, name_at, NULL), 13);
-        assert_string_equal(buf, "id0, id");
-        assert_int_equal(strbuf_join_into(NULL, 0, 3, name_at, NULL), 13);
-    }
+static const char *name_at(int i, const void *ctx)
+{
+    static char names[400][8];
+    (void)ctx;
+    snprintf(names[i], sizeof names[i], "id%d", i);
+    return names[i];
+}
 
-    int main(void)
-    {
-        const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_base_read_whole_file_and_refusals),
-            cmocka_unit_test(test_base_atomic_replace),
-            cmocka_unit_test(test_base_new_file_never_replaces),
-            cmocka_unit_test(test_base_clock_moves_forward),
-            cmocka_unit_test(test_base_names_nearest),
-            cmocka_unit_test(test_base_msg_cut_says_so),
-            cmocka_unit_test(test_base_join_keeps_every_name),
-        };
-        return cmocka_run_group_tests(tests, setup, teardown);
-    }
+static void test_base_join_keeps_every_name(void **state)
+{
+    (void)state;
+    char *none = strbuf_join(0, name_at, NULL);
+    assert_string_equal(none, "");
+    free(none);
+    char *three = strbuf_join(3, name_at, NULL);
+    assert_string_equal(three, "id0, id1, id2");
+    free(three);
+    /* 400 names, longer than any fixed message buffer: all of them, the
+     * last one whole at the end. */
+    char *many = strbuf_join(400, name_at, NULL);
+    size_t want = 0;
+    for (int i = 0; i < 400; i++)
+        want += strlen(name_at(i, NULL)) + (i ? 2 : 0);
+    assert_int_equal(strlen(many), want);
+    assert_non_null(strstr(many, ", id398, id399"));
+    assert_int_equal(strncmp(many, "id0, id1, ", 10), 0);
+    free(many);
+    /* Into a buffer: the whole length comes back, the buffer holds what fits. */
+    char buf[8];
+    assert_int_equal(strbuf_join_into(buf, sizeof buf, 3, name_at, NULL), 13);
+    assert_string_equal(buf, "id0, id");
+    assert_int_equal(strbuf_join_into(NULL, 0, 3, name_at, NULL), 13);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_base_read_whole_file_and_refusals),
+        cmocka_unit_test(test_base_atomic_replace),
+        cmocka_unit_test(test_base_new_file_never_replaces),
+        cmocka_unit_test(test_base_clock_moves_forward),
+        cmocka_unit_test(test_base_names_nearest),
+        cmocka_unit_test(test_base_msg_cut_says_so),
+        cmocka_unit_test(test_base_join_keeps_every_name),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
