@@ -357,12 +357,7 @@ static const KeyBinding screen_page_rows[] = {
      7,
      screen_page_key_reload},
     {{'S'}, "S", "save this screen as SVG (the path is shown)", "S SVG", 9, NULL},
-    {{'N'},
-     "N",
-     "author view: the notes the lesson's code made for this page (scalelab.note)",
-     NULL,
-     0,
-     screen_page_key_notes},
+    {{'N'}, "N", "author view: this page's notes (scalelab.note)", NULL, 0, screen_page_key_notes},
     {{UIK_ESC, 'q'}, "Esc, q", "back to the lesson menu", "Esc menu", 0, screen_page_key_back},
     {{'?'}, "?", "this help", NULL, 0, screen_page_key_help},
 };

@@ -594,7 +594,7 @@ static void test_lesson_hostile_round_three(void **state)
          "pages[195]: 'text': the lesson's texts pass 4 MB in all"},
         {"huge_diagrams.lua", 0, ""},
         {"scenario_too_big.lua", 4, "131080 GPUs is too many for a scenario"},
-        {"chart_nan.lua", 3, "chart.values[2] is not a finite number"},
+        {"chart_nan.lua", 6, /* the values */ "chart.values[2] is not a finite number"},
         {"predict_extremes.lua", 6, "terms[2] 'b' needs a finite value >= 0"},
         {"moves_junk.lua", 6, "start move 1 'tp 3'"},
         {"debrief_strange.lua", 14, "debrief: debrief must return a string (got table)"},

@@ -331,7 +331,7 @@ static void test_screens_page_author_notes(void **state)
     screen_page_key(&p, 'x');
     screen_page_key(&p, '?');
     text = draw_page(&p, 120, 40, &cur);
-    assert_non_null(strstr(text, "author view: the notes the lesson's code made"));
+    assert_non_null(strstr(text, "author view: this page's notes (scalelab.note)"));
     free(text);
     screen_page_fini(&p);
     progress_free(pr);
