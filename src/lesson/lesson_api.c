@@ -147,21 +147,27 @@ int lesson_api_known_count(const char *const *known)
 
 static const char FIELD_SINK_KEY[] = "scalelab.field_sink";
 
-void lesson_api_set_field_sink(lua_State *L, const LessonFieldSink *sink)
+/* A sink (C struct the caller keeps) in the registry under key; NULL: none. */
+static void sink_set(lua_State *L, const char *key, const void *sink)
 {
     if (sink)
         lua_pushlightuserdata(L, (void *)sink);
     else
         lua_pushnil(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, FIELD_SINK_KEY);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
 }
 
-static const LessonFieldSink *field_sink(lua_State *L)
+static const void *sink_get(lua_State *L, const char *key)
 {
-    lua_getfield(L, LUA_REGISTRYINDEX, FIELD_SINK_KEY);
-    const LessonFieldSink *sink = lua_touserdata(L, -1);
+    lua_getfield(L, LUA_REGISTRYINDEX, key);
+    const void *sink = lua_touserdata(L, -1);
     lua_pop(L, 1);
     return sink;
+}
+
+void lesson_api_set_field_sink(lua_State *L, const LessonFieldSink *sink)
+{
+    sink_set(L, FIELD_SINK_KEY, sink);
 }
 
 /* Rejects fields the reader does not know, so a typo never passes
@@ -171,7 +177,7 @@ static const LessonFieldSink *field_sink(lua_State *L)
 void lesson_api_check_known(lua_State *L, int idx, const char *what, const char *const *known)
 {
     idx = lua_absindex(L, idx);
-    const LessonFieldSink *sink = field_sink(L);
+    const LessonFieldSink *sink = sink_get(L, FIELD_SINK_KEY);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         sandbox_charge(L, 4, what); /* a table of a million keys is a million steps */
@@ -987,11 +993,7 @@ static const char NOTE_SINK_KEY[] = "scalelab.note_sink";
 
 void lesson_api_set_note_sink(lua_State *L, const LessonNoteSink *sink)
 {
-    if (sink)
-        lua_pushlightuserdata(L, (void *)sink);
-    else
-        lua_pushnil(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, NOTE_SINK_KEY);
+    sink_set(L, NOTE_SINK_KEY, sink);
 }
 
 /* Value at idx as a note shows it: as tostring does, but a table shallowly,
@@ -1086,9 +1088,7 @@ static int api_note(lua_State *L)
     for (int level = 1; line <= 0 && level < 4 && lua_getstack(L, level, &ar); level++)
         if (lua_getinfo(L, "l", &ar))
             line = ar.currentline;
-    lua_getfield(L, LUA_REGISTRYINDEX, NOTE_SINK_KEY);
-    const LessonNoteSink *sink = lua_touserdata(L, -1);
-    lua_pop(L, 1);
+    const LessonNoteSink *sink = sink_get(L, NOTE_SINK_KEY);
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
     if (sink && text)
