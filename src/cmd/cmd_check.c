@@ -16,6 +16,9 @@
  * micro-batch, domain and system keys alone reach (a scenario that they
  * solve asks for no placement), and how often random presses of them meet
  * the goal.
+ * --notes prints the notes a lesson made (scalelab.note) on stdout, as
+ * "FILE:LINE: page N: note"; without it a file with notes gets one line
+ * saying how many, so none ships by mistake.
  * Exit 0 when every file passes, 1 when any problem was found, 2 on usage.
  */
 #include "cmd/cli.h"
@@ -31,14 +34,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct {
+    bool show; /* --notes: print them */
+    int n;
+} CheckNotes;
+
 static void print_problem(void *ctx, const char *line)
 {
     (void)ctx;
     fprintf(stderr, "%s\n", line);
 }
 
+/* A note the lesson made (scalelab.note): printed with --notes, counted. */
+static void print_note(void *ctx, const char *line)
+{
+    CheckNotes *n = ctx;
+    if (n->show)
+        printf("%s\n", line);
+    n->n++;
+}
+
 static const char check_help[] =
-    "Usage: scalelab check [--solve] [--] FILE...\n"
+    "Usage: scalelab check [--solve] [--notes] [--] FILE...\n"
     "Loads each lesson file in the sandbox and validates it the way CI does, and\n"
     "proves each scenario's par: no sequence of fewer key presses meets its goal.\n"
     "Every problem goes to stderr as FILE:LINE: message; each scenario's shortest\n"
@@ -48,6 +65,9 @@ static const char check_help[] =
     "                     examined, what the degree, micro-batch, domain and\n"
     "                     system keys alone reach, and how often 100 random walks\n"
     "                     of 10 of those presses meet the goal\n"
+    "  --notes            print the notes the lesson made with scalelab.note, as\n"
+    "                     FILE:LINE: page N: note, on stdout (without it, only\n"
+    "                     how many)\n"
     "  --help             this text\n"
     "  --                 the arguments after it are files, even if they start with -\n";
 
@@ -185,6 +205,7 @@ int cmd_check(int argc, char **argv)
     /* Operands only: drop one "--"; before it nothing may look like an option. */
     int files = 0;
     bool options = true, solve = false;
+    CheckNotes notes = {false, 0};
     for (int i = 1; i < argc; i++) {
         if (options && strcmp(argv[i], "--") == 0) {
             options = false;
@@ -192,6 +213,10 @@ int cmd_check(int argc, char **argv)
         }
         if (options && strcmp(argv[i], "--solve") == 0) {
             solve = true;
+            continue;
+        }
+        if (options && strcmp(argv[i], "--notes") == 0) {
+            notes.show = true;
             continue;
         }
         if (options && argv[i][0] == '-' && argv[i][1] != '\0')
@@ -207,7 +232,11 @@ int cmd_check(int argc, char **argv)
     char **ids = xmem_calloc((size_t)argc, sizeof *ids);
     for (int i = 1; i < argc; i++) {
         char id[256];
-        int n = lesson_check_file_id(argv[i], print_problem, NULL, id, sizeof id);
+        notes.n = 0;
+        int n = lesson_check_file_notes(argv[i], print_problem, print_note, &notes, id, sizeof id);
+        if (notes.n && !notes.show)
+            printf("%s: %d note%s (scalelab check --notes shows them)\n", argv[i], notes.n,
+                   notes.n == 1 ? "" : "s");
         problems += n;
         if (n > 0)
             continue;

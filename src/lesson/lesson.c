@@ -16,6 +16,8 @@
 
 #include "base/escape.h"
 #include "base/msg.h"
+#include "base/names.h"
+#include "base/strbuf.h"
 #include "base/xmem.h"
 #include "learn/quiz.h"
 #include "lesson/host.h"
@@ -103,6 +105,17 @@ typedef struct {
     int n;
 } Problems;
 
+/* What scalelab.note recorded: bounded, for a lesson is untrusted. */
+#define NOTES_MAX      200
+#define NOTE_MAX_BYTES 400
+#define NOTES_BYTES    (32 << 10)
+
+typedef struct {
+    int page; /* 0-based; -1: the lesson's own code, outside any page */
+    int line;
+    char *text; /* escaped */
+} LessonNote;
+
 struct Lesson {
     Sandbox *sb; /* the lesson's Lua state, in the process that runs it; NULL in scalelab */
     char *path;
@@ -113,12 +126,24 @@ struct Lesson {
     int return_line;
     int *kind_lines; /* line of each `kind =` in the source, in order */
     int n_kind_lines;
+    const char *source_text; /* the sandbox's copy of the file, while it is read */
+    struct SrcField *fields; /* every `name =` of the source (scan_lines) */
+    int n_fields;
+    int *page_starts; /* the line where each page of a literal `pages = {` starts */
+    int n_page_starts;
     bool renew_goals; /* interactive: each goal check gets a fresh budget */
     Problems problems;
     Host *host;   /* the lesson host running it for scalelab, NULL when gone or local */
     char *source; /* the file's text as loaded, to start a fresh host with */
     size_t source_len;
     bool quick; /* loaded with the catalog's limits */
+    LessonNote *notes;
+    int n_notes;
+    int notes_dropped;      /* past NOTES_MAX or NOTES_BYTES */
+    int notes_dropped_line; /* of the first of them */
+    size_t notes_bytes;     /* of the texts kept */
+    int note_page;          /* the page whose goal or debrief runs, -1 while the file loads */
+    LessonNoteSink note_sink;
 };
 
 /* ---- what crosses from the lesson host ------------------------------------
@@ -194,6 +219,12 @@ static const WireField page_fields[] = {
     WIRE_F_BOOL(Page, ok),
 };
 
+static const WireField note_fields[] = {
+    WIRE_F_INT(LessonNote, page, -1, MAX_PAGES - 1),
+    WIRE_F_INT(LessonNote, line, 0, INT_MAX),
+    WIRE_F_STR(LessonNote, text, NOTE_MAX_BYTES * 4 + 8),
+};
+
 static const WireField lesson_fields[] = {
     WIRE_F_LOCAL(Lesson, sb),
     WIRE_F_LOCAL(Lesson, path),
@@ -207,12 +238,23 @@ static const WireField lesson_fields[] = {
     WIRE_F_INT(Lesson, return_line, 0, INT_MAX),
     WIRE_F_LOCAL(Lesson, kind_lines), /* line lookups while reading, in the host */
     WIRE_F_LOCAL(Lesson, n_kind_lines),
+    WIRE_F_LOCAL(Lesson, source_text),
+    WIRE_F_LOCAL(Lesson, fields),
+    WIRE_F_LOCAL(Lesson, n_fields),
+    WIRE_F_LOCAL(Lesson, page_starts),
+    WIRE_F_LOCAL(Lesson, n_page_starts),
     WIRE_F_LOCAL(Lesson, renew_goals),
     WIRE_F_LOCAL(Lesson, problems), /* a lesson with problems does not cross */
     WIRE_F_LOCAL(Lesson, host),
     WIRE_F_LOCAL(Lesson, source),
     WIRE_F_LOCAL(Lesson, source_len),
     WIRE_F_LOCAL(Lesson, quick),
+    WIRE_F_LIST(Lesson, notes, n_notes, NOTES_MAX, note_fields, WIRE_N(note_fields)),
+    WIRE_F_INT(Lesson, notes_dropped, 0, INT_MAX),
+    WIRE_F_LOCAL(Lesson, notes_dropped_line),
+    WIRE_F_LOCAL(Lesson, notes_bytes),
+    WIRE_F_LOCAL(Lesson, note_page),
+    WIRE_F_LOCAL(Lesson, note_sink),
 };
 
 /* ---- problems --------------------------------------------------------- */
@@ -249,6 +291,29 @@ static void problem_from_err(Lesson *l, int line, const char *err)
         problem_add(&l->problems, "%s:%d: %s", name, line, err + n + 2);
     else
         problem_add(&l->problems, "%s", err);
+}
+
+/* The line a problem names ("NAME:LINE: ..."), 0 when it names none. */
+static long problem_line(const Lesson *l, const char *line)
+{
+    const char *name = l->sb ? sandbox_name(l->sb) : l->path;
+    size_t n = strlen(name);
+    if (strncmp(line, name, n) != 0 || line[n] != ':')
+        return 0;
+    return strtol(line + n + 1, NULL, 10);
+}
+
+/* Problems from index first on in the order of their lines (stable): a
+ * page's unknown fields come in the order of a hash table. */
+static void problems_sort(Lesson *l, int first)
+{
+    char **v = l->problems.lines;
+    for (int i = first + 1; i < l->problems.n; i++)
+        for (int j = i; j > first && problem_line(l, v[j]) < problem_line(l, v[j - 1]); j--) {
+            char *tmp = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = tmp;
+        }
 }
 
 /* ---- free --------------------------------------------------------------- */
@@ -299,45 +364,279 @@ void lesson_free(Lesson *l)
     free(l->summary);
     free(l->track);
     free(l->kind_lines);
+    free(l->fields);
+    free(l->page_starts);
+    for (int i = 0; i < l->n_notes; i++)
+        free(l->notes[i].text);
+    free(l->notes);
     problems_free(&l->problems);
     free(l);
 }
 
-/* ---- source lines ------------------------------------------------------- */
+/* ---- source lines -------------------------------------------------------
+ * Lua tables keep no lines, so messages about fields find them in the
+ * source text: a small lexer (strings, long strings and comments skipped,
+ * so a word in them fools nothing) records every `name =` with its line,
+ * its brace depth and the field whose table holds it (`cluster = { gpus =
+ * 16 }`: gpus's parent is cluster), the line where each element of the
+ * literal `pages = { ... }` starts, and the `return` at a line's start. */
+
+typedef struct SrcField {
+    size_t off; /* the name in the source */
+    int len;    /* its bytes */
+    int line;   /* of the name */
+    int depth;  /* braces around it */
+    int parent; /* the field whose `= {` holds it, -1 for none */
+} SrcField;
+
+typedef struct {
+    const char *s;
+    size_t len, i;
+    int line;
+} Lex;
+
+/* Skips the long bracket at x->i ([[, [==[ ...) to its end, counting lines;
+ * false (nothing skipped) when x->i starts none. */
+static bool lex_long(Lex *x)
+{
+    size_t j = x->i + 1;
+    int eq = 0;
+    while (j < x->len && x->s[j] == '=')
+        eq++, j++;
+    if (j >= x->len || x->s[j] != '[')
+        return false;
+    for (j++; j < x->len; j++) {
+        if (x->s[j] == '\n')
+            x->line++;
+        else if (x->s[j] == ']') {
+            size_t k = j + 1;
+            int e = 0;
+            while (k < x->len && x->s[k] == '=')
+                e++, k++;
+            if (e == eq && k < x->len && x->s[k] == ']') {
+                x->i = k + 1;
+                return true;
+            }
+        }
+    }
+    x->i = x->len;
+    return true;
+}
+
+/* Skips the quoted string at x->i (escapes, \z, a line break ends it). */
+static void lex_quoted(Lex *x)
+{
+    char q = x->s[x->i++];
+    while (x->i < x->len) {
+        char c = x->s[x->i++];
+        if (c == q)
+            return;
+        if (c == '\n') {
+            x->line++;
+            return;
+        }
+        if (c != '\\' || x->i >= x->len)
+            continue;
+        bool z = x->s[x->i] == 'z';
+        x->line += x->s[x->i] == '\n';
+        x->i++;
+        while (z && x->i < x->len && strchr(" \t\r\n", x->s[x->i]))
+            x->line += x->s[x->i++] == '\n';
+    }
+}
+
+static bool ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool ident_char(char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+#define SCAN_DEPTH 256
+
+typedef struct {
+    int owner[SCAN_DEPTH]; /* the field each open brace belongs to, -1 none */
+    int depth;
+    int pending;     /* the field whose `=` came last, until the next token */
+    int pages_depth; /* depth inside the literal pages list, -1 outside */
+    bool elem_start; /* the next token there starts a page */
+    int *starts, n_starts;
+} Scan;
+
+static int scan_parent(const Scan *sc)
+{
+    for (int d = sc->depth < SCAN_DEPTH ? sc->depth : SCAN_DEPTH; d > 0; d--)
+        if (sc->owner[d - 1] >= 0)
+            return sc->owner[d - 1];
+    return -1;
+}
+
+static void scan_brace(Lesson *l, Scan *sc, char c)
+{
+    const char *s = l->source_text;
+    if (c == '{') {
+        int owner = sc->pending;
+        if (sc->depth < SCAN_DEPTH)
+            sc->owner[sc->depth] = owner;
+        sc->depth++;
+        if (owner >= 0 && l->fields[owner].len == 5 &&
+            memcmp(s + l->fields[owner].off, "pages", 5) == 0) {
+            sc->pages_depth = sc->depth;
+            sc->elem_start = true;
+            sc->n_starts = 0;
+        }
+    } else if (c == '}') {
+        if (sc->depth == sc->pages_depth) {
+            sc->pages_depth = -1;
+            free(l->page_starts);
+            l->page_starts = sc->starts;
+            l->n_page_starts = sc->n_starts;
+            sc->starts = NULL;
+            sc->n_starts = 0;
+        }
+        sc->depth -= sc->depth > 0;
+    } else if ((c == ',' || c == ';') && sc->depth == sc->pages_depth) {
+        sc->elem_start = true;
+    }
+}
+
+static void scan_field(Lesson *l, Scan *sc, size_t off, int len, int line)
+{
+    if (l->n_fields % 256 == 0)
+        l->fields = xmem_realloc(l->fields, (size_t)(l->n_fields + 256) * sizeof *l->fields);
+    l->fields[l->n_fields] = (SrcField){
+        .off = off, .len = len, .line = line, .depth = sc->depth, .parent = scan_parent(sc)};
+    sc->pending = l->n_fields++;
+    if (len == 4 && memcmp(l->source_text + off, "kind", 4) == 0) {
+        l->kind_lines = xmem_realloc(l->kind_lines, (size_t)(l->n_kind_lines + 1) * sizeof(int));
+        l->kind_lines[l->n_kind_lines++] = line;
+    }
+}
 
 static void scan_lines(Lesson *l)
 {
     size_t len;
-    const char *s = sandbox_source(l->sb, &len);
-    int line = 1;
+    l->source_text = sandbox_source(l->sb, &len);
+    Lex x = {l->source_text, len, 0, 1};
+    Scan sc = {.pending = -1, .pages_depth = -1};
     l->return_line = 1;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '\n') {
-            line++;
+    while (x.i < x.len) {
+        const char *s = x.s;
+        char c = s[x.i];
+        if (c == '\n' || c == ' ' || c == '\t' || c == '\r') {
+            x.line += c == '\n';
+            x.i++;
             continue;
         }
-        bool line_start = i == 0 || s[i - 1] == '\n';
-        if (line_start && strncmp(s + i, "return", 6) == 0)
-            l->return_line = line;
-        if (strncmp(s + i, "kind", 4) == 0 &&
-            (i == 0 || !(s[i - 1] == '_' || (s[i - 1] >= 'a' && s[i - 1] <= 'z')))) {
-            size_t j = i + 4;
-            while (j < len && (s[j] == ' ' || s[j] == '\t'))
+        if (c == '-' && x.i + 1 < x.len && s[x.i + 1] == '-') {
+            x.i += 2;
+            if (!(x.i < x.len && s[x.i] == '[' && lex_long(&x)))
+                while (x.i < x.len && s[x.i] != '\n')
+                    x.i++;
+            continue;
+        }
+        if (sc.elem_start && sc.depth == sc.pages_depth && c != '}') {
+            sc.starts = xmem_realloc(sc.starts, (size_t)(sc.n_starts + 1) * sizeof(int));
+            sc.starts[sc.n_starts++] = x.line;
+        }
+        sc.elem_start = false;
+        int pending = sc.pending;
+        sc.pending = -1;
+        if (c == '"' || c == '\'') {
+            lex_quoted(&x);
+        } else if (c == '[' && lex_long(&x)) {
+        } else if (ident_start(c)) {
+            size_t j = x.i;
+            while (j < x.len && ident_char(s[j]))
                 j++;
-            if (j < len && s[j] == '=' && (j + 1 >= len || s[j + 1] != '=')) {
-                l->kind_lines =
-                    xmem_realloc(l->kind_lines, (size_t)(l->n_kind_lines + 1) * sizeof(int));
-                l->kind_lines[l->n_kind_lines++] = line;
+            if (j - x.i == 6 && memcmp(s + x.i, "return", 6) == 0 &&
+                (x.i == 0 || s[x.i - 1] == '\n'))
+                l->return_line = x.line;
+            size_t k = j;
+            while (k < x.len && (s[k] == ' ' || s[k] == '\t'))
+                k++;
+            if (k < x.len && s[k] == '=' && (k + 1 >= x.len || s[k + 1] != '=') && j - x.i < 64) {
+                scan_field(l, &sc, x.i, (int)(j - x.i), x.line);
+                j = k + 1;
             }
+            x.i = j;
+        } else if (c >= '0' && c <= '9') {
+            while (x.i < x.len && (ident_char(s[x.i]) || s[x.i] == '.'))
+                x.i++;
+        } else {
+            sc.pending = c == '{' ? pending : -1;
+            scan_brace(l, &sc, c);
+            sc.pending = -1;
+            x.i++;
         }
     }
+    free(sc.starts);
 }
 
-/* Refines a line for a message about lines [from, to): the first line there
- * holding the first 'quoted' word of msg (a bad value or field name), else
- * from. Lua tables keep no lines, so this reads the source text. */
-/* The first line in [from, to) where word appears as a value ("word") or
- * as a field (word =); 0 when none. */
+static bool field_is(const Lesson *l, int f, const char *name, size_t n)
+{
+    return (size_t)l->fields[f].len == n &&
+           memcmp(l->source_text + l->fields[f].off, name, n) == 0;
+}
+
+/* How many of the last parts of path (n parts) field f and its parents
+ * name, from the last: 0 when f is not named parts[n - 1]. */
+static int field_score(const Lesson *l, int f, char parts[][64], int n)
+{
+    int score = 0;
+    for (int k = n - 1; k >= 0 && f >= 0; k--, f = l->fields[f].parent) {
+        if (!field_is(l, f, parts[k], strlen(parts[k])))
+            break;
+        score++;
+    }
+    return score;
+}
+
+/* The line of the field path ("cluster.gpus": dotted, the last part the
+ * field) in source lines [from, to): the field that matches most of its
+ * last parts, then the shallowest, then the first; outside them the one
+ * field of the file that matches it whole. 0 when none. */
+static int field_line(const Lesson *l, int from, int to, const char *path)
+{
+    char parts[8][64];
+    int n = 0;
+    for (const char *p = path; *p && n < 8;) {
+        size_t k = strcspn(p, ".");
+        if (k > 0 && k < sizeof parts[0]) {
+            memcpy(parts[n], p, k);
+            parts[n++][k] = '\0';
+        }
+        p += k + (p[k] == '.');
+    }
+    if (n == 0)
+        return 0;
+    int best = -1, best_score = 0, whole = -1, wholes = 0;
+    for (int f = 0; f < l->n_fields; f++) {
+        int score = field_score(l, f, parts, n);
+        if (score == 0)
+            continue;
+        if (score == n) {
+            whole = f;
+            wholes++;
+        }
+        if (l->fields[f].line < from || l->fields[f].line >= to)
+            continue;
+        if (score > best_score ||
+            (score == best_score && l->fields[f].depth < l->fields[best].depth)) {
+            best = f;
+            best_score = score;
+        }
+    }
+    if (best >= 0)
+        return l->fields[best].line;
+    return wholes == 1 ? l->fields[whole].line : 0;
+}
+
+/* The first line in [from, to) where word appears quoted ("word", a bad
+ * value); 0 when none. */
 static int find_word_line(const Lesson *l, int from, int to, const char *word)
 {
     size_t wl = strlen(word), len;
@@ -352,59 +651,118 @@ static int find_word_line(const Lesson *l, int from, int to, const char *word)
         }
         if (line < from || i + wl > len || memcmp(src + i, word, wl) != 0)
             continue;
-        bool quoted = i > 0 && (src[i - 1] == '"' || src[i - 1] == '\'');
-        size_t j = i + wl;
-        while (j < len && (src[j] == ' ' || src[j] == '\t'))
-            j++;
-        if (quoted || (j < len && src[j] == '=' && (j + 1 >= len || src[j + 1] != '=')))
+        if (i > 0 && (src[i - 1] == '"' || src[i - 1] == '\''))
             return line;
     }
     return 0;
 }
 
-/* Refines the line of a message about source lines [from, to): the line of
- * the first 'quoted' word of msg (a bad value or field name), else of the
- * field the message names ("pages[2].mapping: ..."), else from. Lua tables
- * keep no lines, so this reads the source text. */
+/* The dotted field path a reader's name for a table means: "pages[3].left
+ * .cluster" is "left.cluster", "pages[2]: choices[1]" is "choices" (the
+ * page and list indices dropped, ": " a separator like '.'). Appends to
+ * path (n bytes). */
+static void path_of(const char *what, size_t wlen, char *path, size_t n)
+{
+    size_t i = 0;
+    while (i < wlen) {
+        size_t k = i;
+        while (k < wlen && what[k] != '.' && what[k] != ':' && what[k] != '[' && what[k] != ' ')
+            k++;
+        bool page = k - i == 5 && memcmp(what + i, "pages", 5) == 0 && k < wlen && what[k] == '[';
+        if (k > i && !page) {
+            size_t used = strlen(path);
+            snprintf(path + used, n - used, "%s%.*s", used ? "." : "", (int)(k - i), what + i);
+        }
+        while (k < wlen && what[k] != '.' && what[k] != ':' && what[k] != ' ')
+            k++; /* past an index */
+        while (k < wlen && (what[k] == '.' || what[k] == ':' || what[k] == ' '))
+            k++;
+        i = k;
+    }
+}
+
+/* Whether s (n bytes) reads as a reader's name for a table or field:
+ * names, dots and [N] indices only. */
+static bool looks_like_path(const char *s, size_t n)
+{
+    if (n == 0 || !ident_start(s[0]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!ident_char(s[i]) && s[i] != '.' && s[i] != '[' && s[i] != ']')
+            return false;
+    return true;
+}
+
+/* Refines the line of a message about source lines [from, to). Messages
+ * read "WHAT: 'FIELD' must be ...", "WHAT: unknown system 'x'", "WHAT:
+ * goal.check must be ...": the line of WHAT's FIELD (or of the dotted name
+ * that starts the sentence), else of the first 'quoted' value, else of
+ * WHAT itself, else from. */
 static int refine_line(const Lesson *l, int from, int to, const char *msg)
 {
-    char word[64];
     size_t nl = strlen(sandbox_name(l->sb));
     if (strncmp(msg, sandbox_name(l->sb), nl) == 0 && msg[nl] == ':' && msg[nl + 1] == ' ')
         msg += nl + 2;
+    char path[256] = "", word[64] = "";
+    const char *seg = msg;
+    for (;;) { /* WHAT: segments that are names */
+        const char *end = strstr(seg, ": ");
+        if (!end || !looks_like_path(seg, (size_t)(end - seg)))
+            break;
+        path_of(seg, (size_t)(end - seg), path, sizeof path);
+        seg = end + 2;
+    }
+    size_t what_len = strlen(path);
+    if (seg[0] == '\'') { /* 'FIELD' must ... */
+        const char *e = strchr(seg + 1, '\'');
+        if (e && e - seg - 1 > 0 && e - seg - 1 < 60 &&
+            looks_like_path(seg + 1, (size_t)(e - seg - 1)))
+            path_of(seg + 1, (size_t)(e - seg - 1), path, sizeof path);
+    } else { /* goal.check must ..., pages[2].cluster.gpus must ... */
+        size_t k = strcspn(seg, " ");
+        if (looks_like_path(seg, k) && memchr(seg, '.', k))
+            path_of(seg, k, path, sizeof path);
+    }
+    int line = strlen(path) > what_len ? field_line(l, from, to, path) : 0;
     const char *q = strchr(msg, '\'');
     const char *e = q ? strchr(q + 1, '\'') : NULL;
-    if (q && e && e - q >= 2 && e - q <= 60) {
+    if (!line && q && e && e - q >= 2 && e - q <= 60) {
         memcpy(word, q + 1, (size_t)(e - q - 1));
         word[e - q - 1] = '\0';
-        int line = find_word_line(l, from, to, word);
-        if (line)
-            return line;
+        line = find_word_line(l, from, to, word);
     }
-    const char *colon = strstr(msg, ": ");
-    const char *dot = colon ? memchr(msg, '.', (size_t)(colon - msg)) : NULL;
-    if (dot) {
-        const char *last = dot;
-        for (const char *p = dot; p < colon; p++)
-            if (*p == '.')
-                last = p;
-        size_t n = (size_t)(colon - last - 1);
-        if (n > 0 && n < sizeof word) {
-            memcpy(word, last + 1, n);
-            word[n] = '\0';
-            int line = find_word_line(l, from, to, word);
-            if (line)
-                return line;
-        }
-    }
-    return from;
+    if (!line && path[0])
+        line = field_line(l, from, to, path);
+    return line ? line : from;
 }
 
-static int page_line(const Lesson *l, int page)
+/* Source lines [*from, *to) of page i; returns the line messages about it
+ * name: its `kind =`, else where it starts in a literal pages list, else
+ * the `return`. */
+static int page_range(const Lesson *l, int i, int *from, int *to)
 {
-    if (l->n_kind_lines == l->n_pages && page >= 0 && page < l->n_pages)
-        return l->kind_lines[page];
-    return l->return_line;
+    if (l->n_page_starts == l->n_pages) {
+        *from = l->page_starts[i];
+        *to = i + 1 < l->n_pages ? l->page_starts[i + 1] : 1 << 30;
+        for (int k = 0; k < l->n_kind_lines; k++)
+            if (l->kind_lines[k] >= *from && l->kind_lines[k] < *to)
+                return l->kind_lines[k];
+        return *from;
+    }
+    if (l->n_kind_lines == l->n_pages) {
+        *from = l->kind_lines[i];
+        *to = i + 1 < l->n_pages ? l->kind_lines[i + 1] : 1 << 30;
+        return *from;
+    }
+    *from = l->return_line;
+    *to = *from + 1;
+    return *from;
+}
+
+/* Where the lesson's own fields are: from the `return` to the first page. */
+static int header_end(const Lesson *l)
+{
+    return l->n_page_starts ? l->page_starts[0] : l->n_kind_lines ? l->kind_lines[0] : 1 << 30;
 }
 
 static void lesson_predict_spec_of(const Page *p, PredictSpec *out)
@@ -418,12 +776,124 @@ static void lesson_predict_spec_of(const Page *p, PredictSpec *out)
                          .n_slips = p->n_slips};
 }
 
+/* ---- notes ------------------------------------------------------------------ */
+
+static void note_add(void *ctx, int line, const char *text, size_t len)
+{
+    Lesson *l = ctx;
+    char shown[NOTE_MAX_BYTES * 4 + 8];
+    escape_text(text, len < NOTE_MAX_BYTES ? len : NOTE_MAX_BYTES, shown, sizeof shown);
+    if (len > NOTE_MAX_BYTES)
+        snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "...");
+    size_t n = strlen(shown);
+    if (l->n_notes >= NOTES_MAX || l->notes_bytes + n > NOTES_BYTES) {
+        if (l->notes_dropped++ == 0)
+            l->notes_dropped_line = line;
+        return;
+    }
+    l->notes = xmem_realloc(l->notes, (size_t)(l->n_notes + 1) * sizeof *l->notes);
+    l->notes[l->n_notes++] = (LessonNote){l->note_page, line > 0 ? line : 0, xmem_strdup(shown)};
+    l->notes_bytes += n;
+}
+
+/* A note made while the file loaded belongs to the page whose lines hold
+ * its call, else to the lesson. */
+static void notes_place(Lesson *l)
+{
+    for (int i = 0; i < l->n_notes; i++) {
+        for (int p = 0; l->notes[i].page < 0 && p < l->n_pages; p++) {
+            int from, to;
+            page_range(l, p, &from, &to);
+            bool known = l->n_page_starts == l->n_pages || l->n_kind_lines == l->n_pages;
+            if (known && l->notes[i].line >= from && l->notes[i].line < to)
+                l->notes[i].page = p;
+        }
+    }
+}
+
+int lesson_note_count(const Lesson *l)
+{
+    return l ? l->n_notes : 0;
+}
+
+const char *lesson_note(const Lesson *l, int i, int *page, int *line)
+{
+    bool in = l && i >= 0 && i < l->n_notes;
+    if (page)
+        *page = in ? l->notes[i].page : -1;
+    if (line)
+        *line = in ? l->notes[i].line : 0;
+    return in ? l->notes[i].text : "";
+}
+
+int lesson_notes_dropped(const Lesson *l)
+{
+    return l ? l->notes_dropped : 0;
+}
+
 /* ---- reading the lesson table (inside sandbox_protect) --------------------- */
 
 typedef struct {
     Lesson *l;
-    int page; /* page being read */
+    int page;     /* page being read, -1 for the lesson's own fields */
+    int from, to; /* its source lines */
 } ReadCtx;
+
+/* An unknown field (the field sink while pages are read): a problem at the
+ * field's line, with the name it was probably meant to be. */
+static void field_unknown(void *ctx, const char *what, const char *key, const char *near,
+                          const char *const *known)
+{
+    ReadCtx *c = ctx;
+    Lesson *l = c->l;
+    char path[256] = "";
+    path_of(what, strlen(what), path, sizeof path);
+    size_t used = strlen(path);
+    snprintf(path + used, sizeof path - used, "%s%s", used ? "." : "", key);
+    int line = field_line(l, c->from, c->to, path);
+    if (!line)
+        line = c->page >= 0 ? l->pages[c->page].line : c->from;
+    if (near) {
+        problem_add(&l->problems, "%s:%d: %s: unknown field '%s': did you mean '%s'?",
+                    sandbox_name(l->sb), line, what, key, near);
+        return;
+    }
+    char *list = strbuf_join(lesson_api_known_count(known), lesson_api_known_at, known);
+    problem_add(&l->problems, "%s:%d: %s: unknown field '%s' (known: %s)", sandbox_name(l->sb),
+                line, what, key, list);
+    free(list);
+}
+
+/* Whether msg holds word as a whole word ('word', goal.word, word). */
+static bool holds_word(const char *msg, const char *word, size_t n)
+{
+    for (const char *m = strstr(msg, word); m; m = strstr(m + 1, word))
+        if ((m == msg || !ident_char(m[-1])) && !ident_char(m[n]))
+            return true;
+    return false;
+}
+
+/* Whether a problem from index first on suggested a name that msg names:
+ * msg then follows from that typo ("'cluster' is missing" after "'clustr':
+ * did you mean 'cluster'?"). */
+static bool page_meant(const Lesson *l, int first, const char *msg)
+{
+    static const char mark[] = "did you mean '";
+    for (int i = first; i < l->problems.n; i++) {
+        const char *m = strstr(l->problems.lines[i], mark);
+        if (!m)
+            continue;
+        char word[72];
+        m += sizeof mark - 1;
+        size_t n = strcspn(m, "'");
+        if (n == 0 || n > 64)
+            continue;
+        snprintf(word, sizeof word, "%.*s", (int)n, m);
+        if (holds_word(msg, word, n))
+            return true;
+    }
+    return false;
+}
 
 /* The lesson table sits at index 1 of the loader's stack frame? No: it is
  * kept in the registry under this key between calls. */
@@ -476,7 +946,7 @@ static char *dup_field(lua_State *L, int idx, const char *k, const char *what, b
     }
     if (t != LUA_TSTRING) {
         lua_pop(L, 1);
-        sandbox_error(L, "%s: '%s' must be a string (got %s)", what, k, lua_typename(L, t));
+        sandbox_error(L, "%s: '%s' must be a string, not a %s", what, k, lua_typename(L, t));
     }
     char *copy = take_string(L, what, k);
     lua_pop(L, 1);
@@ -620,6 +1090,13 @@ static unsigned read_allow(lua_State *L, int idx, const char *what)
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
             if (strcmp(s, names[k].name) == 0)
                 bit = names[k].bit;
+        const char *names_only[sizeof names / sizeof names[0] + 1];
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            names_only[k] = names[k].name;
+        names_only[sizeof names / sizeof names[0]] = NULL;
+        const char *near = bit ? NULL : names_nearest(s, names_only);
+        if (near)
+            sandbox_error(L, "%s: allow[%I] = '%s': did you mean '%s'?", what, i, s, near);
         if (!bit)
             sandbox_error(L,
                           "%s: allow[%I] = '%s' is not one of move, groups, tp groups, pp "
@@ -650,6 +1127,22 @@ static void read_debrief(lua_State *L, int idx, const char *what, Page *p, int p
     p->debrief_fn = true;
 }
 
+/* The fields each table of a page may have: anything else is a typo. */
+#define TARGET_FIELDS "step_s", "tokens_per_s", "power_w", "mem_per_gpu_bytes", "token_s"
+static const char *const target_fields[] = {TARGET_FIELDS, NULL};
+static const char *const goal_fields[] = {"text", "check", "target", TARGET_FIELDS, NULL};
+#define PAGE_FIELDS "kind", "title", "text", "steps"
+static const char *const page_known[][20] = {
+    [PAGE_TEXT] = {PAGE_FIELDS, NULL},
+    [PAGE_DIAGRAM] = {PAGE_FIELDS, "view", "cluster", "workload", "mapping", "chart", NULL},
+    [PAGE_SCENARIO] = {PAGE_FIELDS, "cluster", "workload", "mapping", "start", "allow", "predict",
+                       "goal", "hints", "debrief", "solution", "par", "serve", NULL},
+    [PAGE_QUIZ] = {PAGE_FIELDS, "choices", "calc", NULL},
+    [PAGE_COMPARE] = {PAGE_FIELDS, "workload", "left", "right", NULL},
+    [PAGE_PREDICT] = {PAGE_FIELDS, "question", "unit", "answer", "tolerance", "terms", "slips",
+                      "formula", NULL},
+};
+
 /* goal.target = { step_s =, tokens_per_s =, power_w =, mem_per_gpu_bytes =,
  * token_s = },
  * or the same keys in the goal table g itself. */
@@ -660,7 +1153,9 @@ static void read_target(lua_State *L, int g, const char *what, Page *p)
     if (!nested && !lua_isnil(L, -1))
         sandbox_error(L, "%s: goal.target must be a table like { step_s = 2.5 }", what);
     int t = nested ? lua_gettop(L) : g;
-    snprintf(tw, sizeof tw, "%s: goal%s", what, nested ? ".target" : "");
+    snprintf(tw, sizeof tw, "%s.goal%s", what, nested ? ".target" : "");
+    if (nested)
+        lesson_api_check_known(L, t, tw, target_fields);
     LessonTarget *x = &p->target;
     num_field(L, t, "step_s", tw, &x->step_s);
     num_field(L, t, "tokens_per_s", tw, &x->tokens_per_s);
@@ -686,8 +1181,12 @@ static void read_guess(lua_State *L, int idx, const char *what, Page *p)
         sandbox_error(L, "%s: 'predict' must be a table { at = \"group\", ask = \"change\" }",
                       what);
     int g = lua_gettop(L);
-    char *at = dup_field(L, g, "at", "predict", false);
-    char *ask = dup_field(L, g, "ask", "predict", false);
+    static const char *const known[] = {"at", "ask", NULL};
+    char gw[48];
+    snprintf(gw, sizeof gw, "%s.predict", what);
+    lesson_api_check_known(L, g, gw, known);
+    char *at = dup_field(L, g, "at", gw, false);
+    char *ask = dup_field(L, g, "ask", gw, false);
     GuessSpec spec = {GUESS_AT_ANY, GUESS_CHANGE};
     bool ok_at = !at || guess_at_parse(at, &spec.at),
          ok_ask = !ask || guess_ask_parse(ask, &spec.ask);
@@ -720,9 +1219,13 @@ static void read_serve(lua_State *L, int idx, const char *what, Page *p)
     if (t != LUA_TTABLE)
         sandbox_error(L, "%s: 'serve' must be a table { batch = 8, context = 4096 }", what);
     int g = lua_gettop(L);
+    static const char *const known[] = {"batch", "context", NULL};
+    char sw[48];
+    snprintf(sw, sizeof sw, "%s.serve", what);
+    lesson_api_check_known(L, g, sw, known);
     double batch = 1, context = p->workload.seq;
-    num_field(L, g, "batch", "serve", &batch);
-    num_field(L, g, "context", "serve", &context);
+    num_field(L, g, "batch", sw, &batch);
+    num_field(L, g, "context", sw, &context);
     if (batch != floor(batch) || batch < 1 || batch > 1e6 || context != floor(context) ||
         context < 1 || context > 1e8)
         sandbox_error(L, "%s: serve.batch and serve.context must be whole numbers of at least 1",
@@ -760,7 +1263,10 @@ static void read_scenario(lua_State *L, int idx, const char *what, Lesson *l, in
                       "end }",
                       what);
     int g = lua_gettop(L);
-    p->goal_text = dup_field(L, g, "text", "goal", true);
+    char gw[48];
+    snprintf(gw, sizeof gw, "%s.goal", what);
+    lesson_api_check_known(L, g, gw, goal_fields);
+    p->goal_text = dup_field(L, g, "text", gw, true);
     read_target(L, g, what, p);
     if (lua_getfield(L, g, "check") != LUA_TFUNCTION)
         sandbox_error(L,
@@ -795,6 +1301,8 @@ static void read_quiz(lua_State *L, int idx, const char *what, Page *p)
         if (lua_geti(L, -1, i) != LUA_TTABLE)
             sandbox_error(L, "%s must be a table { text =, correct =, explain = }", cw);
         int c = lua_gettop(L);
+        static const char *const known[] = {"text", "correct", "explain", NULL};
+        lesson_api_check_known(L, c, cw, known);
         QuizChoice *q = &p->choices[i - 1];
         q->text = dup_field(L, c, "text", cw, true);
         p->n_choices = (int)i;
@@ -832,6 +1340,8 @@ static void read_terms(lua_State *L, int idx, const char *what, Page *p)
         if (lua_geti(L, -1, i) != LUA_TTABLE)
             sandbox_error(L, "%s must be a table { name = \"latency\", value = 2e-6 }", tw);
         int c = lua_gettop(L);
+        static const char *const known[] = {"name", "value", NULL};
+        lesson_api_check_known(L, c, tw, known);
         p->terms[i - 1].name = dup_field(L, c, "name", tw, true);
         p->n_terms = (int)i;
         if (!num_field(L, c, "value", tw, &p->terms[i - 1].value))
@@ -852,8 +1362,14 @@ static void read_slip(lua_State *L, const char *what, Page *p)
         sandbox_error(L, "%s: 'slips' holds names and counts: { %s }", what, known);
     const char *name = lua_tostring(L, keyed ? -2 : -1);
     int k = predict_slip_find(name);
-    if (k < 0)
+    if (k < 0) {
+        static const char *const names[] = {"bits",       "directions", "fp32", "complement",
+                                            "per_server", "per_rack",   NULL};
+        const char *near = names_nearest(name, names);
+        if (near)
+            sandbox_error(L, "%s: unknown slip '%s': did you mean '%s'?", what, name, near);
         sandbox_error(L, "%s: unknown slip '%s' (slips = { %s })", what, name, known);
+    }
     bool count = predict_slip_takes_count((PredictSlipKind)k);
     if (count != keyed)
         sandbox_error(L,
@@ -929,7 +1445,11 @@ static void read_chart(lua_State *L, int idx, const char *what, Page *p)
         sandbox_error(L, "%s: a chart view needs chart = { x = \"tp\", values = {1, 2, 4} }",
                       what);
     int c = lua_gettop(L);
-    char *x = dup_field(L, c, "x", "chart", true);
+    static const char *const known[] = {"x", "values", NULL};
+    char cw[48];
+    snprintf(cw, sizeof cw, "%s.chart", what);
+    lesson_api_check_known(L, c, cw, known);
+    char *x = dup_field(L, c, "x", cw, true);
     snprintf(p->chart_x, sizeof p->chart_x, "%s", x);
     free(x);
     static const char *const xs[] = {"tp", "pp", "dp", "ep", "cp", "mb", "domain", "gpus", NULL};
@@ -1054,6 +1574,7 @@ static int read_page(lua_State *L)
     }
     free(kind);
     p->kind = kinds[found].kind;
+    lesson_api_check_known(L, idx, what, page_known[p->kind]);
     p->title = dup_field(L, idx, "title", what, true);
     p->text = dup_field(L, idx, "text", what,
                         p->kind == PAGE_TEXT || p->kind == PAGE_QUIZ || p->kind == PAGE_PREDICT);
@@ -1087,6 +1608,8 @@ static int read_page(lua_State *L)
                                   "%s: '%s' must be a table { label =, cluster =, "
                                   "mapping = }",
                                   what, sides[s]);
+            static const char *const known[] = {"label", "cluster", "mapping", NULL};
+            lesson_api_check_known(L, -1, sw, known);
             char *label = dup_field(L, -1, "label", sw, true);
             snprintf(p->label[s], sizeof p->label[s], "%s", label);
             free(label);
@@ -1104,9 +1627,11 @@ static int read_page(lua_State *L)
 static int int_field(lua_State *L, int idx, const char *k)
 {
     int isnum = 1;
-    lua_getfield(L, idx, k);
-    lua_Integer v = lua_isnil(L, -1) ? 0 : lua_tointegerx(L, -1, &isnum);
+    int t = lua_getfield(L, idx, k);
+    lua_Integer v = t == LUA_TNIL ? 0 : lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
+    if (t != LUA_TNIL && t != LUA_TNUMBER)
+        sandbox_error(L, "lesson: '%s' must be a whole number, not a %s", k, lua_typename(L, t));
     if (!isnum || v < -1000000 || v > 1000000)
         sandbox_error(L, "lesson: '%s' must be a whole number", k);
     return (int)v;
@@ -1125,6 +1650,9 @@ static int read_header(lua_State *L)
                           luaL_typename(L, idx));
     /* A missing id or title is reported without stopping, so the pages
      * are still checked. */
+    static const char *const known[] = {"id",    "title",   "summary", "track",
+                                        "order", "minutes", "pages",   NULL};
+    lesson_api_check_known(L, idx, "lesson", known);
     l->id = dup_field(L, idx, "id", "lesson", false);
     if (!l->id || !l->id[0]) {
         problem_add(&l->problems,
@@ -1205,6 +1733,9 @@ static Lesson *lesson_read(const char *path, const char *text, size_t len,
         problem_add(&l->problems, "%s", err);
         return l;
     }
+    l->note_page = -1;
+    l->note_sink = (LessonNoteSink){note_add, l};
+    lesson_api_set_note_sink(L, &l->note_sink);
     if (!sandbox_run_string(l->sb, text, len, err, sizeof err)) {
         problem_add(&l->problems, "%s", err);
         return l;
@@ -1216,24 +1747,31 @@ static Lesson *lesson_read(const char *path, const char *text, size_t len,
         return l;
     }
     scan_lines(l);
-    ReadCtx ctx = {.l = l, .page = -1};
-    if (!sandbox_protect(l->sb, read_header, &ctx, err, sizeof err)) {
-        problem_from_err(
-            l, refine_line(l, l->return_line, l->n_kind_lines ? l->kind_lines[0] : 1 << 30, err),
-            err);
+    ReadCtx ctx = {.l = l, .page = -1, .from = l->return_line, .to = header_end(l)};
+    LessonFieldSink sink = {field_unknown, &ctx};
+    lesson_api_set_field_sink(L, &sink);
+    bool header = sandbox_protect(l->sb, read_header, &ctx, err, sizeof err);
+    notes_place(l);
+    if (!header)
+        problem_from_err(l, refine_line(l, ctx.from, ctx.to, err), err);
+    problems_sort(l, 0);
+    if (!header) {
+        lesson_api_set_field_sink(L, NULL);
         return l;
     }
     for (int i = 0; i < l->n_pages; i++) {
-        l->pages[i].line = page_line(l, i);
+        l->pages[i].line = page_range(l, i, &ctx.from, &ctx.to);
         ctx.page = i;
+        int before = l->problems.n;
         if (!sandbox_protect(l->sb, read_page, &ctx, err, sizeof err)) {
-            int to = l->n_kind_lines != l->n_pages ? l->pages[i].line + 1
-                     : i + 1 < l->n_pages          ? l->kind_lines[i + 1]
-                                                   : 1 << 30;
-            problem_from_err(l, refine_line(l, l->pages[i].line, to, err), err);
+            /* "'cluster' is missing" after "'clustr': did you mean 'cluster'?" says nothing new */
+            if (!page_meant(l, before, err))
+                problem_from_err(l, refine_line(l, ctx.from, ctx.to, err), err);
         } else
             l->pages[i].ok = true;
+        problems_sort(l, before);
     }
+    lesson_api_set_field_sink(L, NULL);
     return l;
 }
 
@@ -1512,10 +2050,10 @@ static void push_state(lua_State *L, const LessonState *st)
     lesson_api_push_result(L, &st->r, &st->c, &st->m, st->mb, st->has_start ? &st->start : NULL);
     if (!st->serving)
         return;
-    lesson_api_push_serve(L, &st->serve);
+    lesson_api_push_serve(L, &st->serve, "r.serve");
     lua_setfield(L, -2, "serve");
     if (lua_getfield(L, -1, "start") == LUA_TTABLE) {
-        lesson_api_push_serve(L, &st->serve_start);
+        lesson_api_push_serve(L, &st->serve_start, "r.start.serve");
         lua_setfield(L, -2, "serve");
     }
     lua_pop(L, 1);
@@ -1561,7 +2099,10 @@ int lesson_goal_local(Lesson *l, int page, const LessonState *st, char *why, siz
     char e[MSG_LEN];
     lua_pushcfunction(L, run_goal);
     lua_pushlightuserdata(L, &g);
-    if (!sandbox_call(l->sb, 1, 2, e, sizeof e)) {
+    l->note_page = page;
+    bool ran = sandbox_call(l->sb, 1, 2, e, sizeof e);
+    l->note_page = -1;
+    if (!ran) {
         const char *name = sandbox_name(l->sb);
         size_t n = strlen(name);
         if (err && err_len) {
@@ -1702,7 +2243,10 @@ bool lesson_debrief_local(Lesson *l, int page, const LessonState *st, const Less
         char e[MSG_LEN];
         lua_pushcfunction(L, run_debrief);
         lua_pushlightuserdata(L, &d);
-        if (sandbox_call(l->sb, 1, 1, e, sizeof e)) {
+        l->note_page = page;
+        bool ran = sandbox_call(l->sb, 1, 1, e, sizeof e);
+        l->note_page = -1;
+        if (ran) {
             size_t len;
             const char *r = lua_tolstring(L, -1, &len);
             lesson_text_copy(r, len, text, sizeof text);
@@ -1817,7 +2361,9 @@ static void check_par(Lesson *l, int page, int presses)
     Page *p = &l->pages[page];
     if (p->par == 0)
         return;
-    int line = find_word_line(l, p->line, p->line + 400, "par");
+    int from, to;
+    page_range(l, page, &from, &to);
+    int line = field_line(l, from, to, "par");
     if (!line)
         line = p->line;
     if (p->par < 2)
@@ -1859,6 +2405,57 @@ static void check_debrief(Lesson *l, int page, const Scenario *s)
         problem_add(&l->problems, "%s", err);
 }
 
+/* Whether a problem of page already said "did you mean 'name'?". */
+static bool page_suggested(const Lesson *l, int page, const char *name)
+{
+    char at[32], meant[96];
+    snprintf(at, sizeof at, ": pages[%d]", page + 1);
+    snprintf(meant, sizeof meant, "did you mean '%s'?", name);
+    for (int i = 0; i < l->problems.n; i++)
+        if (strstr(l->problems.lines[i], at) && strstr(l->problems.lines[i], meant))
+            return true;
+    return false;
+}
+
+/* "the goal is already met at the start": with what the start reaches and
+ * what the goal asks, so the author sees which of the two to change. */
+static void already_met(Lesson *l, int page, const Scenario *s)
+{
+    const Page *p = &l->pages[page];
+    char at[160], want[200] = "", a[32], b[32];
+    const ServeResult *serve = scenario_serve(s);
+    const StepResult *r = scenario_result(s);
+    if (serve)
+        snprintf(at, sizeof at, "%s per token, %s",
+                 units_format(UNITS_TIME, serve->token_s, false, a, sizeof a),
+                 serve->fits ? "fits" : "does not fit");
+    else
+        snprintf(at, sizeof at, "step %s, %s",
+                 units_format(UNITS_TIME, r->step_s, false, a, sizeof a),
+                 r->fits ? "fits" : "does not fit");
+    const LessonTarget *t = &p->target;
+    struct {
+        const char *name;
+        double v;
+        UnitsKind kind;
+    } ts[] = {{"step_s", t->step_s, UNITS_TIME},
+              {"tokens_per_s", t->tokens_per_s, UNITS_COUNT},
+              {"power_w", t->power_w, UNITS_POWER},
+              {"mem_per_gpu_bytes", t->mem_per_gpu_bytes, UNITS_BYTES},
+              {"token_s", t->token_s, UNITS_TIME}};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        if (!(ts[i].v > 0))
+            continue;
+        size_t used = strlen(want);
+        snprintf(want + used, sizeof want - used, "%s%s %s", used ? ", " : "; target ", ts[i].name,
+                 units_format(ts[i].kind, ts[i].v, false, b, sizeof b));
+    }
+    problem_add(&l->problems,
+                "%s:%d: the goal is already met at the start (%s): goal \"%s\"%s; change the "
+                "start (mapping, cluster, start moves) or the goal",
+                l->path, p->goal_line, at, p->goal_text ? p->goal_text : "", want);
+}
+
 static void check_scenario(Lesson *l, int page)
 {
     Page *p = &l->pages[page];
@@ -1877,13 +2474,13 @@ static void check_scenario(Lesson *l, int page)
         return; /* the same error would come again after the solution */
     }
     if (met > 0)
-        problem_add(&l->problems, "%s:%d: the goal is already met at the start", l->path,
-                    p->goal_line);
+        already_met(l, page, s);
     if (p->n_solution == 0) {
-        problem_add(&l->problems,
-                    "%s:%d: scenario has no reference solution (solution = "
-                    "{ \"tp 8\", ... })",
-                    l->path, p->line);
+        if (!page_suggested(l, page, "solution"))
+            problem_add(&l->problems,
+                        "%s:%d: scenario has no reference solution (solution = "
+                        "{ \"tp 8\", ... })",
+                        l->path, p->line);
         scenario_free(s);
         return;
     }
@@ -1933,8 +2530,19 @@ static void check_diagram(Lesson *l, int page)
     }
 }
 
+/* "FILE:LINE: page N: note" (or "lesson:" for a note outside the pages). */
+void lesson_note_line(const Lesson *l, int i, char *buf, size_t n)
+{
+    int page, line;
+    const char *text = lesson_note(l, i, &page, &line);
+    char where[32] = "lesson";
+    if (page >= 0)
+        snprintf(where, sizeof where, "page %d", page + 1);
+    snprintf(buf, n, "%s:%d: %s: %s", l->sb ? sandbox_name(l->sb) : l->path, line, where, text);
+}
+
 int lesson_check_local(const char *path, const char *text, size_t len, LessonReportFn report,
-                       void *ctx, char *id, size_t id_len)
+                       LessonReportFn note, void *ctx, char *id, size_t id_len)
 {
     SandboxLimits lim = sandbox_limits_default();
     Lesson *l = lesson_read(path, text, len, &lim);
@@ -1955,6 +2563,17 @@ int lesson_check_local(const char *path, const char *text, size_t len, LessonRep
     int n = l->problems.n;
     for (int i = 0; report && i < n; i++)
         report(ctx, l->problems.lines[i]);
+    for (int i = 0; note && i < l->n_notes; i++) {
+        char line[NOTE_MAX_BYTES * 4 + 300];
+        lesson_note_line(l, i, line, sizeof line);
+        note(ctx, line);
+    }
+    if (note && l->notes_dropped) {
+        char line[300];
+        snprintf(line, sizeof line, "%s:%d: lesson: %d more notes not kept (at most %d, %d KB)",
+                 l->path, l->notes_dropped_line, l->notes_dropped, NOTES_MAX, NOTES_BYTES >> 10);
+        note(ctx, line);
+    }
     if (id && id_len)
         snprintf(id, id_len, "%s", n == 0 && l->id ? l->id : "");
     lesson_free(l);

@@ -178,4 +178,18 @@ int lesson_check_file(const char *path, LessonReportFn report, void *ctx);
 int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, char *id,
                          size_t id_len);
 
+/* Notes the lesson's code made with scalelab.note, for its author (never
+ * for a learner): while the file loaded, and (a local lesson, or `check`)
+ * while its goals and debriefs ran. page is 0-based, -1 for a note outside
+ * the pages; text is escaped. At most 200 notes and 32 KB are kept, each at
+ * most 400 bytes; lesson_notes_dropped counts the rest. */
+int lesson_note_count(const Lesson *l);
+const char *lesson_note(const Lesson *l, int i, int *page, int *line); /* "" out of range */
+int lesson_notes_dropped(const Lesson *l);
+/* Note i as `check --notes` prints it: "FILE:LINE: page N: text". */
+void lesson_note_line(const Lesson *l, int i, char *buf, size_t n);
+/* lesson_check_file_id, and each note to note (NULL: not wanted). */
+int lesson_check_file_notes(const char *path, LessonReportFn report, LessonReportFn note,
+                            void *ctx, char *id, size_t id_len);
+
 #endif

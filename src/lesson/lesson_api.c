@@ -14,6 +14,7 @@
 #include "lesson/lesson_api.h"
 
 #include "base/msg.h"
+#include "base/names.h"
 #include "base/strbuf.h"
 #include "learn/scenario.h"
 #include "lesson/sandbox.h"
@@ -69,8 +70,10 @@ static int opt_int_field(lua_State *L, int idx, const char *what, const char *k,
     int isnum = 0;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
+    if (t != LUA_TNUMBER) /* "64" would convert: a type is a type */
+        sandbox_error(L, "%s: '%s' must be a whole number, not a %s", what, k, lua_typename(L, t));
     if (!isnum)
-        sandbox_error(L, "%s.%s must be a whole number", what, k);
+        sandbox_error(L, "%s: '%s' must be a whole number", what, k);
     if (v < lo || v > hi)
         sandbox_error(L, "%s.%s = %I is out of range (%d to %d)", what, k, v, lo, hi);
     return (int)v;
@@ -118,6 +121,8 @@ static const char *opt_str_field(lua_State *L, int idx, const char *k, char *buf
     return buf;
 }
 
+/* ---- fields a reader does not know --------------------------------------- */
+
 /* The "known: a, b, c" list of an unknown name (base/strbuf.h), whole, in
  * a userdata the Lua error that follows leaves to the collector. */
 static const char *joined(lua_State *L, int count, StrBufNameAt name_at, const void *ctx)
@@ -128,15 +133,52 @@ static const char *joined(lua_State *L, int count, StrBufNameAt name_at, const v
     return s;
 }
 
-static const char *known_at(int i, const void *ctx)
+const char *lesson_api_known_at(int i, const void *ctx)
 {
     return ((const char *const *)ctx)[i];
 }
 
-/* Rejects fields the reader does not know: a typo must not pass silently. */
-static void check_known(lua_State *L, int idx, const char *what, const char *const *known)
+int lesson_api_known_count(const char *const *known)
+{
+    int n = 0;
+    while (known[n])
+        n++;
+    return n;
+}
+
+static const char FIELD_SINK_KEY[] = "scalelab.field_sink";
+
+/* A sink (C struct the caller keeps) in the registry under key; NULL: none. */
+static void sink_set(lua_State *L, const char *key, const void *sink)
+{
+    if (sink)
+        lua_pushlightuserdata(L, (void *)sink);
+    else
+        lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
+}
+
+static const void *sink_get(lua_State *L, const char *key)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, key);
+    const void *sink = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return sink;
+}
+
+void lesson_api_set_field_sink(lua_State *L, const LessonFieldSink *sink)
+{
+    sink_set(L, FIELD_SINK_KEY, sink);
+}
+
+/* Rejects fields the reader does not know, so a typo never passes
+ * silently: each goes to the field sink (a lesson's pages being read:
+ * every one is reported at its line and reading goes on), or else the
+ * first raises, with the nearest known name. */
+void lesson_api_check_known(lua_State *L, int idx, const char *what, const char *const *known)
 {
     idx = lua_absindex(L, idx);
+    const LessonFieldSink *sink = sink_get(L, FIELD_SINK_KEY);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         sandbox_charge(L, 4, what); /* a table of a million keys is a million steps */
@@ -147,13 +189,17 @@ static void check_known(lua_State *L, int idx, const char *what, const char *con
         bool found = false;
         for (int i = 0; known[i] && !found; i++)
             found = strcmp(key, known[i]) == 0;
-        if (!found) {
-            int n = 0;
-            while (known[n])
-                n++;
-            const char *list = joined(L, n, known_at, known);
-            sandbox_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
+        if (found)
+            continue;
+        const char *near = names_nearest(key, known);
+        if (sink) {
+            sink->unknown(sink->ctx, what, key, near, known);
+            continue;
         }
+        if (near)
+            sandbox_error(L, "%s: unknown field '%s': did you mean '%s'?", what, key, near);
+        const char *list = joined(L, lesson_api_known_count(known), lesson_api_known_at, known);
+        sandbox_error(L, "%s: unknown field '%s' (known: %s)", what, key, list);
     }
 }
 
@@ -418,7 +464,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
                                         "out",           "oversub", "sites",        "across",
                                         "gpus_per_leaf", "rails",   "machine_gpus", "failed",
                                         "busy",          "domains", "across_lat",   NULL};
-    check_known(L, idx, what, known);
+    lesson_api_check_known(L, idx, what, known);
     char sys[64];
     if (!opt_str_field(L, idx, "system", sys, sizeof sys))
         sandbox_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")",
@@ -478,7 +524,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
         "model", "batch", "mb",      "seq",  "layers",    "hidden",    "heads", "kv_heads",
         "ffn",   "vocab", "experts", "topk", "recompute", "precision", NULL,
     };
-    check_known(L, idx, what, known);
+    lesson_api_check_known(L, idx, what, known);
     char id[64];
     if (!opt_str_field(L, idx, "model", id, sizeof id))
         sandbox_error(L,
@@ -540,7 +586,7 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
             sandbox_error(L, "%s must be a table like { tp = 8, pp = 1, dp = 9 }", what);
         static const char *const known[] = {"tp",         "pp",   "dp",  "ep", "cp",
                                             "interleave", "zero", "etp", NULL};
-        check_known(L, idx, what, known);
+        lesson_api_check_known(L, idx, what, known);
         const int big = CLUSTER_MAX_GPUS;
         m.tp = opt_int_field(L, idx, what, "tp", 1, 1, big);
         m.pp = opt_int_field(L, idx, what, "pp", 1, 1, big);
@@ -559,6 +605,85 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
 
 /* ---- results ------------------------------------------------------------ */
 
+/* Result tables are strict: reading a field they do not have is an error
+ * that names the table, the nearest field and every field it has ("r.breakdown
+ * has no field 'bubble': did you mean 'bubble_s'?"), where a plain table
+ * would give nil and a later "attempt to compare nil with number". The
+ * fields only some r tables carry (start in goals, serve in serving
+ * scenarios, what the learner did in debriefs) read as nil where absent, so
+ * `if r.serve then` keeps working. */
+static const char STRICT_KEY[] = "scalelab.strict";
+static const char *const optional_fields[] = {"start", "serve",  "moves", "par",
+                                              "hints", "search", NULL};
+
+static int strict_index(lua_State *L)
+{
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    const char *name = "r";
+    if (lua_getmetatable(L, 1) && lua_getfield(L, -1, "name") == LUA_TSTRING)
+        name = lua_tostring(L, -1);
+    bool top = strcmp(name, "r") == 0 || strcmp(name, "r.start") == 0;
+    for (int i = 0; k && top && optional_fields[i]; i++)
+        if (strcmp(k, optional_fields[i]) == 0)
+            k = NULL;
+    if (!k) {
+        lua_pushnil(L);
+        return 1;
+    }
+    const char *keys[64];
+    int n = 0;
+    lua_pushnil(L);
+    while (n < 63 && lua_next(L, 1)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            int j = n++;
+            for (; j > 0 && strcmp(keys[j - 1], lua_tostring(L, -1)) > 0; j--)
+                keys[j] = keys[j - 1];
+            keys[j] = lua_tostring(L, -1); /* the key stays in the table: the string lives */
+        }
+    }
+    keys[n] = NULL;
+    char near[80] = "";
+    const char *list = joined(L, n, lesson_api_known_at, keys);
+    const char *best = names_nearest(k, keys);
+    if (best)
+        snprintf(near, sizeof near, ": did you mean '%s'?", best);
+    return luaL_error(L, "%s has no field '%s'%s (fields: %s)", name, k, near, list);
+}
+
+/* Makes the table on top strict, named name in messages. */
+static void strict(lua_State *L, const char *name)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, STRICT_KEY) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, STRICT_KEY);
+    }
+    if (lua_getfield(L, -1, name) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 2);
+        lua_pushcfunction(L, strict_index);
+        lua_setfield(L, -2, "__index");
+        lua_pushstring(L, name);
+        lua_setfield(L, -2, "name");
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, name);
+    }
+    lua_setmetatable(L, -3);
+    lua_pop(L, 1);
+}
+
+/* Sets field k of the table below the top to the table on top, strict and
+ * named prefix.k. */
+static void set_strict(lua_State *L, const char *prefix, const char *k)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", prefix, k);
+    strict(L, name);
+    lua_setfield(L, -2, k);
+}
+
 static void push_span(lua_State *L, GroupSpan s)
 {
     lua_createtable(L, 0, 5);
@@ -569,9 +694,10 @@ static void push_span(lua_State *L, GroupSpan s)
     set_bool(L, "crosses_leaf", s.crosses_leaf);
 }
 
-static void push_plain_result(lua_State *L, const StepResult *r)
+static void push_plain_result(lua_State *L, const StepResult *r, const char *name)
 {
     lua_createtable(L, 0, 16);
+    strict(L, name);
     set_num(L, "step_s", r->step_s);
     set_num(L, "tokens_per_s", r->tokens_per_s);
     set_num(L, "tflops_per_gpu", r->tflops_per_gpu);
@@ -592,28 +718,30 @@ static void push_plain_result(lua_State *L, const StepResult *r)
     set_num(L, "bubble_s", r->part_s[STEP_BUBBLE]);
     set_num(L, "dp_s", r->part_s[STEP_DP]);
     set_num(L, "ep_s", r->part_s[STEP_EP]);
-    lua_setfield(L, -2, "breakdown");
+    set_strict(L, name, "breakdown");
     lua_createtable(L, 0, 3);
     set_num(L, "scale_up", r->tier_bytes[TIER_UP]);
     set_num(L, "scale_out", r->tier_bytes[TIER_OUT]);
     set_num(L, "scale_across", r->tier_bytes[TIER_ACROSS]);
-    lua_setfield(L, -2, "bytes");
+    set_strict(L, name, "bytes");
     lua_createtable(L, 0, 4);
     set_num(L, "weights", r->mem_weights);
     set_num(L, "grads", r->mem_grads);
     set_num(L, "optimizer", r->mem_optimizer);
     set_num(L, "activations", r->mem_activations);
-    lua_setfield(L, -2, "memory");
+    set_strict(L, name, "memory");
     static const struct {
         const char *name;
         MappingDim d;
     } dims[] = {{"tp", DIM_TP}, {"pp", DIM_PP}, {"dp", DIM_DP}, {"ep", DIM_EP}, {"cp", DIM_CP}};
+    char span[48];
+    snprintf(span, sizeof span, "%s.span", name);
     lua_createtable(L, 0, 5);
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
         push_span(L, r->span[dims[i].d]);
-        lua_setfield(L, -2, dims[i].name);
+        set_strict(L, span, dims[i].name);
     }
-    lua_setfield(L, -2, "span");
+    set_strict(L, name, "span");
 }
 
 /* r.cluster: what the machine is, so a goal can weigh the system a learner
@@ -635,13 +763,13 @@ static void push_cluster(lua_State *L, const Cluster *c)
     set_int(L, "domains", cluster_domain_count(c));
     set_num(L, "power_w", per_gpu_w * c->n_gpus);
     set_str(L, "cooling", c->cooling);
-    lua_setfield(L, -2, "cluster");
+    set_strict(L, "r", "cluster");
 }
 
 void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c, const Mapping *m,
                             int mb, const StepResult *start)
 {
-    push_plain_result(L, r);
+    push_plain_result(L, r, "r");
     if (c)
         push_cluster(L, c);
     if (m) {
@@ -655,10 +783,10 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
         set_int(L, "zero", m->zero);
         set_int(L, "etp", mapping_etp(m));
         set_int(L, "mb", mb);
-        lua_setfield(L, -2, "mapping");
+        set_strict(L, "r", "mapping");
     }
     if (start) {
-        push_plain_result(L, start);
+        push_plain_result(L, start, "r.start");
         lua_setfield(L, -2, "start");
     }
 }
@@ -669,9 +797,10 @@ void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c,
 #define STEP_UNITS         2500.0
 #define SCENARIO_GPU_UNITS 200.0
 
-void lesson_api_push_serve(lua_State *L, const ServeResult *r)
+void lesson_api_push_serve(lua_State *L, const ServeResult *r, const char *name)
 {
     lua_createtable(L, 0, 12);
+    strict(L, name);
     set_num(L, "token_s", r->token_s);
     set_num(L, "tokens_per_s", r->tokens_per_s);
     set_num(L, "user_tokens_per_s", r->user_tokens_per_s);
@@ -686,7 +815,7 @@ void lesson_api_push_serve(lua_State *L, const ServeResult *r)
     lua_createtable(L, 0, SERVE_PART_COUNT);
     for (int i = 0; i < SERVE_PART_COUNT; i++)
         set_num(L, serve_part_key((ServePart)i), r->part_s[i]);
-    lua_setfield(L, -2, "parts");
+    set_strict(L, name, "parts");
 }
 
 /* scalelab.step{cluster=, workload=, mapping=} */
@@ -740,7 +869,7 @@ static int api_job_moves(lua_State *L, const char *name, Cluster *c, Workload *w
     luaL_checktype(L, 1, LUA_TTABLE);
     sandbox_charge(L, STEP_UNITS, name);
     static const char *const known[] = {"cluster", "workload", "mapping", "moves", NULL};
-    check_known(L, 1, name, known);
+    lesson_api_check_known(L, 1, name, known);
     read_job(L, name, c, w, m);
     int n = step_moves(L, moves);
     /* Moves need a scenario: a placement of every GPU, made and changed per
@@ -829,7 +958,7 @@ static int api_serve(lua_State *L)
     sandbox_charge(L, STEP_UNITS, "scalelab.serve");
     static const char *const known[] = {"cluster", "workload", "mapping",
                                         "batch",   "context",  NULL};
-    check_known(L, 1, "scalelab.serve", known);
+    lesson_api_check_known(L, 1, "scalelab.serve", known);
     Cluster c;
     Workload w;
     Mapping m;
@@ -853,8 +982,117 @@ static int api_serve(lua_State *L)
     char err[MSG_LEN];
     if (!serve_eval(&c, &w, &m, NULL, load, &r, err, sizeof err))
         return luaL_error(L, "scalelab.serve: %s", err);
-    lesson_api_push_serve(L, &r);
+    lesson_api_push_serve(L, &r, "r");
     return 1;
+}
+
+/* ---- notes ---------------------------------------------------------------- */
+
+static const char NOTE_SINK_KEY[] = "scalelab.note_sink";
+
+void lesson_api_set_note_sink(lua_State *L, const LessonNoteSink *sink)
+{
+    sink_set(L, NOTE_SINK_KEY, sink);
+}
+
+/* Value at idx as a note shows it: as tostring does, but a table shallowly,
+ * "{ 1, 2, a = 3, b = {...} }" (its list part, then its names in order). */
+static void lua_rawget_name(lua_State *L, int idx, const char *k)
+{
+    lua_pushstring(L, k);
+    lua_rawget(L, idx);
+}
+
+/* An entry of a table a note shows: strings quoted, tables not opened. */
+static void note_entry(lua_State *L, luaL_Buffer *b)
+{
+    if (lua_type(L, -1) == LUA_TTABLE)
+        lua_pushliteral(L, "{...}");
+    else if (lua_type(L, -1) == LUA_TSTRING)
+        lua_pushfstring(L, "\"%s\"", lua_tostring(L, -1));
+    else
+        luaL_tolstring(L, -1, NULL);
+    lua_remove(L, -2);
+    luaL_addvalue(b);
+}
+
+static void note_value(lua_State *L, int idx, luaL_Buffer *b)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE || luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+        if (lua_type(L, idx) == LUA_TTABLE)
+            lua_pop(L, 1);
+        luaL_tolstring(L, idx, NULL);
+        luaL_addvalue(b);
+        return;
+    }
+    luaL_addstring(b, "{");
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+    int shown = 0;
+    for (lua_Integer i = 1; i <= n && shown < 32; i++, shown++) {
+        luaL_addstring(b, shown ? ", " : " ");
+        lua_rawgeti(L, idx, i);
+        note_entry(L, b);
+    }
+    const char *names[33];
+    int k = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) { /* the stack as it was when it ends: the buffer's rule */
+        sandbox_charge(L, 4, "scalelab.note");
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            int j = k++;
+            for (; j > 0 && strcmp(names[j - 1], lua_tostring(L, -1)) > 0; j--)
+                names[j] = names[j - 1];
+            names[j] = lua_tostring(L, -1); /* a key of the table: the string lives */
+        }
+        if (k == 32) {
+            lua_pop(L, 1);
+            break;
+        }
+    }
+    for (int i = 0; i < k; i++, shown++) {
+        lua_pushfstring(L, "%s%s = ", shown ? ", " : " ", names[i]);
+        luaL_addvalue(b);
+        lua_rawget_name(L, idx, names[i]);
+        note_entry(L, b);
+    }
+    luaL_addstring(b, shown ? " }" : "}");
+}
+
+/* scalelab.note(fmt, ...) or scalelab.note(value): a line for the author
+ * (`scalelab check --notes`, the program's author view), never shown to a
+ * learner; recorded with the line of the call. */
+static int api_note(lua_State *L)
+{
+    int n = lua_gettop(L);
+    if (n == 0)
+        return luaL_error(L, "scalelab.note: give a value, or a format and its values");
+    if (n >= 2 && lua_type(L, 1) == LUA_TSTRING) {
+        lua_getglobal(L, "string");
+        if (lua_type(L, -1) != LUA_TTABLE || lua_getfield(L, -1, "format") != LUA_TFUNCTION)
+            return luaL_error(L, "scalelab.note: string.format is gone");
+        lua_insert(L, 1);
+        lua_pop(L, 1);
+        lua_call(L, n, 1);
+    } else {
+        luaL_Buffer b;
+        lua_settop(L, 1);
+        luaL_buffinit(L, &b);
+        note_value(L, 1, &b);
+        luaL_pushresult(&b);
+    }
+    lua_Debug ar;
+    int line = 0; /* of the Lua code that called (past the meter's C wrapper) */
+    for (int level = 1; line <= 0 && level < 4 && lua_getstack(L, level, &ar); level++)
+        if (lua_getinfo(L, "l", &ar))
+            line = ar.currentline;
+    const LessonNoteSink *sink = sink_get(L, NOTE_SINK_KEY);
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    if (sink && text)
+        sink->note(sink->ctx, line, text, len);
+    return 0;
 }
 
 /* ---- units ------------------------------------------------------------- */
@@ -1026,7 +1264,7 @@ static int api_pair_target(lua_State *L)
 {
     static const char *const known[] = {"cost", "setup", "accept", "a", "b", "start", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
-    check_known(L, 1, "scalelab.pair_target", known);
+    lesson_api_check_known(L, 1, "scalelab.pair_target", known);
     lua_settop(L, 1);
     lua_getfield(L, 1, "cost");   /* 2 */
     lua_getfield(L, 1, "a");      /* 3 */
@@ -1410,6 +1648,7 @@ void lesson_api_open(lua_State *L)
         {"pair_target", api_pair_target},
         {"fits_under", api_fits_under},
         {"facts", api_facts},
+        {"note", api_note},
         {NULL, NULL},
     };
     luaL_newlib(L, api);

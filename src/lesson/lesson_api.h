@@ -41,8 +41,33 @@ void lesson_api_mapping(lua_State *L, int idx, const char *what, const Cluster *
 void lesson_api_push_result(lua_State *L, const StepResult *r, const Cluster *c, const Mapping *m,
                             int mb, const StepResult *start);
 
-/* Pushes a decode step's table (format: lessons/AUTHORING.md, r.serve). */
-void lesson_api_push_serve(lua_State *L, const ServeResult *r);
+/* Pushes a decode step's table (format: lessons/AUTHORING.md, r.serve),
+ * named name in messages ("r.serve"). Result tables are strict: a read of a
+ * field they lack raises an error naming it and the fields they have. */
+void lesson_api_push_serve(lua_State *L, const ServeResult *r, const char *name);
+
+/* Unknown fields of the tables a reader checks (lesson_api_check_known):
+ * with a sink set, each goes to it and reading goes on; without, the first
+ * raises. near: the nearest known name, or NULL. */
+typedef struct {
+    void (*unknown)(void *ctx, const char *what, const char *key, const char *near,
+                    const char *const *known);
+    void *ctx;
+} LessonFieldSink;
+void lesson_api_set_field_sink(lua_State *L, const LessonFieldSink *sink); /* NULL: raise */
+/* Checks the string keys of the table at idx against known (NULL-ended). */
+void lesson_api_check_known(lua_State *L, int idx, const char *what, const char *const *known);
+/* Where scalelab.note sends its text (len bytes) and the line of the call;
+ * without a sink notes are dropped. */
+typedef struct {
+    void (*note)(void *ctx, int line, const char *text, size_t len);
+    void *ctx;
+} LessonNoteSink;
+void lesson_api_set_note_sink(lua_State *L, const LessonNoteSink *sink);
+
+/* For strbuf_join over a NULL-ended list of names: entry i, and the count. */
+const char *lesson_api_known_at(int i, const void *ctx);
+int lesson_api_known_count(const char *const *known);
 
 /* Clusters, workloads and mappings of pages, sent from the lesson host to
  * scalelab (wire.h): the cluster as its preset and the fields a lesson may

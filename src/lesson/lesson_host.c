@@ -118,10 +118,22 @@ static void serve_load(WireIn *r, Wire *reply)
         lesson_to_wire(served, reply);
 }
 
-static void serve_collect(void *ctx, const char *line)
+/* What a CHECK answers: its problems, then its notes, each a line. */
+typedef struct {
+    Wire problems, notes;
+    uint32_t n_notes;
+} CheckLines;
+
+static void serve_problem(void *ctx, const char *line)
 {
-    Wire *lines = ctx;
-    wire_str(lines, line);
+    wire_str(&((CheckLines *)ctx)->problems, line);
+}
+
+static void serve_note(void *ctx, const char *line)
+{
+    CheckLines *c = ctx;
+    wire_str(&c->notes, line);
+    c->n_notes++;
 }
 
 static void serve_check(WireIn *r, Wire *reply)
@@ -132,15 +144,19 @@ static void serve_check(WireIn *r, Wire *reply)
     if (!serve_file(r, &path, &text, &len))
         return;
     fault_at("check");
-    Wire lines;
-    wire_init(&lines);
+    CheckLines lines = {.n_notes = 0};
+    wire_init(&lines.problems);
+    wire_init(&lines.notes);
     char id[256] = "";
-    int n = lesson_check_local(path, text, len, serve_collect, &lines, id, sizeof id);
+    int n = lesson_check_local(path, text, len, serve_problem, serve_note, &lines, id, sizeof id);
     free(path);
     wire_u32(reply, (uint32_t)n);
-    wire_put(reply, lines.buf, lines.len);
+    wire_put(reply, lines.problems.buf, lines.problems.len);
     wire_str(reply, id);
-    wire_free(&lines);
+    wire_u32(reply, lines.n_notes);
+    wire_put(reply, lines.notes.buf, lines.notes.len);
+    wire_free(&lines.problems);
+    wire_free(&lines.notes);
 }
 
 static void serve_goal(WireIn *r, Wire *reply)
@@ -350,8 +366,28 @@ static bool ensure_host(Lesson *l, char *err, size_t n)
     return h != NULL;
 }
 
+/* The notes after a CHECK's id, each to note (NULL: read and dropped). */
+static void take_notes(WireIn *r, LessonReportFn note, void *ctx)
+{
+    uint32_t n = wire_get_u32(r, CHECK_MAX_LINES);
+    for (uint32_t i = 0; i < n && wire_ok(r); i++) {
+        char *line = wire_get_str(r, TEXT_MAX_BYTES, NULL);
+        char shown[4096];
+        take_message(line, shown, sizeof shown);
+        if (line && note)
+            note(ctx, shown);
+        free(line);
+    }
+}
+
 int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, char *id,
                          size_t id_len)
+{
+    return lesson_check_file_notes(path, report, NULL, ctx, id, id_len);
+}
+
+int lesson_check_file_notes(const char *path, LessonReportFn report, LessonReportFn note,
+                            void *ctx, char *id, size_t id_len)
 {
     if (id && id_len)
         id[0] = '\0';
@@ -383,6 +419,8 @@ int lesson_check_file_id(const char *path, LessonReportFn report, void *ctx, cha
     for (const char *c = got; c && *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
             wire_fail(&r, "an id with characters ids may not hold");
+    if (ok)
+        take_notes(&r, note, ctx);
     if (ok && (!got || !wire_ok(&r) || r.left != 0 || (n == 0) != (got[0] != '\0'))) {
         wire_fail(&r, "an unreadable report");
         refuse(&h, path, &r, err, sizeof err);

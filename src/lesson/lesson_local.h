@@ -39,9 +39,11 @@ const char *lesson_problem(const Lesson *l, int i);
 /* lesson_load (quick: lesson_load_quick) in this process. */
 Lesson *lesson_load_local(const char *path, bool quick, char *err, size_t err_len);
 bool lesson_is_local(const Lesson *l);
-/* `check` of the text of the file at path, in this process. */
+/* `check` of the text of the file at path, in this process; each note the
+ * lesson made (scalelab.note) goes to note as "FILE:LINE: page N: text"
+ * (NULL: not wanted). */
 int lesson_check_local(const char *path, const char *text, size_t len, LessonReportFn report,
-                       void *ctx, char *id, size_t id_len);
+                       LessonReportFn note, void *ctx, char *id, size_t id_len);
 /* lesson_scenario_goal_met and lesson_scenario_debrief_for of a local
  * lesson, on a state; the public ones route here or to the host. */
 bool lesson_page_has_goal(const Lesson *l, int page);

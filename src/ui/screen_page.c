@@ -108,7 +108,7 @@ void screen_page_set_lesson(PageState *p, Lesson *l, const char *load_error)
     int n = l ? lesson_page_count(l) : 0;
     if (p->page >= n)
         p->page = n > 0 ? n - 1 : 0;
-    p->help = false;
+    p->help = p->notes = false;
     p->finished = false;
     screen_page_enter(p);
     snprintf(p->message, sizeof p->message, "%s",
@@ -290,6 +290,37 @@ static int screen_page_key_back(void *st, int key)
     return SCREEN_BACK;
 }
 
+static int screen_page_key_notes(void *st, int key)
+{
+    (void)key;
+    ((PageState *)st)->notes = true;
+    return SCREEN_NONE;
+}
+
+/* The author view: the notes the lesson's code made for this page and
+ * outside any page, "LINE: text", in a box over the page. */
+static void screen_page_draw_notes(Canvas *c, const PageState *p)
+{
+    enum { MAX = 60 };
+    const char *lines[MAX + 2];
+    static char buf[MAX][480];
+    int n = 0;
+    for (int i = 0; i < lesson_note_count(p->lesson) && n < MAX; i++) {
+        int page, line;
+        const char *text = lesson_note(p->lesson, i, &page, &line);
+        if (page != p->page && page >= 0)
+            continue;
+        snprintf(buf[n], sizeof buf[n], "%s %d: %s", page < 0 ? "lesson, line" : "line", line,
+                 text);
+        lines[n] = buf[n];
+        n++;
+    }
+    if (n == 0)
+        lines[n++] = "No notes on this page: scalelab.note(value) in the lesson records one.";
+    lines[n] = NULL;
+    screen_help_draw(c, "Author notes (scalelab.note)", lines);
+}
+
 static int screen_page_key_help(void *st, int key)
 {
     (void)key;
@@ -326,6 +357,7 @@ static const KeyBinding screen_page_rows[] = {
      7,
      screen_page_key_reload},
     {{'S'}, "S", "save this screen as SVG (the path is shown)", "S SVG", 9, NULL},
+    {{'N'}, "N", "author view: this page's notes (scalelab.note)", NULL, 0, screen_page_key_notes},
     {{UIK_ESC, 'q'}, "Esc, q", "back to the lesson menu", "Esc menu", 0, screen_page_key_back},
     {{'?'}, "?", "this help", NULL, 0, screen_page_key_help},
 };
@@ -333,8 +365,8 @@ const KeyTable screen_page_keys = KEYMAP_TABLE("Lesson page keys", screen_page_r
 
 ScreenAction screen_page_key(PageState *p, int key)
 {
-    if (p->help) {
-        p->help = false;
+    if (p->help || p->notes) {
+        p->help = p->notes = false;
         return SCREEN_NONE;
     }
     p->message[0] = '\0';
@@ -613,4 +645,6 @@ void screen_page_draw(Canvas *c, PageState *p, ScreenCursor *cur)
     }
     if (p->help)
         keymap_help_draw(c, tables, nt);
+    else if (p->notes)
+        screen_page_draw_notes(c, p);
 }

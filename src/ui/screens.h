@@ -130,6 +130,7 @@ typedef struct {
     int scroll;
     int lines; /* lines the text of this page needs (for scrolling) */
     bool help;
+    bool notes;                  /* the author view: the page's notes (scalelab.note), N */
     char message[400];           /* one status line */
     char page_error[512];        /* this page could not be built: "file:line: message" */
     bool ascii;                  /* as last drawn: messages made by keys follow it */

@@ -238,7 +238,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ReportCtx ctx;
     snprintf(ctx.name, sizeof ctx.name, "%s", path);
     ctx.lines = 0;
-    int problems = lesson_check_local(path, (const char *)data, size, report, &ctx, NULL, 0);
+    int problems =
+        lesson_check_local(path, (const char *)data, size, report, report, &ctx, NULL, 0);
     if (problems < 0 || (problems > 0 && ctx.lines == 0))
         abort();
     run("fuzz.lua", data, size, false);

@@ -5,7 +5,9 @@
  * write keeps the old file and leaves no temporary), FILE_NEW never
  * replaces, FILE_PRIVATE is 0600; the monotonic clock moves forward; a
  * message cut to its buffer says so with "..." and never splits a UTF-8
- * character; the list joiner keeps every name however long the list. */
+ * character; the list joiner keeps every name however long the list;
+ * names_nearest finds the name a typo meant and nothing for a word that is
+ * far from every name. */
 // clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include "base/clock.h"
 #include "base/file.h"
 #include "base/msg.h"
+#include "base/names.h"
 #include "base/strbuf.h"
 
 #include <dirent.h>
@@ -196,6 +199,39 @@ static void test_base_clock_moves_forward(void **state)
     assert_true(dt < 5.0 * tl_slowdown());
 }
 
+static void test_base_names_nearest(void **state)
+{
+    (void)state;
+    static const char *const page[] = {"kind",    "title",    "text",      "cluster",
+                                       "choices", "solution", "tolerance", "debrief",
+                                       "summary", "formula",  "hints",     NULL};
+    assert_string_equal(names_nearest("tolerence", page), "tolerance"); /* changed */
+    assert_string_equal(names_nearest("clustr", page), "cluster");      /* deleted */
+    assert_string_equal(names_nearest("chioces", page), "choices");     /* swapped */
+    assert_string_equal(names_nearest("debreif", page), "debrief");     /* swapped */
+    assert_string_equal(names_nearest("soluton", page), "solution");
+    assert_string_equal(names_nearest("hint", page), "hints"); /* inserted */
+    assert_string_equal(names_nearest("Title", page), "title");
+    assert_null(names_nearest("title", page));  /* known: nothing to suggest */
+    assert_null(names_nearest("zzzzzz", page)); /* far from every name */
+    assert_null(names_nearest("x", page));      /* short words: one edit at most */
+    static const char *const parts[] = {"compute_s", "tp_s", "bubble_s", "dp_s", NULL};
+    assert_string_equal(names_nearest("bubble", parts), "bubble_s"); /* 2 edits */
+    assert_string_equal(names_nearest("comp", parts), "compute_s");  /* a prefix */
+    assert_null(names_nearest("computation_s", parts));              /* neither begins the other */
+    assert_null(names_nearest("co", parts));                         /* too short a prefix */
+    static const char *const ties[] = {"tp", "pp", NULL};
+    assert_string_equal(names_nearest("xp", ties), "tp");  /* the first on ties */
+    assert_string_equal(names_nearest("ppp", ties), "pp"); /* the one sharing the start */
+    static const char *const sorted[] = {"pp", "tp", NULL};
+    assert_string_equal(names_nearest("tpp", sorted), "tp");
+    char long_word[200];
+    memset(long_word, 'a', sizeof long_word - 1);
+    long_word[sizeof long_word - 1] = '\0';
+    static const char *const as[] = {"aaaa", NULL};
+    assert_string_equal(names_nearest(long_word, as), "aaaa"); /* prefix only, no table */
+}
+
 static void test_base_msg_cut_says_so(void **state)
 {
     (void)state;
@@ -260,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_base_atomic_replace),
         cmocka_unit_test(test_base_new_file_never_replaces),
         cmocka_unit_test(test_base_clock_moves_forward),
+        cmocka_unit_test(test_base_names_nearest),
         cmocka_unit_test(test_base_msg_cut_says_so),
         cmocka_unit_test(test_base_join_keeps_every_name),
     };

@@ -135,8 +135,20 @@ static void test_lesson_api_step(void **state)
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16 },\n"
                  "  workload = { model = 'llama3-70b', batch = 64 },\n"
                  "  mapping = { tpp = 8 } }",
-                 "api.lua:1: mapping: unknown field 'tpp' (known: tp, pp, dp, ep, cp, "
+                 "api.lua:1: mapping: unknown field 'tpp': did you mean 'tp'?");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16 },\n"
+                 "  workload = { model = 'llama3-70b', batch = 64 },\n"
+                 "  mapping = { split = 8 } }",
+                 "api.lua:1: mapping: unknown field 'split' (known: tp, pp, dp, ep, cp, "
                  "interleave, zero, etp)");
+    /* a result names the field it lacks, and the optional ones read as nil */
+    expect_error("local r = scalelab.step { cluster = { system = 'dgx-h100', gpus = 16 } }\n"
+                 "assert(r.start == nil and r.serve == nil and r.moves == nil)\n"
+                 "return r.span.tp.domain",
+                 "api.lua:3: r.span.tp has no field 'domain': did you mean 'domains'? (fields: "
+                 "crosses_leaf, domains, min_per_domain, sites, size)");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = '16' } }",
+                 "api.lua:1: cluster: 'gpus' must be a whole number, not a string");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16,\n"
                  " up = '900 GB' } }",
                  "api.lua:1: cluster.up: '900 GB' is a size, not a bandwidth: did you mean "
@@ -434,7 +446,7 @@ static void test_lesson_api_every_function_documented(void **state)
         }
         lua_settop(L, 0);
     }
-    assert_int_equal(checked, 25); /* 21 in scalelab, 4 in scalelab.units */
+    assert_int_equal(checked, 26); /* 22 in scalelab, 4 in scalelab.units */
     sandbox_free(sb);
 }
 

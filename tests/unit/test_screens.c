@@ -294,6 +294,50 @@ static void press(PageState *p, const int *keys)
         screen_page_key(p, *keys);
 }
 
+/* The author view (N): the notes the lesson's code made, of this page and
+ * outside any page; never drawn until asked for, and any key closes it. */
+static void test_screens_page_author_notes(void **state)
+{
+    (void)state;
+    char err[MSG_LEN] = "";
+    Lesson *l = lesson_load("tests/lessons/notes.lua", err, sizeof err);
+    assert_non_null(l);
+    assert_int_equal(lesson_note_count(l), 3); /* at load; the goal's run in check only */
+    Progress *pr = progress_open(NULL, NULL, 0);
+    PageState p;
+    screen_page_init(&p, l, "tests/lessons/notes.lua", NULL, pr, 0);
+    ScreenCursor cur;
+    char *text = draw_page(&p, 80, 24, &cur);
+    assert_null(strstr(text, "Author notes")); /* a learner sees none */
+    assert_null(strstr(text, "dgx-h100"));
+    free(text);
+    screen_page_key(&p, 'N');
+    text = draw_page(&p, 80, 24, &cur);
+    assert_non_null(strstr(text, "Author notes (scalelab.note)"));
+    assert_non_null(strstr(text, "lesson, line 4: { a = \"dgx-h100\", b = 8, list = {...} }"));
+    assert_non_null(strstr(text, "lesson, line 5: target 1.235 s"));
+    assert_null(strstr(text, "in a page")); /* page 3's */
+    free(text);
+    screen_page_key(&p, 'x');
+    text = draw_page(&p, 80, 24, &cur);
+    assert_null(strstr(text, "Author notes"));
+    free(text);
+    screen_page_key(&p, 'n');
+    screen_page_key(&p, 'n');
+    screen_page_key(&p, 'N');
+    text = draw_page(&p, 120, 40, &cur);
+    assert_non_null(strstr(text, "line 19: in a page"));
+    free(text);
+    screen_page_key(&p, 'x');
+    screen_page_key(&p, '?');
+    text = draw_page(&p, 120, 40, &cur);
+    assert_non_null(strstr(text, "author view: this page's notes (scalelab.note)"));
+    free(text);
+    screen_page_fini(&p);
+    progress_free(pr);
+    lesson_free(l);
+}
+
 static void test_screens_page_next_prev_and_back(void **state)
 {
     PageFixture *f = *state;
@@ -570,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_screens_menu_help_opens_and_any_key_closes),
         cmocka_unit_test(test_screens_menu_scrolls_to_keep_selection_visible),
         cmocka_unit_test(test_screens_too_small_is_one_line),
+        cmocka_unit_test(test_screens_page_author_notes),
         cmocka_unit_test_setup_teardown(test_screens_page_next_prev_and_back, page_setup,
                                         page_teardown),
         cmocka_unit_test_setup_teardown(test_screens_scenario_swap_across_domain_and_back,
