@@ -64,7 +64,7 @@ const char *names_nearest(const char *word, const char *const *known)
         if (n > NAMES_MAX || m > NAMES_MAX)
             continue;
         size_t d = distance(word, n, known[i], m);
-        if (d < best_d || (d == best_d && common(word, known[i]) > common(word, best))) {
+        if (d < best_d || (d == best_d && best && common(word, known[i]) > common(word, best))) {
             best_d = d;
             best = known[i];
         }

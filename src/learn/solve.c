@@ -113,10 +113,20 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
     return h;
 }
 
+/* FNV-1a over whole ints (an int array read as bytes is what clang's
+ * analyzer cannot follow). */
+static uint64_t fnv_ints(const int *v, int n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint64_t)(unsigned)v[i]) * 1099511628211ULL;
+    return h;
+}
+
 static uint64_t base_key(int cl, int mb, const Mapping *m)
 {
     int v[10] = {cl, mb, m->tp, m->cp, m->pp, m->dp, m->ep, m->interleave, m->zero, m->etp};
-    return fnv(14695981039346656037ULL, v, sizeof v);
+    return fnv_ints(v, 10);
 }
 
 /* ---- tables (open addressing, 64-bit keys, 0 never a key) ----------------- */
@@ -185,7 +195,7 @@ static void intern_classes(Interned *in)
             continue;
         }
         memcpy(prev, t, sizeof t);
-        uint64_t k = nonzero(fnv(14695981039346656037ULL, t, sizeof t));
+        uint64_t k = nonzero(fnv_ints(t, 5));
         long j = table_slot(&seen, k);
         while (seen.keys[j] == k && memcmp(tuple[seen.vals[j]], t, sizeof t) != 0)
             j = (j + 1) & (seen.cap - 1);
@@ -594,6 +604,8 @@ SolveLimits solve_limits_default(const Scenario *s)
 
 static void solution(Search *S)
 {
+    if (!S->nodes || S->best < 0)
+        return;
     SolveResult *out = S->out;
     out->presses = S->nodes[S->best].cost;
     int len = 0;

@@ -2646,7 +2646,7 @@ Lesson *lesson_from_wire(const char *path, WireIn *r, char *why, size_t n)
         ok = msg_fail(e, sizeof e, "bytes after the lesson");
     else if (l->n_pages < 1 || !l->id || !l->id[0] || !l->title || !l->summary || !l->track)
         ok = msg_fail(e, sizeof e, "a lesson without its header");
-    for (const char *c = ok ? l->id : ""; *c; c++)
+    for (const char *c = ok && l->id ? l->id : ""; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
             ok = msg_fail(e, sizeof e, "an id with characters ids may not hold");
     for (int i = 0; ok && i < l->n_pages; i++)

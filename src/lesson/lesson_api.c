@@ -533,7 +533,8 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
                       what);
     p = workload_preset_find(id);
     if (!p)
-        unknown_id(L, "model", id, workload_preset_count(), workload_preset_id_at);
+        sandbox_error(L, "unknown model '%s' (known: %s)", id,
+                      joined(L, workload_preset_count(), workload_preset_id_at, NULL));
     Workload w = p->w;
     const int big = 1 << 30;
     w.global_batch = opt_int_field(L, idx, what, "batch", w.global_batch, 1, big);
