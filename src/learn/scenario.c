@@ -88,7 +88,7 @@ static bool snap_eval_load(Snapshot *sn, const ServeLoad *load, char *err, size_
                         sn->c.down[i].state == CLUSTER_GPU_BUSY ? "held by another job" : "down");
                 return false;
             }
-    memset(&sn->r, 0, sizeof sn->r); /* the same state gives the same bytes (solve.c) */
+    memset(&sn->r, 0, sizeof sn->r); /* nothing of an earlier state is left */
     memset(&sn->sr, 0, sizeof sn->sr);
     if (step_eval(&sn->c, &sn->w, &sn->m, sn->p, NULL, &sn->r, err, err_len) != STEP_OK)
         return false;

@@ -16,8 +16,8 @@
  * costs 1 to a few). A node is expanded by jumping a working scenario to it
  * (scenario_jump) and making each move there, undoing it after. The goal is
  * memoised by a hash of everything the goal's result table is made of (the
- * StepResult's bytes, which scenario.c zeroes before evaluating, and the
- * cluster, mapping and micro-batch).
+ * StepResult's values, field by field, and the cluster, mapping and
+ * micro-batch).
  *
  * Pure: no I/O. Memory is freed before solve_scenario returns.
  */
@@ -321,15 +321,68 @@ static long add_node(Search *S, const Node *proto, uint64_t raw, const int *gpu_
 
 /* ---- the goal ------------------------------------------------------------- */
 
+static uint64_t fnv_num(uint64_t h, double v)
+{
+    return fnv(h, &v, sizeof v);
+}
+
+static uint64_t fnv_nums(uint64_t h, const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        h = fnv_num(h, v[i]);
+    return h;
+}
+
+/* What a goal's r is made of (lesson_api_push_result), value by value: the
+ * structs' padding is never written, so their bytes are not a key. */
+static uint64_t step_key(uint64_t h, const StepResult *r)
+{
+    double v[] = {r->step_s,
+                  r->optimizer_s,
+                  r->tokens_per_s,
+                  r->tflops_per_gpu,
+                  r->hw_tflops_per_gpu,
+                  r->mfu,
+                  r->micro_batches,
+                  r->mem_weights,
+                  r->mem_grads,
+                  r->mem_optimizer,
+                  r->mem_activations,
+                  r->mem_per_gpu_bytes,
+                  r->hbm_bytes,
+                  r->fits,
+                  r->bottleneck_part,
+                  r->bottleneck_tier};
+    h = fnv_nums(h, v, (int)(sizeof v / sizeof v[0]));
+    h = fnv_nums(h, r->part_s, STEP_PART_COUNT);
+    h = fnv_nums(h, r->tier_bytes, TIER_COUNT);
+    for (int d = 0; d < DIM_COUNT; d++) {
+        const GroupSpan *g = &r->span[d];
+        double s[] = {g->size, g->domains, g->min_per_domain, g->sites, g->crosses_leaf};
+        h = fnv_nums(h, s, 5);
+    }
+    return fnv(h, r->bottleneck, strlen(r->bottleneck));
+}
+
+/* What a serving goal's result is made of (lesson_api_push_serve). */
+static uint64_t serve_key(uint64_t h, const ServeResult *r)
+{
+    double v[] = {r->token_s,      r->tokens_per_s, r->user_tokens_per_s, r->replicas,
+                  r->weight_bytes, r->kv_bytes,     r->mem_per_gpu_bytes, r->hbm_bytes,
+                  r->fits,         r->tp_domains,   r->bottleneck};
+    h = fnv_nums(h, v, (int)(sizeof v / sizeof v[0]));
+    return fnv_nums(h, r->part_s, SERVE_PART_COUNT);
+}
+
 /* The goal of the working scenario's state, memoised by its result. */
 static int goal_of(Search *S, int cl)
 {
     const Scenario *ws = S->ws;
     uint64_t h = base_key(cl, scenario_workload(ws)->micro_batch, scenario_mapping(ws));
-    h = fnv(h, scenario_result(ws), sizeof(StepResult));
+    h = step_key(h, scenario_result(ws));
     const ServeResult *sr = scenario_serve(ws);
     if (sr)
-        h = fnv(h, sr, sizeof *sr);
+        h = serve_key(h, sr);
     const Placement *p = scenario_placement(ws);
     for (int r = 0; S->lim->goal_reads_placement && r < placement_size(p); r++) {
         int g = placement_gpu_of(p, r);
