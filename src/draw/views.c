@@ -321,14 +321,14 @@ static int view_labels(Canvas *cv, int x, int y, int w, const ViewInput *in)
     if (in->cursor_gpu >= 0 && in->cursor_gpu < cluster_machine_gpus(c)) {
         int g = in->cursor_gpu;
         snprintf(buf, sizeof buf, "%s cursor: %s %d, %s %d, leaf %d", a ? "^" : "▲",
-                 hw_noun(&c->gpu, HW_NOUN_CAP), g, noun, cluster_domain_of(c, g) + 1,
-                 cluster_leaf_of(c, g) + 1);
+                 hw_noun(&c->gpu, HW_NOUN_CAP), g, noun, cluster_domain_of(c, g),
+                 cluster_leaf_of(c, g));
         size_t l = strlen(buf);
         if (cluster_rail_unit_gpus(c) > 0)
-            snprintf(buf + l, sizeof buf - l, " (rail %d)", g % c->domain_gpus + 1);
+            snprintf(buf + l, sizeof buf - l, " (rail %d)", g % c->domain_gpus);
         l = strlen(buf);
         if (c->sites > 1)
-            snprintf(buf + l, sizeof buf - l, ", site %d", cluster_site_of(c, g) + 1);
+            snprintf(buf + l, sizeof buf - l, ", site %d", cluster_site_of(c, g));
         view_text(cv, x, y++, w, buf, STYLE_CURSOR);
     }
     return y;
@@ -807,7 +807,7 @@ static void view_draw_domain(Canvas *cv, int x, int y, const DomainShape *s, int
     const Cluster *c = in->cluster;
     canvas_box(cv, x, y, s->box_w, s->box_h, LINE_DOUBLE, view_link_style(in, TIER_UP));
     char num[16];
-    snprintf(num, sizeof num, "%d", dom + 1);
+    snprintf(num, sizeof num, "%d", dom);
     if ((int)strlen(num) <= s->box_w - 4)
         canvas_put_text(cv, x + 1, y, num, STYLE_DIM);
     int first = cluster_domain_first(c, dom);
@@ -841,7 +841,7 @@ static int view_rack_pair(Canvas *cv, int w, const ViewInput *in)
     int x1 = s.box_w + link, y = 2, mid = y + 1 + s.box_h / 2;
     for (int d = 0; d < 2; d++) {
         int bx = d ? x1 : 0;
-        snprintf(buf, sizeof buf, "%s %d", noun, d + 1);
+        snprintf(buf, sizeof buf, "%s %d", noun, d);
         view_text(cv, bx, y, w, buf, STYLE_BOLD);
         view_draw_domain(cv, bx, y + 1, &s, d, in);
     }
@@ -988,11 +988,11 @@ static bool view_fabric_rails(Canvas *cv, int lx, int bw, int y_leaf, int y_dom,
     int form = 0;
     char buf[32];
     for (; form < 2; form++) {
-        snprintf(buf, sizeof buf, forms[form], hi % c->domain_gpus + 1);
+        snprintf(buf, sizeof buf, forms[form], hi % c->domain_gpus);
         if ((int)strlen(buf) <= box_w - 2)
             break;
     }
-    snprintf(buf, sizeof buf, forms[form], hi % c->domain_gpus + 1);
+    snprintf(buf, sizeof buf, forms[form], hi % c->domain_gpus);
     if ((int)strlen(buf) > box_w - 2)
         return false;
     Style out = view_link_style(in, TIER_OUT);
@@ -1000,7 +1000,7 @@ static bool view_fabric_rails(Canvas *cv, int lx, int bw, int y_leaf, int y_dom,
     int bus_l = x + box_w / 2, bus_r = bus_l;
     for (int r = 0; r < nr; r++, x += pitch) {
         canvas_box(cv, x, y_leaf, box_w, 3, LINE_LIGHT, STYLE_SWITCH);
-        snprintf(buf, sizeof buf, forms[form], (lo + r) % c->domain_gpus + 1);
+        snprintf(buf, sizeof buf, forms[form], (lo + r) % c->domain_gpus);
         canvas_put_text(cv, x + 1 + (box_w - 2 - (int)strlen(buf)) / 2, y_leaf + 1, buf,
                         STYLE_SWITCH);
         canvas_vline(cv, x + box_w / 2, y_leaf + 2, y_bus - (y_leaf + 2) + 1, LINE_LIGHT, out);
@@ -1056,14 +1056,14 @@ static int view_fabric_leaves(Canvas *cv, int x0, int y_leaf, int y_dom, const F
         /* several whole rail units: say so where it fits */
         int rails_per = in->cluster->domain_gpus, units = hi / rails_per - lo / rails_per + 1;
         bool whole = rails && units > 1 && lo % rails_per == 0 && hi % rails_per == rails_per - 1;
-        snprintf(buf, sizeof buf, "leaves %d-%d: rails 1-%d of %d units", lo + 1, hi + 1,
-                 rails_per, units);
+        snprintf(buf, sizeof buf, "leaves %d-%d: rails 0-%d of %d units", lo, hi,
+                 rails_per - 1, units);
         if (!whole || (int)strlen(buf) > bw - 2)
-            snprintf(buf, sizeof buf, "leaves %d-%d", lo + 1, hi + 1);
+            snprintf(buf, sizeof buf, "leaves %d-%d", lo, hi);
         if (rails && units == 1 && lo / rails_per == 0) /* the first unit: leaf i is rail i */
-            snprintf(buf, sizeof buf, "rails %d-%d", lo + 1, hi + 1);
+            snprintf(buf, sizeof buf, "rails %d-%d", lo, hi);
         if (hi == lo)
-            snprintf(buf, sizeof buf, "leaf %d", hi + 1);
+            snprintf(buf, sizeof buf, "leaf %d", hi);
         canvas_put_text_max(cv, lx + 1, y_leaf + 1, bw - 2, buf, STYLE_SWITCH);
         for (int k = i; k <= j; k++) {
             int iw = k < row->nd ? row->s.box_w : x0 + row->total_w - row->x[k];
@@ -1106,7 +1106,7 @@ static int view_fabric_spines(Canvas *cv, int x0, int y_spine, const FabricRow *
                      spines - sp_drawn + 1);
         else
             snprintf(buf, sizeof buf, "spine %d",
-                     site * spines + k + 1); /* numbered on across sites */
+                     site * spines + k); /* numbered on across sites */
         canvas_put_text_max(cv, sx + 1, y_spine + 1, sp_w - 2, buf, STYLE_SWITCH);
         canvas_vline(cv, mx, y_spine + 2, 2, LINE_LIGHT, out);
         bus_l = mx < bus_l ? mx : bus_l;
@@ -1193,7 +1193,7 @@ int view_fabric_draw(Canvas *c, int x, int y, int w, int h, const ViewInput *in)
         int site = s == 1 ? cl->sites - 1 : 0;
         int sx = s * (site_w + gap);
         if (sites_drawn > 1) {
-            snprintf(buf, sizeof buf, "site %d", site + 1);
+            snprintf(buf, sizeof buf, "site %d", site);
             view_text(cv, sx, 1, w, buf, STYLE_BOLD);
         }
         int b = view_fabric_site(cv, sx, sites_drawn > 1 ? 2 : 1, site_w, in, site, &mid[s]);
@@ -1277,7 +1277,7 @@ char *view_describe(ViewKind k, const ViewInput *in, int width, bool ascii)
     if (in->cursor_gpu >= 0 && in->cursor_gpu < cluster_machine_gpus(c)) {
         snprintf(s, sizeof s, "The cursor is on %s %d in %s %d, under leaf %d.",
                  hw_noun(&c->gpu, 0), in->cursor_gpu, view_domain_noun(c, false),
-                 cluster_domain_of(c, in->cursor_gpu) + 1, cluster_leaf_of(c, in->cursor_gpu) + 1);
+                 cluster_domain_of(c, in->cursor_gpu), cluster_leaf_of(c, in->cursor_gpu));
         text_wrap_append(&b, s, width, 0, 0);
     }
     snprintf(v, sizeof v, "Per %s, each way", hw_noun(&c->gpu, 0));
