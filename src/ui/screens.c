@@ -67,5 +67,5 @@ void screen_help_draw(Canvas *c, const char *title, const char *const *lines)
     canvas_put_text_max(c, x + 2, y, bw - 4, title, STYLE_HEADING);
     for (int i = 0; i < n && i < bh - 4; i++)
         canvas_put_text_max(c, x + 2, y + 2 + i, bw - 4, lines[i], STYLE_NORMAL);
-    canvas_put_text_max(c, x + 2, y + bh - 1, bw - 4, " any key closes this help ", STYLE_DIM);
+    canvas_put_text_max(c, x + 2, y + bh - 1, bw - 4, " any key closes this box ", STYLE_DIM);
 }
