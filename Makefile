@@ -226,9 +226,9 @@ golden: all
 # Valgrind runs code 20-50x slower: SCALELAB_SANDBOX_SLOWDOWN stretches the
 # sandbox's wall clock so its instruction budget still trips first, and
 # every wall-clock bound of the unit programs by the same factor
-# (tl_slowdown in tests/unit/testlib.h).
+# (tl_slowdown in tests/unit/testlib.h). One program per core at a time.
 memcheck: $(TEST_BIN)
-	@SCALELAB_SANDBOX_SLOWDOWN=100 \
+	@SCALELAB_SANDBOX_SLOWDOWN=100 UNIT_JOBS=$$(nproc 2>/dev/null || echo 1) \
 		VALGRIND="valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
 		scripts/run-unit-tests $(TEST_BIN)
 
