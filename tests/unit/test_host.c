@@ -416,17 +416,23 @@ static void test_host_every_lesson_crosses_whole(void **state)
         "tests/present/*.lua",
         "tests/lessons/hostile/*.lua",
     };
-    int files = 0;
+    int files = 0, compared = 0, every = tl_cases(1, 8); /* every 8th under valgrind */
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
         glob_t g;
         if (glob(patterns[i], 0, NULL, &g) != 0)
             continue;
-        for (size_t k = 0; k < g.gl_pathc; k++, files++) /* hostile goals run to their limits */
-            same_both_ways(g.gl_pathv[k], !strstr(patterns[i], "hostile"));
+        for (size_t k = 0; k < g.gl_pathc; k++, files++) {
+            const char *path = g.gl_pathv[k];
+            if (files % every != 0 && !strstr(path, "crossing.lua")) /* made to cross whole */
+                continue;
+            /* hostile goals run to their limits: their files are compared */
+            same_both_ways(path, !strstr(patterns[i], "hostile"));
+            compared++;
+        }
         globfree(&g);
     }
-    print_message("%d lesson files compared\n", files);
-    assert_true(files >= 16);
+    print_message("%d of %d lesson files compared\n", compared, files);
+    assert_true(files >= 16 && compared >= files / every);
 }
 
 /* The comparison itself can fail: a page text changed on one side, and a

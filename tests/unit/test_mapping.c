@@ -437,10 +437,29 @@ static void test_mapping_explicit_walk_matches_closed_form(void **state)
  * and a group over
  * several domains also climbs to the spine unless every domain it touches
  * holds a member at every position any of them holds. */
+/* The group id of every rank along d (mapping_group_of, the definition),
+ * kept for the last mapping and dimension asked: brute force asks often. */
+static const int *group_ids(const Mapping *m, MappingDim d)
+{
+    static Mapping last;
+    static int last_d = -1, *ids;
+    if (ids && last_d == (int)d && memcmp(&last, m, sizeof last) == 0)
+        return ids;
+    free(ids);
+    ids = malloc((size_t)mapping_world(m) * sizeof *ids);
+    assert_non_null(ids);
+    for (int q = 0; q < mapping_world(m); q++)
+        ids[q] = mapping_group_of(m, q, d);
+    last = *m;
+    last_d = (int)d;
+    return ids;
+}
+
 static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
                              int r)
 {
-    int world = mapping_world(m), g = mapping_group_of(m, r, d);
+    const int *ids = group_ids(m, d);
+    int world = mapping_world(m), g = ids[r];
     int n_domains = (c->n_gpus + c->domain_gpus - 1) / c->domain_gpus;
     int dom_per_site = (n_domains + c->sites - 1) / c->sites;
     static int dom_count[4096], leaf_count[4096], site_count[64];
@@ -449,15 +468,15 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
     int block = rails ? c->domain_gpus * c->gpus_per_leaf : c->gpus_per_leaf;
     if (rails && c->sites > 1 && dom_per_site * c->domain_gpus < block)
         block = dom_per_site * c->domain_gpus; /* a unit stands in one site */
-    assert_true(c->domain_gpus <= 72);
-    memset(at, 0, sizeof at);
+    assert_true(c->domain_gpus <= 72 && n_domains <= 4096);
+    memset(at, 0, (size_t)n_domains * sizeof at[0]); /* the rows a GPU can be in */
     memset(pos_used, 0, sizeof pos_used);
     memset(dom_count, 0, sizeof dom_count);
     memset(leaf_count, 0, sizeof leaf_count);
     memset(site_count, 0, sizeof site_count);
     GroupSpan s = {0, 0, 0, 0, false};
     for (int q = 0; q < world; q++) {
-        if (mapping_group_of(m, q, d) != g)
+        if (ids[q] != g)
             continue;
         int gpu = placement_gpu_of(p, q);
         s.size++;
@@ -473,7 +492,7 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
     s.min_per_domain = s.size;
     int leaves = 0;
     for (int i = 0; i < 4096; i++) {
-        if (dom_count[i] > 0) {
+        if (i < n_domains && dom_count[i] > 0) {
             s.domains++;
             if (dom_count[i] < s.min_per_domain)
                 s.min_per_domain = dom_count[i];
@@ -483,18 +502,27 @@ static GroupSpan brute_group(const Mapping *m, const Cluster *c, const Placement
     for (int i = 0; i < 64; i++)
         s.sites += site_count[i] > 0;
     s.crosses_leaf = leaves > 1;
-    for (int i = 0; rails && s.domains > 1 && i < 4096; i++)
+    for (int i = 0; rails && s.domains > 1 && i < n_domains; i++)
         for (int k = 0; dom_count[i] > 0 && k < c->domain_gpus; k++)
             if (pos_used[k] && !at[i][k])
                 s.crosses_leaf = true;
     return s;
 }
 
-/* Worst span of an explicit placement by brute force: every rank's group. */
+/* Worst span of an explicit placement by brute force: every group, each
+ * from the first rank found in it. */
 static GroupSpan brute_worst(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
 {
     GroupSpan w = {0, 0, 0, 0, false};
-    for (int r = 0; r < mapping_world(m); r++) {
+    int world = mapping_world(m);
+    bool *seen = calloc((size_t)world, sizeof *seen);
+    assert_non_null(seen);
+    for (int r = 0; r < world; r++) {
+        int id = mapping_group_of(m, r, d);
+        assert_true(id >= 0 && id < world);
+        if (seen[id])
+            continue;
+        seen[id] = true;
         GroupSpan g = brute_group(m, c, p, d, r);
         bool leaf = w.crosses_leaf || g.crosses_leaf;
         int sites = g.sites > w.sites ? g.sites : w.sites;
@@ -504,6 +532,7 @@ static GroupSpan brute_worst(const Mapping *m, const Cluster *c, const Placement
         w.crosses_leaf = leaf;
         w.sites = sites;
     }
+    free(seen);
     return w;
 }
 

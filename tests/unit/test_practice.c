@@ -405,7 +405,7 @@ static void test_practice_variety_in_runs(void **state)
 {
     (void)state;
     enum { LEN = 40 };
-    for (uint64_t seed = 1; seed <= 50; seed++) {
+    for (uint64_t seed = 1; seed <= (uint64_t)tl_cases(50, 3); seed++) {
         PracticeRun run;
         practice_run_init(&run, seed * 0x9e3779b97f4a7c15ULL, 1 + (int)(seed % 5));
         Seen seen[LEN];
@@ -425,7 +425,7 @@ static void test_practice_variety_in_worksheets(void **state)
     (void)state;
     enum { LEN = 40 };
     for (int kind = -1; kind < PRACTICE_KIND_COUNT; kind++)
-        for (uint64_t start = 1; start <= 200; start += 97) {
+        for (uint64_t start = 1; start <= (uint64_t)tl_cases(200, 1); start += 97) {
             Seen seen[LEN];
             for (int i = 0; i < LEN; i++) {
                 Practice p;
@@ -634,7 +634,7 @@ static void test_practice_articles(void **state)
     int checked = 0, vowel_names = 0;
     for (int level = PRACTICE_LEVEL_MIN; level <= PRACTICE_LEVEL_MAX; level++)
         for (int kind = 0; kind < PRACTICE_KIND_COUNT; kind++)
-            for (uint64_t seed = 1; seed <= 24; seed++) {
+            for (uint64_t seed = 1; seed <= (uint64_t)tl_cases(24, 3); seed++) {
                 Practice p;
                 char err[200], q[sizeof p.question + 400];
                 uint64_t sd = seed * 101 + (uint64_t)level;
@@ -646,7 +646,7 @@ static void test_practice_articles(void **state)
                                    &vowel_names);
             }
     /* The check ran, and met names read with a vowel sound ("an AMD ..."). */
-    assert_true(checked > 500);
+    assert_true(checked > tl_cases(500, 60));
     assert_true(vowel_names > 0);
 }
 

@@ -224,8 +224,9 @@ static void test_views_fabric_title_fits_narrow(void **state)
     free(t);
 }
 
-/* Two sites: site 2's switches carry their own numbers (18 spines, 9 a
- * site: site 2 starts at spine 10; 36 leaves, 18 a site), never site 1's. */
+/* Two sites: site 1's switches carry their own numbers (18 spines, 9 a
+ * site, counted from 0: site 1 starts at spine 9; 36 leaves, 18 a site),
+ * never site 0's. */
 static void test_views_fabric_sites_number_their_own_switches(void **state)
 {
     (void)state;
@@ -235,9 +236,10 @@ static void test_views_fabric_sites_number_their_own_switches(void **state)
     ViewInput in = view_input_default(&c);
     char *t = draw(VIEW_FABRIC, &in, 120, 30, false, NULL);
     assert_contains(t, "36 leaves, 18 spines");
-    assert_contains(t, "spine 10");
-    assert_contains(t, "leaves 19-36");
-    assert_contains(t, "leaves 1-18");
+    assert_contains(t, "spine 9");
+    assert_contains(t, "leaves 18-35");
+    assert_contains(t, "leaves 0-17");
+    assert_null(strstr(t, "spine 18"));
     free(t);
 }
 
@@ -286,12 +288,12 @@ static void test_views_fabric_aggregates_large_cluster(void **state)
     char *t = draw(VIEW_FABRIC, &in, 80, 24, false, &rows);
     /* 16384 / 72 = 227.6 -> 228 racks. A rack box is 18 + 2 = 20 wide, pitch 21;
      * the aggregate box needs 13 columns: (80 + 1 - 13) / 21 = 3 racks drawn,
-     * 228 - 3 = 225 aggregated. The cursor GPU 5000 is in rack 5000 / 72 + 1 = 70,
-     * which replaces the third drawn rack. */
+     * 228 - 3 = 225 aggregated. The cursor GPU 5000 is in rack 5000 / 72 = 69
+     * (counted from 0), which replaces the third drawn rack. */
     assert_contains(t, "228 racks");
     assert_contains(t, "× 225");
-    assert_contains(t, "╔70");
-    assert_contains(t, "cursor: GPU 5000, rack 70");
+    assert_contains(t, "╔69");
+    assert_contains(t, "cursor: GPU 5000, rack 69");
     assert_contains(t, "▲");
     assert_true(rows <= 24);
     assert_fits(t, 80);
@@ -306,8 +308,9 @@ static void test_views_fabric_sites_joined(void **state)
     c.across_bytes_per_s = 1.25e12; /* 10 Tb/s = 1.25 TB/s */
     ViewInput in = view_input_default(&c);
     char *t = draw(VIEW_FABRIC, &in, 120, 30, false, NULL);
+    assert_contains(t, "site 0");
     assert_contains(t, "site 1");
-    assert_contains(t, "site 2");
+    assert_null(strstr(t, "site 2"));
     assert_contains(t, "┄");
     assert_contains(t, "between 2 sites, 1.25 TB/s each way");
     free(t);
@@ -389,24 +392,26 @@ static void test_views_one_leaf_draws_no_spine(void **state)
     ViewInput in = view_input_default(&c);
     char *t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
     assert_contains(t, "1 leaf, 0 spines");
-    assert_null(strstr(t, "spine 1"));
-    assert_contains(t, "leaf 1");
+    assert_null(strstr(t, "spine 0"));
+    assert_contains(t, "leaf 0");
     free(t);
     c = make_cluster("dgx-h100", 64);
     c.rail_optimized = false;
     in = view_input_default(&c);
     t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
     assert_contains(t, "2 leaves, 1 spine");
-    assert_contains(t, "spine 1");
+    assert_contains(t, "spine 0");
+    assert_null(strstr(t, "spine 1"));
     assert_null(strstr(t, "rail"));
     free(t);
 }
 
 /* DGX H100 is cabled by rail: one unit of 32 servers on 8 leaves, GPU i of
- * each server on leaf i. 256 GPUs at 80 columns: a box per rail, "rail 1"
- * to "rail 8", each named once; the legend says how they are cabled;
- * the cursor's GPU 17 (GPU 1 of server 3) on leaf 2, rail 2. At 40
- * columns the boxes shrink to "r1"..., never cut. */
+ * each server on leaf i. 256 GPUs at 80 columns: a box per rail, "rail 0"
+ * to "rail 7" (counted from 0, as GPUs and servers are), each named once;
+ * the legend says how they are cabled; the cursor's GPU 17 (GPU 1 of
+ * server 2) on leaf 1, rail 1. At 40 columns the boxes shrink to "r0"...,
+ * never cut. */
 static void test_views_fabric_draws_rails(void **state)
 {
     (void)state;
@@ -415,36 +420,36 @@ static void test_views_fabric_draws_rails(void **state)
     in.cursor_gpu = 17;
     int rows;
     char *t = draw(VIEW_FABRIC, &in, 80, 24, false, &rows);
-    for (int r = 1; r <= 8; r++) {
+    for (int r = 0; r < 8; r++) {
         char want[32];
         snprintf(want, sizeof want, "│rail %d │", r);
         const char *at = strstr(t, want);
         assert_non_null(at);
         assert_null(strstr(at + 1, want));
     }
-    assert_null(strstr(t, "rail 9"));
+    assert_null(strstr(t, "rail 8"));
     assert_contains(t, "8 leaves");
     assert_contains(t, "scale-out to rail leaves, GPU i of each server on leaf i of its "
                        "32-server unit: 400 Gb/s");
-    assert_contains(t, "cursor: GPU 17, server 3, leaf 2 (rail 2)");
+    assert_contains(t, "cursor: GPU 17, server 2, leaf 1 (rail 1)");
     assert_true(rows <= 24);
     assert_fits(t, 80);
     free(t);
     t = draw(VIEW_FABRIC, &in, 40, 24, false, NULL);
-    assert_contains(t, "│r1│");
-    assert_contains(t, "│r8│");
+    assert_contains(t, "│r0│");
+    assert_contains(t, "│r7│");
     assert_null(strstr(t, "…│"));
     assert_fits(t, 40);
     free(t);
 }
 
 /* The aggregate box stands for the domains not drawn. With the cursor's
- * server 126 of 128 drawn in the last slot (plain wiring, 32-GPU leaves):
- * drawn are servers 1-4 (leaf 1) and 126 (GPUs 1000-1007: leaf 32); the
- * aggregate holds servers 5-125, 127, 128 (leaves 2-32), so one box names
- * leaves 2-32 over server 126 and the aggregate, and no leaf is named
- * twice. (It used to read "leaf 32" alone, as if the aggregate were only
- * servers 127-128.) */
+ * server 125 of 0-127 drawn in the last slot (plain wiring, 32-GPU leaves):
+ * drawn are servers 0-3 (leaf 0) and 125 (GPUs 1000-1007: leaf 31); the
+ * aggregate holds servers 4-124, 126, 127 (leaves 1-31), so one box names
+ * leaves 1-31 over server 125 and the aggregate, and no leaf is named
+ * twice. (It used to read the last leaf alone, as if the aggregate were
+ * only the two servers after the cursor's.) */
 static void test_views_aggregate_names_its_own_leaves(void **state)
 {
     (void)state;
@@ -453,20 +458,20 @@ static void test_views_aggregate_names_its_own_leaves(void **state)
     ViewInput in = view_input_default(&c);
     in.cursor_gpu = 1000;
     char *t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
-    assert_contains(t, "╔126");
+    assert_contains(t, "╔125");
     assert_contains(t, "× 123 more servers");
-    assert_contains(t, "│leaf 1 ");
-    assert_contains(t, "│leaves 2-32 ");
-    assert_null(strstr(t, "│leaf 32"));
+    assert_contains(t, "│leaf 0 ");
+    assert_contains(t, "│leaves 1-31 ");
+    assert_null(strstr(t, "│leaf 31"));
     free(t);
     /* On rails the aggregate reaches back into the first unit: one box for
-     * all 32 leaves, never rails 1-8 named twice. */
+     * all 32 leaves, never rails 0-7 named twice. */
     c.rail_optimized = true;
     t = draw(VIEW_FABRIC, &in, 80, 24, false, NULL);
-    assert_contains(t, "│leaves 1-32: rails 1-8 of 4 units");
-    assert_null(strstr(t, "│rail 1"));
-    assert_null(strstr(t, "│r1│"));
-    assert_contains(t, "server 126, leaf 25 (rail 1)"); /* unit 4 = leaves 25-32 */
+    assert_contains(t, "│leaves 0-31: rails 0-7 of 4 units");
+    assert_null(strstr(t, "│rail 0"));
+    assert_null(strstr(t, "│r0│"));
+    assert_contains(t, "server 125, leaf 24 (rail 0)"); /* the last unit: leaves 24-31 */
     free(t);
 }
 

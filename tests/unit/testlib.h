@@ -29,6 +29,8 @@
  *   tl_slowdown()          the factor wall-clock bounds stretch by under
  *                          valgrind (`make memcheck` sets
  *                          SCALELAB_SANDBOX_SLOWDOWN)
+ *   tl_cases(all, few)     how many of a loop's like cases run (few under
+ *                          valgrind)
  *
  * Everything is static inline: a program pays only for what it uses.
  */
@@ -373,6 +375,15 @@ static inline double tl_slowdown(void)
     const char *v = getenv("SCALELAB_SANDBOX_SLOWDOWN");
     double f = v ? atof(v) : 1.0;
     return f >= 1.0 && f <= 1000.0 ? f : 1.0;
+}
+
+/* How many of a loop's like cases to run: all, or few under valgrind
+ * (tl_slowdown() > 1), where memcheck looks for memory errors on each path
+ * and 50x slower code would take the run past CI's hour. Every case still
+ * runs in `make test` and under the sanitizers. */
+static inline int tl_cases(int all, int few)
+{
+    return tl_slowdown() > 1.0 ? few : all;
 }
 
 #endif
