@@ -1056,8 +1056,8 @@ static int view_fabric_leaves(Canvas *cv, int x0, int y_leaf, int y_dom, const F
         /* several whole rail units: say so where it fits */
         int rails_per = in->cluster->domain_gpus, units = hi / rails_per - lo / rails_per + 1;
         bool whole = rails && units > 1 && lo % rails_per == 0 && hi % rails_per == rails_per - 1;
-        snprintf(buf, sizeof buf, "leaves %d-%d: rails 0-%d of %d units", lo, hi,
-                 rails_per - 1, units);
+        snprintf(buf, sizeof buf, "leaves %d-%d: rails 0-%d of %d units", lo, hi, rails_per - 1,
+                 units);
         if (!whole || (int)strlen(buf) > bw - 2)
             snprintf(buf, sizeof buf, "leaves %d-%d", lo, hi);
         if (rails && units == 1 && lo / rails_per == 0) /* the first unit: leaf i is rail i */
