@@ -515,10 +515,11 @@ static GroupSpan brute_worst(const Mapping *m, const Cluster *c, const Placement
 {
     GroupSpan w = {0, 0, 0, 0, false};
     int world = mapping_world(m);
+    const int *ids = group_ids(m, d);
     bool *seen = calloc((size_t)world, sizeof *seen);
     assert_non_null(seen);
     for (int r = 0; r < world; r++) {
-        int id = mapping_group_of(m, r, d);
+        int id = ids[r];
         assert_true(id >= 0 && id < world);
         if (seen[id])
             continue;

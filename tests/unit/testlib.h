@@ -29,6 +29,7 @@
  *   tl_slowdown()          the factor wall-clock bounds stretch by under
  *                          valgrind (`make memcheck` sets
  *                          SCALELAB_SANDBOX_SLOWDOWN)
+ *   tl_slow_run()          true under valgrind (the slowdown is set)
  *   tl_cases(all, few)     how many of a loop's like cases run (few under
  *                          valgrind)
  *
@@ -377,13 +378,19 @@ static inline double tl_slowdown(void)
     return f >= 1.0 && f <= 1000.0 ? f : 1.0;
 }
 
-/* How many of a loop's like cases to run: all, or few under valgrind
- * (tl_slowdown() > 1), where memcheck looks for memory errors on each path
- * and 50x slower code would take the run past CI's hour. Every case still
- * runs in `make test` and under the sanitizers. */
+/* A run under valgrind (`make memcheck`), told by the slowdown it sets. */
+static inline bool tl_slow_run(void)
+{
+    return tl_slowdown() > 1.0;
+}
+
+/* How many of a loop's like cases to run: all, or few under valgrind,
+ * where memcheck looks for memory errors on each path and 50x slower code
+ * would take the run past CI's hour. Every case still runs in `make test`
+ * and under the sanitizers. */
 static inline int tl_cases(int all, int few)
 {
-    return tl_slowdown() > 1.0 ? few : all;
+    return tl_slow_run() ? few : all;
 }
 
 #endif
