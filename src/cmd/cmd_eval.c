@@ -69,6 +69,9 @@ static const char eval_help[] =
     "                     defaults: SP on with TP > 1, TP overlap on under Megatron as\n"
     "                     NVIDIA's recipes run it, PP overlap with interleave, DP on)\n"
     "  --swiglu on|off    --ep-overlap on|off (DualPipe)\n"
+    "  --ep-dedup on|off  the MoE dispatch sends a token once to each other domain\n"
+    "                     holding its experts, which forwards it over scale-up links\n"
+    "                     (DeepEP, HybridEP); off: NCCL's all-to-all (the default)\n"
     "  --flash-attention on|off|1|2|3   the attention kernel: on = the framework's\n"
     "                     (cuDNN/FlashAttention-3 class under Megatron and JAX,\n"
     "                     FlashAttention-2 under PyTorch); 1, 2, 3 name the version\n"
@@ -166,8 +169,9 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "tp_hidden_s", r->tp_hidden_s);
     json_next_number(out, "pp_hidden_s", r->pp_hidden_s);
     json_next_number(out, "dp_hidden_s", r->dp_hidden_s);
-    fprintf(out, ",\"ep_overlap\":%s,\"framework\":\"%s\",\"kernels\":\"%s\"",
-            r->ep_overlap ? "true" : "false", workload_framework_name(r->framework),
+    fprintf(out, ",\"ep_overlap\":%s,\"ep_dedup\":%s,\"framework\":\"%s\",\"kernels\":\"%s\"",
+            r->ep_overlap ? "true" : "false", r->ep_dedup ? "true" : "false",
+            workload_framework_name(r->framework),
             kernel_stack_name(step_kernel_stack(r->framework)));
     fputs("},\"memory\":{\"weights\":", out);
     json_number(out, r->mem_weights);

@@ -563,10 +563,10 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
     static const char *const sw_words[] = {"auto", "on", "off"};
     static const WlSwitch sw_values[] = {WL_AUTO, WL_ON, WL_OFF};
     const FlagId sw_flags[] = {FLAG_SEQ_PARALLEL, FLAG_TP_OVERLAP, FLAG_PP_OVERLAP,
-                               FLAG_DP_OVERLAP,   FLAG_EP_OVERLAP, FLAG_FUSED_LOSS,
-                               FLAG_DROPOUT};
+                               FLAG_DP_OVERLAP,   FLAG_EP_OVERLAP, FLAG_EP_DEDUP,
+                               FLAG_FUSED_LOSS,   FLAG_DROPOUT};
     WlSwitch *sw_slot[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap, &w->dp_overlap,
-                           &w->ep_overlap,   &w->fused_loss, &w->dropout};
+                           &w->ep_overlap,   &w->ep_dedup,   &w->fused_loss, &w->dropout};
     for (size_t i = 0; i < sizeof sw_flags / sizeof sw_flags[0]; i++) {
         if (!a->set[sw_flags[i]])
             continue;

@@ -53,6 +53,7 @@ static const struct {
     [FLAG_PP_OVERLAP] = {"pp-overlap", NULL, FLAG_STRING, JOB},
     [FLAG_DP_OVERLAP] = {"dp-overlap", NULL, FLAG_STRING, JOB},
     [FLAG_EP_OVERLAP] = {"ep-overlap", NULL, FLAG_STRING, JOB},
+    [FLAG_EP_DEDUP] = {"ep-dedup", NULL, FLAG_STRING, JOB},
     [FLAG_FRAMEWORK] = {"framework", NULL, FLAG_STRING, JOB},
     [FLAG_FUSED_LOSS] = {"fused-loss", NULL, FLAG_STRING, JOB},
     [FLAG_HEAD_DIM] = {"head-dim", NULL, FLAG_INT, JOB},

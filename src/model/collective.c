@@ -225,6 +225,18 @@ CollCost collective_cost_with(CollKind kind, double bytes, GroupSpan span, const
         double per_site = g.n / g.sigma;
         double up_b = bytes * (g.k_in - 1) / g.n;
         double out_b = bytes * (per_site - g.k_in) / g.n;
+        double m = per_site / g.k_in; /* domains of the group in one site */
+        if (p->dispatch_topk > 1 && m > 1 && out_b > 0) {
+            /* a token's k copies reach (m-1)(1-(1-1/m)^k) other domains on
+             * average (experts spread evenly, chosen independently); it
+             * crosses the network once per domain and fans out on its
+             * scale-up links (DeepSeek-V3 §3.2.2; DeepEP's dispatch) */
+            double k = p->dispatch_topk, copies = k * (m - 1) / m;
+            double domains = (m - 1) * (1 - pow(1 - 1 / m, k));
+            double sent = out_b * domains / copies;
+            up_b += out_b - sent;
+            out_b = sent;
+        }
         double across_b = bytes * (g.n - per_site) / g.n;
         cost.tier_bytes[TIER_UP] = up_b;
         cost.tier_bytes[TIER_OUT] = out_b > 0 ? out_b : 0;

@@ -48,6 +48,8 @@ typedef struct {
     double fixed_s;        /* launch and base latency, paid once per collective */
     double ramp_bytes;     /* buffer at which a tier reaches half its rate (0 = none) */
     double across_sharers; /* GPUs sharing the scale-across link; 0 = n_gpus / sites */
+    int dispatch_topk;     /* all-to-all of top-k routed copies sent once per remote
+                            * domain (DeepEP, HybridEP); 0 = every copy on its own */
 } CollParams;
 
 CollParams collective_params_default(void);

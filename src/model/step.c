@@ -49,6 +49,11 @@
  *   DP overlap            on (--overlap-grad-reduce, which NeMo and
  *                         Megatron-Bridge recipes set)
  *   EP overlap            off (DualPipe-style overlap is opt-in)
+ *   EP dispatch once per  off: NCCL's all-to-all sends every routed copy
+ *   remote domain         (Megatron-Core's default alltoall dispatcher);
+ *                         on, a token crosses the network once per domain
+ *                         holding its experts and fans out over scale-up
+ *                         (DeepEP, HybridEP; DeepSeek-V3 §3.2.2), collective.c
  *
  * Pure: no I/O, no allocation with the default placement.
  */
@@ -410,6 +415,7 @@ static void step_setup(Step *S, StepResult *r)
     r->pp_overlap = m->pp > 1 && on_or(w->pp_overlap, m->interleave > 1);
     r->dp_overlap = on_or(w->dp_overlap, true);
     r->ep_overlap = S->moe && m->ep > 1 && on_or(w->ep_overlap, false);
+    r->ep_dedup = S->moe && m->ep > 1 && on_or(w->ep_dedup, false);
     if (!r->dp_overlap)
         S->P.dp_overlap = 0;
     r->micro_batches = (int)S->mb;
@@ -577,7 +583,8 @@ static void step_pp(Step *S, StepResult *r)
  * backward; 6 with full recompute) of (b*s_loc/t) * top-k * h * 2 bytes x
  * the capacity factor (the busiest rank's share sets the pace), split by
  * collective.c over the tiers the EP group spans (scale-up share inside the
- * domain, the rest over the NICs). The permutation around them is
+ * domain, the rest over the NICs; with ep_dedup once per remote domain,
+ * collective.c). The permutation around them is
  * element-wise work in compute (layer.c). With ep_overlap the exchange runs
  * under another micro-batch's compute (DualPipe), which loses the SMs the
  * exchange keeps: DeepSeek-V3 kept 20 of 132 for it (§3.2.2) [P]. */
@@ -589,8 +596,10 @@ static void step_ep(Step *S, StepResult *r)
     double cf = w->capacity_factor > 1 ? w->capacity_factor : 1.0;
     double bytes = S->b * S->s_loc / S->t * w->topk * S->h * S->act_b * cf;
     double n = (S->full ? 6.0 : 4.0) * S->moe_in_stage;
-    CollCost one =
-        collective_cost_with(COLL_ALL_TO_ALL, bytes, r->span[DIM_EP], S->c, &S->f->cpar);
+    CollParams dp = S->f->cpar;
+    if (r->ep_dedup)
+        dp.dispatch_topk = w->topk;
+    CollCost one = collective_cost_with(COLL_ALL_TO_ALL, bytes, r->span[DIM_EP], S->c, &dp);
     double t = n * one.time_s, hidden = 0;
     if (r->ep_overlap) {
         hidden = fmin(t, r->mb_compute_s);
@@ -1085,8 +1094,8 @@ static void step_prep_fill(StepPrep *f, const Cluster *c, const Workload *w,
 {
     f->c = c;
     f->P = params ? *params : step_params_default();
-    CollParams cpar = {f->P.up_efficiency, f->P.out_efficiency, f->P.coll_fixed_s,
-                       f->P.coll_ramp_bytes, 0};
+    CollParams cpar = {
+        f->P.up_efficiency, f->P.out_efficiency, f->P.coll_fixed_s, f->P.coll_ramp_bytes, 0, 0};
     f->cpar = cpar;
     f->framework = step_framework(c, w);
     if (f->P.compute_efficiency > 0)

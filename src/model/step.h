@@ -145,6 +145,7 @@ typedef struct {
     double comm_slowdown_s; /* compute lost to the SMs overlapped communication takes */
     double fsdp_gather_s;   /* ZeRO-3 all-gathers + reduce-scatters per step, before overlap */
     bool ep_overlap;        /* resolved */
+    bool ep_dedup;          /* resolved */
     /* memory beyond the four static parts, bytes per GPU */
     double mem_fp8_copies; /* FP8 weight copies (Transformer Engine) */
     double mem_buffers;    /* communication buffers and workspaces */

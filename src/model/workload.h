@@ -138,6 +138,12 @@ typedef struct {
      * compute (DeepSeek-V3's DualPipe; Megatron-Core
      * --overlap-moe-expert-parallel-comm); WL_AUTO = off. */
     WlSwitch ep_overlap;
+    /* The dispatch sends a token once to each remote domain that holds one
+     * of its experts, which forwards it over scale-up links (DeepEP and
+     * HybridEP: Megatron-Core's flex dispatcher, DeepSeek-V3 §3.2.2);
+     * WL_AUTO = off, NCCL's all-to-all (Megatron-Core's default
+     * moe_token_dispatcher_type alltoall; recipes pick per system). */
+    WlSwitch ep_dedup;
     /* The loss computed in place over the logits (Megatron's
      * --cross-entropy-loss-fusion, flash-attn's CrossEntropyLoss that MPT
      * uses); WL_AUTO = the framework's (fused in Megatron and XLA, PyTorch's

@@ -167,6 +167,37 @@ static void test_collective_all_to_all_and_send(void **state)
     assert_string_equal(tier_name(TIER_ACROSS), "scale-across");
 }
 
+/* Top-k dispatch sent once per remote domain (DeepEP): 1 GB of routed
+ * copies per rank on 32 ranks in 4 domains of 8, top-8. Plain: 7/32 stays
+ * in the domain, 24/32 = 0.75 GB crosses the NICs. Deduplicated: a token's
+ * 8 copies reach 3 x (1 - (3/4)^8) = 2.699661 other domains on average,
+ * against 8 x 3/4 = 6 remote copies, so 0.75 x 2.699661 / 6 = 0.3374576 GB
+ * crosses the NICs and the other 0.4125424 GB is forwarded over scale-up:
+ * 0.21875 + 0.4125424 = 0.6312924 GB. The NIC still bounds it:
+ * 0.3374577e9 / 25e9 = 13.4983063e-3 s + one network step. */
+static void test_collective_dispatch_once_per_domain(void **state)
+{
+    (void)state;
+    Cluster c = hand_cluster(64, 8);
+    CollParams d = P;
+    d.dispatch_topk = 8;
+    CollCost plain = collective_cost_with(COLL_ALL_TO_ALL, 1e9, span(32, 4, 8, 1, false), &c, &P);
+    CollCost once = collective_cost_with(COLL_ALL_TO_ALL, 1e9, span(32, 4, 8, 1, false), &c, &d);
+    NEAR(plain.tier_bytes[TIER_OUT], 0.75e9, 1e-12);
+    NEAR(once.tier_bytes[TIER_OUT], 0.3374576e9, 1e-6);
+    NEAR(once.tier_bytes[TIER_UP], 0.6312924e9, 1e-6);
+    NEAR(once.time_s, 13.4983063e-3 + 5e-6, 1e-8);
+    assert_int_equal(once.slowest, TIER_OUT);
+    /* inside one domain nothing crosses a NIC: no change */
+    CollCost in = collective_cost_with(COLL_ALL_TO_ALL, 1e9, span(8, 1, 8, 1, false), &c, &d);
+    CollCost in0 = collective_cost_with(COLL_ALL_TO_ALL, 1e9, span(8, 1, 8, 1, false), &c, &P);
+    NEAR(in.time_s, in0.time_s, 1e-15);
+    /* top-1: one copy per token, nothing to share */
+    d.dispatch_topk = 1;
+    CollCost one = collective_cost_with(COLL_ALL_TO_ALL, 1e9, span(32, 4, 8, 1, false), &c, &d);
+    NEAR(one.tier_bytes[TIER_OUT], 0.75e9, 1e-12);
+}
+
 static void test_collective_across_sites(void **state)
 {
     (void)state;
@@ -292,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_collective_ring_busbw_is_independent_of_n),
         cmocka_unit_test(test_collective_hierarchical_two_domains),
         cmocka_unit_test(test_collective_all_to_all_and_send),
+        cmocka_unit_test(test_collective_dispatch_once_per_domain),
         cmocka_unit_test(test_collective_across_sites),
         cmocka_unit_test(test_collective_default_small_message_share),
         cmocka_unit_test(test_collective_rails_keep_dp_off_the_spine),

@@ -390,6 +390,25 @@ static void test_step_expert_all_to_all(void **state)
     StepResult cf = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
     NEAR(cf.part_s[STEP_EP], 1.5 * 1.6777216e-4, 1e-9);
     assert_true(cf.part_s[STEP_COMPUTE] > r.part_s[STEP_COMPUTE]);
+    /* the once-per-domain dispatch changes nothing inside one domain ... */
+    w.capacity_factor = 0;
+    w.ep_dedup = WL_ON;
+    StepResult in = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    assert_true(in.ep_dedup && !r.ep_dedup);
+    NEAR(in.part_s[STEP_EP], r.part_s[STEP_EP], 1e-15);
+    /* ... and sends less over the NICs when EP spans two domains of 4: a
+     * token's 2 copies reach 1 x (1 - (1/2)^2) = 0.75 other domains on
+     * average, against 2 x 1/2 = 1 remote copy */
+    Cluster c2 = tl_tiny_cluster(8, 4);
+    Mapping m8 = {.tp = 1, .cp = 1, .pp = 1, .dp = 8, .ep = 8, .interleave = 1};
+    w.experts = 8;
+    StepResult once = tl_eval_ok(&c2, &w, &m8, NULL, &TL_TINY_PARAMS);
+    w.ep_dedup = WL_AUTO;
+    StepResult plain = tl_eval_ok(&c2, &w, &m8, NULL, &TL_TINY_PARAMS);
+    /* 8 all-to-alls of 4,194,304 bytes, half of each to the other domain:
+     * 16,777,216 bytes over the NICs plain, a quarter of it fewer once */
+    NEAR(plain.tier_bytes[TIER_OUT] - once.tier_bytes[TIER_OUT], 0.25 * 16777216.0, 1e-9);
+    assert_true(once.part_s[STEP_EP] < plain.part_s[STEP_EP]);
 }
 
 /* Sequence parallelism (Korthikanti et al. 2022): on by default at TP > 1;
