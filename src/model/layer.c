@@ -361,8 +361,14 @@ static void layer_cost(const Step *S, const KernelCtx *k, bool moe, LayerCost *l
     double e_act = kernel_stream_s(k, per_act * (a.fc1 + a.act) + T * x.act);
     double e_all = kernel_stream_s(k, per_act * act_total(&a) + T * (x.norm + x.act));
     double permute = 0;
-    if (moe) /* permute and un-permute: the routed copies read and written, each way */
-        permute = kernel_stream_s(k, 4.0 * T * w->topk * S->h * S->act_b / (S->sp ? S->t : 1));
+    if (moe) { /* permute and un-permute: the routed copies read and written, each way;
+                * after the all-to-all, with more than one local expert, sorted by
+                * expert and back (Megatron-Core's alltoall dispatcher "permutation 2",
+                * sort_chunks_by_idxs; MaxText's local permute), which a dispatch
+                * that lands tokens by expert (DeepEP, ep_dedup) does not need */
+        double passes = S->ep_sort ? 8.0 : 4.0;
+        permute = kernel_stream_s(k, passes * T * w->topk * S->h * S->act_b / (S->sp ? S->t : 1));
+    }
     double cast = kernel_stream_s(k, g.cast_bytes) / 3.0; /* a third in forward */
     lc->part_fwd_s[LP_ACT] = e_act;
     lc->part_fwd_s[LP_NORM] = e_all - e_act + cast;

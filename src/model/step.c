@@ -416,6 +416,7 @@ static void step_setup(Step *S, StepResult *r)
     r->dp_overlap = on_or(w->dp_overlap, true);
     r->ep_overlap = S->moe && m->ep > 1 && on_or(w->ep_overlap, false);
     r->ep_dedup = S->moe && m->ep > 1 && on_or(w->ep_dedup, false);
+    S->ep_sort = S->moe && m->ep > 1 && !r->ep_dedup && w->experts / m->ep > 1;
     if (!r->dp_overlap)
         S->P.dp_overlap = 0;
     r->micro_batches = (int)S->mb;

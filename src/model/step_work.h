@@ -61,6 +61,8 @@ typedef struct {
     double host_act_mb; /* of one micro-batch's activations in the stage, the offloaded ones */
     bool xla;           /* JAX/XLA runs it (its buffers, pruned recompute) */
     bool dropout;       /* resolved (Workload.dropout) */
+    bool ep_sort;       /* the routed tokens are sorted by local expert after the
+                         * all-to-all and back before it (layer.c) */
     bool rerun;         /* recompute reruns whole modules (PyTorch's checkpoint, Megatron's),
                          * not only what backward needs (XLA prunes the rest) */
     double logits_s;    /* the output layer and loss, fwd + bwd */
