@@ -627,13 +627,15 @@ static bool make_predict_bubble(Rng *rng, const Deal *d, Practice *p)
     p->tolerance = 0.2;
     /* The idle stage times split as the stage time does: its compute, and
      * its TP, PP and EP traffic. */
-    double compute = s.mb_stage_s > 0 ? p->value * s.mb_compute_s / s.mb_stage_s : 0;
+    double compute = s.mb_fill_s > 0
+                         ? p->value * (s.mb_fill_s - (s.mb_stage_s - s.mb_compute_s)) / s.mb_fill_s
+                         : 0;
     p->terms[0] = (PredictTerm){"the stages' compute", compute};
     p->terms[1] = (PredictTerm){"their TP, PP and EP traffic", p->value - compute};
     p->n_terms = 2;
     const WorkloadPreset *wp = workload_preset_find(p->workload.id);
     char st[32], bub[32], line[600];
-    fmt_u(UNITS_TIME, s.mb_stage_s, st, sizeof st);
+    fmt_u(UNITS_TIME, s.mb_fill_s, st, sizeof st);
     fmt_u(UNITS_TIME, p->value, bub, sizeof bub);
     snprintf(p->title, sizeof p->title, "Predict: a pipeline bubble on %.60s", p->cluster.name);
     int L = p->workload.layers, pp = p->start.pp;
@@ -645,15 +647,16 @@ static bool make_predict_bubble(Rng *rng, const Deal *d, Practice *p)
     snprintf(p->question, sizeof p->question,
              "%s's %d layers run as a pipeline of %d stages (interleave %d), %s, %d "
              "micro-batches per step. One micro-batch takes %s on %s stage (compute and "
-             "its TP, PP and EP traffic). How long is the pipeline idle per step, filling and "
-             "draining?",
+             "its TP, PP and EP traffic; the last stage adds the output layer). How long is "
+             "the pipeline idle per step, filling and draining?",
              wp ? wp->name : p->workload.id, L, pp, p->start.interleave, even, s.micro_batches, st,
              L % pp == 0 ? "each" : "the slowest");
     snprintf(p->answer, sizeof p->answer, "%s (within %.0f%%)", bub, 100 * p->tolerance);
     step_explain(&p->cluster, &p->workload, &p->start, &s, STEP_BUBBLE, line, sizeof line);
     snprintf(p->worked, sizeof p->worked,
              "The first micro-batch needs p-1 stage times to reach the last stage and the "
-             "last needs as many to drain: %s. As a share, (p-1)/(v*m).",
+             "last needs as many to drain, through stages that have no output layer: %s. As a "
+             "share, (p-1)/(v*m).",
              line);
     return true;
 }

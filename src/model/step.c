@@ -458,9 +458,11 @@ static void step_compute(Step *S, StepResult *r)
     r->mb_recompute_s = frac * (nd * S->dense.recompute_s + nm * S->moe_cost.recompute_s);
     r->mb_gemm_s += S->logits_s;
     /* cut by cost, a stage without the output layer may pace the pipeline */
+    S->head_pace_s = S->logits_s;
     if (S->L_other > 0) {
         double other = S->L_other * (r->mb_compute_s - S->logits_s) / S->Ls;
-        r->mb_compute_s = fmax(r->mb_compute_s, other);
+        if (other > r->mb_compute_s)
+            r->mb_compute_s = other, S->head_pace_s = 0;
     }
     r->clock = S->f->kern.clock;
     r->params.compute_efficiency = S->f->P.compute_efficiency;
@@ -618,6 +620,9 @@ static void step_ep(Step *S, StepResult *r)
  * ceil(L/(p*v)) the largest chunk: (p-1)/v when chunks are even (SC21 §2.2);
  * uneven chunks (Llama 3 405B: 126 layers on PP 16, §3.3.2; DeepSeek-V3: 61
  * on 16) let the largest set the pace of every warm-up and cool-down slot.
+ * The stage time is the layers' alone: the output layer runs on the last
+ * stage only, which the fill and drain never wait for (step = m x T_last +
+ * (p-1) x T_other).
  * The compute the overlapped communication costs is added to compute. */
 static void step_bubble(Step *S, StepResult *r)
 {
@@ -627,7 +632,10 @@ static void step_bubble(Step *S, StepResult *r)
     r->part_s[STEP_TP] = S->mb * S->t_tp;
     r->part_s[STEP_PP] = S->mb * S->t_pp;
     r->part_s[STEP_EP] = S->mb * S->t_ep;
-    r->part_s[STEP_BUBBLE] = (S->pp - 1) * ((double)S->Lc / S->Ls) * r->mb_stage_s;
+    /* cut by cost, the other stages hold L_other layers each */
+    double other = S->L_other > 0 && S->head_pace_s > 0 ? (double)S->L_other / S->Ls : 1.0;
+    r->mb_fill_s = other * (r->mb_stage_s - S->head_pace_s);
+    r->part_s[STEP_BUBBLE] = (S->pp - 1) * ((double)S->Lc / S->Ls) * r->mb_fill_s;
 }
 
 /* The expert-data-parallel group: the DP ranks that hold the same experts. */

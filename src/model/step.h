@@ -124,6 +124,8 @@ typedef struct {
     double mb_hbm_bytes;            /* memory-bound HBM traffic per GPU per micro-batch */
     double mb_compute_s;            /* compute time of one micro-batch on the last stage */
     double mb_stage_s;              /* compute + TP + PP + EP of one micro-batch */
+    double mb_fill_s;               /* of a stage the pipeline fills and drains through (the
+                                     * pacing stage's layers without the output layer) */
     double peak_flops;              /* peak used (BF16 or FP8) */
     double dp_hidden_s;             /* DP time hidden behind backward */
     double cp_s;                    /* context-parallel K/V exchange (inside part TP) */

@@ -147,18 +147,20 @@ char *step_explain(const Cluster *c, const Workload *w, const Mapping *m, const 
             explain_comm(c, m, r, STEP_EP, buf, buf_len);
         break;
     case STEP_BUBBLE:
-        t_text(r->mb_stage_s, a, sizeof a);
+        t_text(r->mb_fill_s, a, sizeof a);
         t_text(r->part_s[STEP_BUBBLE], d4, sizeof d4);
         if (r->layers_per_chunk * m->interleave != r->layers_per_stage)
             snprintf(buf, buf_len,
                      "bubble: (%d-1) x %d/%d (the largest chunk's share of the stage's layers: "
-                     "uneven chunks, the slowest sets the pace) x %s per micro-batch = %s "
+                     "uneven chunks, the slowest sets the pace) x %s per micro-batch of a stage "
+                     "without the output layer = %s "
                      "(%d micro-batches)",
                      m->pp, r->layers_per_chunk, r->layers_per_stage, a, d4, r->micro_batches);
         else
             snprintf(buf, buf_len,
-                     "bubble: (%d-1)/%d x %s per micro-batch = %s (%d micro-batches)", m->pp,
-                     m->interleave, a, d4, r->micro_batches);
+                     "bubble: (%d-1)/%d x %s per micro-batch of a stage without the output "
+                     "layer = %s (%d micro-batches)",
+                     m->pp, m->interleave, a, d4, r->micro_batches);
         break;
     case STEP_DP:
         explain_dp(c, m, r, buf, buf_len);

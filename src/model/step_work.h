@@ -66,6 +66,7 @@ typedef struct {
     bool rerun;         /* recompute reruns whole modules (PyTorch's checkpoint, Megatron's),
                          * not only what backward needs (XLA prunes the rest) */
     double logits_s;    /* the output layer and loss, fwd + bwd */
+    double head_pace_s; /* of it, what the stage that paces the pipeline runs */
     double logits;      /* bytes of the last stage's logits, per micro-batch */
     double logits_held; /* of those, held at once (one chunk of a chunked loss) */
     double n_dense, n_expert; /* parameters held by one GPU */

@@ -442,7 +442,7 @@ static void test_fidelity_sp22_calculon_set(void **state)
     if (verbose())
         printf("SP22 (Calculon's set): mean error %.1f%% (Calculon's own: 3.7%%)\n\n",
                100 * sc.sum_abs / sc.n);
-    assert_true(sc.sum_abs / sc.n <= 0.04);
+    assert_true(sc.sum_abs / sc.n <= 0.037); /* issue 25: at most Calculon's 3.7% */
 }
 
 /* --- published orderings between cases of the table ---------------------
