@@ -913,7 +913,6 @@ typedef struct {
     MappingDim d;
     SpanCross what;
     int *ids, max, n;
-    bool first_only;
     bool by_ends; /* default placement, regular machine, domains: crossing_group */
     DimWalk w;    /* d's walk, when by_ends */
 } CrossWalk;
@@ -967,7 +966,7 @@ static bool cross_fn(void *ctx, int rank)
             cw->ids[at] = id;
     }
     cw->n++;
-    return !cw->first_only;
+    return true;
 }
 
 int span_crossing_groups(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
@@ -975,44 +974,8 @@ int span_crossing_groups(const Mapping *m, const Cluster *c, const Placement *p,
 {
     if (!mapping_has_layout(m) || !c || d < 0 || d >= DIM_COUNT || mapping_dim_size(m, d) <= 1)
         return 0;
-    CrossWalk cw = {m, c, p, d, what, ids, max < 0 ? 0 : max, 0, false, false, {0}};
+    CrossWalk cw = {m, c, p, d, what, ids, max < 0 ? 0 : max, 0, false, {0}};
     cross_walk_prepare(&cw);
     each_group_head(m, d, mapping_world(m), cross_fn, &cw);
     return cw.n;
-}
-
-/* span_first_straddler when a group crosses exactly when its ends do
- * (CrossWalk.by_ends): the heads come in blocks of s1 consecutive ranks
- * b0 .. b0 + s1 - 1, and the group of head b, e ranks from end to end,
- * crosses when b mod D + e >= D, so each block is settled by one division
- * instead of a walk over its heads (every evaluation asks: make bench). */
-static int first_straddler_by_ends(const Mapping *m, const Cluster *c, MappingDim d,
-                                   const DimWalk *w)
-{
-    long long D = c->domain_gpus, e = (w->n2 - 1) * w->s2 + (w->n1 - 1) * w->s1, seen = 0;
-    if (e < 1 || D < 1)
-        return -1;
-    for (long long hi = 0; hi * w->H < w->world; hi++)
-        for (long long mid = 0; mid < w->M; mid++, seen += w->s1) {
-            long long b0 = mid * w->s1 * w->n1 + hi * w->H, r = b0 % D;
-            long long lo = r + e >= D ? 0 : D - e - r;
-            if (seen + (lo < w->s1 ? lo : w->s1) >= SPAN_STRADDLER_WALK)
-                return -1;
-            if (lo < w->s1)
-                return mapping_group_of(m, (int)(b0 + lo), d);
-        }
-    return -1;
-}
-
-int span_first_straddler(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d)
-{
-    if (!mapping_has_layout(m) || !c || d < 0 || d >= DIM_COUNT || mapping_dim_size(m, d) <= 1)
-        return -1;
-    int id = -1;
-    CrossWalk cw = {m, c, p, d, SPAN_CROSS_DOMAIN, &id, 1, 0, true, false, {0}};
-    cross_walk_prepare(&cw);
-    if (cw.by_ends)
-        return first_straddler_by_ends(m, c, d, &cw.w);
-    each_group_head(m, d, SPAN_STRADDLER_WALK, cross_fn, &cw);
-    return cw.n > 0 ? id : -1;
 }

@@ -43,14 +43,6 @@ typedef enum { SPAN_EXPERT_TP, SPAN_EXPERT_DP } SpanExpert;
 /* The worst span of an expert group, as span_worst. */
 GroupSpan span_worst_expert(const Mapping *m, const Cluster *c, const Placement *p, SpanExpert e);
 
-/* The id (mapping_group_of) of the first group of dimension d, in the order
- * of its ranks, that spans more than one scale-up domain; -1 when none does.
- * O(ranks) at most: the walk stops at the first such group, and after
- * SPAN_STRADDLER_WALK groups (a very large cluster whose default placement
- * has none that early) it gives up with -1. */
-#define SPAN_STRADDLER_WALK 65536
-int span_first_straddler(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d);
-
 /* The ids of the groups of dimension d that cross a tier, in id order,
  * into ids[0..max) (ids may be NULL); returns how many cross (may exceed
  * max). O(ranks x group size / group size) = O(ranks). */

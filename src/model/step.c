@@ -1196,32 +1196,18 @@ static StepStatus step_eval_checked(const Cluster *c, const Workload *w, const M
     return STEP_OK;
 }
 
-/* The screens' facts of an evaluation that knows no placement. */
-static void step_no_facts(StepResult *out)
-{
-    for (int d = 0; d < DIM_COUNT; d++)
-        out->straddle_group[d] = -1;
-}
-
 StepStatus step_eval(const Cluster *c, const Workload *w, const Mapping *m, const Placement *p,
                      const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
-    StepStatus st = step_eval_checked(c, w, m, p, NULL, NULL, params, out, err, err_len);
-    for (int d = 0; d < DIM_COUNT; d++) /* the screens' facts (step.h) */
-        out->straddle_group[d] = st == STEP_OK && out->span[d].domains > 1
-                                     ? span_first_straddler(m, c, p, (MappingDim)d)
-                                     : -1;
-    return st;
+    return step_eval_checked(c, w, m, p, NULL, NULL, params, out, err, err_len);
 }
 
 StepStatus step_eval_spans(const Cluster *c, const Workload *w, const Mapping *m,
                            const GroupSpan span[DIM_COUNT], GroupSpan edp_span,
                            const StepParams *params, StepResult *out, char *err, size_t err_len)
 {
-    StepStatus st =
-        step_eval_checked(c, w, m, NULL, span, span ? &edp_span : NULL, params, out, err, err_len);
-    step_no_facts(out);
-    return st;
+    return step_eval_checked(c, w, m, NULL, span, span ? &edp_span : NULL, params, out, err,
+                             err_len);
 }
 
 StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Mapping *m,
@@ -1231,6 +1217,5 @@ StepStatus step_eval_prepared(const StepPrep *prep, const Workload *w, const Map
     StepStatus st = step_check_mapping(prep->c, w, m, NULL, err, err_len);
     if (st == STEP_OK)
         step_run(prep, w, m, NULL, span, detail, &edp_span, out);
-    step_no_facts(out);
     return st;
 }

@@ -157,14 +157,8 @@ typedef struct {
     double mem_act_mb;     /* activations one micro-batch keeps in the stage */
     double offload_s;      /* host-link time per step not hidden behind compute */
     WlFramework framework; /* resolved */
-    /* ---- facts the screens show beside the numbers (step_eval only) ----
-     * Per dimension, the id (mapping_group_of) of the first group that spans
-     * more than one scale-up domain, -1 when none does (or, on a very large
-     * cluster, none is found among the first groups: span_first_straddler).
-     * step_eval_spans and step_eval_prepared, which know no placement, leave
-     * every entry -1. The memory verdict's figures are mem_per_gpu_bytes
-     * (need) and hbm_bytes (have). */
-    int straddle_group[DIM_COUNT];
+    /* The memory verdict's figures are mem_per_gpu_bytes (need) and
+     * hbm_bytes (have). */
 } StepResult;
 
 typedef enum {

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "learn/scenario.h"
+#include "model/span.h"
 
 typedef struct {
     Scenario *s;
@@ -231,8 +232,13 @@ static void test_scenario_machine_fill_and_free_gpus(void **state)
     assert_int_equal(placement_gpu_of(p, 4), 8); /* past the failed tray */
     assert_int_equal(placement_rank_on(p, 20), -1);
     assert_int_equal(scenario_result(s)->span[DIM_TP].domains, 2);
-    /* group 0 has 4 ranks in server 0 and 4 in server 1 */
-    assert_int_equal(scenario_result(s)->straddle_group[DIM_TP], 0);
+    /* group 0 has 4 ranks in server 0 and 4 in server 1, group 1 (GPUs
+     * 12-19) 4 in server 1 and 4 in server 2 */
+    int first = -1;
+    assert_int_equal(span_crossing_groups(scenario_mapping(s), scenario_cluster(s), p, DIM_TP,
+                                          SPAN_CROSS_DOMAIN, &first, 1),
+                     2);
+    assert_int_equal(first, 0);
     refuse(s, "swap 0 5", "GPU 5 has failed: it can run no rank");
     refuse(s, "swap 20 21", "both free: nothing to move");
     double start = scenario_result(s)->step_s;
@@ -250,7 +256,10 @@ static void test_scenario_machine_fill_and_free_gpus(void **state)
     apply(fix, "group tp 0 to 9");
     assert_int_equal(placement_gpu_of(scenario_placement(fix), 0), 12);
     assert_int_equal(scenario_result(fix)->span[DIM_TP].domains, 1);
-    assert_int_equal(scenario_result(fix)->straddle_group[DIM_TP], -1);
+    assert_int_equal(span_crossing_groups(scenario_mapping(fix), scenario_cluster(fix),
+                                          scenario_placement(fix), DIM_TP, SPAN_CROSS_DOMAIN, NULL,
+                                          0),
+                     0);
     assert_true(scenario_result(fix)->step_s < start);
     assert_int_equal(scenario_presses(fix), 4);
     scenario_free(fix);
