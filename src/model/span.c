@@ -890,22 +890,6 @@ GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, 
 
 /* ---- which groups cross ---------------------------------------------------- */
 
-/* Calls fn for the first rank of every group of d (coordinate 0 along d),
- * in rank order, until it returns false or limit groups were seen. The
- * heads are the walk's bases (walk_base): lo + mid x s1 x n1 + hi x H, so
- * they are counted out directly, not found among all the ranks. */
-static void each_group_head(const Mapping *m, MappingDim d, long long limit,
-                            bool (*fn)(void *ctx, int rank), void *ctx)
-{
-    DimWalk w = dim_walk(m, d);
-    long long seen = 0;
-    for (long long hi = 0; hi * w.H < w.world; hi++)
-        for (long long mid = 0; mid < w.M; mid++)
-            for (long long lo = 0; lo < w.s1; lo++)
-                if (seen++ >= limit || !fn(ctx, (int)(lo + mid * w.s1 * w.n1 + hi * w.H)))
-                    return;
-}
-
 typedef struct {
     const Mapping *m;
     const Cluster *c;
@@ -914,7 +898,7 @@ typedef struct {
     SpanCross what;
     int *ids, max, n;
     bool by_ends; /* default placement, regular machine, domains: crossing_group */
-    DimWalk w;    /* d's walk, when by_ends */
+    DimWalk w;    /* d's walk */
 } CrossWalk;
 
 static bool crosses(GroupSpan s, SpanCross what)
@@ -940,21 +924,13 @@ static bool crossing_group(const CrossWalk *cw, int rank)
     return crosses(span_of_group(cw->m, cw->c, cw->p, cw->d, rank), cw->what);
 }
 
-static void cross_walk_prepare(CrossWalk *cw)
+/* Counts the group of head `rank` when it crosses, keeping the first
+ * ids sorted (heads come in rank order, not always in id order). */
+static void cross_add(CrossWalk *cw, int rank)
 {
-    cw->by_ends =
-        cw->what == SPAN_CROSS_DOMAIN && placement_is_default(cw->p) && cluster_is_regular(cw->c);
-    if (cw->by_ends)
-        cw->w = dim_walk(cw->m, cw->d);
-}
-
-static bool cross_fn(void *ctx, int rank)
-{
-    CrossWalk *cw = ctx;
     if (!crossing_group(cw, rank))
-        return true;
+        return;
     int id = mapping_group_of(cw->m, rank, cw->d);
-    /* heads come in rank order, not always in id order: insert sorted */
     int at = cw->n < cw->max ? cw->n : cw->max;
     if (cw->ids) {
         while (at > 0 && cw->ids[at - 1] > id) {
@@ -966,7 +942,6 @@ static bool cross_fn(void *ctx, int rank)
             cw->ids[at] = id;
     }
     cw->n++;
-    return true;
 }
 
 int span_crossing_groups(const Mapping *m, const Cluster *c, const Placement *p, MappingDim d,
@@ -974,8 +949,15 @@ int span_crossing_groups(const Mapping *m, const Cluster *c, const Placement *p,
 {
     if (!mapping_has_layout(m) || !c || d < 0 || d >= DIM_COUNT || mapping_dim_size(m, d) <= 1)
         return 0;
-    CrossWalk cw = {m, c, p, d, what, ids, max < 0 ? 0 : max, 0, false, {0}};
-    cross_walk_prepare(&cw);
-    each_group_head(m, d, mapping_world(m), cross_fn, &cw);
+    CrossWalk cw = {m, c, p, d, what, ids, max < 0 ? 0 : max, 0, false, dim_walk(m, d)};
+    cw.by_ends = what == SPAN_CROSS_DOMAIN && placement_is_default(p) && cluster_is_regular(c);
+    /* the first rank of every group of d (coordinate 0 along d), in rank
+     * order: the walk's bases lo + mid x s1 x n1 + hi x H (walk_base),
+     * counted out directly, not found among all the ranks */
+    const DimWalk *w = &cw.w;
+    for (long long hi = 0; hi * w->H < w->world; hi++)
+        for (long long mid = 0; mid < w->M; mid++)
+            for (long long lo = 0; lo < w->s1; lo++)
+                cross_add(&cw, (int)(lo + mid * w->s1 * w->n1 + hi * w->H));
     return cw.n;
 }

@@ -577,10 +577,10 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
                         w->capacity_factor);
     if (w->precision != WL_BF16 && w->precision != WL_FP8)
         return msg_fail(err, err_len, "unknown precision");
-    const WlSwitch sw[9] = {w->seq_parallel, w->tp_overlap, w->pp_overlap,
-                            w->dp_overlap,   w->ep_overlap, w->ep_dedup,
-                            w->fused_loss,   w->dropout,    w->pp_by_cost};
-    for (int i = 0; i < 9; i++)
+    const WlSwitch sw[] = {w->seq_parallel, w->tp_overlap, w->pp_overlap,
+                           w->dp_overlap,   w->ep_overlap, w->ep_dedup,
+                           w->fused_loss,   w->dropout,    w->pp_by_cost};
+    for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++)
         if (sw[i] < WL_AUTO || sw[i] > WL_OFF)
             return msg_fail(err, err_len, "unknown on/off setting");
     if (w->flash_version < 0 || w->flash_version > 3)
