@@ -883,7 +883,7 @@ GroupSpan span_of_group(const Mapping *m, const Cluster *c, const Placement *p, 
         machine_blocks(c, p, blk);
         return span_machine_one(c, p, &w, base, blk);
     }
-    if (placement_is_default(p))
+    if (!p || placement_is_default(p)) /* no placement is the default one */
         return span_default_exact(c, &w, base);
     return span_by_division(placement_work(p), p, c, &w, base);
 }
