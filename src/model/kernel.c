@@ -29,6 +29,8 @@
  *   blackwell   Megatron-Bridge 25.11 Llama 3 8B FP8 on 8 GB200 and
  *               DeepSeek-V3 BF16 on 256 GB200
  *   blackwell-ultra  the same two rows on GB300
+ *   TPUs        only the dropless MoE's grouped kernel (TPU_GMM_SHARE below):
+ *               MaxText DeepSeek-V3 BF16 on 256 TPU7x
  * Attention shares are the papers' and not tuned: FlashAttention-2 reaches
  * 50-73% of the A100 peak forward (Dao 2023, abstract), its backward about
  * 0.85 of that; FlashAttention-3 / cuDNN reach ~66% forward on H100 at head
@@ -37,42 +39,61 @@
  * (the same paper's FlashAttention-2 bars, 330-350 TFLOP/s), FlashAttention-1
  * ~20% (its A100 share over the 3.2x peak). Blackwell's kernels (cuDNN 9, FlashAttention-4) are
  * taken at the Hopper share [U]; Blackwell Ultra doubles the exponent units of the softmax (NVIDIA
- * Blackwell Ultra blog) [S]. AMD, TPU and Trainium have no tuning run: their shares are stated
- * guesses [U] checked against the held-out runs, never tuned on them.
+ * Blackwell Ultra blog) [S]. AMD, TPU and Trainium have no tuning run for their dense shares:
+ * those are stated guesses [U] checked against the held-out runs, never tuned on them.
  */
 #include "model/kernel.h"
 
 #include <math.h>
 #include <string.h>
 
+/* A dropless MoE runs its experts as one grouped kernel over the tokens as
+ * routed (MegaBlocks, Gale et al. 2022). Its tiles end at the experts'
+ * borders, so it computes rows past each expert's tokens (gmm_pad_rows, per
+ * expert and chip): CUTLASS's and Transformer Engine's grouped GEMMs tile
+ * each expert on its own and leave half of the last 128-row tile (256 on
+ * Ampere and AMD) empty on average [D]; the TPU kernels MaxText runs
+ * (megablox, tokamax's ragged_dot, whose group metadata computes a whole
+ * tile for each border inside it) visit one 512-row tile more per expert
+ * (MaxText base.yml, wi_/wo_tile_*_batch_seq) on each TensorCore that is a
+ * device of its own, two on TPU7x (v5p's pair is one megacore device) [R].
+ * On GPUs the grouped kernel keeps the dense share: MegaBlocks' kernels run
+ * within a few percent of cuBLAS's batched GEMM [P]. On TPUs the Pallas
+ * kernel reaches 0.6 of XLA's dense dot: tuned on one run, MaxText's
+ * DeepSeek-V3 BF16 on 256 TPU7x (tests/fidelity/cases.tsv R493, TUNED),
+ * and in line with a coarse MoE layer reaching half the v5p peak under it
+ * (50.4% MFU, MaxText issue #1256) [S]. With a capacity factor every expert
+ * is padded to the capacity and the experts run as a dense batched GEMM. */
+#define TPU_GMM_SHARE 0.6
+
 /* Columns: arch, library, tile m x n, k0, BF16 and FP8 GEMM shares, the
  * fused stack's attention (forward share, backward / forward), FlashAttention-2
  * and -1 (the same), launch, HBM share, compiled only, what the shares rest on. */
 static const KernelArch archs[] = {
     {"ampere", "cuBLAS 256x128 tiles", 256, 128, 128, 0.76, 0, 0.70, 0.85, 0.70, 0.85, 0.37, 0.68,
-     2e-6, 0.90, false, "SC21 Table 1"},
+     2e-6, 0.90, false, "SC21 Table 1", 1.0, 128},
     {"hopper", "cuBLAS 128x256 tiles", 128, 256, 256, 0.74, 0.62, 0.64, 0.80, 0.355, 0.97, 0.20,
-     0.68, 2e-6, 0.90, false, "Llama 3 405B, NeMo GPT-3 FP8"},
+     0.68, 2e-6, 0.90, false, "Llama 3 405B, NeMo GPT-3 FP8", 1.0, 64},
     {"blackwell", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.66, 0.60, 0.64, 0.80, 0.175,
-     0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB200"},
+     0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB200", 1.0, 64},
     {"blackwell-ultra", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.70, 0.64, 0.72, 0.80,
-     0.175, 0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB300"},
+     0.175, 0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB300", 1.0, 64},
     {"rubin", "as Blackwell Ultra", 128, 256, 256, 0.70, 0.64, 0.72, 0.80, 0.175, 0.97, 0.098,
-     0.68, 2e-6, 0.90, false, "Blackwell Ultra's [U]"},
+     0.68, 2e-6, 0.90, false, "Blackwell Ultra's [U]", 1.0, 64},
     {"cdna3", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.60, 0.55, 0.45, 0.80, 0.45, 0.80, 0.30,
-     0.68, 3e-6, 0.85, false, "not tuned [U]"},
+     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128},
     {"cdna4", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 0.50, 0.80, 0.30,
-     0.68, 3e-6, 0.85, false, "not tuned [U]"},
+     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128},
     {"cdna5", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 0.50, 0.80, 0.30,
-     0.68, 3e-6, 0.85, false, "not tuned [U]"},
+     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128},
     {"tpu-v5p", "XLA on 128x128 MXUs", 128, 128, 128, 0.80, 0.80, 0.55, 0.80, 0.55, 0.80, 0.55,
-     0.80, 1e-6, 0.90, true, "not tuned [U]"},
+     0.80, 1e-6, 0.90, true, "not tuned [U]", TPU_GMM_SHARE, 512},
     {"tpu-v6e", "XLA on 256x256 MXUs", 256, 256, 256, 0.78, 0.78, 0.55, 0.80, 0.55, 0.80, 0.55,
-     0.80, 1e-6, 0.90, true, "not tuned [U]"},
+     0.80, 1e-6, 0.90, true, "not tuned [U]", TPU_GMM_SHARE, 512},
     {"tpu7x", "XLA on 256x256 MXUs", 256, 256, 256, 0.74, 0.70, 0.55, 0.80, 0.55, 0.80, 0.55, 0.80,
-     1e-6, 0.90, true, "not tuned [U]"},
+     1e-6, 0.90, true, "not tuned [U]", TPU_GMM_SHARE, 1024},
     {"trainium2", "NKI on 128x128 tensor engines", 128, 128, 128, 0.60, 0.55, 0.45, 0.80, 0.45,
-     0.80, 0.45, 0.80, 2e-6, 0.85, true, "not tuned [U]"},
+     0.80, 0.45, 0.80, 2e-6, 0.85, true, "not tuned [U]", 1.0, 64},
 };
 
 #define N_ARCHS ((int)(sizeof archs / sizeof archs[0]))
@@ -139,6 +160,8 @@ void kernel_ctx_init(KernelCtx *k, const GpuSpec *g, double power_cap_w, KernelS
     k->tile_s[KERNEL_BF16] = per_tile * k->sms / (k->peak[KERNEL_BF16] * a->share_bf16);
     k->tile_s[KERNEL_FP8] = per_tile * k->sms / (k->peak[KERNEL_FP8] * share8);
     k->tile_fixed_s = a->tile_k0 * k->tile_s[KERNEL_BF16];
+    for (int p = 0; p < 2; p++)
+        k->gmm_tile_s[p] = k->tile_s[p] / (a->gmm_share > 0 ? a->gmm_share : 1.0);
     /* PyTorch's SDPA runs FlashAttention-2 (eager and compiled alike); the
      * fused stack and XLA the chip's best */
     int v = flash_version;
@@ -173,7 +196,9 @@ void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch
                        launch_s,
                        1.0,
                        false,
-                       "StepParams.compute_efficiency"};
+                       "StepParams.compute_efficiency",
+                       1.0,
+                       0};
     k->a = flat;
     k->sms = 1;
     k->clock = kernel_clock_at_power(g, power_cap_w);
@@ -182,6 +207,8 @@ void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch
     k->tile_s[KERNEL_BF16] = 2.0 / (k->peak[KERNEL_BF16] * share);
     k->tile_s[KERNEL_FP8] = 2.0 / (k->peak[KERNEL_FP8] * share);
     k->tile_fixed_s = 0;
+    k->gmm_tile_s[KERNEL_BF16] = k->tile_s[KERNEL_BF16];
+    k->gmm_tile_s[KERNEL_FP8] = k->tile_s[KERNEL_FP8];
     k->attn_flops = k->peak[KERNEL_BF16] * share;
     k->attn_bwd = 1.0;
     k->hbm_bps = g->hbm_bytes_per_s;
@@ -203,8 +230,8 @@ static double down(double x)
     return (double)(long long)x;
 }
 
-double kernel_gemm_s(const KernelCtx *k, double M, double N, double K, int groups, KernelPrec p,
-                     double in_bytes, double out_bytes)
+static double gemm_s(const KernelCtx *k, const double *tile_s, double M, double N, double K,
+                     int groups, KernelPrec p, double in_bytes, double out_bytes)
 {
     if (!(M > 0) || !(N > 0) || !(K > 0) || groups < 1)
         return 0;
@@ -221,12 +248,24 @@ double kernel_gemm_s(const KernelCtx *k, double M, double N, double K, int group
             split = 1;
     }
     double waves = up(tiles * split * k->inv_sms);
-    double compute = waves * ((split > 1 ? K / split : K) * k->tile_s[p] + k->tile_fixed_s);
+    double compute = waves * ((split > 1 ? K / split : K) * tile_s[p] + k->tile_fixed_s);
     double bytes = groups * (in_bytes * (M * K + K * N) + out_bytes * M * N);
     if (split > 1) /* fp32 partial sums written and read back */
         bytes += groups * 8.0 * M * N * split;
     double memory = bytes * k->inv_hbm_bps;
     return (compute > memory ? compute : memory) + a->launch_s;
+}
+
+double kernel_gemm_s(const KernelCtx *k, double M, double N, double K, int groups, KernelPrec p,
+                     double in_bytes, double out_bytes)
+{
+    return gemm_s(k, k->tile_s, M, N, K, groups, p, in_bytes, out_bytes);
+}
+
+double kernel_grouped_gemm_s(const KernelCtx *k, double M, double N, double K, int groups,
+                             KernelPrec p, double in_bytes, double out_bytes)
+{
+    return gemm_s(k, k->gmm_tile_s, M, N, K, groups, p, in_bytes, out_bytes);
 }
 
 double kernel_attention_s(const KernelCtx *k, double bh, double s_q, double s_kv, double d_qk,

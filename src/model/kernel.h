@@ -52,10 +52,13 @@ typedef struct {
     double fa2_bwd;
     double fa1_share; /* the same for FlashAttention-1 and the Triton kernels of 2022-23 */
     double fa1_bwd;
-    double launch_s;    /* fixed time of one kernel (launch, ramp) */
-    double hbm_share;   /* achievable share of the HBM bandwidth (streaming kernels) */
-    bool compiled_only; /* programmed through a compiler only (XLA: TPU, Trainium) */
-    const char *source; /* where the shares come from, in words */
+    double launch_s;     /* fixed time of one kernel (launch, ramp) */
+    double hbm_share;    /* achievable share of the HBM bandwidth (streaming kernels) */
+    bool compiled_only;  /* programmed through a compiler only (XLA: TPU, Trainium) */
+    const char *source;  /* where the shares come from, in words */
+    double gmm_share;    /* a dropless MoE's grouped GEMM kernel: its share / the dense share */
+    double gmm_pad_rows; /* and the rows it computes in vain per expert per chip, past the
+                          * tokens routed to it (tile edges at the experts' borders) */
 } KernelArch;
 
 /* How a framework runs its kernels (step.c maps each WlFramework to one):
@@ -83,15 +86,16 @@ typedef enum { KERNEL_BF16, KERNEL_FP8 } KernelPrec;
 typedef struct {
     KernelArch a; /* the architecture's figures (a copy: the context may be copied) */
     double sms;
-    double tile_s[2];    /* time of one tile's unit of work (2 tm tn FLOPs per K element) */
-    double tile_fixed_s; /* a tile's prologue and epilogue: k0 at the BF16 rate, any precision */
-    double peak[2];      /* peak FLOP/s at the sustained clock, BF16 / FP8 */
-    double attn_flops;   /* attention forward FLOP/s at d = 128, long sequences */
-    double hbm_bps;      /* achievable HBM bytes/s */
-    double attn_bwd;     /* attention backward's share / forward's, for that kernel */
-    double clock;        /* sustained clock / the clock the peak is quoted at (power cap) */
-    KernelStack stack;   /* the framework's kernels */
-    bool flat;           /* the idealised chip (kernel_ctx_flat) */
+    double tile_s[2];     /* time of one tile's unit of work (2 tm tn FLOPs per K element) */
+    double gmm_tile_s[2]; /* the same in the grouped kernel of a dropless MoE */
+    double tile_fixed_s;  /* a tile's prologue and epilogue: k0 at the BF16 rate, any precision */
+    double peak[2];       /* peak FLOP/s at the sustained clock, BF16 / FP8 */
+    double attn_flops;    /* attention forward FLOP/s at d = 128, long sequences */
+    double hbm_bps;       /* achievable HBM bytes/s */
+    double attn_bwd;      /* attention backward's share / forward's, for that kernel */
+    double clock;         /* sustained clock / the clock the peak is quoted at (power cap) */
+    KernelStack stack;    /* the framework's kernels */
+    bool flat;            /* the idealised chip (kernel_ctx_flat) */
     double inv_tile_m, inv_tile_n, inv_sms, inv_hbm_bps; /* for kernel_gemm_s */
 } KernelCtx;
 
@@ -118,6 +122,12 @@ void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch
  * `groups` independent problems of that shape in one launch. */
 double kernel_gemm_s(const KernelCtx *k, double M, double N, double K, int groups, KernelPrec p,
                      double in_bytes, double out_bytes);
+
+/* The same for the grouped kernel of a dropless MoE (MegaBlocks-style:
+ * each expert's tokens as they were routed, no capacity): the kernel's own
+ * share (KernelArch.gmm_share). M already holds gmm_pad_rows. */
+double kernel_grouped_gemm_s(const KernelCtx *k, double M, double N, double K, int groups,
+                             KernelPrec p, double in_bytes, double out_bytes);
 
 /* Attention over bh = batch x heads (local), s_q queries and s_kv keys of
  * head widths d_qk and d_v; causal halves the work; backward is the

@@ -13,9 +13,11 @@
  *   O      T x v_dim/t  by v_dim/t x h
  *   MLP    T x h by h x gF/t, T x F/t by F/t x h (g = 2 gated)
  *   MoE    router T x h by h x E; E/EP local experts as one grouped GEMM of
- *          T_e = T k EP ETP / (E t) tokens each (x the capacity factor:
- *          the busiest rank sets the pace), ETP-split; shared experts as a
- *          dense MLP
+ *          T_e = T k EP ETP / (E t) tokens each, ETP-split: with a capacity
+ *          factor, T_e x the factor (every expert padded to the capacity,
+ *          the busiest rank setting the pace), a dense batched GEMM;
+ *          dropless, the grouped kernel over T_e + its padding rows at its
+ *          own share (kernel.c); shared experts as a dense MLP
  * Backward runs each GEMM twice more (data gradient [M x N] x [N x K],
  * weight gradient [K x M] x [M x N]) and attention's backward kernel.
  *
@@ -59,6 +61,21 @@ static void gemm3(Gemms *g, double M, double N, double K, int groups, double *f,
      * gradient-accumulation fusion); the idealised chip counts BF16 */
     *b = kernel_gemm_s(g->k, M, K, N, groups, g->lin, g->in_b, 2.0) +
          kernel_gemm_s(g->k, K, N, M, groups, g->lin, g->in_b, g->k->flat ? 2.0 : 4.0);
+    g->flops += 6.0 * M * N * K * groups;
+    if (g->fp8)
+        g->cast_bytes += 5.0 * groups * (M * K + M * N);
+}
+
+/* A dropless MoE's experts as one grouped kernel: M tokens routed to each
+ * of `groups` experts on this GPU, and the rows its tiles compute past them
+ * (kernel.h); FLOPs counted are the tokens'. */
+static void gemm3_grouped(Gemms *g, double M, double N, double K, int groups, double *f, double *b)
+{
+    double Mp = M + g->k->a.gmm_pad_rows;
+    const KernelCtx *k = g->k;
+    *f = kernel_grouped_gemm_s(k, Mp, N, K, groups, g->lin, g->in_b, 2.0);
+    *b = kernel_grouped_gemm_s(k, Mp, K, N, groups, g->lin, g->in_b, 2.0) +
+         kernel_grouped_gemm_s(k, K, N, Mp, groups, g->lin, g->in_b, k->flat ? 2.0 : 4.0);
     g->flops += 6.0 * M * N * K * groups;
     if (g->fp8)
         g->cast_bytes += 5.0 * groups * (M * K + M * N);
@@ -162,8 +179,13 @@ static void mlp(const Step *S, Gemms *g, bool moe, LayerCost *lc, double *bwd)
     gemm3_bf16(g, T / (S->sp ? t : 1), E, h, &f1, &b1); /* router */
     f += f1, b += b1;
     int groups = local >= 1 ? (int)local : 1;
-    gemm3(g, Te, gf * w->ffn / etp, h, groups, &f1, &b1);
-    gemm3(g, Te, h, w->ffn / etp, groups, &f2, &b2);
+    if (cf > 1) { /* a capacity: every expert's batch padded to it, a dense batched GEMM */
+        gemm3(g, Te, gf * w->ffn / etp, h, groups, &f1, &b1);
+        gemm3(g, Te, h, w->ffn / etp, groups, &f2, &b2);
+    } else {
+        gemm3_grouped(g, Te, gf * w->ffn / etp, h, groups, &f1, &b1);
+        gemm3_grouped(g, Te, h, w->ffn / etp, groups, &f2, &b2);
+    }
     double fo = f2;
     f += f1, b += b1 + b2;
     lc->tp_gemm_s[0][2] = f1, lc->tp_gemm_s[1][2] = b1;
