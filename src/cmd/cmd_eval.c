@@ -80,7 +80,7 @@ static const char eval_help[] =
     "  --recompute PARTS  core_attn,norm,act,mlp,attn, or op (PyTorch's per-op\n"
     "                     selective checkpointing)   --recompute-layers N\n"
     "  --head-dim --v-head-dim --q-lora --kv-lora     attention widths, latent attention\n"
-    "  --shared-experts --moe-layers --dense-ffn --capacity-factor   MoE shape, imbalance\n"
+    "  --shared-experts --moe-layers --dense-ffn --capacity-factor   MoE shape, token drop\n"
     "  --offload optimizer,weights,activations        to host memory over the host link\n"
     "  --hbm \"96 GB, 2.4 TB/s\" --power 500W          the GPUs the run used\n"
 

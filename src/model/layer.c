@@ -14,8 +14,8 @@
  *   MLP    T x h by h x gF/t, T x F/t by F/t x h (g = 2 gated)
  *   MoE    router T x h by h x E; E/EP local experts as one grouped GEMM of
  *          T_e = T k EP ETP / (E t) tokens each, ETP-split: with a capacity
- *          factor, T_e x the factor (every expert padded to the capacity,
- *          the busiest rank setting the pace), a dense batched GEMM;
+ *          factor (>= 1), T_e x the factor (every expert padded to the
+ *          capacity, tokens past it dropped), a dense batched GEMM;
  *          dropless, the grouped kernel over T_e + its padding rows at its
  *          own share (kernel.c); shared experts as a dense MLP
  * Backward runs each GEMM twice more (data gradient [M x N] x [N x K],
@@ -179,7 +179,7 @@ static void mlp(const Step *S, Gemms *g, bool moe, LayerCost *lc, double *bwd)
     gemm3_bf16(g, T / (S->sp ? t : 1), E, h, &f1, &b1); /* router */
     f += f1, b += b1;
     int groups = local >= 1 ? (int)local : 1;
-    if (cf > 1) { /* a capacity: every expert's batch padded to it, a dense batched GEMM */
+    if (w->capacity_factor >= 1) { /* a capacity: each expert padded to it, a batched GEMM */
         gemm3(g, Te, gf * w->ffn / etp, h, groups, &f1, &b1);
         gemm3(g, Te, h, w->ffn / etp, groups, &f2, &b2);
     } else {

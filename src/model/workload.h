@@ -101,8 +101,10 @@ typedef struct {
     int shared_experts;     /* always-on experts per MoE layer */
     int moe_layers;         /* layers that are MoE (rest dense), 0 = all when experts > 1 */
     int dense_ffn;          /* FFN width of the dense layers of an MoE model, 0 = ffn */
-    double capacity_factor; /* tokens of the busiest expert over the mean (load
-                             * imbalance); 0 = 1, balanced as benchmarks force it */
+    double capacity_factor; /* >= 1: token dropping, each expert takes at most this
+                             * times the mean and is padded to it (MaxText's
+                             * capacity_factor, Megatron's moe_expert_capacity_factor
+                             * with padding); 0: dropless, tokens as routed */
     bool flash_attention;   /* attention scores never stored in HBM (FlashAttention);
                              * false for 2021-era Megatron, whose softmax and dropout
                              * read and write the b*a*s*s score matrix */

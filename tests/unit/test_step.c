@@ -429,7 +429,8 @@ static void test_step_expert_all_to_all(void **state)
  * - On Hopper the kernel tiles each expert on its own, 128-row tiles, and
  *   computes half a tile past its tokens on average: 2,048 + 64 = 2,112
  *   rows, the same GEMMs as a capacity of 2,112 / 2,048 = 1.03125, which
- *   pads every expert to 2,112: no difference at all.
+ *   pads every expert to 2,112: no difference at all (a capacity of 1
+ *   drops to 2,048 rows and is faster).
  * - On TPU7x MaxText's kernel visits a 512-row tile once more for each
  *   expert border inside it, on each of the chip's 2 TensorCores: 2,048 +
  *   1,024 = 3,072 rows, as a capacity of 1.5 pads them, but at 0.6 of the
@@ -458,6 +459,11 @@ static void test_step_dropless_experts_grouped_kernel(void **state)
     w.capacity_factor = 1.03125;
     StepResult padded = tl_eval_ok(&h100, &w, &m, NULL, NULL);
     NEAR(dropless.mb_gemm_s, padded.mb_gemm_s, 1e-12);
+    /* a capacity of exactly 1 drops tokens too: 2,048 rows, 16 tiles of
+     * 128 per expert, 2 waves over 132 SMs where the 17 tiles take 3 */
+    w.capacity_factor = 1;
+    StepResult at_one = tl_eval_ok(&h100, &w, &m, NULL, NULL);
+    assert_true(at_one.mb_gemm_s < dropless.mb_gemm_s);
     Cluster tpu = tl_preset("tpu7x", 1);
     w.capacity_factor = 0;
     w.framework = WL_FW_JAX;
