@@ -189,6 +189,7 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "attention_s", r->mb_attn_s);
     json_next_number(out, "elementwise_s", r->mb_stream_s);
     json_next_number(out, "recompute_s", r->mb_recompute_s);
+    json_next_number(out, "host_wait_s", r->mb_host_wait_s);
     json_next_number(out, "flops", r->mb_flops);
     json_next_number(out, "clock", r->clock);
     fputs("},\"overlap\":{", out);

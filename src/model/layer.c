@@ -447,6 +447,11 @@ void layer_compute(Step *S, StepResult *r)
     double frac = S->rc_layers / S->Ls; /* layers that recompute */
     double per_dense = S->dense.fwd_s + S->dense.bwd_s + frac * S->dense.recompute_s;
     double per_moe = S->moe_cost.fwd_s + S->moe_cost.bwd_s + frac * S->moe_cost.recompute_s;
+    r->mb_host_wait_s = 0;
+    if (per_moe < S->moe_host_s) { /* a host-bound layer (step.c) */
+        r->mb_host_wait_s = S->moe_in_stage * (S->moe_host_s - per_moe);
+        per_moe = S->moe_host_s;
+    }
     r->mb_compute_s = S->dense_in_stage * per_dense + S->moe_in_stage * per_moe + S->logits_s;
     r->mb_flops =
         S->dense_in_stage * S->dense.flops + S->moe_in_stage * S->moe_cost.flops + g.flops;

@@ -349,6 +349,31 @@ static bool on_or(WlSwitch sw, bool dflt)
     return sw == WL_AUTO ? dflt : sw == WL_ON;
 }
 
+/* A dropless MoE layer under an eagerly launched framework (Megatron-Core,
+ * PyTorch) sizes its grouped GEMM and its all-to-all from the routing on
+ * the host: Transformer Engine's GroupedLinear takes the tokens per expert
+ * as a Python list, Megatron-Core's dispatchers copy them to the host and
+ * wait (_maybe_dtoh_and_synchronize) [R]. Each layer's forward drains the
+ * GPU's queue, so the CPU can no longer run ahead, and a layer takes at
+ * least the host's time to issue it: MOE_HOST_S per layer and micro-batch,
+ * forward and backward, tuned on one run, Megatron-Bridge 26.04 Qwen3-30B-A3B
+ * on 16 H100 at micro-batch 1 (tests/fidelity/cases.tsv R139, TUNED) [T].
+ * The host's work does not grow with the layer's width, so the floor binds
+ * at small micro-batches and narrow experts, as published: the same model
+ * on 8 B200 runs 2.9x faster per token at micro-batch 4 than at 1. A
+ * capacity (token dropping, padded: fixed shapes) needs no sync, and XLA
+ * compiles the step whole. */
+#define MOE_HOST_S 7.7e-3
+
+static double moe_host_floor(const Step *S)
+{
+    WlFramework fw = S->f->framework;
+    bool eager =
+        fw == WL_FW_MEGATRON || fw == WL_FW_PYTORCH || fw == WL_FW_DEEPSPEED || fw == WL_FW_AUTO;
+    bool dropless = !(S->w->capacity_factor >= 1);
+    return S->moe && S->moe_in_stage > 0 && eager && dropless && !S->f->kern.flat ? MOE_HOST_S : 0;
+}
+
 /* nanotron's cut by cost (models/base.py): blocks in order, each with its
  * cost (a layer 4 a d h + 3 F h, the output layer V h, the rest 0), go to
  * the current stage, which closes once the running sum passes (r+1)/p of
@@ -406,6 +431,7 @@ static void step_setup(Step *S, StepResult *r)
     /* dense layers come first: the last stage holds MoE layers first */
     S->moe_in_stage = S->moe_layers < S->Ls ? S->moe_layers : S->Ls;
     S->dense_in_stage = S->Ls - S->moe_in_stage;
+    S->moe_host_s = moe_host_floor(S);
     S->sp = m->tp > 1 && on_or(w->seq_parallel, true);
     r->seq_parallel = S->sp;
     /* Megatron-Core's performance recipes (NeMo, Megatron-Bridge, NVIDIA's

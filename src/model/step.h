@@ -140,8 +140,9 @@ typedef struct {
      * (added with the kernel model; one micro-batch is the last stage's) */
     double mb_gemm_s, mb_attn_s, mb_stream_s; /* kernel time by kind, one micro-batch */
     double mb_recompute_s;                    /* forward work done again, one micro-batch */
-    double clock;                             /* sustained clock / nominal (power cap) */
-    double tp_exposed_s, cp_exposed_s;        /* part TP split: TP collectives, CP exchange */
+    double mb_host_wait_s; /* of mb_compute_s, the GPU waiting on the host (dropless MoE) */
+    double clock;          /* sustained clock / nominal (power cap) */
+    double tp_exposed_s, cp_exposed_s; /* part TP split: TP collectives, CP exchange */
     double pp_exposed_s, dp_exposed_s, ep_exposed_s; /* = part_s of PP, DP, EP */
     double ep_hidden_s;                              /* EP all-to-all hidden (ep_overlap) */
     double comm_slowdown_s; /* compute lost to the SMs overlapped communication takes */

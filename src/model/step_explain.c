@@ -51,6 +51,14 @@ static void explain_compute(const Cluster *c, const Workload *w, const Mapping *
                      "element-wise %s at %s HBM; recompute %s; %s to SMs lent to "
                      "communication) = %s",
                      r->micro_batches, mb, g, a, fl, rate, e, hb, rc, sl, tot);
+    if (r->mb_host_wait_s > 0 && n > 0 && (size_t)n < buf_len) {
+        char hw[32];
+        t_text(r->mb_host_wait_s, hw, sizeof hw);
+        n += snprintf(buf + n, buf_len - (size_t)n,
+                      "; of each micro-batch, %s waiting on the host, which reads the "
+                      "tokens per expert before each MoE layer",
+                      hw);
+    }
     if (w->layers % m->pp != 0 && n > 0 && (size_t)n < buf_len)
         snprintf(buf + n, buf_len - (size_t)n, "; %d layers over %d stages: the slowest holds %d",
                  w->layers, m->pp, r->layers_per_stage);

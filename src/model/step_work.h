@@ -66,6 +66,8 @@ typedef struct {
     bool rerun;         /* recompute reruns whole modules (PyTorch's checkpoint, Megatron's),
                          * not only what backward needs (XLA prunes the rest) */
     double logits_s;    /* the output layer and loss, fwd + bwd */
+    double moe_host_s;  /* a dropless MoE layer's host time per micro-batch, fwd + bwd
+                         * (step.c: the GPU cannot run ahead of it), 0 = none */
     double head_pace_s; /* of it, what the stage that paces the pipeline runs */
     double logits;      /* bytes of the last stage's logits, per micro-batch */
     double logits_held; /* of those, held at once (one chunk of a chunked loss) */

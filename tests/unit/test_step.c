@@ -474,6 +474,40 @@ static void test_step_dropless_experts_grouped_kernel(void **state)
     NEAR(dropless.mb_gemm_s - padded.mb_gemm_s, 98304.0 * tu, 1e-9);
 }
 
+/* A dropless MoE layer under Megatron waits on the host for its routing
+ * counts each forward, so it takes at least the host's 7.7 ms per layer and
+ * micro-batch to issue (step.c). A small MoE on one H100 (h 256, 4 experts
+ * of ffn 256, top-1, 512 tokens) runs each layer's kernels in far less, so
+ * two more MoE layers add exactly 2 x 7.7 ms to a micro-batch; token
+ * dropping at a capacity (fixed shapes, no sync) and XLA add only their
+ * kernels. */
+static void test_step_dropless_moe_host_floor(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("dgx-h100", 1);
+    Workload w = tl_gpt(2, 256, 4, 1, 1);
+    w.seq = 512;
+    w.ffn = 256;
+    w.experts = 4, w.topk = 1;
+    w.recompute = WL_RECOMPUTE_NONE;
+    w.framework = WL_FW_MEGATRON;
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 1, .ep = 1, .interleave = 1};
+    StepResult two = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    w.layers = 4;
+    StepResult four = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    NEAR(four.mb_compute_s - two.mb_compute_s, 2 * 7.7e-3, 1e-12);
+    assert_true(two.mb_host_wait_s > 0 && four.mb_host_wait_s > two.mb_host_wait_s);
+    NEAR(two.mb_compute_s - two.mb_host_wait_s, two.mb_gemm_s + two.mb_attn_s + two.mb_stream_s,
+         1e-9);
+    w.capacity_factor = 1;
+    StepResult dropped = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    assert_true(dropped.mb_host_wait_s == 0 && dropped.mb_compute_s < 0.1 * four.mb_compute_s);
+    w.capacity_factor = 0;
+    w.framework = WL_FW_JAX;
+    StepResult xla = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    assert_true(xla.mb_host_wait_s == 0 && xla.mb_compute_s < 0.1 * four.mb_compute_s);
+}
+
 /* Sequence parallelism (Korthikanti et al. 2022): on by default at TP > 1;
  * off, the replicated 10*s*b*h of each layer is no longer split. Tiny GPT
  * layer (h 1024, s 1024, b 1, t 2, FlashAttention): 34/2 = 17 vs 10 + 24/2 = 22
@@ -808,6 +842,7 @@ int main(void)
         cmocka_unit_test(test_step_state_dtypes_and_loss_chunks),
         cmocka_unit_test(test_step_expert_all_to_all),
         cmocka_unit_test(test_step_dropless_experts_grouped_kernel),
+        cmocka_unit_test(test_step_dropless_moe_host_floor),
         cmocka_unit_test(test_step_fp8_and_uneven_stages),
         cmocka_unit_test(test_step_seq_parallel_and_overlaps),
         cmocka_unit_test(test_step_context_parallel),
