@@ -94,6 +94,7 @@ static void gemm3_bf16(Gemms *g, double M, double N, double K, double *f, double
 typedef struct {
     double input, norm, resid, drop; /* replicated over TP (or split with SP) */
     double q, kv, core, fc1, act;    /* split over TP */
+    double act_eager;                /* kept with act, moved by no kernel of its own */
 } ActBytes;
 
 /* The query/key/value projections; fills the QKV part and slot 0. */
@@ -231,6 +232,10 @@ static ActBytes layer_act(const Step *S, bool moe)
     a.act = 2.0 * F * in * copies / t;
     if (moe) /* the dispatched copies of each token and their routing probabilities */
         a.fc1 += (2.0 * h * w->topk + 4.0 * w->experts) / rep;
+    /* eager PyTorch's SwiGLU, silu(x W1) * (x W3) as two ops (torchtitan,
+     * nanotron): the multiply keeps SiLU's output too, where a fused kernel
+     * recomputes it from x W1 */
+    a.act_eager = S->f->kern.stack == KERNEL_EAGER && w->swiglu ? 2.0 * F * copies / t : 0;
     return a;
 }
 
@@ -312,7 +317,7 @@ static Kept kept_bytes(const ActBytes *a, int mask, bool full, int host_mask)
     if (!mlpw && !(mask & WL_RC_MLP_IN))
         keep(&k, a->fc1, WL_T_MLP_IN);
     if (!mlpw && !(mask & WL_RC_MLP_ACT))
-        keep(&k, a->act, 0);
+        keep(&k, a->act + a->act_eager, 0);
     return k;
 }
 
@@ -415,14 +420,14 @@ void layer_memory(Step *S)
     if (S->dense_in_stage > 0 || !S->moe) {
         ActBytes a = layer_act(S, false);
         Kept k = kept_bytes(&a, S->rc_mask, S->full, host);
-        S->full_dense = T * act_total(&a);
+        S->full_dense = T * (act_total(&a) + a.act_eager);
         S->stored_dense = T * (k.dev + k.host);
         S->host_dense = T * k.host;
     }
     if (S->moe) {
         ActBytes a = layer_act(S, true);
         Kept k = kept_bytes(&a, S->rc_mask, S->full, host);
-        S->full_moe = T * act_total(&a);
+        S->full_moe = T * (act_total(&a) + a.act_eager);
         S->stored_moe = T * (k.dev + k.host);
         S->host_moe = T * k.host;
     }

@@ -508,6 +508,46 @@ static void test_step_dropless_moe_host_floor(void **state)
     assert_true(xla.mb_host_wait_s == 0 && xla.mb_compute_s < 0.1 * four.mb_compute_s);
 }
 
+/* Eager PyTorch's SwiGLU multiplies silu(x W1) by x W3 as two ops, so
+ * autograd keeps SiLU's output beside the two GEMM outputs: 2 F bytes more
+ * per token and layer than a fused kernel (or torch.compile) keeps. Two
+ * more layers of the tiny GPT made gated (F 4096, 1,024 tokens, TP 1):
+ * 2 x 2 x 4,096 x 1,024 = 16,777,216 bytes more under eager PyTorch than
+ * under torch.compile; and no more element-wise time for it. */
+static void test_step_eager_swiglu_keeps_silu_output(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("dgx-h100", 8);
+    Workload w = tl_tiny_workload();
+    w.swiglu = true;
+    w.recompute = WL_RECOMPUTE_NONE;
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
+    double grow[2], stream[2];
+    WlFramework fw[2] = {WL_FW_PYTORCH, WL_FW_COMPILE};
+    for (int i = 0; i < 2; i++) {
+        w.framework = fw[i];
+        w.layers = 2;
+        StepResult two = tl_eval_ok(&c, &w, &m, NULL, NULL);
+        w.layers = 4;
+        StepResult four = tl_eval_ok(&c, &w, &m, NULL, NULL);
+        grow[i] = four.mem_activations - two.mem_activations;
+        stream[i] = four.mb_stream_s - two.mb_stream_s;
+    }
+    NEAR(grow[0] - grow[1], 16777216.0, 1e-12);
+    assert_true(stream[0] > stream[1]); /* eager's own passes, counted before */
+    /* GPT-style (one GeLU kernel): nothing more kept per layer */
+    w.swiglu = false;
+    for (int i = 0; i < 2; i++) {
+        w.framework = fw[i];
+        w.layers = 2;
+        StepResult two = tl_eval_ok(&c, &w, &m, NULL, NULL);
+        w.layers = 4;
+        StepResult four = tl_eval_ok(&c, &w, &m, NULL, NULL);
+        grow[i] = four.mem_activations - two.mem_activations;
+    }
+    NEAR(grow[0], grow[1], 1e-12);
+}
+
 /* Sequence parallelism (Korthikanti et al. 2022): on by default at TP > 1;
  * off, the replicated 10*s*b*h of each layer is no longer split. Tiny GPT
  * layer (h 1024, s 1024, b 1, t 2, FlashAttention): 34/2 = 17 vs 10 + 24/2 = 22
@@ -843,6 +883,7 @@ int main(void)
         cmocka_unit_test(test_step_expert_all_to_all),
         cmocka_unit_test(test_step_dropless_experts_grouped_kernel),
         cmocka_unit_test(test_step_dropless_moe_host_floor),
+        cmocka_unit_test(test_step_eager_swiglu_keeps_silu_output),
         cmocka_unit_test(test_step_fp8_and_uneven_stages),
         cmocka_unit_test(test_step_seq_parallel_and_overlaps),
         cmocka_unit_test(test_step_context_parallel),
