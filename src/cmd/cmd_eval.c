@@ -72,6 +72,8 @@ static const char eval_help[] =
     "  --ep-dedup on|off  the MoE dispatch sends a token once to each other domain\n"
     "                     holding its experts, which forwards it over scale-up links\n"
     "                     (DeepEP, HybridEP); off: NCCL's all-to-all (the default)\n"
+    "  --cuda-graphs none|attn|full   what CUDA graphs capture: the host need not\n"
+    "                     issue it (a dropless MoE layer waits on the host otherwise)\n"
     "  --flash-attention on|off|1|2|3   the attention kernel: on = the framework's\n"
     "                     (cuDNN/FlashAttention-3 class under Megatron and JAX,\n"
     "                     FlashAttention-2 under PyTorch); 1, 2, 3 name the version\n"
@@ -169,8 +171,14 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "tp_hidden_s", r->tp_hidden_s);
     json_next_number(out, "pp_hidden_s", r->pp_hidden_s);
     json_next_number(out, "dp_hidden_s", r->dp_hidden_s);
-    fprintf(out, ",\"ep_overlap\":%s,\"ep_dedup\":%s,\"framework\":\"%s\",\"kernels\":\"%s\"",
+    static const char *const graphs[] = {"none", "attn", "full"};
+    fprintf(out,
+            ",\"ep_overlap\":%s,\"ep_dedup\":%s,\"cuda_graphs\":\"%s\",\"framework\":\"%s\","
+            "\"kernels\":\"%s\"",
             r->ep_overlap ? "true" : "false", r->ep_dedup ? "true" : "false",
+            graphs[r->cuda_graphs >= WL_GRAPHS_NONE && r->cuda_graphs <= WL_GRAPHS_FULL
+                       ? r->cuda_graphs
+                       : 0],
             workload_framework_name(r->framework),
             kernel_stack_name(step_kernel_stack(r->framework)));
     fputs("},\"memory\":{\"weights\":", out);

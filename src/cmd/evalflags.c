@@ -559,6 +559,13 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
             w->flash_version = 0;
         }
     }
+    if (a->set[FLAG_CUDA_GRAPHS]) {
+        static const char *const scopes[] = {"none", "attn", "full"};
+        int k = pick_word(cmd, a, FLAG_CUDA_GRAPHS, scopes, 3, "none, attn or full");
+        if (k < 0)
+            return false;
+        w->cuda_graphs = (WlGraphs)k;
+    }
     /* the framework switches: on, off, or auto (the default stated in step.c) */
     static const char *const sw_words[] = {"auto", "on", "off"};
     static const WlSwitch sw_values[] = {WL_AUTO, WL_ON, WL_OFF};

@@ -54,6 +54,7 @@ static const struct {
     [FLAG_DP_OVERLAP] = {"dp-overlap", NULL, FLAG_STRING, JOB},
     [FLAG_EP_OVERLAP] = {"ep-overlap", NULL, FLAG_STRING, JOB},
     [FLAG_EP_DEDUP] = {"ep-dedup", NULL, FLAG_STRING, JOB},
+    [FLAG_CUDA_GRAPHS] = {"cuda-graphs", NULL, FLAG_STRING, JOB},
     [FLAG_FRAMEWORK] = {"framework", NULL, FLAG_STRING, JOB},
     [FLAG_FUSED_LOSS] = {"fused-loss", NULL, FLAG_STRING, JOB},
     [FLAG_HEAD_DIM] = {"head-dim", NULL, FLAG_INT, JOB},

@@ -149,6 +149,7 @@ typedef struct {
     double fsdp_gather_s;   /* ZeRO-3 all-gathers + reduce-scatters per step, before overlap */
     bool ep_overlap;        /* resolved */
     bool ep_dedup;          /* resolved */
+    WlGraphs cuda_graphs;   /* Workload.cuda_graphs */
     /* memory beyond the four static parts, bytes per GPU */
     double mem_fp8_copies; /* FP8 weight copies (Transformer Engine) */
     double mem_buffers;    /* communication buffers and workspaces */

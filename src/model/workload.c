@@ -583,6 +583,8 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
     for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++)
         if (sw[i] < WL_AUTO || sw[i] > WL_OFF)
             return msg_fail(err, err_len, "unknown on/off setting");
+    if (w->cuda_graphs < WL_GRAPHS_NONE || w->cuda_graphs > WL_GRAPHS_FULL)
+        return msg_fail(err, err_len, "unknown CUDA graph scope");
     if (w->flash_version < 0 || w->flash_version > 3)
         return msg_fail(err, err_len, "FlashAttention version must be 1, 2 or 3 (0: default)");
     if (w->framework < WL_FW_AUTO || w->framework >= WL_FW_COUNT)

@@ -60,6 +60,9 @@ enum {
 /* A framework setting: WL_AUTO (0, what a zeroed Workload holds) takes the
  * framework's default, stated where each setting is resolved (step.c). */
 typedef enum { WL_AUTO, WL_ON, WL_OFF } WlSwitch;
+/* What CUDA graphs capture (Megatron-Core's cuda_graph_scope): nothing, the
+ * attention block, or the whole iteration. */
+typedef enum { WL_GRAPHS_NONE, WL_GRAPHS_ATTN, WL_GRAPHS_FULL } WlGraphs;
 /* The software that runs the step, for the kernels it launches (kernel.h's
  * stacks) and how it shards: WL_FW_AUTO (0) is Megatron on GPUs and JAX on
  * TPUs and Trainium (step.c). */
@@ -146,6 +149,9 @@ typedef struct {
      * WL_AUTO = off, NCCL's all-to-all (Megatron-Core's default
      * moe_token_dispatcher_type alltoall; recipes pick per system). */
     WlSwitch ep_dedup;
+    /* CUDA graphs replay what they capture without the host issuing it
+     * (the host floor of a dropless MoE layer, step.c); WL_GRAPHS_NONE. */
+    WlGraphs cuda_graphs;
     /* The loss computed in place over the logits (Megatron's
      * --cross-entropy-loss-fusion, flash-attn's CrossEntropyLoss that MPT
      * uses); WL_AUTO = the framework's (fused in Megatron and XLA, PyTorch's

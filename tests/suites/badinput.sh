@@ -167,6 +167,8 @@ usage "--out 0 Gb/s" "must be positive" eval --out "0 Gb/s"
 usage "--out -400G" "negative" eval --out -400G
 usage "--across-lat -5 ms" "negative" eval --sites 2 --across-lat "-5 ms"
 usage "--oversub 0" "at least 1" eval --oversub 0
+usage "--cuda-graphs maybe" "--cuda-graphs must be none, attn or full" eval --cuda-graphs maybe
+usage "--capacity-factor 0.5" "--capacity-factor must be between 1 and 64" eval --capacity-factor 0.5
 
 echo "badinput: the same flags through render and sweep"
 if has_command render; then

@@ -478,8 +478,9 @@ static void test_step_dropless_experts_grouped_kernel(void **state)
  * counts each forward, so it takes at least the host's 7.7 ms per layer and
  * micro-batch to issue (step.c). A small MoE on one H100 (h 256, 4 experts
  * of ffn 256, top-1, 512 tokens) runs each layer's kernels in far less, so
- * two more MoE layers add exactly 2 x 7.7 ms to a micro-batch; token
- * dropping at a capacity (fixed shapes, no sync) and XLA add only their
+ * two more MoE layers add exactly 2 x 7.7 ms to a micro-batch (2 x 7.7 x
+ * 2/3 ms with attention in CUDA graphs); token dropping at a capacity
+ * (fixed shapes, no sync), a whole-iteration graph and XLA add only their
  * kernels. */
 static void test_step_dropless_moe_host_floor(void **state)
 {
@@ -506,6 +507,18 @@ static void test_step_dropless_moe_host_floor(void **state)
     w.framework = WL_FW_JAX;
     StepResult xla = tl_eval_ok(&c, &w, &m, NULL, NULL);
     assert_true(xla.mb_host_wait_s == 0 && xla.mb_compute_s < 0.1 * four.mb_compute_s);
+    /* CUDA graphs around attention: the host issues two thirds of a layer;
+     * around the whole iteration: nothing */
+    w.framework = WL_FW_MEGATRON;
+    w.cuda_graphs = WL_GRAPHS_ATTN;
+    w.layers = 2;
+    StepResult g2 = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    w.layers = 4;
+    StepResult g4 = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    NEAR(g4.mb_compute_s - g2.mb_compute_s, 2 * 7.7e-3 * 2.0 / 3.0, 1e-12);
+    w.cuda_graphs = WL_GRAPHS_FULL;
+    StepResult whole = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    assert_true(whole.mb_host_wait_s == 0 && whole.mb_compute_s < 0.1 * four.mb_compute_s);
 }
 
 /* Eager PyTorch's SwiGLU multiplies silu(x W1) by x W3 as two ops, so
