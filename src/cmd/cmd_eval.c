@@ -248,7 +248,15 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Ma
     units_format(UNITS_BYTES, r->mem_per_gpu_bytes, true, a, sizeof a);
     units_format(UNITS_BYTES, r->hbm_bytes, true, b, sizeof b);
     snprintf(d, sizeof d, "memory per %s", one);
-    fprintf(out, "  %-16s %s of %s: %s\n", d, a, b, r->fits ? "fits" : "DOES NOT FIT");
+    bool host_full = c->host_mem_bytes > 0 && r->mem_host_bytes > c->host_mem_bytes;
+    fprintf(out, "  %-16s %s of %s: %s\n", d, a, b,
+            r->mem_per_gpu_bytes <= r->hbm_bytes ? "fits" : "DOES NOT FIT");
+    if (r->mem_host_bytes > 0) { /* what offload sends to host memory */
+        units_format(UNITS_BYTES, r->mem_host_bytes, true, a, sizeof a);
+        units_format(UNITS_BYTES, c->host_mem_bytes, true, b, sizeof b);
+        fprintf(out, "  %-16s %s of %s: %s\n", "host memory", a, b,
+                host_full ? "DOES NOT FIT" : "fits");
+    }
     fprintf(out, "\n  %-9s %10s %7s\n", "part", "time", "share");
     for (int p = 0; p < STEP_PART_COUNT; p++) {
         units_format(UNITS_TIME, r->part_s[p], true, a, sizeof a);

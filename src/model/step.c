@@ -1088,13 +1088,19 @@ static void step_rates(const Step *S, StepResult *r)
     r->dp_exposed_s = r->part_s[STEP_DP];
     bottleneck_words(r, S->m, S->words);
     if (!r->fits && S->words) {
+        /* HBM, or else the host memory what is offloaded goes to */
+        bool hbm = r->mem_per_gpu_bytes > r->hbm_bytes;
+        double used = hbm ? r->mem_per_gpu_bytes : r->mem_host_bytes;
+        double cap = hbm ? r->hbm_bytes : S->c->host_mem_bytes;
         char need[32], more[32], have[32];
-        units_format(UNITS_BYTES, r->mem_per_gpu_bytes, true, need, sizeof need);
-        units_format(UNITS_BYTES, r->mem_per_gpu_bytes - r->hbm_bytes, true, more, sizeof more);
-        units_format(UNITS_BYTES, r->hbm_bytes, true, have, sizeof have);
+        units_format(UNITS_BYTES, used, true, need, sizeof need);
+        units_format(UNITS_BYTES, used - cap, true, more, sizeof more);
+        units_format(UNITS_BYTES, cap, true, have, sizeof have);
         snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "does not fit: needs %s per %s, %s more than the %s of HBM", need,
-                 hw_noun(&S->c->gpu, 0), more, have);
+                 hbm ? "does not fit: needs %s per %s, %s more than the %s of HBM"
+                     : "does not fit: offloads %s per %s to host memory, %s more than the %s "
+                       "of host memory it has",
+                 need, hw_noun(&S->c->gpu, 0), more, have);
     }
 }
 static StepStatus step_check_shape(const Cluster *c, const Workload *w, char *err, size_t err_len)

@@ -50,6 +50,12 @@ ok "derived dp" '"dp":4,' eval --system dgx-a100 --gpus 64 --model gpt3-175b --t
 ok "sites" 'scale-across: 2 sites joined by 1.25 TB/s' \
   eval --system dgx-h100 --gpus 512 --sites 2 --across "10 Tb/s" --model llama3-70b
 ok "does not fit still answers" '"fits":false' eval --params 1e15 --json
+# activations sent to host memory that does not hold them: HBM fits, the
+# host line and the reason say which memory is short
+ok "host memory short" 'host memory +[0-9.]+ GB of 240 GB: DOES NOT FIT' \
+  eval --system gb300-nvl72 --gpus 64 --model llama3-70b --seq 8192 --batch 256 --mb 2 --tp 1 --pp 1 --zero 3 --recompute none --offload activations
+ok "host memory short, reason" 'bottleneck: does not fit: offloads .* to host memory' \
+  eval --system gb300-nvl72 --gpus 64 --model llama3-70b --seq 8192 --batch 256 --mb 2 --tp 1 --pp 1 --zero 3 --recompute none --offload activations
 ok "list" 'gb300-nvl72' eval --list
 ok "list bits and bytes" '800 Gb/s = 100 GB/s' eval --list
 ok "help" '--interleave' eval --help

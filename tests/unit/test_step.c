@@ -337,6 +337,14 @@ static void test_step_remat_policies(void **state)
     NEAR(r.mem_host_bytes, 1024.0 * 1024 * 2, 1e-12);
     NEAR(r.mem_activations - r.mem_logits, (3072.0 * 4 + 1024.0 * 2) * 1024, 1e-12);
     NEAR(r.mb_recompute_s, 4 * (attn + oproj + fc), 1e-9);
+    assert_true(r.fits);
+    /* with 1 MB of host memory per GPU the 2.1 MB sent there do not fit, and
+     * the reason names host memory, not HBM */
+    c.host_mem_bytes = 1e6;
+    r = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    assert_false(r.fits);
+    CONTAINS(r.bottleneck, "does not fit: offloads 2.10 MB per GPU to host memory, 1.10 MB more "
+                           "than the 1.00 MB of host memory it has");
 }
 
 /* The training state's dtypes: JAX's default is 4 + 4 + 8 bytes per
