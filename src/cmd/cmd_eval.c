@@ -84,6 +84,7 @@ static const char eval_help[] =
     "  --head-dim --v-head-dim --q-lora --kv-lora     attention widths, latent attention\n"
     "  --shared-experts --moe-layers --dense-ffn --capacity-factor   MoE shape, token drop\n"
     "  --offload optimizer,weights,activations        to host memory over the host link\n"
+    "                     --offload-layers N: activations of N layers per stage only\n"
     "  --hbm \"96 GB, 2.4 TB/s\" --power 500W          the GPUs the run used\n"
 
     "Mapping (what is not given is searched, as 'scalelab sweep' does: the fastest\n"

@@ -510,6 +510,8 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
     if (a->set[FLAG_OFFLOAD] && !parse_offload(cmd, a->str[FLAG_OFFLOAD], w))
         return false;
     w->offload |= policy_offload;
+    if (a->set[FLAG_OFFLOAD_LAYERS])
+        w->offload_layers = flags_int(a, FLAG_OFFLOAD_LAYERS);
     if (a->set[FLAG_OPT_STATE] && !parse_opt_state(cmd, a->str[FLAG_OPT_STATE], w))
         return false;
     if (a->set[FLAG_LOSS_CHUNKS]) {

@@ -66,6 +66,7 @@ static const struct {
     [FLAG_DENSE_FFN] = {"dense-ffn", NULL, FLAG_INT, JOB},
     [FLAG_CAPACITY] = {"capacity-factor", NULL, FLAG_RATIO, JOB},
     [FLAG_RECOMPUTE_LAYERS] = {"recompute-layers", NULL, FLAG_INT, JOB},
+    [FLAG_OFFLOAD_LAYERS] = {"offload-layers", NULL, FLAG_INT, JOB},
     [FLAG_OFFLOAD] = {"offload", NULL, FLAG_STRING, JOB},
     [FLAG_OPT_STATE] = {"optimizer-state", NULL, FLAG_STRING, JOB},
     [FLAG_LOSS_CHUNKS] = {"loss-chunks", NULL, FLAG_INT, JOB},

@@ -1010,6 +1010,8 @@ static void step_memory(Step *S, StepResult *r)
     double host_d = S->stored_dense > 0 ? S->host_dense / S->stored_dense : 0;
     double host_m = S->stored_moe > 0 ? S->host_moe / S->stored_moe : 0;
     double host = (1 - moe_share) * keep_d * host_d + moe_share * keep_m * host_m;
+    if (w->offload_layers > 0 && w->offload_layers < S->Ls) /* only N layers send theirs */
+        host *= (double)w->offload_layers / S->Ls;
     r->mem_act_mb = per_layer * S->Ls; /* one micro-batch through the stage */
     S->host_act_mb = host * S->Ls;
     double working = S->full ? fmax(S->full_dense, S->full_moe) : 0;

@@ -569,6 +569,13 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
     if (w->recompute_layers < 0 || w->recompute_layers > w->layers)
         return msg_fail(err, err_len, "recomputed layers must be between 0 and the %d layers",
                         w->layers);
+    if (w->offload_layers < 0 || w->offload_layers > w->layers)
+        return msg_fail(err, err_len, "offloaded layers must be between 0 and the %d layers",
+                        w->layers);
+    if (w->offload_layers > 0 && !(w->offload & WL_OFFLOAD_ACTIVATIONS))
+        return msg_fail(err, err_len,
+                        "offloaded layers need activations offloaded "
+                        "(--offload activations)");
     if (w->offload < 0 || w->offload > 7)
         return msg_fail(err, err_len, "unknown offload");
     if (!(w->capacity_factor >= 0) || w->capacity_factor > 64 ||

@@ -121,6 +121,8 @@ typedef struct {
     int offload;          /* WL_OFFLOAD_* */
     int act_host;         /* with WL_OFFLOAD_ACTIVATIONS: the kept WL_T_* tensors that go to
                            * host memory (0 = every kept activation) */
+    int offload_layers;   /* with WL_OFFLOAD_ACTIVATIONS: layers per stage that send them
+                           * (Megatron's cpu_offloading_num_layers); 0 = all */
     WlPrecision precision;
     /* The training state's bytes per parameter, 0 = the framework's (step.h,
      * step_state_bytes_per_param_of): the parameters the optimizer updates

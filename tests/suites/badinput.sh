@@ -168,6 +168,8 @@ usage "--out -400G" "negative" eval --out -400G
 usage "--across-lat -5 ms" "negative" eval --sites 2 --across-lat "-5 ms"
 usage "--oversub 0" "at least 1" eval --oversub 0
 usage "--cuda-graphs maybe" "--cuda-graphs must be none, attn or full" eval --cuda-graphs maybe
+usage "--offload-layers alone" "offloaded layers need activations offloaded" eval --offload-layers 3
+usage "--offload-layers 999" "offloaded layers must be between 0 and the 32 layers" eval --offload activations --offload-layers 999
 usage "--capacity-factor 0.5" "--capacity-factor must be between 1 and 64" eval --capacity-factor 0.5
 
 echo "badinput: the same flags through render and sweep"

@@ -338,6 +338,15 @@ static void test_step_remat_policies(void **state)
     NEAR(r.mem_activations - r.mem_logits, (3072.0 * 4 + 1024.0 * 2) * 1024, 1e-12);
     NEAR(r.mb_recompute_s, 4 * (attn + oproj + fc), 1e-9);
     assert_true(r.fits);
+    /* Megatron's cpu_offloading_num_layers: 2 of the 4 layers send their
+     * input; on average half a layer input each, of which two layers'
+     * worth stays on the device: half as much in host memory, and the
+     * device keeps 1,024 bytes a token more */
+    w.offload_layers = 2;
+    StepResult half = tl_eval_ok(&c, &w, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(half.mem_host_bytes, 1024.0 * 1024, 1e-12);
+    NEAR(half.mem_activations - half.mem_logits, (3072.0 * 4 + 1024.0 * 3) * 1024, 1e-12);
+    w.offload_layers = 0;
     /* with 1 MB of host memory per GPU the 2.1 MB sent there do not fit, and
      * the reason names host memory, not HBM */
     c.host_mem_bytes = 1e6;
