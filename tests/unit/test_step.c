@@ -515,6 +515,9 @@ static void test_step_dropless_moe_host_floor(void **state)
     StepResult four = tl_eval_ok(&c, &w, &m, NULL, NULL);
     NEAR(four.mb_compute_s - two.mb_compute_s, 2 * 7.7e-3, 1e-12);
     assert_true(two.mb_host_wait_s > 0 && four.mb_host_wait_s > two.mb_host_wait_s);
+    char why[512];
+    step_explain(&c, &w, &m, &four, STEP_COMPUTE, why, sizeof why);
+    CONTAINS(why, "waiting on the host, which reads the tokens per expert before each MoE layer");
     NEAR(two.mb_compute_s - two.mb_host_wait_s, two.mb_gemm_s + two.mb_attn_s + two.mb_stream_s,
          1e-9);
     w.capacity_factor = 1;
