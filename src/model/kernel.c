@@ -57,12 +57,12 @@
  * tile for each border inside it) visit one 512-row tile more per expert
  * (MaxText base.yml, wi_/wo_tile_*_batch_seq) on each TensorCore that is a
  * device of its own, two on TPU7x (v5p's pair is one megacore device) [R].
- * On GPUs the grouped kernel keeps the dense share: MegaBlocks' kernels run
- * within a few percent of cuBLAS's batched GEMM [P]. On TPUs the Pallas
- * kernel reaches 0.6 of XLA's dense dot: tuned on one run, MaxText's
- * DeepSeek-V3 BF16 on 256 TPU7x (tests/fidelity/cases.tsv R493, TUNED),
- * and in line with a coarse MoE layer reaching half the v5p peak under it
- * (50.4% MFU, MaxText issue #1256) [S]. With a capacity factor every expert
+ * On GPUs the grouped kernel keeps the dense share: MegaBlocks' block-sparse
+ * kernels run close to cuBLAS's batched GEMM on that paper's benchmarks
+ * [S]. On TPUs the Pallas kernel reaches 0.6 of XLA's dense dot [U; tuned
+ * on one run, MaxText's DeepSeek-V3 BF16 on 256 TPU7x, cases.tsv R493,
+ * TUNED], in line with a coarse MoE layer reaching half the v5p peak under
+ * it (50.4% MFU, MaxText issue #1256) [S]. With a capacity factor every expert
  * is padded to the capacity and the experts run as a dense batched GEMM. */
 #define TPU_GMM_SHARE 0.6
 

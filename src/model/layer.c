@@ -53,32 +53,35 @@ typedef struct {
     double flops;      /* accumulated */
 } Gemms;
 
-/* A GEMM's three passes: *f the forward, *b data and weight gradients. */
-static void gemm3(Gemms *g, double M, double N, double K, int groups, double *f, double *b)
+typedef double (*GemmFn)(const KernelCtx *, double, double, double, int, KernelPrec, double,
+                         double);
+
+/* A GEMM's three passes: *f the forward, *b data and weight gradients; the
+ * kernel computes `rows` rows where M are useful (FLOPs and casts count M). */
+static void gemm3_in(Gemms *g, GemmFn gemm, double M, double rows, double N, double K, int groups,
+                     double *f, double *b)
 {
-    *f = kernel_gemm_s(g->k, M, N, K, groups, g->lin, g->in_b, 2.0);
+    *f = gemm(g->k, rows, N, K, groups, g->lin, g->in_b, 2.0);
     /* the weight gradient accumulates into FP32 main_grad (Megatron's
      * gradient-accumulation fusion); the idealised chip counts BF16 */
-    *b = kernel_gemm_s(g->k, M, K, N, groups, g->lin, g->in_b, 2.0) +
-         kernel_gemm_s(g->k, K, N, M, groups, g->lin, g->in_b, g->k->flat ? 2.0 : 4.0);
+    *b = gemm(g->k, rows, K, N, groups, g->lin, g->in_b, 2.0) +
+         gemm(g->k, K, N, rows, groups, g->lin, g->in_b, g->k->flat ? 2.0 : 4.0);
     g->flops += 6.0 * M * N * K * groups;
     if (g->fp8)
         g->cast_bytes += 5.0 * groups * (M * K + M * N);
 }
 
+static void gemm3(Gemms *g, double M, double N, double K, int groups, double *f, double *b)
+{
+    gemm3_in(g, kernel_gemm_s, M, M, N, K, groups, f, b);
+}
+
 /* A dropless MoE's experts as one grouped kernel: M tokens routed to each
  * of `groups` experts on this GPU, and the rows its tiles compute past them
- * (kernel.h); FLOPs counted are the tokens'. */
+ * (kernel.h). */
 static void gemm3_grouped(Gemms *g, double M, double N, double K, int groups, double *f, double *b)
 {
-    double Mp = M + g->k->a.gmm_pad_rows;
-    const KernelCtx *k = g->k;
-    *f = kernel_grouped_gemm_s(k, Mp, N, K, groups, g->lin, g->in_b, 2.0);
-    *b = kernel_grouped_gemm_s(k, Mp, K, N, groups, g->lin, g->in_b, 2.0) +
-         kernel_grouped_gemm_s(k, K, N, Mp, groups, g->lin, g->in_b, k->flat ? 2.0 : 4.0);
-    g->flops += 6.0 * M * N * K * groups;
-    if (g->fp8)
-        g->cast_bytes += 5.0 * groups * (M * K + M * N);
+    gemm3_in(g, kernel_grouped_gemm_s, M, M + g->k->a.gmm_pad_rows, N, K, groups, f, b);
 }
 
 /* A GEMM outside the FP8 recipe (router, output layer): BF16. */

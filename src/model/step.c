@@ -349,20 +349,23 @@ static bool on_or(WlSwitch sw, bool dflt)
     return sw == WL_AUTO ? dflt : sw == WL_ON;
 }
 
-/* A dropless MoE layer under an eagerly launched framework (Megatron-Core,
- * PyTorch) sizes its grouped GEMM and its all-to-all from the routing on
- * the host: Transformer Engine's GroupedLinear takes the tokens per expert
- * as a Python list, Megatron-Core's dispatchers copy them to the host and
- * wait (_maybe_dtoh_and_synchronize) [R]. Each layer's forward drains the
- * GPU's queue, so the CPU can no longer run ahead, and a layer takes at
+/* A dropless MoE layer under an eagerly launched framework sizes its
+ * grouped GEMM and its all-to-all from the routing on the host: Transformer
+ * Engine's GroupedLinear takes the tokens per expert as a Python list and
+ * Megatron-Core's dispatchers copy them to the host and wait
+ * (_maybe_dtoh_and_synchronize); PyTorch's grouped matmul takes its offsets
+ * on the device, but an all-to-all over EP > 1 takes its split sizes on the
+ * host (torchtitan's expert parallelism) [R]. Each layer's forward drains
+ * the GPU's queue, so the CPU can no longer run ahead, and a layer takes at
  * least the host's time to issue it: MOE_HOST_S per layer and micro-batch,
- * forward and backward, tuned on one run, Megatron-Bridge 26.04 Qwen3-30B-A3B
- * on 16 H100 at micro-batch 1 (tests/fidelity/cases.tsv R139, TUNED) [T].
- * The host's work does not grow with the layer's width, so the floor binds
- * at small micro-batches and narrow experts, as published: the same model
- * on 8 B200 runs 2.9x faster per token at micro-batch 4 than at 1. A
- * capacity (token dropping, padded: fixed shapes) needs no sync, and XLA
- * compiles the step whole. CUDA graphs replay what they capture without
+ * forward and backward [U; tuned on one run, Megatron-Bridge 26.04
+ * Qwen3-30B-A3B on 16 H100 at micro-batch 1, tests/fidelity/cases.tsv R139,
+ * TUNED]. The host's work does not grow with the layer's width, so the
+ * floor binds at small micro-batches and narrow experts, as published:
+ * Megatron-Bridge runs Qwen3-30B-A3B on 8 B200 at 9,299 tokens/s per GPU at
+ * micro-batch 1 (25.11) and 27,136 at 4 (26.04). A capacity (token
+ * dropping, padded: fixed shapes) needs no sync, and XLA compiles the step
+ * whole. CUDA graphs replay what they capture without
  * the host: the attention block (Megatron-Core cuda_graph_scope "attn")
  * takes a third of the floor away, five of a layer's fifteen or so module
  * calls (norm and QKV, rotary, core attention, projection, residual against
@@ -376,8 +379,8 @@ static bool on_or(WlSwitch sw, bool dflt)
 static double moe_host_floor(const Step *S)
 {
     WlFramework fw = S->f->framework;
-    bool eager =
-        fw == WL_FW_MEGATRON || fw == WL_FW_PYTORCH || fw == WL_FW_DEEPSPEED || fw == WL_FW_AUTO;
+    bool eager = fw == WL_FW_MEGATRON || fw == WL_FW_DEEPSPEED || fw == WL_FW_AUTO ||
+                 ((fw == WL_FW_PYTORCH || fw == WL_FW_COMPILE) && S->m->ep > 1);
     bool dropless = !(S->w->capacity_factor >= 1);
     if (!S->moe || S->moe_in_stage <= 0 || !eager || !dropless || S->f->kern.flat ||
         S->w->cuda_graphs == WL_GRAPHS_FULL)

@@ -497,8 +497,8 @@ static void test_step_dropless_experts_grouped_kernel(void **state)
  * of ffn 256, top-1, 512 tokens) runs each layer's kernels in far less, so
  * two more MoE layers add exactly 2 x 7.7 ms to a micro-batch (2 x 7.7 x
  * 2/3 ms with attention in CUDA graphs); token dropping at a capacity
- * (fixed shapes, no sync), a whole-iteration graph and XLA add only their
- * kernels. */
+ * (fixed shapes, no sync), a whole-iteration graph, XLA and eager PyTorch
+ * without expert parallelism add only their kernels. */
 static void test_step_dropless_moe_host_floor(void **state)
 {
     (void)state;
@@ -539,6 +539,17 @@ static void test_step_dropless_moe_host_floor(void **state)
     w.cuda_graphs = WL_GRAPHS_FULL;
     StepResult whole = tl_eval_ok(&c, &w, &m, NULL, NULL);
     assert_true(whole.mb_host_wait_s == 0 && whole.mb_compute_s < 0.1 * four.mb_compute_s);
+    /* eager PyTorch's grouped matmul takes its offsets on the device: no
+     * wait on one GPU; its all-to-all over EP 2 takes split sizes on the host */
+    w.cuda_graphs = WL_GRAPHS_NONE;
+    w.framework = WL_FW_PYTORCH;
+    StepResult torch1 = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    assert_true(torch1.mb_host_wait_s == 0);
+    Cluster c2 = tl_preset("dgx-h100", 2);
+    Mapping m2 = {.tp = 1, .cp = 1, .pp = 1, .dp = 2, .ep = 2, .interleave = 1};
+    w.global_batch = 2;
+    StepResult torch2 = tl_eval_ok(&c2, &w, &m2, NULL, NULL);
+    assert_true(torch2.mb_host_wait_s > 0);
 }
 
 /* Eager PyTorch's SwiGLU multiplies silu(x W1) by x W3 as two ops, so
