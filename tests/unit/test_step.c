@@ -566,7 +566,7 @@ static void test_step_eager_swiglu_keeps_silu_output(void **state)
     w.swiglu = true;
     w.recompute = WL_RECOMPUTE_NONE;
     Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
-    double grow[2], stream[2];
+    double grow[2] = {0, 0}, stream[2] = {0, 0};
     WlFramework fw[2] = {WL_FW_PYTORCH, WL_FW_COMPILE};
     for (int i = 0; i < 2; i++) {
         w.framework = fw[i];
