@@ -440,6 +440,28 @@ static void test_step_expert_all_to_all(void **state)
     assert_true(once.part_s[STEP_EP] < plain.part_s[STEP_EP]);
 }
 
+/* A small MoE of one GPU's shape for the dropless tests: `layers` layers
+ * of width h, 4 experts of ffn h, top-1, seq tokens, no recompute. */
+static Workload small_moe(int layers, int h, int heads, int seq)
+{
+    Workload w = tl_gpt(layers, h, heads, 1, 1);
+    w.seq = seq;
+    w.ffn = h;
+    w.experts = 4, w.topk = 1;
+    w.recompute = WL_RECOMPUTE_NONE;
+    return w;
+}
+
+/* The same job at 2 and at 4 layers (w.layers is left at 4). */
+static void two_and_four_layers(const Cluster *c, Workload *w, const Mapping *m, StepResult *two,
+                                StepResult *four)
+{
+    w->layers = 2;
+    *two = tl_eval_ok(c, w, m, NULL, NULL);
+    w->layers = 4;
+    *four = tl_eval_ok(c, w, m, NULL, NULL);
+}
+
 /* A dropless MoE runs its experts as one grouped kernel (kernel.h). One MoE
  * layer, h 1024, 4 experts of ffn 1024 (no SwiGLU), top-1, s 8192 on one
  * chip: each expert is routed T_e = 8192 / 4 = 2,048 tokens.
@@ -464,12 +486,8 @@ static void test_step_expert_all_to_all(void **state)
 static void test_step_dropless_experts_grouped_kernel(void **state)
 {
     (void)state;
-    Workload w = tl_gpt(1, 1024, 8, 1, 1);
-    w.seq = 8192;
-    w.ffn = 1024;
-    w.experts = 4, w.topk = 1;
+    Workload w = small_moe(1, 1024, 8, 8192);
     w.swiglu = false;
-    w.recompute = WL_RECOMPUTE_NONE;
     Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 1, .ep = 1, .interleave = 1};
     Cluster h100 = tl_preset("dgx-h100", 1);
     StepResult dropless = tl_eval_ok(&h100, &w, &m, NULL, NULL);
@@ -503,16 +521,11 @@ static void test_step_dropless_moe_host_floor(void **state)
 {
     (void)state;
     Cluster c = tl_preset("dgx-h100", 1);
-    Workload w = tl_gpt(2, 256, 4, 1, 1);
-    w.seq = 512;
-    w.ffn = 256;
-    w.experts = 4, w.topk = 1;
-    w.recompute = WL_RECOMPUTE_NONE;
+    Workload w = small_moe(2, 256, 4, 512);
     w.framework = WL_FW_MEGATRON;
     Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 1, .ep = 1, .interleave = 1};
-    StepResult two = tl_eval_ok(&c, &w, &m, NULL, NULL);
-    w.layers = 4;
-    StepResult four = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    StepResult two, four;
+    two_and_four_layers(&c, &w, &m, &two, &four);
     NEAR(four.mb_compute_s - two.mb_compute_s, 2 * 7.7e-3, 1e-12);
     assert_true(two.mb_host_wait_s > 0 && four.mb_host_wait_s > two.mb_host_wait_s);
     char why[512];
@@ -531,10 +544,8 @@ static void test_step_dropless_moe_host_floor(void **state)
      * around the whole iteration: nothing */
     w.framework = WL_FW_MEGATRON;
     w.cuda_graphs = WL_GRAPHS_ATTN;
-    w.layers = 2;
-    StepResult g2 = tl_eval_ok(&c, &w, &m, NULL, NULL);
-    w.layers = 4;
-    StepResult g4 = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    StepResult g2, g4;
+    two_and_four_layers(&c, &w, &m, &g2, &g4);
     NEAR(g4.mb_compute_s - g2.mb_compute_s, 2 * 7.7e-3 * 2.0 / 3.0, 1e-12);
     w.cuda_graphs = WL_GRAPHS_FULL;
     StepResult whole = tl_eval_ok(&c, &w, &m, NULL, NULL);
@@ -568,12 +579,10 @@ static void test_step_eager_swiglu_keeps_silu_output(void **state)
     Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 8, .ep = 1, .interleave = 1};
     double grow[2] = {0, 0}, stream[2] = {0, 0};
     WlFramework fw[2] = {WL_FW_PYTORCH, WL_FW_COMPILE};
+    StepResult two, four;
     for (int i = 0; i < 2; i++) {
         w.framework = fw[i];
-        w.layers = 2;
-        StepResult two = tl_eval_ok(&c, &w, &m, NULL, NULL);
-        w.layers = 4;
-        StepResult four = tl_eval_ok(&c, &w, &m, NULL, NULL);
+        two_and_four_layers(&c, &w, &m, &two, &four);
         grow[i] = four.mem_activations - two.mem_activations;
         stream[i] = four.mb_stream_s - two.mb_stream_s;
     }
@@ -583,10 +592,7 @@ static void test_step_eager_swiglu_keeps_silu_output(void **state)
     w.swiglu = false;
     for (int i = 0; i < 2; i++) {
         w.framework = fw[i];
-        w.layers = 2;
-        StepResult two = tl_eval_ok(&c, &w, &m, NULL, NULL);
-        w.layers = 4;
-        StepResult four = tl_eval_ok(&c, &w, &m, NULL, NULL);
+        two_and_four_layers(&c, &w, &m, &two, &four);
         grow[i] = four.mem_activations - two.mem_activations;
     }
     NEAR(grow[0], grow[1], 1e-12);
