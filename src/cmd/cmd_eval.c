@@ -82,6 +82,8 @@ static const char eval_help[] =
     "  --recompute PARTS  core_attn,norm,act,mlp,attn, or op (PyTorch's per-op\n"
     "                     selective checkpointing)   --recompute-layers N\n"
     "  --head-dim --v-head-dim --q-lora --kv-lora     attention widths, latent attention\n"
+    "  --window N --global-every K   sliding-window attention: a query sees the last N\n"
+    "                     keys; every Kth layer attends to the whole sequence\n"
     "  --shared-experts --moe-layers --dense-ffn --capacity-factor   MoE shape, token drop\n"
     "  --offload optimizer,weights,activations        to host memory over the host link\n"
     "                     --offload-layers N: activations of N layers per stage only\n"

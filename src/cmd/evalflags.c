@@ -245,10 +245,11 @@ static bool workload_shape(const char *cmd, const FlagArgs *a, Workload *w)
     }
     if (a->set[FLAG_TOPK])
         w->topk = flags_int(a, FLAG_TOPK);
-    const FlagId more[] = {FLAG_HEAD_DIM,       FLAG_V_HEAD_DIM, FLAG_Q_LORA,   FLAG_KV_LORA,
-                           FLAG_SHARED_EXPERTS, FLAG_MOE_LAYERS, FLAG_DENSE_FFN};
-    int *slot[] = {&w->head_dim,       &w->v_head_dim, &w->q_lora,   &w->kv_lora,
-                   &w->shared_experts, &w->moe_layers, &w->dense_ffn};
+    const FlagId more[] = {FLAG_HEAD_DIM,  FLAG_V_HEAD_DIM,     FLAG_Q_LORA,
+                           FLAG_KV_LORA,   FLAG_SHARED_EXPERTS, FLAG_MOE_LAYERS,
+                           FLAG_DENSE_FFN, FLAG_WINDOW,         FLAG_GLOBAL_EVERY};
+    int *slot[] = {&w->head_dim,   &w->v_head_dim, &w->q_lora, &w->kv_lora,     &w->shared_experts,
+                   &w->moe_layers, &w->dense_ffn,  &w->window, &w->global_every};
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
         if (a->set[more[i]])
             *slot[i] = flags_int(a, more[i]);
@@ -589,9 +590,10 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
 
 static bool build_workload(const char *cmd, const FlagArgs *a, Workload *w)
 {
-    const FlagId ints[] = {FLAG_LAYERS,   FLAG_HIDDEN,     FLAG_HEADS,   FLAG_KV_HEADS, FLAG_FFN,
-                           FLAG_SEQ,      FLAG_VOCAB,      FLAG_BATCH,   FLAG_MB,       FLAG_TOPK,
-                           FLAG_HEAD_DIM, FLAG_V_HEAD_DIM, FLAG_KV_LORA, FLAG_DENSE_FFN};
+    const FlagId ints[] = {FLAG_LAYERS,  FLAG_HIDDEN,    FLAG_HEADS,    FLAG_KV_HEADS,
+                           FLAG_FFN,     FLAG_SEQ,       FLAG_VOCAB,    FLAG_BATCH,
+                           FLAG_MB,      FLAG_TOPK,      FLAG_HEAD_DIM, FLAG_V_HEAD_DIM,
+                           FLAG_KV_LORA, FLAG_DENSE_FFN, FLAG_WINDOW,   FLAG_GLOBAL_EVERY};
     if (!workload_start(cmd, a, w))
         return false;
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)

@@ -59,6 +59,8 @@ static const struct {
     [FLAG_FUSED_LOSS] = {"fused-loss", NULL, FLAG_STRING, JOB},
     [FLAG_HEAD_DIM] = {"head-dim", NULL, FLAG_INT, JOB},
     [FLAG_V_HEAD_DIM] = {"v-head-dim", NULL, FLAG_INT, JOB},
+    [FLAG_WINDOW] = {"window", NULL, FLAG_INT, JOB},
+    [FLAG_GLOBAL_EVERY] = {"global-every", NULL, FLAG_INT, JOB},
     [FLAG_Q_LORA] = {"q-lora", NULL, FLAG_INT, JOB},
     [FLAG_KV_LORA] = {"kv-lora", NULL, FLAG_INT, JOB},
     [FLAG_SHARED_EXPERTS] = {"shared-experts", NULL, FLAG_INT, JOB},

@@ -29,7 +29,9 @@
  *   blackwell   Megatron-Bridge 25.11 Llama 3 8B FP8 on 8 GB200 and
  *               DeepSeek-V3 BF16 on 256 GB200
  *   blackwell-ultra  the same two rows on GB300
- *   TPUs        only the dropless MoE's grouped kernel (TPU_GMM_SHARE below):
+ *   tpu-v6e     MaxText Llama 3 8B on 64 v6e (tpu-recipes; its 70B on 32
+ *               chips lands at the same share: 0.67 either way)
+ *   other TPUs  only the dropless MoE's grouped kernel (TPU_GMM_SHARE below):
  *               MaxText DeepSeek-V3 BF16 on 256 TPU7x
  * Attention shares are the papers' and not tuned: FlashAttention-2 reaches
  * 50-73% of the A100 peak forward (Dao 2023, abstract), its backward about
@@ -39,8 +41,9 @@
  * (the same paper's FlashAttention-2 bars, 330-350 TFLOP/s), FlashAttention-1
  * ~20% (its A100 share over the 3.2x peak). Blackwell's kernels (cuDNN 9, FlashAttention-4) are
  * taken at the Hopper share [U]; Blackwell Ultra doubles the exponent units of the softmax (NVIDIA
- * Blackwell Ultra blog) [S]. AMD, TPU and Trainium have no tuning run for their dense shares:
- * those are stated guesses [U] checked against the held-out runs, never tuned on them.
+ * Blackwell Ultra blog) [S]. AMD, TPUs other than v6e and Trainium have no tuning run for
+ * their dense shares: those are stated guesses [U] checked against the held-out runs, never
+ * tuned on them.
  */
 #include "model/kernel.h"
 
@@ -68,33 +71,41 @@
 
 /* Columns: arch, library, tile m x n, k0, BF16 and FP8 GEMM shares, the
  * fused stack's attention (forward share, backward / forward), FlashAttention-2
- * and -1 (the same), launch, HBM share, compiled only, what the shares rest on. */
+ * and -1 (the same), launch, HBM share, compiled only, what the shares rest on,
+ * the grouped kernel's share and pad rows, and the attention block: 128 query
+ * rows and keys on GPUs (FlashAttention-2 and -3's tiles, Dao 2023 and Shah et
+ * al. 2024) [D]; 1,024 on TPU v6e and TPU7x (the splash-attention blocks
+ * sa_block_q and sa_block_kv the tpu-recipes and MaxText's Trillium configs
+ * set), 512 on v5p (MaxText base.yml's default) [R]; 128 on AMD and Trainium [U]. */
+// clang-format off
 static const KernelArch archs[] = {
     {"ampere", "cuBLAS 256x128 tiles", 256, 128, 128, 0.76, 0, 0.70, 0.85, 0.70, 0.85, 0.37, 0.68,
-     2e-6, 0.90, false, "SC21 Table 1", 1.0, 128},
+     2e-6, 0.90, false, "SC21 Table 1", 1.0, 128, 128},
     {"hopper", "cuBLAS 128x256 tiles", 128, 256, 256, 0.74, 0.62, 0.64, 0.80, 0.355, 0.97, 0.20,
-     0.68, 2e-6, 0.90, false, "Llama 3 405B, NeMo GPT-3 FP8", 1.0, 64},
+     0.68, 2e-6, 0.90, false, "Llama 3 405B, NeMo GPT-3 FP8", 1.0, 64, 128},
     {"blackwell", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.66, 0.60, 0.64, 0.80, 0.175,
-     0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB200", 1.0, 64},
+     0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB200", 1.0, 64, 128},
     {"blackwell-ultra", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.70, 0.64, 0.72, 0.80,
-     0.175, 0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB300", 1.0, 64},
+     0.175, 0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB300", 1.0, 64, 128},
     {"rubin", "as Blackwell Ultra", 128, 256, 256, 0.70, 0.64, 0.72, 0.80, 0.175, 0.97, 0.098,
-     0.68, 2e-6, 0.90, false, "Blackwell Ultra's [U]", 1.0, 64},
+     0.68, 2e-6, 0.90, false, "Blackwell Ultra's [U]", 1.0, 64, 128},
     {"cdna3", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.60, 0.55, 0.45, 0.80, 0.45, 0.80, 0.30,
-     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128},
+     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128, 128},
     {"cdna4", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 0.50, 0.80, 0.30,
-     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128},
+     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128, 128},
     {"cdna5", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 0.50, 0.80, 0.30,
-     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128},
+     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128, 128},
     {"tpu-v5p", "XLA on 128x128 MXUs", 128, 128, 128, 0.80, 0.80, 0.55, 0.80, 0.55, 0.80, 0.55,
-     0.80, 1e-6, 0.90, true, "not tuned [U]", TPU_GMM_SHARE, 512},
-    {"tpu-v6e", "XLA on 256x256 MXUs", 256, 256, 256, 0.78, 0.78, 0.55, 0.80, 0.55, 0.80, 0.55,
-     0.80, 1e-6, 0.90, true, "not tuned [U]", TPU_GMM_SHARE, 512},
+     0.80, 1e-6, 0.90, true, "not tuned [U]", TPU_GMM_SHARE, 512, 512},
+    {"tpu-v6e", "XLA on 256x256 MXUs", 256, 256, 256, 0.67, 0.67, 0.55, 0.80, 0.55, 0.80, 0.55,
+     0.80, 1e-6, 0.90, true, "MaxText Llama 3 8B on 64 v6e", TPU_GMM_SHARE, 512,
+     1024},
     {"tpu7x", "XLA on 256x256 MXUs", 256, 256, 256, 0.74, 0.70, 0.55, 0.80, 0.55, 0.80, 0.55, 0.80,
-     1e-6, 0.90, true, "not tuned [U]", TPU_GMM_SHARE, 1024},
+     1e-6, 0.90, true, "not tuned [U]", TPU_GMM_SHARE, 1024, 1024},
     {"trainium2", "NKI on 128x128 tensor engines", 128, 128, 128, 0.60, 0.55, 0.45, 0.80, 0.45,
-     0.80, 0.45, 0.80, 2e-6, 0.85, true, "not tuned [U]", 1.0, 64},
+     0.80, 0.45, 0.80, 2e-6, 0.85, true, "not tuned [U]", 1.0, 64, 128},
 };
+// clang-format on
 
 #define N_ARCHS ((int)(sizeof archs / sizeof archs[0]))
 
@@ -198,7 +209,8 @@ void kernel_ctx_flat(KernelCtx *k, const GpuSpec *g, double share, double launch
                        false,
                        "StepParams.compute_efficiency",
                        1.0,
-                       0};
+                       0,
+                       128};
     k->a = flat;
     k->sms = 1;
     k->clock = kernel_clock_at_power(g, power_cap_w);
@@ -292,6 +304,16 @@ double kernel_attention_s(const KernelCtx *k, double bh, double s_q, double s_kv
     double fill = ctas / (waves * k->sms);
     double share = ramp * width * fill * (backward ? k->attn_bwd : 1.0);
     return f / (k->attn_flops * share) + a->launch_s;
+}
+
+/* A kernel visits whole blocks of B keys: a query block reaches ceil(w/B)
+ * blocks back besides its own diagonal block, half of which the causal
+ * count (s/2) already holds, since the attention shares were measured on
+ * causal kernels with it. Never more than the causal count. */
+double kernel_window_keys(const KernelCtx *k, double s, double w)
+{
+    double b = k->a.attn_block;
+    return fmin(ceil(w / b) * b + 0.5 * b, 0.5 * s);
 }
 
 double kernel_stream_s(const KernelCtx *k, double bytes)

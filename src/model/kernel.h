@@ -59,6 +59,8 @@ typedef struct {
     double gmm_share;    /* a dropless MoE's grouped GEMM kernel: its share / the dense share */
     double gmm_pad_rows; /* and the rows it computes in vain per expert per chip, past the
                           * tokens routed to it (tile edges at the experts' borders) */
+    double attn_block;   /* query and key block of the attention kernel: a sliding window
+                          * computes the whole blocks it touches */
 } KernelArch;
 
 /* How a framework runs its kernels (step.c maps each WlFramework to one):
@@ -137,6 +139,9 @@ double kernel_attention_s(const KernelCtx *k, double bh, double s_q, double s_kv
                           double d_v, bool causal, bool backward, double *flops);
 
 /* Memory-bound work moving `bytes` through HBM. */
+/* The keys a query of a causal sliding window w over s keys is computed
+ * against (kernel.c). */
+double kernel_window_keys(const KernelCtx *k, double s, double w);
 double kernel_stream_s(const KernelCtx *k, double bytes);
 
 #endif

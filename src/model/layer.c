@@ -144,6 +144,25 @@ static void attn_core(const Step *S, const Gemms *g, LayerCost *lc, double *bwd)
         double b =
             kernel_attention_s(g->k, bh * cp, S->s_loc, S->s / cp, dqk, dv, true, true, NULL) +
             (cp - 1) * g->k->a.launch_s;
+        int local = workload_local_layer_count(w);
+        if (local > 0) { /* local layers: the kernels skip the blocks past the window
+                          * and compute the blocks it touches (kernel_window_keys);
+                          * CP runs only the ring steps that reach back a window;
+                          * the layer is the mean of local and global ones */
+            double keys = kernel_window_keys(g->k, S->s, w->window), fl_loc;
+            double steps = fmin(cp, 1.0 + ceil(w->window / (S->s / cp)));
+            double f_loc =
+                kernel_attention_s(g->k, bh, S->s_loc, keys, dqk, dv, false, false, &fl_loc) +
+                (steps - 1) * g->k->a.launch_s;
+            double b_loc =
+                kernel_attention_s(g->k, bh, S->s_loc, keys, dqk, dv, false, true, NULL) +
+                (steps - 1) * g->k->a.launch_s;
+            fl_loc *= workload_causal_keys(w, S->s, true) / keys; /* the useful FLOPs */
+            double u = (double)local / w->layers;
+            f += u * (f_loc - f);
+            b += u * (b_loc - b);
+            fl += u * (fl_loc - fl);
+        }
         lc->part_fwd_s[LP_CORE] = f;
         lc->attn_s = f + b;
         lc->flops += 3.5 * fl;

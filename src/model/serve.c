@@ -102,12 +102,15 @@ static void serve_memory(const Cluster *c, const Workload *w, const Mapping *m, 
 {
     double b = serve_elem_bytes(w), hbm = c->gpu.hbm_bytes_per_s;
     double tp = m->tp, pp = m->pp, layers = w->layers;
-    double head_dim = (double)w->hidden / w->heads;
-    double kv_heads = ceil((double)w->kv_heads / tp); /* at least one per GPU */
-    double kv_token = 2.0 * b * head_dim * kv_heads * layers / pp;
+    /* a sliding window's layers keep only the last `window` tokens */
+    double local = 0;
+    if (w->window > 0 && w->window < load.context)
+        local = w->global_every > 0 ? layers - w->layers / w->global_every : layers;
+    double kept = (layers - local) * load.context + local * w->window;
+    double kv_seq = b * workload_kv_values_per_token(w, m->tp) * kept / pp;
     double read = params_read(w, load.batch) * b / (tp * pp);
     r->weight_bytes = workload_params(w) * b / (tp * pp);
-    r->kv_bytes = (double)load.batch * load.context * kv_token;
+    r->kv_bytes = (double)load.batch * kv_seq;
     r->read_bytes = read + r->kv_bytes;
     /* the stages run one after another for one token */
     r->part_s[SERVE_WEIGHTS] = pp * read / hbm;

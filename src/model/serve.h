@@ -19,7 +19,10 @@
  * batch x context x 2 (K and V) x head dim x KV heads x layers x bytes,
  * the KV heads split over TP (at least one per GPU: a TP degree beyond the
  * KV heads replicates them) and the layers over PP (scaling book,
- * "KV cache size = 2 x bytes x H x K x L x T").
+ * "KV cache size = 2 x bytes x H x K x L x T"); head widths as the
+ * workload sets them, multi-head latent attention's latent and rotary key
+ * (kv_lora + 64 per token and layer, whole on every TP rank), and a
+ * sliding window's layers reading only their last `window` tokens.
  * Compute past the weights: the matmuls take 2 x active parameters x batch
  * FLOPs; when that takes longer than reading the weights (a large batch),
  * the difference (the scaling book's max(compute, weights read) for the

@@ -258,6 +258,16 @@ double workload_v_dim(const Workload *w)
  * qk_rope_head_dim 64). */
 #define MLA_ROPE_DIM 64.0
 
+double workload_kv_values_per_token(const Workload *w, int tp)
+{
+    if (!w || w->heads <= 0)
+        return 0;
+    if (w->kv_lora > 0)
+        return w->kv_lora + MLA_ROPE_DIM;
+    double kv_heads = ceil((double)w->kv_heads / (tp > 0 ? tp : 1));
+    return kv_heads * (workload_q_dim(w) + workload_v_dim(w)) / w->heads;
+}
+
 /* Weights of the attention projections. Plain: Q h x q_dim, K and V
  * h x kv_heads x d each (GQA shrinks them), O v_dim x h. MLA (DeepSeek-V3
  * §2.1.1): Q through h x q_lora then q_lora x heads*d_qk (direct when
@@ -286,13 +296,44 @@ static double attn_proj_params(const Workload *w)
     return p.q + p.kv + p.o;
 }
 
+bool workload_layer_is_local(const Workload *w, int layer)
+{
+    if (!w || w->window <= 0 || w->window >= w->seq)
+        return false;
+    return w->global_every <= 0 || (layer + 1) % w->global_every != 0;
+}
+
+int workload_local_layer_count(const Workload *w)
+{
+    if (!workload_layer_is_local(w, 0) && !workload_layer_is_local(w, 1))
+        return 0;
+    return w->global_every > 0 ? w->layers - w->layers / w->global_every : w->layers;
+}
+
+double workload_causal_keys(const Workload *w, double s, bool local)
+{
+    double win = w ? w->window : 0;
+    if (!local || !(win > 0) || win >= s)
+        return 0.5 * s;
+    return win - win * win / (2.0 * s);
+}
+
+/* The score FLOPs count every query against the whole sequence, as MFU
+ * does (SC21 Eq. 3); a local layer counts its window's share of that
+ * (twice the keys a causal query sees). */
+static double attn_score_fwd_flops_per_token(const Workload *w, int layer)
+{
+    double keys = 2.0 * workload_causal_keys(w, w->seq, workload_layer_is_local(w, layer));
+    return 2.0 * keys * (workload_q_dim(w) + workload_v_dim(w));
+}
+
 double workload_layer_fwd_flops_per_token(const Workload *w, int layer)
 {
     if (!w || w->heads <= 0)
         return 0;
     double h = w->hidden;
     double attn_proj = 2.0 * attn_proj_params(w);
-    double attn_score = 2.0 * w->seq * (workload_q_dim(w) + workload_v_dim(w));
+    double attn_score = attn_score_fwd_flops_per_token(w, layer);
     double mlp;
     if (workload_layer_is_moe(w, layer))
         mlp = 2.0 * gate_factor(w) * h * w->ffn * (w->topk + w->shared_experts);
@@ -304,11 +345,6 @@ double workload_layer_fwd_flops_per_token(const Workload *w, int layer)
 double workload_logit_fwd_flops_per_token(const Workload *w)
 {
     return w ? 2.0 * w->hidden * (double)w->vocab : 0;
-}
-
-static double attn_score_fwd_flops_per_token(const Workload *w)
-{
-    return 2.0 * w->seq * (workload_q_dim(w) + workload_v_dim(w));
 }
 
 static double layer_params(const Workload *w, int layer, bool active_only)
@@ -428,7 +464,7 @@ static double layer_recompute_fwd(const Workload *w, int layer, bool unused)
     int mask = workload_recompute_mask(w);
     if (w->recompute == WL_RECOMPUTE_FULL)
         return workload_layer_fwd_flops_per_token(w, layer);
-    double score = attn_score_fwd_flops_per_token(w), f = 0;
+    double score = attn_score_fwd_flops_per_token(w, layer), f = 0;
     AttnParams p = attn_proj_split(w);
     double mlp = workload_layer_fwd_flops_per_token(w, layer) - 2.0 * attn_proj_params(w) - score;
     if (mask & WL_RC_ATTN) {
@@ -507,6 +543,13 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
         return msg_fail(err, err_len, "heads must be positive (got %d)", w->heads);
     if (w->head_dim < 0 || w->v_head_dim < 0 || w->head_dim > 65536 || w->v_head_dim > 65536)
         return msg_fail(err, err_len, "head widths must be 0 (derived) or positive");
+    if (w->window < 0 || w->window > 1 << 24 || w->global_every < 0 || w->global_every > w->layers)
+        return msg_fail(err, err_len,
+                        "the attention window must be 0 (none) or positive, and global-every "
+                        "between 0 and the %d layers",
+                        w->layers);
+    if (w->global_every > 0 && w->window == 0)
+        return msg_fail(err, err_len, "global-every needs an attention window (--window)");
     if (w->head_dim == 0 && w->hidden % w->heads != 0)
         return msg_fail(err, err_len, "%d heads do not divide the hidden size %d", w->heads,
                         w->hidden);

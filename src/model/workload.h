@@ -88,6 +88,12 @@ typedef struct {
     int kv_heads;   /* == heads without GQA */
     int head_dim;   /* query/key width of one head; 0 = hidden / heads */
     int v_head_dim; /* value width of one head; 0 = head_dim */
+    /* Sliding-window attention: a local layer's query sees only the last
+     * `window` keys (0 = every layer attends to the whole sequence); with a
+     * window, every global_every-th layer still attends globally (Gemma 3
+     * and 4: 6, five local layers and one global; GPT-OSS: 2, alternating;
+     * 0 = every layer local, as Mistral 7B v0.1). */
+    int window, global_every;
     /* Multi-head latent attention (DeepSeek-V2/V3): queries and keys/values
      * through low-rank projections of these ranks (0 = plain attention);
      * keys carry a shared 64-wide rotary part. */
@@ -216,6 +222,13 @@ double workload_embedding_params(const Workload *w);
 /* The expert (routed) parameters of one layer; 0 for a dense layer. */
 double workload_layer_expert_params(const Workload *w, int layer);
 bool workload_layer_is_moe(const Workload *w, int layer);
+/* Whether layer (0-based) attends in a window shorter than the sequence
+ * (the pattern's last layer of each global_every is the global one); how
+ * many layers do; and the keys a query of a causal layer attends to on
+ * average over a sequence of s: s/2, or w - w^2/(2s) in a window w < s. */
+bool workload_layer_is_local(const Workload *w, int layer);
+int workload_local_layer_count(const Workload *w);
+double workload_causal_keys(const Workload *w, double s, bool local);
 /* Weight tensors of one layer (parameters a framework gathers one by one
  * under ZeRO-3): GPT with biases and LayerNorm 12 (QKV, projection, two MLP
  * matrices, their 4 biases, 2 norms x scale and bias); SwiGLU without biases
@@ -229,6 +242,11 @@ int workload_moe_layer_count(const Workload *w);
  * head_dim, and the value width, heads x v_head_dim. */
 double workload_q_dim(const Workload *w);
 double workload_v_dim(const Workload *w);
+/* Values one token keeps in a layer's KV cache on one of tp ranks: the keys
+ * and values of the KV heads it holds (a head is not split, so past tp =
+ * kv_heads each rank keeps one), or multi-head latent attention's latent
+ * and rotary key, which every rank keeps whole (DeepSeek-V2 §2.1). */
+double workload_kv_values_per_token(const Workload *w, int tp);
 /* The WL_RC_* parts the policy recomputes (recompute_mods, else SELECTIVE
  * = core attention, FULL = every part). */
 int workload_recompute_mask(const Workload *w);

@@ -115,6 +115,31 @@ static void test_serve_kv_heads_replicate_past_tp8(void **state)
     NEAR(t16.weight_bytes, t8.weight_bytes / 2, 1e-9);
 }
 
+/* The cache follows the attention the workload states. Llama 3 70B's
+ * layers with 256-wide heads keep twice the 40,960 bytes a token of the
+ * TP 4 test above; a window of 1,024 on five layers of six (Gemma's
+ * pattern: 80 - 80/6 = 67 local layers, 13 global) over a context of
+ * 4,096 keeps 13 x 4,096 + 67 x 1,024 of 80 x 4,096 token-layers; MLA
+ * (DeepSeek-V3: latent 512 + rotary 64 per token and layer, FP8 1 byte,
+ * 61 layers) keeps 576 x 61 = 35,136 bytes a token whatever the TP. */
+static void test_serve_kv_follows_heads_windows_and_mla(void **state)
+{
+    (void)state;
+    Workload w = fp8("llama3-70b");
+    ServeResult base = serve_ok("dgx-h100", &w, map(4, 1, 1), 8, 4096);
+    w.head_dim = 256;
+    ServeResult wide = serve_ok("dgx-h100", &w, map(4, 1, 1), 8, 4096);
+    NEAR(wide.kv_bytes, 2 * base.kv_bytes, 1e-12);
+    w.head_dim = 0, w.window = 1024, w.global_every = 6;
+    ServeResult local = serve_ok("dgx-h100", &w, map(4, 1, 1), 8, 4096);
+    NEAR(local.kv_bytes, base.kv_bytes * (13.0 * 4096 + 67.0 * 1024) / (80.0 * 4096), 1e-12);
+    Workload ds = fp8("deepseek-v3");
+    ServeResult t8 = serve_ok("gb200-nvl72", &ds, map(8, 1, 1), 4, 2048);
+    ServeResult t16 = serve_ok("gb200-nvl72", &ds, map(16, 1, 1), 4, 2048);
+    NEAR(t8.kv_bytes, 35136.0 * 4 * 2048, 1e-12);
+    NEAR(t16.kv_bytes, t8.kv_bytes, 1e-12);
+}
+
 /* A TP group inside one NVLink domain pays no network; TP 16 over two
  * 8-GPU servers does, on every one of its 160 all-reduces per token. The same TP 16 inside an
  * NVL72 rack pays none. */
@@ -192,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_serve_parts_add_up),
         cmocka_unit_test(test_serve_tp_splits_reads_pp_does_not),
         cmocka_unit_test(test_serve_kv_heads_replicate_past_tp8),
+        cmocka_unit_test(test_serve_kv_follows_heads_windows_and_mla),
         cmocka_unit_test(test_serve_crossing_a_domain_costs_the_network),
         cmocka_unit_test(test_serve_moe_reads_the_experts_picked),
         cmocka_unit_test(test_serve_memory_can_fall_short),

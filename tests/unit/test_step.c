@@ -598,6 +598,63 @@ static void test_step_eager_swiglu_keeps_silu_output(void **state)
     NEAR(grow[0], grow[1], 1e-12);
 }
 
+/* Sliding-window attention (kernel_window_keys). Two layers of h 1024, 8
+ * heads (q + v width 2,048), s 4096, window 256, on one H100 (128-key
+ * blocks): a local query is computed against ceil(256/128) x 128 + 64 = 320
+ * keys where a causal one counts 2,048, FLOPs x 0.15625. The kernel's ramp
+ * over key blocks, n / (n + 3), is 16/19 at 16 blocks and 2.5/5.5 at 2.5,
+ * so each local kernel takes 0.15625 x (16/19) x (5.5/2.5) = 0.289474 of the
+ * full one past its 2 us launch (forward and backward alike). On TPU v6e
+ * the splash blocks are 1,024: a 128-token window over s 8192 computes
+ * 1,024 + 512 = 1,536 keys of 4,096, x 0.375, ramps 32/35 and 12/15: 0.428571.
+ * Model FLOPs count the keys a query sees, w - w^2/(2s) = 248 of s/2 = 2,048:
+ * a local layer's forward has 2 x 2,048 x (4,096 - 2 x 248) = 14,745,600
+ * FLOPs a token fewer than a global one. */
+static void test_step_sliding_window_attention(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("dgx-h100", 1);
+    Workload w = tl_gpt(2, 1024, 8, 1, 1);
+    w.seq = 4096;
+    w.recompute = WL_RECOMPUTE_NONE;
+    w.flash_attention = true;
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 1, .ep = 1, .interleave = 1};
+    StepResult full = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    w.window = 256;
+    StepResult local = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    double launches = 2 * 2 * 2e-6;
+    NEAR(local.mb_attn_s - launches, 0.289474 * (full.mb_attn_s - launches), 1e-5);
+    NEAR(local.mb_gemm_s, full.mb_gemm_s, 1e-12);
+    w.global_every = 2; /* one local layer, one global */
+    StepResult half = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    NEAR(half.mb_attn_s, 0.5 * (full.mb_attn_s + local.mb_attn_s), 1e-12);
+    assert_true(workload_layer_is_local(&w, 0) && !workload_layer_is_local(&w, 1));
+    NEAR(workload_layer_fwd_flops_per_token(&w, 1) - workload_layer_fwd_flops_per_token(&w, 0),
+         14745600.0, 1e-12);
+    w.window = 4096; /* a window as long as the sequence is no window */
+    StepResult none = tl_eval_ok(&c, &w, &m, NULL, NULL);
+    NEAR(none.mb_attn_s, full.mb_attn_s, 1e-12);
+    Cluster tpu = tl_preset("tpu-v6e", 1);
+    w.seq = 8192, w.window = 0, w.global_every = 0;
+    w.framework = WL_FW_JAX;
+    full = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
+    w.window = 128;
+    local = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
+    launches = 2 * 2 * 1e-6;
+    NEAR(local.mb_attn_s - launches, 0.428571 * (full.mb_attn_s - launches), 1e-5);
+    w.flash_attention = false; /* unfused attention masks the whole square */
+    StepResult unfused = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
+    w.window = 0;
+    StepResult unfused_full = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
+    NEAR(unfused.mb_attn_s, unfused_full.mb_attn_s, 1e-12);
+    char err[200];
+    w.global_every = 2;
+    assert_false(workload_check(&w, err, sizeof err));
+    assert_non_null(strstr(err, "global-every needs an attention window"));
+    w.window = 128, w.global_every = 3; /* more than the 2 layers */
+    assert_false(workload_check(&w, err, sizeof err));
+}
+
 /* Sequence parallelism (Korthikanti et al. 2022): on by default at TP > 1;
  * off, the replicated 10*s*b*h of each layer is no longer split. Tiny GPT
  * layer (h 1024, s 1024, b 1, t 2, FlashAttention): 34/2 = 17 vs 10 + 24/2 = 22
@@ -934,6 +991,7 @@ int main(void)
         cmocka_unit_test(test_step_dropless_experts_grouped_kernel),
         cmocka_unit_test(test_step_dropless_moe_host_floor),
         cmocka_unit_test(test_step_eager_swiglu_keeps_silu_output),
+        cmocka_unit_test(test_step_sliding_window_attention),
         cmocka_unit_test(test_step_fp8_and_uneven_stages),
         cmocka_unit_test(test_step_seq_parallel_and_overlaps),
         cmocka_unit_test(test_step_context_parallel),
