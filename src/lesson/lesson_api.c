@@ -275,6 +275,9 @@ static void push_workload(lua_State *L, const Workload *w, const char *name, con
     set_int(L, "mb", w->micro_batch);
     set_int(L, "experts", w->experts);
     set_int(L, "topk", w->topk);
+    set_int(L, "head_dim", w->head_dim);
+    set_int(L, "window", w->window);
+    set_int(L, "global_every", w->global_every);
     set_int(L, "shared_experts", w->shared_experts);
     set_int(L, "moe_layers", w->moe_layers);
     set_bool(L, "moe", workload_is_moe(w));
@@ -521,8 +524,9 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     if (lua_type(L, idx) != LUA_TTABLE)
         sandbox_error(L, "%s must be a table like { model = \"llama3-70b\", batch = 512 }", what);
     static const char *const known[] = {
-        "model", "batch", "mb",      "seq",  "layers",    "hidden",    "heads", "kv_heads",
-        "ffn",   "vocab", "experts", "topk", "recompute", "precision", NULL,
+        "model",     "batch",     "mb",       "seq",    "layers",       "hidden",
+        "heads",     "kv_heads",  "ffn",      "vocab",  "experts",      "topk",
+        "recompute", "precision", "head_dim", "window", "global_every", NULL,
     };
     lesson_api_check_known(L, idx, what, known);
     char id[64];
@@ -552,6 +556,9 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     w.vocab = opt_int_field(L, idx, what, "vocab", w.vocab, 1, big);
     w.experts = opt_int_field(L, idx, what, "experts", w.experts, 0, 100000);
     w.topk = opt_int_field(L, idx, what, "topk", w.topk, 0, 100000);
+    w.head_dim = opt_int_field(L, idx, what, "head_dim", w.head_dim, 0, 65536);
+    w.window = opt_int_field(L, idx, what, "window", w.window, 0, 1 << 24);
+    w.global_every = opt_int_field(L, idx, what, "global_every", w.global_every, 0, 100000);
     char buf[32];
     if (opt_str_field(L, idx, "recompute", buf, sizeof buf)) {
         if (strcmp(buf, "none") == 0)

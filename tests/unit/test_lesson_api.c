@@ -132,6 +132,22 @@ static void test_lesson_api_step(void **state)
               "assert(s.cluster.domains == 18 and s.cluster.cooling == 'liquid')\n"
               "assert(math.abs(s.cluster.power_w - 2 * 120e3) < 1)\n"
               "return r");
+    /* a lesson states a sliding window: attention shrinks, nothing else;
+     * a window without a preset field's range is refused by the model */
+    expect_ok("local function at(win)\n"
+              "  return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+              "    workload = { model = 'llama3-8b', batch = 8, mb = 1, seq = 8192,\n"
+              "      window = win, global_every = win > 0 and 2 or 0 },\n"
+              "    mapping = { tp = 1, pp = 1, dp = 8 } }\n"
+              "end\n"
+              "local full, half = at(0), at(1024)\n"
+              "assert(half.step_s < full.step_s)\n"
+              "assert(half.breakdown.tp_s == full.breakdown.tp_s)\n"
+              "assert(scalelab.model('llama3-8b').window == 0)\n"
+              "return half");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', global_every = 2 } }",
+                 "api.lua:1: workload: global-every needs an attention window (--window)");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 16 },\n"
                  "  workload = { model = 'llama3-70b', batch = 64 },\n"
                  "  mapping = { tpp = 8 } }",
