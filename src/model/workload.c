@@ -398,11 +398,17 @@ double workload_embedding_params(const Workload *w)
 }
 
 /* All dense layers are alike and so are all MoE layers: sums over layers
- * need one of each (the dense ones come first, the MoE ones last). */
+ * need one of each (the dense ones come first, the MoE ones last), unless
+ * some attend in a window, whose pattern runs across both kinds. */
 static double sum_layers(const Workload *w, double (*f)(const Workload *, int, bool), bool flag)
 {
     int moe = workload_moe_layer_count(w), dense = w->layers - moe;
     double sum = 0;
+    if (workload_local_layer_count(w) > 0) {
+        for (int l = 0; l < w->layers; l++)
+            sum += f(w, l, flag);
+        return sum;
+    }
     if (dense > 0)
         sum += dense * f(w, 0, flag);
     if (moe > 0)

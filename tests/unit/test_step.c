@@ -631,6 +631,10 @@ static void test_step_sliding_window_attention(void **state)
     assert_true(workload_layer_is_local(&w, 0) && !workload_layer_is_local(&w, 1));
     NEAR(workload_layer_fwd_flops_per_token(&w, 1) - workload_layer_fwd_flops_per_token(&w, 0),
          14745600.0, 1e-12);
+    double per_token = workload_logit_fwd_flops_per_token(&w) +
+                       workload_layer_fwd_flops_per_token(&w, 0) +
+                       workload_layer_fwd_flops_per_token(&w, 1);
+    NEAR(workload_model_flops(&w), 3.0 * per_token * w.global_batch * w.seq, 1e-12);
     w.window = 4096; /* a window as long as the sequence is no window */
     StepResult none = tl_eval_ok(&c, &w, &m, NULL, NULL);
     NEAR(none.mb_attn_s, full.mb_attn_s, 1e-12);
