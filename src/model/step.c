@@ -785,7 +785,10 @@ static void dp_add(const Step *S, StepResult *r, double n, GroupSpan g, int shar
     const CollParams *cp = &S->f->cpar;
     GroupSpan sh = sub_span(g, shard), rep = replica_span(g, sh);
     bool hybrid = m->zero >= 1 && sh.size < g.size;
-    double grad = 4.0 * n, bucket = 4.0 * (n < DDP_BUCKET_PARAMS ? n : DDP_BUCKET_PARAMS);
+    /* gradients reduce in the dtype they are kept in (Megatron's FP32
+     * main_grad unless grad_reduce_in_fp32 is off: --optimizer-state grads=bf16) */
+    double gb = step_state_bytes_per_param_w(S->f->framework, S->w).grads;
+    double grad = gb * n, bucket = gb * (n < DDP_BUCKET_PARAMS ? n : DDP_BUCKET_PARAMS);
     CollCost a, b, ag;
     if (m->zero == 0) {
         a = collective_cost_with(COLL_ALL_REDUCE, grad, g, S->c, cp);

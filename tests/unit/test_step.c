@@ -71,6 +71,14 @@ static void test_step_tiny_job_by_hand(void **state)
     /* Traffic per GPU: TP 16 x 2,097,152 + DP 2 x 3/4 x 54,530,048 all on NVLink. */
     NEAR(r.tier_bytes[TIER_UP], 16 * 2097152.0 + 1.5 * 54530048.0, 1e-12);
     assert_true(r.tier_bytes[TIER_OUT] == 0);
+    /* Gradients kept in BF16 (Megatron's grad_reduce_in_fp32 off) reduce in
+     * BF16: half the bytes, 27,265,024, and half the time, 4.0897536e-4 s. */
+    Workload bf = w;
+    bf.grad_bytes = 2;
+    StepResult h = tl_eval_ok(&c, &bf, &m, NULL, &TL_TINY_PARAMS);
+    NEAR(h.comm[STEP_DP].bytes, 27265024.0, 1e-12);
+    NEAR(h.part_s[STEP_DP], 4.0897536e-4, 1e-9);
+    NEAR(h.mem_grads, 27265024.0, 1e-12);
     /* Memory: weights 2 x 13,632,512 = 27,265,024; gradients 4x = 54,530,048;
      * Adam 12x = 163,590,144. Activations with sequence parallelism
      * (FlashAttention, TP 2): s*b*h*34/t = 17,825,792 per layer x 2 layers;
