@@ -138,10 +138,11 @@ double kernel_grouped_gemm_s(const KernelCtx *k, double M, double N, double K, i
 double kernel_attention_s(const KernelCtx *k, double bh, double s_q, double s_kv, double d_qk,
                           double d_v, bool causal, bool backward, double *flops);
 
-/* Memory-bound work moving `bytes` through HBM. */
 /* The keys a query of a causal sliding window w over s keys is computed
- * against (kernel.c). */
+ * against: the whole key blocks it touches (kernel.c). */
 double kernel_window_keys(const KernelCtx *k, double s, double w);
+
+/* Memory-bound work moving `bytes` through HBM. */
 double kernel_stream_s(const KernelCtx *k, double bytes);
 
 #endif

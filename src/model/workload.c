@@ -305,7 +305,7 @@ bool workload_layer_is_local(const Workload *w, int layer)
 
 int workload_local_layer_count(const Workload *w)
 {
-    if (!workload_layer_is_local(w, 0) && !workload_layer_is_local(w, 1))
+    if (!w || w->window <= 0 || w->window >= w->seq || w->global_every == 1)
         return 0;
     return w->global_every > 0 ? w->layers - w->layers / w->global_every : w->layers;
 }
