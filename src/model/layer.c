@@ -144,7 +144,7 @@ static void attn_core(const Step *S, const Gemms *g, LayerCost *lc, double *bwd)
         double b =
             kernel_attention_s(g->k, bh * cp, S->s_loc, S->s / cp, dqk, dv, true, true, NULL) +
             (cp - 1) * g->k->a.launch_s;
-        int local = workload_local_layer_count(w);
+        int local = workload_local_layer_count(w, S->s);
         if (local > 0) { /* local layers: the kernels skip the blocks past the window
                           * and compute the blocks it touches (kernel_window_keys);
                           * CP runs only the ring steps that reach back a window;

@@ -103,9 +103,7 @@ static void serve_memory(const Cluster *c, const Workload *w, const Mapping *m, 
     double b = serve_elem_bytes(w), hbm = c->gpu.hbm_bytes_per_s;
     double tp = m->tp, pp = m->pp, layers = w->layers;
     /* a sliding window's layers keep only the last `window` tokens */
-    double local = 0;
-    if (w->window > 0 && w->window < load.context)
-        local = w->global_every > 0 ? layers - w->layers / w->global_every : layers;
+    double local = workload_local_layer_count(w, load.context);
     double kept = (layers - local) * load.context + local * w->window;
     double kv_seq = b * workload_kv_values_per_token(w, m->tp) * kept / pp;
     double read = params_read(w, load.batch) * b / (tp * pp);

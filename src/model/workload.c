@@ -303,9 +303,9 @@ bool workload_layer_is_local(const Workload *w, int layer)
     return w->global_every <= 0 || (layer + 1) % w->global_every != 0;
 }
 
-int workload_local_layer_count(const Workload *w)
+int workload_local_layer_count(const Workload *w, double s)
 {
-    if (!w || w->window <= 0 || w->window >= w->seq || w->global_every == 1)
+    if (!w || w->window <= 0 || w->window >= s || w->global_every == 1)
         return 0;
     return w->global_every > 0 ? w->layers - w->layers / w->global_every : w->layers;
 }
@@ -404,7 +404,7 @@ static double sum_layers(const Workload *w, double (*f)(const Workload *, int, b
 {
     int moe = workload_moe_layer_count(w), dense = w->layers - moe;
     double sum = 0;
-    if (workload_local_layer_count(w) > 0) {
+    if (workload_local_layer_count(w, w->seq) > 0) {
         for (int l = 0; l < w->layers; l++)
             sum += f(w, l, flag);
         return sum;

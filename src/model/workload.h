@@ -224,10 +224,11 @@ double workload_layer_expert_params(const Workload *w, int layer);
 bool workload_layer_is_moe(const Workload *w, int layer);
 /* Whether layer (0-based) attends in a window shorter than the sequence
  * (the pattern's last layer of each global_every is the global one); how
- * many layers do; and the keys a query of a causal layer attends to on
+ * many layers attend in a window shorter than s tokens (the training
+ * sequence, or a served context); and the keys a query of a causal layer attends to on
  * average over a sequence of s: s/2, or w - w^2/(2s) in a window w < s. */
 bool workload_layer_is_local(const Workload *w, int layer);
-int workload_local_layer_count(const Workload *w);
+int workload_local_layer_count(const Workload *w, double s);
 double workload_causal_keys(const Workload *w, double s, bool local);
 /* Weight tensors of one layer (parameters a framework gathers one by one
  * under ZeRO-3): GPT with biases and LayerNorm 12 (QKV, projection, two MLP
