@@ -88,6 +88,7 @@ static void entry_from(SweepEntry *e, const Mapping *m, const Workload *wl, Swee
     e->m = *m;
     e->micro_batch = wl->micro_batch;
     e->recompute = wl->recompute;
+    e->recompute_mods = wl->recompute_mods;
     e->offload = wl->offload;
     e->seq_parallel = wl->seq_parallel;
     e->tp_overlap = wl->tp_overlap;
@@ -270,6 +271,7 @@ typedef struct {
     int zero;
     WlRecompute recompute;
     int offload; /* WL_OFFLOAD_* */
+    int mods;    /* with SELECTIVE: the WL_RC_* parts (0: core attention) */
 } Rung;
 
 /* The ladder, one level per row, cheapest in time first (see sweep.h); a
@@ -278,13 +280,19 @@ typedef struct {
 #define LADDER_LEVELS 5
 #define LADDER_WIDTH  3
 #define ACT           WL_OFFLOAD_ACTIVATIONS
+#define NONE_         WL_RECOMPUTE_NONE
+#define SEL           WL_RECOMPUTE_SELECTIVE
+#define FULL          WL_RECOMPUTE_FULL
 static const Rung ladder[LADDER_LEVELS][LADDER_WIDTH] = {
-    {{1, WL_RECOMPUTE_NONE, 0}, {-1, WL_RECOMPUTE_NONE, 0}, {-1, WL_RECOMPUTE_NONE, 0}},
-    {{2, WL_RECOMPUTE_NONE, 0}, {1, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
-    {{2, WL_RECOMPUTE_SELECTIVE, 0}, {2, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
-    {{3, WL_RECOMPUTE_SELECTIVE, 0}, {2, WL_RECOMPUTE_FULL, 0}, {2, WL_RECOMPUTE_SELECTIVE, ACT}},
-    {{3, WL_RECOMPUTE_FULL, 0}, {3, WL_RECOMPUTE_NONE, ACT}, {-1, WL_RECOMPUTE_NONE, 0}},
+    {{1, NONE_, 0, 0}, {-1, NONE_, 0, 0}, {-1, NONE_, 0, 0}},
+    {{2, NONE_, 0, 0}, {1, NONE_, ACT, 0}, {-1, NONE_, 0, 0}},
+    {{2, SEL, 0, 0}, {2, NONE_, ACT, 0}, {2, SEL, 0, WL_RC_CHEAP_PARTS}},
+    {{3, SEL, 0, 0}, {2, FULL, 0, 0}, {2, SEL, ACT, 0}},
+    {{3, FULL, 0, 0}, {3, NONE_, ACT, 0}, {-1, NONE_, 0, 0}},
 };
+#undef NONE_
+#undef SEL
+#undef FULL
 
 /* Whether the ladder may offload activations: when the search frees it and
  * the framework does (MaxText's offloading remat policies on TPU hosts;
@@ -305,9 +313,9 @@ static Rung pinned_rung(const Search *s, Rung r)
     if (s->o.zero != SWEEP_FREE)
         r.zero = s->o.zero;
     if (s->o.recompute == SWEEP_KEEP)
-        r.recompute = s->w->recompute;
+        r.recompute = s->w->recompute, r.mods = s->w->recompute_mods;
     else if (s->o.recompute != SWEEP_FREE)
-        r.recompute = (WlRecompute)s->o.recompute;
+        r.recompute = (WlRecompute)s->o.recompute, r.mods = 0;
     int other = s->w->offload & ~WL_OFFLOAD_ACTIVATIONS;
     if (s->o.offload == SWEEP_FREE)
         r.offload = other | r.offload;
@@ -327,7 +335,8 @@ static bool rung_can_fit(const StepResult *base, Rung base_rung, Rung r)
         save += base->mem_grads;
     if (r.zero >= 3 && base_rung.zero < 3)
         save += base->mem_weights;
-    if (r.recompute > base_rung.recompute || (r.offload & ~base_rung.offload & ACT))
+    if (r.recompute > base_rung.recompute || r.mods != base_rung.mods ||
+        (r.offload & ~base_rung.offload & ACT))
         save += base->mem_activations;
     return base->mem_per_gpu_bytes - save <= base->hbm_bytes;
 }
@@ -335,11 +344,12 @@ static bool rung_can_fit(const StepResult *base, Rung base_rung, Rung r)
 /* s->wl set up for one candidate: micro-batch, recompute, and the switches
  * the search starts from (pinned, the workload's, or Megatron-Core's
  * defaults when free). */
-static void candidate_workload(Search *s, int mb, WlRecompute rc, int offload)
+static void candidate_workload(Search *s, int mb, Rung r)
 {
     s->wl.micro_batch = mb;
-    s->wl.recompute = rc;
-    s->wl.offload = offload;
+    s->wl.recompute = r.recompute;
+    s->wl.recompute_mods = r.recompute == WL_RECOMPUTE_SELECTIVE ? r.mods : 0;
+    s->wl.offload = r.offload;
     s->wl.seq_parallel = s->o.seq_parallel == SWEEP_KEEP   ? s->w->seq_parallel
                          : s->o.seq_parallel == SWEEP_FREE ? WL_AUTO
                                                            : (WlSwitch)s->o.seq_parallel;
@@ -357,7 +367,7 @@ static bool rung_eval(Search *s, const Mapping *m, const GroupSpan span[DIM_COUN
 {
     *mr = *m;
     mr->zero = r.zero;
-    candidate_workload(s, mb, r.recompute, r.offload);
+    candidate_workload(s, mb, r);
     StepDetail detail = full ? STEP_DETAIL_QUIET : STEP_DETAIL_FIT;
     StepStatus st = step_eval_prepared(&s->prep, &s->wl, mr, span, edp, detail, res, NULL, 0);
     s->r->evaluated += full || st != STEP_OK || res->fits;
@@ -382,7 +392,7 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     int n_tried = 0;
     bool have = false, fit = false; /* a rung was accepted; one fits (e holds the best) */
     StepResult base = {0};          /* the first rung accepted: what later rungs can save */
-    Rung base_rung = {0, WL_RECOMPUTE_NONE, 0}, least = base_rung;
+    Rung base_rung = {0, WL_RECOMPUTE_NONE, 0, 0}, least = base_rung;
     double least_mem = 0; /* of least, the rung that does not fit with the least memory */
     Mapping mr;
     StepResult res;
@@ -399,7 +409,7 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
             bool seen = false;
             for (int t = 0; t < n_tried; t++)
                 seen |= tried[t].zero == r.zero && tried[t].recompute == r.recompute &&
-                        tried[t].offload == r.offload;
+                        tried[t].offload == r.offload && tried[t].mods == r.mods;
             if (seen)
                 continue;
             tried[n_tried++] = r;
@@ -869,6 +879,7 @@ Workload sweep_entry_workload(const Workload *w, const SweepEntry *e)
     if (e) {
         wl.micro_batch = e->micro_batch;
         wl.recompute = e->recompute;
+        wl.recompute_mods = e->recompute_mods;
         wl.offload = e->offload;
         wl.seq_parallel = e->seq_parallel;
         wl.tp_overlap = e->tp_overlap;

@@ -22,7 +22,8 @@
  * multiplying the candidates: memory first, each candidate climbs a ladder
  * of ways to save memory in the order they cost time, and keeps the first
  * rung that fits (else the last, the least memory): ZeRO 1 without
- * recompute; ZeRO 2 (same traffic, gradients sharded); selective recompute;
+ * recompute; ZeRO 2 (same traffic, gradients sharded); selective recompute
+ * or the cheap parts (WL_RC_CHEAP_PARTS: norms, activation, Q/KV projections);
  * ZeRO 3 or full recompute (both tried, the faster kept); ZeRO 3 with full
  * recompute. Where offload is free, each level also tries the activations
  * of the level below it offloaded to host memory (worth it where the host
@@ -110,6 +111,7 @@ typedef struct {
     Mapping m; /* m.zero: the ZeRO stage it ran with */
     int micro_batch;
     WlRecompute recompute; /* the framework settings it ran with */
+    int recompute_mods;    /* with SELECTIVE: the WL_RC_* parts (0: core attention) */
     int offload;           /* WL_OFFLOAD_* */
     WlSwitch seq_parallel, tp_overlap;
     bool sp_on, overlap_on; /* what those came to (step.h: on only with TP > 1) */

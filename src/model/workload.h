@@ -38,6 +38,13 @@ enum {
     WL_RC_MLP_IN = 1 << 9, /* the MLP's first GEMM outputs: that GEMM again, not the second */
 };
 #define WL_RC_ALL_PARTS ((WL_RC_MLP_IN << 1) - 1)
+/* The parts a search recomputes before core attention or whole layers: the
+ * norms, the MLP activation and the query and key/value projections, what
+ * NVIDIA's Megatron-Bridge performance configs pick for their MoE models
+ * (recompute_modules "layernorm", "moe_act", "mla_up_proj": DeepSeek-V3
+ * and GPT-OSS at v0.2.1 and v0.4.2). Element-wise work and two small GEMMs
+ * again, for the largest tensors a layer keeps besides its input. */
+#define WL_RC_CHEAP_PARTS (WL_RC_NORM | WL_RC_MLP_ACT | WL_RC_Q | WL_RC_KV)
 /* The tensors a layer keeps for backward by MaxText's names, for
  * Workload.act_host: which of those kept go to host memory when activations
  * are offloaded (the others stay on the device). */

@@ -504,6 +504,48 @@ static void test_sweep_finds_dp1_for_batch_1(void **state)
 
 /* sweep_choice: the fastest that fits; when nothing fits, the entry that
  * needs the least memory, not the fastest. */
+/* DeepSeek-V3 on 256 GB300 as NVIDIA's 26.04 recipe lays it out (TP1 PP2x8
+ * EP32, micro-batch 2, FP8): without recompute it needs more than the HBM;
+ * recomputing the norms, the activation and the Q/KV projections fits, and
+ * costs less than sending the activations over NVLink-C2C (the rung the
+ * search kept before it had the cheap parts), as the recipe's own choice
+ * (mla_up_proj) says. */
+static void test_sweep_recomputes_the_cheap_parts_before_offloading(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("gb300-nvl72", 256);
+    Workload w = tl_model("deepseek-v3");
+    w.global_batch = 4096;
+    w.precision = WL_FP8;
+    w.grad_bytes = 2; /* grad_reduce_in_fp32 False, as the recipe sets */
+    SweepOptions o = sweep_options_default();
+    o.tp = 1, o.pp = 2, o.ep = 32, o.micro_batch = 2, o.interleave = 8, o.zero = 1;
+    o.recompute = SWEEP_FREE;
+    o.offload = SWEEP_FREE;
+    o.alt_top = 0;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, &o);
+    assert_true(r.n >= 1);
+    const SweepEntry *e = &r.entries[0];
+    assert_true(e->fits);
+    assert_int_equal(e->recompute, WL_RECOMPUTE_SELECTIVE);
+    assert_int_equal(e->recompute_mods, WL_RC_CHEAP_PARTS);
+    assert_int_equal(e->offload & WL_OFFLOAD_ACTIVATIONS, 0);
+    Workload d = sweep_entry_workload(&w, e);
+    StepResult none, off;
+    d.recompute = WL_RECOMPUTE_NONE, d.recompute_mods = 0;
+    assert_int_equal(step_eval(&c, &d, &e->m, NULL, NULL, &none, NULL, 0), STEP_OK);
+    assert_false(none.fits);
+    d.offload |= WL_OFFLOAD_ACTIVATIONS;
+    assert_int_equal(step_eval(&c, &d, &e->m, NULL, NULL, &off, NULL, 0), STEP_OK);
+    assert_true(off.fits);
+    assert_true(e->step_s < off.step_s);
+    print_message("cheap parts %.2f s, %.0f GB; offloaded %.2f s; none needs %.0f GB of %.0f\n",
+                  e->step_s, e->mem_per_gpu_bytes / 1e9, off.step_s, none.mem_per_gpu_bytes / 1e9,
+                  none.hbm_bytes / 1e9);
+    sweep_result_free(&r);
+}
+
 static void test_sweep_choice_prefers_least_memory_when_nothing_fits(void **state)
 {
     (void)state;
@@ -555,29 +597,36 @@ static void test_sweep_searches_framework_settings(void **state)
     o.alt_top = 0;
     SweepResult r = {0};
     run_ok(&r, &c, &w, &o);
-    static const int lv_zero[5][2] = {{1, -1}, {2, -1}, {2, -1}, {3, 2}, {3, -1}};
+    /* sweep.c's ladder without its offloading rungs (offload is not free on
+     * DGX H100): ZeRO stage, recompute and its parts per rung */
+    static const int lv_zero[5][2] = {{1, -1}, {2, -1}, {2, 2}, {3, 2}, {3, -1}};
     static const WlRecompute lv_rc[5][2] = {{WL_RECOMPUTE_NONE, 0},
                                             {WL_RECOMPUTE_NONE, 0},
-                                            {WL_RECOMPUTE_SELECTIVE, 0},
+                                            {WL_RECOMPUTE_SELECTIVE, WL_RECOMPUTE_SELECTIVE},
                                             {WL_RECOMPUTE_SELECTIVE, WL_RECOMPUTE_FULL},
                                             {WL_RECOMPUTE_FULL, 0}};
-    int climbed = 0, tuned = 0;
+    static const int lv_mods[5][2] = {{0, 0}, {0, 0}, {0, WL_RC_CHEAP_PARTS}, {0, 0}, {0, 0}};
+    int climbed = 0, tuned = 0, parts = 0;
     for (int i = 0; i < r.n; i++) {
         const SweepEntry *e = &r.entries[i];
         int level = -1;
         for (int lv = 0; lv < 5; lv++)
             for (int k = 0; k < 2; k++)
-                if (lv_zero[lv][k] == e->m.zero && lv_rc[lv][k] == e->recompute && level < 0)
+                if (lv_zero[lv][k] == e->m.zero && lv_rc[lv][k] == e->recompute &&
+                    lv_mods[lv][k] == e->recompute_mods && level < 0)
                     level = lv;
         assert_true(level >= 0);
         climbed += level > 0;
+        parts += e->recompute_mods == WL_RC_CHEAP_PARTS;
         Workload d = sweep_entry_workload(&w, e);
+        assert_int_equal(d.recompute_mods, e->recompute_mods);
         d.seq_parallel = d.tp_overlap = WL_AUTO;
         for (int lv = 0; lv < level && e->fits; lv++)
             for (int k = 0; k < 2 && lv_zero[lv][k] >= 0; k++) {
                 Mapping m = e->m;
                 m.zero = lv_zero[lv][k];
                 d.recompute = lv_rc[lv][k];
+                d.recompute_mods = lv_mods[lv][k];
                 StepResult sr;
                 assert_int_equal(step_eval(&c, &d, &m, NULL, NULL, &sr, NULL, 0), STEP_OK);
                 assert_false(sr.fits);
@@ -593,8 +642,9 @@ static void test_sweep_searches_framework_settings(void **state)
         }
     }
     assert_true(climbed > 0);
-    print_message("%d entries, %d climbed the memory ladder, %d tuned, %d evaluations\n", r.n,
-                  climbed, tuned, r.evaluated);
+    print_message("%d entries, %d climbed the memory ladder, %d recompute the cheap parts, "
+                  "%d tuned, %d evaluations\n",
+                  r.n, climbed, parts, tuned, r.evaluated);
     /* pinned: ZeRO 1 and no recompute on every entry */
     o.zero = 1;
     o.recompute = WL_RECOMPUTE_NONE;
@@ -758,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_sweep_searches_framework_settings),
         cmocka_unit_test(test_sweep_settings_search_ranked_and_exact),
         cmocka_unit_test(test_sweep_choice_prefers_least_memory_when_nothing_fits),
+        cmocka_unit_test(test_sweep_recomputes_the_cheap_parts_before_offloading),
     };
     return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
 }
