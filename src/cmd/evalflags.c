@@ -355,7 +355,7 @@ static bool parse_remat_custom(const char *cmd, const char *text, Workload *w)
                                         "mlpwo"};
     static const int tensor[] = {WL_T_INPUT,  WL_T_Q,           WL_T_KV,      WL_T_KV,
                                  WL_T_KV,     WL_T_Q | WL_T_KV, WL_T_CONTEXT, WL_T_OUT,
-                                 WL_T_MLP_IN, WL_T_MLP_IN,      WL_T_MLP_IN,  0};
+                                 WL_T_MLP_IN, WL_T_MLP_IN,      WL_T_MLP_IN,  WL_T_MLP_OUT};
     int saved = WL_T_INPUT, host = 0;
     char buf[512];
     snprintf(buf, sizeof buf, "%s", text);
@@ -389,11 +389,9 @@ static bool parse_remat_custom(const char *cmd, const char *text, Workload *w)
     }
     const struct {
         int t, part;
-    } drop[] = {{WL_T_Q, WL_RC_Q},
-                {WL_T_KV, WL_RC_KV},
-                {WL_T_CONTEXT, WL_RC_CORE_ATTN},
-                {WL_T_OUT, WL_RC_OPROJ},
-                {WL_T_MLP_IN, WL_RC_MLP_IN}};
+    } drop[] = {
+        {WL_T_Q, WL_RC_Q},       {WL_T_KV, WL_RC_KV},         {WL_T_CONTEXT, WL_RC_CORE_ATTN},
+        {WL_T_OUT, WL_RC_OPROJ}, {WL_T_MLP_IN, WL_RC_MLP_IN}, {WL_T_MLP_OUT, WL_RC_MLP_OUT}};
     int mask = RC_MAXTEXT;
     for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
         if (!(saved & drop[i].t))
@@ -407,7 +405,7 @@ static bool parse_remat_custom(const char *cmd, const char *text, Workload *w)
 }
 
 /* --recompute none|selective|full, the parts recomputed: core_attn (=
- * selective), norm, act, mlp, attn, op, q, kv, oproj, mlp_in,
+ * selective), norm, act, mlp, attn, op, q, kv, oproj, mlp_in, mlp_out,
  * comma-separated (Megatron-Core's --recompute-modules and finer), one of
  * MaxText's remat policies, or its custom policy (parse_remat_custom). */
 static bool parse_recompute(const char *cmd, const char *text, Workload *w)
@@ -432,17 +430,18 @@ static bool parse_recompute(const char *cmd, const char *text, Workload *w)
                 w->offload |= WL_OFFLOAD_ACTIVATIONS;
             return true;
         }
-    static const char *const parts[] = {"core_attn", "norm", "act", "mlp",   "attn",
-                                        "op",        "q",    "kv",  "oproj", "mlp_in"};
-    static const int bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM,  WL_RC_MLP_ACT, WL_RC_MLP,
-                               WL_RC_ATTN,      WL_RC_OP,    WL_RC_Q,       WL_RC_KV,
-                               WL_RC_OPROJ,     WL_RC_MLP_IN};
+    static const char *const parts[] = {"core_attn", "norm", "act",   "mlp",    "attn",   "op",
+                                        "q",         "kv",   "oproj", "mlp_in", "mlp_out"};
+    static const int bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM,   WL_RC_MLP_ACT, WL_RC_MLP,
+                               WL_RC_ATTN,      WL_RC_OP,     WL_RC_Q,       WL_RC_KV,
+                               WL_RC_OPROJ,     WL_RC_MLP_IN, WL_RC_MLP_OUT};
     int mask;
-    if (!parse_words(cmd, "recompute", text, parts, bits, 10,
-                     "none, selective, full, parts from core_attn,norm,act,mlp,attn,op,q,kv,"
-                     "oproj,mlp_in, a MaxText remat policy (minimal, save_qkv_proj, ...) or "
-                     "custom:NAME=device|offload|remat,...",
-                     &mask))
+    if (!parse_words(
+            cmd, "recompute", text, parts, bits, 11,
+            "none, selective, full, parts from core_attn,norm,act,mlp,attn,op,q,kv,"
+            "oproj,mlp_in,mlp_out, a MaxText remat policy (minimal, save_qkv_proj, ...) or "
+            "custom:NAME=device|offload|remat,...",
+            &mask))
         return false;
     w->recompute = WL_RECOMPUTE_SELECTIVE;
     w->recompute_mods = mask;

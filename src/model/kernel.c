@@ -63,12 +63,12 @@
  * device of its own, two on TPU7x (v5p's pair is one megacore device) [R].
  * On GPUs the grouped kernel keeps the dense share: MegaBlocks' block-sparse
  * kernels run close to cuBLAS's batched GEMM on that paper's benchmarks
- * [S]. On TPUs the Pallas kernel reaches 0.6 of XLA's dense dot [U; tuned
+ * [S]. On TPUs the Pallas kernel reaches 0.67 of XLA's dense dot [U; tuned
  * on one run, MaxText's DeepSeek-V3 BF16 on 256 TPU7x, cases.tsv R493,
  * TUNED], in line with a coarse MoE layer reaching half the v5p peak under
  * it (50.4% MFU, MaxText issue #1256) [S]. With a capacity factor every expert
  * is padded to the capacity and the experts run as a dense batched GEMM. */
-#define TPU_GMM_SHARE 0.6
+#define TPU_GMM_SHARE 0.67
 
 /* Columns: arch, library, tile m x n, k0, BF16 and FP8 GEMM shares, the
  * fused stack's attention (forward share, backward / forward), FlashAttention-2

@@ -98,6 +98,9 @@ typedef struct {
     double input, norm, resid, drop; /* replicated over TP (or split with SP) */
     double q, kv, core, fc1, act;    /* split over TP */
     double act_eager;                /* kept with act, moved by no kernel of its own */
+    double moe_out; /* the routed copies' expert outputs, where backward needs them
+                     * (WL_T_MLP_OUT: JAX); written and read by the permutation's
+                     * passes, so in no element-wise total */
 } ActBytes;
 
 /* The query/key/value projections; fills the QKV part and slot 0. */
@@ -254,6 +257,7 @@ static ActBytes layer_act(const Step *S, bool moe)
     a.act = 2.0 * F * in * copies / t;
     if (moe) /* the dispatched copies of each token and their routing probabilities */
         a.fc1 += (2.0 * h * w->topk + 4.0 * w->experts) / rep;
+    a.moe_out = moe && S->xla ? 2.0 * h * w->topk / rep : 0;
     /* eager PyTorch's SwiGLU, silu(x W1) * (x W3) as two ops (torchtitan,
      * nanotron): the multiply keeps SiLU's output too, where a fused kernel
      * recomputes it from x W1 */
@@ -340,6 +344,8 @@ static Kept kept_bytes(const ActBytes *a, int mask, bool full, int host_mask)
         keep(&k, a->fc1, WL_T_MLP_IN);
     if (!mlpw && !(mask & WL_RC_MLP_ACT))
         keep(&k, a->act + a->act_eager, 0);
+    if (!mlpw && !(mask & WL_RC_MLP_OUT))
+        keep(&k, a->moe_out, WL_T_MLP_OUT);
     return k;
 }
 
@@ -354,13 +360,17 @@ static double act_total(const ActBytes *a)
  * reruns whole (S->rerun) also redoes its last GEMM, whose output backward
  * does not need (the output projection of attention, the MLP's second
  * GEMM), which XLA prunes. Full recompute is the whole forward, or under
- * XLA all but the MLP's second GEMM. */
-static double recompute_s(const Step *S, const LayerCost *lc)
+ * XLA all but the MLP's second GEMM, which a MoE layer under JAX keeps
+ * (its combine weights the expert outputs: WL_T_MLP_OUT) and reruns when
+ * they are dropped. */
+static double recompute_s(const Step *S, const LayerCost *lc, bool moe)
 {
     const double *p = lc->part_fwd_s;
     int m = S->rc_mask;
+    /* the second GEMM's output is needed where the combine weights it */
+    bool out = S->rerun || (moe && S->xla);
     if (S->full)
-        return lc->fwd_s - (S->rerun ? 0 : p[LP_MLP_OUT]);
+        return lc->fwd_s - (out ? 0 : p[LP_MLP_OUT]);
     bool attn = m & WL_RC_ATTN, mlpw = m & WL_RC_MLP;
     if ((m & WL_RC_OP) && !attn && !mlpw) /* see kept_bytes */
         return p[LP_NORM] + p[LP_ACT] +
@@ -378,7 +388,7 @@ static double recompute_s(const Step *S, const LayerCost *lc)
         rc += p[LP_MLP];
     if (mlpw || (m & WL_RC_MLP_ACT))
         rc += p[LP_ACT];
-    if (mlpw && S->rerun)
+    if ((mlpw && out) || (moe && S->xla && (m & WL_RC_MLP_OUT)))
         rc += p[LP_MLP_OUT];
     if (m & WL_RC_NORM)
         rc += p[LP_NORM];
@@ -428,7 +438,7 @@ static void layer_cost(const Step *S, const KernelCtx *k, bool moe, LayerCost *l
     for (int i = 0; i < LP_COUNT; i++)
         lc->fwd_s += lc->part_fwd_s[i];
     lc->bwd_s = bwd + 2.0 * (e_all + cast) + permute;
-    lc->recompute_s = recompute_s(S, lc);
+    lc->recompute_s = recompute_s(S, lc, moe);
 }
 
 void layer_memory(Step *S)
@@ -449,7 +459,7 @@ void layer_memory(Step *S)
     if (S->moe) {
         ActBytes a = layer_act(S, true);
         Kept k = kept_bytes(&a, S->rc_mask, S->full, host);
-        S->full_moe = T * (act_total(&a) + a.act_eager);
+        S->full_moe = T * (act_total(&a) + a.act_eager + a.moe_out);
         S->stored_moe = T * (k.dev + k.host);
         S->host_moe = T * k.host;
     }

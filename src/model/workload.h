@@ -32,12 +32,14 @@ enum {
     /* Finer parts, as MaxText's remat policies name the tensors a layer saves
      * (its query_proj, key_proj, value_proj, out_proj and mlpwi): the tensor
      * dropped and the GEMM that made it run again in backward */
-    WL_RC_Q = 1 << 6,      /* the query projection */
-    WL_RC_KV = 1 << 7,     /* the key and value projections */
-    WL_RC_OPROJ = 1 << 8,  /* the attention block's output: its GEMM again for the residual */
-    WL_RC_MLP_IN = 1 << 9, /* the MLP's first GEMM outputs: that GEMM again, not the second */
+    WL_RC_Q = 1 << 6,        /* the query projection */
+    WL_RC_KV = 1 << 7,       /* the key and value projections */
+    WL_RC_OPROJ = 1 << 8,    /* the attention block's output: its GEMM again for the residual */
+    WL_RC_MLP_IN = 1 << 9,   /* the MLP's first GEMM outputs: that GEMM again, not the second */
+    WL_RC_MLP_OUT = 1 << 10, /* a MoE layer's expert outputs where backward needs them
+                              * (JAX, below): the experts' second GEMM again */
 };
-#define WL_RC_ALL_PARTS ((WL_RC_MLP_IN << 1) - 1)
+#define WL_RC_ALL_PARTS ((WL_RC_MLP_OUT << 1) - 1)
 /* The parts a search recomputes before core attention or whole layers: the
  * norms, the MLP activation and the query and key/value projections, what
  * NVIDIA's Megatron-Bridge performance configs pick for their MoE models
@@ -55,8 +57,13 @@ enum {
     WL_T_CONTEXT = 1 << 3, /* context: attention's output */
     WL_T_OUT = 1 << 4,     /* out_proj: the attention block's output */
     WL_T_MLP_IN = 1 << 5,  /* mlpwi: the MLP's first GEMM outputs */
+    WL_T_MLP_OUT = 1 << 6, /* mlpwo: a MoE layer's expert outputs, one per routed copy.
+                            * MaxText's sparse MoE weights them in the combine
+                            * (moe.py, unpermute with the routing weights), so the
+                            * weights' gradient needs them; Megatron-Core weights the
+                            * activation instead (its weighted SwiGLU) and keeps none */
 };
-#define WL_T_ALL ((WL_T_MLP_IN << 1) - 1)
+#define WL_T_ALL ((WL_T_MLP_OUT << 1) - 1)
 /* What lives in host memory instead of HBM (offload over the host link),
  * combined with |. */
 enum {

@@ -480,16 +480,17 @@ static void two_and_four_layers(const Cluster *c, Workload *w, const Mapping *m,
  *   drops to 2,048 rows and is faster).
  * - On TPU7x MaxText's kernel visits a 512-row tile once more for each
  *   expert border inside it, on each of the chip's 2 TensorCores: 2,048 +
- *   1,024 = 3,072 rows, as a capacity of 1.5 pads them, but at 0.6 of the
+ *   1,024 = 3,072 rows, as a capacity of 1.5 pads them, but at 0.67 of the
  *   dense dot's share. Tiles 256 x 256 on 8 MXUs; one tile's unit of work
  *   tu = 2 x 256 x 256 x 8 / (2,307 TFLOP/s x 0.74) s, its fixed work 256
  *   units at the dense rate. Per expert GEMM (up and down alike here):
  *   forward and data gradient 12 x 4 x 4 experts = 192 tiles, 24 waves of
- *   (1,024 K elements + 256) units, dense; grouped 24 x (1,024 / 0.6 + 256);
+ *   (1,024 K elements + 256) units, dense; grouped 24 x (1,024 / 0.67 + 256);
  *   weight gradient 4 x 4 x 4 = 64 tiles, 8 waves over K = 3,072 rows:
- *   8 x (3,072 + 256) dense, 8 x (3,072 / 0.6 + 256) grouped. The grouped
- *   kernel takes 2 x (2 x 24 x 682.67 + 8 x 2,048) = 98,304 tu more:
- *   6.0379e-5 s per micro-batch. Every GEMM here is over the roofline's
+ *   8 x (3,072 + 256) dense, 8 x (3,072 / 0.67 + 256) grouped. The grouped
+ *   kernel takes 2 x (2 x 24 x 1,024 + 8 x 3,072) x (1 / 0.67 - 1) =
+ *   147,456 x 0.492537 = 72,627.58 tu more: 4.4608e-5 s per micro-batch
+ *   (8.7 ns a tu). Every GEMM here is over the roofline's
  *   ridge (the largest moves 67 MB, 10 us, against 26 us of compute). */
 static void test_step_dropless_experts_grouped_kernel(void **state)
 {
@@ -514,7 +515,53 @@ static void test_step_dropless_experts_grouped_kernel(void **state)
     w.capacity_factor = 1.5;
     padded = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
     double tu = 2.0 * 256 * 256 * 8 / (2307e12 * 0.74);
-    NEAR(dropless.mb_gemm_s - padded.mb_gemm_s, 98304.0 * tu, 1e-9);
+    NEAR(dropless.mb_gemm_s - padded.mb_gemm_s, 147456.0 * (1 / 0.67 - 1) * tu, 1e-9);
+}
+
+/* MaxText's sparse MoE weights each routed copy's expert output in the
+ * combine, so backward keeps those outputs (its mlpwo: 2 bytes x h x top-k
+ * a token); Megatron-Core weights the activation and keeps none. Four MoE
+ * layers, h 1,024, top-1, 8,192 tokens on one TPU7x, every tensor dropped
+ * but the layer input (MaxText's custom policy): naming mlpwo keeps
+ * 8,192 x 2 x 1,024 = 16,777,216 bytes more a layer, 67,108,864 in all;
+ * offloading it sends as much as the input's to the host (all but the two
+ * layers' worth that stay on the device: 2 x 16,777,216 for the input
+ * alone, twice that with mlpwo); dropping it reruns the experts' second
+ * GEMM in backward. Under Megatron the part changes nothing. */
+static void test_step_jax_moe_keeps_expert_outputs(void **state)
+{
+    (void)state;
+    Workload w = small_moe(4, 1024, 8, 8192);
+    w.swiglu = false;
+    w.framework = WL_FW_JAX;
+    w.recompute = WL_RECOMPUTE_SELECTIVE;
+    int dropped = WL_RC_NORM | WL_RC_MLP_ACT | WL_RC_Q | WL_RC_KV | WL_RC_CORE_ATTN | WL_RC_OPROJ |
+                  WL_RC_MLP_IN;
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 1, .ep = 1, .interleave = 1};
+    Cluster tpu = tl_preset("tpu7x", 1);
+    w.recompute_mods = dropped;
+    StepResult kept = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
+    w.recompute_mods = dropped | WL_RC_MLP_OUT;
+    StepResult redone = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
+    NEAR(kept.mem_activations - redone.mem_activations, 4 * 16777216.0, 1e-3);
+    assert_true(redone.mb_recompute_s > kept.mb_recompute_s);
+    w.recompute_mods = dropped;
+    w.offload = WL_OFFLOAD_ACTIVATIONS;
+    w.act_host = WL_T_INPUT;
+    StepResult input_off = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
+    w.act_host = WL_T_INPUT | WL_T_MLP_OUT;
+    StepResult both_off = tl_eval_ok(&tpu, &w, &m, NULL, NULL);
+    NEAR(input_off.mem_host_bytes, 2 * 16777216.0, 1e-3);
+    NEAR(both_off.mem_host_bytes, 4 * 16777216.0, 1e-3);
+    w.offload = 0, w.act_host = 0;
+    w.framework = WL_FW_MEGATRON;
+    Cluster h100 = tl_preset("dgx-h100", 1);
+    w.recompute_mods = dropped;
+    StepResult mk = tl_eval_ok(&h100, &w, &m, NULL, NULL);
+    w.recompute_mods = dropped | WL_RC_MLP_OUT;
+    StepResult mr = tl_eval_ok(&h100, &w, &m, NULL, NULL);
+    NEAR(mk.mem_activations, mr.mem_activations, 1e-9);
+    NEAR(mk.mb_recompute_s, mr.mb_recompute_s, 1e-15);
 }
 
 /* A dropless MoE layer under Megatron waits on the host for its routing
@@ -1001,6 +1048,7 @@ int main(void)
         cmocka_unit_test(test_step_state_dtypes_and_loss_chunks),
         cmocka_unit_test(test_step_expert_all_to_all),
         cmocka_unit_test(test_step_dropless_experts_grouped_kernel),
+        cmocka_unit_test(test_step_jax_moe_keeps_expert_outputs),
         cmocka_unit_test(test_step_dropless_moe_host_floor),
         cmocka_unit_test(test_step_eager_swiglu_keeps_silu_output),
         cmocka_unit_test(test_step_sliding_window_attention),
