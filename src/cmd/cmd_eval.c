@@ -129,6 +129,8 @@ static void print_overlap(FILE *out, const char *name, double hidden, double exp
 static void print_json(FILE *out, const Cluster *c, const Workload *w, const Mapping *m,
                        const StepResult *r, int balanced)
 {
+    char rc[96];
+    evalflags_recompute_text(w->recompute, w->recompute_mods, rc, sizeof rc);
     fputs("{\"system\":", out);
     json_string(out, c->system_id);
     json_next_string(out, "gpu", c->gpu.id);
@@ -139,10 +141,7 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
             "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"batch\":%d,\"etp\":%d,\"edp\":%d,"
             "\"recompute\":\"%s\",\"seq_parallel\":%s,\"tp_overlap\":%s}",
             m->tp, m->cp, m->pp, m->dp, m->ep, m->interleave, m->zero, w->micro_batch,
-            w->global_batch, mapping_etp(m), mapping_edp(m),
-            w->recompute == WL_RECOMPUTE_FULL        ? "full"
-            : w->recompute == WL_RECOMPUTE_SELECTIVE ? "selective"
-                                                     : "none",
+            w->global_batch, mapping_etp(m), mapping_edp(m), rc,
             r->seq_parallel ? "true" : "false", r->tp_overlap ? "true" : "false");
     json_next_number(out, "step_s", r->step_s);
     json_next_number(out, "tokens_per_s", r->tokens_per_s);

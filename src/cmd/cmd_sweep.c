@@ -109,40 +109,40 @@ static const char *tier_word(Tier t)
     return t == TIER_UP ? "scale-up" : t == TIER_OUT ? "scale-out" : "scale-across";
 }
 
-/* As --recompute takes it back: the search's cheap-parts rung by its parts. */
-static const char *recompute_word(const SweepEntry *e)
+/* As --recompute takes it back (the parts of a selective policy named). */
+static const char *recompute_word(const SweepEntry *e, char *buf, size_t len)
 {
-    if (e->recompute == WL_RECOMPUTE_SELECTIVE && e->recompute_mods == WL_RC_CHEAP_PARTS)
-        return "norm,act,q,kv";
-    return e->recompute == WL_RECOMPUTE_FULL        ? "full"
-           : e->recompute == WL_RECOMPUTE_SELECTIVE ? "selective"
-                                                    : "none";
+    evalflags_recompute_text(e->recompute, e->recompute_mods, buf, len);
+    return buf;
 }
 
 /* The framework settings of an entry in a few characters for the table:
- * "Z1", "Z3 sel", "Z2 parts" (norms, activation and Q/KV projections
- * recomputed), "Z2 full +ov -sp" (TP overlap on, sequence parallelism off
- * although TP > 1), "Z3 full +off" (activations offloaded to the host). */
+ * "Z1", "Z3 sel", "Z2 parts" (other parts recomputed: the search's norms,
+ * activation and Q/KV projections, or those --recompute named), "Z2 full
+ * +ov -sp" (TP overlap on, sequence parallelism off although TP > 1), "Z3
+ * full +off" (activations offloaded to the host). */
 static void settings_cell(const SweepEntry *e, char *buf, size_t len)
 {
+    bool sel = e->recompute_mods == 0 || e->recompute_mods == WL_RC_CORE_ATTN;
     snprintf(buf, len, "Z%d%s%s%s%s", e->m.zero,
              e->recompute == WL_RECOMPUTE_FULL        ? " full"
              : e->recompute != WL_RECOMPUTE_SELECTIVE ? ""
-             : e->recompute_mods == WL_RC_CHEAP_PARTS ? " parts"
-                                                      : " sel",
+             : sel                                    ? " sel"
+                                                      : " parts",
              e->overlap_on ? " +ov" : "", e->m.tp > 1 && !e->sp_on ? " -sp" : "",
              e->offload & WL_OFFLOAD_ACTIVATIONS ? " +off" : "");
 }
 
 static void json_entry(FILE *out, int rank, const SweepEntry *e)
 {
+    char rc[96];
     fprintf(out,
             "{\"rank\":%d,\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
             "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"etp\":%d,\"recompute\":\"%s\","
             "\"seq_parallel\":%s,\"tp_overlap\":%s},\"placement\":",
             rank, e->m.tp, e->m.cp, e->m.pp, e->m.dp, e->m.ep, e->m.interleave, e->m.zero,
-            e->micro_batch, mapping_etp(&e->m), recompute_word(e), e->sp_on ? "true" : "false",
-            e->overlap_on ? "true" : "false");
+            e->micro_batch, mapping_etp(&e->m), recompute_word(e, rc, sizeof rc),
+            e->sp_on ? "true" : "false", e->overlap_on ? "true" : "false");
     json_string(out, sweep_place_name(e->place));
     json_next_number(out, "step_s", e->step_s);
     json_next_number(out, "tokens_per_s", e->tokens_per_s);
@@ -310,13 +310,14 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
                 SWEEP_MAX_ENTRIES);
 
     const SweepEntry *e = &r->entries[0];
-    char map[64], t[32];
+    char map[64], t[32], rc[96];
     mapping_format(&e->m, map, sizeof map);
     units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
     fprintf(out, "\nWinner: %s, micro-batch %d, %s per step%s\n", map, e->micro_batch, t,
             e->fits ? "" : " (DOES NOT FIT: nothing does)");
     fprintf(out, "  settings: ZeRO %d, recompute %s, sequence parallelism %s, TP overlap %s\n",
-            e->m.zero, recompute_word(e), e->sp_on ? "on" : "off", e->overlap_on ? "on" : "off");
+            e->m.zero, recompute_word(e, rc, sizeof rc), e->sp_on ? "on" : "off",
+            e->overlap_on ? "on" : "off");
     cli_print_wrapped(out, explain, 80, "  where: ", 9);
     if (e->place == SWEEP_PLACE_DP_INNER)
         fputs("  placement: data-parallel ranks share a domain, pipeline stages outermost "

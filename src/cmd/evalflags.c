@@ -404,6 +404,33 @@ static bool parse_remat_custom(const char *cmd, const char *text, Workload *w)
     return true;
 }
 
+/* The parts --recompute names, by their WL_RC_* bits. */
+static const char *const rc_parts[] = {"core_attn", "norm", "act",   "mlp",    "attn",   "op",
+                                       "q",         "kv",   "oproj", "mlp_in", "mlp_out"};
+static const int rc_bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM,   WL_RC_MLP_ACT, WL_RC_MLP,
+                              WL_RC_ATTN,      WL_RC_OP,     WL_RC_Q,       WL_RC_KV,
+                              WL_RC_OPROJ,     WL_RC_MLP_IN, WL_RC_MLP_OUT};
+#define RC_PARTS ((int)(sizeof rc_bits / sizeof rc_bits[0]))
+
+void evalflags_recompute_text(WlRecompute r, int mods, char *buf, size_t len)
+{
+    if (r != WL_RECOMPUTE_SELECTIVE || mods == 0 || mods == WL_RC_CORE_ATTN) {
+        snprintf(buf, len, "%s",
+                 r == WL_RECOMPUTE_FULL        ? "full"
+                 : r == WL_RECOMPUTE_SELECTIVE ? "selective"
+                                               : "none");
+        return;
+    }
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < RC_PARTS; i++)
+        if (mods & rc_bits[i]) {
+            int n =
+                snprintf(buf + at, at < len ? len - at : 0, "%s%s", at ? "," : "", rc_parts[i]);
+            at += n > 0 ? (size_t)n : 0;
+        }
+}
+
 /* --recompute none|selective|full, the parts recomputed: core_attn (=
  * selective), norm, act, mlp, attn, op, q, kv, oproj, mlp_in, mlp_out,
  * comma-separated (Megatron-Core's --recompute-modules and finer), one of
@@ -430,14 +457,9 @@ static bool parse_recompute(const char *cmd, const char *text, Workload *w)
                 w->offload |= WL_OFFLOAD_ACTIVATIONS;
             return true;
         }
-    static const char *const parts[] = {"core_attn", "norm", "act",   "mlp",    "attn",   "op",
-                                        "q",         "kv",   "oproj", "mlp_in", "mlp_out"};
-    static const int bits[] = {WL_RC_CORE_ATTN, WL_RC_NORM,   WL_RC_MLP_ACT, WL_RC_MLP,
-                               WL_RC_ATTN,      WL_RC_OP,     WL_RC_Q,       WL_RC_KV,
-                               WL_RC_OPROJ,     WL_RC_MLP_IN, WL_RC_MLP_OUT};
     int mask;
     if (!parse_words(
-            cmd, "recompute", text, parts, bits, 11,
+            cmd, "recompute", text, rc_parts, rc_bits, RC_PARTS,
             "none, selective, full, parts from core_attn,norm,act,mlp,attn,op,q,kv,"
             "oproj,mlp_in,mlp_out, a MaxText remat policy (minimal, save_qkv_proj, ...) or "
             "custom:NAME=device|offload|remat,...",

@@ -29,6 +29,10 @@
 bool evalflags_build(const char *cmd, const FlagArgs *a, Cluster *c, Workload *w,
                      SweepOptions *given);
 
+/* A recompute setting as --recompute takes it: none, selective, full, or
+ * the parts a selective policy drops (norm,act,q,kv). */
+void evalflags_recompute_text(WlRecompute r, int mods, char *buf, size_t len);
+
 /* Pins what eval does not search in the options evalflags_build gave: the
  * workload's micro-batch, interleave 1 unless given, ZeRO 1 unless given,
  * and the workload's own framework settings (SWEEP_KEEP). */

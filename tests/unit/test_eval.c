@@ -317,6 +317,14 @@ static void test_eval_derives_dp_and_gpus(void **state)
     assert_int_equal(rc, 0);
     assert_non_null(
         strstr(out_buf, "\"recompute\":\"full\",\"seq_parallel\":true,\"tp_overlap\":true"));
+    /* parts come back as --recompute takes them, in its order; core_attn
+     * alone is selective */
+    rc = run_eval("--recompute", "mlp_out,kv,q", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "\"recompute\":\"q,kv,mlp_out\""));
+    rc = run_eval("--recompute", "core_attn", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "\"recompute\":\"selective\""));
     /* Megatron-Core overlaps TP communication only with sequence parallelism */
     rc = run_eval("--tp", "8", "--seq-parallel", "off", "--tp-overlap=on", "--json", NULL);
     assert_int_equal(rc, 0);
