@@ -299,6 +299,13 @@ double kernel_attention_s(const KernelCtx *k, double bh, double s_q, double s_kv
     double ramp = n / (n + 3);
     double d = 0.5 * (d_qk + d_v);
     double width = (d / (d + 48)) / (128.0 / (128 + 48));
+    /* a systolic array (TPU MXUs, Trainium's tensor engine: compiled_only)
+     * contracts Q K^T over the head width and writes P V's head-wide
+     * output: a head narrower than the array leaves its rows idle, d / M
+     * of it busy, against 128 / M at the share's d = 128 [D: a 256 x 256
+     * MXU on v6e and TPU7x, 128 x 128 on v5p, Google Cloud TPU docs] */
+    if (a->compiled_only && d < 128)
+        width = fmin(d, a->tile_m) / fmin(128.0, a->tile_m);
     /* wave quantization over the query blocks of every (batch, head) */
     double ctas = bh * ceil(s_q / 128);
     double waves = ceil(ctas / k->sms);

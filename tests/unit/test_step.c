@@ -653,6 +653,34 @@ static void test_step_eager_swiglu_keeps_silu_output(void **state)
     NEAR(grow[0], grow[1], 1e-12);
 }
 
+/* Attention's share falls with the head width (kernel_attention_s). Two
+ * layers of h 1,024, s 4,096: 8 heads of 128 or 16 of 64, the same FLOPs.
+ * On H100 the width term d / (d + 48), against 128 at the share's d = 128:
+ * (64 / 112) / (128 / 176) = 0.785714, so the 64-wide heads take 1.272727
+ * as long past the launches. A systolic array contracts over the head
+ * width: 64 of a TPU's 256 (v6e) or 128 (v5p) rows busy against 128, half
+ * as much work a cycle, twice as long. */
+static void test_step_attention_head_width(void **state)
+{
+    (void)state;
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 1, .ep = 1, .interleave = 1};
+    const char *systems[] = {"dgx-h100", "tpu-v6e", "tpu-v5p"};
+    const double launch[] = {2e-6, 1e-6, 1e-6}, want[] = {1.272727, 2.0, 2.0};
+    for (int i = 0; i < 3; i++) {
+        Cluster c = tl_preset(systems[i], 1);
+        Workload w = tl_gpt(2, 1024, 8, 1, 1);
+        w.seq = 4096;
+        w.recompute = WL_RECOMPUTE_NONE;
+        w.flash_attention = true;
+        w.framework = i ? WL_FW_JAX : WL_FW_MEGATRON;
+        StepResult wide = tl_eval_ok(&c, &w, &m, NULL, NULL);
+        w.heads = w.kv_heads = 16;
+        StepResult narrow = tl_eval_ok(&c, &w, &m, NULL, NULL);
+        double l = 2 * 2 * launch[i];
+        NEAR((narrow.mb_attn_s - l) / (wide.mb_attn_s - l), want[i], 1e-5);
+    }
+}
+
 /* Sliding-window attention (kernel_window_keys). Two layers of h 1024, 8
  * heads (q + v width 2,048), s 4096, window 256, on one H100 (128-key
  * blocks): a local query is computed against ceil(256/128) x 128 + 64 = 320
@@ -1049,6 +1077,7 @@ int main(void)
         cmocka_unit_test(test_step_expert_all_to_all),
         cmocka_unit_test(test_step_dropless_experts_grouped_kernel),
         cmocka_unit_test(test_step_jax_moe_keeps_expert_outputs),
+        cmocka_unit_test(test_step_attention_head_width),
         cmocka_unit_test(test_step_dropless_moe_host_floor),
         cmocka_unit_test(test_step_eager_swiglu_keeps_silu_output),
         cmocka_unit_test(test_step_sliding_window_attention),
