@@ -68,7 +68,8 @@ static const char eval_help[] =
     "                     sequence parallelism and the overlaps (auto: the framework's\n"
     "                     defaults: SP on with TP > 1, TP overlap on under Megatron as\n"
     "                     NVIDIA's recipes run it, PP overlap with interleave, DP on)\n"
-    "  --swiglu on|off    --ep-overlap on|off (DualPipe)\n"
+    "  --swiglu on|off    --ep-overlap on|off|dualpipe (on: Megatron-Core's combined\n"
+    "                     1F1B; dualpipe: DeepSeek-V3's schedule)\n"
     "  --ep-dedup on|off  the MoE dispatch sends a token once to each other domain\n"
     "                     holding its experts, which forwards it over scale-up links\n"
     "                     (DeepEP, HybridEP); off: NCCL's all-to-all (the default)\n"
@@ -176,9 +177,13 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "dp_hidden_s", r->dp_hidden_s);
     static const char *const graphs[] = {"none", "attn", "full"};
     fprintf(out,
-            ",\"ep_overlap\":%s,\"ep_dedup\":%s,\"cuda_graphs\":\"%s\",\"framework\":\"%s\","
-            "\"kernels\":\"%s\"",
-            r->ep_overlap ? "true" : "false", r->ep_dedup ? "true" : "false",
+            ",\"ep_overlap\":%s,\"ep_schedule\":\"%s\",\"ep_dedup\":%s,\"cuda_graphs\":\"%s\","
+            "\"framework\":\"%s\",\"kernels\":\"%s\"",
+            r->ep_overlap ? "true" : "false",
+            !r->ep_overlap   ? ""
+            : w->ep_dualpipe ? "dualpipe"
+                             : "combined-1f1b",
+            r->ep_dedup ? "true" : "false",
             graphs[r->cuda_graphs >= WL_GRAPHS_NONE && r->cuda_graphs <= WL_GRAPHS_FULL
                        ? r->cuda_graphs
                        : 0],

@@ -598,9 +598,20 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
                                FLAG_FUSED_LOSS,   FLAG_DROPOUT};
     WlSwitch *sw_slot[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap, &w->dp_overlap,
                            &w->ep_overlap,   &w->ep_dedup,   &w->fused_loss, &w->dropout};
+    /* --ep-overlap dualpipe: on, as DeepSeek-V3's schedule runs it */
+    bool dualpipe = a->set[FLAG_EP_OVERLAP] && strcmp(a->str[FLAG_EP_OVERLAP], "dualpipe") == 0;
+    if (dualpipe)
+        w->ep_overlap = WL_ON, w->ep_dualpipe = true;
     for (size_t i = 0; i < sizeof sw_flags / sizeof sw_flags[0]; i++) {
-        if (!a->set[sw_flags[i]])
+        if (!a->set[sw_flags[i]] || (dualpipe && sw_flags[i] == FLAG_EP_OVERLAP))
             continue;
+        if (sw_flags[i] == FLAG_EP_OVERLAP) {
+            int k = pick_word(cmd, a, FLAG_EP_OVERLAP, sw_words, 3, "on, off, auto or dualpipe");
+            if (k < 0)
+                return false;
+            w->ep_overlap = sw_values[k], w->ep_dualpipe = false;
+            continue;
+        }
         int k = pick_word(cmd, a, sw_flags[i], sw_words, 3, "on, off or auto");
         if (k < 0)
             return false;

@@ -33,8 +33,9 @@
  *        prefetched one layer ahead (PyTorch FSDP, Zhao et al. VLDB 2023
  *        §3-4) [P]: per layer what the compute cannot cover shows, and the
  *        first gather and last reduce-scatter of every micro-batch
- *   EP   the all-to-alls only with ep_overlap (DualPipe, DeepSeek-V3 §3.2.1:
- *        20 of 132 SMs kept for communication) [P]
+ *   EP   the all-to-alls only with ep_overlap: Megatron-Core's combined
+ *        1F1B or DualPipe (ep_pair_s; DeepSeek-V3 §3.2.1: 20 of 132 SMs
+ *        kept for communication) [P]
  *
  * Framework settings (Workload, WL_AUTO = the default stated here):
  *   sequence parallelism  on when TP > 1, as Megatron-Core recipes run it
@@ -48,7 +49,8 @@
  *                         interleaved schedule)
  *   DP overlap            on (--overlap-grad-reduce, which NeMo and
  *                         Megatron-Bridge recipes set)
- *   EP overlap            off (DualPipe-style overlap is opt-in)
+ *   EP overlap            off (opt-in: Megatron-Core's combined 1F1B, or
+ *                         DualPipe with ep_dualpipe)
  *   EP dispatch once per  off: NCCL's all-to-all sends every routed copy
  *   remote domain         (Megatron-Core's default alltoall dispatcher);
  *                         on, a token crosses the network once per domain
@@ -630,8 +632,57 @@ static void step_pp(Step *S, StepResult *r)
  * domain, the rest over the NICs; with ep_dedup once per remote domain,
  * collective.c). The permutation around them is
  * element-wise work in compute (layer.c). With ep_overlap the exchange runs
- * under another micro-batch's compute (DualPipe), which loses the SMs the
- * exchange keeps: DeepSeek-V3 kept 20 of 132 for it (§3.2.2) [P]. */
+ * under another micro-batch's compute (ep_pair_s: what the paired kernels
+ * cannot cover, and the unpaired chunks' whole exchange, stay exposed),
+ * which loses the SMs the exchange keeps: DeepSeek-V3 kept 20 of 132 for it
+ * (§3.2.2) [P]. */
+/* How much of a MoE layer's all-to-alls the overlapped schedule leaves
+ * exposed. Megatron-Core's combined 1F1B (--overlap-moe-expert-parallel-comm)
+ * runs one micro-batch's forward beside another's backward, layer by layer,
+ * on a compute and a communication stream in this order (its EP-overlap
+ * design notes, model_chunk_schedule_plan.py) [D], as DeepSeek-V3's DualPipe
+ * pairs its chunks (§3.2.1):
+ *   communication: combine bwd | dispatch fwd, dispatch bwd        | combine fwd
+ *   compute:       attn fwd    | mlp dgrad, mlp wgrad, mlp fwd      | attn bwd
+ * each all-to-all waiting for the tensor it carries and each kernel for its
+ * input; af/mf the attention block's and the MLP's forward, ab/mb their
+ * backward (dgrad then wgrad, half each), a_f and a_b one all-to-all of each
+ * direction (full recompute sends the forward's again in backward). Returns
+ * the pair's time per layer; what exceeds af + mf + ab + mb is exposed. */
+static double ep_pair_s(const LayerCost *lc, double a_f, double a_b)
+{
+    const double *p = lc->part_fwd_s;
+    double af = p[LP_NORM] + p[LP_QKV] + p[LP_CORE] + p[LP_OPROJ];
+    double mf = p[LP_ACT] + p[LP_MLP] + p[LP_MLP_OUT];
+    double bwd = lc->bwd_s + lc->recompute_s;
+    double ab = af + mf > 0 ? bwd * af / (af + mf) : 0, mb = bwd - ab;
+    double start = fmax(af, a_b); /* attn fwd, combine bwd */
+    double dgrad = start + 0.5 * mb, wgrad = dgrad + 0.5 * mb;
+    double dispatch_f = start + a_f; /* needs the attention's output */
+    double dispatch_b = fmax(dispatch_f, dgrad) + a_b;
+    double mlp_f = fmax(wgrad, dispatch_f) + mf; /* needs its tokens dispatched */
+    double combine_f = fmax(dispatch_b, mlp_f) + a_f;
+    double attn_b = fmax(mlp_f, dispatch_b) + ab; /* needs its gradient dispatched back */
+    return fmax(combine_f, attn_b);
+}
+
+/* The share of a stage's micro-batch chunks with no partner: the forwards
+ * of the warm-up and the backwards of the cool-down. Megatron's interleaved
+ * schedule warms up 2(p - 1) + (v - 1) p chunks on the first stage, 1F1B
+ * p - 1, and one more, as the first forward and the last backward of a
+ * schedule without pipelining run alone. DualPipe feeds micro-batches from
+ * both ends of the pipeline, which halves the warm-up: p / 2 slots (its
+ * bubble, (p/2 - 1) of them, DeepSeek-V3 Table 2, and the first). */
+static double ep_unpaired_share(const Step *S, bool dualpipe)
+{
+    double chunks = S->mb * S->v, warm;
+    if (dualpipe)
+        warm = fmax(1.0, 0.5 * S->pp);
+    else
+        warm = (S->v > 1 ? 2 * (S->pp - 1) + (S->v - 1) * S->pp : S->pp - 1) + 1;
+    return chunks > 0 ? fmin(1.0, warm / chunks) : 1.0;
+}
+
 static void step_ep(Step *S, StepResult *r)
 {
     if (!S->moe || S->m->ep <= 1)
@@ -646,7 +697,17 @@ static void step_ep(Step *S, StepResult *r)
     CollCost one = collective_cost_with(COLL_ALL_TO_ALL, bytes, r->span[DIM_EP], S->c, &dp);
     double t = n * one.time_s, hidden = 0;
     if (r->ep_overlap) {
-        hidden = fmin(t, r->mb_compute_s);
+        /* Megatron-Core's combined 1F1B in its fixed order, or DualPipe,
+         * whose finer chunks and SM split hide a pair's all-to-alls whole
+         * (DeepSeek-V3 §3.2.1) [P] */
+        bool dualpipe = S->w->ep_dualpipe;
+        const LayerCost *lc = &S->moe_cost;
+        double a_b = (S->full ? 2.0 : 1.0) * one.time_s;
+        double comp = lc->fwd_s + lc->bwd_s + lc->recompute_s;
+        double paired = dualpipe ? 0 : fmax(0, ep_pair_s(lc, one.time_s, a_b) - comp);
+        double u = ep_unpaired_share(S, dualpipe);
+        double exposed = S->moe_in_stage * ((1 - u) * paired + u * 2 * (one.time_s + a_b));
+        hidden = fmax(0, t - exposed);
         S->comm_slow_s += (20.0 / 132) * hidden;
     }
     r->ep_permute_s = 0;

@@ -165,6 +165,10 @@ typedef struct {
      * compute (DeepSeek-V3's DualPipe; Megatron-Core
      * --overlap-moe-expert-parallel-comm); WL_AUTO = off. */
     WlSwitch ep_overlap;
+    /* With ep_overlap: DeepSeek-V3's DualPipe, which hides a forward-backward
+     * pair's exchange whole and halves the warm-up; false: Megatron-Core's
+     * combined 1F1B, in its fixed order (step.c) */
+    bool ep_dualpipe;
     /* The dispatch sends a token once to each remote domain that holds one
      * of its experts, which forwards it over scale-up links (DeepEP and
      * HybridEP: Megatron-Core's flex dispatcher, DeepSeek-V3 §3.2.2);

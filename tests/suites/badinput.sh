@@ -170,6 +170,7 @@ usage "--oversub 0" "at least 1" eval --oversub 0
 usage "--cuda-graphs maybe" "--cuda-graphs must be none, attn or full" eval --cuda-graphs maybe
 usage "--offload-layers alone" "offloaded layers need activations offloaded" eval --offload-layers 3
 usage "--offload-layers 999" "offloaded layers must be between 0 and the 32 layers" eval --offload activations --offload-layers 999
+usage "--ep-overlap sometimes" "--ep-overlap must be on, off, auto or dualpipe" eval --ep-overlap sometimes
 usage "--window 0" "--window must be at least 1" eval --window 0
 usage "--global-every alone" "global-every needs an attention window" eval --global-every 6
 usage "--global-every 99" "global-every between 0 and the 32 layers" eval --window 1024 --global-every 99

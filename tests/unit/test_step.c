@@ -653,6 +653,55 @@ static void test_step_eager_swiglu_keeps_silu_output(void **state)
     NEAR(grow[0], grow[1], 1e-12);
 }
 
+/* The EP exposed under --ep-overlap (ep_pair_s, ep_unpaired_share): a MoE
+ * of 4 layers, h 2,048, 8 experts top-2, s 4,096, 8 micro-batches. With EP 8
+ * inside one DGX H100 each exchange is shorter than every kernel it pairs
+ * with, so only the chunks without a partner show their whole exchange: the
+ * first forward and the last backward without pipelining, one micro-batch's
+ * worth of the 8 (1/8 of what shows with no overlap); with 4 stages 1F1B
+ * warms up 3 forwards and so leaves 4 of 8 unpaired, DualPipe 2 (half the
+ * stages). With h 256, 16 experts and EP 16 over two servers (4
+ * micro-batches) the kernels shrink 64-fold and the exchange crosses the
+ * network: under Megatron's fixed order part of each pair's exchange shows
+ * too (0.0016 s against 0.0012); DualPipe still hides it whole, a quarter
+ * of the exchange showing. What is not exposed is hidden. */
+static void test_step_ep_overlap_pairs(void **state)
+{
+    (void)state;
+    Workload w = tl_gpt(4, 2048, 16, 64, 1);
+    w.seq = 4096, w.experts = 8, w.topk = 2, w.ffn = 2048;
+    w.recompute = WL_RECOMPUTE_NONE;
+    w.framework = WL_FW_MEGATRON;
+    Cluster one = tl_preset("dgx-h100", 8), four = tl_preset("dgx-h100", 32);
+    Mapping m = {.tp = 1, .cp = 1, .pp = 1, .dp = 8, .ep = 8, .interleave = 1};
+    const double share[3][2] = {{1.0 / 8, 1.0 / 8}, {4.0 / 8, 2.0 / 8}};
+    for (int pp = 0; pp < 2; pp++) {
+        Cluster *c = pp ? &four : &one;
+        m.pp = pp ? 4 : 1;
+        w.ep_overlap = WL_OFF, w.ep_dualpipe = false;
+        StepResult off = tl_eval_ok(c, &w, &m, NULL, NULL);
+        assert_true(off.part_s[STEP_EP] > 0);
+        for (int dp = 0; dp < 2; dp++) {
+            w.ep_overlap = WL_ON, w.ep_dualpipe = dp;
+            StepResult on = tl_eval_ok(c, &w, &m, NULL, NULL);
+            NEAR(on.part_s[STEP_EP], share[pp][dp] * off.part_s[STEP_EP], 1e-9);
+            NEAR(on.ep_hidden_s + on.part_s[STEP_EP], off.part_s[STEP_EP], 1e-9);
+        }
+    }
+    w.hidden = 256, w.ffn = 256, w.heads = w.kv_heads = 2, w.experts = 16;
+    m.pp = 1, m.dp = 16, m.ep = 16;
+    Cluster two = tl_preset("dgx-h100", 16);
+    w.ep_overlap = WL_OFF, w.ep_dualpipe = false;
+    StepResult off = tl_eval_ok(&two, &w, &m, NULL, NULL);
+    w.ep_overlap = WL_ON;
+    StepResult megatron = tl_eval_ok(&two, &w, &m, NULL, NULL);
+    w.ep_dualpipe = true;
+    StepResult dualpipe = tl_eval_ok(&two, &w, &m, NULL, NULL);
+    NEAR(dualpipe.part_s[STEP_EP], off.part_s[STEP_EP] / 4, 1e-9);
+    assert_true(megatron.part_s[STEP_EP] > 1.05 * dualpipe.part_s[STEP_EP]);
+    assert_true(megatron.part_s[STEP_EP] < off.part_s[STEP_EP]);
+}
+
 /* Attention's share falls with the head width (kernel_attention_s). Two
  * layers of h 1,024, s 4,096: 8 heads of 128 or 16 of 64, the same FLOPs.
  * On H100 the width term d / (d + 48), against 128 at the share's d = 128:
@@ -1078,6 +1127,7 @@ int main(void)
         cmocka_unit_test(test_step_dropless_experts_grouped_kernel),
         cmocka_unit_test(test_step_jax_moe_keeps_expert_outputs),
         cmocka_unit_test(test_step_attention_head_width),
+        cmocka_unit_test(test_step_ep_overlap_pairs),
         cmocka_unit_test(test_step_dropless_moe_host_floor),
         cmocka_unit_test(test_step_eager_swiglu_keeps_silu_output),
         cmocka_unit_test(test_step_sliding_window_attention),
