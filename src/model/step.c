@@ -1037,7 +1037,8 @@ static double largest_matrix(const Step *S)
 /* Memory per GPU as the framework allocates it: the static state by the one
  * rule (step_state_bytes, ZeRO sharding over the sharding group; expert
  * parameters over the expert-data-parallel group); activations of the first
- * stage: 1F1B keeps min(m, p) micro-batches in flight, each with that
+ * stage: 1F1B keeps min(m, p) micro-batches in flight (one more with
+ * ep_overlap, a forward beside another's backward), each with that
  * stage's layers, so p x L/p = L layers' worth (Korthikanti et al. 2022
  * §4.2.3), the interleaved schedule 1 + (p-1)/(p*v) times that (same
  * section; Megatron-LM's warm-up of 2(p-1) + (v-1)p chunks of L/(p*v)
@@ -1064,7 +1065,10 @@ static void step_memory(Step *S, StepResult *r)
     const double L_first = S->L_other > 0 ? S->L_other : w->layers / m->pp;
     const double L_last =
         S->L_other > 0 || !(rem == 0 || m->pp - rem >= 2) ? S->Ls : w->layers / m->pp;
-    double in_flight = fmin(S->mb, S->pp);
+    /* a forward beside another's backward (ep_overlap) holds one more
+     * micro-batch: DualPipe's PP + 1 (DeepSeek-V3 Table 2) [P], Megatron-Core's
+     * combined 1F1B the forward it runs beside the oldest backward */
+    double in_flight = fmin(S->mb, S->pp + (r->ep_overlap ? 1 : 0));
     double interleave = m->interleave > 1 ? 1 + (S->pp - 1) / (S->pp * S->v) : 1;
     /* per layer of the stage: recomputing layers keep what their policy
      * keeps, the rest everything; dense and MoE layers by their mix */

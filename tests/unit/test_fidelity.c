@@ -409,16 +409,20 @@ static void test_fidelity_tuned_set(void **state)
 }
 
 /* Each held-out group as it stands (README "Fidelity" gives the figures):
- * the bars are guards against regressions, short of the project's targets
- * (80% within 15%, mean at most 10%), which the model does not meet yet in
- * every group. Every published configuration that is expressible must fit
- * but for the few README names. */
+ * the bars are guards against regressions, a little short of where the
+ * model stands and, in groups b and c, of the project's targets (80%
+ * within 15%, mean at most 10%). Every published configuration that is
+ * expressible must fit but for the one README names. With every
+ * --framework dropped (SCALELAB_FIDELITY_AUTO) the figures are printed,
+ * not judged: the bars are for the rows as stated. */
 static void test_fidelity_held_out_sets(void **state)
 {
     (void)state;
     const char groups[3] = {'a', 'b', 'c'};
-    const double bar[3] = {0.13, 0.155, 0.235}, share[3] = {0.74, 0.75, 0.51};
-    const int unfit[3] = {1, 1, 21};
+    const double bar[3] = {0.105, 0.155, 0.14}, share[3] = {0.80, 0.76, 0.76};
+    const int unfit[3] = {1, 1, 2};
+    const char *autos = getenv("SCALELAB_FIDELITY_AUTO");
+    bool judge = !(autos && *autos == '1');
     bool failed = false; /* every group scored (and printed) before failing */
     for (int g = 0; g < 3; g++) {
         Score sc = score("HELD", groups[g], NULL);
@@ -426,7 +430,7 @@ static void test_fidelity_held_out_sets(void **state)
         if (sc.sum_abs / sc.n > bar[g] || sc.within < share[g] * sc.n || sc.unfit > unfit[g]) {
             print_error("held out (%c): %d of %d within 15%%, mean error %.1f%%\n", groups[g],
                         sc.within, sc.n, 100 * sc.sum_abs / sc.n);
-            failed = true;
+            failed = judge;
         }
     }
     if (failed)

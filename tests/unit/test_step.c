@@ -664,7 +664,8 @@ static void test_step_eager_swiglu_keeps_silu_output(void **state)
  * micro-batches) the kernels shrink 64-fold and the exchange crosses the
  * network: under Megatron's fixed order part of each pair's exchange shows
  * too (0.0016 s against 0.0012); DualPipe still hides it whole, a quarter
- * of the exchange showing. What is not exposed is hidden. */
+ * of the exchange showing. What is not exposed is hidden. Either holds one
+ * more micro-batch's activations in flight. */
 static void test_step_ep_overlap_pairs(void **state)
 {
     (void)state;
@@ -700,6 +701,18 @@ static void test_step_ep_overlap_pairs(void **state)
     NEAR(dualpipe.part_s[STEP_EP], off.part_s[STEP_EP] / 4, 1e-9);
     assert_true(megatron.part_s[STEP_EP] > 1.05 * dualpipe.part_s[STEP_EP]);
     assert_true(megatron.part_s[STEP_EP] < off.part_s[STEP_EP]);
+    /* a forward beside another's backward holds one micro-batch more: 8
+     * layers on 2 stages, the first stage's 2 in flight become 3 */
+    w = tl_gpt(8, 2048, 16, 64, 1);
+    w.seq = 4096, w.experts = 8, w.topk = 2, w.ffn = 2048;
+    w.recompute = WL_RECOMPUTE_NONE;
+    w.framework = WL_FW_MEGATRON;
+    Mapping m2 = {.tp = 1, .cp = 1, .pp = 2, .dp = 8, .ep = 8, .interleave = 1};
+    w.ep_overlap = WL_OFF, w.ep_dualpipe = false;
+    off = tl_eval_ok(&two, &w, &m2, NULL, NULL);
+    w.ep_overlap = WL_ON;
+    StepResult held = tl_eval_ok(&two, &w, &m2, NULL, NULL);
+    NEAR(held.mem_activations - off.mem_activations, off.mem_act_mb, 1e-9);
 }
 
 /* Attention's share falls with the head width (kernel_attention_s). Two
