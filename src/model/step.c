@@ -625,17 +625,6 @@ static void step_pp(Step *S, StepResult *r)
     add_traffic(r, &one, n * S->mb);
 }
 
-/* EP = 4 all-to-alls per MoE layer (dispatch and combine, forward and
- * backward; 6 with full recompute) of (b*s_loc/t) * top-k * h * 2 bytes x
- * the capacity factor (the busiest rank's share sets the pace), split by
- * collective.c over the tiers the EP group spans (scale-up share inside the
- * domain, the rest over the NICs; with ep_dedup once per remote domain,
- * collective.c). The permutation around them is
- * element-wise work in compute (layer.c). With ep_overlap the exchange runs
- * under another micro-batch's compute (ep_pair_s: what the paired kernels
- * cannot cover, and the unpaired chunks' whole exchange, stay exposed),
- * which loses the SMs the exchange keeps: DeepSeek-V3 kept 20 of 132 for it
- * (§3.2.2) [P]. */
 /* How much of a MoE layer's all-to-alls the overlapped schedule leaves
  * exposed. Megatron-Core's combined 1F1B (--overlap-moe-expert-parallel-comm)
  * runs one micro-batch's forward beside another's backward, layer by layer,
@@ -683,6 +672,17 @@ static double ep_unpaired_share(const Step *S, bool dualpipe)
     return chunks > 0 ? fmin(1.0, warm / chunks) : 1.0;
 }
 
+/* EP = 4 all-to-alls per MoE layer (dispatch and combine, forward and
+ * backward; 6 with full recompute) of (b*s_loc/t) * top-k * h * 2 bytes x
+ * the capacity factor (the busiest rank's share sets the pace), split by
+ * collective.c over the tiers the EP group spans (scale-up share inside the
+ * domain, the rest over the NICs; with ep_dedup once per remote domain,
+ * collective.c). The permutation around them is
+ * element-wise work in compute (layer.c). With ep_overlap the exchange runs
+ * under another micro-batch's compute (ep_pair_s: what the paired kernels
+ * cannot cover, and the unpaired chunks' whole exchange, stay exposed),
+ * which loses the SMs the exchange keeps: DeepSeek-V3 kept 20 of 132 for it
+ * (§3.2.2) [P]. */
 static void step_ep(Step *S, StepResult *r)
 {
     if (!S->moe || S->m->ep <= 1)
