@@ -123,12 +123,13 @@ static const char *recompute_word(const SweepEntry *e, char *buf, size_t len)
  * full +off" (activations offloaded to the host). */
 static void settings_cell(const SweepEntry *e, char *buf, size_t len)
 {
-    bool sel = e->recompute_mods == 0 || e->recompute_mods == WL_RC_CORE_ATTN;
+    char rc[96];
+    recompute_word(e, rc, sizeof rc);
     snprintf(buf, len, "Z%d%s%s%s%s", e->m.zero,
-             e->recompute == WL_RECOMPUTE_FULL        ? " full"
-             : e->recompute != WL_RECOMPUTE_SELECTIVE ? ""
-             : sel                                    ? " sel"
-                                                      : " parts",
+             strcmp(rc, "none") == 0        ? ""
+             : strcmp(rc, "full") == 0      ? " full"
+             : strcmp(rc, "selective") == 0 ? " sel"
+                                            : " parts",
              e->overlap_on ? " +ov" : "", e->m.tp > 1 && !e->sp_on ? " -sp" : "",
              e->offload & WL_OFFLOAD_ACTIVATIONS ? " +off" : "");
 }

@@ -423,10 +423,9 @@ void evalflags_recompute_text(WlRecompute r, int mods, char *buf, size_t len)
     }
     size_t at = 0;
     buf[0] = '\0';
-    for (int i = 0; i < RC_PARTS; i++)
+    for (int i = 0; i < RC_PARTS && at < len; i++)
         if (mods & rc_bits[i]) {
-            int n =
-                snprintf(buf + at, at < len ? len - at : 0, "%s%s", at ? "," : "", rc_parts[i]);
+            int n = snprintf(buf + at, len - at, "%s%s", at ? "," : "", rc_parts[i]);
             at += n > 0 ? (size_t)n : 0;
         }
 }
@@ -591,31 +590,25 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
         w->cuda_graphs = (WlGraphs)k;
     }
     /* the framework switches: on, off, or auto (the default stated in step.c) */
-    static const char *const sw_words[] = {"auto", "on", "off"};
-    static const WlSwitch sw_values[] = {WL_AUTO, WL_ON, WL_OFF};
+    static const char *const sw_words[] = {"auto", "on", "off", "dualpipe"};
+    static const WlSwitch sw_values[] = {WL_AUTO, WL_ON, WL_OFF, WL_ON};
     const FlagId sw_flags[] = {FLAG_SEQ_PARALLEL, FLAG_TP_OVERLAP, FLAG_PP_OVERLAP,
                                FLAG_DP_OVERLAP,   FLAG_EP_OVERLAP, FLAG_EP_DEDUP,
                                FLAG_FUSED_LOSS,   FLAG_DROPOUT};
     WlSwitch *sw_slot[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap, &w->dp_overlap,
                            &w->ep_overlap,   &w->ep_dedup,   &w->fused_loss, &w->dropout};
-    /* --ep-overlap dualpipe: on, as DeepSeek-V3's schedule runs it */
-    bool dualpipe = a->set[FLAG_EP_OVERLAP] && strcmp(a->str[FLAG_EP_OVERLAP], "dualpipe") == 0;
-    if (dualpipe)
-        w->ep_overlap = WL_ON, w->ep_dualpipe = true;
     for (size_t i = 0; i < sizeof sw_flags / sizeof sw_flags[0]; i++) {
-        if (!a->set[sw_flags[i]] || (dualpipe && sw_flags[i] == FLAG_EP_OVERLAP))
+        if (!a->set[sw_flags[i]])
             continue;
-        if (sw_flags[i] == FLAG_EP_OVERLAP) {
-            int k = pick_word(cmd, a, FLAG_EP_OVERLAP, sw_words, 3, "on, off, auto or dualpipe");
-            if (k < 0)
-                return false;
-            w->ep_overlap = sw_values[k], w->ep_dualpipe = false;
-            continue;
-        }
-        int k = pick_word(cmd, a, sw_flags[i], sw_words, 3, "on, off or auto");
+        /* --ep-overlap dualpipe: on, as DeepSeek-V3's schedule runs it */
+        bool ep = sw_flags[i] == FLAG_EP_OVERLAP;
+        int k = pick_word(cmd, a, sw_flags[i], sw_words, ep ? 4 : 3,
+                          ep ? "on, off, auto or dualpipe" : "on, off or auto");
         if (k < 0)
             return false;
         *sw_slot[i] = sw_values[k];
+        if (ep)
+            w->ep_dualpipe = k == 3;
     }
     return true;
 }
