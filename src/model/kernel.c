@@ -261,7 +261,12 @@ static double gemm_s(const KernelCtx *k, const double *tile_s, double M, double 
             split = 1;
     }
     double waves = up(tiles * split * k->inv_sms);
-    double compute = waves * ((split > 1 ? K / split : K) * tile_s[p] + k->tile_fixed_s);
+    /* a systolic array holds a tile x tile block of the weights and streams
+     * the rows through it: the contraction, too, runs in whole blocks, so a
+     * K of 2,880 takes twelve 256-wide passes, not 11.25 (the MXU's weight-
+     * stationary dataflow, Jouppi et al. 2017; XLA pads to it) [D] */
+    double Kc = a->compiled_only ? up(K * k->inv_tile_m) * a->tile_m : K;
+    double compute = waves * ((split > 1 ? Kc / split : Kc) * tile_s[p] + k->tile_fixed_s);
     double bytes = groups * (in_bytes * (M * K + K * N) + out_bytes * M * N);
     if (split > 1) /* fp32 partial sums written and read back */
         bytes += groups * 8.0 * M * N * split;

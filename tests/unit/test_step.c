@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "model/hw.h"
+#include "model/kernel.h"
 #include "model/step.h"
 
 static void test_step_tiny_job_by_hand(void **state)
@@ -715,6 +716,27 @@ static void test_step_ep_overlap_pairs(void **state)
     NEAR(held.mem_activations - off.mem_activations, off.mem_act_mb, 1e-9);
 }
 
+/* A systolic array contracts in whole blocks (kernel.c gemm_s): on TPU7x
+ * (256 x 256 MXUs) a K of 2,880 takes twelve 256-wide passes, as long as a
+ * K of 3,072, where a GPU's tiles walk K as it is: on H100 the 2,880 GEMM
+ * takes (2,880 + k0) / (3,072 + k0) of the 3,072 one, k0 = 256 (the fixed
+ * work of a tile), 0.942308. M 8,192 and N 3,072 keep both compute-bound. */
+static void test_step_mxu_pads_the_contraction(void **state)
+{
+    (void)state;
+    const char *systems[] = {"tpu7x", "dgx-h100"};
+    const double want[] = {1.0, 3136.0 / 3328.0};
+    for (int i = 0; i < 2; i++) {
+        Cluster c = tl_preset(systems[i], 1);
+        KernelCtx k;
+        kernel_ctx_init(&k, &c.gpu, 0, KERNEL_XLA, 0);
+        double l = k.a.launch_s;
+        double narrow = kernel_gemm_s(&k, 8192, 3072, 2880, 1, KERNEL_BF16, 2, 2) - l;
+        double wide = kernel_gemm_s(&k, 8192, 3072, 3072, 1, KERNEL_BF16, 2, 2) - l;
+        NEAR(narrow / wide, want[i], 1e-9);
+    }
+}
+
 /* Attention's share falls with the head width (kernel_attention_s). Two
  * layers of h 1,024, s 4,096: 8 heads of 128 or 16 of 64, the same FLOPs.
  * On H100 the width term d / (d + 48), against 128 at the share's d = 128:
@@ -1140,6 +1162,7 @@ int main(void)
         cmocka_unit_test(test_step_dropless_experts_grouped_kernel),
         cmocka_unit_test(test_step_jax_moe_keeps_expert_outputs),
         cmocka_unit_test(test_step_attention_head_width),
+        cmocka_unit_test(test_step_mxu_pads_the_contraction),
         cmocka_unit_test(test_step_ep_overlap_pairs),
         cmocka_unit_test(test_step_dropless_moe_host_floor),
         cmocka_unit_test(test_step_eager_swiglu_keeps_silu_output),
