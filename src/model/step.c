@@ -1037,8 +1037,8 @@ static double largest_matrix(const Step *S)
 /* Memory per GPU as the framework allocates it: the static state by the one
  * rule (step_state_bytes, ZeRO sharding over the sharding group; expert
  * parameters over the expert-data-parallel group); activations of the first
- * stage: 1F1B keeps min(m, p) micro-batches in flight (one more with
- * ep_overlap, a forward beside another's backward), each with that
+ * stage: 1F1B keeps min(m, p) micro-batches in flight (under ep_overlap
+ * DualPipe one more, Megatron-Core's pairing one layer more), each with that
  * stage's layers, so p x L/p = L layers' worth (Korthikanti et al. 2022
  * §4.2.3), the interleaved schedule 1 + (p-1)/(p*v) times that (same
  * section; Megatron-LM's warm-up of 2(p-1) + (v-1)p chunks of L/(p*v)
@@ -1065,10 +1065,14 @@ static void step_memory(Step *S, StepResult *r)
     const double L_first = S->L_other > 0 ? S->L_other : w->layers / m->pp;
     const double L_last =
         S->L_other > 0 || !(rem == 0 || m->pp - rem >= 2) ? S->Ls : w->layers / m->pp;
-    /* a forward beside another's backward (ep_overlap) holds one more
-     * micro-batch: DualPipe's PP + 1 (DeepSeek-V3 Table 2) [P], Megatron-Core's
-     * combined 1F1B the forward it runs beside the oldest backward */
-    double in_flight = fmin(S->mb, S->pp + (r->ep_overlap ? 1 : 0));
+    /* a forward beside another's backward (ep_overlap): DualPipe holds one
+     * micro-batch more, PP + 1 (DeepSeek-V3 Table 2) [P]; Megatron-Core's
+     * combined 1F1B pairs the forward's layer i with the backward's last
+     * unreleased layer and frees that one after each pair (its warm-up's
+     * extra micro-batch is the forward the first pair needs), so it holds
+     * what 1F1B holds and one layer more (model_chunk_schedule_plan.py) [R] */
+    bool paired = r->ep_overlap && !w->ep_dualpipe;
+    double in_flight = fmin(S->mb, S->pp + (r->ep_overlap && w->ep_dualpipe ? 1 : 0));
     double interleave = m->interleave > 1 ? 1 + (S->pp - 1) / (S->pp * S->v) : 1;
     /* per layer of the stage: recomputing layers keep what their policy
      * keeps, the rest everything; dense and MoE layers by their mix */
@@ -1086,7 +1090,7 @@ static void step_memory(Step *S, StepResult *r)
     r->mem_act_mb = per_layer * S->Ls; /* one micro-batch through the stage */
     S->host_act_mb = host * S->Ls;
     double working = S->full ? fmax(S->full_dense, S->full_moe) : 0;
-    double n_first = L_first * in_flight * interleave;
+    double n_first = L_first * in_flight * interleave + (paired ? 1 : 0);
     /* offloaded tensors: two layers' worth stay on the device */
     double first = (per_layer - host) * n_first + fmin(n_first, 2.0 * in_flight) * host + working;
     double last =
