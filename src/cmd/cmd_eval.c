@@ -140,9 +140,11 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     fprintf(out,
             ",\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
             "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"batch\":%d,\"etp\":%d,\"edp\":%d,"
-            "\"recompute\":\"%s\",\"seq_parallel\":%s,\"tp_overlap\":%s}",
+            "\"recompute\":\"%s\",\"recompute_layers\":%d,\"seq_parallel\":%s,"
+            "\"tp_overlap\":%s}",
             m->tp, m->cp, m->pp, m->dp, m->ep, m->interleave, m->zero, w->micro_batch,
             w->global_batch, mapping_etp(m), mapping_edp(m), rc,
+            w->recompute == WL_RECOMPUTE_FULL ? w->recompute_layers : 0,
             r->seq_parallel ? "true" : "false", r->tp_overlap ? "true" : "false");
     json_next_number(out, "step_s", r->step_s);
     json_next_number(out, "tokens_per_s", r->tokens_per_s);

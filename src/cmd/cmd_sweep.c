@@ -119,18 +119,21 @@ static const char *recompute_word(const SweepEntry *e, char *buf, size_t len)
 /* The framework settings of an entry in a few characters for the table:
  * "Z1", "Z3 sel", "Z2 parts" (other parts recomputed: the search's norms,
  * activation and Q/KV projections, or those --recompute named), "Z2 full
- * +ov -sp" (TP overlap on, sequence parallelism off although TP > 1), "Z3
- * full +off" (activations offloaded to the host). */
+ * +ov -sp" (TP overlap on, sequence parallelism off although TP > 1), "Z1
+ * full:9" (9 layers of each stage recomputed, the rest keep everything),
+ * "Z3 full +off" (activations offloaded to the host). */
 static void settings_cell(const SweepEntry *e, char *buf, size_t len)
 {
-    char rc[96];
+    char rc[96], layers[16] = "";
     recompute_word(e, rc, sizeof rc);
-    snprintf(buf, len, "Z%d%s%s%s%s", e->m.zero,
+    if (e->recompute == WL_RECOMPUTE_FULL && e->recompute_layers > 0)
+        snprintf(layers, sizeof layers, ":%d", e->recompute_layers);
+    snprintf(buf, len, "Z%d%s%s%s%s%s", e->m.zero,
              strcmp(rc, "none") == 0        ? ""
              : strcmp(rc, "full") == 0      ? " full"
              : strcmp(rc, "selective") == 0 ? " sel"
                                             : " parts",
-             e->overlap_on ? " +ov" : "", e->m.tp > 1 && !e->sp_on ? " -sp" : "",
+             layers, e->overlap_on ? " +ov" : "", e->m.tp > 1 && !e->sp_on ? " -sp" : "",
              e->offload & WL_OFFLOAD_ACTIVATIONS ? " +off" : "");
 }
 
@@ -140,9 +143,10 @@ static void json_entry(FILE *out, int rank, const SweepEntry *e)
     fprintf(out,
             "{\"rank\":%d,\"mapping\":{\"tp\":%d,\"cp\":%d,\"pp\":%d,\"dp\":%d,\"ep\":%d,"
             "\"interleave\":%d,\"zero\":%d,\"mb\":%d,\"etp\":%d,\"recompute\":\"%s\","
-            "\"seq_parallel\":%s,\"tp_overlap\":%s},\"placement\":",
+            "\"recompute_layers\":%d,\"seq_parallel\":%s,\"tp_overlap\":%s},\"placement\":",
             rank, e->m.tp, e->m.cp, e->m.pp, e->m.dp, e->m.ep, e->m.interleave, e->m.zero,
             e->micro_batch, mapping_etp(&e->m), recompute_word(e, rc, sizeof rc),
+            e->recompute == WL_RECOMPUTE_FULL ? e->recompute_layers : 0,
             e->sp_on ? "true" : "false", e->overlap_on ? "true" : "false");
     json_string(out, sweep_place_name(e->place));
     json_next_number(out, "step_s", e->step_s);
@@ -316,8 +320,11 @@ static void print_table(FILE *out, const Cluster *c, const Workload *w, const Sw
     units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
     fprintf(out, "\nWinner: %s, micro-batch %d, %s per step%s\n", map, e->micro_batch, t,
             e->fits ? "" : " (DOES NOT FIT: nothing does)");
-    fprintf(out, "  settings: ZeRO %d, recompute %s, sequence parallelism %s, TP overlap %s\n",
-            e->m.zero, recompute_word(e, rc, sizeof rc), e->sp_on ? "on" : "off",
+    char layers[48] = "";
+    if (e->recompute == WL_RECOMPUTE_FULL && e->recompute_layers > 0)
+        snprintf(layers, sizeof layers, " on %d layers of each stage", e->recompute_layers);
+    fprintf(out, "  settings: ZeRO %d, recompute %s%s, sequence parallelism %s, TP overlap %s\n",
+            e->m.zero, recompute_word(e, rc, sizeof rc), layers, e->sp_on ? "on" : "off",
             e->overlap_on ? "on" : "off");
     cli_print_wrapped(out, explain, 80, "  where: ", 9);
     if (e->place == SWEEP_PLACE_DP_INNER)

@@ -89,6 +89,7 @@ static void entry_from(SweepEntry *e, const Mapping *m, const Workload *wl, Swee
     e->micro_batch = wl->micro_batch;
     e->recompute = wl->recompute;
     e->recompute_mods = wl->recompute_mods;
+    e->recompute_layers = wl->recompute_layers;
     e->offload = wl->offload;
     e->seq_parallel = wl->seq_parallel;
     e->tp_overlap = wl->tp_overlap;
@@ -272,6 +273,7 @@ typedef struct {
     WlRecompute recompute;
     int offload; /* WL_OFFLOAD_* */
     int mods;    /* with SELECTIVE: the WL_RC_* parts (0: core attention) */
+    int layers;  /* with FULL: layers of a stage recomputed (0: all) */
 } Rung;
 
 /* The ladder, one level per row, cheapest in time first (see sweep.h); a
@@ -284,11 +286,11 @@ typedef struct {
 #define SEL           WL_RECOMPUTE_SELECTIVE
 #define FULL          WL_RECOMPUTE_FULL
 static const Rung ladder[LADDER_LEVELS][LADDER_WIDTH] = {
-    {{1, NONE_, 0, 0}, {-1, NONE_, 0, 0}, {-1, NONE_, 0, 0}},
-    {{2, NONE_, 0, 0}, {1, NONE_, ACT, 0}, {-1, NONE_, 0, 0}},
-    {{2, SEL, 0, 0}, {2, NONE_, ACT, 0}, {2, SEL, 0, WL_RC_CHEAP_PARTS}},
-    {{3, SEL, 0, 0}, {2, FULL, 0, 0}, {2, SEL, ACT, 0}},
-    {{3, FULL, 0, 0}, {3, NONE_, ACT, 0}, {-1, NONE_, 0, 0}},
+    {{1, NONE_, 0, 0, 0}, {-1, NONE_, 0, 0, 0}, {-1, NONE_, 0, 0, 0}},
+    {{2, NONE_, 0, 0, 0}, {1, NONE_, ACT, 0, 0}, {-1, NONE_, 0, 0, 0}},
+    {{2, SEL, 0, 0, 0}, {2, NONE_, ACT, 0, 0}, {2, SEL, 0, WL_RC_CHEAP_PARTS, 0}},
+    {{3, SEL, 0, 0, 0}, {2, FULL, 0, 0, 0}, {2, SEL, ACT, 0, 0}},
+    {{3, FULL, 0, 0, 0}, {3, NONE_, ACT, 0, 0}, {-1, NONE_, 0, 0, 0}},
 };
 #undef NONE_
 #undef SEL
@@ -313,9 +315,10 @@ static Rung pinned_rung(const Search *s, Rung r)
     if (s->o.zero != SWEEP_FREE)
         r.zero = s->o.zero;
     if (s->o.recompute == SWEEP_KEEP)
-        r.recompute = s->w->recompute, r.mods = s->w->recompute_mods;
+        r.recompute = s->w->recompute, r.mods = s->w->recompute_mods,
+        r.layers = s->w->recompute_layers;
     else if (s->o.recompute != SWEEP_FREE)
-        r.recompute = (WlRecompute)s->o.recompute, r.mods = 0;
+        r.recompute = (WlRecompute)s->o.recompute, r.mods = 0, r.layers = s->w->recompute_layers;
     int other = s->w->offload & ~WL_OFFLOAD_ACTIVATIONS;
     if (s->o.offload == SWEEP_FREE)
         r.offload = other | r.offload;
@@ -349,6 +352,7 @@ static void candidate_workload(Search *s, int mb, Rung r)
     s->wl.micro_batch = mb;
     s->wl.recompute = r.recompute;
     s->wl.recompute_mods = r.recompute == WL_RECOMPUTE_SELECTIVE ? r.mods : 0;
+    s->wl.recompute_layers = r.recompute == WL_RECOMPUTE_FULL ? r.layers : 0;
     s->wl.offload = r.offload;
     s->wl.seq_parallel = s->o.seq_parallel == SWEEP_KEEP   ? s->w->seq_parallel
                          : s->o.seq_parallel == SWEEP_FREE ? WL_AUTO
@@ -374,6 +378,42 @@ static bool rung_eval(Search *s, const Mapping *m, const GroupSpan span[DIM_COUN
     return st == STEP_OK;
 }
 
+/* A fitting full-recompute entry tried on fewer layers of each stage, the
+ * others keeping everything (Megatron-Core's recompute_num_layers with the
+ * block method, NeMo's activations_checkpoint_num_layers): the fewest that
+ * fit, kept where faster. Memory falls linearly with the layers recomputed
+ * (step_memory), so the count follows from the same rung with none, then
+ * one evaluation checks it (and one more layer where rounding fell short). */
+static void search_fewer_layers(Search *s, const Mapping *m, const GroupSpan span[DIM_COUNT],
+                                GroupSpan edp, int mb, SweepEntry *e)
+{
+    int per_stage = (s->w->layers + m->pp - 1) / m->pp;
+    if (e->recompute != WL_RECOMPUTE_FULL || e->recompute_layers > 0 ||
+        s->o.recompute != SWEEP_FREE || per_stage < 2)
+        return;
+    Rung r = {e->m.zero, WL_RECOMPUTE_NONE, e->offload, 0, 0};
+    Mapping mr;
+    StepResult res;
+    if (!rung_eval(s, m, span, edp, mb, r, false, &mr, &res) || res.fits)
+        return;
+    double saved = res.mem_per_gpu_bytes - e->mem_per_gpu_bytes;
+    if (!(saved > 0))
+        return;
+    double need = (res.mem_per_gpu_bytes - res.hbm_bytes) / saved * per_stage;
+    r.recompute = WL_RECOMPUTE_FULL;
+    for (r.layers = (int)ceil(need); r.layers < per_stage && r.layers <= ceil(need) + 1;
+         r.layers++) {
+        if (r.layers < 1)
+            continue;
+        if (!rung_eval(s, m, span, edp, mb, r, false, &mr, &res) || !res.fits)
+            continue;
+        if (rung_eval(s, m, span, edp, mb, r, true, &mr, &res) && res.fits &&
+            res.step_s < e->step_s)
+            entry_from(e, &mr, &s->wl, SWEEP_PLACE_DEFAULT, &res);
+        return;
+    }
+}
+
 /* Evaluates one candidate with the default placement, climbing the memory
  * ladder from level *level until a rung fits, and keeps it (the fastest
  * fitting rung, else the one with the least memory, the earliest on ties)
@@ -392,7 +432,7 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     int n_tried = 0;
     bool have = false, fit = false; /* a rung was accepted; one fits (e holds the best) */
     StepResult base = {0};          /* the first rung accepted: what later rungs can save */
-    Rung base_rung = {0, WL_RECOMPUTE_NONE, 0, 0}, least = base_rung;
+    Rung base_rung = {0, WL_RECOMPUTE_NONE, 0, 0, 0}, least = base_rung;
     double least_mem = 0; /* of least, the rung that does not fit with the least memory */
     Mapping mr;
     StepResult res;
@@ -409,7 +449,8 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
             bool seen = false;
             for (int t = 0; t < n_tried; t++)
                 seen |= tried[t].zero == r.zero && tried[t].recompute == r.recompute &&
-                        tried[t].offload == r.offload && tried[t].mods == r.mods;
+                        tried[t].offload == r.offload && tried[t].mods == r.mods &&
+                        tried[t].layers == r.layers;
             if (seen)
                 continue;
             tried[n_tried++] = r;
@@ -434,6 +475,8 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
         if (have)
             entry_from(e, &mr, &s->wl, SWEEP_PLACE_DEFAULT, &res);
     }
+    if (fit)
+        search_fewer_layers(s, m, span, edp, mb, e);
     if (have)
         s->r->n++;
     if (fit)
@@ -880,6 +923,7 @@ Workload sweep_entry_workload(const Workload *w, const SweepEntry *e)
         wl.micro_batch = e->micro_batch;
         wl.recompute = e->recompute;
         wl.recompute_mods = e->recompute_mods;
+        wl.recompute_layers = e->recompute_layers;
         wl.offload = e->offload;
         wl.seq_parallel = e->seq_parallel;
         wl.tp_overlap = e->tp_overlap;

@@ -25,7 +25,10 @@
  * recompute; ZeRO 2 (same traffic, gradients sharded); selective recompute
  * or the cheap parts (WL_RC_CHEAP_PARTS: norms, activation, Q/KV projections);
  * ZeRO 3 or full recompute (both tried, the faster kept); ZeRO 3 with full
- * recompute. Where offload is free, each level also tries the activations
+ * recompute. A full-recompute rung that fits is then tried on fewer
+ * layers of each stage, the fewest that fit (Megatron-Core's
+ * recompute_num_layers, NeMo's activations_checkpoint_num_layers), the
+ * others keeping everything. Where offload is free, each level also tries the activations
  * of the level below it offloaded to host memory (worth it where the host
  * link keeps up with compute: NVLink-C2C on Grace systems), the faster
  * rung of a level kept. A rung that does not fit costs only its memory
@@ -112,6 +115,7 @@ typedef struct {
     int micro_batch;
     WlRecompute recompute; /* the framework settings it ran with */
     int recompute_mods;    /* with SELECTIVE: the WL_RC_* parts (0: core attention) */
+    int recompute_layers;  /* with FULL: layers of a stage recomputed (0: all) */
     int offload;           /* WL_OFFLOAD_* */
     WlSwitch seq_parallel, tp_overlap;
     bool sp_on, overlap_on; /* what those came to (step.h: on only with TP > 1) */

@@ -70,7 +70,7 @@ ok "sweep batch 1 count" ' of the 4 ranked fit' \
   sweep --gpus 128 --batch 1 --model llama3-8b --domain 2
 ok "folded experts" '"ep":64,.*"etp":1,"edp":1' \
   eval --gpus 64 --model deepseek-v3 --ep 64 --tp 2 --dp 32 --json
-ok "sweep reports the settings" '"best":\{"rank":1,"mapping":\{[^}]*"zero":[0-3],[^}]*"recompute":"(none|selective|full|[a-z_]+(,[a-z_]+)*)","seq_parallel":(true|false),"tp_overlap":(true|false)\}' \
+ok "sweep reports the settings" '"best":\{"rank":1,"mapping":\{[^}]*"zero":[0-3],[^}]*"recompute":"(none|selective|full|[a-z_]+(,[a-z_]+)*)","recompute_layers":[0-9]+,"seq_parallel":(true|false),"tp_overlap":(true|false)\}' \
   sweep --system dgx-h100 --gpus 64 --model llama3-70b --json --top 1
 ok "sweep pins a setting given" '"zero":1,[^}]*"recompute":"none"' \
   sweep --system dgx-h100 --gpus 64 --model llama3-8b --zero 1 --recompute none --json --top 1

@@ -315,8 +315,11 @@ static void test_eval_derives_dp_and_gpus(void **state)
     rc = run_eval("--tp", "8", "--seq-parallel", "on", "--tp-overlap=on", "--recompute", "full",
                   "--json", NULL);
     assert_int_equal(rc, 0);
-    assert_non_null(
-        strstr(out_buf, "\"recompute\":\"full\",\"seq_parallel\":true,\"tp_overlap\":true"));
+    assert_non_null(strstr(out_buf, "\"recompute\":\"full\",\"recompute_layers\":0,"
+                                    "\"seq_parallel\":true,\"tp_overlap\":true"));
+    rc = run_eval("--recompute", "full", "--recompute-layers", "3", "--json", NULL);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out_buf, "\"recompute\":\"full\",\"recompute_layers\":3,"));
     /* parts come back as --recompute takes them, in its order; core_attn
      * alone is selective */
     rc = run_eval("--recompute", "mlp_out,kv,q", "--json", NULL);

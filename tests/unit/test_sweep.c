@@ -546,6 +546,47 @@ static void test_sweep_recomputes_the_cheap_parts_before_offloading(void **state
     sweep_result_free(&r);
 }
 
+/* Nemotron-4 340B as NeMo's recipe lays it out on 128 H100 (TP8 PP8x12,
+ * DP 2, micro-batch 1, ZeRO 1): without recompute it needs more than the
+ * HBM, recomputing every layer fits with room to spare, and the search
+ * keeps full recompute on the fewest layers of each stage that fit
+ * (Megatron-Core's recompute_num_layers): one layer fewer does not fit,
+ * and every layer is slower. */
+static void test_sweep_recomputes_the_fewest_layers_that_fit(void **state)
+{
+    (void)state;
+    Cluster c = tl_preset("dgx-h100", 128);
+    Workload w = tl_gpt(96, 18432, 96, 32, 1);
+    w.kv_heads = 8, w.ffn = 73728, w.vocab = 256000, w.seq = 4096;
+    w.flash_attention = true;
+    w.framework = WL_FW_MEGATRON;
+    SweepOptions o = sweep_options_default();
+    o.tp = 8, o.pp = 8, o.micro_batch = 1, o.interleave = 12, o.zero = 1;
+    o.recompute = SWEEP_FREE;
+    o.alt_top = 0;
+    SweepResult r = {0};
+    run_ok(&r, &c, &w, &o);
+    assert_true(r.n >= 1);
+    const SweepEntry *e = &r.entries[0];
+    assert_true(e->fits);
+    assert_int_equal(e->recompute, WL_RECOMPUTE_FULL);
+    assert_true(e->recompute_layers > 0 && e->recompute_layers < 12);
+    Workload d = sweep_entry_workload(&w, e);
+    assert_int_equal(d.recompute_layers, e->recompute_layers);
+    StepResult fewer, all;
+    d.recompute_layers = e->recompute_layers - 1;
+    assert_int_equal(step_eval(&c, &d, &e->m, NULL, NULL, &fewer, NULL, 0), STEP_OK);
+    assert_false(fewer.fits);
+    d.recompute_layers = 0;
+    assert_int_equal(step_eval(&c, &d, &e->m, NULL, NULL, &all, NULL, 0), STEP_OK);
+    assert_true(all.fits);
+    assert_true(e->step_s < all.step_s);
+    print_message("full on %d of 12 layers: %.2f s, %.1f GB; on all: %.2f s, %.1f GB\n",
+                  e->recompute_layers, e->step_s, e->mem_per_gpu_bytes / 1e9, all.step_s,
+                  all.mem_per_gpu_bytes / 1e9);
+    sweep_result_free(&r);
+}
+
 static void test_sweep_choice_prefers_least_memory_when_nothing_fits(void **state)
 {
     (void)state;
@@ -809,6 +850,7 @@ int main(void)
         cmocka_unit_test(test_sweep_settings_search_ranked_and_exact),
         cmocka_unit_test(test_sweep_choice_prefers_least_memory_when_nothing_fits),
         cmocka_unit_test(test_sweep_recomputes_the_cheap_parts_before_offloading),
+        cmocka_unit_test(test_sweep_recomputes_the_fewest_layers_that_fit),
     };
     return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
 }
