@@ -557,14 +557,23 @@ static void step_tp(Step *S, StepResult *r)
     if (m->tp > 1) {
         double bytes = S->b * S->s_loc * S->h * S->act_b;
         CollCost one;
-        if (S->sp) { /* the all-gather costs what the reduce-scatter does (collective.h) */
+        if (S->sp) {
+            /* the all-gather costs what a reduce-scatter of its bytes does
+             * (collective.h); under FP8, Transformer Engine casts a
+             * sequence-parallel input before it gathers it (a Float8Tensor
+             * all-gather, and the output gradient's in backward), one byte
+             * an element; the reduce-scatters stay BF16 [R] */
             CollCost rs = collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c,
                                                &S->f->cpar);
+            CollCost ag = S->fp8 && S->f->kern.stack == KERNEL_FUSED
+                              ? collective_cost_with(COLL_REDUCE_SCATTER, bytes / S->act_b,
+                                                     r->span[DIM_TP], S->c, &S->f->cpar)
+                              : rs;
             one = rs;
-            one.time_s += rs.time_s;
+            one.time_s += ag.time_s;
             for (int k = 0; k < TIER_COUNT; k++) {
-                one.tier_s[k] += rs.tier_s[k];
-                one.tier_bytes[k] += rs.tier_bytes[k];
+                one.tier_s[k] += ag.tier_s[k];
+                one.tier_bytes[k] += ag.tier_bytes[k];
             }
         } else {
             one = collective_cost_with(COLL_ALL_REDUCE, bytes, r->span[DIM_TP], S->c, &S->f->cpar);

@@ -886,6 +886,12 @@ static void test_step_fp8_and_uneven_stages(void **state)
      * Total 2.39712862208e-3 s; MFU against the FP8 peak. */
     NEAR(r.part_s[STEP_COMPUTE], 2.39712862208e-3, 1e-9);
     NEAR(r.mfu, 1.493440659456e12 / (r.step_s * 8 * 200e12), 1e-9);
+    /* Sequence parallelism under FP8: Transformer Engine gathers the cast
+     * input, one byte an element, and reduce-scatters in BF16: per pair
+     * 1/2 x 2,097,152 / 100 GB/s + 1/2 x 1,048,576 / 100 GB/s =
+     * 1.572864e-5 s where BF16 takes 2.097152e-5; 16 pairs. */
+    assert_true(r.seq_parallel);
+    NEAR(r.part_s[STEP_TP], 16 * 1.572864e-5, 1e-9);
     /* A GPU without FP8 (A100) refuses an FP8 run, naming the GPU. */
     Cluster a100 = c;
     a100.gpu.fp8_flops = 0;
