@@ -378,42 +378,6 @@ static bool rung_eval(Search *s, const Mapping *m, const GroupSpan span[DIM_COUN
     return st == STEP_OK;
 }
 
-/* A fitting full-recompute entry tried on fewer layers of each stage, the
- * others keeping everything (Megatron-Core's recompute_num_layers with the
- * block method, NeMo's activations_checkpoint_num_layers): the fewest that
- * fit, kept where faster. Memory falls linearly with the layers recomputed
- * (step_memory), so the count follows from the same rung with none, then
- * one evaluation checks it (and one more layer where rounding fell short). */
-static void search_fewer_layers(Search *s, const Mapping *m, const GroupSpan span[DIM_COUNT],
-                                GroupSpan edp, int mb, SweepEntry *e)
-{
-    int per_stage = (s->w->layers + m->pp - 1) / m->pp;
-    if (e->recompute != WL_RECOMPUTE_FULL || e->recompute_layers > 0 ||
-        s->o.recompute != SWEEP_FREE || per_stage < 2)
-        return;
-    Rung r = {e->m.zero, WL_RECOMPUTE_NONE, e->offload, 0, 0};
-    Mapping mr;
-    StepResult res;
-    if (!rung_eval(s, m, span, edp, mb, r, false, &mr, &res) || res.fits)
-        return;
-    double saved = res.mem_per_gpu_bytes - e->mem_per_gpu_bytes;
-    if (!(saved > 0))
-        return;
-    double need = (res.mem_per_gpu_bytes - res.hbm_bytes) / saved * per_stage;
-    r.recompute = WL_RECOMPUTE_FULL;
-    for (r.layers = (int)ceil(need); r.layers < per_stage && r.layers <= ceil(need) + 1;
-         r.layers++) {
-        if (r.layers < 1)
-            continue;
-        if (!rung_eval(s, m, span, edp, mb, r, false, &mr, &res) || !res.fits)
-            continue;
-        if (rung_eval(s, m, span, edp, mb, r, true, &mr, &res) && res.fits &&
-            res.step_s < e->step_s)
-            entry_from(e, &mr, &s->wl, SWEEP_PLACE_DEFAULT, &res);
-        return;
-    }
-}
-
 /* Evaluates one candidate with the default placement, climbing the memory
  * ladder from level *level until a rung fits, and keeps it (the fastest
  * fitting rung, else the one with the least memory, the earliest on ties)
@@ -475,8 +439,6 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
         if (have)
             entry_from(e, &mr, &s->wl, SWEEP_PLACE_DEFAULT, &res);
     }
-    if (fit)
-        search_fewer_layers(s, m, span, edp, mb, e);
     if (have)
         s->r->n++;
     if (fit)
@@ -803,6 +765,54 @@ static void search_balanced(Search *s)
     merge_sorted_tail(r, base_n);
 }
 
+/* Full recompute on fewer layers of each stage, the others keeping
+ * everything (Megatron-Core's recompute_num_layers with the block method,
+ * NeMo's activations_checkpoint_num_layers), where the recompute is free,
+ * on the best SWEEP_TUNE_TOP candidates whose every layer recomputes: the
+ * fewest layers that fit replace the entry when faster. Memory falls
+ * linearly with the layers recomputed (step_memory), so the count follows
+ * from the same entry without recompute; one evaluation checks it (one
+ * more layer where rounding fell short). */
+static void search_fewer_layers(Search *s)
+{
+    SweepResult *r = s->r;
+    if (s->o.recompute != SWEEP_FREE)
+        return;
+    int changed = 0; /* entries[0..changed) hold every entry that changed */
+    for (int i = 0; i < r->n && i < SWEEP_TUNE_TOP; i++) {
+        SweepEntry *e = &r->entries[i];
+        int per_stage = (s->w->layers + e->m.pp - 1) / e->m.pp;
+        if (!e->fits || e->recompute != WL_RECOMPUTE_FULL || e->recompute_layers > 0 ||
+            per_stage < 2)
+            continue;
+        Workload wl = sweep_entry_workload(s->w, e);
+        wl.recompute = WL_RECOMPUTE_NONE;
+        StepResult none, res;
+        char why[MSG_LEN];
+        r->evaluated++;
+        if (step_eval(s->c, &wl, &e->m, NULL, s->o.params, &none, why, sizeof why) != STEP_OK ||
+            none.fits || !(none.mem_per_gpu_bytes > e->mem_per_gpu_bytes))
+            continue;
+        double need = ceil((none.mem_per_gpu_bytes - none.hbm_bytes) /
+                           (none.mem_per_gpu_bytes - e->mem_per_gpu_bytes) * per_stage);
+        wl.recompute = WL_RECOMPUTE_FULL;
+        for (int n = need > 1 ? (int)need : 1; n < per_stage && n <= need + 1; n++) {
+            wl.recompute_layers = n;
+            r->evaluated++;
+            if (step_eval(s->c, &wl, &e->m, NULL, s->o.params, &res, why, sizeof why) != STEP_OK ||
+                !res.fits)
+                continue;
+            if (res.step_s < e->step_s) {
+                entry_from(e, &e->m, &wl, SWEEP_PLACE_DEFAULT, &res);
+                changed = i + 1;
+            }
+            break;
+        }
+    }
+    if (changed)
+        qsort(r->entries, (size_t)changed, sizeof *r->entries, entry_cmp);
+}
+
 /* TP overlap on and sequence parallelism off, where free, on the best
  * SWEEP_TUNE_TOP candidates with TP > 1: a variant replaces the entry when
  * it is faster and fits as well. */
@@ -863,6 +873,7 @@ bool sweep_run(SweepResult *r, const Cluster *c, const Workload *w, const SweepO
         return false;
     }
     qsort(r->entries, (size_t)r->n, sizeof *r->entries, entry_cmp);
+    search_fewer_layers(&s);
     search_tune(&s);
     search_alternatives(&s);
     search_balanced(&s);

@@ -25,15 +25,15 @@
  * recompute; ZeRO 2 (same traffic, gradients sharded); selective recompute
  * or the cheap parts (WL_RC_CHEAP_PARTS: norms, activation, Q/KV projections);
  * ZeRO 3 or full recompute (both tried, the faster kept); ZeRO 3 with full
- * recompute. A full-recompute rung that fits is then tried on fewer
- * layers of each stage, the fewest that fit (Megatron-Core's
- * recompute_num_layers, NeMo's activations_checkpoint_num_layers), the
- * others keeping everything. Where offload is free, each level also tries the activations
+ * recompute. Where offload is free, each level also tries the activations
  * of the level below it offloaded to host memory (worth it where the host
  * link keeps up with compute: NVLink-C2C on Grace systems), the faster
  * rung of a level kept. A rung that does not fit costs only its memory
  * (STEP_DETAIL_FIT); when none fits, the one kept is evaluated in full.
- * Then on the best SWEEP_TUNE_TOP candidates with TP > 1, TP
+ * Then on the best SWEEP_TUNE_TOP candidates that recompute every layer,
+ * full recompute on the fewest layers of each stage that fit (Megatron-Core's
+ * recompute_num_layers, NeMo's activations_checkpoint_num_layers; the others
+ * keep everything), and on the best SWEEP_TUNE_TOP with TP > 1, TP
  * communication overlap on and sequence parallelism off are tried and kept
  * where faster (and still fitting). So a search costs at most a few times
  * the evaluations of one with the settings pinned. Degrees given must divide the GPUs on their
