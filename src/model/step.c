@@ -565,7 +565,8 @@ static void step_tp(Step *S, StepResult *r)
              * an element; the reduce-scatters stay BF16 [R] */
             CollCost rs = collective_cost_with(COLL_REDUCE_SCATTER, bytes, r->span[DIM_TP], S->c,
                                                &S->f->cpar);
-            CollCost ag = S->fp8 && S->f->kern.stack == KERNEL_FUSED
+            bool te = S->f->framework == WL_FW_MEGATRON || S->f->framework == WL_FW_AUTO;
+            CollCost ag = S->fp8 && te
                               ? collective_cost_with(COLL_REDUCE_SCATTER, bytes / S->act_b,
                                                      r->span[DIM_TP], S->c, &S->f->cpar)
                               : rs;
