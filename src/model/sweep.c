@@ -273,7 +273,6 @@ typedef struct {
     WlRecompute recompute;
     int offload; /* WL_OFFLOAD_* */
     int mods;    /* with SELECTIVE: the WL_RC_* parts (0: core attention) */
-    int layers;  /* with FULL: layers of a stage recomputed (0: all) */
 } Rung;
 
 /* The ladder, one level per row, cheapest in time first (see sweep.h); a
@@ -286,11 +285,11 @@ typedef struct {
 #define SEL           WL_RECOMPUTE_SELECTIVE
 #define FULL          WL_RECOMPUTE_FULL
 static const Rung ladder[LADDER_LEVELS][LADDER_WIDTH] = {
-    {{1, NONE_, 0, 0, 0}, {-1, NONE_, 0, 0, 0}, {-1, NONE_, 0, 0, 0}},
-    {{2, NONE_, 0, 0, 0}, {1, NONE_, ACT, 0, 0}, {-1, NONE_, 0, 0, 0}},
-    {{2, SEL, 0, 0, 0}, {2, NONE_, ACT, 0, 0}, {2, SEL, 0, WL_RC_CHEAP_PARTS, 0}},
-    {{3, SEL, 0, 0, 0}, {2, FULL, 0, 0, 0}, {2, SEL, ACT, 0, 0}},
-    {{3, FULL, 0, 0, 0}, {3, NONE_, ACT, 0, 0}, {-1, NONE_, 0, 0, 0}},
+    {{1, NONE_, 0, 0}, {-1, NONE_, 0, 0}, {-1, NONE_, 0, 0}},
+    {{2, NONE_, 0, 0}, {1, NONE_, ACT, 0}, {-1, NONE_, 0, 0}},
+    {{2, SEL, 0, 0}, {2, NONE_, ACT, 0}, {2, SEL, 0, WL_RC_CHEAP_PARTS}},
+    {{3, SEL, 0, 0}, {2, FULL, 0, 0}, {2, SEL, ACT, 0}},
+    {{3, FULL, 0, 0}, {3, NONE_, ACT, 0}, {-1, NONE_, 0, 0}},
 };
 #undef NONE_
 #undef SEL
@@ -315,10 +314,9 @@ static Rung pinned_rung(const Search *s, Rung r)
     if (s->o.zero != SWEEP_FREE)
         r.zero = s->o.zero;
     if (s->o.recompute == SWEEP_KEEP)
-        r.recompute = s->w->recompute, r.mods = s->w->recompute_mods,
-        r.layers = s->w->recompute_layers;
+        r.recompute = s->w->recompute, r.mods = s->w->recompute_mods;
     else if (s->o.recompute != SWEEP_FREE)
-        r.recompute = (WlRecompute)s->o.recompute, r.mods = 0, r.layers = s->w->recompute_layers;
+        r.recompute = (WlRecompute)s->o.recompute, r.mods = 0;
     int other = s->w->offload & ~WL_OFFLOAD_ACTIVATIONS;
     if (s->o.offload == SWEEP_FREE)
         r.offload = other | r.offload;
@@ -352,7 +350,6 @@ static void candidate_workload(Search *s, int mb, Rung r)
     s->wl.micro_batch = mb;
     s->wl.recompute = r.recompute;
     s->wl.recompute_mods = r.recompute == WL_RECOMPUTE_SELECTIVE ? r.mods : 0;
-    s->wl.recompute_layers = r.recompute == WL_RECOMPUTE_FULL ? r.layers : 0;
     s->wl.offload = r.offload;
     s->wl.seq_parallel = s->o.seq_parallel == SWEEP_KEEP   ? s->w->seq_parallel
                          : s->o.seq_parallel == SWEEP_FREE ? WL_AUTO
@@ -396,7 +393,7 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
     int n_tried = 0;
     bool have = false, fit = false; /* a rung was accepted; one fits (e holds the best) */
     StepResult base = {0};          /* the first rung accepted: what later rungs can save */
-    Rung base_rung = {0, WL_RECOMPUTE_NONE, 0, 0, 0}, least = base_rung;
+    Rung base_rung = {0, WL_RECOMPUTE_NONE, 0, 0}, least = base_rung;
     double least_mem = 0; /* of least, the rung that does not fit with the least memory */
     Mapping mr;
     StepResult res;
@@ -413,8 +410,7 @@ static bool search_try(Search *s, const Mapping *m, const GroupSpan span[DIM_COU
             bool seen = false;
             for (int t = 0; t < n_tried; t++)
                 seen |= tried[t].zero == r.zero && tried[t].recompute == r.recompute &&
-                        tried[t].offload == r.offload && tried[t].mods == r.mods &&
-                        tried[t].layers == r.layers;
+                        tried[t].offload == r.offload && tried[t].mods == r.mods;
             if (seen)
                 continue;
             tried[n_tried++] = r;
