@@ -219,7 +219,7 @@ static void bottleneck_cell(const SweepEntry *e, char *buf, size_t len)
 
 static void print_row(FILE *out, int rank, const SweepEntry *e)
 {
-    char map[64], t[32], tok[32], mem[32], bn[48], set[32];
+    char map[64], t[32], tok[32], mem[32], bn[48], set[48];
     mapping_format(&e->m, map, sizeof map);
     settings_cell(e, set, sizeof set);
     units_format(UNITS_TIME, e->step_s, true, t, sizeof t);
