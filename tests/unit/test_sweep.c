@@ -40,6 +40,17 @@ static void run_ok(SweepResult *r, const Cluster *c, const Workload *w, const Sw
     }
 }
 
+/* The winner of a search with the recompute (and what else o frees) left
+ * to it: it must fit. */
+static const SweepEntry *run_fitting_best(SweepResult *r, const Cluster *c, const Workload *w,
+                                          const SweepOptions *o)
+{
+    run_ok(r, c, w, o);
+    assert_true(r->n >= 1);
+    assert_true(r->entries[0].fits);
+    return &r->entries[0];
+}
+
 /* 8 GPUs, 4 layers, 4 heads, batch 8: TP in {1,2,4} (divides the 4 heads),
  * PP a divisor of 8/TP up to 4 layers, DP = 8/(TP PP) divides 8 always,
  * micro-batch the divisors of 8/DP, interleave v | layers/PP with v > 1 only
@@ -524,10 +535,7 @@ static void test_sweep_recomputes_the_cheap_parts_before_offloading(void **state
     o.offload = SWEEP_FREE;
     o.alt_top = 0;
     SweepResult r = {0};
-    run_ok(&r, &c, &w, &o);
-    assert_true(r.n >= 1);
-    const SweepEntry *e = &r.entries[0];
-    assert_true(e->fits);
+    const SweepEntry *e = run_fitting_best(&r, &c, &w, &o);
     assert_int_equal(e->recompute, WL_RECOMPUTE_SELECTIVE);
     assert_int_equal(e->recompute_mods, WL_RC_CHEAP_PARTS);
     assert_int_equal(e->offload & WL_OFFLOAD_ACTIVATIONS, 0);
@@ -565,10 +573,7 @@ static void test_sweep_recomputes_the_fewest_layers_that_fit(void **state)
     o.recompute = SWEEP_FREE;
     o.alt_top = 0;
     SweepResult r = {0};
-    run_ok(&r, &c, &w, &o);
-    assert_true(r.n >= 1);
-    const SweepEntry *e = &r.entries[0];
-    assert_true(e->fits);
+    const SweepEntry *e = run_fitting_best(&r, &c, &w, &o);
     assert_int_equal(e->recompute, WL_RECOMPUTE_FULL);
     assert_true(e->recompute_layers > 0 && e->recompute_layers < 12);
     Workload d = sweep_entry_workload(&w, e);
