@@ -510,6 +510,92 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
     *out = c;
 }
 
+/* A framework switch: true or false pins it, nil leaves the framework's
+ * default (step.c); `extra`, when given, is one more word it takes
+ * (ep_overlap's "dualpipe"), reported through *extra_set. */
+static void opt_switch_field(lua_State *L, int idx, const char *what, const char *k,
+                             WlSwitch *slot, const char *extra, bool *extra_set)
+{
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TBOOLEAN)
+        *slot = lua_toboolean(L, -1) ? WL_ON : WL_OFF;
+    else if (extra && t == LUA_TSTRING && strcmp(lua_tostring(L, -1), extra) == 0)
+        *slot = WL_ON, *extra_set = true;
+    else if (t != LUA_TNIL) {
+        if (extra)
+            sandbox_error(L, "%s.%s must be true, false or \"%s\"", what, k, extra);
+        sandbox_error(L, "%s.%s must be true or false", what, k);
+    }
+    lua_pop(L, 1);
+}
+
+/* offload = { "optimizer", "weights", "activations" }: a list of parts. */
+static int opt_offload_field(lua_State *L, int idx, const char *what, int dflt)
+{
+    static const char *const parts[] = {"optimizer", "weights", "activations"};
+    static const int bits[] = {WL_OFFLOAD_OPTIMIZER, WL_OFFLOAD_WEIGHTS, WL_OFFLOAD_ACTIVATIONS};
+    int t = lua_getfield(L, idx, "offload");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return dflt;
+    }
+    if (t != LUA_TTABLE)
+        sandbox_error(L, "%s.offload must be a list like { \"optimizer\", \"activations\" }",
+                      what);
+    int v = 0, n = (int)lua_rawlen(L, -1);
+    for (int i = 1; i <= n && i <= 8; i++) {
+        const char *s = lua_rawgeti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int k = 0;
+        while (s && k < 3 && strcmp(s, parts[k]) != 0)
+            k++;
+        if (!s || k == 3)
+            sandbox_error(L,
+                          "%s.offload[%d] must be \"optimizer\", \"weights\" or "
+                          "\"activations\"",
+                          what, i);
+        v |= bits[k];
+        lua_pop(L, 1);
+    }
+    if (n > 8)
+        sandbox_error(L, "%s.offload lists %d parts (at most the 3 there are)", what, n);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* How the framework runs the workload: the software, its switches, CUDA
+ * graphs and offload, as eval's flags of the same names set them. */
+static void read_run_settings(lua_State *L, int idx, const char *what, Workload *w)
+{
+    char buf[32];
+    if (opt_str_field(L, idx, "framework", buf, sizeof buf) &&
+        (!workload_framework_parse(buf, &w->framework) || w->framework == WL_FW_AUTO))
+        sandbox_error(L,
+                      "%s.framework must be \"megatron\", \"pytorch\", \"pytorch-compile\", "
+                      "\"jax\" or \"deepspeed\" (got '%s')",
+                      what, buf);
+    static const char *const names[] = {"seq_parallel", "tp_overlap", "pp_overlap", "dp_overlap",
+                                        "ep_dedup"};
+    WlSwitch *slots[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap, &w->dp_overlap,
+                         &w->ep_dedup};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        opt_switch_field(L, idx, what, names[i], slots[i], NULL, NULL);
+    bool dualpipe = false;
+    opt_switch_field(L, idx, what, "ep_overlap", &w->ep_overlap, "dualpipe", &dualpipe);
+    w->ep_dualpipe = dualpipe;
+    if (opt_str_field(L, idx, "cuda_graphs", buf, sizeof buf)) {
+        static const char *const scopes[] = {"none", "attn", "full"};
+        int k = 0;
+        while (k < 3 && strcmp(buf, scopes[k]) != 0)
+            k++;
+        if (k == 3)
+            sandbox_error(L, "%s.cuda_graphs must be \"none\", \"attn\" or \"full\"", what);
+        w->cuda_graphs = (WlGraphs)k;
+    }
+    w->offload = opt_offload_field(L, idx, what, w->offload);
+    w->offload_layers =
+        opt_int_field(L, idx, what, "offload_layers", w->offload_layers, 0, 100000);
+}
+
 void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
 {
     idx = lua_absindex(L, idx);
@@ -524,9 +610,12 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     if (lua_type(L, idx) != LUA_TTABLE)
         sandbox_error(L, "%s must be a table like { model = \"llama3-70b\", batch = 512 }", what);
     static const char *const known[] = {
-        "model",     "batch",     "mb",       "seq",    "layers",       "hidden",
-        "heads",     "kv_heads",  "ffn",      "vocab",  "experts",      "topk",
-        "recompute", "precision", "head_dim", "window", "global_every", NULL,
+        "model",      "batch",          "mb",         "seq",          "layers",
+        "hidden",     "heads",          "kv_heads",   "ffn",          "vocab",
+        "experts",    "topk",           "recompute",  "precision",    "head_dim",
+        "window",     "global_every",   "framework",  "seq_parallel", "tp_overlap",
+        "pp_overlap", "dp_overlap",     "ep_overlap", "ep_dedup",     "cuda_graphs",
+        "offload",    "offload_layers", NULL,
     };
     lesson_api_check_known(L, idx, what, known);
     char id[64];
@@ -578,6 +667,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
         else
             sandbox_error(L, "%s.precision must be \"bf16\" or \"fp8\"", what);
     }
+    read_run_settings(L, idx, what, &w);
     char err[MSG_LEN];
     if (!workload_check(&w, err, sizeof err))
         sandbox_error(L, "%s: %s", what, err);
@@ -1767,10 +1857,33 @@ static void workload_put(Wire *w, const void *value)
     if (!x->id[0])
         return;
     wire_str(w, x->id);
-    const int ints[] = {x->global_batch,  x->micro_batch, x->seq,      x->layers,
-                        x->hidden,        x->heads,       x->kv_heads, x->ffn,
-                        x->vocab,         x->experts,     x->topk,     (int)x->recompute,
-                        (int)x->precision};
+    const int ints[] = {x->global_batch,
+                        x->micro_batch,
+                        x->seq,
+                        x->layers,
+                        x->hidden,
+                        x->heads,
+                        x->kv_heads,
+                        x->ffn,
+                        x->vocab,
+                        x->experts,
+                        x->topk,
+                        (int)x->recompute,
+                        (int)x->precision,
+                        x->head_dim,
+                        x->window,
+                        x->global_every,
+                        (int)x->framework,
+                        (int)x->seq_parallel,
+                        (int)x->tp_overlap,
+                        (int)x->pp_overlap,
+                        (int)x->dp_overlap,
+                        (int)x->ep_overlap,
+                        x->ep_dualpipe,
+                        (int)x->ep_dedup,
+                        (int)x->cuda_graphs,
+                        x->offload,
+                        x->offload_layers};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         wire_i32(w, ints[i]);
 }
@@ -1803,6 +1916,19 @@ static bool workload_get(WireIn *r, void *value)
     w.topk = wire_get_i32(r, 0, 100000);
     w.recompute = (WlRecompute)wire_get_i32(r, WL_RECOMPUTE_NONE, WL_RECOMPUTE_FULL);
     w.precision = (WlPrecision)wire_get_i32(r, WL_BF16, WL_FP8);
+    w.head_dim = wire_get_i32(r, 0, 65536);
+    w.window = wire_get_i32(r, 0, 1 << 24);
+    w.global_every = wire_get_i32(r, 0, 100000);
+    w.framework = (WlFramework)wire_get_i32(r, WL_FW_AUTO, WL_FW_COUNT - 1);
+    WlSwitch *sw[] = {&w.seq_parallel, &w.tp_overlap, &w.pp_overlap, &w.dp_overlap, &w.ep_overlap};
+    for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++)
+        *sw[i] = (WlSwitch)wire_get_i32(r, WL_AUTO, WL_OFF);
+    w.ep_dualpipe = wire_get_i32(r, 0, 1) != 0;
+    w.ep_dedup = (WlSwitch)wire_get_i32(r, WL_AUTO, WL_OFF);
+    w.cuda_graphs = (WlGraphs)wire_get_i32(r, WL_GRAPHS_NONE, WL_GRAPHS_FULL);
+    w.offload =
+        wire_get_i32(r, 0, WL_OFFLOAD_OPTIMIZER | WL_OFFLOAD_WEIGHTS | WL_OFFLOAD_ACTIVATIONS);
+    w.offload_layers = wire_get_i32(r, 0, 100000);
     char err[MSG_LEN];
     if (!wire_ok(r) || !workload_check(&w, err, sizeof err))
         return false;

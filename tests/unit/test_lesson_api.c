@@ -145,6 +145,53 @@ static void test_lesson_api_step(void **state)
               "assert(half.breakdown.tp_s == full.breakdown.tp_s)\n"
               "assert(scalelab.model('llama3-8b').window == 0)\n"
               "return half");
+    /* how the framework runs it, as eval's flags of the same names: no SP at
+     * TP 8 keeps the norms' activations whole on every GPU; no DP overlap
+     * leaves the gradient reduction exposed; the optimizer offloaded leaves
+     * none of it in HBM; CUDA graphs over a dropless MoE take the host's
+     * floor away (step.c) */
+    expect_ok(
+        "local c = { system = 'dgx-h100', gpus = 16 }\n"
+        "local function at(wl, mp)\n"
+        "  wl.model = wl.model or 'llama3-70b'; wl.batch = 64; wl.mb = 1\n"
+        "  return scalelab.step { cluster = c, workload = wl,\n"
+        "    mapping = mp or { tp = 8, pp = 1, dp = 2 } }\n"
+        "end\n"
+        "local base = at {}\n"
+        "local nosp = at { seq_parallel = false }\n"
+        "assert(nosp.memory.activations > base.memory.activations)\n"
+        "local nodp = at { dp_overlap = false }\n"
+        "assert(nodp.breakdown.dp_s > base.breakdown.dp_s)\n"
+        "local off = at { offload = { 'optimizer' } }\n"
+        "assert(base.memory.optimizer > 0 and off.memory.optimizer == 0)\n"
+        "local eager = at { framework = 'pytorch' }\n"
+        "assert(eager.step_s > base.step_s)\n"
+        "local moe = { tp = 1, pp = 1, dp = 16, ep = 8 }\n"
+        "local host = at({ model = 'deepseek-v3', seq = 512 }, moe)\n"
+        "local graphed = at({ model = 'deepseek-v3', seq = 512, cuda_graphs = 'full' }, moe)\n"
+        "assert(graphed.step_s < host.step_s)\n"
+        "return base");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', framework = 'tensorflow' } }",
+                 "api.lua:1: workload.framework must be \"megatron\", \"pytorch\", "
+                 "\"pytorch-compile\", \"jax\" or \"deepspeed\" (got 'tensorflow')");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', tp_overlap = 'yes' } }",
+                 "api.lua:1: workload.tp_overlap must be true or false");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', ep_overlap = 'always' } }",
+                 "api.lua:1: workload.ep_overlap must be true, false or \"dualpipe\"");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', cuda_graphs = 'all' } }",
+                 "api.lua:1: workload.cuda_graphs must be \"none\", \"attn\" or \"full\"");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', offload = 'optimizer' } }",
+                 "api.lua:1: workload.offload must be a list like { \"optimizer\", "
+                 "\"activations\" }");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', offload = { 'optimizer', 'cpu' } } }",
+                 "api.lua:1: workload.offload[2] must be \"optimizer\", \"weights\" or "
+                 "\"activations\"");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
                  "  workload = { model = 'llama3-8b', global_every = 2 } }",
                  "api.lua:1: workload: global-every needs an attention window (--window)");
