@@ -41,8 +41,12 @@
  * (the same paper's FlashAttention-2 bars, 330-350 TFLOP/s), FlashAttention-1
  * ~20% (its A100 share over the 3.2x peak). On B200 FlashAttention-4 reaches 71% of the BF16
  * peak forward, up to 1.3x cuDNN 9.13 (Zadouri et al. 2025, abstract), so cuDNN, which the
- * frameworks of 2025 call, ~55% [S]; Blackwell Ultra doubles the exponent units the softmax
- * waits on (NVIDIA Blackwell Ultra blog) [S], taken as 9/8 of that: ~62% [U]. AMD, TPUs
+ * frameworks of 2025 call, ~55% [S]. Blackwell's forward waits on the exponentials of the
+ * softmax, not the tensor cores (the same paper); Blackwell Ultra doubles the units that
+ * compute them, and NVIDIA measures ~35% more attention forward throughput than GB200 on
+ * DeepSeek-V3's shapes in FP8 ("Making Softmax More Efficient with NVIDIA Blackwell Ultra",
+ * 2026) [S]: 0.55 x 1.35 = ~74%, taken for BF16 too, whose forward is bound the same way;
+ * backward keeps its 0.8 of forward, since it computes the exponentials again. AMD, TPUs
  * other than v6e and Trainium have no tuning run for their dense shares: those are stated
  * guesses [U] checked against the held-out runs, never tuned on them.
  */
@@ -86,9 +90,9 @@ static const KernelArch archs[] = {
      0.68, 2e-6, 0.90, false, "Llama 3 405B, NeMo GPT-3 FP8", 1.0, 64, 128},
     {"blackwell", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.66, 0.60, 0.55, 0.80, 0.175,
      0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB200", 1.0, 64, 128},
-    {"blackwell-ultra", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.70, 0.64, 0.62, 0.80,
+    {"blackwell-ultra", "cuBLAS 256x256 SM-pair tiles", 128, 256, 256, 0.68, 0.66, 0.74, 0.80,
      0.175, 0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB300", 1.0, 64, 128},
-    {"rubin", "as Blackwell Ultra", 128, 256, 256, 0.70, 0.64, 0.62, 0.80, 0.175, 0.97, 0.098,
+    {"rubin", "as Blackwell Ultra", 128, 256, 256, 0.68, 0.66, 0.74, 0.80, 0.175, 0.97, 0.098,
      0.68, 2e-6, 0.90, false, "Blackwell Ultra's [U]", 1.0, 64, 128},
     {"cdna3", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.60, 0.55, 0.45, 0.80, 0.45, 0.80, 0.30,
      0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128, 128},
