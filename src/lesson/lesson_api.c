@@ -105,7 +105,8 @@ static bool opt_quantity_field(lua_State *L, int idx, const char *what, const ch
     return true;
 }
 
-static const char *opt_str_field(lua_State *L, int idx, const char *k, char *buf, size_t n)
+static const char *opt_str_field(lua_State *L, int idx, const char *what, const char *k, char *buf,
+                                 size_t n)
 {
     int t = lua_getfield(L, idx, k);
     if (t == LUA_TNIL) {
@@ -114,7 +115,7 @@ static const char *opt_str_field(lua_State *L, int idx, const char *k, char *buf
     }
     if (t != LUA_TSTRING) {
         lua_pop(L, 1);
-        sandbox_error(L, "field '%s' must be a string", k);
+        sandbox_error(L, "%s.%s must be a string, not a %s", what, k, lua_typename(L, t));
     }
     snprintf(buf, n, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
@@ -469,7 +470,7 @@ void lesson_api_cluster(lua_State *L, int idx, const char *what, Cluster *out)
                                         "busy",          "domains", "across_lat",   NULL};
     lesson_api_check_known(L, idx, what, known);
     char sys[64];
-    if (!opt_str_field(L, idx, "system", sys, sizeof sys))
+    if (!opt_str_field(L, idx, what, "system", sys, sizeof sys))
         sandbox_error(L, "%s.system is missing (one of the system presets, e.g. \"dgx-h100\")",
                       what);
     int gpus = opt_int_field(L, idx, what, "gpus", 0, 1, CLUSTER_MAX_GPUS);
@@ -567,7 +568,7 @@ static int opt_offload_field(lua_State *L, int idx, const char *what, int dflt)
 static void read_run_settings(lua_State *L, int idx, const char *what, Workload *w)
 {
     char buf[32];
-    if (opt_str_field(L, idx, "framework", buf, sizeof buf) &&
+    if (opt_str_field(L, idx, what, "framework", buf, sizeof buf) &&
         (!workload_framework_parse(buf, &w->framework) || w->framework == WL_FW_AUTO))
         sandbox_error(L,
                       "%s.framework must be \"megatron\", \"pytorch\", \"pytorch-compile\", "
@@ -582,7 +583,7 @@ static void read_run_settings(lua_State *L, int idx, const char *what, Workload 
     bool dualpipe = false;
     opt_switch_field(L, idx, what, "ep_overlap", &w->ep_overlap, "dualpipe", &dualpipe);
     w->ep_dualpipe = dualpipe;
-    if (opt_str_field(L, idx, "cuda_graphs", buf, sizeof buf)) {
+    if (opt_str_field(L, idx, what, "cuda_graphs", buf, sizeof buf)) {
         static const char *const scopes[] = {"none", "attn", "full"};
         int k = 0;
         while (k < 3 && strcmp(buf, scopes[k]) != 0)
@@ -619,7 +620,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     };
     lesson_api_check_known(L, idx, what, known);
     char id[64];
-    if (!opt_str_field(L, idx, "model", id, sizeof id))
+    if (!opt_str_field(L, idx, what, "model", id, sizeof id))
         sandbox_error(L,
                       "%s.model is missing (one of the workload presets, e.g. "
                       "\"llama3-70b\")",
@@ -649,7 +650,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     w.window = opt_int_field(L, idx, what, "window", w.window, 0, 1 << 24);
     w.global_every = opt_int_field(L, idx, what, "global_every", w.global_every, 0, 100000);
     char buf[32];
-    if (opt_str_field(L, idx, "recompute", buf, sizeof buf)) {
+    if (opt_str_field(L, idx, what, "recompute", buf, sizeof buf)) {
         if (strcmp(buf, "none") == 0)
             w.recompute = WL_RECOMPUTE_NONE;
         else if (strcmp(buf, "selective") == 0)
@@ -659,7 +660,7 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
         else
             sandbox_error(L, "%s.recompute must be \"none\", \"selective\" or \"full\"", what);
     }
-    if (opt_str_field(L, idx, "precision", buf, sizeof buf)) {
+    if (opt_str_field(L, idx, what, "precision", buf, sizeof buf)) {
         if (strcmp(buf, "bf16") == 0)
             w.precision = WL_BF16;
         else if (strcmp(buf, "fp8") == 0)

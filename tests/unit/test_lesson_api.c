@@ -176,6 +176,9 @@ static void test_lesson_api_step(void **state)
                  "api.lua:1: workload.framework must be \"megatron\", \"pytorch\", "
                  "\"pytorch-compile\", \"jax\" or \"deepspeed\" (got 'tensorflow')");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', framework = 12 } }",
+                 "api.lua:1: workload.framework must be a string, not a number");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
                  "  workload = { model = 'llama3-8b', tp_overlap = 'yes' } }",
                  "api.lua:1: workload.tp_overlap must be true or false");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
