@@ -177,7 +177,6 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
     json_next_number(out, "tp_hidden_s", r->tp_hidden_s);
     json_next_number(out, "pp_hidden_s", r->pp_hidden_s);
     json_next_number(out, "dp_hidden_s", r->dp_hidden_s);
-    static const char *const graphs[] = {"none", "attn", "full"};
     fprintf(out,
             ",\"ep_overlap\":%s,\"ep_schedule\":\"%s\",\"ep_dedup\":%s,\"cuda_graphs\":\"%s\","
             "\"framework\":\"%s\",\"kernels\":\"%s\"",
@@ -185,11 +184,8 @@ static void print_json(FILE *out, const Cluster *c, const Workload *w, const Map
             !r->ep_overlap   ? ""
             : w->ep_dualpipe ? "dualpipe"
                              : "combined-1f1b",
-            r->ep_dedup ? "true" : "false",
-            graphs[r->cuda_graphs >= WL_GRAPHS_NONE && r->cuda_graphs <= WL_GRAPHS_FULL
-                       ? r->cuda_graphs
-                       : 0],
-            workload_framework_name(r->framework),
+            r->ep_dedup ? "true" : "false", workload_word(WL_WORDS_GRAPHS, (int)r->cuda_graphs),
+            workload_word(WL_WORDS_FRAMEWORK, (int)r->framework),
             kernel_stack_name(step_kernel_stack(r->framework)));
     fputs("},\"memory\":{\"weights\":", out);
     json_number(out, r->mem_weights);

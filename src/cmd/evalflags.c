@@ -284,6 +284,18 @@ static int pick_word(const char *cmd, const FlagArgs *a, FlagId f, const char *c
     return -1;
 }
 
+/* --F one of the words of set (workload_word); -1 after the one-line error. */
+static int pick_set_word(const char *cmd, const FlagArgs *a, FlagId f, WlWords set)
+{
+    int k = workload_word_parse(set, a->str[f]);
+    if (k < 0) {
+        char list[96];
+        workload_word_list(set, 0, list, sizeof list);
+        cli_usage_error("%s: --%s must be %s (got '%s')", cmd, flags_name(f), list, a->str[f]);
+    }
+    return k;
+}
+
 /* The words of a comma-separated list, each one of names[0..n) (bits[i]
  * for names[i]), ORed into *out; false after the one-line error. */
 static bool parse_words(const char *cmd, const char *flag, const char *text,
@@ -436,16 +448,13 @@ void evalflags_recompute_text(WlRecompute r, int mods, char *buf, size_t len)
  * MaxText's remat policies, or its custom policy (parse_remat_custom). */
 static bool parse_recompute(const char *cmd, const char *text, Workload *w)
 {
-    static const char *const words[] = {"none", "selective", "full"};
-    static const WlRecompute kinds[] = {WL_RECOMPUTE_NONE, WL_RECOMPUTE_SELECTIVE,
-                                        WL_RECOMPUTE_FULL};
     w->act_host = 0;
-    for (int i = 0; i < 3; i++)
-        if (strcmp(text, words[i]) == 0) {
-            w->recompute = kinds[i];
-            w->recompute_mods = 0;
-            return true;
-        }
+    int kind = workload_word_parse(WL_WORDS_RECOMPUTE, text);
+    if (kind >= 0) {
+        w->recompute = (WlRecompute)kind;
+        w->recompute_mods = 0;
+        return true;
+    }
     if (strncmp(text, "custom:", 7) == 0)
         return parse_remat_custom(cmd, text + 7, w);
     for (size_t i = 0; i < sizeof remat_policies / sizeof remat_policies[0]; i++)
@@ -510,10 +519,13 @@ static bool parse_offload(const char *cmd, const char *text, Workload *w)
         w->offload = 0;
         return true;
     }
-    static const char *const parts[] = {"optimizer", "weights", "activations"};
-    static const int bits[] = {WL_OFFLOAD_OPTIMIZER, WL_OFFLOAD_WEIGHTS, WL_OFFLOAD_ACTIVATIONS};
-    return parse_words(cmd, "offload", text, parts, bits, 3,
-                       "none or parts from optimizer,weights,activations", &w->offload);
+    const char *parts[3];
+    int bits[3];
+    for (int i = 0; i < 3; i++)
+        parts[i] = workload_word(WL_WORDS_OFFLOAD, i), bits[i] = 1 << i;
+    char list[96];
+    snprintf(list, sizeof list, "none or parts from %s,%s,%s", parts[0], parts[1], parts[2]);
+    return parse_words(cmd, "offload", text, parts, bits, 3, list, &w->offload);
 }
 
 /* How the step runs: batch, micro-batch, recompute, precision, kernels. */
@@ -549,11 +561,10 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
         }
     }
     if (a->set[FLAG_PRECISION]) {
-        static const char *const words[] = {"bf16", "fp8"};
-        int k = pick_word(cmd, a, FLAG_PRECISION, words, 2, "bf16 or fp8");
+        int k = pick_set_word(cmd, a, FLAG_PRECISION, WL_WORDS_PRECISION);
         if (k < 0)
             return false;
-        w->precision = k == 0 ? WL_BF16 : WL_FP8;
+        w->precision = (WlPrecision)k;
     }
     if (a->set[FLAG_SWIGLU] && !on_off(cmd, a, FLAG_SWIGLU, &w->swiglu))
         return false;
@@ -564,12 +575,11 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
             return false;
         w->pp_by_cost = k == 1 ? WL_ON : WL_OFF;
     }
-    if (a->set[FLAG_FRAMEWORK] &&
-        !workload_framework_parse(a->str[FLAG_FRAMEWORK], &w->framework)) {
-        cli_usage_error("%s: --framework must be auto, megatron, pytorch, pytorch-compile, jax or "
-                        "deepspeed (got '%s')",
-                        cmd, a->str[FLAG_FRAMEWORK]);
-        return false;
+    if (a->set[FLAG_FRAMEWORK]) {
+        int k = pick_set_word(cmd, a, FLAG_FRAMEWORK, WL_WORDS_FRAMEWORK);
+        if (k < 0)
+            return false;
+        w->framework = (WlFramework)k;
     }
     if (a->set[FLAG_FLASH]) { /* on, off, or the version: 1, 2, 3 */
         const char *v = a->str[FLAG_FLASH];
@@ -583,8 +593,7 @@ static bool workload_run(const char *cmd, const FlagArgs *a, Workload *w)
         }
     }
     if (a->set[FLAG_CUDA_GRAPHS]) {
-        static const char *const scopes[] = {"none", "attn", "full"};
-        int k = pick_word(cmd, a, FLAG_CUDA_GRAPHS, scopes, 3, "none, attn or full");
+        int k = pick_set_word(cmd, a, FLAG_CUDA_GRAPHS, WL_WORDS_GRAPHS);
         if (k < 0)
             return false;
         w->cuda_graphs = (WlGraphs)k;

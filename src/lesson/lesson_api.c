@@ -282,11 +282,8 @@ static void push_workload(lua_State *L, const Workload *w, const char *name, con
     set_int(L, "shared_experts", w->shared_experts);
     set_int(L, "moe_layers", w->moe_layers);
     set_bool(L, "moe", workload_is_moe(w));
-    set_str(L, "recompute",
-            w->recompute == WL_RECOMPUTE_FULL        ? "full"
-            : w->recompute == WL_RECOMPUTE_SELECTIVE ? "selective"
-                                                     : "none");
-    set_str(L, "precision", w->precision == WL_FP8 ? "fp8" : "bf16");
+    set_str(L, "recompute", workload_word(WL_WORDS_RECOMPUTE, (int)w->recompute));
+    set_str(L, "precision", workload_word(WL_WORDS_PRECISION, (int)w->precision));
     set_num(L, "model_flops", workload_model_flops(w));
 }
 
@@ -530,11 +527,25 @@ static void opt_switch_field(lua_State *L, int idx, const char *what, const char
     lua_pop(L, 1);
 }
 
+/* key = one of the words of set (workload_word), or dflt when absent. */
+static int opt_word_field(lua_State *L, int idx, const char *what, const char *key, WlWords set,
+                          int dflt)
+{
+    char buf[32];
+    if (!opt_str_field(L, idx, what, key, buf, sizeof buf))
+        return dflt;
+    int k = workload_word_parse(set, buf);
+    if (k < 0) {
+        char list[96];
+        workload_word_list(set, '"', list, sizeof list);
+        sandbox_error(L, "%s.%s must be %s", what, key, list);
+    }
+    return k;
+}
+
 /* offload = { "optimizer", "weights", "activations" }: a list of parts. */
 static int opt_offload_field(lua_State *L, int idx, const char *what, int dflt)
 {
-    static const char *const parts[] = {"optimizer", "weights", "activations"};
-    static const int bits[] = {WL_OFFLOAD_OPTIMIZER, WL_OFFLOAD_WEIGHTS, WL_OFFLOAD_ACTIVATIONS};
     int t = lua_getfield(L, idx, "offload");
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
@@ -546,15 +557,13 @@ static int opt_offload_field(lua_State *L, int idx, const char *what, int dflt)
     int v = 0, n = (int)lua_rawlen(L, -1);
     for (int i = 1; i <= n && i <= 8; i++) {
         const char *s = lua_rawgeti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int k = 0;
-        while (s && k < 3 && strcmp(s, parts[k]) != 0)
-            k++;
-        if (!s || k == 3)
-            sandbox_error(L,
-                          "%s.offload[%d] must be \"optimizer\", \"weights\" or "
-                          "\"activations\"",
-                          what, i);
-        v |= bits[k];
+        int k = workload_word_parse(WL_WORDS_OFFLOAD, s);
+        if (k < 0) {
+            char list[96];
+            workload_word_list(WL_WORDS_OFFLOAD, '"', list, sizeof list);
+            sandbox_error(L, "%s.offload[%d] must be %s", what, i, list);
+        }
+        v |= 1 << k;
         lua_pop(L, 1);
     }
     if (n > 8)
@@ -568,12 +577,15 @@ static int opt_offload_field(lua_State *L, int idx, const char *what, int dflt)
 static void read_run_settings(lua_State *L, int idx, const char *what, Workload *w)
 {
     char buf[32];
-    if (opt_str_field(L, idx, what, "framework", buf, sizeof buf) &&
-        (!workload_framework_parse(buf, &w->framework) || w->framework == WL_FW_AUTO))
-        sandbox_error(L,
-                      "%s.framework must be \"megatron\", \"pytorch\", \"pytorch-compile\", "
-                      "\"jax\" or \"deepspeed\" (got '%s')",
-                      what, buf);
+    if (opt_str_field(L, idx, what, "framework", buf, sizeof buf)) {
+        int k = workload_word_parse(WL_WORDS_FRAMEWORK, buf);
+        if (k <= WL_FW_AUTO) /* a lesson names the framework it means */
+            sandbox_error(L,
+                          "%s.framework must be \"megatron\", \"pytorch\", "
+                          "\"pytorch-compile\", \"jax\" or \"deepspeed\" (got '%s')",
+                          what, buf);
+        w->framework = (WlFramework)k;
+    }
     static const char *const names[] = {"seq_parallel", "tp_overlap", "pp_overlap", "dp_overlap",
                                         "ep_dedup"};
     WlSwitch *slots[] = {&w->seq_parallel, &w->tp_overlap, &w->pp_overlap, &w->dp_overlap,
@@ -583,15 +595,8 @@ static void read_run_settings(lua_State *L, int idx, const char *what, Workload 
     bool dualpipe = false;
     opt_switch_field(L, idx, what, "ep_overlap", &w->ep_overlap, "dualpipe", &dualpipe);
     w->ep_dualpipe = dualpipe;
-    if (opt_str_field(L, idx, what, "cuda_graphs", buf, sizeof buf)) {
-        static const char *const scopes[] = {"none", "attn", "full"};
-        int k = 0;
-        while (k < 3 && strcmp(buf, scopes[k]) != 0)
-            k++;
-        if (k == 3)
-            sandbox_error(L, "%s.cuda_graphs must be \"none\", \"attn\" or \"full\"", what);
-        w->cuda_graphs = (WlGraphs)k;
-    }
+    w->cuda_graphs = (WlGraphs)opt_word_field(L, idx, what, "cuda_graphs", WL_WORDS_GRAPHS,
+                                              (int)w->cuda_graphs);
     w->offload = opt_offload_field(L, idx, what, w->offload);
     w->offload_layers =
         opt_int_field(L, idx, what, "offload_layers", w->offload_layers, 0, 100000);
@@ -649,25 +654,10 @@ void lesson_api_workload(lua_State *L, int idx, const char *what, Workload *out)
     w.head_dim = opt_int_field(L, idx, what, "head_dim", w.head_dim, 0, 65536);
     w.window = opt_int_field(L, idx, what, "window", w.window, 0, 1 << 24);
     w.global_every = opt_int_field(L, idx, what, "global_every", w.global_every, 0, 100000);
-    char buf[32];
-    if (opt_str_field(L, idx, what, "recompute", buf, sizeof buf)) {
-        if (strcmp(buf, "none") == 0)
-            w.recompute = WL_RECOMPUTE_NONE;
-        else if (strcmp(buf, "selective") == 0)
-            w.recompute = WL_RECOMPUTE_SELECTIVE;
-        else if (strcmp(buf, "full") == 0)
-            w.recompute = WL_RECOMPUTE_FULL;
-        else
-            sandbox_error(L, "%s.recompute must be \"none\", \"selective\" or \"full\"", what);
-    }
-    if (opt_str_field(L, idx, what, "precision", buf, sizeof buf)) {
-        if (strcmp(buf, "bf16") == 0)
-            w.precision = WL_BF16;
-        else if (strcmp(buf, "fp8") == 0)
-            w.precision = WL_FP8;
-        else
-            sandbox_error(L, "%s.precision must be \"bf16\" or \"fp8\"", what);
-    }
+    w.recompute = (WlRecompute)opt_word_field(L, idx, what, "recompute", WL_WORDS_RECOMPUTE,
+                                              (int)w.recompute);
+    w.precision = (WlPrecision)opt_word_field(L, idx, what, "precision", WL_WORDS_PRECISION,
+                                              (int)w.precision);
     read_run_settings(L, idx, what, &w);
     char err[MSG_LEN];
     if (!workload_check(&w, err, sizeof err))

@@ -519,22 +519,55 @@ double workload_act_bytes(const Workload *w)
     return 2.0; /* BF16 activations; FP8 recipes keep most of them in BF16 too */
 }
 
-static const char *const framework_names[WL_FW_COUNT] = {
-    "auto", "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed"};
+#define WORDS_MAX WL_FW_COUNT
+static const char *const word_sets[][WORDS_MAX] = {
+    [WL_WORDS_RECOMPUTE] = {"none", "selective", "full", NULL},
+    [WL_WORDS_PRECISION] = {"bf16", "fp8", NULL},
+    [WL_WORDS_GRAPHS] = {"none", "attn", "full", NULL},
+    [WL_WORDS_OFFLOAD] = {"optimizer", "weights", "activations", NULL},
+    [WL_WORDS_FRAMEWORK] = {"auto", "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed"},
+};
 
-const char *workload_framework_name(WlFramework f)
+static int word_count(WlWords set)
 {
-    return f >= 0 && f < WL_FW_COUNT ? framework_names[f] : "?";
+    int n = 0;
+    while (n < WORDS_MAX && word_sets[set][n])
+        n++;
+    return n;
 }
 
-bool workload_framework_parse(const char *name, WlFramework *out)
+const char *workload_word(WlWords set, int value)
 {
-    for (int i = 0; name && i < WL_FW_COUNT; i++)
-        if (strcmp(name, framework_names[i]) == 0) {
-            *out = (WlFramework)i;
-            return true;
-        }
-    return false;
+    if (set < WL_WORDS_RECOMPUTE || set > WL_WORDS_FRAMEWORK || value < 0 ||
+        value >= word_count(set))
+        return "?";
+    return word_sets[set][value];
+}
+
+int workload_word_parse(WlWords set, const char *word)
+{
+    if (set < WL_WORDS_RECOMPUTE || set > WL_WORDS_FRAMEWORK || !word)
+        return -1;
+    for (int i = 0; i < word_count(set); i++)
+        if (strcmp(word, word_sets[set][i]) == 0)
+            return i;
+    return -1;
+}
+
+void workload_word_list(WlWords set, char quote, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return;
+    buf[0] = '\0';
+    int n = set >= WL_WORDS_RECOMPUTE && set <= WL_WORDS_FRAMEWORK ? word_count(set) : 0;
+    size_t at = 0;
+    for (int i = 0; i < n && at < len; i++) {
+        const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
+        int k =
+            quote ? snprintf(buf + at, len - at, "%s%c%s%c", sep, quote, word_sets[set][i], quote)
+                  : snprintf(buf + at, len - at, "%s%s", sep, word_sets[set][i]);
+        at += k > 0 ? (size_t)k : 0;
+    }
 }
 
 bool workload_check(const Workload *w, char *err, size_t err_len)

@@ -270,10 +270,26 @@ double workload_kv_values_per_token(const Workload *w, int tp);
  * = core attention, FULL = every part). */
 int workload_recompute_mask(const Workload *w);
 
-/* "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed" ("auto" for
- * WL_FW_AUTO); workload_framework_parse is the inverse (false when unknown). */
-const char *workload_framework_name(WlFramework f);
-bool workload_framework_parse(const char *name, WlFramework *out);
+/* The words eval's flags and lesson files name a setting's values by, one
+ * list per setting, a value's word at its index: WlRecompute ("none",
+ * "selective", "full"), WlPrecision ("bf16", "fp8"), WlGraphs ("none",
+ * "attn", "full") and the parts of an offload list ("optimizer", "weights",
+ * "activations": part i is the bit 1 << i of WL_OFFLOAD_*) and WlFramework
+ * ("auto", "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed"). */
+typedef enum {
+    WL_WORDS_RECOMPUTE,
+    WL_WORDS_PRECISION,
+    WL_WORDS_GRAPHS,
+    WL_WORDS_OFFLOAD,
+    WL_WORDS_FRAMEWORK
+} WlWords;
+/* value's word ("?" out of range) */
+const char *workload_word(WlWords set, int value);
+/* the value whose word is word, or -1 */
+int workload_word_parse(WlWords set, const char *word);
+/* the words as a sentence for an error, each between quote (0 for none):
+ * "\"none\", \"attn\" or \"full\"" */
+void workload_word_list(WlWords set, char quote, char *buf, size_t len);
 
 /* Bytes per element of activations and weights in compute (2 for BF16;
  * FP8 training keeps master weights and most activations in BF16, so 2). */

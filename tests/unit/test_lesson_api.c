@@ -185,6 +185,12 @@ static void test_lesson_api_step(void **state)
                  "  workload = { model = 'llama3-8b', ep_overlap = 'always' } }",
                  "api.lua:1: workload.ep_overlap must be true, false or \"dualpipe\"");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', precision = 'fp4' } }",
+                 "api.lua:1: workload.precision must be \"bf16\" or \"fp8\"");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
+                 "  workload = { model = 'llama3-8b', recompute = 'some' } }",
+                 "api.lua:1: workload.recompute must be \"none\", \"selective\" or \"full\"");
+    expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"
                  "  workload = { model = 'llama3-8b', cuda_graphs = 'all' } }",
                  "api.lua:1: workload.cuda_graphs must be \"none\", \"attn\" or \"full\"");
     expect_error("return scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 },\n"

@@ -213,6 +213,38 @@ static void test_workload_layer_tensors(void **state)
     assert_int_equal(workload_layer_tensors(NULL, 0), 0);
 }
 
+/* The words flags and lesson files use: each parses back to its value,
+ * an offload part's index is its WL_OFFLOAD_* bit, and the error lists
+ * read as a sentence. */
+static void test_workload_words(void **state)
+{
+    (void)state;
+    const WlWords sets[] = {WL_WORDS_RECOMPUTE, WL_WORDS_PRECISION, WL_WORDS_GRAPHS,
+                            WL_WORDS_OFFLOAD, WL_WORDS_FRAMEWORK};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        for (int v = 0; strcmp(workload_word(sets[i], v), "?") != 0; v++)
+            assert_int_equal(workload_word_parse(sets[i], workload_word(sets[i], v)), v);
+    assert_int_equal(workload_word_parse(WL_WORDS_RECOMPUTE, "full"), WL_RECOMPUTE_FULL);
+    assert_int_equal(workload_word_parse(WL_WORDS_PRECISION, "fp8"), WL_FP8);
+    assert_int_equal(workload_word_parse(WL_WORDS_GRAPHS, "attn"), WL_GRAPHS_ATTN);
+    assert_int_equal(workload_word_parse(WL_WORDS_FRAMEWORK, "deepspeed"), WL_FW_DEEPSPEED);
+    assert_string_equal(workload_word(WL_WORDS_FRAMEWORK, WL_FW_COMPILE), "pytorch-compile");
+    assert_int_equal(1 << workload_word_parse(WL_WORDS_OFFLOAD, "weights"), WL_OFFLOAD_WEIGHTS);
+    assert_int_equal(1 << workload_word_parse(WL_WORDS_OFFLOAD, "activations"),
+                     WL_OFFLOAD_ACTIVATIONS);
+    assert_int_equal(workload_word_parse(WL_WORDS_GRAPHS, "Full"), -1);
+    assert_int_equal(workload_word_parse(WL_WORDS_PRECISION, NULL), -1);
+    assert_string_equal(workload_word(WL_WORDS_GRAPHS, 3), "?");
+    assert_string_equal(workload_word(WL_WORDS_PRECISION, -1), "?");
+    char buf[64];
+    workload_word_list(WL_WORDS_PRECISION, 0, buf, sizeof buf);
+    assert_string_equal(buf, "bf16 or fp8");
+    workload_word_list(WL_WORDS_RECOMPUTE, '"', buf, sizeof buf);
+    assert_string_equal(buf, "\"none\", \"selective\" or \"full\"");
+    workload_word_list(WL_WORDS_OFFLOAD, 0, buf, 12); /* cut, still a string */
+    assert_string_equal(buf, "optimizer, ");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_workload_moe_counts),
         cmocka_unit_test(test_workload_check_rejects_bad_shapes),
         cmocka_unit_test(test_workload_layer_tensors),
+        cmocka_unit_test(test_workload_words),
     };
     return cmocka_run_group_tests_name("workload", tests, NULL, NULL);
 }
