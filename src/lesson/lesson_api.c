@@ -26,6 +26,7 @@
 #include <float.h>
 #include <lauxlib.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1839,8 +1840,78 @@ static bool cluster_get(WireIn *r, void *value)
     return true;
 }
 
-/* A workload is a preset with these fields set (lesson_api_workload);
- * built again the same way on the parent's side. */
+/* A workload is a preset with these fields set (lesson_api_workload),
+ * each an int, an enum or a bool, and the range the parent's side accepts;
+ * built again the same way there. One list for both directions. */
+#define WIRE_BIG (1 << 30)
+#define WL_WIRE(f, lo, hi)                                                                        \
+    {                                                                                             \
+        offsetof(Workload, f), sizeof(((Workload *)0)->f), lo, hi                                 \
+    }
+static const struct {
+    size_t off, size;
+    int lo, hi;
+} workload_wire[] = {
+    WL_WIRE(global_batch, 1, WIRE_BIG),
+    WL_WIRE(micro_batch, 1, WIRE_BIG),
+    WL_WIRE(seq, 1, WIRE_BIG),
+    WL_WIRE(layers, 1, 100000),
+    WL_WIRE(hidden, 1, WIRE_BIG),
+    WL_WIRE(heads, 1, WIRE_BIG),
+    WL_WIRE(kv_heads, 1, WIRE_BIG),
+    WL_WIRE(ffn, 1, WIRE_BIG),
+    WL_WIRE(vocab, 1, WIRE_BIG),
+    WL_WIRE(experts, 0, 100000),
+    WL_WIRE(topk, 0, 100000),
+    WL_WIRE(recompute, WL_RECOMPUTE_NONE, WL_RECOMPUTE_FULL),
+    WL_WIRE(precision, WL_BF16, WL_FP8),
+    WL_WIRE(head_dim, 0, 65536),
+    WL_WIRE(window, 0, 1 << 24),
+    WL_WIRE(global_every, 0, 100000),
+    WL_WIRE(framework, WL_FW_AUTO, WL_FW_COUNT - 1),
+    WL_WIRE(seq_parallel, WL_AUTO, WL_OFF),
+    WL_WIRE(tp_overlap, WL_AUTO, WL_OFF),
+    WL_WIRE(pp_overlap, WL_AUTO, WL_OFF),
+    WL_WIRE(dp_overlap, WL_AUTO, WL_OFF),
+    WL_WIRE(ep_overlap, WL_AUTO, WL_OFF),
+    WL_WIRE(ep_dualpipe, 0, 1),
+    WL_WIRE(ep_dedup, WL_AUTO, WL_OFF),
+    WL_WIRE(cuda_graphs, WL_GRAPHS_NONE, WL_GRAPHS_FULL),
+    WL_WIRE(offload, 0, WL_OFFLOAD_OPTIMIZER | WL_OFFLOAD_WEIGHTS | WL_OFFLOAD_ACTIVATIONS),
+    WL_WIRE(offload_layers, 0, 100000),
+};
+#undef WL_WIRE
+/* the fields are read and written as an int or as a bool */
+_Static_assert(sizeof(WlRecompute) == sizeof(int) && sizeof(WlPrecision) == sizeof(int) &&
+                   sizeof(WlFramework) == sizeof(int) && sizeof(WlSwitch) == sizeof(int) &&
+                   sizeof(WlGraphs) == sizeof(int),
+               "workload enums are int-sized");
+#define WL_WIRE_COUNT (sizeof workload_wire / sizeof workload_wire[0])
+
+static int wire_field(const Workload *x, size_t i)
+{
+    const char *at = (const char *)x + workload_wire[i].off;
+    if (workload_wire[i].size == sizeof(bool)) {
+        bool b;
+        memcpy(&b, at, sizeof b);
+        return b;
+    }
+    int v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+
+static void wire_field_set(Workload *x, size_t i, int v)
+{
+    char *at = (char *)x + workload_wire[i].off;
+    if (workload_wire[i].size == sizeof(bool)) {
+        bool b = v != 0;
+        memcpy(at, &b, sizeof b);
+    } else {
+        memcpy(at, &v, sizeof v);
+    }
+}
+
 static void workload_put(Wire *w, const void *value)
 {
     const Workload *x = value;
@@ -1848,35 +1919,8 @@ static void workload_put(Wire *w, const void *value)
     if (!x->id[0])
         return;
     wire_str(w, x->id);
-    const int ints[] = {x->global_batch,
-                        x->micro_batch,
-                        x->seq,
-                        x->layers,
-                        x->hidden,
-                        x->heads,
-                        x->kv_heads,
-                        x->ffn,
-                        x->vocab,
-                        x->experts,
-                        x->topk,
-                        (int)x->recompute,
-                        (int)x->precision,
-                        x->head_dim,
-                        x->window,
-                        x->global_every,
-                        (int)x->framework,
-                        (int)x->seq_parallel,
-                        (int)x->tp_overlap,
-                        (int)x->pp_overlap,
-                        (int)x->dp_overlap,
-                        (int)x->ep_overlap,
-                        x->ep_dualpipe,
-                        (int)x->ep_dedup,
-                        (int)x->cuda_graphs,
-                        x->offload,
-                        x->offload_layers};
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        wire_i32(w, ints[i]);
+    for (size_t i = 0; i < WL_WIRE_COUNT; i++)
+        wire_i32(w, wire_field(x, i));
 }
 
 static bool workload_get(WireIn *r, void *value)
@@ -1891,35 +1935,10 @@ static bool workload_get(WireIn *r, void *value)
     if (!p)
         return false;
     Workload w = p->w;
-    const int big = 1 << 30;
-    w.global_batch = wire_get_i32(r, 1, big);
-    w.micro_batch = wire_get_i32(r, 1, big);
-    w.seq = wire_get_i32(r, 1, big);
-    w.layers = wire_get_i32(r, 1, 100000);
-    w.hidden = wire_get_i32(r, 1, big);
+    for (size_t i = 0; i < WL_WIRE_COUNT; i++)
+        wire_field_set(&w, i, wire_get_i32(r, workload_wire[i].lo, workload_wire[i].hi));
     if (w.layers != p->w.layers || w.hidden != p->w.hidden)
         w.params = 0; /* derived from the new shape, as lesson_api_workload does */
-    w.heads = wire_get_i32(r, 1, big);
-    w.kv_heads = wire_get_i32(r, 1, big);
-    w.ffn = wire_get_i32(r, 1, big);
-    w.vocab = wire_get_i32(r, 1, big);
-    w.experts = wire_get_i32(r, 0, 100000);
-    w.topk = wire_get_i32(r, 0, 100000);
-    w.recompute = (WlRecompute)wire_get_i32(r, WL_RECOMPUTE_NONE, WL_RECOMPUTE_FULL);
-    w.precision = (WlPrecision)wire_get_i32(r, WL_BF16, WL_FP8);
-    w.head_dim = wire_get_i32(r, 0, 65536);
-    w.window = wire_get_i32(r, 0, 1 << 24);
-    w.global_every = wire_get_i32(r, 0, 100000);
-    w.framework = (WlFramework)wire_get_i32(r, WL_FW_AUTO, WL_FW_COUNT - 1);
-    WlSwitch *sw[] = {&w.seq_parallel, &w.tp_overlap, &w.pp_overlap, &w.dp_overlap, &w.ep_overlap};
-    for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++)
-        *sw[i] = (WlSwitch)wire_get_i32(r, WL_AUTO, WL_OFF);
-    w.ep_dualpipe = wire_get_i32(r, 0, 1) != 0;
-    w.ep_dedup = (WlSwitch)wire_get_i32(r, WL_AUTO, WL_OFF);
-    w.cuda_graphs = (WlGraphs)wire_get_i32(r, WL_GRAPHS_NONE, WL_GRAPHS_FULL);
-    w.offload =
-        wire_get_i32(r, 0, WL_OFFLOAD_OPTIMIZER | WL_OFFLOAD_WEIGHTS | WL_OFFLOAD_ACTIVATIONS);
-    w.offload_layers = wire_get_i32(r, 0, 100000);
     char err[MSG_LEN];
     if (!wire_ok(r) || !workload_check(&w, err, sizeof err))
         return false;
