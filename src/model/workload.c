@@ -528,9 +528,12 @@ static const char *const word_sets[][WORDS_MAX] = {
     [WL_WORDS_FRAMEWORK] = {"auto", "megatron", "pytorch", "pytorch-compile", "jax", "deepspeed"},
 };
 
+/* the words set has; 0 for a set that is not one */
 static int word_count(WlWords set)
 {
     int n = 0;
+    if (set < WL_WORDS_RECOMPUTE || set > WL_WORDS_FRAMEWORK)
+        return 0;
     while (n < WORDS_MAX && word_sets[set][n])
         n++;
     return n;
@@ -538,17 +541,15 @@ static int word_count(WlWords set)
 
 const char *workload_word(WlWords set, int value)
 {
-    if (set < WL_WORDS_RECOMPUTE || set > WL_WORDS_FRAMEWORK || value < 0 ||
-        value >= word_count(set))
+    if (value < 0 || value >= word_count(set))
         return "?";
     return word_sets[set][value];
 }
 
 int workload_word_parse(WlWords set, const char *word)
 {
-    if (set < WL_WORDS_RECOMPUTE || set > WL_WORDS_FRAMEWORK || !word)
-        return -1;
-    for (int i = 0; i < word_count(set); i++)
+    int n = word ? word_count(set) : 0;
+    for (int i = 0; i < n; i++)
         if (strcmp(word, word_sets[set][i]) == 0)
             return i;
     return -1;
@@ -559,7 +560,7 @@ void workload_word_list(WlWords set, char quote, char *buf, size_t len)
     if (!buf || len == 0)
         return;
     buf[0] = '\0';
-    int n = set >= WL_WORDS_RECOMPUTE && set <= WL_WORDS_FRAMEWORK ? word_count(set) : 0;
+    int n = word_count(set);
     size_t at = 0;
     for (int i = 0; i < n && at < len; i++) {
         const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
