@@ -28,6 +28,7 @@
 #include "model/job.h"
 #include "model/units.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <lauxlib.h>
 #include <limits.h>
@@ -2065,6 +2066,30 @@ typedef struct {
 } GoalCtx;
 
 /* Runs in the sandbox: builds r and calls the goal; returns (met, why). */
+/* A goal's or debrief's error as "FILE:LINE: page N goal: message": the
+ * line Lua names where it has one, else the function's own, so an author
+ * sees both where the error is and which page ran it. */
+static void call_error(const Lesson *l, const char *e, int page, const char *what, int line,
+                       char *err, size_t err_len)
+{
+    if (!err || !err_len)
+        return;
+    const char *name = sandbox_name(l->sb);
+    size_t n = strlen(name);
+    const char *rest = e;
+    if (strncmp(e, name, n) == 0 && e[n] == ':') {
+        const char *d = e + n + 1;
+        char *end;
+        long at = strtol(d, &end, 10);
+        if (end > d && isdigit((unsigned char)*d) && end[0] == ':' && end[1] == ' ' && at > 0 &&
+            at <= INT_MAX)
+            line = (int)at, rest = end + 2;
+        else if (*d == ' ')
+            rest = d + 1;
+    }
+    msg_set(err, err_len, "%s:%d: page %d %s: %s", name, line, page + 1, what, rest);
+}
+
 static int run_goal(lua_State *L)
 {
     GoalCtx *g = lua_touserdata(L, 1);
@@ -2103,14 +2128,7 @@ int lesson_goal_local(Lesson *l, int page, const LessonState *st, char *why, siz
     bool ran = sandbox_call(l->sb, 1, 2, e, sizeof e);
     l->note_page = -1;
     if (!ran) {
-        const char *name = sandbox_name(l->sb);
-        size_t n = strlen(name);
-        if (err && err_len) {
-            if (strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
-                msg_set(err, err_len, "%s:%d: goal: %s", name, p->goal_line, e + n + 2);
-            else
-                msg_set(err, err_len, "%s", e);
-        }
+        call_error(l, e, page, "goal", p->goal_line, err, err_len);
         lua_settop(L, top);
         return -1;
     }
@@ -2251,12 +2269,7 @@ bool lesson_debrief_local(Lesson *l, int page, const LessonState *st, const Less
             const char *r = lua_tolstring(L, -1, &len);
             lesson_text_copy(r, len, text, sizeof text);
         } else {
-            const char *name = sandbox_name(l->sb);
-            size_t nl = strlen(name);
-            if (err && err_len && strncmp(e, name, nl) == 0 && e[nl] == ':' && e[nl + 1] == ' ')
-                msg_set(err, err_len, "%s:%d: debrief: %s", name, p->debrief_line, e + nl + 2);
-            else if (err && err_len)
-                msg_set(err, err_len, "%s", e);
+            call_error(l, e, page, "debrief", p->debrief_line, err, err_len);
             ok = false;
         }
         lua_settop(L, top);

@@ -171,7 +171,7 @@ static void test_lesson_goal_loop_stopped(void **state)
         double dt = clock_now_s() - t0;
         print_message("goal loop in pcall stopped in %.3f s\n", dt);
         assert_true(dt < 5.0 * tl_slowdown());
-        assert_string_equal(err, HOSTILE "goals.lua:23: instruction limit reached "
+        assert_string_equal(err, HOSTILE "goals.lua:23: page 4 goal: instruction limit reached "
                                          "(50 million): an endless loop? lessons must finish "
                                          "quickly");
         assert_int_equal(lesson_debug_stack_top(l), 0);
@@ -470,7 +470,7 @@ static void test_lesson_check_par_and_predict(void **state)
              "  debrief = function(r) return nil end } } }",
              head);
     assert_int_equal(check_source(src, first, sizeof first), 1);
-    assert_string_equal(first, "8: debrief: debrief must return a string (got nil)");
+    assert_string_equal(first, "8: page 1 debrief: debrief must return a string (got nil)");
     snprintf(src, sizeof src,
              "%s  par = 2, allow = { 'seach' },\n"
              "  solution = { 'tp 8', 'pp 2' } } } }",
@@ -571,7 +571,7 @@ static void test_lesson_hostile_round_three(void **state)
         {"concat_bomb.lua", 9, "a string may hold at most 1 MB"},
         {"len_traps.lua", 5, "pages[2] must be a table"},
         {"goal_strange.lua", 12, "the goal is already met at the start"},
-        {"goal_coroutines.lua", 14, "attempt to yield from outside a coroutine"},
+        {"goal_coroutines.lua", 14, "page 1 goal: attempt to yield from outside a coroutine"},
         {"rep_bomb.lua", 8, "string.rep: result too large (2097152 bytes from 2 copies"},
         {"format_bomb.lua", 5, "a string may hold at most 1 MB"},
         {"gsub_bomb.lua", 5, "string.gsub: too costly for the time left"},
@@ -582,7 +582,7 @@ static void test_lesson_hostile_round_three(void **state)
         {"load_huge.lua", 4, "load: too costly for the time left"},
         {"load_tricks.lua", 10, "C stack overflow"},
         {"error_objects.lua", 8, "error object is a table value"},
-        {"error_table_goal.lua", 10, "error object is a table value"},
+        {"error_table_goal.lua", 10, "page 1 goal: error object is a table value"},
         {"gc_late.lua", 0, ""},
         {"raw_functions.lua", 10, "table.sort: too costly for the time left"},
         {"env_tricks.lua", 0, ""},
@@ -597,7 +597,7 @@ static void test_lesson_hostile_round_three(void **state)
         {"chart_nan.lua", 6, /* the values */ "chart.values[2] is not a finite number"},
         {"predict_extremes.lua", 6, "terms[2] 'b' needs a finite value >= 0"},
         {"moves_junk.lua", 6, "start move 1 'tp 3'"},
-        {"debrief_strange.lua", 14, "debrief: debrief must return a string (got table)"},
+        {"debrief_strange.lua", 14, "page 2 debrief: debrief must return a string (got table)"},
         {"math_extremes.lua", 9, "attempt to perform 'n%0'"},
         {"closure_bomb.lua", 6, "memory limit reached (64 MB)"},
         {"numeric_fields.lua", 3, "lesson: 'order' must be a whole number"},
