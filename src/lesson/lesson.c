@@ -2065,7 +2065,6 @@ typedef struct {
     const LessonState *st;
 } GoalCtx;
 
-/* Runs in the sandbox: builds r and calls the goal; returns (met, why). */
 /* A goal's or debrief's error as "FILE:LINE: page N goal: message": the
  * line Lua names where it has one, else the function's own, so an author
  * sees both where the error is and which page ran it. */
@@ -2090,6 +2089,7 @@ static void call_error(const Lesson *l, const char *e, int page, const char *wha
     msg_set(err, err_len, "%s:%d: page %d %s: %s", name, line, page + 1, what, rest);
 }
 
+/* Runs in the sandbox: builds r and calls the goal; returns (met, why). */
 static int run_goal(lua_State *L)
 {
     GoalCtx *g = lua_touserdata(L, 1);

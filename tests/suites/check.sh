@@ -93,9 +93,9 @@ $m:74: pages[15]: 'title' must be a string, not a number
 $m:80: pages[16].workload: unknown field 'btach': did you mean 'batch'?
 $m:82: pages[16].mapping: unknown field 'tpp': did you mean 'tp'?
 $m:87: pages[17]: allow[1] = 'degree': did you mean 'degrees'?
-$m:46: r.breakdown has no field 'bubble': did you mean 'bubble_s'? (fields: bubble_s, compute_s, dp_s, ep_s, pp_s, tp_s)
+$m:46: page 10 goal: r.breakdown has no field 'bubble': did you mean 'bubble_s'? (fields: bubble_s, compute_s, dp_s, ep_s, pp_s, tp_s)
 $m:54: the goal is already met at the start (step 30.3 s, does not fit): goal "Under a minute."; target step_s 60.0 s; change the start (mapping, cluster, start moves) or the goal
-$m:62: r.mapping has no field 'tpp': did you mean 'tp'? (fields: cp, dp, ep, etp, interleave, mb, pp, tp, zero)
+$m:62: page 12 debrief: r.mapping has no field 'tpp': did you mean 'tp'? (fields: cp, dp, ep, etp, interleave, mb, pp, tp, zero)
 EOF
 diff "$T/want" "$T/err" >"$T/diff" || bad "mistakes: want (<) and got (>): $(cat "$T/diff")"
 # A word in a string or a comment is not a field: the typo's line is found.
