@@ -182,6 +182,28 @@ static const GpuSpec gpus[] = {
         .arch = "cdna3",
         .sms = 304,   /* 304 compute units, AMD CDNA 3 architecture whitepaper [P] */
         .tdp_w = 750, /* 750 W, MI300X data sheet [P] */
+        /* hipBLASLt's dense BF16 GEMM holds a median 1,207 MHz at 750 W, the
+         * peaks being quoted at 2,100 MHz (AMD, "Measuring Max-Achievable
+         * FLOPs - Part 2", 2025: 708 TFLOP/s BF16, 1,273 FP8) [P] */
+        .dense_clock = 1207.0 / 2100.0,
+    },
+    {
+        .id = "mi325x",
+        .name = "AMD Instinct MI325X",
+        .noun = "GPU",
+        /* the MI300X's CDNA 3 compute with HBM3E and a 1,000 W board (AMD
+         * Instinct MI325X data sheet, as AMD's launch material gives it) [S] */
+        .bf16_flops = 1307.4e12, /* 1,307.4 TFLOPS BF16 dense [S] */
+        .fp8_flops = 2614.9e12,  /* 2,614.9 TFLOPS FP8 dense [S] */
+        .hbm_bytes = 256e9,      /* 256 GB HBM3E [S] */
+        .hbm_bytes_per_s = 6e12, /* 6 TB/s [S] */
+        .arch = "cdna3",
+        .sms = 304,    /* 304 compute units, as the MI300X [S] */
+        .tdp_w = 1000, /* 1,000 W (AMD's MAF measurements name the board) [P] */
+        /* 1,447 MHz median under hipBLASLt's dense BF16 GEMM at 1,000 W: 843
+         * TFLOP/s BF16, 1,519 FP8 (AMD, "Measuring Max-Achievable FLOPs -
+         * Part 2", 2025) [P] */
+        .dense_clock = 1447.0 / 2100.0,
     },
     {
         .id = "mi355x",
@@ -753,6 +775,31 @@ static const SystemSpec systems[] = {
         .host_mem_bytes = 2048e9 / 8, /* not published; 2 TB per node assumed [U] */
         .cooling = "air",
         .summary = "8 x AMD MI300X (192 GB) on Infinity Fabric; 400 Gb/s per GPU",
+    },
+    {
+        .id = "mi325x",
+        .name = "AMD MI325X platform",
+        .gpu_id = "mi325x",
+        .domain_gpus =
+            8, /* 8 GPUs on the MI300X platform's board, which the MI325X drops into [S] */
+        .default_gpus = 256,
+        .up_kind = HW_UP_SWITCHED, /* a full mesh of direct links, one hop like a switch */
+        .up_link = "Infinity Fabric",
+        .up_bytes_per_s = 7 * 64e9,    /* 7 links x 64 GB/s each way (896 GB/s bidir, AMD) [P] */
+        .up_lat_s = NVLINK_STEP_LAT_S, /* not published; NVLink's step assumed [U] */
+        .up_switches = 0,
+        .torus = {0, 0, 0},
+        .out_link = "400 Gb/s RDMA NIC",
+        .out_bytes_per_s = 400e9 / 8, /* 400 Gb/s per GPU, as the MI300X platform RA [S] */
+        .out_lat_s = NET_STEP_LAT_S,
+        .oversub = 1,
+        .gpus_per_leaf = 64 / 2,
+        .domain_power_w = 8 * 1000.0 * 1.6, /* 8 x 1,000 W GPUs [P] x ~1.6 for the host [U] */
+        .host_link = "PCIe Gen5 x16",
+        .host_bytes_per_s = 64e9,     /* PCIe 5.0 x16 [D] */
+        .host_mem_bytes = 2048e9 / 8, /* not published; 2 TB per node assumed [U] */
+        .cooling = "air",
+        .summary = "8 x AMD MI325X (256 GB) on Infinity Fabric; 400 Gb/s per GPU",
     },
 };
 

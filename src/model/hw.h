@@ -36,6 +36,10 @@ typedef struct {
     const char *arch; /* "ampere", "hopper", "blackwell", ... (kernel.c's table) */
     int sms;          /* streaming multiprocessors (or the equivalent unit) */
     double tdp_w;     /* board power, W */
+    /* The clock dense matrix work holds at that power, as a share of the
+     * clock the peaks are quoted at, where the maker publishes it (0: not
+     * published, and the architecture's shares in kernel.c absorb it). */
+    double dense_clock;
 } GpuSpec;
 
 typedef enum {

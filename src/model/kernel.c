@@ -46,9 +46,17 @@
  * compute them, and NVIDIA measures ~35% more attention forward throughput than GB200 on
  * DeepSeek-V3's shapes in FP8 ("Making Softmax More Efficient with NVIDIA Blackwell Ultra",
  * 2026) [S]: 0.55 x 1.35 = ~74%, taken for BF16 too, whose forward is bound the same way;
- * backward keeps its 0.8 of forward, since it computes the exponentials again. AMD, TPUs
- * other than v6e and Trainium have no tuning run for their dense shares: those are stated
- * guesses [U] checked against the held-out runs, never tuned on them.
+ * backward keeps its 0.8 of forward, since it computes the exponentials again. CDNA 3
+ * (MI300X, MI325X) is not tuned either: AMD publishes the clock its GPUs hold under
+ * hipBLASLt's dense GEMMs (GpuSpec.dense_clock) and what the GEMM reaches at it, 708
+ * TFLOP/s BF16 and 1,273 FP8 on MI300X at 1,207 MHz ("Measuring Max-Achievable FLOPs -
+ * Part 2", 2025) [P]: 94% and 85% of the peaks at that clock [D], taken as its shares (a
+ * training run's large GEMMs reach about what the library's best shape does, as the tuned
+ * Hopper share sits close to cuBLAS's own large-GEMM rate [U]); its attention shares
+ * are the guesses they were of the quoted peak, now of the dense clock's (0.45 / 0.575)
+ * [U]. CDNA 4 and 5, TPUs other than v6e and Trainium have no tuning run for their dense
+ * shares: those are stated guesses [U] checked against the held-out runs, never tuned on
+ * them.
  */
 #include "model/kernel.h"
 
@@ -94,8 +102,8 @@ static const KernelArch archs[] = {
      0.175, 0.97, 0.098, 0.68, 2e-6, 0.90, false, "Megatron-Bridge 25.11 on GB300", 1.0, 64, 128},
     {"rubin", "as Blackwell Ultra", 128, 256, 256, 0.68, 0.66, 0.74, 0.80, 0.175, 0.97, 0.098,
      0.68, 2e-6, 0.90, false, "Blackwell Ultra's [U]", 1.0, 64, 128},
-    {"cdna3", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.60, 0.55, 0.45, 0.80, 0.45, 0.80, 0.30,
-     0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128, 128},
+    {"cdna3", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.94, 0.85, 0.78, 0.80, 0.78, 0.80, 0.52,
+     0.68, 3e-6, 0.85, false, "AMD's max-achievable FLOPs", 1.0, 128, 128},
     {"cdna4", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 0.50, 0.80, 0.30,
      0.68, 3e-6, 0.85, false, "not tuned [U]", 1.0, 128, 128},
     {"cdna5", "hipBLASLt 256x256 tiles", 256, 256, 256, 0.62, 0.58, 0.50, 0.80, 0.50, 0.80, 0.30,
@@ -140,11 +148,12 @@ bool kernel_arch_known(const GpuSpec *g)
 
 double kernel_clock_at_power(const GpuSpec *g, double cap_w)
 {
+    double dense = g && g->dense_clock > 0 ? g->dense_clock : 1.0;
     if (!g || !(g->tdp_w > 0) || !(cap_w > 0) || cap_w >= g->tdp_w)
-        return 1.0;
+        return dense;
     double p0 = STATIC_POWER_SHARE * g->tdp_w;
     double dyn = (cap_w - p0) / (g->tdp_w - p0);
-    return dyn > 0.05 ? cbrt(dyn) : cbrt(0.05);
+    return dense * (dyn > 0.05 ? cbrt(dyn) : cbrt(0.05));
 }
 
 /* The reciprocals kernel_gemm_s multiplies by. */

@@ -101,9 +101,10 @@ typedef struct {
     double inv_tile_m, inv_tile_n, inv_sms, inv_hbm_bps; /* for kernel_gemm_s */
 } KernelCtx;
 
-/* The sustained clock under a board-power cap (0 or >= tdp: no cap):
- * dynamic power ~ f V^2 with V ~ f in the DVFS range, so with a static share
- * p0 of the board power, f = ((cap - p0 tdp) / (tdp - p0 tdp))^(1/3) [D, U]. */
+/* The sustained clock under a board-power cap (0 or >= tdp: no cap), of the
+ * dense clock where the GPU states one (GpuSpec.dense_clock): dynamic power
+ * ~ f V^2 with V ~ f in the DVFS range, so with a static share p0 of the
+ * board power, f = ((cap - p0 tdp) / (tdp - p0 tdp))^(1/3) [D, U]. */
 double kernel_clock_at_power(const GpuSpec *g, double cap_w);
 
 /* flash_version: the attention kernel (Workload.flash_version: 0 = the

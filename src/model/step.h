@@ -141,7 +141,7 @@ typedef struct {
     double mb_gemm_s, mb_attn_s, mb_stream_s; /* kernel time by kind, one micro-batch */
     double mb_recompute_s;                    /* forward work done again, one micro-batch */
     double mb_host_wait_s; /* of mb_compute_s, the GPU waiting on the host (dropless MoE) */
-    double clock;          /* sustained clock / nominal (power cap) */
+    double clock;          /* sustained clock / nominal (dense clock, power cap) */
     double tp_exposed_s, cp_exposed_s; /* part TP split: TP collectives, CP exchange */
     double pp_exposed_s, dp_exposed_s, ep_exposed_s; /* = part_s of PP, DP, EP */
     double ep_hidden_s;                              /* EP all-to-all hidden (ep_overlap) */

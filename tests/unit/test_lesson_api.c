@@ -90,13 +90,13 @@ static void test_lesson_api_presets(void **state)
               "assert(r.cluster.noun == 'chip' and r.cluster.nouns == 'chips')\n"
               "r = scalelab.step { cluster = { system = 'dgx-h100', gpus = 8 } }\n"
               "assert(r.cluster.nouns == 'GPUs')\nreturn true");
-    expect_ok("assert(#scalelab.systems() == 19 and #scalelab.models() == 6)\n"
-              "assert(#scalelab.gpus() == 19)\nreturn true");
+    expect_ok("assert(#scalelab.systems() == 20 and #scalelab.models() == 6)\n"
+              "assert(#scalelab.gpus() == 20)\nreturn true");
     expect_error("\nreturn scalelab.system('dgx-h1000')",
                  "api.lua:2: unknown system 'dgx-h1000' (known: dgx-a100, dgx-h100, hgx-h200, "
                  "dgx-b200, gb200-nvl72, gb300-nvl72, tpu-v5p, ethernet-100g, dgx-h800, dgx-b300, "
                  "vera-rubin-nvl72, mi355x, amd-helios, tpu-v6e, tpu7x, trn2-ultraserver, "
-                 "hgx-h20, pcie-h100, mi300x)");
+                 "hgx-h20, pcie-h100, mi300x, mi325x)");
     expect_error("return scalelab.gpu()",
                  "api.lua:1: bad argument #1 to 'gpu' (string expected, got no value)");
 }
