@@ -493,7 +493,10 @@ static void practice_draw_mapping(Canvas *c, PracticeScreen *ps, int top, int bo
                  "best mapping. Par %d.",
                  cl->n_gpus, hw_noun(&cl->gpu, HW_NOUN_MANY), cl->name,
                  wp ? wp->name : ps->ex.workload.id, ps->ex.workload.global_batch, ps->ex.par);
-    top += practice_text(c, 1, top, w - 2, 2, line, STYLE_BOLD);
+    /* the whole task, par included, in up to three rows (a long preset name
+     * wraps it to three at 80 columns) */
+    int rows = text_wrap_count(line, w - 2);
+    top += practice_text(c, 1, top, w - 2, rows < 2 ? 2 : rows > 3 ? 3 : rows, line, STYLE_BOLD);
     int fb = ps->done ? 4 : 1; /* rows kept for feedback (and the answer once done) */
     if (ps->page_open)
         screen_scenario_draw(c, &ps->page, top + 1, bottom - fb, cur);
