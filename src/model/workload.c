@@ -593,7 +593,8 @@ bool workload_check(const Workload *w, char *err, size_t err_len)
     if (w->head_dim == 0 && w->hidden % w->heads != 0)
         return msg_fail(err, err_len, "%d heads do not divide the hidden size %d", w->heads,
                         w->hidden);
-    if (w->q_lora < 0 || w->kv_lora < 0 || w->q_lora > w->hidden * 4 || w->kv_lora > w->hidden * 4)
+    if (w->q_lora < 0 || w->kv_lora < 0 || w->q_lora > 4.0 * w->hidden ||
+        w->kv_lora > 4.0 * w->hidden)
         return msg_fail(err, err_len, "latent attention ranks must be 0 or positive");
     if (w->kv_lora > 0 && !(workload_q_dim(w) / w->heads > MLA_ROPE_DIM))
         return msg_fail(err, err_len,
